@@ -1,0 +1,45 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+  name: "fxbatch",
+  products: [
+    .executable(name: "fxbatch", targets: ["fxbatch"]),
+    .library(name: "FXBatch", targets: ["FXBatch"]),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CLibXML2",
+      pkgConfig: "libxml-2.0",
+      providers: [.apt(["libxml2-dev"])]
+    ),
+    .executableTarget(
+      name: "EmbedECBHistory"
+    ),
+    .plugin(
+      name: "EmbedECBHistoryPlugin",
+      capability: .buildTool(),
+      dependencies: ["EmbedECBHistory"]
+    ),
+    .target(
+      name: "FXBatch",
+      dependencies: ["CLibXML2"],
+      exclude: ["Rates/Embedded"],
+      plugins: ["EmbedECBHistoryPlugin"]
+    ),
+    .executableTarget(
+      name: "fxbatch",
+      dependencies: ["FXBatch"]
+    ),
+    .target(
+      name: "FXBatchTestSupport",
+      dependencies: ["FXBatch"]
+    ),
+    .testTarget(
+      name: "FXBatchTests",
+      dependencies: ["FXBatch", "FXBatchTestSupport", "fxbatch"],
+      resources: [.copy("Fixtures")]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,278 @@
+import Foundation
+
+/// Converts a set of files: reads every record of every file once to collect the distinct rate questions,
+/// answers each question once from the rate table, then streams every file again to write its annotated copy.
+///
+/// Memory is proportional to the number of distinct (base, quote, day) keys, not to the number of records.
+public struct BatchJob {
+  public let options: BatchOptions
+  public let rates: RateTable
+
+  public init(options: BatchOptions, rates: RateTable) {
+    self.options = options
+    self.rates = rates
+  }
+
+  /// What pass 1 learned about one file.
+  struct FileScan {
+    let displayPath: String
+    let readPath: String
+    let outputPath: String?  // nil: standard output
+    let delimiter: UInt8
+    let decimalMark: DecimalMark
+    let decimalMarkInferred: Bool
+    let normalizer: RecordNormalizer
+  }
+
+  /// The day records without a date use: `--date`, else the newest rate day, else today.
+  var defaultDay: CalendarDay { options.defaultDate ?? rates.lastDay ?? options.today }
+
+  /// Runs the job.
+  ///
+  /// - Parameter standardOutput: the descriptor `-o -` writes to.
+  /// - Returns: the report; file problems are in it (``RunReport/File/fileError``), never thrown.
+  public func run(standardOutput: Int32 = 1) -> RunReport {
+    var report = RunReport(
+      rates: RunReport.Rates(
+        source: rates.info, firstDay: rates.firstDay?.description, lastDay: rates.lastDay?.description,
+        daysSinceLastPublication: rates.lastDay.map { options.today.days(since: $0) }, defaultDay: defaultDay.description,
+        recordsWithoutDate: 0),
+      rounding: options.rounding.rawValue, maxStalenessDays: options.maxStaleness)
+    var spooled: [String] = []
+    defer { for path in spooled { unlink(path) } }
+
+    // Pass 1: validate each file, find its fields and decimal mark, collect the distinct rate keys.
+    var scans: [FileScan?] = []
+    var keys: Set<RateKey> = []
+    var claimedOutputs: Set<String> = []
+    for inputPath in options.inputPaths {
+      var fileReport = RunReport.File(input: inputPath)
+      do {
+        var readPath = inputPath
+        if inputPath == "-" {
+          readPath = try Self.spoolStandardInput()
+          spooled.append(readPath)
+        }
+        let outputPath = try output(for: inputPath, claimed: &claimedOutputs)
+        let (scan, fileKeys) = try scanFile(displayPath: inputPath, readPath: readPath, outputPath: outputPath)
+        keys.formUnion(fileKeys)
+        scans.append(scan)
+      } catch {
+        fileReport.fileError = error.description
+        scans.append(nil)
+      }
+      report.files.append(fileReport)
+    }
+
+    // One answer per distinct key, for all files.
+    var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
+    quotes.reserveCapacity(keys.count)
+    for key in keys { quotes[key] = rates.quote(for: key, maxStaleness: options.maxStaleness) }
+
+    // Pass 2: stream each file again and write its annotated copy.
+    for (index, scan) in scans.enumerated() {
+      guard let scan else { continue }
+      do {
+        let (counts, withoutDate) = try convert(scan, quotes: quotes, standardOutput: standardOutput)
+        report.files[index].counts = counts
+        report.files[index].output = scan.outputPath ?? "-"
+        report.files[index].delimiter = String(UnicodeScalar(scan.delimiter))
+        report.files[index].decimalMark = scan.decimalMark.rawValue
+        report.files[index].decimalMarkInferred = scan.decimalMarkInferred
+        report.totals.add(counts)
+        report.rates.recordsWithoutDate += withoutDate
+      } catch {
+        report.files[index].fileError = error.description
+      }
+    }
+    report.exitStatus = report.files.contains { $0.fileError != nil } ? 2 : (report.totals.error > 0 ? 1 : 0)
+    return report
+  }
+
+  /// The output path of an input (`nil` for standard output), refusing to overwrite an input or to give two
+  /// inputs the same output.
+  private func output(for inputPath: String, claimed: inout Set<String>) throws(FileError) -> String? {
+    let path: String
+    switch options.destination {
+    case .standardOutput: return nil
+    case .besideInput where inputPath == "-": return nil
+    case .file(let file): path = file
+    case .besideInput, .directory:
+      let name = inputPath == "-" ? "stdin.csv" : (inputPath as NSString).lastPathComponent
+      let stem = (name as NSString).deletingPathExtension
+      let ext = (name as NSString).pathExtension
+      let outputName = stem + ".converted" + (ext.isEmpty ? "" : "." + ext)
+      if case .directory(let directory) = options.destination {
+        path = (directory as NSString).appendingPathComponent(outputName)
+      } else {
+        path = ((inputPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(outputName)
+      }
+    }
+    let canonical = Self.canonical(path)
+    if options.inputPaths.contains(where: { $0 != "-" && Self.canonical($0) == canonical }) {
+      throw FileError(path: inputPath, message: "the output \(path) is an input file; fxbatch never modifies its input")
+    }
+    guard claimed.insert(canonical).inserted else {
+      throw FileError(path: inputPath, message: "another input in this run also writes \(path)")
+    }
+    return path
+  }
+
+  private static func canonical(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+  }
+
+  /// Copies standard input to a temporary file, so it can be read twice.
+  private static func spoolStandardInput() throws(FileError) -> String {
+    let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("fxbatch-stdin-\(getpid()).csv")
+    do {
+      let output = try AtomicFile(path: path)
+      var buffer = [UInt8](repeating: 0, count: 1 << 16)
+      while true {
+        let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
+        if count < 0, errno == EINTR { continue }
+        guard count >= 0 else { throw FileError(path: "-", message: "cannot read standard input: \(String(cString: strerror(errno)))") }
+        if count == 0 { break }
+        try output.sink.write(buffer[0..<count])
+      }
+      try output.commit()
+    } catch let error as FileError {
+      throw error
+    } catch {
+      throw FileError(path: "-", message: "cannot spool standard input: \(error)")
+    }
+    return path
+  }
+
+  /// Opens a file and reads its header.
+  private func openFile(_ readPath: String, displayPath: String, delimiter: UInt8?) throws(FileError) -> (CSVReader, CSVRecord) {
+    do {
+      let reader = try CSVReader(path: readPath, delimiter: delimiter)
+      while let record = try reader.next() {
+        if !record.isBlank { return (reader, record) }
+      }
+      throw CSVError.missingHeader
+    } catch let error as CSVError {
+      throw FileError(path: displayPath, line: error.line, column: error.column, message: error.description)
+    } catch {
+      throw FileError(path: displayPath, message: "\(error)")
+    }
+  }
+
+  /// Pass 1 over one file.
+  private func scanFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (FileScan, Set<RateKey>) {
+    let (reader, header) = try openFile(readPath, displayPath: displayPath, delimiter: options.delimiter)
+    let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingCharacters(in: .whitespaces) }
+    let mapping: FieldMapping
+    do {
+      mapping = try FieldMapping.resolve(
+        header: headerFields, names: options.fieldNames, fixedFrom: options.fixedFrom != nil, fixedTo: options.fixedTo != nil)
+    } catch {
+      throw FileError(path: displayPath, line: header.line, column: 1, message: error.description)
+    }
+    let normalizer = RecordNormalizer(
+      mapping: mapping, headerFieldCount: header.fieldCount, fixedFrom: options.fixedFrom, fixedTo: options.fixedTo,
+      dateFormat: options.dateFormat, defaultDay: defaultDay)
+    var keys: Set<RateKey> = []
+    var pointEvidence = 0
+    var commaEvidence = 0
+    do {
+      while let record = try reader.next() {
+        if record.isBlank { continue }
+        if options.decimalMark == nil, let amount = normalizer.amountText(of: record) {
+          switch AmountParser.evidence(amount) {
+          case .point: pointEvidence += 1
+          case .comma: commaEvidence += 1
+          case .neutral: break
+          }
+        }
+        if case .success(let found) = normalizer.rateKey(of: record) { keys.insert(found.key) }
+      }
+    } catch let error as CSVError {
+      throw FileError(path: displayPath, line: error.line, column: error.column, message: error.description)
+    } catch {
+      throw FileError(path: displayPath, message: "\(error)")
+    }
+    let decimalMark = options.decimalMark ?? (commaEvidence > pointEvidence ? .comma : .point)
+    let scan = FileScan(
+      displayPath: displayPath, readPath: readPath, outputPath: outputPath, delimiter: reader.delimiter,
+      decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, normalizer: normalizer)
+    return (scan, keys)
+  }
+
+  /// Pass 2 over one file: writes the annotated copy.
+  private func convert(_ scan: FileScan, quotes: [RateKey: Result<RateQuote, RowError>], standardOutput: Int32) throws(FileError)
+    -> (RunReport.Counts, Int)
+  {
+    let (reader, header) = try openFile(scan.readPath, displayPath: scan.displayPath, delimiter: scan.delimiter)
+    var atomicFile: AtomicFile? = nil
+    let sink: ByteSink
+    if let outputPath = scan.outputPath {
+      do { atomicFile = try AtomicFile(path: outputPath) } catch {
+        throw FileError(path: scan.displayPath, message: error.description)
+      }
+      sink = atomicFile!.sink
+    } else {
+      sink = ByteSink(descriptor: standardOutput)
+    }
+    defer { atomicFile?.discard() }
+    let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.delimiter, headerFieldCount: header.fieldCount)
+    let parser = AmountParser(decimalMark: scan.decimalMark)
+    var counts = RunReport.Counts()
+    var withoutDate = 0
+    do {
+      try writer.writeHeader(header, byteOrderMark: reader.hasByteOrderMark)
+      while let record = try reader.next() {
+        if record.isBlank {
+          try writer.writeBlank(record)
+          continue
+        }
+        let outcome = self.outcome(of: record, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate)
+        counts.add(outcome)
+        try writer.write(record, cells: outcome.cells)
+      }
+      if let atomicFile { try atomicFile.commit() } else { try sink.flush() }
+    } catch let error as CSVError {
+      throw FileError(path: scan.displayPath, line: error.line, column: error.column, message: error.description)
+    } catch {
+      throw FileError(path: scan.displayPath, message: "\(error)")
+    }
+    return (counts, withoutDate)
+  }
+
+  /// The outcome of one record; checks run in field order: field count, amount, currencies, date, rate.
+  func outcome(
+    of record: CSVRecord, normalizer: RecordNormalizer, parser: AmountParser, quotes: [RateKey: Result<RateQuote, RowError>],
+    withoutDate: inout Int
+  ) -> RowOutcome {
+    let target = normalizer.targetCurrency(of: record)
+    let keyResult = normalizer.rateKey(of: record)
+    if case .failure(let error) = keyResult, error.code == .extraFields {
+      return .failed(error, currency: target, source: nil)
+    }
+    let amount: ExactDecimal
+    switch parser.parse(normalizer.amountText(of: record) ?? "") {
+    case .success(let value): amount = value
+    case .failure(let error): return .failed(error, currency: target, source: nil)
+    }
+    let key: RateKey
+    switch keyResult {
+    case .success(let found):
+      key = found.key
+      if found.usedDefaultDay { withoutDate += 1 }
+    case .failure(let error): return .failed(error, currency: target, source: nil)
+    }
+    let quote: RateQuote
+    switch quotes[key] ?? rates.quote(for: key, maxStaleness: options.maxStaleness) {
+    case .success(let found): quote = found
+    case .failure(let error): return .failed(error, currency: key.pair.quote, source: rates.info.identifier)
+    }
+    let minorUnits = ISO4217.currency(for: key.pair.quote)?.minorUnits ?? 2
+    guard let converted = quote.rate.convert(amount, minorUnits: minorUnits, rounding: options.rounding) else {
+      return .failed(
+        RowError(.amountOverflow, "\(amount) \(key.pair.base) in \(key.pair.quote) needs more than 38 digits"),
+        currency: key.pair.quote, source: quote.source)
+    }
+    return .converted(converted, currency: key.pair.quote, quote: quote)
+  }
+}

@@ -1,0 +1,37 @@
+/// Where annotated output goes.
+public enum OutputDestination: Sendable, Equatable {
+  /// `X.csv` → `X.converted.csv` in the same directory.
+  case besideInput
+  /// `X.csv` → `DIR/X.converted.csv`.
+  case directory(String)
+  /// One input file → this file.
+  case file(String)
+  /// One input file → standard output (`-o -`).
+  case standardOutput
+}
+
+/// Everything a conversion run needs to know, as given on the command line.
+public struct BatchOptions: Sendable {
+  /// Input paths; `-` is standard input.
+  public var inputPaths: [String] = []
+  public var destination: OutputDestination = .besideInput
+  /// `--rates FILE`; `nil` for the embedded ECB history.
+  public var ratesPath: String?
+  public var rounding: RoundingMode = .halfUp
+  /// How many days older than a record's date the rates may be (weekends, holidays). Default 5.
+  public var maxStaleness = 5
+  /// The day of records without a date; `nil` for the newest day of the rates.
+  public var defaultDate: CalendarDay?
+  /// The field delimiter; `nil` to detect it per file from the header line.
+  public var delimiter: UInt8?
+  /// The decimal mark of amounts; `nil` to infer it per file from the amount column.
+  public var decimalMark: DecimalMark?
+  public var dateFormat: DateFormat = .iso
+  public var fieldNames = FieldNames()
+  public var fixedFrom: CurrencyCode?
+  public var fixedTo: CurrencyCode?
+  /// Today, for reporting how old the rates are.
+  public var today: CalendarDay
+
+  public init(today: CalendarDay) { self.today = today }
+}

@@ -1,0 +1,23 @@
+/// A whole input file that could not be converted (no output is written for it), located like a compiler
+/// diagnostic.
+public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
+  public let path: String
+  public let line: Int
+  public let column: Int
+  public let message: String
+  /// A suggestion of what to do, when one is known.
+  public let hint: String?
+
+  public init(path: String, line: Int = 1, column: Int = 1, message: String, hint: String? = nil) {
+    self.path = path
+    self.line = line
+    self.column = column
+    self.message = message
+    self.hint = hint
+  }
+
+  /// `path:line:column: error: message`, then the hint on its own line.
+  public var description: String {
+    "\(path):\(line):\(column): error: \(message)" + (hint.map { "\n  hint: \($0)" } ?? "")
+  }
+}

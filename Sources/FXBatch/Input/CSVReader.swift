@@ -1,0 +1,191 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A streaming RFC 4180 CSV reader over the bytes of a file.
+///
+/// Handles quoted fields, doubled quotes, CR or LF inside quotes, CRLF / LF / CR line ends, a UTF-8 byte
+/// order mark, a last line without a line end, and blank lines (returned as blank records so that writers can
+/// keep them). Memory holds one buffer and the current record: it does not grow with the file.
+public final class CSVReader {
+  /// The field delimiter (`,`, `;` or tab).
+  public private(set) var delimiter: UInt8 = UInt8(ascii: ",")
+  /// Whether the file starts with a UTF-8 byte order mark (EF BB BF), which is not part of the first record.
+  public private(set) var hasByteOrderMark = false
+
+  private let descriptor: Int32
+  private var buffer: [UInt8]
+  private var start = 0
+  private var end = 0
+  private var atEndOfFile = false
+  private var line = 1
+  private static let chunkSize = 1 << 16
+
+  /// Opens a file for reading.
+  ///
+  /// - Parameters:
+  ///   - path: the file's path.
+  ///   - delimiter: the field delimiter, or `nil` to detect it from the first line (see ``detectDelimiter(in:)``).
+  /// - Throws: ``CSVError/unreadable(reason:)`` when the file cannot be opened or read.
+  public init(path: String, delimiter: UInt8? = nil) throws {
+    descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw CSVError.unreadable(reason: String(cString: strerror(errno))) }
+    buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+    try fill()
+    if end - start >= 3, buffer[start] == 0xEF, buffer[start + 1] == 0xBB, buffer[start + 2] == 0xBF {
+      hasByteOrderMark = true
+      start += 3
+    }
+    if let delimiter {
+      self.delimiter = delimiter
+    } else {
+      try fillFirstLine()
+      self.delimiter = Self.detectDelimiter(in: buffer[start..<end])
+    }
+  }
+
+  deinit { close(descriptor) }
+
+  /// Picks `,`, `;` or tab: whichever occurs most often outside quotes in the first line; `,` when none does.
+  public static func detectDelimiter(in bytes: some Collection<UInt8>) -> UInt8 {
+    var counts: [UInt8: Int] = [UInt8(ascii: ","): 0, UInt8(ascii: ";"): 0, UInt8(ascii: "\t"): 0]
+    var inQuotes = false
+    for byte in bytes {
+      if byte == UInt8(ascii: "\"") { inQuotes.toggle() }
+      if inQuotes { continue }
+      if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
+      if counts[byte] != nil { counts[byte, default: 0] += 1 }
+    }
+    let best = counts.max { lhs, rhs in lhs.value < rhs.value || (lhs.value == rhs.value && lhs.key != UInt8(ascii: ",") && rhs.key == UInt8(ascii: ",")) }
+    guard let best, best.value > 0 else { return UInt8(ascii: ",") }
+    return best.key
+  }
+
+  /// Reads until the buffer holds a whole first line (or the file ends), for delimiter detection.
+  private func fillFirstLine() throws {
+    while !atEndOfFile, !buffer[start..<end].contains(where: { $0 == 10 || $0 == 13 }) { try fill() }
+  }
+
+  /// Moves unread bytes to the front of the buffer and reads more; grows the buffer when a record fills it.
+  private func fill() throws {
+    if start > 0 {
+      buffer.withUnsafeMutableBufferPointer { pointer in
+        guard let base = pointer.baseAddress else { return }
+        memmove(base, base + start, end - start)
+      }
+      end -= start
+      start = 0
+    }
+    if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+    let count = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
+      guard let base = pointer.baseAddress else { return 0 }
+      while true {
+        let result = read(descriptor, base + end, pointer.count - end)
+        if result < 0, errno == EINTR { continue }
+        return result
+      }
+    }
+    guard count >= 0 else { throw CSVError.unreadable(reason: String(cString: strerror(errno))) }
+    if count == 0 { atEndOfFile = true }
+    end += count
+  }
+
+  /// The next record, or `nil` at the end of the file.
+  ///
+  /// - Throws: ``CSVError/unterminatedQuote(line:column:)`` when a quoted field runs to the end of the file;
+  ///   ``CSVError/unreadable(reason:)`` on a read error.
+  public func next() throws -> CSVRecord? {
+    while true {
+      if start == end {
+        if atEndOfFile { return nil }
+        try fill()
+        continue
+      }
+      if let record = try scanRecord() { return record }
+      try fill()  // the record continues past the buffer: read more and scan it again from its start
+    }
+  }
+
+  /// Scans one record starting at `start`; `nil` when the buffer ends before the record does.
+  private func scanRecord() throws -> CSVRecord? {
+    let quote = UInt8(ascii: "\"")
+    var ranges: [Range<Int>] = []
+    var index = start
+    var fieldStart = start
+    var inQuotes = false
+    var quoteOpenedAt = start
+    var newlinesInside = 0
+    while true {
+      if index == end {
+        guard atEndOfFile else { return nil }
+        if inQuotes {
+          let (line, column) = position(of: quoteOpenedAt)
+          throw CSVError.unterminatedQuote(line: line, column: column)
+        }
+        ranges.append(fieldStart - start..<index - start)
+        return finish(ranges: ranges, recordEnd: index, terminatorLength: 0, newlinesInside: newlinesInside)
+      }
+      let byte = buffer[index]
+      if inQuotes {
+        if byte == quote {
+          if index + 1 == end, !atEndOfFile { return nil }
+          if index + 1 < end, buffer[index + 1] == quote {
+            index += 2
+            continue
+          }
+          inQuotes = false
+        } else if byte == 10 || (byte == 13 && !(index + 1 < end && buffer[index + 1] == 10)) {
+          newlinesInside += 1
+        }
+        index += 1
+        continue
+      }
+      switch byte {
+      case quote where index == fieldStart:
+        inQuotes = true
+        quoteOpenedAt = index
+      case delimiter:
+        ranges.append(fieldStart - start..<index - start)
+        fieldStart = index + 1
+      case 10:
+        ranges.append(fieldStart - start..<index - start)
+        return finish(ranges: ranges, recordEnd: index, terminatorLength: 1, newlinesInside: newlinesInside)
+      case 13:
+        if index + 1 == end, !atEndOfFile { return nil }
+        ranges.append(fieldStart - start..<index - start)
+        let crlf = index + 1 < end && buffer[index + 1] == 10
+        return finish(ranges: ranges, recordEnd: index, terminatorLength: crlf ? 2 : 1, newlinesInside: newlinesInside)
+      default:
+        break
+      }
+      index += 1
+    }
+  }
+
+  private func finish(ranges: [Range<Int>], recordEnd: Int, terminatorLength: Int, newlinesInside: Int) -> CSVRecord {
+    let raw = Array(buffer[start..<recordEnd])
+    let terminator = Array(buffer[recordEnd..<recordEnd + terminatorLength])
+    let record = CSVRecord(raw: raw, fieldRanges: raw.isEmpty ? [] : ranges, terminator: terminator, line: line)
+    line += newlinesInside + (terminatorLength > 0 ? 1 : 0)
+    start = recordEnd + terminatorLength
+    return record
+  }
+
+  /// The 1-based line and column (in bytes) of a buffer index inside the current record.
+  private func position(of target: Int) -> (line: Int, column: Int) {
+    var line = self.line
+    var lineStart = start
+    var index = start
+    while index < target {
+      let byte = buffer[index]
+      if byte == 10 || (byte == 13 && !(index + 1 < end && buffer[index + 1] == 10)) {
+        line += 1
+        lineStart = index + 1
+      }
+      index += 1
+    }
+    return (line, target - lineStart + 1)
+  }
+}

@@ -1,0 +1,49 @@
+/// One record of a CSV file as read: its raw bytes, kept for byte-for-byte re-emission, and where its
+/// fields are.
+public struct CSVRecord: Sendable {
+  /// The record's bytes, without its line terminator (and without the file's byte order mark).
+  public let raw: [UInt8]
+  /// Each field's range in ``raw``, quotes included for a quoted field.
+  public let fieldRanges: [Range<Int>]
+  /// The line terminator that ended the record: `"\r\n"`, `"\n"`, `"\r"`, or empty for a last line without one.
+  public let terminator: [UInt8]
+  /// The 1-based line on which the record starts.
+  public let line: Int
+
+  /// Whether the record is an empty line (no bytes before its terminator). Blank lines are not records:
+  /// they are copied to the output and not counted.
+  public var isBlank: Bool { raw.isEmpty }
+
+  public var fieldCount: Int { fieldRanges.count }
+
+  /// The field's value: quotes of a quoted field removed and doubled quotes collapsed (RFC 4180).
+  ///
+  /// - Parameter index: 0-based field index; must be less than ``fieldCount``.
+  public func field(_ index: Int) -> String {
+    let range = fieldRanges[index]
+    let quote = UInt8(ascii: "\"")
+    guard range.count >= 1, raw[range.lowerBound] == quote else {
+      return String(decoding: raw[range], as: UTF8.self)
+    }
+    var value: [UInt8] = []
+    value.reserveCapacity(range.count)
+    var index = range.lowerBound + 1
+    var closed = false
+    while index < range.upperBound {
+      let byte = raw[index]
+      if byte == quote, !closed {
+        if index + 1 < range.upperBound, raw[index + 1] == quote {
+          value.append(quote)
+          index += 2
+          continue
+        }
+        closed = true  // bytes after the closing quote are kept as written (lenient, like spreadsheets)
+        index += 1
+        continue
+      }
+      value.append(byte)
+      index += 1
+    }
+    return String(decoding: value, as: UTF8.self)
+  }
+}

@@ -1,0 +1,68 @@
+import Foundation
+
+/// How the dates of a file's date field are written, and how to read them into a ``CalendarDay``.
+///
+/// The calendar date is taken as written: a time of day or a UTC offset after it (`2020-01-02T23:30:00-05:00`)
+/// never moves the date.
+public enum DateFormat: String, CaseIterable, Sendable {
+  /// ISO 8601 and unambiguous layouts: `2020-01-02`, `2020/01/02`, `2020.01.02`, `20200102`, the date part of
+  /// an ISO 8601 date-time (`2020-01-02T10:00:00Z`, `2020-01-02 10:00`), and the day-first `02.01.2020` used
+  /// in German-speaking exports. Slash dates like `03/04/2020` are refused as ambiguous.
+  case iso
+  /// Day first: `02/01/2020`, `2.1.2020`, `02-01-2020` (and every ``iso`` layout that starts with the year).
+  case dayMonthYear = "dmy"
+  /// Month first, as in US exports: `01/02/2020`, `1-2-2020` (and every ``iso`` layout that starts with the year).
+  case monthDayYear = "mdy"
+
+  /// Reads one date.
+  ///
+  /// - Parameter text: the field's text; surrounding whitespace is ignored.
+  /// - Returns: the day, or a `invalid_date` ``RowError`` naming the problem.
+  public func parse(_ text: String) -> Result<CalendarDay, RowError> {
+    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let bytes = Array(trimmed.utf8)
+    func invalid(_ reason: String) -> Result<CalendarDay, RowError> {
+      .failure(RowError(.invalidDate, "\(RowError.quoted(trimmed)) \(reason)"))
+    }
+    func day(_ year: Int, _ month: Int, _ day: Int) -> Result<CalendarDay, RowError> {
+      guard let value = CalendarDay(year: year, month: month, day: day) else {
+        return invalid("is not a calendar date")
+      }
+      return .success(value)
+    }
+    // YYYYMMDD
+    if bytes.count == 8, let year = CalendarDay.number(bytes[0..<4]), let month = CalendarDay.number(bytes[4..<6]),
+      let dayOfMonth = CalendarDay.number(bytes[6..<8])
+    {
+      return day(year, month, dayOfMonth)
+    }
+    // Split the date part (before a `T` or a space) at its separators.
+    let datePart = bytes.prefix { $0 != UInt8(ascii: "T") && $0 != UInt8(ascii: " ") }
+    let separators: Set<UInt8> = [UInt8(ascii: "-"), UInt8(ascii: "/"), UInt8(ascii: ".")]
+    let pieces = datePart.split(omittingEmptySubsequences: false) { separators.contains($0) }
+    let separator = datePart.first { separators.contains($0) }
+    guard pieces.count == 3, let separator, datePart.allSatisfy({ separators.contains($0) ? $0 == separator : true }),
+      let first = CalendarDay.number(ArraySlice(pieces[0])), let second = CalendarDay.number(ArraySlice(pieces[1])),
+      let third = CalendarDay.number(ArraySlice(pieces[2])), pieces[1].count <= 2
+    else {
+      return invalid("is not a date (expected YYYY-MM-DD)")
+    }
+    if datePart.count != bytes.count, pieces[0].count != 4 {
+      return invalid("is not a date (a time may only follow a YYYY-MM-DD date)")
+    }
+    if pieces[0].count == 4 {
+      guard pieces[2].count <= 2 else { return invalid("is not a date (expected YYYY-MM-DD)") }
+      return day(first, second, third)
+    }
+    guard pieces[2].count == 4, pieces[0].count <= 2 else {
+      return invalid("is not a date (two-digit years are refused; expected YYYY-MM-DD)")
+    }
+    switch self {
+    case .dayMonthYear: return day(third, second, first)
+    case .monthDayYear: return day(third, first, second)
+    case .iso:
+      if separator == UInt8(ascii: ".") { return day(third, second, first) }
+      return invalid("is ambiguous (day/month or month/day?); pass --date-format dmy or --date-format mdy")
+    }
+  }
+}

@@ -1,0 +1,121 @@
+/// User choices of which header names hold the amount, currencies and date (`--amount-field` and so on).
+public struct FieldNames: Sendable, Equatable {
+  public var amount: String?
+  public var from: String?
+  public var to: String?
+  public var date: String?
+
+  public init(amount: String? = nil, from: String? = nil, to: String? = nil, date: String? = nil) {
+    self.amount = amount
+    self.from = from
+    self.to = to
+    self.date = date
+  }
+}
+
+/// Which field of each record holds the amount, the base (from) currency, the quote (to) currency and the
+/// value date, found from the header.
+public struct FieldMapping: Sendable, Equatable {
+  /// A role a field can play.
+  public enum Role: String, Sendable, CaseIterable {
+    case amount, from, to, date
+
+    /// Header names recognised for the role, in order of preference, compared after
+    /// ``FieldMapping/normalizedName(_:)``.
+    var synonyms: [String] {
+      switch self {
+      case .amount:
+        return ["amount", "amt", "value", "sum", "total", "price", "netamount", "grossamount", "amountoriginal"]
+      case .from:
+        return [
+          "from", "fromcurrency", "sourcecurrency", "basecurrency", "currency", "ccy", "cur", "currencycode",
+          "originalcurrency", "fromccy", "base", "source",
+        ]
+      case .to:
+        return [
+          "to", "tocurrency", "targetcurrency", "quotecurrency", "convertto", "destinationcurrency", "toccy",
+          "targetccy", "target", "quote",
+        ]
+      case .date:
+        return [
+          "date", "valuedate", "ratedate", "transactiondate", "bookingdate", "postingdate", "invoicedate",
+          "paymentdate", "txndate", "day", "timestamp", "createdat",
+        ]
+      }
+    }
+
+    var optionName: String { "--\(rawValue)-field" }
+  }
+
+  /// 0-based field index of the amount.
+  public let amount: Int
+  /// Index of the from-currency field; `nil` when `--from` fixes the currency.
+  public let from: Int?
+  /// Index of the to-currency field; `nil` when `--to` fixes the currency.
+  public let to: Int?
+  /// Index of the date field; `nil` when the file has none (rows then use `--date` or the newest rate day).
+  public let date: Int?
+
+  /// A header name reduced for matching: lower-cased, without spaces, `_`, `-` and `.`.
+  public static func normalizedName(_ name: String) -> String {
+    String(name.lowercased().unicodeScalars.filter { !" _-.\t".unicodeScalars.contains($0) })
+  }
+
+  /// Finds the fields in a header.
+  ///
+  /// - Parameters:
+  ///   - header: the header's field values.
+  ///   - names: names the user gave; each must be in the header (case-insensitive).
+  ///   - fixedFrom: whether `--from` gives the from-currency (no field needed).
+  ///   - fixedTo: whether `--to` gives the to-currency.
+  /// - Throws: ``FieldMappingError`` when a named field is absent or a needed role has no field.
+  public static func resolve(header: [String], names: FieldNames, fixedFrom: Bool, fixedTo: Bool) throws(FieldMappingError)
+    -> FieldMapping
+  {
+    let normalized = header.map(normalizedName)
+    // Fields the user named are kept from synonym matching, so a synonym never takes another role's field.
+    var used = Set([names.amount, names.from, names.to, names.date].compactMap { name in
+      name.flatMap { normalized.firstIndex(of: normalizedName($0)) }
+    })
+    func find(_ role: Role, _ name: String?, needed: Bool) throws(FieldMappingError) -> Int? {
+      if let name {
+        guard let index = normalized.firstIndex(of: normalizedName(name)) else {
+          throw .namedFieldMissing(role: role, name: name, header: header)
+        }
+        return index
+      }
+      for synonym in role.synonyms {
+        if let index = normalized.indices.first(where: { normalized[$0] == synonym && !used.contains($0) }) {
+          used.insert(index)
+          return index
+        }
+      }
+      if needed { throw .roleMissing(role: role, header: header) }
+      return nil
+    }
+    let amount = try find(.amount, names.amount, needed: true)
+    let from = fixedFrom ? nil : try find(.from, names.from, needed: true)
+    let to = fixedTo ? nil : try find(.to, names.to, needed: true)
+    let date = try find(.date, names.date, needed: false)
+    guard let amount else { throw .roleMissing(role: .amount, header: header) }
+    return FieldMapping(amount: amount, from: from, to: to, date: date)
+  }
+}
+
+/// Why the header does not say where the amount or currencies are.
+public enum FieldMappingError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// `--amount-field` (or another) names a field the header does not have.
+  case namedFieldMissing(role: FieldMapping.Role, name: String, header: [String])
+  /// No header name matches the role's synonyms.
+  case roleMissing(role: FieldMapping.Role, header: [String])
+
+  public var description: String {
+    switch self {
+    case .namedFieldMissing(let role, let name, let header):
+      return "\(role.optionName) \(name): no such field in the header (\(header.joined(separator: ", ")))"
+    case .roleMissing(let role, let header):
+      let fix = role == .amount ? "use --amount-field NAME" : "use \(role.optionName) NAME or --\(role.rawValue) CODE"
+      return "no \(role.rawValue) field in the header (\(header.joined(separator: ", "))); \(fix)"
+    }
+  }
+}

@@ -1,0 +1,63 @@
+/// Why one record could not be converted: a stable code for scripts and a one-line message for people.
+///
+/// Row problems are values, not thrown errors: the record still gets its output row, with
+/// `fx_status` = `error` and `fx_error` = `"code: message"`.
+public struct RowError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The stable error codes written in `fx_error` and counted in the run report.
+  public enum Code: String, CaseIterable, Sendable, Codable {
+    /// A needed field (amount, from or to currency) is empty or absent.
+    case missingField = "missing_field"
+    /// The amount is not a number under the file's decimal mark.
+    case invalidAmount = "invalid_amount"
+    /// The date is not a valid calendar date in an accepted layout.
+    case invalidDate = "invalid_date"
+    /// The currency is not an ISO 4217 code.
+    case unknownCurrency = "unknown_currency"
+    /// The rate source published no rate for the currency on the rate date.
+    case noRate = "no_rate"
+    /// The date is before the rate data starts, or after it ends by more than the staleness limit.
+    case dateOutOfRange = "date_out_of_range"
+    /// The latest publication before the date is older than the staleness limit.
+    case staleRate = "stale_rate"
+    /// The record has more fields than the header, so annotation columns would not line up.
+    case extraFields = "extra_fields"
+    /// The converted amount needs more than 38 digits.
+    case amountOverflow = "amount_overflow"
+  }
+
+  public let code: Code
+  /// One line, no newlines; echoed input is quoted.
+  public let message: String
+
+  public init(_ code: Code, _ message: String) {
+    self.code = code
+    self.message = message
+  }
+
+  /// `"code: message"`, as written in `fx_error`.
+  public var description: String { "\(code.rawValue): \(message)" }
+
+  /// Quotes a piece of input for a message: control characters escaped, long values shortened, so a message
+  /// stays on one line and cannot be mistaken for a formula.
+  public static func quoted(_ text: String) -> String {
+    var result = "\""
+    var count = 0
+    for scalar in text.unicodeScalars {
+      count += 1
+      if count > 60 {
+        result += "…"
+        break
+      }
+      switch scalar {
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      case "\"": result += "\\\""
+      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+        result += "\\u{\(String(scalar.value, radix: 16))}"
+      default: result.unicodeScalars.append(scalar)
+      }
+    }
+    return result + "\""
+  }
+}

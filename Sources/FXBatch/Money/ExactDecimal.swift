@@ -1,0 +1,124 @@
+/// An exact decimal number: `significand × 10^(−scale)`, e.g. 12.50 is significand 1250, scale 2.
+///
+/// Amounts and rates are read from their text into this type and never pass through `Double`. The
+/// significand is an `Int128`, so a value holds at most ``maximumDigits`` digits; wider intermediate
+/// products are handled by ``ExchangeRate/convert(_:minorUnits:rounding:)``.
+public struct ExactDecimal: Hashable, Sendable, CustomStringConvertible {
+  /// The digits as an integer, with the sign.
+  public let significand: Int128
+  /// How many of the digits are after the decimal point (0 ... ``maximumDigits``).
+  public let scale: Int
+
+  /// The most digits a value may have: every 38-digit integer fits in an `Int128`.
+  public static let maximumDigits = 38
+
+  /// Creates `significand × 10^(−scale)`.
+  public init(significand: Int128, scale: Int) {
+    precondition(scale >= 0 && scale <= Self.maximumDigits, "scale out of range")
+    self.significand = significand
+    self.scale = scale
+  }
+
+  /// Zero, scale 0.
+  public static let zero = ExactDecimal(significand: 0, scale: 0)
+  /// One, scale 0.
+  public static let one = ExactDecimal(significand: 1, scale: 0)
+
+  /// Parses plain decimal text: an optional `+` or `-`, digits, optionally a `.` and more digits
+  /// (`"12"`, `"-0.5"`, `"1.10"`, `".5"`). No grouping, exponent or spaces: locale-formatted amounts go
+  /// through ``AmountParser``.
+  ///
+  /// - Parameter text: the number's text.
+  /// - Returns: `nil` when the text is not such a number or has more than ``maximumDigits`` digits.
+  public init?(_ text: some StringProtocol) {
+    self.init(plainUTF8: Array(text.utf8))
+  }
+
+  /// Parses plain decimal text from UTF-8 bytes; see ``init(_:)``.
+  init?(plainUTF8 bytes: some Collection<UInt8>) {
+    var negative = false
+    var digits: Int128 = 0
+    var digitCount = 0
+    var scale = 0
+    var seenPoint = false
+    var seenDigit = false
+    var index = bytes.startIndex
+    if index != bytes.endIndex, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+      negative = bytes[index] == UInt8(ascii: "-")
+      index = bytes.index(after: index)
+    }
+    while index != bytes.endIndex {
+      let byte = bytes[index]
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        seenDigit = true
+        if digits != 0 || byte != UInt8(ascii: "0") { digitCount += 1 }
+        if seenPoint { scale += 1 }
+        guard digitCount <= Self.maximumDigits, scale <= Self.maximumDigits else { return nil }
+        digits = digits * 10 + Int128(byte - UInt8(ascii: "0"))
+      case UInt8(ascii: "."):
+        guard !seenPoint else { return nil }
+        seenPoint = true
+      default:
+        return nil
+      }
+      index = bytes.index(after: index)
+    }
+    guard seenDigit else { return nil }
+    self.init(significand: negative ? -digits : digits, scale: scale)
+  }
+
+  public var isZero: Bool { significand == 0 }
+  public var isNegative: Bool { significand < 0 }
+
+  /// The same value without trailing fractional zeros (1.500 → 1.5, 2.0 → 2).
+  public var normalized: ExactDecimal {
+    var significand = significand
+    var scale = scale
+    while scale > 0, significand % 10 == 0 {
+      significand /= 10
+      scale -= 1
+    }
+    return ExactDecimal(significand: significand, scale: scale)
+  }
+
+  /// The exact product, or `nil` when it does not fit in ``maximumDigits`` digits.
+  public func multiplied(by other: ExactDecimal) -> ExactDecimal? {
+    let (product, overflow) = significand.multipliedReportingOverflow(by: other.significand)
+    guard !overflow else { return nil }
+    let scale = self.scale + other.scale
+    if scale <= Self.maximumDigits { return ExactDecimal(significand: product, scale: scale).normalized }
+    // Dropping zeros may bring the scale back in range; digits lost otherwise would not be exact.
+    var significand = product
+    var excess = scale - Self.maximumDigits
+    while excess > 0, significand % 10 == 0 {
+      significand /= 10
+      excess -= 1
+    }
+    guard excess == 0 else { return nil }
+    return ExactDecimal(significand: significand, scale: Self.maximumDigits).normalized
+  }
+
+  /// Plain text with exactly ``scale`` decimals and `.` as the decimal mark: `"-12.50"`, `"13805"`, `"0.005"`.
+  public var description: String {
+    let magnitude = significand.magnitude
+    var digits = String(magnitude)
+    if scale > 0 {
+      if digits.count <= scale { digits = String(repeating: "0", count: scale - digits.count + 1) + digits }
+      digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -scale))
+    }
+    return significand < 0 ? "-" + digits : digits
+  }
+
+  /// 10^exponent for exponent 0...38.
+  static func powerOfTen(_ exponent: Int) -> UInt128 {
+    precondition(exponent >= 0 && exponent <= 38, "power of ten out of range")
+    return powersOfTen[exponent]
+  }
+
+  private static let powersOfTen: [UInt128] = {
+    var powers: [UInt128] = [1]
+    for _ in 1...38 { powers.append(powers[powers.count - 1] * 10) }
+    return powers
+  }()
+}

@@ -1,0 +1,135 @@
+/// An exchange rate kept as an exact ratio: one unit of the base currency is worth
+/// `numerator ÷ denominator` units of the quote currency.
+///
+/// A reference rate read from a feed is `rate ÷ 1`; its inverse is `1 ÷ rate`; a cross rate through the
+/// euro is `EUR/quote ÷ EUR/base`. Keeping the ratio, instead of a rounded quotient, lets a conversion round
+/// exactly once, at the end.
+public struct ExchangeRate: Hashable, Sendable {
+  /// Quote-currency units (with the denominator) per unit of base currency; always positive.
+  public let numerator: ExactDecimal
+  /// Always positive.
+  public let denominator: ExactDecimal
+
+  /// The rate between a currency and itself.
+  public static let one = ExchangeRate(numerator: .one, denominator: .one)
+
+  /// A rate `numerator ÷ denominator`; both must be positive.
+  public init(numerator: ExactDecimal, denominator: ExactDecimal = .one) {
+    precondition(numerator.significand > 0 && denominator.significand > 0, "exchange rates are positive")
+    self.numerator = numerator
+    self.denominator = denominator
+  }
+
+  /// The rate of the opposite direction (quote → base).
+  public var inverted: ExchangeRate { ExchangeRate(numerator: denominator, denominator: numerator) }
+
+  /// The rate of converting with `self`, then with `next` (base → pivot → quote).
+  ///
+  /// - Returns: `nil` when the exact product needs more than ``ExactDecimal/maximumDigits`` digits.
+  public func chained(with next: ExchangeRate) -> ExchangeRate? {
+    guard let numerator = numerator.multiplied(by: next.numerator),
+      let denominator = denominator.multiplied(by: next.denominator)
+    else { return nil }
+    return ExchangeRate(numerator: numerator, denominator: denominator)
+  }
+
+  /// Converts an amount exactly and rounds the result once.
+  ///
+  /// Computes `amount × numerator ÷ denominator` with integer arithmetic (128-bit, widening when needed) and
+  /// rounds it to `minorUnits` decimals.
+  ///
+  /// - Parameters:
+  ///   - amount: the amount in the base currency.
+  ///   - minorUnits: decimals of the result, the quote currency's ISO 4217 minor units.
+  ///   - rounding: how the exact result is rounded.
+  /// - Returns: the converted amount with scale `minorUnits`, or `nil` when it has more than
+  ///   ``ExactDecimal/maximumDigits`` digits.
+  public func convert(_ amount: ExactDecimal, minorUnits: Int, rounding: RoundingMode) -> ExactDecimal? {
+    // result × 10^m = a·n·10^(sd+m) ÷ (d·10^(sa+sn))
+    let exponent = denominator.scale + minorUnits - amount.scale - numerator.scale
+    let magnitude = Self.divideRounded(
+      factors: [amount.significand.magnitude, numerator.significand.magnitude],
+      scaleUp: max(exponent, 0),
+      divisor: denominator.significand.magnitude,
+      scaleDivisor: max(-exponent, 0),
+      rounding: rounding)
+    guard let magnitude, magnitude <= UInt128(Int128.max) else { return nil }
+    let value = Int128(magnitude)
+    return ExactDecimal(significand: amount.isNegative ? -value : value, scale: minorUnits)
+  }
+
+  /// The rate as decimal text: exact when it terminates within `significantDigits` digits, otherwise
+  /// rounded half-even to that many significant digits; trailing zeros dropped. For display only:
+  /// conversions use the exact ratio.
+  public func decimalText(significantDigits: Int = 10) -> String {
+    var decimals = 0
+    while true {
+      let scaleUp = denominator.scale + decimals
+      let scaleDivisor = numerator.scale
+      let (quotient, exact) = Self.divide(
+        numerator.significand.magnitude, scaleUp: scaleUp, by: denominator.significand.magnitude,
+        scaleDivisor: scaleDivisor)
+      let digitCount = quotient.map { String($0).count } ?? 0
+      if exact || digitCount >= significantDigits || decimals >= ExactDecimal.maximumDigits - 1 || quotient == nil {
+        let rounded =
+          Self.divideRounded(
+            factors: [numerator.significand.magnitude], scaleUp: scaleUp,
+            divisor: denominator.significand.magnitude, scaleDivisor: scaleDivisor, rounding: .halfEven) ?? 0
+        return ExactDecimal(significand: Int128(rounded), scale: decimals).normalized.description
+      }
+      decimals += 1
+    }
+  }
+
+  private static func divide(_ value: UInt128, scaleUp: Int, by divisor: UInt128, scaleDivisor: Int) -> (UInt128?, Bool) {
+    let n = WideUnsigned(value).multiplied(byPowerOfTen: scaleUp)
+    let d = WideUnsigned(divisor).multiplied(byPowerOfTen: scaleDivisor)
+    let (q, r) = n.quotientAndRemainder(dividingBy: d)
+    return (q.uint128, r.isZero)
+  }
+
+  /// `round(product(factors) × 10^scaleUp ÷ (divisor × 10^scaleDivisor))`; `nil` when it exceeds 128 bits.
+  static func divideRounded(
+    factors: [UInt128], scaleUp: Int, divisor: UInt128, scaleDivisor: Int, rounding: RoundingMode
+  ) -> UInt128? {
+    if let fast = divideRoundedFast(factors: factors, scaleUp: scaleUp, divisor: divisor, scaleDivisor: scaleDivisor, rounding: rounding) {
+      return fast
+    }
+    var n = WideUnsigned(1)
+    for factor in factors { n = n * WideUnsigned(factor) }
+    n = n.multiplied(byPowerOfTen: scaleUp)
+    let d = WideUnsigned(divisor).multiplied(byPowerOfTen: scaleDivisor)
+    let (q, r) = n.quotientAndRemainder(dividingBy: d)
+    let twice = r + r
+    let comparison = twice < d ? -1 : (d < twice ? 1 : 0)
+    var quotient = q
+    if rounding.roundsAwayFromZero(remainderComparedToHalf: comparison, remainderIsZero: r.isZero, quotientIsOdd: q.isOdd) {
+      quotient = quotient + WideUnsigned(1)
+    }
+    return quotient.uint128
+  }
+
+  /// The 128-bit path; `nil` when an intermediate value overflows (the caller then widens).
+  private static func divideRoundedFast(
+    factors: [UInt128], scaleUp: Int, divisor: UInt128, scaleDivisor: Int, rounding: RoundingMode
+  ) -> UInt128? {
+    guard scaleUp <= 38, scaleDivisor <= 38 else { return nil }
+    var n: UInt128 = 1
+    for factor in factors {
+      let (product, overflow) = n.multipliedReportingOverflow(by: factor)
+      if overflow { return nil }
+      n = product
+    }
+    let (scaled, overflowN) = n.multipliedReportingOverflow(by: ExactDecimal.powerOfTen(scaleUp))
+    let (d, overflowD) = divisor.multipliedReportingOverflow(by: ExactDecimal.powerOfTen(scaleDivisor))
+    if overflowN || overflowD { return nil }
+    let (q, r) = scaled.quotientAndRemainder(dividingBy: d)
+    // Compare 2r with d without overflowing: r < d, so compare r with d − r.
+    let comparison = r < d - r ? -1 : (r > d - r ? 1 : 0)
+    if rounding.roundsAwayFromZero(remainderComparedToHalf: comparison, remainderIsZero: r == 0, quotientIsOdd: q & 1 == 1) {
+      let (next, overflow) = q.addingReportingOverflow(1)
+      return overflow ? nil : next
+    }
+    return q
+  }
+}

@@ -1,0 +1,58 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A buffered writer of bytes to a file descriptor it is given (a temporary output file, or standard output).
+public final class ByteSink {
+  private let descriptor: Int32
+  private var buffer: [UInt8] = []
+  private static let capacity = 1 << 18
+
+  /// - Parameter descriptor: an open, writable descriptor; the sink does not close it.
+  public init(descriptor: Int32) {
+    self.descriptor = descriptor
+    buffer.reserveCapacity(Self.capacity)
+  }
+
+  public func write(_ bytes: some Sequence<UInt8>) throws(OutputError) {
+    buffer.append(contentsOf: bytes)
+    if buffer.count >= Self.capacity { try flush() }
+  }
+
+  public func write(_ text: String) throws(OutputError) { try write(text.utf8) }
+
+  /// Writes everything buffered.
+  ///
+  /// - Throws: ``OutputError/writeFailed(reason:)`` when the system refuses (disk full, closed pipe).
+  public func flush() throws(OutputError) {
+    var offset = 0
+    while offset < buffer.count {
+      let written = buffer.withUnsafeBytes { pointer in
+        Glibc.write(descriptor, pointer.baseAddress! + offset, pointer.count - offset)
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw .writeFailed(reason: String(cString: strerror(errno)))
+      }
+      offset += written
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+}
+
+/// Why an output could not be written.
+public enum OutputError: Error, Equatable, Sendable, CustomStringConvertible {
+  case writeFailed(reason: String)
+  case cannotCreate(path: String, reason: String)
+  case cannotRename(path: String, reason: String)
+
+  public var description: String {
+    switch self {
+    case .writeFailed(let reason): return "cannot write the output: \(reason)"
+    case .cannotCreate(let path, let reason): return "cannot create \(path): \(reason)"
+    case .cannotRename(let path, let reason): return "cannot move the finished output to \(path): \(reason)"
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/// What a run did, for the summary on standard error and for `--report FILE` (JSON, for CI jobs).
+public struct RunReport: Codable, Sendable, Equatable {
+  /// Counts of records by outcome.
+  public struct Counts: Codable, Sendable, Equatable {
+    /// Records (blank lines and the header excluded).
+    public var records = 0
+    public var ok = 0
+    public var fallback = 0
+    public var error = 0
+    /// Error records by ``RowError/Code`` raw value.
+    public var errorsByCode: [String: Int] = [:]
+
+    public init() {}
+
+    mutating func add(_ outcome: RowOutcome) {
+      records += 1
+      switch outcome {
+      case .converted(_, _, let quote): if quote.isFallback { fallback += 1 } else { ok += 1 }
+      case .failed(let rowError, _, _):
+        error += 1
+        errorsByCode[rowError.code.rawValue, default: 0] += 1
+      }
+    }
+
+    mutating func add(_ other: Counts) {
+      records += other.records
+      ok += other.ok
+      fallback += other.fallback
+      error += other.error
+      errorsByCode.merge(other.errorsByCode, uniquingKeysWith: +)
+    }
+  }
+
+  /// One input file.
+  public struct File: Codable, Sendable, Equatable {
+    public var input: String
+    /// The annotated copy; `-` for standard output; `nil` when the file failed.
+    public var output: String?
+    /// `","`, `";"` or `"\t"`.
+    public var delimiter: String?
+    /// `"."` or `","`.
+    public var decimalMark: String?
+    /// Whether the decimal mark was inferred from the amounts (not given with `--decimal-separator`).
+    public var decimalMarkInferred: Bool?
+    public var counts = Counts()
+    /// `path:line:column: error: message` when the whole file failed.
+    public var fileError: String?
+  }
+
+  /// The rates the run used.
+  public struct Rates: Codable, Sendable, Equatable {
+    public var source: RateSourceInfo
+    /// First and last publication day, `YYYY-MM-DD`; `nil` for an undated table.
+    public var firstDay: String?
+    public var lastDay: String?
+    /// Days from the last publication to the day of the run.
+    public var daysSinceLastPublication: Int?
+    /// The day used for records without a date.
+    public var defaultDay: String
+    /// How many records had no date.
+    public var recordsWithoutDate: Int
+  }
+
+  public var files: [File] = []
+  public var totals = Counts()
+  public var rates: Rates
+  /// ``RoundingMode`` raw value.
+  public var rounding: String
+  public var maxStalenessDays: Int
+  /// 0: every record converted (fallback included); 1: some records failed; 2: a file could not be read.
+  public var exitStatus: Int32 = 0
+}

@@ -1,0 +1,43 @@
+/// The human summary of a ``RunReport``, printed on standard error.
+public enum RunSummary {
+  /// A few lines: totals with error codes, one line per file, the rates used and their age.
+  public static func text(of report: RunReport) -> String {
+    var lines: [String] = []
+    let files = report.files.count
+    lines.append("fxbatch: \(files) file\(files == 1 ? "" : "s"), \(describe(report.totals))")
+    for file in report.files {
+      if let fileError = file.fileError {
+        lines.append("  \(file.input): not converted")
+        lines.append(fileError.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+        continue
+      }
+      var details: [String] = []
+      if let delimiter = file.delimiter, delimiter != "," { details.append("delimiter \(delimiter == "\t" ? "tab" : delimiter)") }
+      if file.decimalMark == "," {
+        details.append("decimal comma\(file.decimalMarkInferred == true ? " (inferred from the amounts)" : "")")
+      }
+      let extra = details.isEmpty ? "" : " [\(details.joined(separator: ", "))]"
+      lines.append("  \(file.input) -> \(file.output ?? "-"): \(describe(file.counts))\(extra)")
+    }
+    let rates = report.rates
+    var range = ""
+    if let first = rates.firstDay, let last = rates.lastDay {
+      range = ", \(first) .. \(last)"
+      if let age = rates.daysSinceLastPublication { range += " (last publication \(age) day\(age == 1 ? "" : "s") ago)" }
+    }
+    lines.append("rates: \(rates.source.description)\(range)")
+    if rates.recordsWithoutDate > 0 {
+      lines.append("records without a date: \(rates.recordsWithoutDate), converted at the rates of \(rates.defaultDay)")
+    }
+    lines.append("rounding: \(report.rounding) to ISO 4217 minor units; max staleness \(report.maxStalenessDays) days")
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  private static func describe(_ counts: RunReport.Counts) -> String {
+    var text = "\(counts.records) record\(counts.records == 1 ? "" : "s"): \(counts.ok) ok, \(counts.fallback) fallback, \(counts.error) error"
+    if !counts.errorsByCode.isEmpty {
+      text += " (" + counts.errorsByCode.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+    }
+    return text
+  }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Parses the ECB reference-rate history CSV (`eurofxref-hist.csv` from
+/// https://www.ecb.europa.eu/stats/eurofxref/): a header `Date,USD,JPY,…`, then one line per publication day,
+/// newest first, each rate the number of units of the currency per 1 EUR, `N/A` where the ECB published no
+/// rate that day. Every line ends with a trailing comma (an empty last column, which is not a currency).
+public enum ECBHistoryCSV {
+  /// Whether bytes look like an ECB history CSV: a first field `Date` followed by currency codes.
+  static func matches(header: String) -> Bool {
+    let fields = header.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    guard fields.count >= 2, fields[0].lowercased() == "date" else { return false }
+    return fields.dropFirst().allSatisfy { $0.isEmpty || CurrencyCode(letters: $0) != nil }
+  }
+
+  /// Parses a whole history file.
+  ///
+  /// - Parameters:
+  ///   - bytes: the file's bytes (UTF-8, a byte order mark allowed).
+  ///   - path: the name used in errors.
+  ///   - info: the source description the table carries.
+  /// - Returns: a table with one EUR/currency pair per currency column, days ascending.
+  /// - Throws: ``RatesFileError`` for an unknown currency in the header, a bad date, a duplicate day, a rate
+  ///   that is not a positive decimal, or a line with the wrong number of fields.
+  public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String, info: RateSourceInfo) throws(RatesFileError)
+    -> RateTable
+  {
+    var lineNumber = 0
+    var currencies: [CurrencyCode] = []
+    var currencyColumns: [Int] = []  // field index of each currency
+    var fieldCount = 0
+    var rows: [(day: CalendarDay, values: [ExactDecimal?])] = []
+    var seenDays: Set<CalendarDay> = []
+    var index = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+    while index < bytes.count {
+      lineNumber += 1
+      var lineEnd = index
+      while lineEnd < bytes.count, bytes[lineEnd] != 10, bytes[lineEnd] != 13 { lineEnd += 1 }
+      let lineStart = index
+      index = lineEnd
+      if index < bytes.count, bytes[index] == 13 { index += 1 }
+      if index < bytes.count, bytes[index] == 10, index == lineEnd || bytes[index - 1] == 13 { index += 1 }
+      if lineEnd == lineStart { continue }  // blank line
+      // Split the line at commas, remembering each field's start column.
+      var fields: [(start: Int, end: Int)] = []
+      var fieldStart = lineStart
+      for position in lineStart...lineEnd where position == lineEnd || bytes[position] == UInt8(ascii: ",") {
+        fields.append((fieldStart, position))
+        fieldStart = position + 1
+      }
+      func text(_ field: (start: Int, end: Int)) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[field.start..<field.end]), as: UTF8.self)
+      }
+      func fail(_ field: (start: Int, end: Int), _ message: String) -> RatesFileError {
+        RatesFileError(path: path, line: lineNumber, column: field.start - lineStart + 1, message: message)
+      }
+      if currencies.isEmpty {
+        guard text(fields[0]).trimmingCharacters(in: .whitespaces).lowercased() == "date" else {
+          throw fail(fields[0], "expected the ECB history header `Date,USD,JPY,…`")
+        }
+        fieldCount = fields.count
+        for (position, field) in fields.enumerated().dropFirst() {
+          let name = text(field).trimmingCharacters(in: .whitespaces)
+          if name.isEmpty { continue }  // the trailing empty column
+          guard let code = CurrencyCode(name) else {
+            throw fail(field, "\(RowError.quoted(name)) in the header is not an ISO 4217 currency code")
+          }
+          guard !currencies.contains(code) else { throw fail(field, "currency \(code) appears twice in the header") }
+          currencies.append(code)
+          currencyColumns.append(position)
+        }
+        guard !currencies.isEmpty else { throw fail(fields[0], "the header names no currency") }
+        continue
+      }
+      guard fields.count == fieldCount || (fields.count == fieldCount - 1 && text(fields[fields.count - 1]) != "") else {
+        throw fail(fields[min(fields.count, fieldCount) - 1], "line has \(fields.count) fields, the header has \(fieldCount)")
+      }
+      guard let day = CalendarDay(iso8601: text(fields[0])) else {
+        throw fail(fields[0], "\(RowError.quoted(text(fields[0]))) is not a YYYY-MM-DD date")
+      }
+      guard seenDays.insert(day).inserted else { throw fail(fields[0], "day \(day) appears twice") }
+      var values: [ExactDecimal?] = []
+      values.reserveCapacity(currencies.count)
+      for column in currencyColumns {
+        guard column < fields.count else {
+          values.append(nil)
+          continue
+        }
+        let field = fields[column]
+        let cell = UnsafeBufferPointer(rebasing: bytes[field.start..<field.end])
+        if cell.isEmpty || cell.elementsEqual("N/A".utf8) {
+          values.append(nil)
+          continue
+        }
+        guard let rate = ExactDecimal(plainUTF8: cell), rate.significand > 0 else {
+          throw fail(field, "\(RowError.quoted(text(field))) is not a positive decimal rate")
+        }
+        values.append(rate)
+      }
+      rows.append((day, values))
+    }
+    guard !currencies.isEmpty else {
+      throw RatesFileError(path: path, line: 1, column: 1, message: "the file is empty")
+    }
+    rows.sort { $0.day < $1.day }
+    guard !rows.isEmpty else {
+      throw RatesFileError(path: path, line: 2, column: 1, message: "the file has a header but no rates")
+    }
+    return RateTable(
+      info: info, pairs: currencies.map { CurrencyPair(base: .euro, quote: $0) }, days: rows.map(\.day),
+      values: rows.flatMap(\.values))
+  }
+}

@@ -1,0 +1,96 @@
+import Foundation
+@preconcurrency import CLibXML2
+
+/// Parses the ECB reference-rate XML feed (`eurofxref-daily.xml`, `eurofxref-hist-90d.xml`,
+/// `eurofxref-hist.xml` from https://www.ecb.europa.eu/stats/eurofxref/): a `gesmes:Envelope` whose `Cube`
+/// elements (default namespace `http://www.ecb.int/vocabulary/2002-08-01/eurofxref`) carry a `time`
+/// attribute per publication day and `currency` / `rate` attributes per currency, the rate in units of the
+/// currency per 1 EUR.
+///
+/// Read with libxml2's streaming reader (`xmlTextReader`), so memory does not grow with the file; no network
+/// access (`XML_PARSE_NONET`) and no entity substitution.
+public enum ECBXMLFeed {
+  /// Parses a whole feed.
+  ///
+  /// - Parameters:
+  ///   - bytes: the document.
+  ///   - path: the name used in errors.
+  ///   - info: the source description the table carries.
+  /// - Returns: a table with an EUR/currency pair per currency seen, days ascending; a currency missing on a
+  ///   day has no rate that day.
+  /// - Throws: ``RatesFileError`` for malformed XML (libxml2's message and position), a bad `time`, an unknown
+  ///   currency, a rate that is not a positive decimal, a `Cube currency` outside a `Cube time`, a duplicate
+  ///   day or currency, or a document without rates.
+  public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String, info: RateSourceInfo) throws(RatesFileError)
+    -> RateTable
+  {
+    guard let base = bytes.baseAddress,
+      let reader = base.withMemoryRebound(to: CChar.self, capacity: bytes.count, { pointer in
+        xmlReaderForMemory(pointer, Int32(clamping: bytes.count), path, nil, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue))
+      })
+    else { throw RatesFileError(path: path, line: 1, column: 1, message: "the file is empty") }
+    defer { xmlFreeTextReader(reader) }
+
+    var columnByCurrency: [CurrencyCode: Int] = [:]
+    var currencies: [CurrencyCode] = []
+    var rows: [(day: CalendarDay, rates: [CurrencyCode: ExactDecimal])] = []
+    var seenDays: Set<CalendarDay> = []
+
+    func fail(_ message: String) -> RatesFileError {
+      RatesFileError(
+        path: path, line: Int(xmlTextReaderGetParserLineNumber(reader)),
+        column: Int(xmlTextReaderGetParserColumnNumber(reader)), message: message)
+    }
+    func attribute(_ name: String) -> String? {
+      guard let value = xmlTextReaderGetAttribute(reader, name) else { return nil }
+      defer { xmlFree(value) }
+      return String(cString: value)
+    }
+
+    while true {
+      let status = xmlTextReaderRead(reader)
+      if status == 0 { break }
+      guard status == 1 else {
+        let message: String
+        if let error = xmlGetLastError(), let text = error.pointee.message {
+          message = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+          throw RatesFileError(path: path, line: Int(error.pointee.line), column: Int(error.pointee.int2), message: "malformed XML: \(message)")
+        }
+        throw fail("malformed XML")
+      }
+      guard xmlTextReaderNodeType(reader) == Int32(XML_READER_TYPE_ELEMENT.rawValue),
+        let localName = xmlTextReaderConstLocalName(reader), String(cString: localName) == "Cube"
+      else { continue }
+      if let time = attribute("time") {
+        guard let day = CalendarDay(iso8601: time) else { throw fail("Cube time=\(RowError.quoted(time)) is not a YYYY-MM-DD date") }
+        guard seenDays.insert(day).inserted else { throw fail("day \(day) appears twice") }
+        rows.append((day, [:]))
+      }
+      if let currencyText = attribute("currency") {
+        guard !rows.isEmpty else { throw fail("Cube currency=\(RowError.quoted(currencyText)) is not inside a Cube time=…") }
+        guard let code = CurrencyCode(currencyText) else {
+          throw fail("\(RowError.quoted(currencyText)) is not an ISO 4217 currency code")
+        }
+        guard let rateText = attribute("rate"), let rate = ExactDecimal(rateText.trimmingCharacters(in: .whitespaces)),
+          rate.significand > 0
+        else { throw fail("the \(code) rate \(RowError.quoted(attribute("rate") ?? "")) is not a positive decimal") }
+        guard rows[rows.count - 1].rates.updateValue(rate, forKey: code) == nil else {
+          throw fail("currency \(code) appears twice on \(rows[rows.count - 1].day)")
+        }
+        if columnByCurrency[code] == nil {
+          columnByCurrency[code] = currencies.count
+          currencies.append(code)
+        }
+      }
+    }
+    guard !rows.isEmpty, !currencies.isEmpty else { throw fail("no rates found (expected ECB `Cube time=… / Cube currency=… rate=…` elements)") }
+    rows.sort { $0.day < $1.day }
+    var values: [ExactDecimal?] = []
+    values.reserveCapacity(rows.count * currencies.count)
+    for row in rows {
+      for currency in currencies { values.append(row.rates[currency]) }
+    }
+    return RateTable(
+      info: info, pairs: currencies.map { CurrencyPair(base: .euro, quote: $0) }, days: rows.map(\.day), values: values)
+  }
+}

@@ -1,0 +1,147 @@
+/// Reference rates by publication day, and the rules that turn them into the rate for a ``RateKey``.
+///
+/// The table is a grid: one row per publication day (ascending), one column per published pair (for the ECB,
+/// EUR/USD, EUR/JPY, …); a missing cell means no rate was published for that pair that day (`N/A`). An
+/// undated table (a fixed rate list) has a single row that serves every day.
+public struct RateTable: Sendable {
+  public let info: RateSourceInfo
+  /// The published pairs, the grid's columns.
+  public let pairs: [CurrencyPair]
+  /// Publication days, ascending; empty for an undated table.
+  public let days: [CalendarDay]
+  /// The currency cross rates go through: the base most pairs share (EUR for the ECB).
+  public let pivot: CurrencyCode
+  /// Row-major grid, `max(days.count, 1) × pairs.count`.
+  let values: [ExactDecimal?]
+  private let columnByPair: [CurrencyPair: Int]
+  private let coveredCurrencies: Set<CurrencyCode>
+
+  /// Creates a table from its grid.
+  ///
+  /// - Parameters:
+  ///   - values: row-major, `max(days.count, 1) × pairs.count` cells; every rate must be positive.
+  public init(info: RateSourceInfo, pairs: [CurrencyPair], days: [CalendarDay], values: [ExactDecimal?]) {
+    precondition(values.count == max(days.count, 1) * pairs.count, "grid size mismatch")
+    self.info = info
+    self.pairs = pairs
+    self.days = days
+    self.values = values
+    var columnByPair: [CurrencyPair: Int] = [:]
+    var baseCounts: [CurrencyCode: Int] = [:]
+    for (index, pair) in pairs.enumerated() {
+      columnByPair[pair] = columnByPair[pair] ?? index
+      baseCounts[pair.base, default: 0] += 1
+    }
+    self.columnByPair = columnByPair
+    coveredCurrencies = Set(pairs.flatMap { [$0.base, $0.quote] })
+    pivot = baseCounts.max { lhs, rhs in (lhs.value, rhs.key) < (rhs.value, lhs.key) }?.key ?? .euro
+  }
+
+  public var isUndated: Bool { days.isEmpty }
+  public var firstDay: CalendarDay? { days.first }
+  public var lastDay: CalendarDay? { days.last }
+
+  /// The currencies the table can convert between (the pivot included).
+  public var currencies: Set<CurrencyCode> { coveredCurrencies.union([pivot]) }
+
+  /// The rate for a key under the date rules.
+  ///
+  /// The latest publication day on or before the key's day decides. A day with no publication (weekend,
+  /// TARGET holiday) uses the latest earlier one if it is at most `maxStaleness` days older (the quote is then
+  /// a fallback); a currency not published on the deciding day gives an error, never another day's rate.
+  /// Rates are never interpolated and never taken from a later day.
+  ///
+  /// - Parameters:
+  ///   - key: pair and day.
+  ///   - maxStaleness: how many days older than the key's day the deciding publication may be.
+  /// - Returns: the quote, or a `no_rate`, `date_out_of_range` or `stale_rate` error.
+  public func quote(for key: RateKey, maxStaleness: Int) -> Result<RateQuote, RowError> {
+    let pair = key.pair
+    if pair.base == pair.quote {
+      return .success(
+        RateQuote(rate: .one, rateText: "1", rateDay: isUndated ? nil : key.day, isFallback: false, source: "same currency"))
+    }
+    for currency in [pair.base, pair.quote] where !currencies.contains(currency) {
+      return .failure(RowError(.noRate, "the \(info.publisher) rates have no \(currency) rates at all"))
+    }
+    let row: Int
+    var rateDay: CalendarDay? = nil
+    if isUndated {
+      row = 0
+    } else {
+      switch publicationRow(for: key.day, maxStaleness: maxStaleness) {
+      case .failure(let error): return .failure(error)
+      case .success(let found): row = found
+      }
+      rateDay = days[row]
+    }
+    var legs: [String] = []
+    func leg(from pivot: CurrencyCode, to currency: CurrencyCode) -> ExchangeRate?? {
+      if currency == pivot { return .some(.one) }
+      if let column = columnByPair[CurrencyPair(base: pivot, quote: currency)] {
+        guard let value = values[row * pairs.count + column] else { return .some(nil) }
+        legs.append("\(pivot)/\(currency)=\(value)")
+        return .some(ExchangeRate(numerator: value))
+      }
+      if let column = columnByPair[CurrencyPair(base: currency, quote: pivot)] {
+        guard let value = values[row * pairs.count + column] else { return .some(nil) }
+        legs.append("\(currency)/\(pivot)=\(value)")
+        return .some(ExchangeRate(numerator: value).inverted)
+      }
+      return nil
+    }
+    func notPublished(_ currency: CurrencyCode) -> RowError {
+      let day = rateDay.map { " on \($0)" } ?? ""
+      return RowError(.noRate, "\(info.publisher) published no \(currency) rate\(day)")
+    }
+    let rate: ExchangeRate
+    // A directly published pair, either way round, is used as published; anything else crosses the pivot.
+    if case .some(.some(let direct)) = leg(from: pair.base, to: pair.quote) {
+      rate = direct
+    } else {
+      legs = []
+      guard case .some(.some(let toBase)) = leg(from: pivot, to: pair.base) else { return .failure(notPublished(pair.base)) }
+      guard case .some(.some(let toQuote)) = leg(from: pivot, to: pair.quote) else { return .failure(notPublished(pair.quote)) }
+      guard let cross = toBase.inverted.chained(with: toQuote) else {
+        return .failure(RowError(.amountOverflow, "the cross rate \(pair) needs more than 38 digits"))
+      }
+      rate = cross
+    }
+    return .success(
+      RateQuote(
+        rate: rate, rateText: rate.decimalText(), rateDay: rateDay, isFallback: rateDay.map { $0 != key.day } ?? false,
+        source: ([info.identifier] + legs).joined(separator: " ")))
+  }
+
+  /// The grid row of the deciding publication day for a date.
+  private func publicationRow(for day: CalendarDay, maxStaleness: Int) -> Result<Int, RowError> {
+    guard let first = days.first, let last = days.last else { return .failure(RowError(.noRate, "the table is empty")) }
+    if day < first {
+      return .failure(
+        RowError(.dateOutOfRange, "\(day) is before the \(info.publisher) rates start (\(first)); no earlier rate exists"))
+    }
+    // Binary search for the last day <= `day`.
+    var low = 0
+    var high = days.count - 1
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if days[middle] <= day { low = middle } else { high = middle - 1 }
+    }
+    let age = day.days(since: days[low])
+    if age > maxStaleness {
+      if low == days.count - 1 {
+        return .failure(
+          RowError(
+            .dateOutOfRange,
+            "\(day) is \(age) days after the \(info.publisher) rates end (\(last)); use --rates FILE with newer rates, or --max-staleness \(age) to accept the \(last) rates"
+          ))
+      }
+      return .failure(
+        RowError(
+          .staleRate,
+          "\(info.publisher) published no rates in the \(maxStaleness) days up to \(day) (latest: \(days[low])); use --max-staleness \(age) to accept it"
+        ))
+    }
+    return .success(low)
+  }
+}

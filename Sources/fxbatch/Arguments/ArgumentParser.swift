@@ -1,0 +1,87 @@
+import Foundation
+
+/// A command-line option a command accepts.
+struct OptionSpec {
+  /// Spellings, e.g. `["-o", "--output"]`; the last one is the option's key in ``ParsedArguments``.
+  let names: [String]
+  /// The value's placeholder in help (`FILE`), or `nil` for a flag.
+  let valueName: String?
+  let help: String
+
+  var key: String { names[names.count - 1] }
+}
+
+/// Arguments split into option values, flags and positional arguments.
+struct ParsedArguments {
+  private(set) var values: [String: String] = [:]
+  private(set) var flags: Set<String> = []
+  private(set) var positionals: [String] = []
+
+  func value(_ key: String) -> String? { values[key] }
+  func has(_ key: String) -> Bool { flags.contains(key) }
+
+  /// Splits arguments against a command's options: `--name value`, `--name=value`, `-o value`, flags,
+  /// `--` to end options; `-` alone is a positional argument (standard input).
+  ///
+  /// - Throws: ``UsageError`` for an unknown option, a missing value, or an option given twice.
+  static func parse(_ arguments: ArraySlice<String>, options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
+    var result = ParsedArguments()
+    var index = arguments.startIndex
+    var optionsEnded = false
+    while index < arguments.endIndex {
+      let argument = arguments[index]
+      index += 1
+      if optionsEnded || argument == "-" || !argument.hasPrefix("-") {
+        result.positionals.append(argument)
+        continue
+      }
+      if argument == "--" {
+        optionsEnded = true
+        continue
+      }
+      var name = argument
+      var inlineValue: String? = nil
+      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        name = String(argument[..<equals])
+        inlineValue = String(argument[argument.index(after: equals)...])
+      }
+      guard let spec = options.first(where: { $0.names.contains(name) }) else {
+        throw UsageError("unknown option \(name)")
+      }
+      guard spec.valueName != nil else {
+        if inlineValue != nil { throw UsageError("\(name) takes no value") }
+        result.flags.insert(spec.key)
+        continue
+      }
+      let value: String
+      if let inlineValue {
+        value = inlineValue
+      } else {
+        guard index < arguments.endIndex else { throw UsageError("\(name) needs a value (\(spec.valueName ?? "VALUE"))") }
+        value = arguments[index]
+        index += 1
+      }
+      guard result.values.updateValue(value, forKey: spec.key) == nil else { throw UsageError("\(name) is given twice") }
+    }
+    return result
+  }
+}
+
+/// A mistake on the command line: printed as one line plus the command's usage; exit status 64.
+struct UsageError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// Formats a command's help: usage, summary, options.
+func helpText(usage: String, summary: String, options: [OptionSpec], footer: String = "") -> String {
+  var lines = ["USAGE: \(usage)", "", summary, "", "OPTIONS:"]
+  let labels = options.map { spec in spec.names.joined(separator: ", ") + (spec.valueName.map { " \($0)" } ?? "") }
+  let width = min((labels.map(\.count).max() ?? 0) + 2, 34)
+  for (label, spec) in zip(labels, options) {
+    let padded = label.count < width ? label + String(repeating: " ", count: width - label.count) : label + "\n" + String(repeating: " ", count: width + 2)
+    lines.append("  " + padded + spec.help.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: width + 2)))
+  }
+  if !footer.isEmpty { lines += ["", footer] }
+  return lines.joined(separator: "\n") + "\n"
+}

@@ -1,0 +1,77 @@
+import FXBatch
+import Foundation
+
+/// `fxbatch`: dispatches to the subcommands.
+enum FXBatchCommand {
+  static let version = "0.1.0"
+
+  static let usage = """
+    USAGE: fxbatch <command> [options]
+
+    Converts money in files: every record's amount from its currency into another, exactly, at ECB euro
+    reference rates (embedded, no network needed) or your own rates, written as an annotated copy.
+
+    COMMANDS:
+      convert [options] FILE...     Convert CSV files; writes X.converted.csv beside each X.csv
+      rates show BASE QUOTE         Print a rate and the day it was published
+
+    OPTIONS:
+      -h, --help                    Show help (also: fxbatch help <command>, fxbatch <command> --help)
+      --version                     Show the version
+
+    See 'fxbatch convert --help' for conversion options.
+
+    """
+
+  /// Runs the tool with the arguments after the program name; returns the exit status.
+  static func run(_ arguments: [String]) -> Int32 {
+    guard let command = arguments.first else {
+      Console.error(usage)
+      return ExitStatus.usage
+    }
+    let rest = arguments.dropFirst()
+    switch command {
+    case "-h", "--help":
+      Console.out(usage)
+      return ExitStatus.success
+    case "help":
+      switch rest.first {
+      case nil: Console.out(usage)
+      case "convert": Console.out(ConvertCommand.help)
+      case "rates": Console.out(RatesCommand.help)
+      case let other?:
+        return usageError(UsageError("no command '\(other)'"), usage: usage)
+      }
+      return ExitStatus.success
+    case "--version":
+      Console.out("fxbatch \(version)\n")
+      return ExitStatus.success
+    case "convert":
+      return ConvertCommand.run(rest)
+    case "rates":
+      return RatesCommand.run(rest)
+    default:
+      return usageError(UsageError("no command '\(command)'"), usage: usage)
+    }
+  }
+
+  /// Prints a usage error (one line, then the usage) and returns 64.
+  static func usageError(_ error: UsageError, usage: String) -> Int32 {
+    Console.error("fxbatch: error: \(error.description)\n\n\(usage)")
+    return ExitStatus.usage
+  }
+
+  /// Today in UTC, or `FXBATCH_TODAY` (YYYY-MM-DD) for reproducible reports.
+  static func today() throws(UsageError) -> CalendarDay {
+    if let text = ProcessInfo.processInfo.environment["FXBATCH_TODAY"] {
+      return try OptionValues.day(text, option: "FXBATCH_TODAY")
+    }
+    return CalendarDay(daysSinceEpoch: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
+  }
+
+  /// The rate table: `--rates FILE` or the embedded ECB history.
+  static func loadRates(path: String?) -> Result<RateTable, RatesFileError> {
+    guard let path else { return .success(EmbeddedECBHistory.table) }
+    do { return .success(try RatesFile.load(path: path)) } catch { return .failure(error) }
+  }
+}

@@ -22,6 +22,8 @@ public struct BatchJob {
     let decimalMark: DecimalMark
     let decimalMarkInferred: Bool
     let normalizer: RecordNormalizer
+    /// Role (`amount`, `from`, `to`, `date`) → the header name that plays it.
+    let fields: [String: String]
   }
 
   /// The day records without a date use: `--date`, else the newest rate day, else today.
@@ -79,6 +81,7 @@ public struct BatchJob {
         report.files[index].delimiter = String(UnicodeScalar(scan.delimiter))
         report.files[index].decimalMark = scan.decimalMark.rawValue
         report.files[index].decimalMarkInferred = scan.decimalMarkInferred
+        report.files[index].fields = scan.fields
         report.totals.add(counts)
         report.rates.recordsWithoutDate += withoutDate
       } catch {
@@ -196,7 +199,10 @@ public struct BatchJob {
     let decimalMark = options.decimalMark ?? (commaEvidence > pointEvidence ? .comma : .point)
     let scan = FileScan(
       displayPath: displayPath, readPath: readPath, outputPath: outputPath, delimiter: reader.delimiter,
-      decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, normalizer: normalizer)
+      decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, normalizer: normalizer,
+      fields: Dictionary(
+        uniqueKeysWithValues: [("amount", mapping.amount), ("from", mapping.from), ("to", mapping.to), ("date", mapping.date)]
+          .compactMap { role, index in index.map { (role, headerFields[$0]) } }))
     return (scan, keys)
   }
 

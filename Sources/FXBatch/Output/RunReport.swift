@@ -42,6 +42,9 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var decimalMark: String?
     /// Whether the decimal mark was inferred from the amounts (not given with `--decimal-separator`).
     public var decimalMarkInferred: Bool?
+    /// Which header field plays each role (`amount`, `from`, `to`, `date`); a role given by an option
+    /// (`--from CODE`) or absent (no date field) has no entry.
+    public var fields: [String: String]?
     public var counts = Counts()
     /// `path:line:column: error: message` when the whole file failed.
     public var fileError: String?

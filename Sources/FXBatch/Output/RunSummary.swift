@@ -18,6 +18,9 @@ public enum RunSummary {
       }
       let extra = details.isEmpty ? "" : " [\(details.joined(separator: ", "))]"
       lines.append("  \(file.input) -> \(file.output ?? "-"): \(describe(file.counts))\(extra)")
+      if let fields = file.fields, fields["date"] == nil, file.counts.records > 0 {
+        lines.append("    no date field in the header: every record uses the rates of \(report.rates.defaultDay) (name one with --date-field)")
+      }
     }
     let rates = report.rates
     var range = ""

@@ -26,8 +26,7 @@ enum FXBatchCommand {
   /// Runs the tool with the arguments after the program name; returns the exit status.
   static func run(_ arguments: [String]) -> Int32 {
     guard let command = arguments.first else {
-      Console.error(usage)
-      return ExitStatus.usage
+      return usageError(UsageError("missing command"), usage: usage)
     }
     let rest = arguments.dropFirst()
     switch command {

@@ -47,15 +47,22 @@ public struct BatchJob {
     var scans: [FileScan?] = []
     var keys: Set<RateKey> = []
     var claimedOutputs: Set<String> = []
+    let skipped = inputsProducedByThisRun()
     for inputPath in options.inputPaths {
       var fileReport = RunReport.File(input: inputPath)
+      if let source = skipped[inputPath] {
+        fileReport.skipped = "it is the output of \(source) in this run"
+        report.files.append(fileReport)
+        scans.append(nil)
+        continue
+      }
       do {
         var readPath = inputPath
         if inputPath == "-" {
           readPath = try Self.spoolStandardInput()
           spooled.append(readPath)
         }
-        let outputPath = try output(for: inputPath, claimed: &claimedOutputs)
+        let outputPath = try output(for: inputPath, skipped: skipped, claimed: &claimedOutputs)
         let (scan, fileKeys) = try scanFile(displayPath: inputPath, readPath: readPath, outputPath: outputPath)
         keys.formUnion(fileKeys)
         scans.append(scan)
@@ -92,33 +99,51 @@ public struct BatchJob {
     return report
   }
 
-  /// The output path of an input (`nil` for standard output), refusing to overwrite an input or to give two
-  /// inputs the same output.
-  private func output(for inputPath: String, claimed: inout Set<String>) throws(FileError) -> String? {
-    let path: String
+  /// The output path of an input (`nil` for standard output), before any checks.
+  private func plannedOutput(for inputPath: String) -> String? {
     switch options.destination {
     case .standardOutput: return nil
     case .besideInput where inputPath == "-": return nil
-    case .file(let file): path = file
+    case .file(let file): return file
     case .besideInput, .directory:
       let name = inputPath == "-" ? "stdin.csv" : (inputPath as NSString).lastPathComponent
       let stem = (name as NSString).deletingPathExtension
       let ext = (name as NSString).pathExtension
       let outputName = stem + ".converted" + (ext.isEmpty ? "" : "." + ext)
       if case .directory(let directory) = options.destination {
-        path = (directory as NSString).appendingPathComponent(outputName)
-      } else {
-        path = ((inputPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(outputName)
+        return (directory as NSString).appendingPathComponent(outputName)
       }
+      return ((inputPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(outputName)
     }
+  }
+
+  /// The output path of an input, refusing to overwrite an input or to give two inputs the same output.
+  private func output(for inputPath: String, skipped: [String: String], claimed: inout Set<String>) throws(FileError)
+    -> String?
+  {
+    guard let path = plannedOutput(for: inputPath) else { return nil }
     let canonical = Self.canonical(path)
-    if options.inputPaths.contains(where: { $0 != "-" && Self.canonical($0) == canonical }) {
+    if options.inputPaths.contains(where: { $0 != "-" && skipped[$0] == nil && Self.canonical($0) == canonical }) {
       throw FileError(path: inputPath, message: "the output \(path) is an input file; fxbatch never modifies its input")
     }
     guard claimed.insert(canonical).inserted else {
       throw FileError(path: inputPath, message: "another input in this run also writes \(path)")
     }
     return path
+  }
+
+  /// Inputs that another input of this run writes (a second `fxbatch convert *.csv` also matches last run's
+  /// `X.converted.csv`): they are skipped rather than read while being replaced.
+  private func inputsProducedByThisRun() -> [String: String] {
+    var producer: [String: String] = [:]
+    for input in options.inputPaths where input != "-" {
+      if let output = plannedOutput(for: input) { producer[Self.canonical(output)] = input }
+    }
+    var skipped: [String: String] = [:]
+    for input in options.inputPaths where input != "-" {
+      if let source = producer[Self.canonical(input)], source != input { skipped[input] = source }
+    }
+    return skipped
   }
 
   private static func canonical(_ path: String) -> String {
@@ -254,7 +279,7 @@ public struct BatchJob {
     let target = normalizer.targetCurrency(of: record)
     let keyResult = normalizer.rateKey(of: record)
     if case .failure(let error) = keyResult, error.code == .extraFields {
-      return .failed(error, currency: target, source: nil)
+      return .failed(error, currency: nil, source: nil)  // fields are shifted: the to-field is not trustworthy
     }
     let amount: ExactDecimal
     switch parser.parse(normalizer.amountText(of: record) ?? "") {

@@ -46,6 +46,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// (`--from CODE`) or absent (no date field) has no entry.
     public var fields: [String: String]?
     public var counts = Counts()
+    /// Why the file was not read, when it was skipped (it is the output of another input of the run).
+    public var skipped: String?
     /// `path:line:column: error: message` when the whole file failed.
     public var fileError: String?
   }

@@ -6,6 +6,10 @@ public enum RunSummary {
     let files = report.files.count
     lines.append("fxbatch: \(files) file\(files == 1 ? "" : "s"), \(describe(report.totals))")
     for file in report.files {
+      if let reason = file.skipped {
+        lines.append("  \(file.input): skipped, \(reason)")
+        continue
+      }
       if let fileError = file.fileError {
         lines.append("  \(file.input): not converted")
         lines.append(fileError.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
@@ -30,7 +34,11 @@ public enum RunSummary {
     }
     lines.append("rates: \(rates.source.description)\(range)")
     if rates.recordsWithoutDate > 0 {
-      lines.append("records without a date: \(rates.recordsWithoutDate), converted at the rates of \(rates.defaultDay)")
+      var age = ""
+      if let last = rates.lastDay, let days = rates.daysSinceLastPublication, last == rates.defaultDay {
+        age = " (\(days) day\(days == 1 ? "" : "s") before today; use --date to choose the day)"
+      }
+      lines.append("records without a date: \(rates.recordsWithoutDate), converted at the rates of \(rates.defaultDay)\(age)")
     }
     lines.append("rounding: \(report.rounding) to ISO 4217 minor units; max staleness \(report.maxStalenessDays) days")
     return lines.joined(separator: "\n") + "\n"

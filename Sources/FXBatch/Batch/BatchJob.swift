@@ -190,7 +190,7 @@ public struct BatchJob {
   /// Pass 1 over one file.
   private func scanFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (FileScan, Set<RateKey>) {
     let (reader, header) = try openFile(readPath, displayPath: displayPath, delimiter: options.delimiter)
-    let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingCharacters(in: .whitespaces) }
+    let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingWhitespace }
     let mapping: FieldMapping
     do {
       mapping = try FieldMapping.resolve(

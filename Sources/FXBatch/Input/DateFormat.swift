@@ -19,7 +19,7 @@ public enum DateFormat: String, CaseIterable, Sendable {
   /// - Parameter text: the field's text; surrounding whitespace is ignored.
   /// - Returns: the day, or a `invalid_date` ``RowError`` naming the problem.
   public func parse(_ text: String) -> Result<CalendarDay, RowError> {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = text.trimmingWhitespace
     let bytes = Array(trimmed.utf8)
     func invalid(_ reason: String) -> Result<CalendarDay, RowError> {
       .failure(RowError(.invalidDate, "\(RowError.quoted(trimmed)) \(reason)"))
@@ -30,6 +30,7 @@ public enum DateFormat: String, CaseIterable, Sendable {
       }
       return .success(value)
     }
+    if bytes.count == 10, let day = CalendarDay(iso8601: trimmed) { return .success(day) }  // the common case
     // YYYYMMDD
     if bytes.count == 8, let year = CalendarDay.number(bytes[0..<4]), let month = CalendarDay.number(bytes[4..<6]),
       let dayOfMonth = CalendarDay.number(bytes[6..<8])

@@ -59,7 +59,7 @@ public struct RecordNormalizer: Sendable {
     case .success(let code): to = code
     case .failure(let error): return .failure(error)
     }
-    guard let dateText = value(record, mapping.date), !dateText.trimmingCharacters(in: .whitespaces).isEmpty else {
+    guard let dateText = value(record, mapping.date), !dateText.trimmingWhitespace.isEmpty else {
       return .success((RateKey(base: from, quote: to, day: defaultDay), true))
     }
     switch dateFormat.parse(dateText) {
@@ -70,11 +70,11 @@ public struct RecordNormalizer: Sendable {
 
   private func currency(_ record: CSVRecord, _ index: Int?, fixed: CurrencyCode?, role: String) -> Result<CurrencyCode, RowError> {
     if let fixed { return .success(fixed) }
-    guard let text = value(record, index), !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+    guard let text = value(record, index), !text.trimmingWhitespace.isEmpty else {
       return .failure(RowError(.missingField, "the \(role)-currency is empty"))
     }
     guard let code = CurrencyCode(text) else {
-      return .failure(RowError(.unknownCurrency, "\(RowError.quoted(text.trimmingCharacters(in: .whitespaces))) is not an ISO 4217 currency code"))
+      return .failure(RowError(.unknownCurrency, "\(RowError.quoted(text.trimmingWhitespace)) is not an ISO 4217 currency code"))
     }
     return .success(code)
   }

@@ -17,7 +17,7 @@ public struct AmountParser: Sendable {
   /// - Parameter text: the field's text.
   /// - Returns: the exact amount, or a ``RowError`` with code `missing_field` (empty) or `invalid_amount`.
   public func parse(_ text: String) -> Result<ExactDecimal, RowError> {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = text.trimmingWhitespace
     guard !trimmed.isEmpty else { return .failure(RowError(.missingField, "the amount is empty")) }
     var bytes = Array(trimmed.utf8)
     if decimalMark == .comma {
@@ -47,7 +47,7 @@ public struct AmountParser: Sendable {
   }
 
   static func evidence(_ text: String) -> Evidence {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = text.trimmingWhitespace
     let bytes = Array(trimmed.utf8)
     let hasPoint = bytes.contains(UInt8(ascii: "."))
     let hasComma = bytes.contains(UInt8(ascii: ","))

@@ -23,7 +23,7 @@ public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConverti
   ///
   /// - Returns: `nil` unless the trimmed text is exactly three ASCII letters.
   init?(letters text: some StringProtocol) {
-    let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = String(text).trimmingWhitespace
     let bytes = Array(trimmed.utf8)
     guard bytes.count == 3 else { return nil }
     var packed: UInt32 = 0

@@ -62,30 +62,30 @@ public struct ExchangeRate: Hashable, Sendable {
   /// rounded half-even to that many significant digits; trailing zeros dropped. For display only:
   /// conversions use the exact ratio.
   public func decimalText(significantDigits: Int = 10) -> String {
-    var decimals = 0
+    let n = numerator.significand.magnitude
+    let d = denominator.significand.magnitude
+    // value = n·10^(−sn) ÷ (d·10^(−sd)) has `estimate` or `estimate + 1` integer digits (its mantissa ratio
+    // is in (0.1, 10)); round at the decimals that leave `significantDigits` digits, one step fewer if the
+    // estimate was one short.
+    let estimate = (Self.digitCount(n) - numerator.scale) - (Self.digitCount(d) - denominator.scale)
+    var decimals = min(max(significantDigits - estimate, 0), ExactDecimal.maximumDigits)
     while true {
-      let scaleUp = denominator.scale + decimals
-      let scaleDivisor = numerator.scale
-      let (quotient, exact) = Self.divide(
-        numerator.significand.magnitude, scaleUp: scaleUp, by: denominator.significand.magnitude,
-        scaleDivisor: scaleDivisor)
-      let digitCount = quotient.map { String($0).count } ?? 0
-      if exact || digitCount >= significantDigits || decimals >= ExactDecimal.maximumDigits - 1 || quotient == nil {
-        let rounded =
-          Self.divideRounded(
-            factors: [numerator.significand.magnitude], scaleUp: scaleUp,
-            divisor: denominator.significand.magnitude, scaleDivisor: scaleDivisor, rounding: .halfEven) ?? 0
-        return ExactDecimal(significand: Int128(rounded), scale: decimals).normalized.description
+      let rounded =
+        Self.divideRounded(
+          factors: [n], scaleUp: denominator.scale + decimals, divisor: d, scaleDivisor: numerator.scale,
+          rounding: .halfEven) ?? 0
+      if decimals > 0, Self.digitCount(rounded) > significantDigits {
+        decimals -= 1
+        continue
       }
-      decimals += 1
+      return ExactDecimal(significand: Int128(rounded), scale: decimals).normalized.description
     }
   }
 
-  private static func divide(_ value: UInt128, scaleUp: Int, by divisor: UInt128, scaleDivisor: Int) -> (UInt128?, Bool) {
-    let n = WideUnsigned(value).multiplied(byPowerOfTen: scaleUp)
-    let d = WideUnsigned(divisor).multiplied(byPowerOfTen: scaleDivisor)
-    let (q, r) = n.quotientAndRemainder(dividingBy: d)
-    return (q.uint128, r.isZero)
+  private static func digitCount(_ value: UInt128) -> Int {
+    var count = 1
+    while count <= 38, value >= ExactDecimal.powerOfTen(count) { count += 1 }
+    return count
   }
 
   /// `round(product(factors) × 10^scaleUp ÷ (divisor × 10^scaleDivisor))`; `nil` when it exceeds 128 bits.

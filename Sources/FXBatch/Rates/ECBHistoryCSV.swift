@@ -7,7 +7,7 @@ import Foundation
 public enum ECBHistoryCSV {
   /// Whether bytes look like an ECB history CSV: a first field `Date` followed by currency codes.
   static func matches(header: String) -> Bool {
-    let fields = header.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    let fields = header.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingWhitespace }
     guard fields.count >= 2, fields[0].lowercased() == "date" else { return false }
     return fields.dropFirst().allSatisfy { $0.isEmpty || CurrencyCode(letters: $0) != nil }
   }
@@ -54,12 +54,12 @@ public enum ECBHistoryCSV {
         RatesFileError(path: path, line: lineNumber, column: field.start - lineStart + 1, message: message)
       }
       if currencies.isEmpty {
-        guard text(fields[0]).trimmingCharacters(in: .whitespaces).lowercased() == "date" else {
+        guard text(fields[0]).trimmingWhitespace.lowercased() == "date" else {
           throw fail(fields[0], "expected the ECB history header `Date,USD,JPY,…`")
         }
         fieldCount = fields.count
         for (position, field) in fields.enumerated().dropFirst() {
-          let name = text(field).trimmingCharacters(in: .whitespaces)
+          let name = text(field).trimmingWhitespace
           if name.isEmpty { continue }  // the trailing empty column
           guard let code = CurrencyCode(name) else {
             throw fail(field, "\(RowError.quoted(name)) in the header is not an ISO 4217 currency code")

@@ -53,7 +53,7 @@ public enum ECBXMLFeed {
       guard status == 1 else {
         let message: String
         if let error = xmlGetLastError(), let text = error.pointee.message {
-          message = String(cString: text).trimmingCharacters(in: .whitespacesAndNewlines)
+          message = String(cString: text).trimmingWhitespace
           throw RatesFileError(path: path, line: Int(error.pointee.line), column: Int(error.pointee.int2), message: "malformed XML: \(message)")
         }
         throw fail("malformed XML")
@@ -71,7 +71,7 @@ public enum ECBXMLFeed {
         guard let code = CurrencyCode(currencyText) else {
           throw fail("\(RowError.quoted(currencyText)) is not an ISO 4217 currency code")
         }
-        guard let rateText = attribute("rate"), let rate = ExactDecimal(rateText.trimmingCharacters(in: .whitespaces)),
+        guard let rateText = attribute("rate"), let rate = ExactDecimal(rateText.trimmingWhitespace),
           rate.significand > 0
         else { throw fail("the \(code) rate \(RowError.quoted(attribute("rate") ?? "")) is not a positive decimal") }
         guard rows[rows.count - 1].rates.updateValue(rate, forKey: code) == nil else {

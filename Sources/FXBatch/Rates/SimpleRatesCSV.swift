@@ -42,7 +42,7 @@ public enum SimpleRatesCSV {
     do {
       while let record = try reader.next() {
         if record.isBlank { continue }
-        let fields = (0..<record.fieldCount).map { record.field($0).trimmingCharacters(in: .whitespaces) }
+        let fields = (0..<record.fieldCount).map { record.field($0).trimmingWhitespace }
         func column(_ index: Int) -> Int { index < record.fieldCount ? record.fieldRanges[index].lowerBound + 1 : record.raw.count + 1 }
         guard let columns = layout else {
           guard let found = try? columns(of: fields) else {

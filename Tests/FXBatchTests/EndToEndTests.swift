@@ -193,4 +193,33 @@ struct EndToEndTests {
     let result = try CLIRunner(executable: copy).run(["rates", "show", "EUR", "USD", "--date", "1999-01-04"], in: directory.url)
     #expect(result.standardOutput.hasPrefix("1 EUR = 1.1789 USD  rate date 1999-01-04"))
   }
+
+  @Test func secondRunOverAGlobSkipsLastRunsOutputs() throws {
+    let directory = try Self.directory(with: ["mixed.csv"])
+    defer { directory.remove() }
+    let first = try cli.run(["convert", "-q", "mixed.csv"], in: directory.url)
+    #expect(first.status == 1)
+    // What `fxbatch convert *.csv` passes on the second run.
+    let second = try cli.run(["convert", "mixed.converted.csv", "mixed.csv"], in: directory.url)
+    #expect(second.status == 1)
+    #expect(second.standardError.contains("  mixed.converted.csv: skipped, it is the output of mixed.csv in this run"))
+    #expect(try directory.fileNames() == ["mixed.converted.csv", "mixed.csv"])
+    #expect(try directory.read("mixed.converted.csv") == String(decoding: try Self.fixture("mixed.converted.csv"), as: UTF8.self))
+  }
+
+  // The 2017-03-08 ECB daily XML as --rates: 100 USD→GBP = 100 × 0.86753 / 1.0556 = 82.1835… → 82.18;
+  // on 2017-03-10 (two days later, within 5) the same rates are used as a fallback.
+  @Test func ecbXMLFeedAsRatesFile() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let feed = try #require(Bundle.module.resourceURL).appendingPathComponent("Fixtures/e2e/ecb-eurofxref-daily-2017-03-08.xml")
+    try FileManager.default.copyItem(at: feed, to: directory.url.appendingPathComponent("daily.xml"))
+    try directory.write("in.csv", "date,amount,from,to\n2017-03-08,100,USD,GBP\n2017-03-10,100,USD,GBP\n2017-03-07,100,USD,GBP\n")
+    let result = try cli.run(["convert", "--rates", "daily.xml", "-o", "-", "-q", "in.csv"], in: directory.url)
+    #expect(result.status == 1)
+    let lines = result.standardOutput.split(separator: "\n")
+    #expect(lines[1] == "2017-03-08,100,USD,GBP,0.8218359227,82.18,GBP,2017-03-08,file:daily.xml EUR/USD=1.0556 EUR/GBP=0.86753,ok,")
+    #expect(lines[2] == "2017-03-10,100,USD,GBP,0.8218359227,82.18,GBP,2017-03-08,file:daily.xml EUR/USD=1.0556 EUR/GBP=0.86753,fallback,")
+    #expect(lines[3].hasSuffix(",error,date_out_of_range: 2017-03-07 is before the daily.xml rates start (2017-03-08); no earlier rate exists"))
+  }
 }

@@ -56,7 +56,9 @@ struct EndToEndTests {
     #expect(result.status == 0)
     let output = try Data(contentsOf: directory.url.appendingPathComponent("bom-crlf-semicolon.converted.csv"))
     #expect(output == (try Self.fixture("bom-crlf-semicolon.converted.csv")))
-    #expect(result.standardError.contains("3 records: 3 ok, 0 fallback, 0 error [delimiter ;, decimal comma (inferred from the amounts)]"))
+    #expect(
+      result.standardError.contains(
+        "3 records: 3 ok, 0 fallback, 0 error [delimiter ;, decimal comma (inferred from the amounts)]"))
   }
 
   @Test func malformedFileIsAFileErrorWithLocationAndNothingWritten() throws {
@@ -77,7 +79,9 @@ struct EndToEndTests {
     try directory.write("no-to.csv", "date,amount,currency\n2020-01-02,1,USD\n")
     let result = try cli.run(["convert", "no-to.csv"], in: directory.url)
     #expect(result.status == 2)
-    #expect(result.standardError.contains("no-to.csv:1:1: error: no to field in the header (date, amount, currency); use --to-field NAME or --to CODE"))
+    #expect(
+      result.standardError.contains(
+        "no-to.csv:1:1: error: no to field in the header (date, amount, currency); use --to-field NAME or --to CODE"))
     let fixed = try cli.run(["convert", "--to", "EUR", "no-to.csv"], in: directory.url)
     #expect(fixed.status == 0)
     // 1 USD→EUR on 2020-01-02 = 1 / 1.1193 = 0.89341552756… → rate shown to 10 digits 0.8934155276, amount 0.89
@@ -89,7 +93,10 @@ struct EndToEndTests {
     (["convert"], "fxbatch: error: no input files"),
     (["convert", "--bogus", "a.csv"], "fxbatch: error: unknown option --bogus"),
     (["convert", "-o", "out.csv", "a.csv", "b.csv"], "fxbatch: error: -o takes one input file"),
-    (["convert", "--rounding", "sideways", "a.csv"], "fxbatch: error: --rounding sideways: expected one of half-up, half-even, down, up"),
+    (
+      ["convert", "--rounding", "sideways", "a.csv"],
+      "fxbatch: error: --rounding sideways: expected one of half-up, half-even, down, up"
+    ),
     (["convert", "--to", "XYZ", "a.csv"], "fxbatch: error: --to XYZ: not an ISO 4217 currency code"),
     (["convert", "--max-staleness", "-1", "a.csv"], "fxbatch: error: --max-staleness -1"),
     (["frobnicate"], "fxbatch: error: no command 'frobnicate'"),
@@ -116,12 +123,14 @@ struct EndToEndTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     // 100 EUR→USD on 2020-01-02 = 100 × 1.1193 = 111.93
-    let result = try cli.run(["convert", "-q", "-"], in: directory.url, input: Data("amount,from,to,date\n100,EUR,USD,2020-01-02".utf8))
+    let result = try cli.run(
+      ["convert", "-q", "-"], in: directory.url, input: Data("amount,from,to,date\n100,EUR,USD,2020-01-02".utf8))
     #expect(result.status == 0)
-    #expect(result.standardOutput == """
-      amount,from,to,date,fx_rate,fx_converted,fx_currency,fx_rate_date,fx_source,fx_status,fx_error
-      100,EUR,USD,2020-01-02,1.1193,111.93,USD,2020-01-02,ecb-embedded EUR/USD=1.1193,ok,
-      """)
+    #expect(
+      result.standardOutput == """
+        amount,from,to,date,fx_rate,fx_converted,fx_currency,fx_rate_date,fx_source,fx_status,fx_error
+        100,EUR,USD,2020-01-02,1.1193,111.93,USD,2020-01-02,ecb-embedded EUR/USD=1.1193,ok,
+        """)
     #expect(try directory.fileNames().isEmpty)
   }
 
@@ -130,14 +139,19 @@ struct EndToEndTests {
     defer { directory.remove() }
     let result = try cli.run(["convert", "--report", "report.json", "--output-dir", ".", "mixed.csv"], in: directory.url)
     #expect(result.status == 1)
-    let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: directory.url.appendingPathComponent("report.json"))) as? [String: Any])
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: directory.url.appendingPathComponent("report.json")))
+        as? [String: Any])
     #expect(json["exitStatus"] as? Int == 1)
     let totals = try #require(json["totals"] as? [String: Any])
     #expect(totals["records"] as? Int == 13)
     #expect(totals["ok"] as? Int == 6)
     #expect(totals["fallback"] as? Int == 2)
     #expect(totals["error"] as? Int == 5)
-    #expect((totals["errorsByCode"] as? [String: Int]) == ["invalid_amount": 2, "no_rate": 1, "unknown_currency": 1, "date_out_of_range": 1])
+    #expect(
+      (totals["errorsByCode"] as? [String: Int]) == [
+        "invalid_amount": 2, "no_rate": 1, "unknown_currency": 1, "date_out_of_range": 1,
+      ])
     let rates = try #require(json["rates"] as? [String: Any])
     #expect(rates["lastDay"] as? String == "2026-10-30")
     #expect(rates["daysSinceLastPublication"] as? Int == 30)
@@ -155,7 +169,10 @@ struct EndToEndTests {
     let lines = try directory.read("in.converted.csv").split(separator: "\n")
     #expect(lines[1] == "2024-01-31,1,EUR,USD,1.005,1.00,USD,2024-01-31,file:month-end.csv EUR/USD=1.005,ok,")
     #expect(lines[2] == "2024-02-29,1,EUR,USD,1.015,1.02,USD,2024-02-29,file:month-end.csv EUR/USD=1.015,ok,")
-    #expect(lines[3].hasSuffix(",error,stale_rate: month-end.csv published no rates in the 5 days up to 2024-02-15 (latest: 2024-01-31); use --max-staleness 15 to accept it"))
+    #expect(
+      lines[3].hasSuffix(
+        ",error,stale_rate: month-end.csv published no rates in the 5 days up to 2024-02-15 (latest: 2024-01-31); use --max-staleness 15 to accept it"
+      ))
     let halfUp = try cli.run(["convert", "--rates", "month-end.csv", "-o", "-", "-q", "in.csv"], in: directory.url)
     #expect(halfUp.standardOutput.contains("2024-01-31,1,EUR,USD,1.005,1.01,USD,"))
   }
@@ -177,7 +194,9 @@ struct EndToEndTests {
     defer { directory.remove() }
     let result = try cli.run(["rates", "show", "usd", "GBP", "--date", "2017-03-08"], in: directory.url)
     #expect(result.status == 0)
-    #expect(result.standardOutput == "1 USD = 0.8218359227 GBP  rate date 2017-03-08  source ecb-embedded EUR/USD=1.0556 EUR/GBP=0.86753\n")
+    #expect(
+      result.standardOutput
+        == "1 USD = 0.8218359227 GBP  rate date 2017-03-08  source ecb-embedded EUR/USD=1.0556 EUR/GBP=0.86753\n")
     let weekend = try cli.run(["rates", "show", "EUR", "USD", "--date", "2020-01-04"], in: directory.url)
     #expect(weekend.standardOutput.contains("1.1147 USD  rate date 2020-01-03 (no publication on 2020-01-04)"))
     let missing = try cli.run(["rates", "show", "EUR", "ISK", "--date", "2014-08-25"], in: directory.url)
@@ -218,8 +237,13 @@ struct EndToEndTests {
     let result = try cli.run(["convert", "--rates", "daily.xml", "-o", "-", "-q", "in.csv"], in: directory.url)
     #expect(result.status == 1)
     let lines = result.standardOutput.split(separator: "\n")
-    #expect(lines[1] == "2017-03-08,100,USD,GBP,0.8218359227,82.18,GBP,2017-03-08,file:daily.xml EUR/USD=1.0556 EUR/GBP=0.86753,ok,")
-    #expect(lines[2] == "2017-03-10,100,USD,GBP,0.8218359227,82.18,GBP,2017-03-08,file:daily.xml EUR/USD=1.0556 EUR/GBP=0.86753,fallback,")
-    #expect(lines[3].hasSuffix(",error,date_out_of_range: 2017-03-07 is before the daily.xml rates start (2017-03-08); no earlier rate exists"))
+    #expect(
+      lines[1] == "2017-03-08,100,USD,GBP,0.8218359227,82.18,GBP,2017-03-08,file:daily.xml EUR/USD=1.0556 EUR/GBP=0.86753,ok,")
+    #expect(
+      lines[2]
+        == "2017-03-10,100,USD,GBP,0.8218359227,82.18,GBP,2017-03-08,file:daily.xml EUR/USD=1.0556 EUR/GBP=0.86753,fallback,")
+    #expect(
+      lines[3].hasSuffix(
+        ",error,date_out_of_range: 2017-03-07 is before the daily.xml rates start (2017-03-08); no earlier rate exists"))
   }
 }

@@ -159,7 +159,9 @@ public struct BatchJob {
       while true {
         let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
         if count < 0, errno == EINTR { continue }
-        guard count >= 0 else { throw FileError(path: "-", message: "cannot read standard input: \(String(cString: strerror(errno)))") }
+        guard count >= 0 else {
+          throw FileError(path: "-", message: "cannot read standard input: \(String(cString: strerror(errno)))")
+        }
         if count == 0 { break }
         try output.sink.write(buffer[0..<count])
       }
@@ -188,7 +190,8 @@ public struct BatchJob {
   }
 
   /// Pass 1 over one file.
-  private func scanFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (FileScan, Set<RateKey>) {
+  private func scanFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (FileScan, Set<RateKey>)
+  {
     let (reader, header) = try openFile(readPath, displayPath: displayPath, delimiter: options.delimiter)
     let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingWhitespace }
     let mapping: FieldMapping
@@ -258,7 +261,8 @@ public struct BatchJob {
           try writer.writeBlank(record)
           continue
         }
-        let outcome = self.outcome(of: record, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate)
+        let outcome = self.outcome(
+          of: record, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate)
         counts.add(outcome)
         try writer.write(record, cells: outcome.cells)
       }

@@ -58,7 +58,9 @@ public final class CSVReader {
       if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
       if counts[byte] != nil { counts[byte, default: 0] += 1 }
     }
-    let best = counts.max { lhs, rhs in lhs.value < rhs.value || (lhs.value == rhs.value && lhs.key != UInt8(ascii: ",") && rhs.key == UInt8(ascii: ",")) }
+    let best = counts.max { lhs, rhs in
+      lhs.value < rhs.value || (lhs.value == rhs.value && lhs.key != UInt8(ascii: ",") && rhs.key == UInt8(ascii: ","))
+    }
     guard let best, best.value > 0 else { return UInt8(ascii: ",") }
     return best.key
   }

@@ -74,9 +74,10 @@ public struct FieldMapping: Sendable, Equatable {
   {
     let normalized = header.map(normalizedName)
     // Fields the user named are kept from synonym matching, so a synonym never takes another role's field.
-    var used = Set([names.amount, names.from, names.to, names.date].compactMap { name in
-      name.flatMap { normalized.firstIndex(of: normalizedName($0)) }
-    })
+    var used = Set(
+      [names.amount, names.from, names.to, names.date].compactMap { name in
+        name.flatMap { normalized.firstIndex(of: normalizedName($0)) }
+      })
     func find(_ role: Role, _ name: String?, needed: Bool) throws(FieldMappingError) -> Int? {
       if let name {
         guard let index = normalized.firstIndex(of: normalizedName(name)) else {

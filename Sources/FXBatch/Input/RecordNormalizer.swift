@@ -47,7 +47,9 @@ public struct RecordNormalizer: Sendable {
   public func rateKey(of record: CSVRecord) -> Result<(key: RateKey, usedDefaultDay: Bool), RowError> {
     if record.fieldCount > headerFieldCount {
       return .failure(
-        RowError(.extraFields, "the record has \(record.fieldCount) fields, the header \(headerFieldCount); fix its quoting or delimiters"))
+        RowError(
+          .extraFields,
+          "the record has \(record.fieldCount) fields, the header \(headerFieldCount); fix its quoting or delimiters"))
     }
     let from: CurrencyCode
     switch currency(record, mapping.from, fixed: fixedFrom, role: "from") {
@@ -68,7 +70,8 @@ public struct RecordNormalizer: Sendable {
     }
   }
 
-  private func currency(_ record: CSVRecord, _ index: Int?, fixed: CurrencyCode?, role: String) -> Result<CurrencyCode, RowError> {
+  private func currency(_ record: CSVRecord, _ index: Int?, fixed: CurrencyCode?, role: String) -> Result<CurrencyCode, RowError>
+  {
     if let fixed { return .success(fixed) }
     guard let text = value(record, index), !text.trimmingWhitespace.isEmpty else {
       return .failure(RowError(.missingField, "the \(role)-currency is empty"))

@@ -28,7 +28,8 @@ public struct AmountParser: Sendable {
     }
     guard let value = ExactDecimal(plainUTF8: bytes) else {
       let unsigned = bytes.first == UInt8(ascii: "-") || bytes.first == UInt8(ascii: "+") ? bytes.dropFirst() : bytes[...]
-      let isPlainNumber = unsigned.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }
+      let isPlainNumber =
+        unsigned.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }
         && unsigned.filter({ $0 == UInt8(ascii: ".") }).count <= 1
       let reason = isPlainNumber ? "has more than \(ExactDecimal.maximumDigits) digits" : "is not a number"
       return .failure(RowError(.invalidAmount, "\(RowError.quoted(trimmed)) \(reason)"))

@@ -46,7 +46,10 @@ public struct CurrencyCode: Hashable, Comparable, Sendable, CustomStringConverti
 
   /// The three letters, e.g. `"USD"`.
   public var description: String {
-    String(decoding: [UInt8(truncatingIfNeeded: packed >> 16), UInt8(truncatingIfNeeded: packed >> 8), UInt8(truncatingIfNeeded: packed)], as: UTF8.self)
+    String(
+      decoding: [
+        UInt8(truncatingIfNeeded: packed >> 16), UInt8(truncatingIfNeeded: packed >> 8), UInt8(truncatingIfNeeded: packed),
+      ], as: UTF8.self)
   }
 
   public static func < (lhs: CurrencyCode, rhs: CurrencyCode) -> Bool { lhs.packed < rhs.packed }

@@ -92,7 +92,9 @@ public struct ExchangeRate: Hashable, Sendable {
   static func divideRounded(
     factors: [UInt128], scaleUp: Int, divisor: UInt128, scaleDivisor: Int, rounding: RoundingMode
   ) -> UInt128? {
-    if let fast = divideRoundedFast(factors: factors, scaleUp: scaleUp, divisor: divisor, scaleDivisor: scaleDivisor, rounding: rounding) {
+    if let fast = divideRoundedFast(
+      factors: factors, scaleUp: scaleUp, divisor: divisor, scaleDivisor: scaleDivisor, rounding: rounding)
+    {
       return fast
     }
     var n = WideUnsigned(1)

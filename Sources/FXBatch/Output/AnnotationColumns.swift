@@ -35,7 +35,9 @@ public enum RowOutcome: Sendable, Equatable {
   public var cells: [String] {
     switch self {
     case .converted(let amount, let currency, let quote):
-      return [quote.rateText, amount.description, currency.description, quote.rateDay?.description ?? "", quote.source, status, ""]
+      return [
+        quote.rateText, amount.description, currency.description, quote.rateDay?.description ?? "", quote.source, status, "",
+      ]
     case .failed(let error, let currency, let source):
       return ["", "", currency?.description ?? "", "", source ?? "", status, Self.neutralized(error.description)]
     }

@@ -23,7 +23,9 @@ public enum RunSummary {
       let extra = details.isEmpty ? "" : " [\(details.joined(separator: ", "))]"
       lines.append("  \(file.input) -> \(file.output ?? "-"): \(describe(file.counts))\(extra)")
       if let fields = file.fields, fields["date"] == nil, file.counts.records > 0 {
-        lines.append("    no date field in the header: every record uses the rates of \(report.rates.defaultDay) (name one with --date-field)")
+        lines.append(
+          "    no date field in the header: every record uses the rates of \(report.rates.defaultDay) (name one with --date-field)"
+        )
       }
     }
     let rates = report.rates
@@ -45,7 +47,8 @@ public enum RunSummary {
   }
 
   private static func describe(_ counts: RunReport.Counts) -> String {
-    var text = "\(counts.records) record\(counts.records == 1 ? "" : "s"): \(counts.ok) ok, \(counts.fallback) fallback, \(counts.error) error"
+    var text =
+      "\(counts.records) record\(counts.records == 1 ? "" : "s"): \(counts.ok) ok, \(counts.fallback) fallback, \(counts.error) error"
     if !counts.errorsByCode.isEmpty {
       text += " (" + counts.errorsByCode.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
     }

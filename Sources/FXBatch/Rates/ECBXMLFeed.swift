@@ -1,5 +1,5 @@
-import Foundation
 @preconcurrency import CLibXML2
+import Foundation
 
 /// Parses the ECB reference-rate XML feed (`eurofxref-daily.xml`, `eurofxref-hist-90d.xml`,
 /// `eurofxref-hist.xml` from https://www.ecb.europa.eu/stats/eurofxref/): a `gesmes:Envelope` whose `Cube`
@@ -25,9 +25,13 @@ public enum ECBXMLFeed {
     -> RateTable
   {
     guard let base = bytes.baseAddress,
-      let reader = base.withMemoryRebound(to: CChar.self, capacity: bytes.count, { pointer in
-        xmlReaderForMemory(pointer, Int32(clamping: bytes.count), path, nil, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue))
-      })
+      let reader = base.withMemoryRebound(
+        to: CChar.self, capacity: bytes.count,
+        { pointer in
+          xmlReaderForMemory(
+            pointer, Int32(clamping: bytes.count), path, nil,
+            Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue))
+        })
     else { throw RatesFileError(path: path, line: 1, column: 1, message: "the file is empty") }
     defer { xmlFreeTextReader(reader) }
 
@@ -54,7 +58,8 @@ public enum ECBXMLFeed {
         let message: String
         if let error = xmlGetLastError(), let text = error.pointee.message {
           message = String(cString: text).trimmingWhitespace
-          throw RatesFileError(path: path, line: Int(error.pointee.line), column: Int(error.pointee.int2), message: "malformed XML: \(message)")
+          throw RatesFileError(
+            path: path, line: Int(error.pointee.line), column: Int(error.pointee.int2), message: "malformed XML: \(message)")
         }
         throw fail("malformed XML")
       }
@@ -62,7 +67,9 @@ public enum ECBXMLFeed {
         let localName = xmlTextReaderConstLocalName(reader), String(cString: localName) == "Cube"
       else { continue }
       if let time = attribute("time") {
-        guard let day = CalendarDay(iso8601: time) else { throw fail("Cube time=\(RowError.quoted(time)) is not a YYYY-MM-DD date") }
+        guard let day = CalendarDay(iso8601: time) else {
+          throw fail("Cube time=\(RowError.quoted(time)) is not a YYYY-MM-DD date")
+        }
         guard seenDays.insert(day).inserted else { throw fail("day \(day) appears twice") }
         rows.append((day, [:]))
       }
@@ -83,7 +90,9 @@ public enum ECBXMLFeed {
         }
       }
     }
-    guard !rows.isEmpty, !currencies.isEmpty else { throw fail("no rates found (expected ECB `Cube time=… / Cube currency=… rate=…` elements)") }
+    guard !rows.isEmpty, !currencies.isEmpty else {
+      throw fail("no rates found (expected ECB `Cube time=… / Cube currency=… rate=…` elements)")
+    }
     rows.sort { $0.day < $1.day }
     var values: [ExactDecimal?] = []
     values.reserveCapacity(rows.count * currencies.count)

@@ -20,11 +20,15 @@ public enum RatesFile {
     while start < bytes.count, [9, 10, 13, 32].contains(bytes[start]) { start += 1 }
     guard start < bytes.count else { throw RatesFileError(path: path, line: 1, column: 1, message: "the rates file is empty") }
     if bytes[start] == UInt8(ascii: "<") {
-      return try bytes.withUnsafeBufferPointer { buffer throws(RatesFileError) in try ECBXMLFeed.parse(buffer, path: path, info: info) }
+      return try bytes.withUnsafeBufferPointer { buffer throws(RatesFileError) in
+        try ECBXMLFeed.parse(buffer, path: path, info: info)
+      }
     }
     let firstLine = String(decoding: bytes[start...].prefix { $0 != 10 && $0 != 13 }, as: UTF8.self)
     if ECBHistoryCSV.matches(header: firstLine) {
-      return try bytes.withUnsafeBufferPointer { buffer throws(RatesFileError) in try ECBHistoryCSV.parse(buffer, path: path, info: info) }
+      return try bytes.withUnsafeBufferPointer { buffer throws(RatesFileError) in
+        try ECBHistoryCSV.parse(buffer, path: path, info: info)
+      }
     }
     let delimiter = CSVReader.detectDelimiter(in: firstLine.utf8)
     let header = firstLine.split(separator: Character(UnicodeScalar(delimiter)), omittingEmptySubsequences: false)
@@ -32,6 +36,8 @@ public enum RatesFile {
     if SimpleRatesCSV.matches(header: header) { return try SimpleRatesCSV.parse(path: path, info: info) }
     throw RatesFileError(
       path: path, line: 1, column: 1,
-      message: "unknown rates layout: expected an ECB XML feed, an ECB history CSV (Date,USD,JPY,…) or a CSV with base,quote,rate (and optionally date) fields")
+      message:
+        "unknown rates layout: expected an ECB XML feed, an ECB history CSV (Date,USD,JPY,…) or a CSV with base,quote,rate (and optionally date) fields"
+    )
   }
 }

@@ -79,7 +79,9 @@ func helpText(usage: String, summary: String, options: [OptionSpec], footer: Str
   let labels = options.map { spec in spec.names.joined(separator: ", ") + (spec.valueName.map { " \($0)" } ?? "") }
   let width = min((labels.map(\.count).max() ?? 0) + 2, 34)
   for (label, spec) in zip(labels, options) {
-    let padded = label.count < width ? label + String(repeating: " ", count: width - label.count) : label + "\n" + String(repeating: " ", count: width + 2)
+    let padded =
+      label.count < width
+      ? label + String(repeating: " ", count: width - label.count) : label + "\n" + String(repeating: " ", count: width + 2)
     lines.append("  " + padded + spec.help.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: width + 2)))
   }
   if !footer.isEmpty { lines += ["", footer] }

@@ -4,18 +4,27 @@ import Foundation
 /// `fxbatch convert [options] FILE...`
 enum ConvertCommand {
   static let options: [OptionSpec] = [
-    OptionSpec(names: ["-o", "--output"], valueName: "FILE", help: "Write the annotated copy to FILE (one input only; - for stdout)"),
+    OptionSpec(
+      names: ["-o", "--output"], valueName: "FILE", help: "Write the annotated copy to FILE (one input only; - for stdout)"),
     OptionSpec(names: ["--output-dir"], valueName: "DIR", help: "Write X.converted.csv into DIR instead of beside X.csv"),
-    OptionSpec(names: ["--rates"], valueName: "FILE", help: "Use your rates: an ECB XML feed, an ECB history CSV,\nor a CSV with date,base,quote,rate (date optional)"),
+    OptionSpec(
+      names: ["--rates"], valueName: "FILE",
+      help: "Use your rates: an ECB XML feed, an ECB history CSV,\nor a CSV with date,base,quote,rate (date optional)"),
     OptionSpec(names: ["--from"], valueName: "CODE", help: "The from-currency of every record (no from field needed)"),
     OptionSpec(names: ["--to"], valueName: "CODE", help: "The to-currency of every record (no to field needed)"),
     OptionSpec(names: ["--amount-field"], valueName: "NAME", help: "Header name of the amount (default: amount, value, …)"),
-    OptionSpec(names: ["--from-field"], valueName: "NAME", help: "Header name of the from-currency (default: from, currency, ccy, …)"),
-    OptionSpec(names: ["--to-field"], valueName: "NAME", help: "Header name of the to-currency (default: to, target_currency, …)"),
+    OptionSpec(
+      names: ["--from-field"], valueName: "NAME", help: "Header name of the from-currency (default: from, currency, ccy, …)"),
+    OptionSpec(
+      names: ["--to-field"], valueName: "NAME", help: "Header name of the to-currency (default: to, target_currency, …)"),
     OptionSpec(names: ["--date-field"], valueName: "NAME", help: "Header name of the value date (default: date, value_date, …)"),
     OptionSpec(names: ["--date"], valueName: "YYYY-MM-DD", help: "Date of records without one (default: newest rate day)"),
-    OptionSpec(names: ["--date-format"], valueName: "iso|dmy|mdy", help: "How slash dates are written: dmy 31/12/2024, mdy 12/31/2024\n(default iso: YYYY-MM-DD and other unambiguous layouts)"),
-    OptionSpec(names: ["--max-staleness"], valueName: "DAYS", help: "Use rates at most DAYS older than a record's date (default 5)"),
+    OptionSpec(
+      names: ["--date-format"], valueName: "iso|dmy|mdy",
+      help: "How slash dates are written: dmy 31/12/2024, mdy 12/31/2024\n(default iso: YYYY-MM-DD and other unambiguous layouts)"
+    ),
+    OptionSpec(
+      names: ["--max-staleness"], valueName: "DAYS", help: "Use rates at most DAYS older than a record's date (default 5)"),
     OptionSpec(names: ["--rounding"], valueName: "MODE", help: "half-up (default, EU Reg. 1103/97), half-even, down, up"),
     OptionSpec(names: ["--delimiter"], valueName: "D", help: ", or ; or tab (default: detected from the header line)"),
     OptionSpec(names: ["--decimal-separator"], valueName: ". | ,", help: "Decimal mark of amounts (default: inferred per file)"),

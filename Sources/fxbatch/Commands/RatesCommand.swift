@@ -58,7 +58,8 @@ enum RatesCommand {
     let day = date ?? rates.lastDay ?? CalendarDay(daysSinceEpoch: Int(Date().timeIntervalSince1970 / 86_400))
     switch rates.quote(for: RateKey(base: base, quote: quote, day: day), maxStaleness: maxStaleness) {
     case .success(let found):
-      let published = found.rateDay.map { "rate date \($0)" + (found.isFallback ? " (no publication on \(day))" : "") } ?? "undated rate"
+      let published =
+        found.rateDay.map { "rate date \($0)" + (found.isFallback ? " (no publication on \(day))" : "") } ?? "undated rate"
       Console.out("1 \(base) = \(found.rateText) \(quote)  \(published)  source \(found.source)\n")
       return ExitStatus.success
     case .failure(let error):

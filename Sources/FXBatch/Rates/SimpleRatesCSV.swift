@@ -82,7 +82,8 @@ public enum SimpleRatesCSV {
           pairs.append(pair)
           columnByPair[pair] = pairColumn
         }
-        if let existing = ratesByDay[day, default: [:]][pairColumn], existing != rate {
+        // Compared as numbers: 1.1193 and 1.11930 are the same rate written twice, not a conflict.
+        if let existing = ratesByDay[day, default: [:]][pairColumn], existing.normalized != rate.normalized {
           throw fail(record.line, column(columns.rate), "\(pair) on \(day.map(String.init(describing:)) ?? "every day") is given twice (\(existing) and \(rate))")
         }
         ratesByDay[day, default: [:]][pairColumn] = rate

@@ -49,20 +49,21 @@ public final class CSVReader {
   deinit { close(descriptor) }
 
   /// Picks `,`, `;` or tab: whichever occurs most often outside quotes in the first line; `,` when none does.
+  /// A tie goes to the earlier of `,` `;` tab, so the same file always gets the same delimiter.
   public static func detectDelimiter(in bytes: some Collection<UInt8>) -> UInt8 {
-    var counts: [UInt8: Int] = [UInt8(ascii: ","): 0, UInt8(ascii: ";"): 0, UInt8(ascii: "\t"): 0]
+    let candidates = [UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "\t")]
+    var counts = [0, 0, 0]
     var inQuotes = false
     for byte in bytes {
       if byte == UInt8(ascii: "\"") { inQuotes.toggle() }
       if inQuotes { continue }
       if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
-      if counts[byte] != nil { counts[byte, default: 0] += 1 }
+      if let index = candidates.firstIndex(of: byte) { counts[index] += 1 }
     }
-    let best = counts.max { lhs, rhs in
-      lhs.value < rhs.value || (lhs.value == rhs.value && lhs.key != UInt8(ascii: ",") && rhs.key == UInt8(ascii: ","))
-    }
-    guard let best, best.value > 0 else { return UInt8(ascii: ",") }
-    return best.key
+    // Not a Dictionary: its iteration order changes from run to run, which made ties pick at random.
+    var best = 0
+    for index in counts.indices where counts[index] > counts[best] { best = index }
+    return candidates[best]
   }
 
   /// Reads until the buffer holds a whole first line (or the file ends), for delimiter detection.

@@ -41,7 +41,14 @@ public enum ECBXMLFeed {
     var seenDays: Set<CalendarDay> = []
 
     func fail(_ message: String) -> RatesFileError {
-      RatesFileError(
+      // The parser reads ahead of the reader (a small document is parsed whole), so its position is not the
+      // offending element's. The element's own line is; libxml2 keeps no column for a node, hence column 1.
+      // Element lines are capped at 65535 by libxml2: past that, the parser's (approximate) line is used.
+      if let node = xmlTextReaderCurrentNode(reader) {
+        let line = Int(xmlGetLineNo(node))
+        if line > 0, line < 65535 { return RatesFileError(path: path, line: line, column: 1, message: message) }
+      }
+      return RatesFileError(
         path: path, line: Int(xmlTextReaderGetParserLineNumber(reader)),
         column: Int(xmlTextReaderGetParserColumnNumber(reader)), message: message)
     }

@@ -43,7 +43,9 @@ struct AmountParserTests {
     #expect(error.code == .invalidAmount)
   }
 
-  @Test("amounts that are not numbers are refused with the text quoted", arguments: ["12,50", "1,234.56", "abc", "12.3.4", "1e5", "12-"])
+  @Test(
+    "amounts that are not numbers are refused with the text quoted",
+    arguments: ["12,50", "1,234.56", "abc", "12.3.4", "1e5", "12-"])
   func pointRefusals(text: String) {
     guard case .failure(let error) = point.parse(text) else {
       Issue.record("\(text) should be refused under a decimal point")

@@ -147,7 +147,8 @@ struct CSVReaderTests {
     "the delimiter is the most frequent of , ; tab outside quotes in the first line",
     arguments: [
       ("a,b,c", ","), ("a;b;c", ";"), ("a\tb\tc", "\t"), ("\"x;y;z\",b,c", ","), ("amount", ","), ("", ","),
-      ("a;b,c;d", ";"), ("a,b;c,d\n1;2;3;4;5;6", ","), ("\"Date\";\"Amount\"", ";"), ("a,b;c", ","), ("a;b\tc", ";"), ("a\tb;c", ";"),
+      ("a;b,c;d", ";"), ("a,b;c,d\n1;2;3;4;5;6", ","), ("\"Date\";\"Amount\"", ";"), ("a,b;c", ","), ("a;b\tc", ";"),
+      ("a\tb;c", ";"),
       ("a\tb,c", ","),
     ] as [(String, String)])
   func detectDelimiter(header: String, expected: String) {
@@ -159,7 +160,8 @@ struct CSVReaderTests {
 
   @Test("a file's delimiter is detected from its header", arguments: [",", ";", "\t"])
   func fileDelimiter(delimiter: String) throws {
-    let result = try read(["amount", "from", "to"].joined(separator: delimiter) + "\n" + ["1,5", "USD", "EUR"].joined(separator: delimiter) + "\n")
+    let result = try read(
+      ["amount", "from", "to"].joined(separator: delimiter) + "\n" + ["1,5", "USD", "EUR"].joined(separator: delimiter) + "\n")
     #expect(result.delimiter == Array(delimiter.utf8)[0])
     if delimiter == "," {
       #expect(result.fields[1] == ["1", "5", "USD", "EUR"])
@@ -201,7 +203,8 @@ struct CSVReaderTests {
   @Test("a header longer than the read buffer still gives its delimiter")
   func longHeader() throws {
     let names = (0..<10_000).map { "field\($0)" }
-    let result = try read(names.joined(separator: ";") + "\n" + Array(repeating: "1", count: 10_000).joined(separator: ";") + "\n")
+    let result = try read(
+      names.joined(separator: ";") + "\n" + Array(repeating: "1", count: 10_000).joined(separator: ";") + "\n")
     #expect(result.delimiter == UInt8(ascii: ";"))
     #expect(result.records.map(\.fieldCount) == [10_000, 10_000])
     #expect(result.fields[0].last == "field9999")

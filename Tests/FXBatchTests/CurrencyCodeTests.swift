@@ -11,12 +11,15 @@ struct CurrencyCodeTests {
     #expect(parsed.description == "USD")
   }
 
-  @Test("text that is not an ISO 4217 code is refused", arguments: ["XYZ", "", "US", "USDX", "U$D", "ÜSD", "U SD", "123", "EU R"])
+  @Test(
+    "text that is not an ISO 4217 code is refused", arguments: ["XYZ", "", "US", "USDX", "U$D", "ÜSD", "U SD", "123", "EU R"])
   func refusesUnknown(text: String) {
     #expect(CurrencyCode(text) == nil)
   }
 
-  @Test("historic codes of the ECB history are known", arguments: ["CYP", "EEK", "LTL", "LVL", "MTL", "ROL", "SIT", "SKK", "TRL", "HRK", "BGN"])
+  @Test(
+    "historic codes of the ECB history are known",
+    arguments: ["CYP", "EEK", "LTL", "LVL", "MTL", "ROL", "SIT", "SKK", "TRL", "HRK", "BGN"])
   func historicCodes(text: String) throws {
     let currency = try #require(ISO4217.currency(for: try code(text)))
     #expect(currency.isHistoric)

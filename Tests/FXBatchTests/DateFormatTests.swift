@@ -100,7 +100,9 @@ struct CalendarDayTests {
     #expect((try day("2020-01-05")).days(since: try day("2019-12-31")) == 5)
   }
 
-  @Test("only exact YYYY-MM-DD is ISO 8601 here", arguments: ["2020-1-02", "2020/01/02", "20200102", "2020-01-02T00:00", " 2020-01-02"])
+  @Test(
+    "only exact YYYY-MM-DD is ISO 8601 here",
+    arguments: ["2020-1-02", "2020/01/02", "20200102", "2020-01-02T00:00", " 2020-01-02"])
   func strictISO(text: String) {
     #expect(CalendarDay(iso8601: text) == nil)
   }

@@ -16,7 +16,9 @@ struct ECBHistoryCSVTests {
   func shape() throws {
     let table = try slice()
     #expect(
-      table.days.map(\.description) == ["1999-01-04", "1999-01-05", "1999-01-06", "1999-01-07", "2014-08-21", "2014-08-22", "2014-08-25"])
+      table.days.map(\.description) == [
+        "1999-01-04", "1999-01-05", "1999-01-06", "1999-01-07", "2014-08-21", "2014-08-22", "2014-08-25",
+      ])
     let header =
       "USD,JPY,BGN,CYP,CZK,DKK,EEK,GBP,HUF,LTL,LVL,MTL,PLN,ROL,RON,SEK,SIT,SKK,CHF,ISK,NOK,HRK,RUB,TRL,TRY,AUD,BRL,CAD,CNY,HKD,IDR,INR,KRW,MXN,MYR,NZD,PHP,SGD,THB,ZAR,ILS"
     #expect(table.pairs.map(\.quote.description) == header.split(separator: ",").map(String.init))

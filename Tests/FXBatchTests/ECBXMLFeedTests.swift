@@ -114,9 +114,18 @@ struct ECBXMLFeedTests {
     arguments: [
       ("<Cube><Cube currency='USD' rate='1.1'/></Cube>", "Cube currency=\"USD\" is not inside a Cube time=…"),
       ("<Cube><Cube time='2020-02-30'/></Cube>", "Cube time=\"2020-02-30\" is not a YYYY-MM-DD date"),
-      ("<Cube><Cube time='2020-01-02'><Cube currency='XYZ' rate='1.1'/></Cube></Cube>", "\"XYZ\" is not an ISO 4217 currency code"),
-      ("<Cube><Cube time='2020-01-02'><Cube currency='USD' rate='abc'/></Cube></Cube>", "the USD rate \"abc\" is not a positive decimal"),
-      ("<Cube><Cube time='2020-01-02'><Cube currency='USD' rate='-1'/></Cube></Cube>", "the USD rate \"-1\" is not a positive decimal"),
+      (
+        "<Cube><Cube time='2020-01-02'><Cube currency='XYZ' rate='1.1'/></Cube></Cube>",
+        "\"XYZ\" is not an ISO 4217 currency code"
+      ),
+      (
+        "<Cube><Cube time='2020-01-02'><Cube currency='USD' rate='abc'/></Cube></Cube>",
+        "the USD rate \"abc\" is not a positive decimal"
+      ),
+      (
+        "<Cube><Cube time='2020-01-02'><Cube currency='USD' rate='-1'/></Cube></Cube>",
+        "the USD rate \"-1\" is not a positive decimal"
+      ),
       ("<Cube><Cube time='2020-01-02'><Cube currency='USD'/></Cube></Cube>", "the USD rate \"\" is not a positive decimal"),
       (
         "<Cube><Cube time='2020-01-02'><Cube currency='USD' rate='1.1'/><Cube currency='USD' rate='1.2'/></Cube></Cube>",

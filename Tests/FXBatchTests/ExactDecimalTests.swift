@@ -26,7 +26,9 @@ struct ExactDecimalTests {
 
   @Test(
     "anything but plain decimal text is refused",
-    arguments: ["1,234.56", "1.2.3", "", "abc", "1e5", "12.50-", " 12", "12 ", "--1", "+-1", "+", "-", ".", "1 000", "0x10", "١٢"])
+    arguments: [
+      "1,234.56", "1.2.3", "", "abc", "1e5", "12.50-", " 12", "12 ", "--1", "+-1", "+", "-", ".", "1 000", "0x10", "١٢",
+    ])
   func refusesOtherText(text: String) {
     #expect(ExactDecimal(text) == nil)
   }

@@ -151,7 +151,9 @@ struct ExchangeRateTests {
     #expect(ExchangeRate(numerator: try decimal("10")).convert(largest, minorUnits: 2, rounding: .halfUp) == nil)
     // 36 nines × 1 with 2 decimals is 38 digits: still fits.
     let fitting = try decimal(String(repeating: "9", count: 36))
-    #expect(ExchangeRate.one.convert(fitting, minorUnits: 2, rounding: .halfUp)?.description == String(repeating: "9", count: 36) + ".00")
+    #expect(
+      ExchangeRate.one.convert(fitting, minorUnits: 2, rounding: .halfUp)?.description == String(repeating: "9", count: 36)
+        + ".00")
   }
 
   @Test("inverting and chaining keep the exact ratio")

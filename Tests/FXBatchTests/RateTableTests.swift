@@ -80,7 +80,9 @@ struct RateTableTests {
     ] as [(String, Int, RowError.Code)])
   func limits(dayText: String, maxStaleness: Int, code: RowError.Code) throws {
     for builder in Builder.allCases {
-      guard case .failure(let error) = try convert("100", "EUR", to: "USD", on: dayText, with: builder.table(), maxStaleness: maxStaleness)
+      guard
+        case .failure(let error) = try convert(
+          "100", "EUR", to: "USD", on: dayText, with: builder.table(), maxStaleness: maxStaleness)
       else {
         Issue.record("\(dayText) with --max-staleness \(maxStaleness) should be refused (\(builder))")
         continue
@@ -91,7 +93,8 @@ struct RateTableTests {
 
   @Test("the end-of-data message says what to do")
   func endOfDataMessage() throws {
-    guard case .failure(let error) = try convert("100", "EUR", to: "USD", on: "2020-01-09", with: Builder.initializer.table()) else {
+    guard case .failure(let error) = try convert("100", "EUR", to: "USD", on: "2020-01-09", with: Builder.initializer.table())
+    else {
       Issue.record("2020-01-09 is beyond the data")
       return
     }
@@ -102,9 +105,12 @@ struct RateTableTests {
   /// EUR/USD and EUR/GBP (real ECB rates), with GBP missing (N/A) on 2020-01-02.
   private func tableWithGap() throws -> RateTable {
     RateTable(
-      info: testSourceInfo, pairs: [CurrencyPair(base: .euro, quote: try code("USD")), CurrencyPair(base: .euro, quote: try code("GBP"))],
+      info: testSourceInfo,
+      pairs: [CurrencyPair(base: .euro, quote: try code("USD")), CurrencyPair(base: .euro, quote: try code("GBP"))],
       days: [try day("2019-12-31"), try day("2020-01-02"), try day("2020-01-03")],
-      values: [try decimal("1.1234"), try decimal("0.8508"), try decimal("1.1193"), nil, try decimal("1.1147"), try decimal("0.85115")])
+      values: [
+        try decimal("1.1234"), try decimal("0.8508"), try decimal("1.1193"), nil, try decimal("1.1147"), try decimal("0.85115"),
+      ])
   }
 
   @Test("a currency not published on the deciding day is an error, not another day's rate")
@@ -150,7 +156,8 @@ struct RateTableTests {
   @Test("an undated table serves every day, without fallback")
   func undated() throws {
     let table = RateTable(
-      info: testSourceInfo, pairs: [CurrencyPair(base: .euro, quote: try code("USD")), CurrencyPair(base: .euro, quote: try code("GBP"))],
+      info: testSourceInfo,
+      pairs: [CurrencyPair(base: .euro, quote: try code("USD")), CurrencyPair(base: .euro, quote: try code("GBP"))],
       days: [], values: [try decimal("1.10"), try decimal("0.85")])
     #expect(table.isUndated)
     for dayText in ["1999-01-04", "2020-01-04", "2030-12-31"] {

@@ -36,7 +36,8 @@ struct RatesFileTests {
       "\u{FEFF}\"Date\";\"Base\";\"Quote\";\"Rate\"\r\n2020-01-02;EUR;USD;1.1193\r\n2020-01-03;EUR;USD;1.1147\r\n2020-01-03;eur; gbp ;0.85115\r\n"
     ).get()
     #expect(table.days.map(\.description) == ["2020-01-02", "2020-01-03"])
-    #expect(table.pairs == [CurrencyPair(base: .euro, quote: try code("USD")), CurrencyPair(base: .euro, quote: try code("GBP"))])
+    #expect(
+      table.pairs == [CurrencyPair(base: .euro, quote: try code("USD")), CurrencyPair(base: .euro, quote: try code("GBP"))])
     // 100 × 1.1193 = 111.93
     #expect(try convert("100", "EUR", to: "USD", on: "2020-01-02", with: table).get().amount.description == "111.93")
     // GBP is not in the 2020-01-02 row: no rate that day.
@@ -56,7 +57,10 @@ struct RatesFileTests {
     "a bad line in a simple CSV names its line and column",
     arguments: [
       // (file, line, column, message)
-      ("date,base,quote,rate\n2020-01-02,EUR,USD,1.1193\n2020-01-03,EUR,XYZ,1.1147\n", 3, 16, "\"XYZ\" is not an ISO 4217 currency code"),
+      (
+        "date,base,quote,rate\n2020-01-02,EUR,USD,1.1193\n2020-01-03,EUR,XYZ,1.1147\n", 3, 16,
+        "\"XYZ\" is not an ISO 4217 currency code"
+      ),
       ("date,base,quote,rate\n2020-01-02,EUR,USD,abc\n", 2, 20, "\"abc\" is not a positive decimal rate"),
       ("date,base,quote,rate\n2020-01-02,EUR,USD,0\n", 2, 20, "\"0\" is not a positive decimal rate"),
       ("date,base,quote,rate\n2020-01-02,EUR,USD,-1.1\n", 2, 20, "\"-1.1\" is not a positive decimal rate"),

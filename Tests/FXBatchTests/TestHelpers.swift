@@ -69,7 +69,8 @@ func convert(
 
 /// The bytes of a rates document parsed with one of the parsers that take a buffer.
 func parseTable(
-  _ bytes: [UInt8], path: String = "test", with parser: (UnsafeBufferPointer<UInt8>, String, RateSourceInfo) throws(RatesFileError) -> RateTable
+  _ bytes: [UInt8], path: String = "test",
+  with parser: (UnsafeBufferPointer<UInt8>, String, RateSourceInfo) throws(RatesFileError) -> RateTable
 ) throws(RatesFileError) -> RateTable {
   try bytes.withUnsafeBufferPointer { buffer throws(RatesFileError) in try parser(buffer, path, testSourceInfo) }
 }

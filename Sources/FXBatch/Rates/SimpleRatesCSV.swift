@@ -43,7 +43,9 @@ public enum SimpleRatesCSV {
       while let record = try reader.next() {
         if record.isBlank { continue }
         let fields = (0..<record.fieldCount).map { record.field($0).trimmingCharacters(in: .whitespaces) }
-        func column(_ index: Int) -> Int { index < record.fieldCount ? record.fieldRanges[index].lowerBound + 1 : record.raw.count + 1 }
+        func column(_ index: Int) -> Int {
+          index < record.fieldCount ? record.fieldRanges[index].lowerBound + 1 : record.raw.count + 1
+        }
         guard let columns = layout else {
           guard let found = try? columns(of: fields) else {
             throw fail(record.line, 1, "expected a header naming base, quote, rate (and optionally date) fields")
@@ -52,7 +54,9 @@ public enum SimpleRatesCSV {
           continue
         }
         func field(_ index: Int, _ name: String) throws(RatesFileError) -> String {
-          guard index < fields.count, !fields[index].isEmpty else { throw fail(record.line, column(index), "the \(name) is empty") }
+          guard index < fields.count, !fields[index].isEmpty else {
+            throw fail(record.line, column(index), "the \(name) is empty")
+          }
           return fields[index]
         }
         let baseText = try field(columns.base, "base currency")
@@ -84,7 +88,9 @@ public enum SimpleRatesCSV {
         }
         // Compared as numbers: 1.1193 and 1.11930 are the same rate written twice, not a conflict.
         if let existing = ratesByDay[day, default: [:]][pairColumn], existing.normalized != rate.normalized {
-          throw fail(record.line, column(columns.rate), "\(pair) on \(day.map(String.init(describing:)) ?? "every day") is given twice (\(existing) and \(rate))")
+          throw fail(
+            record.line, column(columns.rate),
+            "\(pair) on \(day.map(String.init(describing:)) ?? "every day") is given twice (\(existing) and \(rate))")
         }
         ratesByDay[day, default: [:]][pairColumn] = rate
       }

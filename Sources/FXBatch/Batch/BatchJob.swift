@@ -6,11 +6,16 @@ import Foundation
 /// Memory is proportional to the number of distinct (base, quote, day) keys, not to the number of records.
 public struct BatchJob {
   public let options: BatchOptions
-  public let rates: RateTable
+  public let source: RateSourceChoice
 
-  public init(options: BatchOptions, rates: RateTable) {
+  public init(options: BatchOptions, source: RateSourceChoice) {
     self.options = options
-    self.rates = rates
+    self.source = source
+  }
+
+  /// A job on a local rate table.
+  public init(options: BatchOptions, rates: RateTable) {
+    self.init(options: options, source: .table(rates))
   }
 
   /// What pass 1 learned about one file.
@@ -27,56 +32,19 @@ public struct BatchJob {
   }
 
   /// The day records without a date use: `--date`, else the newest rate day, else today.
-  var defaultDay: CalendarDay { options.defaultDate ?? rates.lastDay ?? options.today }
+  var defaultDay: CalendarDay { options.defaultDate ?? source.lastDay ?? options.today }
 
   /// Runs the job.
   ///
   /// - Parameter standardOutput: the descriptor `-o -` writes to.
   /// - Returns: the report; file problems are in it (``RunReport/File/fileError``), never thrown.
   public func run(standardOutput: Int32 = 1) -> RunReport {
-    var report = RunReport(
-      rates: RunReport.Rates(
-        source: rates.info, firstDay: rates.firstDay?.description, lastDay: rates.lastDay?.description,
-        daysSinceLastPublication: rates.lastDay.map { options.today.days(since: $0) }, defaultDay: defaultDay.description,
-        recordsWithoutDate: 0),
-      rounding: options.rounding.rawValue, maxStalenessDays: options.maxStaleness)
-    var spooled: [String] = []
-    defer { for path in spooled { unlink(path) } }
-
-    // Pass 1: validate each file, find its fields and decimal mark, collect the distinct rate keys.
-    var scans: [FileScan?] = []
-    var keys: Set<RateKey> = []
-    var claimedOutputs: Set<String> = []
-    let skipped = inputsProducedByThisRun()
-    for inputPath in options.inputPaths {
-      var fileReport = RunReport.File(input: inputPath)
-      if let source = skipped[inputPath] {
-        fileReport.skipped = "it is the output of \(source) in this run"
-        report.files.append(fileReport)
-        scans.append(nil)
-        continue
-      }
-      do {
-        var readPath = inputPath
-        if inputPath == "-" {
-          readPath = try Self.spoolStandardInput()
-          spooled.append(readPath)
-        }
-        let outputPath = try output(for: inputPath, skipped: skipped, claimed: &claimedOutputs)
-        let (scan, fileKeys) = try scanFile(displayPath: inputPath, readPath: readPath, outputPath: outputPath)
-        keys.formUnion(fileKeys)
-        scans.append(scan)
-      } catch {
-        fileReport.fileError = error.description
-        scans.append(nil)
-      }
-      report.files.append(fileReport)
-    }
+    var report = makeReport()
+    let (scans, keys) = scanAll(report: &report)
+    defer { for scan in scans { if let scan, scan.displayPath == "-" { unlink(scan.readPath) } } }
 
     // One answer per distinct key, for all files.
-    var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
-    quotes.reserveCapacity(keys.count)
-    for key in keys { quotes[key] = rates.quote(for: key, maxStaleness: options.maxStaleness) }
+    let quotes = resolve(keys, report: &report)
 
     // Pass 2: stream each file again and write its annotated copy.
     for (index, scan) in scans.enumerated() {
@@ -97,6 +65,55 @@ public struct BatchJob {
     }
     report.exitStatus = report.files.contains { $0.fileError != nil } ? 2 : (report.totals.error > 0 ? 1 : 0)
     return report
+  }
+
+  /// A report with the run's settings and no files yet.
+  func makeReport() -> RunReport {
+    RunReport(
+      rates: RunReport.Rates(
+        source: source.info, firstDay: source.firstDay?.description, lastDay: source.lastDay?.description,
+        daysSinceLastPublication: source.lastDay.map { options.today.days(since: $0) }, defaultDay: defaultDay.description,
+        recordsWithoutDate: 0),
+      rounding: options.rounding.rawValue, maxStalenessDays: options.maxStaleness)
+  }
+
+  /// Pass 1 over every input: validates each file, finds its fields and decimal mark, and collects the
+  /// distinct rate keys. Standard input is spooled to a temporary file (``FileScan/readPath``), which the
+  /// caller removes.
+  ///
+  /// - Returns: per input, its scan (`nil` for a skipped or failed file, whose report says why), and the keys.
+  func scanAll(report: inout RunReport) -> (scans: [FileScan?], keys: Set<RateKey>) {
+    var scans: [FileScan?] = []
+    var keys: Set<RateKey> = []
+    var claimedOutputs: Set<String> = []
+    let skipped = inputsProducedByThisRun()
+    for inputPath in options.inputPaths {
+      var fileReport = RunReport.File(input: inputPath)
+      if let source = skipped[inputPath] {
+        fileReport.skipped = "it is the output of \(source) in this run"
+        report.files.append(fileReport)
+        scans.append(nil)
+        continue
+      }
+      var spooledPath: String? = nil
+      do {
+        var readPath = inputPath
+        if inputPath == "-" {
+          readPath = try Self.spoolStandardInput()
+          spooledPath = readPath
+        }
+        let outputPath = try output(for: inputPath, skipped: skipped, claimed: &claimedOutputs)
+        let (scan, fileKeys) = try scanFile(displayPath: inputPath, readPath: readPath, outputPath: outputPath)
+        keys.formUnion(fileKeys)
+        scans.append(scan)
+      } catch {
+        if let spooledPath { unlink(spooledPath) }
+        fileReport.fileError = error.description
+        scans.append(nil)
+      }
+      report.files.append(fileReport)
+    }
+    return (scans, keys)
   }
 
   /// The output path of an input (`nil` for standard output), before any checks.
@@ -298,9 +315,9 @@ public struct BatchJob {
     case .failure(let error): return .failed(error, currency: target, source: nil)
     }
     let quote: RateQuote
-    switch quotes[key] ?? rates.quote(for: key, maxStaleness: options.maxStaleness) {
+    switch quotes[key] ?? .failure(RowError(.noRate, "no rate was looked up for \(key.pair) on \(key.day)")) {
     case .success(let found): quote = found
-    case .failure(let error): return .failed(error, currency: key.pair.quote, source: rates.info.identifier)
+    case .failure(let error): return .failed(error, currency: key.pair.quote, source: source.info.identifier)
     }
     let minorUnits = ISO4217.currency(for: key.pair.quote)?.minorUnits ?? 2
     guard let converted = quote.rate.convert(amount, minorUnits: minorUnits, rounding: options.rounding) else {

@@ -23,6 +23,13 @@ public struct RowError: Error, Hashable, Sendable, CustomStringConvertible {
     case extraFields = "extra_fields"
     /// The converted amount needs more than 38 digits.
     case amountOverflow = "amount_overflow"
+    /// The rate service failed (HTTP 5xx or 429 after all retries, connection refused or dropped).
+    case sourceUnavailable = "source_unavailable"
+    /// The rate service did not answer within `--timeout`, after all retries.
+    case timeout
+    /// The rate service answered with something that is not a valid answer (an error field, missing rates,
+    /// truncated JSON or XML, an unexpected HTTP status).
+    case badResponse = "bad_response"
   }
 
   public let code: Code

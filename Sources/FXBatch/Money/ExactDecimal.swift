@@ -122,3 +122,34 @@ public struct ExactDecimal: Hashable, Sendable, CustomStringConvertible {
     return powers
   }()
 }
+
+extension ExactDecimal {
+  /// Parses a JSON number's text (RFC 8259: `-1.0556`, `1e-5`, `2.5E+3`) exactly, exponent included.
+  ///
+  /// - Returns: `nil` when the text is not a JSON number or the value needs more than ``maximumDigits``
+  ///   digits or a scale beyond 0 ... ``maximumDigits``.
+  public init?(jsonNumber text: String) {
+    let bytes = Array(text.utf8)
+    guard let exponentIndex = bytes.firstIndex(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) else {
+      self.init(plainUTF8: bytes)
+      return
+    }
+    guard let mantissa = ExactDecimal(plainUTF8: bytes[..<exponentIndex]),
+      let exponent = Int(String(decoding: bytes[(exponentIndex + 1)...], as: UTF8.self)), abs(exponent) <= 2 * Self.maximumDigits
+    else { return nil }
+    var significand = mantissa.significand
+    var scale = mantissa.scale - exponent
+    while scale < 0 {
+      let (product, overflow) = significand.multipliedReportingOverflow(by: 10)
+      guard !overflow, String(product.magnitude).count <= Self.maximumDigits else { return nil }
+      significand = product
+      scale += 1
+    }
+    while scale > Self.maximumDigits, significand % 10 == 0 {
+      significand /= 10
+      scale -= 1
+    }
+    guard scale <= Self.maximumDigits else { return nil }
+    self.init(significand: significand, scale: scale)
+  }
+}

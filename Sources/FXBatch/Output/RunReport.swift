@@ -66,12 +66,24 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var recordsWithoutDate: Int
   }
 
+  /// What the fetch engine did, for a network source.
+  public struct Fetch: Codable, Sendable, Equatable {
+    /// Requests planned and sent (each distinct question once).
+    public var requests = 0
+    /// Attempts beyond the first, over all requests.
+    public var retries = 0
+    /// Requests that finally failed (their keys' records carry the error).
+    public var failedRequests = 0
+  }
+
   public var files: [File] = []
   public var totals = Counts()
   public var rates: Rates
   /// ``RoundingMode`` raw value.
   public var rounding: String
   public var maxStalenessDays: Int
+  /// For a network source: requests, attempts and failures.
+  public var fetch: Fetch?
   /// 0: every record converted (fallback included); 1: some records failed; 2: a file could not be read.
   public var exitStatus: Int32 = 0
 }

@@ -31,10 +31,13 @@ public enum RunSummary {
     let rates = report.rates
     var range = ""
     if let first = rates.firstDay, let last = rates.lastDay {
-      range = ", \(first) .. \(last)"
+      range = report.fetch == nil ? ", \(first) .. \(last)" : ", rate days used \(first) .. \(last)"
       if let age = rates.daysSinceLastPublication { range += " (last publication \(age) day\(age == 1 ? "" : "s") ago)" }
     }
     lines.append("rates: \(rates.source.description)\(range)")
+    if let fetch = report.fetch {
+      lines.append("requests: \(fetch.requests) sent, \(fetch.retries) retries, \(fetch.failedRequests) failed")
+    }
     if rates.recordsWithoutDate > 0 {
       var age = ""
       if let last = rates.lastDay, let days = rates.daysSinceLastPublication, last == rates.defaultDay {

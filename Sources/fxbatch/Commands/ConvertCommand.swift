@@ -10,6 +10,15 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--rates"], valueName: "FILE",
       help: "Use your rates: an ECB XML feed, an ECB history CSV,\nor a CSV with date,base,quote,rate (date optional)"),
+    OptionSpec(
+      names: ["--source"], valueName: "NAME",
+      help: "embedded (default), file (with --rates), ecb or frankfurter\n(ecb and frankfurter fetch rates over HTTP)"),
+    OptionSpec(names: ["--endpoint"], valueName: "URL", help: "Base URL of the ecb or frankfurter service"),
+    OptionSpec(names: ["--jobs"], valueName: "N", help: "Most requests in flight at once (default 8)"),
+    OptionSpec(names: ["--timeout"], valueName: "SECONDS", help: "Wait this long for each answer (default 10)"),
+    OptionSpec(names: ["--retries"], valueName: "N", help: "Retries on timeouts, connection errors, 5xx, 429 (default 3)"),
+    OptionSpec(names: ["--retry-delay"], valueName: "SECONDS", help: "First backoff step, doubled per retry, jittered (default 0.5)"),
+    OptionSpec(names: ["--plan"], valueName: nil, help: "Print the rate lookups and requests the run needs; fetch and write nothing"),
     OptionSpec(names: ["--from"], valueName: "CODE", help: "The from-currency of every record (no from field needed)"),
     OptionSpec(names: ["--to"], valueName: "CODE", help: "The to-currency of every record (no to field needed)"),
     OptionSpec(names: ["--amount-field"], valueName: "NAME", help: "Header name of the amount (default: amount, value, …)"),
@@ -53,6 +62,8 @@ enum ConvertCommand {
     let options: BatchOptions
     let reportPath: String?
     let quiet: Bool
+    let sourceChoice: SourceChoice
+    let planOnly: Bool
     do {
       let parsed = try ParsedArguments.parse(arguments, options: Self.options)
       if parsed.has("--help") {
@@ -60,19 +71,35 @@ enum ConvertCommand {
         return ExitStatus.success
       }
       options = try batchOptions(parsed)
+      sourceChoice = try Self.sourceChoice(parsed)
       reportPath = parsed.value("--report")
       quiet = parsed.has("--quiet")
+      planOnly = parsed.has("--plan")
     } catch {
       return FXBatchCommand.usageError(error, usage: "USAGE: \(usage)\nSee 'fxbatch convert --help'.\n")
     }
-    let rates: RateTable
-    switch FXBatchCommand.loadRates(path: options.ratesPath) {
-    case .success(let table): rates = table
-    case .failure(let error):
-      Console.error("\(error)\n")
-      return ExitStatus.fileError
+    let source: RateSourceChoice
+    switch sourceChoice {
+    case .table(let path):
+      switch FXBatchCommand.loadRates(path: path) {
+      case .success(let table): source = .table(table)
+      case .failure(let error):
+        Console.error("\(error)\n")
+        return ExitStatus.fileError
+      }
+    case .provider(let provider, var settings):
+      if isatty(2) == 1, !quiet { settings.progress = ProgressLine.show }
+      source = .provider(provider, settings)
     }
-    let report = BatchJob(options: options, rates: rates).run()
+    let job = BatchJob(options: options, source: source)
+    if planOnly {
+      let (report, plan) = job.plan()
+      Console.out(PlanText.text(report: report, plan: plan, source: source.info))
+      for file in report.files { if let fileError = file.fileError { Console.error(fileError + "\n") } }
+      return report.files.contains { $0.fileError != nil } ? ExitStatus.fileError : ExitStatus.success
+    }
+    let report = job.run()
+    ProgressLine.finish()
     if !quiet {
       Console.error(RunSummary.text(of: report))
     } else {
@@ -122,5 +149,62 @@ enum ConvertCommand {
     if let text = parsed.value("--delimiter") { options.delimiter = try OptionValues.delimiter(text) }
     if let text = parsed.value("--decimal-separator") { options.decimalMark = try OptionValues.decimalMark(text) }
     return options
+  }
+
+  /// The rate source the options name, before anything is loaded.
+  enum SourceChoice {
+    /// The embedded history (`nil`) or a rates file.
+    case table(String?)
+    case provider(any RateProvider, FetchSettings)
+  }
+
+  private static func sourceChoice(_ parsed: ParsedArguments) throws(UsageError) -> SourceChoice {
+    let ratesPath = parsed.value("--rates")
+    let name = parsed.value("--source") ?? (ratesPath == nil ? "embedded" : "file")
+    var endpoint: URL? = nil
+    if let text = parsed.value("--endpoint") {
+      guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+        throw UsageError("--endpoint \(text): expected an http:// or https:// URL")
+      }
+      endpoint = url
+    }
+    let networkOptions = ["--endpoint", "--jobs", "--timeout", "--retries", "--retry-delay"].filter { parsed.value($0) != nil }
+    switch name {
+    case "embedded", "file":
+      if name == "embedded", ratesPath != nil { throw UsageError("--rates needs --source file (or no --source)") }
+      if name == "file", ratesPath == nil { throw UsageError("--source file needs --rates FILE") }
+      if let option = networkOptions.first { throw UsageError("\(option) is for --source ecb or frankfurter") }
+      return .table(ratesPath)
+    case "ecb", "frankfurter":
+      if ratesPath != nil { throw UsageError("--rates is for --source file, not \(name)") }
+      var settings = FetchSettings()
+      if let text = parsed.value("--jobs") {
+        guard let jobs = Int(text), (1...256).contains(jobs) else { throw UsageError("--jobs \(text): expected 1 to 256") }
+        settings.jobs = jobs
+      }
+      if let text = parsed.value("--timeout") {
+        guard let timeout = Double(text), timeout > 0, timeout <= 3600 else {
+          throw UsageError("--timeout \(text): expected seconds, more than 0")
+        }
+        settings.timeout = timeout
+      }
+      if let text = parsed.value("--retries") {
+        guard let retries = Int(text), (0...20).contains(retries) else { throw UsageError("--retries \(text): expected 0 to 20") }
+        settings.retryPolicy.retries = retries
+      }
+      if let text = parsed.value("--retry-delay") {
+        guard let delay = Double(text), delay >= 0, delay <= 60 else {
+          throw UsageError("--retry-delay \(text): expected seconds, 0 to 60")
+        }
+        settings.retryPolicy.baseDelay = delay
+      }
+      let provider: any RateProvider =
+        name == "ecb"
+        ? ECBFeedProvider(endpoint: endpoint ?? ECBFeedProvider.defaultEndpoint)
+        : FrankfurterProvider(endpoint: endpoint ?? FrankfurterProvider.defaultEndpoint)
+      return .provider(provider, settings)
+    default:
+      throw UsageError("--source \(name): expected embedded, file, ecb or frankfurter")
+    }
   }
 }

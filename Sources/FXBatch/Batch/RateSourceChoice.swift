@@ -1,0 +1,43 @@
+import Foundation
+
+/// How the fetch engine runs (`--jobs`, `--timeout`, `--retries`, `--retry-delay`).
+public struct FetchSettings: Sendable {
+  /// Most requests in flight at once.
+  public var jobs = 8
+  /// Seconds a request may wait for its answer.
+  public var timeout: TimeInterval = 10
+  public var retryPolicy = RetryPolicy()
+  /// The transport; `nil` for a `URLSession` made for the run.
+  public var transport: (any HTTPTransport)?
+  /// Called as requests finish and retry (for a progress line).
+  public var progress: (@Sendable (RateFetcher.Progress) -> Void)?
+
+  public init() {}
+}
+
+/// Where a run's rates come from: a local table (embedded ECB history or `--rates FILE`) or a provider over
+/// HTTP.
+public enum RateSourceChoice: Sendable {
+  case table(RateTable)
+  case provider(any RateProvider, FetchSettings)
+
+  public var info: RateSourceInfo {
+    switch self {
+    case .table(let table): return table.info
+    case .provider(let provider, _): return provider.info
+    }
+  }
+
+  public var firstDay: CalendarDay? {
+    switch self {
+    case .table(let table): return table.firstDay
+    case .provider(let provider, _): return provider.firstDay
+    }
+  }
+
+  /// The newest publication day, when known before fetching.
+  public var lastDay: CalendarDay? {
+    if case .table(let table) = self { return table.lastDay }
+    return nil
+  }
+}

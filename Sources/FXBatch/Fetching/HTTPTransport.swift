@@ -1,0 +1,31 @@
+import Foundation
+
+/// An HTTP answer: status, headers (names lower-cased) and body.
+public struct HTTPResponse: Sendable {
+  public let status: Int
+  /// Header fields by lower-cased name.
+  public let headers: [String: String]
+  public let body: Data
+
+  public init(status: Int, headers: [String: String], body: Data) {
+    self.status = status
+    self.headers = headers
+    self.body = body
+  }
+}
+
+/// Why no HTTP answer arrived.
+public enum TransportError: Error, Equatable, Sendable {
+  /// No answer within the request timeout.
+  case timeout
+  /// The connection could not be made or broke (refused, reset, closed without an answer, DNS failure).
+  case connection(String)
+}
+
+/// Sends GET requests: the seam between the fetch engine and the network, so tests drive the same engine
+/// over a loopback server.
+public protocol HTTPTransport: Sendable {
+  /// Starts a GET request and calls `completion` once, on any thread, with the answer or the failure.
+  /// Implementations must not block the caller.
+  func get(_ url: URL, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void)
+}

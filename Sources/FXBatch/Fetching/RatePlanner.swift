@@ -1,0 +1,37 @@
+/// What a batch will ask a rate provider: every distinct key once, in the fewest requests.
+public struct RatePlan: Sendable {
+  /// Distinct (base, quote, day) keys of the run.
+  public var keyCount = 0
+  /// Keys answered without the network: same currency (rate 1) or refused by the provider's precheck.
+  public var localAnswers: [RateKey: Result<RateQuote, RowError>] = [:]
+  /// The requests to send.
+  public var requests: [RateRequest] = []
+}
+
+/// Turns the distinct keys of a run into a ``RatePlan`` for a provider.
+public enum RatePlanner {
+  /// Plans the requests for a set of keys.
+  ///
+  /// - Parameters:
+  ///   - keys: the distinct keys of all records of all files.
+  ///   - provider: the service to ask.
+  ///   - today: for the provider's date checks.
+  /// - Returns: the local answers and the requests for the rest.
+  public static func plan(keys: Set<RateKey>, provider: any RateProvider, today: CalendarDay) -> RatePlan {
+    var plan = RatePlan(keyCount: keys.count)
+    var remote: [RateKey] = []
+    // Sorted so that the same batch always gives the same requests in the same order.
+    for key in keys.sorted(by: { ($0.day, $0.pair.base, $0.pair.quote) < ($1.day, $1.pair.base, $1.pair.quote) }) {
+      if key.pair.base == key.pair.quote {
+        plan.localAnswers[key] = .success(
+          RateQuote(rate: .one, rateText: "1", rateDay: key.day, isFallback: false, source: "same currency"))
+      } else if let error = provider.precheck(key, today: today) {
+        plan.localAnswers[key] = .failure(error)
+      } else {
+        remote.append(key)
+      }
+    }
+    plan.requests = provider.requests(for: remote, today: today)
+    return plan
+  }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// The ECB's reference-rate files over HTTP (`--source ecb`): `eurofxref-daily.xml` (the latest day),
+/// `eurofxref-hist-90d.xml` (about the last 90 days) and `eurofxref-hist.xml` (since 1999-01-04), under
+/// https://www.ecb.europa.eu/stats/eurofxref/ by default. One request serves the whole batch: the smallest
+/// file that covers every date asked.
+public struct ECBFeedProvider: RateProvider {
+  /// The directory holding the three files.
+  public let endpoint: URL
+  public let info: RateSourceInfo
+  public let firstDay = CalendarDay(year: 1999, month: 1, day: 4) ?? CalendarDay(daysSinceEpoch: 10_595)
+  /// The currencies the ECB has published reference rates for (those of the embedded history), and the euro.
+  private let currencies: Set<CurrencyCode>
+
+  public static let defaultEndpoint = URL(string: "https://www.ecb.europa.eu/stats/eurofxref/")!
+
+  public init(endpoint: URL = ECBFeedProvider.defaultEndpoint) {
+    self.endpoint = endpoint
+    info = RateSourceInfo(
+      identifier: "ecb", publisher: "ECB", description: "ECB euro foreign exchange reference rates (\(endpoint.absoluteString))")
+    currencies = EmbeddedECBHistory.table.currencies
+  }
+
+  public func precheck(_ key: RateKey, today: CalendarDay) -> RowError? {
+    for currency in [key.pair.base, key.pair.quote] where !currencies.contains(currency) {
+      return RowError(.noRate, "the ECB publishes no \(currency) reference rate")
+    }
+    if key.day < firstDay { return RowError(.dateOutOfRange, "\(key.day) is before the ECB rates start (\(firstDay))") }
+    if key.day > today { return RowError(.dateOutOfRange, "\(key.day) is in the future; the ECB has no rates for it yet") }
+    return nil
+  }
+
+  /// The file for a set of dates: the daily file when all are today, the 90-day file when all are within
+  /// 85 days (the file holds about 64 publication days), else the full history.
+  public func requests(for keys: [RateKey], today: CalendarDay) -> [RateRequest] {
+    guard let oldest = keys.map(\.day).min() else { return [] }
+    let name: String
+    if oldest >= today {
+      name = "eurofxref-daily.xml"
+    } else if today.days(since: oldest) <= 85 {
+      name = "eurofxref-hist-90d.xml"
+    } else {
+      name = "eurofxref-hist.xml"
+    }
+    return [RateRequest(url: endpoint.appendingPathComponent(name), keys: keys)]
+  }
+
+  public func answers(to request: RateRequest, response: HTTPResponse, maxStaleness: Int) -> [RateKey: Result<RateQuote, RowError>] {
+    let table: RateTable
+    do {
+      table = try [UInt8](response.body).withUnsafeBufferPointer { buffer throws(RatesFileError) in
+        try ECBXMLFeed.parse(buffer, path: request.url.lastPathComponent, info: info)
+      }
+    } catch {
+      return failAll(request, RowError(.badResponse, "\(request.url.lastPathComponent): \(error.message) (line \(error.line))"))
+    }
+    return Dictionary(uniqueKeysWithValues: request.keys.map { ($0, table.quote(for: $0, maxStaleness: maxStaleness)) })
+  }
+}

@@ -1,0 +1,23 @@
+import FXBatch
+
+/// The text `convert --plan` prints: the distinct rate keys and the requests that would answer them.
+enum PlanText {
+  static func text(report: RunReport, plan: RatePlan?, source: RateSourceInfo) -> String {
+    var lines: [String] = []
+    let files = report.files.filter { $0.fileError == nil && $0.skipped == nil }.count
+    guard let plan else {
+      lines.append("plan: \(files) file\(files == 1 ? "" : "s") readable; rates from \(source.description): no requests needed")
+      return lines.joined(separator: "\n") + "\n"
+    }
+    let local = plan.localAnswers.values
+    let same = local.filter { (try? $0.get()) != nil }.count
+    lines.append("plan: \(files) file\(files == 1 ? "" : "s"), \(plan.keyCount) distinct (base, quote, day) keys")
+    lines.append("  answered without the network: \(local.count) (same currency \(same), refused before asking \(local.count - same))")
+    lines.append("  requests to \(source.description): \(plan.requests.count)")
+    for request in plan.requests {
+      lines.append("    GET \(request.url.absoluteString)  (\(request.keys.count) key\(request.keys.count == 1 ? "" : "s"))")
+    }
+    lines.append("  cache hits: 0 (no rate cache yet)")
+    return lines.joined(separator: "\n") + "\n"
+  }
+}

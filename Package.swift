@@ -13,6 +13,11 @@ let package = Package(
       pkgConfig: "libxml-2.0",
       providers: [.apt(["libxml2-dev"])]
     ),
+    .systemLibrary(
+      name: "CSQLite3",
+      pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]
+    ),
     .executableTarget(
       name: "EmbedECBHistory"
     ),
@@ -23,7 +28,7 @@ let package = Package(
     ),
     .target(
       name: "FXBatch",
-      dependencies: ["CLibXML2"],
+      dependencies: ["CLibXML2", "CSQLite3"],
       exclude: ["Rates/Embedded"],
       plugins: ["EmbedECBHistoryPlugin"]
     ),

@@ -7,23 +7,50 @@ extension BatchJob {
       quotes.reserveCapacity(keys.count)
       for key in keys { quotes[key] = table.quote(for: key, maxStaleness: options.maxStaleness) }
       return quotes
+    case .lockFile(let path, let locked):
+      var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
+      for key in keys {
+        if let quote = locked[key] {
+          quotes[key] = .success(quote)
+        } else if key.pair.base == key.pair.quote {
+          quotes[key] = .success(RateQuote(rate: .one, rateText: "1", rateDay: key.day, isFallback: false, source: "same currency"))
+        } else {
+          quotes[key] = .failure(RowError(.noRate, "\(key.pair) on \(key.day) is not in the lock file \(path) (--frozen)"))
+        }
+      }
+      return quotes
     case .provider(let provider, let settings):
-      let plan = RatePlanner.plan(keys: keys, provider: provider, today: options.today)
+      let plan = RatePlanner.plan(keys: keys, provider: provider, today: options.today, cache: settings.cache)
+      if settings.offline {
+        var quotes = plan.localAnswers
+        for request in plan.requests {
+          for key in request.keys {
+            quotes[key] = .failure(RowError(.noRate, "offline (--offline): no cached \(provider.info.publisher) rate for \(key.pair) on \(key.day)"))
+          }
+        }
+        report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: plan.cacheHits)
+        return quotes
+      }
       let transport = settings.transport ?? URLSessionTransport(maximumConnections: settings.jobs, timeout: settings.timeout)
       let fetcher = RateFetcher(transport: transport, jobs: settings.jobs, timeout: settings.timeout, retryPolicy: settings.retryPolicy)
       let (results, retries) = fetcher.fetch(plan.requests.map(\.url), progress: settings.progress)
       var quotes = plan.localAnswers
-      var fetch = RunReport.Fetch(requests: plan.requests.count, retries: retries)
+      var fetch = RunReport.Fetch(requests: plan.requests.count, retries: retries, failedRequests: 0, cacheHits: plan.cacheHits)
+      var fetched: [RateKey: RateQuote] = [:]
       for (request, result) in zip(plan.requests, results) {
         switch result {
         case .success(let response):
-          quotes.merge(provider.answers(to: request, response: response, maxStaleness: options.maxStaleness)) { first, _ in first }
+          for (key, answer) in provider.answers(to: request, response: response, maxStaleness: options.maxStaleness) {
+            quotes[key] = answer
+            if case .success(let quote) = answer { fetched[key] = quote }
+          }
         case .failure(let failure):
           let error = provider.rowError(for: failure, request: request)
           for key in request.keys { quotes[key] = .failure(error) }
           fetch.failedRequests += 1
         }
       }
+      settings.cache?.store(fetched, source: provider.info.description, today: options.today)
       // A key the answer did not mention is an error of that key, never a silent gap.
       for request in plan.requests {
         for key in request.keys where quotes[key] == nil {
@@ -45,9 +72,9 @@ extension BatchJob {
   public func plan() -> (report: RunReport, plan: RatePlan?) {
     var report = makeReport()
     let (_, keys) = scanAll(report: &report)
-    guard case .provider(let provider, _) = source else {
+    guard case .provider(let provider, let settings) = source else {
       return (report, nil)
     }
-    return (report, RatePlanner.plan(keys: keys, provider: provider, today: options.today))
+    return (report, RatePlanner.plan(keys: keys, provider: provider, today: options.today, cache: settings.cache))
   }
 }

@@ -45,6 +45,14 @@ public struct BatchJob {
 
     // One answer per distinct key, for all files.
     let quotes = resolve(keys, report: &report)
+    if let lockPath = options.lockPath, !source.isLockFile {
+      do {
+        try LockFile.write(quotes, to: lockPath)
+        report.lockFile = lockPath
+      } catch {
+        report.lockFileError = "\(lockPath):1:1: error: \(error)"
+      }
+    }
 
     // Pass 2: stream each file again and write its annotated copy.
     for (index, scan) in scans.enumerated() {
@@ -63,7 +71,8 @@ public struct BatchJob {
         report.files[index].fileError = error.description
       }
     }
-    report.exitStatus = report.files.contains { $0.fileError != nil } ? 2 : (report.totals.error > 0 ? 1 : 0)
+    let fileFailed = report.files.contains { $0.fileError != nil } || report.lockFileError != nil
+    report.exitStatus = fileFailed ? 2 : (report.totals.error > 0 ? 1 : 0)
     return report
   }
 

@@ -30,6 +30,8 @@ public struct BatchOptions: Sendable {
   public var fieldNames = FieldNames()
   public var fixedFrom: CurrencyCode?
   public var fixedTo: CurrencyCode?
+  /// `--lock FILE`: write every rate the run used there (not with `--frozen`, which reads it).
+  public var lockPath: String?
   /// Today, for reporting how old the rates are.
   public var today: CalendarDay
 

@@ -11,6 +11,10 @@ public struct FetchSettings: Sendable {
   public var transport: (any HTTPTransport)?
   /// Called as requests finish and retry (for a progress line).
   public var progress: (@Sendable (RateFetcher.Progress) -> Void)?
+  /// The persistent rate cache; `nil` with `--no-cache`.
+  public var cache: RateCache?
+  /// `--offline`: answer from the cache only; keys that need the network get `no_rate`.
+  public var offline = false
 
   public init() {}
 }
@@ -20,11 +24,15 @@ public struct FetchSettings: Sendable {
 public enum RateSourceChoice: Sendable {
   case table(RateTable)
   case provider(any RateProvider, FetchSettings)
+  /// `--frozen`: only the rates of a lock file.
+  case lockFile(path: String, quotes: [RateKey: RateQuote])
 
   public var info: RateSourceInfo {
     switch self {
     case .table(let table): return table.info
     case .provider(let provider, _): return provider.info
+    case .lockFile(let path, _):
+      return RateSourceInfo(identifier: "lock", publisher: "the lock file", description: "lock file \(path) (--frozen)")
     }
   }
 
@@ -32,7 +40,14 @@ public enum RateSourceChoice: Sendable {
     switch self {
     case .table(let table): return table.firstDay
     case .provider(let provider, _): return provider.firstDay
+    case .lockFile: return nil
     }
+  }
+
+  /// Whether the rates come from a lock file (`--frozen`).
+  public var isLockFile: Bool {
+    if case .lockFile = self { return true }
+    return false
   }
 
   /// The newest publication day, when known before fetching.

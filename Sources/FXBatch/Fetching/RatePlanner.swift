@@ -4,6 +4,8 @@ public struct RatePlan: Sendable {
   public var keyCount = 0
   /// Keys answered without the network: same currency (rate 1) or refused by the provider's precheck.
   public var localAnswers: [RateKey: Result<RateQuote, RowError>] = [:]
+  /// How many of the local answers came from the rate cache.
+  public var cacheHits = 0
   /// The requests to send.
   public var requests: [RateRequest] = []
 }
@@ -16,8 +18,9 @@ public enum RatePlanner {
   ///   - keys: the distinct keys of all records of all files.
   ///   - provider: the service to ask.
   ///   - today: for the provider's date checks.
+  ///   - cache: answers kept from earlier runs, looked up before anything is sent.
   /// - Returns: the local answers and the requests for the rest.
-  public static func plan(keys: Set<RateKey>, provider: any RateProvider, today: CalendarDay) -> RatePlan {
+  public static func plan(keys: Set<RateKey>, provider: any RateProvider, today: CalendarDay, cache: RateCache? = nil) -> RatePlan {
     var plan = RatePlan(keyCount: keys.count)
     var remote: [RateKey] = []
     // Sorted so that the same batch always gives the same requests in the same order.
@@ -30,6 +33,12 @@ public enum RatePlanner {
       } else {
         remote.append(key)
       }
+    }
+    if let cache {
+      let cached = cache.quotes(for: remote, source: provider.info.description)
+      for (key, quote) in cached { plan.localAnswers[key] = .success(quote) }
+      plan.cacheHits = cached.count
+      remote.removeAll { cached[$0] != nil }
     }
     plan.requests = provider.requests(for: remote, today: today)
     return plan

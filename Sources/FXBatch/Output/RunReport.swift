@@ -74,6 +74,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var retries = 0
     /// Requests that finally failed (their keys' records carry the error).
     public var failedRequests = 0
+    /// Keys answered from the rate cache without a request.
+    public var cacheHits = 0
   }
 
   public var files: [File] = []
@@ -84,6 +86,9 @@ public struct RunReport: Codable, Sendable, Equatable {
   public var maxStalenessDays: Int
   /// For a network source: requests, attempts and failures.
   public var fetch: Fetch?
+  /// The lock file written (`--lock`), or the problem writing it.
+  public var lockFile: String?
+  public var lockFileError: String?
   /// 0: every record converted (fallback included); 1: some records failed; 2: a file could not be read.
   public var exitStatus: Int32 = 0
 }

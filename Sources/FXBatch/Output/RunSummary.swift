@@ -36,7 +36,8 @@ public enum RunSummary {
     }
     lines.append("rates: \(rates.source.description)\(range)")
     if let fetch = report.fetch {
-      lines.append("requests: \(fetch.requests) sent, \(fetch.retries) retries, \(fetch.failedRequests) failed")
+      lines.append(
+        "requests: \(fetch.requests) sent, \(fetch.retries) retries, \(fetch.failedRequests) failed; \(fetch.cacheHits) rates from the cache")
     }
     if rates.recordsWithoutDate > 0 {
       var age = ""
@@ -45,6 +46,8 @@ public enum RunSummary {
       }
       lines.append("records without a date: \(rates.recordsWithoutDate), converted at the rates of \(rates.defaultDay)\(age)")
     }
+    if let lockFile = report.lockFile { lines.append("lock file: \(lockFile) written") }
+    if let lockError = report.lockFileError { lines.append(lockError) }
     lines.append("rounding: \(report.rounding) to ISO 4217 minor units; max staleness \(report.maxStalenessDays) days")
     return lines.joined(separator: "\n") + "\n"
   }

@@ -18,6 +18,11 @@ enum ConvertCommand {
     OptionSpec(names: ["--timeout"], valueName: "SECONDS", help: "Wait this long for each answer (default 10)"),
     OptionSpec(names: ["--retries"], valueName: "N", help: "Retries on timeouts, connection errors, 5xx, 429 (default 3)"),
     OptionSpec(names: ["--retry-delay"], valueName: "SECONDS", help: "First backoff step, doubled per retry, jittered (default 0.5)"),
+    OptionSpec(names: ["--cache-dir"], valueName: "DIR", help: "Rate cache directory (default $XDG_CACHE_HOME/fxbatch)"),
+    OptionSpec(names: ["--no-cache"], valueName: nil, help: "Neither read nor write the rate cache"),
+    OptionSpec(names: ["--offline"], valueName: nil, help: "Use only the cache, embedded data and files; no network"),
+    OptionSpec(names: ["--lock"], valueName: "FILE", help: "Write every rate the run used to FILE (with --frozen: read it)"),
+    OptionSpec(names: ["--frozen"], valueName: nil, help: "Take rates only from the --lock file; fail records it lacks"),
     OptionSpec(names: ["--plan"], valueName: nil, help: "Print the rate lookups and requests the run needs; fetch and write nothing"),
     OptionSpec(names: ["--from"], valueName: "CODE", help: "The from-currency of every record (no from field needed)"),
     OptionSpec(names: ["--to"], valueName: "CODE", help: "The to-currency of every record (no to field needed)"),
@@ -80,6 +85,11 @@ enum ConvertCommand {
     }
     let source: RateSourceChoice
     switch sourceChoice {
+    case .lockFile(let path):
+      do { source = .lockFile(path: path, quotes: try LockFile.load(path: path)) } catch {
+        Console.error("\(error)\n")
+        return ExitStatus.fileError
+      }
     case .table(let path):
       switch FXBatchCommand.loadRates(path: path) {
       case .success(let table): source = .table(table)
@@ -87,8 +97,17 @@ enum ConvertCommand {
         Console.error("\(error)\n")
         return ExitStatus.fileError
       }
-    case .provider(let provider, var settings):
+    case .provider(let provider, var settings, let cacheDirectory):
       if isatty(2) == 1, !quiet { settings.progress = ProgressLine.show }
+      if let cacheDirectory {
+        do { settings.cache = try RateCache(directory: cacheDirectory.path) } catch {
+          if cacheDirectory.explicit {
+            Console.error("\(error)\n")
+            return ExitStatus.fileError
+          }
+          Console.error("fxbatch: warning: running without the rate cache: \(error)\n")
+        }
+      }
       source = .provider(provider, settings)
     }
     let job = BatchJob(options: options, source: source)
@@ -135,6 +154,7 @@ enum ConvertCommand {
       options.destination = .directory(directory)
     }
     options.ratesPath = parsed.value("--rates")
+    if !parsed.has("--frozen") { options.lockPath = parsed.value("--lock") }
     if let text = parsed.value("--from") { options.fixedFrom = try OptionValues.currency(text, option: "--from") }
     if let text = parsed.value("--to") { options.fixedTo = try OptionValues.currency(text, option: "--to") }
     options.fieldNames = FieldNames(
@@ -155,12 +175,20 @@ enum ConvertCommand {
   enum SourceChoice {
     /// The embedded history (`nil`) or a rates file.
     case table(String?)
-    case provider(any RateProvider, FetchSettings)
+    /// A service; the cache directory unless `--no-cache` (`explicit` when given with `--cache-dir`).
+    case provider(any RateProvider, FetchSettings, cache: (path: String, explicit: Bool)?)
+    /// `--frozen`: the lock file.
+    case lockFile(String)
   }
 
   private static func sourceChoice(_ parsed: ParsedArguments) throws(UsageError) -> SourceChoice {
     let ratesPath = parsed.value("--rates")
     let name = parsed.value("--source") ?? (ratesPath == nil ? "embedded" : "file")
+    if parsed.has("--frozen") {
+      guard let lockPath = parsed.value("--lock") else { throw UsageError("--frozen needs --lock FILE to read the rates from") }
+      return .lockFile(lockPath)
+    }
+    if parsed.has("--no-cache"), parsed.value("--cache-dir") != nil { throw UsageError("--no-cache and --cache-dir exclude each other") }
     var endpoint: URL? = nil
     if let text = parsed.value("--endpoint") {
       guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
@@ -173,6 +201,7 @@ enum ConvertCommand {
     case "embedded", "file":
       if name == "embedded", ratesPath != nil { throw UsageError("--rates needs --source file (or no --source)") }
       if name == "file", ratesPath == nil { throw UsageError("--source file needs --rates FILE") }
+      if parsed.value("--cache-dir") != nil { throw UsageError("--cache-dir is for --source ecb or frankfurter") }
       if let option = networkOptions.first { throw UsageError("\(option) is for --source ecb or frankfurter") }
       return .table(ratesPath)
     case "ecb", "frankfurter":
@@ -202,7 +231,14 @@ enum ConvertCommand {
         name == "ecb"
         ? ECBFeedProvider(endpoint: endpoint ?? ECBFeedProvider.defaultEndpoint)
         : FrankfurterProvider(endpoint: endpoint ?? FrankfurterProvider.defaultEndpoint)
-      return .provider(provider, settings)
+      settings.offline = parsed.has("--offline")
+      var cache: (path: String, explicit: Bool)? = nil
+      if let directory = parsed.value("--cache-dir") {
+        cache = (directory, true)
+      } else if !parsed.has("--no-cache"), let directory = RateCache.defaultDirectory(environment: ProcessInfo.processInfo.environment) {
+        cache = (directory, false)
+      }
+      return .provider(provider, settings, cache: cache)
     default:
       throw UsageError("--source \(name): expected embedded, file, ecb or frankfurter")
     }

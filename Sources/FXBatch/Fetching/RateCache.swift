@@ -40,6 +40,8 @@ public final class RateCache: Sendable {
         numerator TEXT NOT NULL, denominator TEXT NOT NULL, rate_text TEXT NOT NULL, rate_day TEXT,
         fallback INTEGER NOT NULL, rate_source TEXT NOT NULL, fetched_at REAL NOT NULL, expires_at REAL,
         PRIMARY KEY (source, base, quote, day));
+      CREATE TABLE IF NOT EXISTS histories (
+        source TEXT PRIMARY KEY, fetched_at REAL NOT NULL, last_day TEXT NOT NULL, csv BLOB NOT NULL);
       """
     var errorMessage: UnsafeMutablePointer<CChar>?
     guard sqlite3_exec(handle, schema, nil, nil, &errorMessage) == SQLITE_OK else {
@@ -139,6 +141,45 @@ public final class RateCache: Sendable {
         sqlite3_step(statement)
       }
       sqlite3_exec(handle, "COMMIT", nil, nil, nil)
+    }
+  }
+
+  /// Keeps a whole reference-rate history (`fxbatch rates update`), as ECB history CSV text.
+  ///
+  /// - Parameters:
+  ///   - csv: the history in the layout ``ECBHistoryCSV`` reads.
+  ///   - lastDay: its newest publication day.
+  ///   - source: where it came from.
+  public func storeHistory(csv: String, lastDay: CalendarDay, source: String, now: Date = Date()) throws(RateCacheError) {
+    let failure: String? = connection.withLock { handle in
+      var statement: OpaquePointer?
+      guard sqlite3_prepare_v2(handle, "INSERT OR REPLACE INTO histories VALUES (?, ?, ?, ?)", -1, &statement, nil) == SQLITE_OK
+      else { return String(cString: sqlite3_errmsg(handle)) }
+      defer { sqlite3_finalize(statement) }
+      let bytes = Array(csv.utf8)
+      sqlite3_bind_text(statement, 1, source, -1, Self.transient)
+      sqlite3_bind_double(statement, 2, now.timeIntervalSince1970)
+      sqlite3_bind_text(statement, 3, lastDay.description, -1, Self.transient)
+      sqlite3_bind_blob(statement, 4, bytes, Int32(bytes.count), Self.transient)
+      return sqlite3_step(statement) == SQLITE_DONE ? nil : String(cString: sqlite3_errmsg(handle))
+    }
+    if let failure { throw RateCacheError(path: path, message: failure) }
+  }
+
+  /// The kept history of a source, if any: its CSV bytes, newest day and when it was fetched.
+  public func history(source: String) -> (csv: [UInt8], lastDay: CalendarDay, fetchedAt: Date)? {
+    connection.withLock { handle in
+      var statement: OpaquePointer?
+      guard sqlite3_prepare_v2(handle, "SELECT fetched_at, last_day, csv FROM histories WHERE source = ?", -1, &statement, nil) == SQLITE_OK
+      else { return nil }
+      defer { sqlite3_finalize(statement) }
+      sqlite3_bind_text(statement, 1, source, -1, Self.transient)
+      guard sqlite3_step(statement) == SQLITE_ROW, let dayText = sqlite3_column_text(statement, 1),
+        let lastDay = CalendarDay(iso8601: String(cString: dayText)), let blob = sqlite3_column_blob(statement, 2)
+      else { return nil }
+      let count = Int(sqlite3_column_bytes(statement, 2))
+      let bytes = Array(UnsafeBufferPointer(start: blob.assumingMemoryBound(to: UInt8.self), count: count))
+      return (bytes, lastDay, Date(timeIntervalSince1970: sqlite3_column_double(statement, 0)))
     }
   }
 

@@ -109,4 +109,21 @@ public enum ECBHistoryCSV {
       info: info, pairs: currencies.map { CurrencyPair(base: .euro, quote: $0) }, days: rows.map(\.day),
       values: rows.flatMap(\.values))
   }
+
+  /// Writes a table of EUR/currency pairs in the ECB history layout: `Date,USD,…,` header, newest day first,
+  /// `N/A` for a missing rate, a trailing comma on every line.
+  ///
+  /// - Returns: `nil` when a pair's base is not the euro (the layout has no place for it).
+  public static func render(_ table: RateTable) -> String? {
+    guard table.pairs.allSatisfy({ $0.base == .euro }), !table.days.isEmpty else { return nil }
+    var lines = ["Date," + table.pairs.map { "\($0.quote)," }.joined()]
+    for row in table.days.indices.reversed() {
+      var line = table.days[row].description + ","
+      for column in table.pairs.indices {
+        line += (table.values[row * table.pairs.count + column]?.description ?? "N/A") + ","
+      }
+      lines.append(line)
+    }
+    return lines.joined(separator: "\n") + "\n"
+  }
 }

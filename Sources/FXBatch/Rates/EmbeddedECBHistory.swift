@@ -17,4 +17,30 @@ public enum EmbeddedECBHistory {
       }
     }
   }()
+
+  /// The source name under which `fxbatch rates update` keeps a fetched history in the rate cache.
+  public static let cacheSource = "ecb-history"
+
+  /// The embedded history, extended with the newer days of the history `fxbatch rates update` kept in the
+  /// cache, if any.
+  ///
+  /// - Parameter cache: the rate cache, or `nil` for the embedded history alone.
+  /// - Returns: the table; quotes from cached days name the source `ecb-cache`.
+  public static func newest(cache: RateCache?) -> RateTable {
+    guard let cache, let kept = cache.history(source: cacheSource), let embeddedLast = table.lastDay, kept.lastDay > embeddedLast
+    else { return table }
+    let fetched = CalendarDay(daysSinceEpoch: Int(kept.fetchedAt.timeIntervalSince1970 / 86_400))
+    let cacheInfo = RateSourceInfo(identifier: "ecb-cache", publisher: "ECB", description: "ECB reference rates (rates update cache)")
+    guard
+      let cached = try? kept.csv.withUnsafeBufferPointer({ buffer throws(RatesFileError) in
+        try ECBHistoryCSV.parse(buffer, path: cache.path, info: cacheInfo)
+      })
+    else { return table }
+    let info = RateSourceInfo(
+      identifier: "ecb-embedded", publisher: "ECB",
+      description:
+        "ECB euro foreign exchange reference rates (embedded history to \(embeddedLast), then ecb-cache from fxbatch rates update on \(fetched))"
+    )
+    return table.extended(with: cached, info: info)
+  }
 }

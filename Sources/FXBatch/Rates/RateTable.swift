@@ -15,6 +15,8 @@ public struct RateTable: Sendable {
   let values: [ExactDecimal?]
   private let columnByPair: [CurrencyPair: Int]
   private let coveredCurrencies: Set<CurrencyCode>
+  /// For a table merged from two sources: from this day on, quotes name the second source's identifier.
+  public private(set) var laterSource: (from: CalendarDay, identifier: String)?
 
   /// Creates a table from its grid.
   ///
@@ -110,7 +112,7 @@ public struct RateTable: Sendable {
     return .success(
       RateQuote(
         rate: rate, rateText: rate.decimalText(), rateDay: rateDay, isFallback: rateDay.map { $0 != key.day } ?? false,
-        source: ([info.identifier] + legs).joined(separator: " ")))
+        source: ([identifier(for: rateDay)] + legs).joined(separator: " ")))
   }
 
   /// The grid row of the deciding publication day for a date.
@@ -143,5 +145,35 @@ public struct RateTable: Sendable {
         ))
     }
     return .success(low)
+  }
+
+  private func identifier(for rateDay: CalendarDay?) -> String {
+    if let laterSource, let rateDay, rateDay >= laterSource.from { return laterSource.identifier }
+    return info.identifier
+  }
+
+  /// This table followed by the days of `newer` after this table's last day (a refreshed history on top of
+  /// the embedded one). Quotes from those days name `newer`'s identifier.
+  ///
+  /// - Parameter info: the merged table's description.
+  public func extended(with newer: RateTable, info: RateSourceInfo) -> RateTable {
+    guard let last = lastDay, let newerLast = newer.lastDay, newerLast > last else { return self }
+    var pairs = self.pairs
+    for pair in newer.pairs where !pairs.contains(pair) { pairs.append(pair) }
+    var values: [ExactDecimal?] = []
+    for row in days.indices {
+      for pair in pairs {
+        values.append(columnByPair[pair].flatMap { self.values[row * self.pairs.count + $0] })
+      }
+    }
+    let newRows = newer.days.indices.filter { newer.days[$0] > last }
+    for row in newRows {
+      for pair in pairs {
+        values.append(newer.columnByPair[pair].flatMap { newer.values[row * newer.pairs.count + $0] })
+      }
+    }
+    var merged = RateTable(info: info, pairs: pairs, days: days + newRows.map { newer.days[$0] }, values: values)
+    merged.laterSource = (newer.days[newRows[0]], newer.info.identifier)
+    return merged
   }
 }

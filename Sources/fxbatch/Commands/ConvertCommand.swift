@@ -18,7 +18,9 @@ enum ConvertCommand {
     OptionSpec(names: ["--timeout"], valueName: "SECONDS", help: "Wait this long for each answer (default 10)"),
     OptionSpec(names: ["--retries"], valueName: "N", help: "Retries on timeouts, connection errors, 5xx, 429 (default 3)"),
     OptionSpec(names: ["--retry-delay"], valueName: "SECONDS", help: "First backoff step, doubled per retry, jittered (default 0.5)"),
-    OptionSpec(names: ["--cache-dir"], valueName: "DIR", help: "Rate cache directory (default $XDG_CACHE_HOME/fxbatch)"),
+    OptionSpec(
+      names: ["--cache-dir"], valueName: "DIR",
+      help: "Rate cache directory (default $XDG_CACHE_HOME/fxbatch);\nalso where `rates update` keeps a newer ECB history"),
     OptionSpec(names: ["--no-cache"], valueName: nil, help: "Neither read nor write the rate cache"),
     OptionSpec(names: ["--offline"], valueName: nil, help: "Use only the cache, embedded data and files; no network"),
     OptionSpec(names: ["--lock"], valueName: "FILE", help: "Write every rate the run used to FILE (with --frozen: read it)"),
@@ -90,8 +92,8 @@ enum ConvertCommand {
         Console.error("\(error)\n")
         return ExitStatus.fileError
       }
-    case .table(let path):
-      switch FXBatchCommand.loadRates(path: path) {
+    case .table(let path, let cacheDirectory):
+      switch FXBatchCommand.loadRates(path: path, cacheDirectory: cacheDirectory) {
       case .success(let table): source = .table(table)
       case .failure(let error):
         Console.error("\(error)\n")
@@ -174,7 +176,7 @@ enum ConvertCommand {
   /// The rate source the options name, before anything is loaded.
   enum SourceChoice {
     /// The embedded history (`nil`) or a rates file.
-    case table(String?)
+    case table(String?, cacheDirectory: String?)
     /// A service; the cache directory unless `--no-cache` (`explicit` when given with `--cache-dir`).
     case provider(any RateProvider, FetchSettings, cache: (path: String, explicit: Bool)?)
     /// `--frozen`: the lock file.
@@ -201,9 +203,8 @@ enum ConvertCommand {
     case "embedded", "file":
       if name == "embedded", ratesPath != nil { throw UsageError("--rates needs --source file (or no --source)") }
       if name == "file", ratesPath == nil { throw UsageError("--source file needs --rates FILE") }
-      if parsed.value("--cache-dir") != nil { throw UsageError("--cache-dir is for --source ecb or frankfurter") }
       if let option = networkOptions.first { throw UsageError("\(option) is for --source ecb or frankfurter") }
-      return .table(ratesPath)
+      return .table(ratesPath, cacheDirectory: ratesPath == nil ? FXBatchCommand.cacheDirectory(parsed) : nil)
     case "ecb", "frankfurter":
       if ratesPath != nil { throw UsageError("--rates is for --source file, not \(name)") }
       var settings = FetchSettings()

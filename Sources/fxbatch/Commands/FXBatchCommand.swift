@@ -14,6 +14,7 @@ enum FXBatchCommand {
     COMMANDS:
       convert [options] FILE...     Convert CSV files; writes X.converted.csv beside each X.csv
       rates show BASE QUOTE         Print a rate and the day it was published
+      rates update                  Fetch the ECB history into the rate cache (newer than the embedded one)
 
     OPTIONS:
       -h, --help                    Show help (also: fxbatch help <command>, fxbatch <command> --help)
@@ -68,9 +69,21 @@ enum FXBatchCommand {
     return CalendarDay(daysSinceEpoch: Int((Date().timeIntervalSince1970 / 86_400).rounded(.down)))
   }
 
-  /// The rate table: `--rates FILE` or the embedded ECB history.
-  static func loadRates(path: String?) -> Result<RateTable, RatesFileError> {
-    guard let path else { return .success(EmbeddedECBHistory.table) }
+  /// The rate table: `--rates FILE`, or the embedded ECB history (or the newer one `rates update` kept in the
+  /// cache at `cacheDirectory`).
+  static func loadRates(path: String?, cacheDirectory: String?) -> Result<RateTable, RatesFileError> {
+    guard let path else {
+      let cache = cacheDirectory.flatMap { directory in
+        FileManager.default.fileExists(atPath: directory) ? try? RateCache(directory: directory) : nil
+      }
+      return .success(EmbeddedECBHistory.newest(cache: cache))
+    }
     do { return .success(try RatesFile.load(path: path)) } catch { return .failure(error) }
+  }
+
+  /// The cache directory an option set names: `--cache-dir`, none with `--no-cache`, else the default.
+  static func cacheDirectory(_ parsed: ParsedArguments) -> String? {
+    if parsed.has("--no-cache") { return nil }
+    return parsed.value("--cache-dir") ?? RateCache.defaultDirectory(environment: ProcessInfo.processInfo.environment)
   }
 }

@@ -7,16 +7,25 @@ enum RatesCommand {
     OptionSpec(names: ["--date"], valueName: "YYYY-MM-DD", help: "The day (default: the newest rate day)"),
     OptionSpec(names: ["--rates"], valueName: "FILE", help: "Use a rates file instead of the embedded ECB history"),
     OptionSpec(names: ["--max-staleness"], valueName: "DAYS", help: "Use rates at most DAYS older than the date (default 5)"),
+    OptionSpec(names: ["--cache-dir"], valueName: "DIR", help: "Rate cache directory (default $XDG_CACHE_HOME/fxbatch)"),
+    OptionSpec(names: ["--no-cache"], valueName: nil, help: "Ignore the rate cache (show: use the embedded history)"),
+    OptionSpec(names: ["--endpoint"], valueName: "URL", help: "update: the ECB files' directory (default the ECB's)"),
+    OptionSpec(names: ["--timeout"], valueName: "SECONDS", help: "update: wait this long for the answer (default 60)"),
     OptionSpec(names: ["-h", "--help"], valueName: nil, help: "Show this help"),
   ]
 
-  static let usage = "fxbatch rates show BASE QUOTE [--date YYYY-MM-DD] [--rates FILE]"
+  static let usage = """
+    fxbatch rates show BASE QUOTE [--date YYYY-MM-DD] [--rates FILE]
+           fxbatch rates update [--endpoint URL] [--cache-dir DIR]
+    """
 
   static let help = helpText(
     usage: usage,
     summary: """
-      Prints how many units of QUOTE one unit of BASE is worth on a day, the day the rates were published
+      show: prints how many units of QUOTE one unit of BASE is worth on a day, the day the rates were published
       (the latest publication on or before the date) and the published rates it is computed from.
+      update: fetches the ECB's full history (eurofxref-hist.xml) into the rate cache; later runs on the
+      embedded source use it when it is newer than the embedded history, and say so.
       """,
     options: options)
 
@@ -34,6 +43,7 @@ enum RatesCommand {
     let quote: CurrencyCode
     var date: CalendarDay? = nil
     var maxStaleness = 5
+    if parsed.positionals.first == "update" { return update(parsed, usage: fullUsage) }
     do throws(UsageError) {
       guard parsed.positionals.first == "show" else {
         throw UsageError(parsed.positionals.isEmpty ? "missing subcommand 'show'" : "no subcommand '\(parsed.positionals[0])'")
@@ -49,7 +59,9 @@ enum RatesCommand {
       return FXBatchCommand.usageError(error, usage: fullUsage)
     }
     let rates: RateTable
-    switch FXBatchCommand.loadRates(path: parsed.value("--rates")) {
+    switch FXBatchCommand.loadRates(
+      path: parsed.value("--rates"), cacheDirectory: parsed.value("--rates") == nil ? FXBatchCommand.cacheDirectory(parsed) : nil)
+    {
     case .success(let table): rates = table
     case .failure(let error):
       Console.error("\(error)\n")
@@ -66,5 +78,58 @@ enum RatesCommand {
       Console.error("fxbatch: \(error)\n")
       return ExitStatus.rowErrors
     }
+  }
+
+  /// `rates update`: fetch, validate and keep the ECB history.
+  private static func update(_ parsed: ParsedArguments, usage: String) -> Int32 {
+    guard parsed.positionals.count == 1 else { return FXBatchCommand.usageError(UsageError("rates update takes no arguments"), usage: usage) }
+    guard let directory = FXBatchCommand.cacheDirectory(parsed) else {
+      return FXBatchCommand.usageError(UsageError("rates update needs a cache: --cache-dir DIR (no HOME or XDG_CACHE_HOME is set)"), usage: usage)
+    }
+    var endpoint = ECBFeedProvider.defaultEndpoint
+    if let text = parsed.value("--endpoint") {
+      guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+        return FXBatchCommand.usageError(UsageError("--endpoint \(text): expected an http:// or https:// URL"), usage: usage)
+      }
+      endpoint = url
+    }
+    let timeout = parsed.value("--timeout").flatMap(Double.init) ?? 60
+    let cache: RateCache
+    do { cache = try RateCache(directory: directory) } catch {
+      Console.error("\(error)\n")
+      return ExitStatus.fileError
+    }
+    let url = endpoint.appendingPathComponent("eurofxref-hist.xml")
+    let fetcher = RateFetcher(
+      transport: URLSessionTransport(maximumConnections: 1, timeout: timeout), jobs: 1, timeout: timeout, retryPolicy: RetryPolicy())
+    let response: HTTPResponse
+    switch fetcher.fetch([url]).results[0] {
+    case .success(let answer): response = answer
+    case .failure(let error):
+      Console.error("fxbatch: \(url.absoluteString): \(error.rowError)\n")
+      return ExitStatus.rowErrors
+    }
+    let info = RateSourceInfo(identifier: "ecb", publisher: "ECB", description: url.absoluteString)
+    let table: RateTable
+    do {
+      table = try [UInt8](response.body).withUnsafeBufferPointer { buffer throws(RatesFileError) in
+        try ECBXMLFeed.parse(buffer, path: url.absoluteString, info: info)
+      }
+    } catch {
+      Console.error("\(error)\n")
+      return ExitStatus.fileError
+    }
+    guard let csv = ECBHistoryCSV.render(table), let first = table.firstDay, let last = table.lastDay else {
+      Console.error("fxbatch: \(url.absoluteString): not a history of euro reference rates\n")
+      return ExitStatus.fileError
+    }
+    do { try cache.storeHistory(csv: csv, lastDay: last, source: EmbeddedECBHistory.cacheSource) } catch {
+      Console.error("\(error)\n")
+      return ExitStatus.fileError
+    }
+    let embeddedLast = EmbeddedECBHistory.table.lastDay.map(String.init(describing:)) ?? "?"
+    let verdict = last > (EmbeddedECBHistory.table.lastDay ?? last) ? "newer than" : "not newer than"
+    Console.out("fetched \(table.days.count) days, \(first) .. \(last), into \(cache.path); \(verdict) the embedded history (ends \(embeddedLast))\n")
+    return ExitStatus.success
   }
 }

@@ -109,10 +109,11 @@ struct CSVReaderTests {
     #expect(result.fields[3] == ["", ""])
   }
 
-  @Test("quotes inside an unquoted field are data; text after a closing quote is kept")
+  @Test("quotes inside an unquoted field are data; a quoted field with text after its closing quote keeps its bytes")
   func lenientQuotes() throws {
-    let result = try read("a,b\n1,x\"y\"z\n2,\"ab\"c\n")
-    #expect(result.fields == [["a", "b"], ["1", "x\"y\"z"], ["2", "abc"]])
+    // `"1"000` must never read as 1000: the malformed field's value is its bytes, quotes included.
+    let result = try read("a,b\n1,x\"y\"z\n2,\"ab\"c\n3,\"1\"000\n")
+    #expect(result.fields == [["a", "b"], ["1", "x\"y\"z"], ["2", "\"ab\"c"], ["3", "\"1\"000"]])
   }
 
   @Test(

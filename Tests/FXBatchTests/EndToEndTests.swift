@@ -81,7 +81,7 @@ struct EndToEndTests {
     #expect(result.status == 2)
     #expect(
       result.standardError.contains(
-        "no-to.csv:1:1: error: no to field in the header (date, amount, currency); use --to-field NAME or --to CODE"))
+        "no-to.csv:1:1: error: no to field in the header (\"date\", \"amount\", \"currency\"); use --to-field NAME or --to CODE"))
     let fixed = try cli.run(["convert", "--to", "EUR", "no-to.csv"], in: directory.url)
     #expect(fixed.status == 0)
     // 1 USD→EUR on 2020-01-02 = 1 / 1.1193 = 0.89341552756… → rate shown to 10 digits 0.8934155276, amount 0.89

@@ -5,7 +5,9 @@ import Testing
 
 @Suite("RetryPolicy: what is retried and how long to wait")
 struct RetryPolicyTests {
-  @Test(arguments: [(429, true), (500, true), (502, true), (503, true), (599, true), (400, false), (404, false), (422, false), (200, false)])
+  @Test(arguments: [
+    (429, true), (500, true), (502, true), (503, true), (599, true), (400, false), (404, false), (422, false), (200, false),
+  ])
   func retryableStatuses(status: Int, retryable: Bool) {
     #expect(RetryPolicy.isRetryable(status: status) == retryable)
   }
@@ -35,10 +37,14 @@ struct RetryPolicyTests {
   }
 
   @Test func fetchErrorsBecomeRowErrors() {
-    #expect(FetchError.httpStatus(503, url: "u", attempts: 4, body: "").rowError.description == "source_unavailable: HTTP 503 after 4 attempts")
+    #expect(
+      FetchError.httpStatus(503, url: "u", attempts: 4, body: "").rowError.description
+        == "source_unavailable: HTTP 503 after 4 attempts")
     #expect(FetchError.timeout(seconds: 10, attempts: 4).rowError.description == "timeout: no answer in 10 s after 4 attempts")
     #expect(FetchError.timeout(seconds: 0.5, attempts: 1).rowError.description == "timeout: no answer in 0.5 s")
     #expect(FetchError.httpStatus(400, url: "u", attempts: 1, body: "").rowError.code == .badResponse)
-    #expect(FetchError.connection("connection refused", attempts: 2).rowError.description == "source_unavailable: connection refused after 2 attempts")
+    #expect(
+      FetchError.connection("connection refused", attempts: 2).rowError.description
+        == "source_unavailable: connection refused after 2 attempts")
   }
 }

@@ -13,7 +13,8 @@ extension BatchJob {
         if let quote = locked[key] {
           quotes[key] = .success(quote)
         } else if key.pair.base == key.pair.quote {
-          quotes[key] = .success(RateQuote(rate: .one, rateText: "1", rateDay: key.day, isFallback: false, source: "same currency"))
+          quotes[key] = .success(
+            RateQuote(rate: .one, rateText: "1", rateDay: key.day, isFallback: false, source: "same currency"))
         } else {
           quotes[key] = .failure(RowError(.noRate, "\(key.pair) on \(key.day) is not in the lock file \(path) (--frozen)"))
         }
@@ -25,14 +26,16 @@ extension BatchJob {
         var quotes = plan.localAnswers
         for request in plan.requests {
           for key in request.keys {
-            quotes[key] = .failure(RowError(.noRate, "offline (--offline): no cached \(provider.info.publisher) rate for \(key.pair) on \(key.day)"))
+            quotes[key] = .failure(
+              RowError(.noRate, "offline (--offline): no cached \(provider.info.publisher) rate for \(key.pair) on \(key.day)"))
           }
         }
         report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: plan.cacheHits)
         return quotes
       }
       let transport = settings.transport ?? URLSessionTransport(maximumConnections: settings.jobs, timeout: settings.timeout)
-      let fetcher = RateFetcher(transport: transport, jobs: settings.jobs, timeout: settings.timeout, retryPolicy: settings.retryPolicy)
+      let fetcher = RateFetcher(
+        transport: transport, jobs: settings.jobs, timeout: settings.timeout, retryPolicy: settings.retryPolicy)
       let (results, retries) = fetcher.fetch(plan.requests.map(\.url), progress: settings.progress)
       var quotes = plan.localAnswers
       var fetch = RunReport.Fetch(requests: plan.requests.count, retries: retries, failedRequests: 0, cacheHits: plan.cacheHits)
@@ -54,7 +57,8 @@ extension BatchJob {
       // A key the answer did not mention is an error of that key, never a silent gap.
       for request in plan.requests {
         for key in request.keys where quotes[key] == nil {
-          quotes[key] = .failure(RowError(.badResponse, "\(provider.info.publisher)'s answer does not mention \(key.pair) on \(key.day)"))
+          quotes[key] = .failure(
+            RowError(.badResponse, "\(provider.info.publisher)'s answer does not mention \(key.pair) on \(key.day)"))
         }
       }
       // For a service, the range is that of the rate days its answers used.

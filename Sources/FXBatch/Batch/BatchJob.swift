@@ -41,7 +41,14 @@ public struct BatchJob {
   public func run(standardOutput: Int32 = 1) -> RunReport {
     var report = makeReport()
     let (scans, keys) = scanAll(report: &report)
-    defer { for scan in scans { if let scan, scan.displayPath == "-" { unlink(scan.readPath) } } }
+    defer {
+      for scan in scans {
+        if let scan, scan.displayPath == "-" {
+          unlink(scan.readPath)
+          PendingFiles.remove(scan.readPath)
+        }
+      }
+    }
 
     // One answer per distinct key, for all files.
     let quotes = resolve(keys, report: &report)
@@ -158,8 +165,26 @@ public struct BatchJob {
     return path
   }
 
-  /// Inputs that another input of this run writes (a second `fxbatch convert *.csv` also matches last run's
-  /// `X.converted.csv`): they are skipped rather than read while being replaced.
+  /// Whether a header is that of an fxbatch output (it ends with the annotation fields).
+  static func isAnnotated(header: [String]) -> Bool {
+    header.suffix(AnnotationColumn.allCases.count) == AnnotationColumn.allCases.map(\.rawValue)[...]
+  }
+
+  /// Whether a file is an earlier fxbatch output: its header (first non-blank record) ends with the annotation
+  /// fields.
+  private func isAnnotatedOutput(_ path: String) -> Bool {
+    guard let reader = try? CSVReader(path: path, delimiter: options.delimiter) else { return false }
+    while let record = try? reader.next() {
+      if record.isBlank { continue }
+      return Self.isAnnotated(header: (0..<record.fieldCount).map { record.field($0).trimmingWhitespace })
+    }
+    return false
+  }
+
+  /// Inputs that are an earlier fxbatch output of another input of this run (a second
+  /// `fxbatch convert *.csv` also matches the first run's `X.converted.csv`): they are skipped rather than
+  /// read while being replaced. A file of the same name that is not an fxbatch output is never skipped, and
+  /// then blocks the other input's output instead of being overwritten.
   private func inputsProducedByThisRun() -> [String: String] {
     var producer: [String: String] = [:]
     for input in options.inputPaths where input != "-" {
@@ -167,7 +192,7 @@ public struct BatchJob {
     }
     var skipped: [String: String] = [:]
     for input in options.inputPaths where input != "-" {
-      if let source = producer[Self.canonical(input)], source != input { skipped[input] = source }
+      if let source = producer[Self.canonical(input)], source != input, isAnnotatedOutput(input) { skipped[input] = source }
     }
     return skipped
   }
@@ -180,7 +205,7 @@ public struct BatchJob {
   private static func spoolStandardInput() throws(FileError) -> String {
     let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("fxbatch-stdin-\(getpid()).csv")
     do {
-      let output = try AtomicFile(path: path)
+      let output = try AtomicFile(path: path, mode: 0o600)
       var buffer = [UInt8](repeating: 0, count: 1 << 16)
       while true {
         let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
@@ -192,6 +217,7 @@ public struct BatchJob {
         try output.sink.write(buffer[0..<count])
       }
       try output.commit()
+      PendingFiles.add(path)  // removed after the run, or by an interrupt
     } catch let error as FileError {
       throw error
     } catch {
@@ -201,11 +227,15 @@ public struct BatchJob {
   }
 
   /// Opens a file and reads its header.
-  private func openFile(_ readPath: String, displayPath: String, delimiter: UInt8?) throws(FileError) -> (CSVReader, CSVRecord) {
+  private func openFile(_ readPath: String, displayPath: String, delimiter: UInt8?) throws(FileError) -> (
+    reader: CSVReader, leadingBlankLines: [CSVRecord], header: CSVRecord
+  ) {
     do {
       let reader = try CSVReader(path: readPath, delimiter: delimiter)
+      var blank: [CSVRecord] = []
       while let record = try reader.next() {
-        if !record.isBlank { return (reader, record) }
+        if !record.isBlank { return (reader, blank, record) }
+        blank.append(record)
       }
       throw CSVError.missingHeader
     } catch let error as CSVError {
@@ -218,8 +248,15 @@ public struct BatchJob {
   /// Pass 1 over one file.
   private func scanFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (FileScan, Set<RateKey>)
   {
-    let (reader, header) = try openFile(readPath, displayPath: displayPath, delimiter: options.delimiter)
+    let (reader, _, header) = try openFile(readPath, displayPath: displayPath, delimiter: options.delimiter)
     let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingWhitespace }
+    if Self.isAnnotated(header: headerFields) {
+      throw FileError(
+        path: displayPath, line: header.line, column: 1,
+        message:
+          "the file is already annotated by fxbatch (its header has the fx_* fields); converting it again would repeat them",
+        hint: "convert the original file instead")
+    }
     let mapping: FieldMapping
     do {
       mapping = try FieldMapping.resolve(
@@ -233,6 +270,7 @@ public struct BatchJob {
     var keys: Set<RateKey> = []
     var pointEvidence = 0
     var commaEvidence = 0
+    var ambiguousEvidence = 0
     do {
       while let record = try reader.next() {
         if record.isBlank { continue }
@@ -240,6 +278,7 @@ public struct BatchJob {
           switch AmountParser.evidence(amount) {
           case .point: pointEvidence += 1
           case .comma: commaEvidence += 1
+          case .ambiguous: ambiguousEvidence += 1
           case .neutral: break
           }
         }
@@ -250,7 +289,10 @@ public struct BatchJob {
     } catch {
       throw FileError(path: displayPath, message: "\(error)")
     }
-    let decimalMark = options.decimalMark ?? (commaEvidence > pointEvidence ? .comma : .point)
+    let decimalMark =
+      options.decimalMark
+      ?? AmountParser.inferMark(
+        point: pointEvidence, comma: commaEvidence, ambiguous: ambiguousEvidence, delimiter: reader.delimiter)
     let scan = FileScan(
       displayPath: displayPath, readPath: readPath, outputPath: outputPath, delimiter: reader.delimiter,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, normalizer: normalizer,
@@ -264,11 +306,12 @@ public struct BatchJob {
   private func convert(_ scan: FileScan, quotes: [RateKey: Result<RateQuote, RowError>], standardOutput: Int32) throws(FileError)
     -> (RunReport.Counts, Int)
   {
-    let (reader, header) = try openFile(scan.readPath, displayPath: scan.displayPath, delimiter: scan.delimiter)
+    let (reader, leadingBlankLines, header) = try openFile(
+      scan.readPath, displayPath: scan.displayPath, delimiter: scan.delimiter)
     var atomicFile: AtomicFile? = nil
     let sink: ByteSink
     if let outputPath = scan.outputPath {
-      do { atomicFile = try AtomicFile(path: outputPath) } catch {
+      do { atomicFile = try AtomicFile(path: outputPath, permissionsOf: scan.displayPath == "-" ? nil : scan.readPath) } catch {
         throw FileError(path: scan.displayPath, message: error.description)
       }
       sink = atomicFile!.sink
@@ -281,7 +324,7 @@ public struct BatchJob {
     var counts = RunReport.Counts()
     var withoutDate = 0
     do {
-      try writer.writeHeader(header, byteOrderMark: reader.hasByteOrderMark)
+      try writer.writeHeader(header, byteOrderMark: reader.hasByteOrderMark, leadingBlankLines: leadingBlankLines)
       while let record = try reader.next() {
         if record.isBlank {
           try writer.writeBlank(record)

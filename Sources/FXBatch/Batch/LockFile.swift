@@ -14,7 +14,9 @@ public enum LockFile {
     let file = try AtomicFile(path: path)
     var lines = [header.joined(separator: ",")]
     let found = quotes.compactMap { key, result in (try? result.get()).map { (key, $0) } }
-    for (key, quote) in found.sorted(by: { ($0.0.day, $0.0.pair.base, $0.0.pair.quote) < ($1.0.day, $1.0.pair.base, $1.0.pair.quote) }) {
+    for (key, quote) in found.sorted(by: {
+      ($0.0.day, $0.0.pair.base, $0.0.pair.quote) < ($1.0.day, $1.0.pair.base, $1.0.pair.quote)
+    }) {
       let fields = [
         key.pair.base.description, key.pair.quote.description, key.day.description, quote.rate.numerator.description,
         quote.rate.denominator.description, quote.rateText, quote.rateDay?.description ?? "", quote.isFallback ? "1" : "0",
@@ -47,7 +49,9 @@ public enum LockFile {
         if record.isBlank { continue }
         let fields = (0..<record.fieldCount).map(record.field)
         if !sawHeader {
-          guard fields == header else { throw fail(record.line, "not an fxbatch lock file (expected the header \(header.joined(separator: ",")))") }
+          guard fields == header else {
+            throw fail(record.line, "not an fxbatch lock file (expected the header \(header.joined(separator: ",")))")
+          }
           sawHeader = true
           continue
         }

@@ -170,7 +170,9 @@ public final class RateCache: Sendable {
   public func history(source: String) -> (csv: [UInt8], lastDay: CalendarDay, fetchedAt: Date)? {
     connection.withLock { handle in
       var statement: OpaquePointer?
-      guard sqlite3_prepare_v2(handle, "SELECT fetched_at, last_day, csv FROM histories WHERE source = ?", -1, &statement, nil) == SQLITE_OK
+      guard
+        sqlite3_prepare_v2(handle, "SELECT fetched_at, last_day, csv FROM histories WHERE source = ?", -1, &statement, nil)
+          == SQLITE_OK
       else { return nil }
       defer { sqlite3_finalize(statement) }
       sqlite3_bind_text(statement, 1, source, -1, Self.transient)

@@ -20,7 +20,8 @@ public enum RatePlanner {
   ///   - today: for the provider's date checks.
   ///   - cache: answers kept from earlier runs, looked up before anything is sent.
   /// - Returns: the local answers and the requests for the rest.
-  public static func plan(keys: Set<RateKey>, provider: any RateProvider, today: CalendarDay, cache: RateCache? = nil) -> RatePlan {
+  public static func plan(keys: Set<RateKey>, provider: any RateProvider, today: CalendarDay, cache: RateCache? = nil) -> RatePlan
+  {
     var plan = RatePlan(keyCount: keys.count)
     var remote: [RateKey] = []
     // Sorted so that the same batch always gives the same requests in the same order.

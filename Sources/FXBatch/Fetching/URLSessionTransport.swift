@@ -82,7 +82,11 @@ private final class CompletionOnce: Sendable {
   /// - Returns: whether this call delivered the result.
   @discardableResult
   func call(_ result: Result<HTTPResponse, TransportError>) -> Bool {
-    guard let handler = self.handler.withLock({ handler in defer { handler = nil }; return handler }) else { return false }
+    guard
+      let handler = self.handler.withLock({ handler in
+        defer { handler = nil }; return handler
+      })
+    else { return false }
     handler(result)
     return true
   }

@@ -42,7 +42,7 @@ public final class CSVReader {
       self.delimiter = delimiter
     } else {
       try fillFirstLine()
-      self.delimiter = Self.detectDelimiter(in: buffer[start..<end])
+      self.delimiter = Self.detectDelimiter(in: buffer[start..<end].drop { $0 == 10 || $0 == 13 })
     }
   }
 
@@ -66,9 +66,11 @@ public final class CSVReader {
     return candidates[best]
   }
 
-  /// Reads until the buffer holds a whole first line (or the file ends), for delimiter detection.
+  /// Reads until the buffer holds the whole first non-blank line (or the file ends), for delimiter detection.
   private func fillFirstLine() throws {
-    while !atEndOfFile, !buffer[start..<end].contains(where: { $0 == 10 || $0 == 13 }) { try fill() }
+    while !atEndOfFile, !buffer[start..<end].drop(while: { $0 == 10 || $0 == 13 }).contains(where: { $0 == 10 || $0 == 13 }) {
+      try fill()
+    }
   }
 
   /// Moves unread bytes to the front of the buffer and reads more; grows the buffer when a record fills it.

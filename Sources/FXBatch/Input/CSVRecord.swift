@@ -18,6 +18,9 @@ public struct CSVRecord: Sendable {
 
   /// The field's value: quotes of a quoted field removed and doubled quotes collapsed (RFC 4180).
   ///
+  /// A quoted field with text after its closing quote (`"1"000`) breaks RFC 4180; its value is its bytes as
+  /// written, quotes included, so that it is refused as an amount or a code rather than read as `1000`.
+  ///
   /// - Parameter index: 0-based field index; must be less than ``fieldCount``.
   public func field(_ index: Int) -> String {
     let range = fieldRanges[index]
@@ -28,18 +31,16 @@ public struct CSVRecord: Sendable {
     var value: [UInt8] = []
     value.reserveCapacity(range.count)
     var index = range.lowerBound + 1
-    var closed = false
     while index < range.upperBound {
       let byte = raw[index]
-      if byte == quote, !closed {
+      if byte == quote {
         if index + 1 < range.upperBound, raw[index + 1] == quote {
           value.append(quote)
           index += 2
           continue
         }
-        closed = true  // bytes after the closing quote are kept as written (lenient, like spreadsheets)
-        index += 1
-        continue
+        guard index + 1 == range.upperBound else { return String(decoding: raw[range], as: UTF8.self) }
+        break
       }
       value.append(byte)
       index += 1

@@ -113,10 +113,16 @@ public enum FieldMappingError: Error, Equatable, Sendable, CustomStringConvertib
   public var description: String {
     switch self {
     case .namedFieldMissing(let role, let name, let header):
-      return "\(role.optionName) \(name): no such field in the header (\(header.joined(separator: ", ")))"
+      return "\(role.optionName) \(RowError.quoted(name)): no such field in the header (\(Self.describe(header)))"
     case .roleMissing(let role, let header):
       let fix = role == .amount ? "use --amount-field NAME" : "use \(role.optionName) NAME or --\(role.rawValue) CODE"
-      return "no \(role.rawValue) field in the header (\(header.joined(separator: ", "))); \(fix)"
+      return "no \(role.rawValue) field in the header (\(Self.describe(header))); \(fix)"
     }
+  }
+
+  /// The header's names for a message: quoted and escaped (a file cannot put control characters on the
+  /// terminal), at most 12 of them.
+  private static func describe(_ header: [String]) -> String {
+    header.prefix(12).map(RowError.quoted).joined(separator: ", ") + (header.count > 12 ? ", … (\(header.count) fields)" : "")
   }
 }

@@ -31,6 +31,7 @@ public struct AmountParser: Sendable {
       let isPlainNumber =
         unsigned.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: ".") }
         && unsigned.filter({ $0 == UInt8(ascii: ".") }).count <= 1
+        && unsigned.contains { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
       let reason = isPlainNumber ? "has more than \(ExactDecimal.maximumDigits) digits" : "is not a number"
       return .failure(RowError(.invalidAmount, "\(RowError.quoted(trimmed)) \(reason)"))
     }
@@ -43,19 +44,31 @@ public struct AmountParser: Sendable {
     case point
     /// Reads only with a decimal comma (`12,50`).
     case comma
+    /// One mark followed by exactly three digits (`1,234`, `1.234`): a decimal mark, or digit grouping in
+    /// the other convention. Proves nothing.
+    case ambiguous
     /// Reads either way (`12`) or neither way.
     case neutral
   }
 
   static func evidence(_ text: String) -> Evidence {
-    let trimmed = text.trimmingWhitespace
-    let bytes = Array(trimmed.utf8)
+    let bytes = Array(text.trimmingWhitespace.utf8)
     let hasPoint = bytes.contains(UInt8(ascii: "."))
     let hasComma = bytes.contains(UInt8(ascii: ","))
-    if hasPoint, !hasComma, ExactDecimal(plainUTF8: bytes) != nil { return .point }
-    if hasComma, !hasPoint, ExactDecimal(plainUTF8: bytes.map { $0 == UInt8(ascii: ",") ? UInt8(ascii: ".") : $0 }) != nil {
-      return .comma
-    }
-    return .neutral
+    guard hasPoint != hasComma else { return .neutral }
+    let mark = hasPoint ? UInt8(ascii: ".") : UInt8(ascii: ",")
+    let plain = bytes.map { $0 == mark ? UInt8(ascii: ".") : $0 }
+    guard ExactDecimal(plainUTF8: plain) != nil, let markIndex = bytes.firstIndex(of: mark) else { return .neutral }
+    if bytes.count - markIndex - 1 == 3 { return .ambiguous }
+    return hasPoint ? .point : .comma
+  }
+
+  /// The decimal mark of a column from the evidence of its cells: the mark more cells prove; when no cell
+  /// proves either, a comma for a `;`-delimited file whose amounts hold a mark (European exports), else a
+  /// point. Cells that contradict the result are refused per record, never shifted.
+  static func inferMark(point: Int, comma: Int, ambiguous: Int, delimiter: UInt8) -> DecimalMark {
+    if point != comma { return comma > point ? .comma : .point }
+    if point == 0, ambiguous > 0, delimiter == UInt8(ascii: ";") { return .comma }
+    return .point
   }
 }

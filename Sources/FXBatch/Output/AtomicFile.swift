@@ -17,8 +17,15 @@ public final class AtomicFile {
 
   /// Creates the temporary file beside `path`.
   ///
+  /// The finished file gets the permissions of the file it replaces; a new file gets those of
+  /// `permissionsOf` (the input it is made from, so a private input stays private), or `mode`.
+  ///
+  /// - Parameters:
+  ///   - path: the final path.
+  ///   - permissionsOf: a file whose permission bits a new file copies.
+  ///   - mode: the permission bits of a new file when there is no such file (default 0644 less the umask).
   /// - Throws: ``OutputError/cannotCreate(path:reason:)``.
-  public init(path: String) throws(OutputError) {
+  public init(path: String, permissionsOf template: String? = nil, mode: mode_t? = nil) throws(OutputError) {
     self.path = path
     let slash = path.lastIndex(of: "/")
     let directory = slash.map { String(path[...$0]) } ?? ""
@@ -32,8 +39,15 @@ public final class AtomicFile {
       descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     } while descriptor < 0 && errno == EEXIST && attempt < 100
     guard descriptor >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+    var info = stat()
+    if stat(path, &info) == 0 || (template.map { stat($0, &info) == 0 } ?? false) {
+      fchmod(descriptor, info.st_mode & 0o7777)
+    } else if let mode {
+      fchmod(descriptor, mode)
+    }
     self.descriptor = descriptor
     temporaryPath = candidate
+    PendingFiles.add(candidate)
     sink = ByteSink(descriptor: descriptor)
   }
 
@@ -48,9 +62,11 @@ public final class AtomicFile {
     } catch {
       close(descriptor)
       unlink(temporaryPath)
+      PendingFiles.remove(temporaryPath)
       throw error
     }
     close(descriptor)
+    defer { PendingFiles.remove(temporaryPath) }
     guard rename(temporaryPath, path) == 0 else {
       let reason = String(cString: strerror(errno))
       unlink(temporaryPath)
@@ -64,6 +80,7 @@ public final class AtomicFile {
     finished = true
     close(descriptor)
     unlink(temporaryPath)
+    PendingFiles.remove(temporaryPath)
   }
 
   deinit { discard() }

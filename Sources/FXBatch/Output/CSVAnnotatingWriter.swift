@@ -12,9 +12,11 @@ public struct CSVAnnotatingWriter {
     self.headerFieldCount = headerFieldCount
   }
 
-  /// Writes a UTF-8 byte order mark (when the input had one) and the header with the annotation names.
-  public func writeHeader(_ header: CSVRecord, byteOrderMark: Bool) throws(OutputError) {
+  /// Writes a UTF-8 byte order mark (when the input had one), the blank lines before the header, and the
+  /// header with the annotation names.
+  public func writeHeader(_ header: CSVRecord, byteOrderMark: Bool, leadingBlankLines: [CSVRecord] = []) throws(OutputError) {
     if byteOrderMark { try sink.write([0xEF, 0xBB, 0xBF]) }
+    for blank in leadingBlankLines { try writeBlank(blank) }
     try write(header, cells: AnnotationColumn.allCases.map(\.rawValue))
   }
 

@@ -11,8 +11,8 @@ public enum RunSummary {
         continue
       }
       if let fileError = file.fileError {
-        lines.append("  \(file.input): not converted")
-        lines.append(fileError.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n"))
+        // Unindented, so the `path:line:column: error:` line can be found by editors and scripts.
+        lines.append(fileError)
         continue
       }
       var details: [String] = []
@@ -37,7 +37,8 @@ public enum RunSummary {
     lines.append("rates: \(rates.source.description)\(range)")
     if let fetch = report.fetch {
       lines.append(
-        "requests: \(fetch.requests) sent, \(fetch.retries) retries, \(fetch.failedRequests) failed; \(fetch.cacheHits) rates from the cache")
+        "requests: \(fetch.requests) sent, \(fetch.retries) retries, \(fetch.failedRequests) failed; \(fetch.cacheHits) rates from the cache"
+      )
     }
     if rates.recordsWithoutDate > 0 {
       var age = ""

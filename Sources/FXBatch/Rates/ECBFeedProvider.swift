@@ -45,7 +45,9 @@ public struct ECBFeedProvider: RateProvider {
     return [RateRequest(url: endpoint.appendingPathComponent(name), keys: keys)]
   }
 
-  public func answers(to request: RateRequest, response: HTTPResponse, maxStaleness: Int) -> [RateKey: Result<RateQuote, RowError>] {
+  public func answers(to request: RateRequest, response: HTTPResponse, maxStaleness: Int) -> [RateKey: Result<
+    RateQuote, RowError
+  >] {
     let table: RateTable
     do {
       table = try [UInt8](response.body).withUnsafeBufferPointer { buffer throws(RatesFileError) in

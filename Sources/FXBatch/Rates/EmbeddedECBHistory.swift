@@ -30,7 +30,8 @@ public enum EmbeddedECBHistory {
     guard let cache, let kept = cache.history(source: cacheSource), let embeddedLast = table.lastDay, kept.lastDay > embeddedLast
     else { return table }
     let fetched = CalendarDay(daysSinceEpoch: Int(kept.fetchedAt.timeIntervalSince1970 / 86_400))
-    let cacheInfo = RateSourceInfo(identifier: "ecb-cache", publisher: "ECB", description: "ECB reference rates (rates update cache)")
+    let cacheInfo = RateSourceInfo(
+      identifier: "ecb-cache", publisher: "ECB", description: "ECB reference rates (rates update cache)")
     guard
       let cached = try? kept.csv.withUnsafeBufferPointer({ buffer throws(RatesFileError) in
         try ECBHistoryCSV.parse(buffer, path: cache.path, info: cacheInfo)

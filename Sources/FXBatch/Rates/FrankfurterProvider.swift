@@ -37,14 +37,20 @@ public struct FrankfurterProvider: RateProvider {
       let symbols = Set(keys.map(\.pair.quote.description)).sorted().joined(separator: ",")
       var components = URLComponents(
         url: endpoint.appendingPathComponent("v1").appendingPathComponent(first.day.description), resolvingAgainstBaseURL: false)
-      components?.queryItems = [URLQueryItem(name: "base", value: first.pair.base.description), URLQueryItem(name: "symbols", value: symbols)]
+      components?.queryItems = [
+        URLQueryItem(name: "base", value: first.pair.base.description), URLQueryItem(name: "symbols", value: symbols),
+      ]
       guard let url = components?.url else { return nil }
       return RateRequest(url: url, keys: keys)
     }
   }
 
-  public func answers(to request: RateRequest, response: HTTPResponse, maxStaleness: Int) -> [RateKey: Result<RateQuote, RowError>] {
-    func bad(_ reason: String) -> [RateKey: Result<RateQuote, RowError>] { failAll(request, RowError(.badResponse, "Frankfurter: \(reason)")) }
+  public func answers(to request: RateRequest, response: HTTPResponse, maxStaleness: Int) -> [RateKey: Result<
+    RateQuote, RowError
+  >] {
+    func bad(_ reason: String) -> [RateKey: Result<RateQuote, RowError>] {
+      failAll(request, RowError(.badResponse, "Frankfurter: \(reason)"))
+    }
     let document: JSONValue
     do { document = try JSONParser.parse([UInt8](response.body)) } catch { return bad("not JSON (\(error))") }
     if let message = document["error"]?.stringValue ?? document["message"]?.stringValue { return bad(message) }
@@ -70,7 +76,9 @@ public struct FrankfurterProvider: RateProvider {
       let age = key.day.days(since: rateDay)
       guard age <= maxStaleness else {
         results[key] = .failure(
-          RowError(.staleRate, "Frankfurter's latest rates before \(key.day) are of \(rateDay); use --max-staleness \(age) to accept them"))
+          RowError(
+            .staleRate,
+            "Frankfurter's latest rates before \(key.day) are of \(rateDay); use --max-staleness \(age) to accept them"))
         continue
       }
       guard let member = rateMembers.first(where: { $0.key == key.pair.quote.description }) else {

@@ -102,8 +102,17 @@ public struct RateTable: Sendable {
       rate = direct
     } else {
       legs = []
-      guard case .some(.some(let toBase)) = leg(from: pivot, to: pair.base) else { return .failure(notPublished(pair.base)) }
-      guard case .some(.some(let toQuote)) = leg(from: pivot, to: pair.quote) else { return .failure(notPublished(pair.quote)) }
+      func missingLeg(_ currency: CurrencyCode, _ found: ExchangeRate??) -> RowError {
+        guard case .none = found else { return notPublished(currency) }
+        return RowError(
+          .noRate,
+          "the \(info.publisher) rates have no \(currency) rate against \(pivot), which cross rates go through, nor a direct \(pair) rate"
+        )
+      }
+      let baseLeg = leg(from: pivot, to: pair.base)
+      guard case .some(.some(let toBase)) = baseLeg else { return .failure(missingLeg(pair.base, baseLeg)) }
+      let quoteLeg = leg(from: pivot, to: pair.quote)
+      guard case .some(.some(let toQuote)) = quoteLeg else { return .failure(missingLeg(pair.quote, quoteLeg)) }
       guard let cross = toBase.inverted.chained(with: toQuote) else {
         return .failure(RowError(.amountOverflow, "the cross rate \(pair) needs more than 38 digits"))
       }

@@ -11,6 +11,13 @@ public enum RatesFile {
   public static func load(path: String) throws(RatesFileError) -> RateTable {
     let name = (path as NSString).lastPathComponent
     let info = RateSourceInfo(identifier: "file:\(name)", publisher: name, description: "rates file \(path)")
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw RatesFileError(path: path, line: 1, column: 1, message: "no such rates file")
+    }
+    guard !isDirectory.boolValue else {
+      throw RatesFileError(path: path, line: 1, column: 1, message: "is a directory, not a rates file")
+    }
     let data: Data
     do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
       throw RatesFileError(path: path, line: 1, column: 1, message: "cannot read the rates file: \(error.localizedDescription)")

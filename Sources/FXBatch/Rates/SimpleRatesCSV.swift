@@ -92,6 +92,16 @@ public enum SimpleRatesCSV {
             record.line, column(columns.rate),
             "\(pair) on \(day.map(String.init(describing:)) ?? "every day") is given twice (\(existing) and \(rate))")
         }
+        // Both directions of a pair on one day must be exact inverses, or the table contradicts itself.
+        let inverse = CurrencyPair(base: quote, quote: base)
+        if let inverseColumn = columnByPair[inverse], let other = ratesByDay[day, default: [:]][inverseColumn],
+          rate.multiplied(by: other).map({ $0.normalized != .one }) ?? true
+        {
+          throw fail(
+            record.line, column(columns.rate),
+            "\(pair) \(rate) and \(inverse) \(other) on \(day.map(String.init(describing:)) ?? "every day") are not inverses; give one direction"
+          )
+        }
         ratesByDay[day, default: [:]][pairColumn] = rate
       }
     } catch let error as RatesFileError {

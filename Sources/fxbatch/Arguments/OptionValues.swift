@@ -8,7 +8,10 @@ enum OptionValues {
   }
 
   static func day(_ text: String, option: String) throws(UsageError) -> CalendarDay {
-    guard let day = CalendarDay(iso8601: text) else { throw UsageError("\(option) \(text): expected a YYYY-MM-DD date") }
+    guard let day = CalendarDay(iso8601: text) else {
+      let layout = text.utf8.count == 10 && text.split(separator: "-").count == 3
+      throw UsageError("\(option) \(text): \(layout ? "not a calendar date" : "expected a YYYY-MM-DD date")")
+    }
     return day
   }
 

@@ -17,7 +17,8 @@ enum ConvertCommand {
     OptionSpec(names: ["--jobs"], valueName: "N", help: "Most requests in flight at once (default 8)"),
     OptionSpec(names: ["--timeout"], valueName: "SECONDS", help: "Wait this long for each answer (default 10)"),
     OptionSpec(names: ["--retries"], valueName: "N", help: "Retries on timeouts, connection errors, 5xx, 429 (default 3)"),
-    OptionSpec(names: ["--retry-delay"], valueName: "SECONDS", help: "First backoff step, doubled per retry, jittered (default 0.5)"),
+    OptionSpec(
+      names: ["--retry-delay"], valueName: "SECONDS", help: "First backoff step, doubled per retry, jittered (default 0.5)"),
     OptionSpec(
       names: ["--cache-dir"], valueName: "DIR",
       help: "Rate cache directory (default $XDG_CACHE_HOME/fxbatch);\nalso where `rates update` keeps a newer ECB history"),
@@ -25,7 +26,8 @@ enum ConvertCommand {
     OptionSpec(names: ["--offline"], valueName: nil, help: "Use only the cache, embedded data and files; no network"),
     OptionSpec(names: ["--lock"], valueName: "FILE", help: "Write every rate the run used to FILE (with --frozen: read it)"),
     OptionSpec(names: ["--frozen"], valueName: nil, help: "Take rates only from the --lock file; fail records it lacks"),
-    OptionSpec(names: ["--plan"], valueName: nil, help: "Print the rate lookups and requests the run needs; fetch and write nothing"),
+    OptionSpec(
+      names: ["--plan"], valueName: nil, help: "Print the rate lookups and requests the run needs; fetch and write nothing"),
     OptionSpec(names: ["--from"], valueName: "CODE", help: "The from-currency of every record (no from field needed)"),
     OptionSpec(names: ["--to"], valueName: "CODE", help: "The to-currency of every record (no to field needed)"),
     OptionSpec(names: ["--amount-field"], valueName: "NAME", help: "Header name of the amount (default: amount, value, …)"),
@@ -130,9 +132,11 @@ enum ConvertCommand {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       do {
-        try encoder.encode(report).write(to: URL(fileURLWithPath: reportPath), options: .atomic)
+        let file = try AtomicFile(path: reportPath)
+        try file.sink.write(try encoder.encode(report))
+        try file.commit()
       } catch {
-        Console.error("\(reportPath):1:1: error: cannot write the report: \(error.localizedDescription)\n")
+        Console.error("\(reportPath):1:1: error: cannot write the report: \(error)\n")
         return ExitStatus.fileError
       }
     }
@@ -144,6 +148,22 @@ enum ConvertCommand {
     options.inputPaths = parsed.positionals
     guard !options.inputPaths.isEmpty else { throw UsageError("no input files") }
     if options.inputPaths.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input (-) can be read only once") }
+    for option in ["--output", "--output-dir", "--rates", "--report", "--lock", "--cache-dir"] where parsed.value(option) == "" {
+      throw UsageError("\(option) needs a non-empty path")
+    }
+    // Files written after the conversion must be writable before it starts, or a run would fail half done.
+    for option in ["--report", "--lock"] {
+      guard let path = parsed.value(option), !(option == "--lock" && parsed.has("--frozen")) else { continue }
+      var isDirectory: ObjCBool = false
+      let parent = (path as NSString).deletingLastPathComponent
+      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
+        throw UsageError("\(option) \(path): is a directory")
+      }
+      guard parent.isEmpty || (FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) && isDirectory.boolValue)
+      else {
+        throw UsageError("\(option) \(path): no such directory \(parent)")
+      }
+    }
     if let output = parsed.value("--output") {
       guard options.inputPaths.count == 1 else { throw UsageError("-o takes one input file; use --output-dir for several") }
       guard parsed.value("--output-dir") == nil else { throw UsageError("-o and --output-dir exclude each other") }
@@ -190,7 +210,9 @@ enum ConvertCommand {
       guard let lockPath = parsed.value("--lock") else { throw UsageError("--frozen needs --lock FILE to read the rates from") }
       return .lockFile(lockPath)
     }
-    if parsed.has("--no-cache"), parsed.value("--cache-dir") != nil { throw UsageError("--no-cache and --cache-dir exclude each other") }
+    if parsed.has("--no-cache"), parsed.value("--cache-dir") != nil {
+      throw UsageError("--no-cache and --cache-dir exclude each other")
+    }
     var endpoint: URL? = nil
     if let text = parsed.value("--endpoint") {
       guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
@@ -236,7 +258,9 @@ enum ConvertCommand {
       var cache: (path: String, explicit: Bool)? = nil
       if let directory = parsed.value("--cache-dir") {
         cache = (directory, true)
-      } else if !parsed.has("--no-cache"), let directory = RateCache.defaultDirectory(environment: ProcessInfo.processInfo.environment) {
+      } else if !parsed.has("--no-cache"),
+        let directory = RateCache.defaultDirectory(environment: ProcessInfo.processInfo.environment)
+      {
         cache = (directory, false)
       }
       return .provider(provider, settings, cache: cache)

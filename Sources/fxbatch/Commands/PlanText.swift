@@ -13,7 +13,8 @@ enum PlanText {
     let same = local.filter { (try? $0.get()) != nil }.count
     lines.append("plan: \(files) file\(files == 1 ? "" : "s"), \(plan.keyCount) distinct (base, quote, day) keys")
     lines.append(
-      "  answered without the network: \(local.count) (same currency or cached \(same), refused before asking \(local.count - same))")
+      "  answered without the network: \(local.count) (same currency or cached \(same), refused before asking \(local.count - same))"
+    )
     lines.append("  requests to \(source.description): \(plan.requests.count)")
     for request in plan.requests {
       lines.append("    GET \(request.url.absoluteString)  (\(request.keys.count) key\(request.keys.count == 1 ? "" : "s"))")

@@ -82,9 +82,12 @@ enum RatesCommand {
 
   /// `rates update`: fetch, validate and keep the ECB history.
   private static func update(_ parsed: ParsedArguments, usage: String) -> Int32 {
-    guard parsed.positionals.count == 1 else { return FXBatchCommand.usageError(UsageError("rates update takes no arguments"), usage: usage) }
+    guard parsed.positionals.count == 1 else {
+      return FXBatchCommand.usageError(UsageError("rates update takes no arguments"), usage: usage)
+    }
     guard let directory = FXBatchCommand.cacheDirectory(parsed) else {
-      return FXBatchCommand.usageError(UsageError("rates update needs a cache: --cache-dir DIR (no HOME or XDG_CACHE_HOME is set)"), usage: usage)
+      return FXBatchCommand.usageError(
+        UsageError("rates update needs a cache: --cache-dir DIR (no HOME or XDG_CACHE_HOME is set)"), usage: usage)
     }
     var endpoint = ECBFeedProvider.defaultEndpoint
     if let text = parsed.value("--endpoint") {
@@ -101,7 +104,8 @@ enum RatesCommand {
     }
     let url = endpoint.appendingPathComponent("eurofxref-hist.xml")
     let fetcher = RateFetcher(
-      transport: URLSessionTransport(maximumConnections: 1, timeout: timeout), jobs: 1, timeout: timeout, retryPolicy: RetryPolicy())
+      transport: URLSessionTransport(maximumConnections: 1, timeout: timeout), jobs: 1, timeout: timeout,
+      retryPolicy: RetryPolicy())
     let response: HTTPResponse
     switch fetcher.fetch([url]).results[0] {
     case .success(let answer): response = answer
@@ -129,7 +133,9 @@ enum RatesCommand {
     }
     let embeddedLast = EmbeddedECBHistory.table.lastDay.map(String.init(describing:)) ?? "?"
     let verdict = last > (EmbeddedECBHistory.table.lastDay ?? last) ? "newer than" : "not newer than"
-    Console.out("fetched \(table.days.count) days, \(first) .. \(last), into \(cache.path); \(verdict) the embedded history (ends \(embeddedLast))\n")
+    Console.out(
+      "fetched \(table.days.count) days, \(first) .. \(last), into \(cache.path); \(verdict) the embedded history (ends \(embeddedLast))\n"
+    )
     return ExitStatus.success
   }
 }

@@ -1,0 +1,131 @@
+import FXBatchTestSupport
+import Foundation
+import Testing
+
+/// Bad and odd input found by trying to break fxbatch: each case keeps its data and says what is wrong.
+@Suite("fxbatch end to end: bad input")
+struct EndToEndRobustnessTests {
+  let cli: CLIRunner
+
+  init() throws { cli = try CLIRunner() }
+
+  @Test func aUserFileNamedLikeAnOutputIsNeverOverwritten() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let userData = "date,amount,from,to\n2020-01-02,5,GBP,EUR\n"
+    try directory.write("p.converted.csv", userData)
+    try directory.write("p.csv", "date,amount,from,to\n2020-01-02,100,USD,EUR\n")
+    let result = try cli.run(["convert", "p.converted.csv", "p.csv"], in: directory.url)
+    #expect(result.status == 2)
+    #expect(try directory.read("p.converted.csv") == userData)
+    #expect(result.standardError.contains("p.csv:1:1: error: the output p.converted.csv is an input file"))
+    #expect(try directory.fileNames() == ["p.converted.converted.csv", "p.converted.csv", "p.csv"])
+  }
+
+  @Test func anAnnotatedFileIsNotAnnotatedTwice() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("in.csv", "date,amount,from,to\n2020-01-02,100,EUR,USD\n")
+    #expect(try cli.run(["convert", "-q", "in.csv", "-o", "out.csv"], in: directory.url).status == 0)
+    let again = try cli.run(["convert", "out.csv"], in: directory.url)
+    #expect(again.status == 2)
+    #expect(again.standardError.contains("out.csv:1:1: error: the file is already annotated by fxbatch"))
+  }
+
+  // "1,234" is a thousands-grouped 1234 in a US export, or 1.234 with a decimal comma: never guessed.
+  @Test func groupedThousandsAreRefusedNotReadAsDecimals() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("thousands.csv", "date,amount,from,to\n2020-01-02,\"1,234\",USD,EUR\n2020-01-02,\"2,500\",USD,EUR\n")
+    let result = try cli.run(["convert", "-q", "-o", "-", "thousands.csv"], in: directory.url)
+    #expect(result.status == 1)
+    let lines = result.standardOutput.split(separator: "\n")
+    #expect(lines[1].hasSuffix(#",error,"invalid_amount: ""1,234"" is not a number""#))
+    #expect(lines[2].hasSuffix(#",error,"invalid_amount: ""2,500"" is not a number""#))
+  }
+
+  @Test func textAfterAClosingQuoteIsNotJoinedIntoANumber() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("quotes.csv", "date,amount,from,to\n2020-01-02,\"1\"000,USD,EUR\n")
+    let result = try cli.run(["convert", "-q", "-o", "-", "quotes.csv"], in: directory.url)
+    #expect(result.status == 1)
+    #expect(result.standardOutput.contains(#"error,"invalid_amount: ""\""1\""000"" is not a number""#))
+  }
+
+  // 1 USD→EUR on 2020-01-02 = 1 / 1.1193 = 0.8934… → 0.89
+  @Test func blankLinesBeforeTheHeaderAreKeptAndDoNotHideTheDelimiter() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("blank.csv", "\n\r\ndate;amount;from;to\n2020-01-02;1;USD;EUR\n")
+    let result = try cli.run(["convert", "-q", "blank.csv"], in: directory.url)
+    #expect(result.status == 0)
+    #expect(try directory.read("blank.converted.csv").hasPrefix("\n\r\ndate;amount;from;to;fx_rate;"))
+    #expect(try directory.read("blank.converted.csv").contains("2020-01-02;1;USD;EUR;0.8934155276;0.89;EUR;"))
+  }
+
+  @Test func headerTextInMessagesIsEscaped() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("escape.csv", "date,\u{1B}[31mRED\u{7},from,to\n2020-01-02,1,USD,EUR\n")
+    let result = try cli.run(["convert", "escape.csv"], in: directory.url)
+    #expect(result.status == 2)
+    #expect(!result.standardError.contains("\u{1B}"))
+    #expect(result.standardError.contains(#""\u{1b}[31mRED\u{7}""#))
+  }
+
+  @Test func contradictoryRatesBothWaysAreRefused() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("rates.csv", "date,base,quote,rate\n2020-01-02,EUR,USD,1.1\n2020-01-02,USD,EUR,0.5\n")
+    try directory.write("in.csv", "amount,from,to\n1,EUR,USD\n")
+    let result = try cli.run(["convert", "--rates", "rates.csv", "in.csv"], in: directory.url)
+    #expect(result.status == 2)
+    #expect(
+      result.standardError
+        == "rates.csv:3:20: error: USD/EUR 0.5 and EUR/USD 1.1 on 2020-01-02 are not inverses; give one direction\n")
+  }
+
+  @Test func aPrivateInputGivesAPrivateOutput() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = try directory.write("private.csv", "date,amount,from,to\n2020-01-02,100,EUR,USD\n")
+    try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: input)
+    #expect(try cli.run(["convert", "-q", "private.csv"], in: directory.url).status == 0)
+    let attributes = try FileManager.default.attributesOfItem(
+      atPath: directory.url.appendingPathComponent("private.converted.csv").path)
+    #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+  }
+
+  @Test(arguments: [["-o", ""], ["--report", ""], ["--report", "/nonexistent-fxbatch-dir/report.json"]])
+  func unusableOutputPathsAreUsageErrorsBeforeAnyWork(options: [String]) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("in.csv", "date,amount,from,to\n2020-01-02,100,EUR,USD\n")
+    let result = try cli.run(["convert"] + options + ["in.csv"], in: directory.url)
+    #expect(result.status == 64)
+    #expect(try directory.fileNames() == ["in.csv"])
+  }
+
+  @Test func anInterruptedRunLeavesNoTemporaryFiles() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let process = Process()
+    process.executableURL = cli.executable
+    process.arguments = ["convert", "-q", "-", "-o", "out.csv"]
+    process.currentDirectoryURL = directory.url
+    process.environment = ["TMPDIR": directory.path, "FXBATCH_TODAY": "2026-11-29"]
+    let input = Pipe()
+    process.standardInput = input
+    try process.run()
+    // Standard input is being spooled and never ends: the run is mid-way when the signal comes.
+    input.fileHandleForWriting.write(Data("date,amount,from,to\n2020-01-02,100,EUR,USD\n".utf8))
+    let deadline = Date().addingTimeInterval(10)
+    while try directory.fileNames().isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    #expect(try directory.fileNames().count == 1, "the spool file exists while the run waits")
+    process.terminate()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 128 + SIGTERM)
+    #expect(try directory.fileNames().isEmpty)
+  }
+}

@@ -1,0 +1,197 @@
+import FXBatchTestSupport
+import Foundation
+import Testing
+
+/// `fxbatch convert --source frankfurter|ecb` against a real HTTP server on 127.0.0.1 that the test starts,
+/// scripted per route (latency, failures). Never the internet.
+@Suite("fxbatch end to end: rates over HTTP")
+struct NetworkEndToEndTests {
+  let cli: CLIRunner
+
+  init() throws { cli = try CLIRunner() }
+
+  /// A Frankfurter v1 answer for one base and day.
+  static func frankfurter(base: String = "EUR", date: String, rates: [String: String]) -> String {
+    let members = rates.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",")
+    return #"{"amount":1.0,"base":"\#(base)","date":"\#(date)","rates":{\#(members)}}"#
+  }
+
+  func run(_ arguments: [String], server: LoopbackHTTPServer, in directory: TemporaryDirectory) throws -> CLIRunner.Result {
+    try cli.run(
+      ["convert", "--source", "frankfurter", "--endpoint", server.baseURL.absoluteString, "--no-cache", "--retry-delay", "0.05"]
+        + arguments, in: directory.url)
+  }
+
+  // 40 days × 200 records of EUR→USD: 40 distinct keys, one request each; at most 8 in flight, and 8 reached.
+  // Rate for day d: 1.1000 + d/10000 (the server's script); 100 EUR × 1.1001 = 110.01 on day 1.
+  @Test func eachDistinctKeyIsAskedOnceWithBoundedConcurrency() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var csv = "date,amount,from,to\n"
+    for index in 1...40 {
+      let date = "2024-02-\(String(format: "%02d", (index - 1) % 28 + 1))"
+      let day = index <= 28 ? date : "2024-03-\(String(format: "%02d", index - 28))"
+      server.route(
+        "/v1/\(day)", [.json(Self.frankfurter(date: day, rates: ["USD": "1.\(String(format: "%04d", 1000 + index))"]), delay: .milliseconds(150))])
+      for _ in 0..<200 { csv += "\(day),100,EUR,USD\n" }
+    }
+    try directory.write("many.csv", csv)
+    let result = try run(["--jobs", "8", "many.csv"], server: server, in: directory)
+    #expect(result.status == 0)
+    #expect(server.requestCount == 40)
+    #expect(server.peakConcurrentRequests == 8)
+    #expect(result.standardError.contains("8000 records: 8000 ok, 0 fallback, 0 error"))
+    #expect(result.standardError.contains("requests: 40 sent, 0 retries, 0 failed"))
+    let lines = try directory.read("many.converted.csv").split(separator: "\n")
+    #expect(lines.count == 8001)
+    #expect(lines[1] == "2024-02-01,100,EUR,USD,1.1001,110.01,USD,2024-02-01,frankfurter EUR/USD=1.1001,ok,")
+    #expect(lines[8000] == "2024-03-12,100,EUR,USD,1.104,110.40,USD,2024-03-12,frankfurter EUR/USD=1.1040,ok,")
+  }
+
+  // Each failure mode fails only its own records; the rest converts; the run ends in bounded time.
+  @Test func failuresStayWithTheirOwnKeys() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let ok = Self.frankfurter(date: "2024-03-01", rates: ["USD": "1.0833"])
+    server.route("/v1/2024-03-01", [.json(ok)])
+    server.route(
+      "/v1/2024-03-04",
+      [.status(429, headers: ["Retry-After": "1"]), .json(Self.frankfurter(date: "2024-03-04", rates: ["USD": "1.0855"]))])
+    server.route("/v1/2024-03-05", [.json(#"{"error":"Rate limit exceeded"}"#)])
+    server.route("/v1/2024-03-06", [.neverAnswer])
+    server.route("/v1/2024-03-07", [.status(500)])
+    server.route("/v1/2024-03-08", [.closeWithoutAnswer])
+    server.route("/v1/2024-03-11", [.json(#"{"message":"not found"}"#, status: 404)])
+    try directory.write(
+      "mixed.csv",
+      """
+      date,amount,from,to
+      2024-03-01,100,EUR,USD
+      2024-03-04,100,EUR,USD
+      2024-03-05,100,EUR,USD
+      2024-03-06,100,EUR,USD
+      2024-03-07,100,EUR,USD
+      2024-03-08,100,EUR,USD
+      2024-03-11,100,EUR,USD
+      2024-03-01,100,EUR,EUR
+      2024-03-01,100,AED,EUR
+
+      """)
+    let started = Date()
+    let result = try run(["--timeout", "1", "--retries", "2", "mixed.csv"], server: server, in: directory)
+    let elapsed = Date().timeIntervalSince(started)
+    #expect(result.status == 1)
+    #expect(elapsed < 20, "the run ends in bounded time")
+    let lines = try directory.read("mixed.converted.csv").split(separator: "\n").map(String.init)
+    // 100 × 1.0833 = 108.33
+    #expect(lines[1] == "2024-03-01,100,EUR,USD,1.0833,108.33,USD,2024-03-01,frankfurter EUR/USD=1.0833,ok,")
+    // 429 with Retry-After: 1, then 200: 100 × 1.0855 = 108.55, at least a second later.
+    #expect(lines[2] == "2024-03-04,100,EUR,USD,1.0855,108.55,USD,2024-03-04,frankfurter EUR/USD=1.0855,ok,")
+    #expect(server.requestCount(path: "/v1/2024-03-04") == 2)
+    #expect(elapsed >= 1)
+    #expect(lines[3].hasSuffix(",error,bad_response: Frankfurter: Rate limit exceeded"))
+    #expect(lines[4].hasSuffix(",error,timeout: no answer in 1 s after 3 attempts"))
+    #expect(lines[5].hasSuffix(",error,source_unavailable: HTTP 500 after 3 attempts"))
+    #expect(server.requestCount(path: "/v1/2024-03-07") == 3)
+    #expect(lines[6].contains(",error,source_unavailable: "))
+    #expect(lines[7].hasSuffix(",error,no_rate: Frankfurter: not found"))
+    #expect(server.requestCount(path: "/v1/2024-03-11") == 1, "a 404 is not retried")
+    #expect(lines[8] == "2024-03-01,100,EUR,EUR,1,100.00,EUR,2024-03-01,same currency,ok,")
+    #expect(lines[9].hasSuffix(",error,no_rate: Frankfurter (ECB data) has no AED rates"))
+    #expect(server.requests.allSatisfy { $0.path.hasPrefix("/v1/2024-03-") }, "nothing is asked for AED or EUR→EUR")
+  }
+
+  @Test func planPrintsRequestsAndFetchesNothing() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write(
+      "in.csv", "date,amount,from,to\n2024-03-01,1,EUR,USD\n2024-03-01,2,EUR,GBP\n2024-03-01,3,USD,EUR\n2024-03-01,3,USD,USD\n")
+    let result = try run(["--plan", "in.csv"], server: server, in: directory)
+    #expect(result.status == 0)
+    #expect(server.requestCount == 0)
+    #expect(try directory.fileNames() == ["in.csv"])
+    #expect(
+      result.standardOutput == """
+        plan: 1 file, 4 distinct (base, quote, day) keys
+          answered without the network: 1 (same currency or cached 1, refused before asking 0)
+          requests to Frankfurter rates API (\(server.baseURL.absoluteString)): 2
+            GET \(server.baseURL.absoluteString)/v1/2024-03-01?base=EUR&symbols=GBP,USD  (2 keys)
+            GET \(server.baseURL.absoluteString)/v1/2024-03-01?base=USD&symbols=EUR  (1 key)
+          cache hits: 0
+
+        """)
+  }
+
+  @Test func cacheOfflineAndFrozenLockFile() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    server.route("/v1/2024-03-01", [.json(Self.frankfurter(date: "2024-03-01", rates: ["GBP": "0.85553", "USD": "1.0833"]))])
+    try directory.write("in.csv", "date,amount,from,to\n2024-03-01,100,EUR,USD\n2024-03-01,100,EUR,GBP\n")
+    let endpoint = server.baseURL.absoluteString
+    let first = try cli.run(
+      ["convert", "-q", "--source", "frankfurter", "--endpoint", endpoint, "--cache-dir", "cache", "--lock", "rates.lock", "in.csv"],
+      in: directory.url)
+    #expect(first.status == 0)
+    #expect(server.requestCount == 1)
+    let converted = try directory.read("in.converted.csv")
+    // 100 × 1.0833 = 108.33 USD; 100 × 0.85553 = 85.553 → 85.55 GBP
+    #expect(converted.contains("2024-03-01,100,EUR,USD,1.0833,108.33,USD,"))
+    #expect(converted.contains("2024-03-01,100,EUR,GBP,0.85553,85.55,GBP,"))
+    server.stop()
+    // Second run: the server is gone; the cache answers everything.
+    let offline = try cli.run(
+      ["convert", "--offline", "--source", "frankfurter", "--endpoint", endpoint, "--cache-dir", "cache", "-o", "again.csv", "in.csv"],
+      in: directory.url)
+    #expect(offline.status == 0)
+    #expect(offline.standardError.contains("requests: 0 sent, 0 retries, 0 failed; 2 rates from the cache"))
+    #expect(try directory.read("again.csv") == converted)
+    // Frozen: only the lock file; byte for byte the same output.
+    let frozen = try cli.run(["convert", "-q", "--lock", "rates.lock", "--frozen", "-o", "frozen.csv", "in.csv"], in: directory.url)
+    #expect(frozen.status == 0)
+    #expect(try directory.read("frozen.csv") == converted)
+    try directory.write("other.csv", "date,amount,from,to\n2024-03-04,100,EUR,USD\n")
+    let missing = try cli.run(["convert", "-q", "--lock", "rates.lock", "--frozen", "-o", "-", "other.csv"], in: directory.url)
+    #expect(missing.status == 1)
+    #expect(missing.standardOutput.contains("error,no_rate: EUR/USD on 2024-03-04 is not in the lock file rates.lock (--frozen)"))
+    // Offline without a cached answer: no_rate naming the reason.
+    try directory.write("new.csv", "date,amount,from,to\n2024-03-05,100,EUR,USD\n")
+    let uncached = try cli.run(
+      ["convert", "-q", "--offline", "--source", "frankfurter", "--endpoint", endpoint, "--cache-dir", "cache", "-o", "-", "new.csv"],
+      in: directory.url)
+    #expect(uncached.standardOutput.contains("error,no_rate: offline (--offline): no cached Frankfurter rate for EUR/USD on 2024-03-05"))
+  }
+
+  // The ECB source asks for one file for the whole batch: here the 90-day file (dates within 85 days of
+  // "today", 2017-03-09). 100 USD→GBP on 2017-03-08 = 100 × 0.86753 / 1.0556 = 82.18.
+  @Test func ecbSourceMakesOneRequest() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let feed = try String(
+      contentsOf: try #require(Bundle.module.resourceURL).appendingPathComponent("Fixtures/e2e/ecb-eurofxref-daily-2017-03-08.xml"),
+      encoding: .utf8)
+    server.route("/eurofxref-hist-90d.xml", [.xml(feed)])
+    try directory.write("in.csv", "date,amount,from,to\n2017-03-08,100,USD,GBP\n2017-03-09,100,USD,GBP\n2017-03-08,1000,JPY,EUR\n")
+    var runner = cli
+    runner.environment["FXBATCH_TODAY"] = "2017-03-09"
+    let result = try runner.run(
+      ["convert", "-q", "--source", "ecb", "--endpoint", server.baseURL.absoluteString + "/", "--no-cache", "-o", "-", "in.csv"],
+      in: directory.url)
+    #expect(result.status == 0)
+    #expect(server.requestCount == 1)
+    let lines = result.standardOutput.split(separator: "\n")
+    #expect(lines[1] == "2017-03-08,100,USD,GBP,0.8218359227,82.18,GBP,2017-03-08,ecb EUR/USD=1.0556 EUR/GBP=0.86753,ok,")
+    #expect(lines[2] == "2017-03-09,100,USD,GBP,0.8218359227,82.18,GBP,2017-03-08,ecb EUR/USD=1.0556 EUR/GBP=0.86753,fallback,")
+    // 1000 / 120.65 = 8.288… → 8.29
+    #expect(lines[3].hasPrefix("2017-03-08,1000,JPY,EUR,0.00828843763,8.29,EUR,"))
+  }
+}

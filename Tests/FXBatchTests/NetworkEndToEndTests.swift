@@ -34,7 +34,11 @@ struct NetworkEndToEndTests {
       let date = "2024-02-\(String(format: "%02d", (index - 1) % 28 + 1))"
       let day = index <= 28 ? date : "2024-03-\(String(format: "%02d", index - 28))"
       server.route(
-        "/v1/\(day)", [.json(Self.frankfurter(date: day, rates: ["USD": "1.\(String(format: "%04d", 1000 + index))"]), delay: .milliseconds(150))])
+        "/v1/\(day)",
+        [
+          .json(
+            Self.frankfurter(date: day, rates: ["USD": "1.\(String(format: "%04d", 1000 + index))"]), delay: .milliseconds(150))
+        ])
       for _ in 0..<200 { csv += "\(day),100,EUR,USD\n" }
     }
     try directory.write("many.csv", csv)
@@ -137,7 +141,10 @@ struct NetworkEndToEndTests {
     try directory.write("in.csv", "date,amount,from,to\n2024-03-01,100,EUR,USD\n2024-03-01,100,EUR,GBP\n")
     let endpoint = server.baseURL.absoluteString
     let first = try cli.run(
-      ["convert", "-q", "--source", "frankfurter", "--endpoint", endpoint, "--cache-dir", "cache", "--lock", "rates.lock", "in.csv"],
+      [
+        "convert", "-q", "--source", "frankfurter", "--endpoint", endpoint, "--cache-dir", "cache", "--lock", "rates.lock",
+        "in.csv",
+      ],
       in: directory.url)
     #expect(first.status == 0)
     #expect(server.requestCount == 1)
@@ -148,13 +155,17 @@ struct NetworkEndToEndTests {
     server.stop()
     // Second run: the server is gone; the cache answers everything.
     let offline = try cli.run(
-      ["convert", "--offline", "--source", "frankfurter", "--endpoint", endpoint, "--cache-dir", "cache", "-o", "again.csv", "in.csv"],
+      [
+        "convert", "--offline", "--source", "frankfurter", "--endpoint", endpoint, "--cache-dir", "cache", "-o", "again.csv",
+        "in.csv",
+      ],
       in: directory.url)
     #expect(offline.status == 0)
     #expect(offline.standardError.contains("requests: 0 sent, 0 retries, 0 failed; 2 rates from the cache"))
     #expect(try directory.read("again.csv") == converted)
     // Frozen: only the lock file; byte for byte the same output.
-    let frozen = try cli.run(["convert", "-q", "--lock", "rates.lock", "--frozen", "-o", "frozen.csv", "in.csv"], in: directory.url)
+    let frozen = try cli.run(
+      ["convert", "-q", "--lock", "rates.lock", "--frozen", "-o", "frozen.csv", "in.csv"], in: directory.url)
     #expect(frozen.status == 0)
     #expect(try directory.read("frozen.csv") == converted)
     try directory.write("other.csv", "date,amount,from,to\n2024-03-04,100,EUR,USD\n")
@@ -164,9 +175,14 @@ struct NetworkEndToEndTests {
     // Offline without a cached answer: no_rate naming the reason.
     try directory.write("new.csv", "date,amount,from,to\n2024-03-05,100,EUR,USD\n")
     let uncached = try cli.run(
-      ["convert", "-q", "--offline", "--source", "frankfurter", "--endpoint", endpoint, "--cache-dir", "cache", "-o", "-", "new.csv"],
+      [
+        "convert", "-q", "--offline", "--source", "frankfurter", "--endpoint", endpoint, "--cache-dir", "cache", "-o", "-",
+        "new.csv",
+      ],
       in: directory.url)
-    #expect(uncached.standardOutput.contains("error,no_rate: offline (--offline): no cached Frankfurter rate for EUR/USD on 2024-03-05"))
+    #expect(
+      uncached.standardOutput.contains("error,no_rate: offline (--offline): no cached Frankfurter rate for EUR/USD on 2024-03-05")
+    )
   }
 
   // The ECB source asks for one file for the whole batch: here the 90-day file (dates within 85 days of
@@ -177,10 +193,12 @@ struct NetworkEndToEndTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let feed = try String(
-      contentsOf: try #require(Bundle.module.resourceURL).appendingPathComponent("Fixtures/e2e/ecb-eurofxref-daily-2017-03-08.xml"),
+      contentsOf: try #require(Bundle.module.resourceURL).appendingPathComponent(
+        "Fixtures/e2e/ecb-eurofxref-daily-2017-03-08.xml"),
       encoding: .utf8)
     server.route("/eurofxref-hist-90d.xml", [.xml(feed)])
-    try directory.write("in.csv", "date,amount,from,to\n2017-03-08,100,USD,GBP\n2017-03-09,100,USD,GBP\n2017-03-08,1000,JPY,EUR\n")
+    try directory.write(
+      "in.csv", "date,amount,from,to\n2017-03-08,100,USD,GBP\n2017-03-09,100,USD,GBP\n2017-03-08,1000,JPY,EUR\n")
     var runner = cli
     runner.environment["FXBATCH_TODAY"] = "2017-03-09"
     let result = try runner.run(
@@ -193,5 +211,41 @@ struct NetworkEndToEndTests {
     #expect(lines[2] == "2017-03-09,100,USD,GBP,0.8218359227,82.18,GBP,2017-03-08,ecb EUR/USD=1.0556 EUR/GBP=0.86753,fallback,")
     // 1000 / 120.65 = 8.288… → 8.29
     #expect(lines[3].hasPrefix("2017-03-08,1000,JPY,EUR,0.00828843763,8.29,EUR,"))
+  }
+
+  // `rates update` keeps a newer history; `rates show` and conversions then use its days (source ecb-cache)
+  // and the embedded history for older days. 1 EUR = 1.13 USD on 2026-11-27 (the served file).
+  @Test func ratesUpdateExtendsTheEmbeddedHistory() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    server.route(
+      "/eurofxref-hist.xml",
+      [
+        .xml(
+          """
+          <?xml version="1.0" encoding="UTF-8"?>
+          <gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref">
+          <Cube><Cube time="2026-11-27"><Cube currency="USD" rate="1.1300"/><Cube currency="GBP" rate="0.8400"/></Cube></Cube>
+          </gesmes:Envelope>
+          """)
+      ])
+    let update = try cli.run(
+      ["rates", "update", "--endpoint", server.baseURL.absoluteString + "/", "--cache-dir", "cache"], in: directory.url)
+    #expect(update.status == 0)
+    #expect(
+      update.standardOutput.hasPrefix(
+        "fetched 1 days, 2026-11-27 .. 2026-11-27, into cache/rates.sqlite3; newer than the embedded history"))
+    let newest = try cli.run(["rates", "show", "EUR", "USD", "--cache-dir", "cache"], in: directory.url)
+    #expect(newest.standardOutput == "1 EUR = 1.13 USD  rate date 2026-11-27  source ecb-cache EUR/USD=1.1300\n")
+    let older = try cli.run(["rates", "show", "EUR", "USD", "--cache-dir", "cache", "--date", "2020-01-02"], in: directory.url)
+    #expect(older.standardOutput == "1 EUR = 1.1193 USD  rate date 2020-01-02  source ecb-embedded EUR/USD=1.1193\n")
+    let ignored = try cli.run(["rates", "show", "EUR", "USD", "--no-cache"], in: directory.url)
+    #expect(ignored.standardOutput.contains("rate date 2026-10-30  source ecb-embedded"))
+    server.route("/eurofxref-hist.xml", [.status(503)])
+    let failed = try cli.run(
+      ["rates", "update", "--endpoint", server.baseURL.absoluteString + "/", "--cache-dir", "cache"], in: directory.url)
+    #expect(failed.status == 1)
   }
 }

@@ -53,7 +53,7 @@ extension BatchJob {
           fetch.failedRequests += 1
         }
       }
-      settings.cache?.store(fetched, source: provider.info.description, today: options.today)
+      if provider.cachesAnswers { settings.cache?.store(fetched, source: provider.info.description, today: options.today) }
       // A key the answer did not mention is an error of that key, never a silent gap.
       for request in plan.requests {
         for key in request.keys where quotes[key] == nil {

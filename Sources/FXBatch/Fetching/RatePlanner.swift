@@ -35,7 +35,7 @@ public enum RatePlanner {
         remote.append(key)
       }
     }
-    if let cache {
+    if let cache, provider.cachesAnswers {
       let cached = cache.quotes(for: remote, source: provider.info.description)
       for (key, quote) in cached { plan.localAnswers[key] = .success(quote) }
       plan.cacheHits = cached.count

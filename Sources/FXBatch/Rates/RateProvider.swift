@@ -34,9 +34,14 @@ public protocol RateProvider: Sendable {
 
   /// The row error for the keys of a request that finally failed.
   func rowError(for failure: FetchError, request: RateRequest) -> RowError
+
+  /// Whether answers may be kept in the rate cache (not for a service that only knows today's rate).
+  var cachesAnswers: Bool { get }
 }
 
 extension RateProvider {
+  public var cachesAnswers: Bool { true }
+
   public func rowError(for failure: FetchError, request: RateRequest) -> RowError { failure.rowError }
 
   /// Every key of a request failed for the same reason.

@@ -105,7 +105,7 @@ struct NetworkEndToEndTests {
     #expect(lines[7].hasSuffix(",error,no_rate: Frankfurter: not found"))
     #expect(server.requestCount(path: "/v1/2024-03-11") == 1, "a 404 is not retried")
     #expect(lines[8] == "2024-03-01,100,EUR,EUR,1,100.00,EUR,2024-03-01,same currency,ok,")
-    #expect(lines[9].hasSuffix(",error,no_rate: Frankfurter (ECB data) has no AED rates"))
+    #expect(lines[9].hasSuffix(",error,no_rate: Frankfurter has no AED rates (it serves the ECB reference rates)"))
     #expect(server.requests.allSatisfy { $0.path.hasPrefix("/v1/2024-03-") }, "nothing is asked for AED or EUR→EUR")
   }
 

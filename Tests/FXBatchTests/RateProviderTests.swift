@@ -43,7 +43,7 @@ struct RateProviderTests {
     #expect(plan.localAnswers.values.compactMap { (try? $0.get()) == nil ? $0 : nil }.count == 3)
     #expect(
       plan.localAnswers[try key("AED", "EUR", "2020-01-02")]
-        == .failure(RowError(.noRate, "Frankfurter (ECB data) has no AED rates")))
+        == .failure(RowError(.noRate, "Frankfurter has no AED rates (it serves the ECB reference rates)")))
   }
 
   // 2020-01-04 is a Saturday: Frankfurter answers Friday's rates; 100 EUR at 1.1147 = 111.47 (fallback).

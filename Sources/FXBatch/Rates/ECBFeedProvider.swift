@@ -8,9 +8,7 @@ public struct ECBFeedProvider: RateProvider {
   /// The directory holding the three files.
   public let endpoint: URL
   public let info: RateSourceInfo
-  public let firstDay = CalendarDay(year: 1999, month: 1, day: 4) ?? CalendarDay(daysSinceEpoch: 10_595)
-  /// The currencies the ECB has published reference rates for (those of the embedded history), and the euro.
-  private let currencies: Set<CurrencyCode>
+  public let firstDay = ECBCoverage.firstDay
 
   public static let defaultEndpoint = URL(string: "https://www.ecb.europa.eu/stats/eurofxref/")!
 
@@ -18,16 +16,10 @@ public struct ECBFeedProvider: RateProvider {
     self.endpoint = endpoint
     info = RateSourceInfo(
       identifier: "ecb", publisher: "ECB", description: "ECB euro foreign exchange reference rates (\(endpoint.absoluteString))")
-    currencies = EmbeddedECBHistory.table.currencies
   }
 
   public func precheck(_ key: RateKey, today: CalendarDay) -> RowError? {
-    for currency in [key.pair.base, key.pair.quote] where !currencies.contains(currency) {
-      return RowError(.noRate, "the ECB publishes no \(currency) reference rate")
-    }
-    if key.day < firstDay { return RowError(.dateOutOfRange, "\(key.day) is before the ECB rates start (\(firstDay))") }
-    if key.day > today { return RowError(.dateOutOfRange, "\(key.day) is in the future; the ECB has no rates for it yet") }
-    return nil
+    ECBCoverage.precheck(key, today: today, service: "the ECB")
   }
 
   /// The file for a set of dates: the daily file when all are today, the 90-day file when all are within

@@ -8,8 +8,7 @@ public struct FrankfurterProvider: RateProvider {
   public let endpoint: URL
   public let info: RateSourceInfo
   /// Frankfurter serves the ECB reference rates, which start on 1999-01-04.
-  public let firstDay = CalendarDay(year: 1999, month: 1, day: 4) ?? CalendarDay(daysSinceEpoch: 10_595)
-  private let currencies: Set<CurrencyCode>
+  public let firstDay = ECBCoverage.firstDay
 
   public static let defaultEndpoint = URL(string: "https://api.frankfurter.dev")!
 
@@ -17,16 +16,10 @@ public struct FrankfurterProvider: RateProvider {
     self.endpoint = endpoint
     info = RateSourceInfo(
       identifier: "frankfurter", publisher: "Frankfurter", description: "Frankfurter rates API (\(endpoint.absoluteString))")
-    currencies = EmbeddedECBHistory.table.currencies
   }
 
   public func precheck(_ key: RateKey, today: CalendarDay) -> RowError? {
-    for currency in [key.pair.base, key.pair.quote] where !currencies.contains(currency) {
-      return RowError(.noRate, "Frankfurter (ECB data) has no \(currency) rates")
-    }
-    if key.day < firstDay { return RowError(.dateOutOfRange, "\(key.day) is before Frankfurter's rates start (\(firstDay))") }
-    if key.day > today { return RowError(.dateOutOfRange, "\(key.day) is in the future; no rates exist for it yet") }
-    return nil
+    ECBCoverage.precheck(key, today: today, service: "Frankfurter")
   }
 
   public func requests(for keys: [RateKey], today: CalendarDay) -> [RateRequest] {

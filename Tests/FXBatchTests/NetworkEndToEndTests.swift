@@ -248,4 +248,58 @@ struct NetworkEndToEndTests {
       ["rates", "update", "--endpoint", server.baseURL.absoluteString + "/", "--cache-dir", "cache"], in: directory.url)
     #expect(failed.status == 1)
   }
+
+  // The legacy calculator format over the loopback server: one request per pair, for one unit of the base.
+  // 1 USD = 54.836587 INR: 100 USD → 5483.6587 → 5483.66 INR; 1 GBP = 1.6399 USD (a "million" answer):
+  // 250 GBP → 409.975 → 409.98 USD (half-up). The unknown unit (error "4") fails only its own record.
+  @Test func calculatorSourceWithOneUnknownCode() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    func answering(_ question: String, _ body: String) {
+      server.routeMatching({ head in head.queryItems.contains { $0.name == "q" && $0.value == question } }, [.text(body)])
+    }
+    answering("1USD=?INR", #"{lhs: "1 U.S. dollar",rhs: "54.836587 Indian rupees",error: "",icc: true}"#)
+    answering("1GBP=?USD", #"{lhs: "1 000 000 British pounds",rhs: "1.6399 million U.S. dollars",error: "",icc: true}"#)
+    answering("1USD=?ZWG", #"{lhs: "",rhs: "",error: "4",icc: false}"#)
+    try directory.write(
+      "calc.csv",
+      """
+      date,amount,from,to
+      2026-11-29,100,USD,INR
+      2026-11-29,250,GBP,USD
+      2026-11-29,7,USD,ZWG
+      2026-11-29,50,USD,INR
+      2026-11-28,100,USD,INR
+
+      """)
+    let endpoint = server.baseURL.appendingPathComponent("ig/calculator").absoluteString
+    let result = try cli.run(
+      ["convert", "--source", "calculator", "--endpoint", endpoint, "--no-cache", "calc.csv"], in: directory.url)
+    #expect(result.status == 1)
+    #expect(server.requestCount == 3, "one request per distinct pair; the record of another day is not asked")
+    #expect(
+      server.requests.allSatisfy { $0.path == "/ig/calculator" && $0.queryItems.contains { $0.name == "hl" && $0.value == "en" } }
+    )
+    let lines = try directory.read("calc.converted.csv").split(separator: "\n").map(String.init)
+    #expect(lines[1] == "2026-11-29,100,USD,INR,54.836587,5483.66,INR,2026-11-29,calculator USD/INR=54.836587,ok,")
+    #expect(lines[2] == "2026-11-29,250,GBP,USD,1.6399,409.98,USD,2026-11-29,calculator GBP/USD=1.6399,ok,")
+    #expect(lines[3] == #"2026-11-29,7,USD,ZWG,,,ZWG,,calculator,error,"no_rate: calculator error ""4"" (unknown unit)""#)
+    #expect(lines[4].hasPrefix("2026-11-29,50,USD,INR,54.836587,2741.83,INR,"))  // 50 × 54.836587 = 2741.82935 → 2741.83
+    #expect(
+      lines[5]
+        == #"2026-11-28,100,USD,INR,,,INR,,calculator,error,"no_rate: the calculator has no historical rates (record dated 2026-11-28, today is 2026-11-29); --date-policy latest uses today's rate""#
+    )
+    // --date-policy latest: today's rate for the older record, marked fallback.
+    let latest = try cli.run(
+      [
+        "convert", "-q", "--source", "calculator", "--endpoint", endpoint, "--no-cache", "--date-policy", "latest", "-o", "-",
+        "calc.csv",
+      ],
+      in: directory.url)
+    #expect(
+      latest.standardOutput.contains(
+        "2026-11-28,100,USD,INR,54.836587,5483.66,INR,2026-11-29,calculator USD/INR=54.836587,fallback,"))
+  }
 }

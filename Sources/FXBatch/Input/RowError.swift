@@ -60,7 +60,11 @@ public struct RowError: Error, Hashable, Sendable, CustomStringConvertible {
       case "\r": result += "\\r"
       case "\t": result += "\\t"
       case "\"": result += "\\\""
-      case _ where scalar.value < 0x20 || scalar.value == 0x7F:
+      // C0 and C1 controls, line and paragraph separators, and invisible marks (zero-width spaces, a byte order
+      // mark) would break the line or hide in the message.
+      case _
+      where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x200B...0x200F).contains(scalar.value)
+        || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0xFEFF:
         result += "\\u{\(String(scalar.value, radix: 16))}"
       default: result.unicodeScalars.append(scalar)
       }

@@ -41,7 +41,8 @@ public struct CalculatorProvider: RateProvider {
     guard datePolicy == .strict, key.day != today else { return nil }
     return RowError(
       .noRate,
-      "the calculator has no historical rates (record dated \(key.day), today is \(today)); --date-policy latest uses today's rate")
+      "the calculator has no historical rates (record dated \(key.day), today is \(today)); --date-policy latest uses today's rate"
+    )
   }
 
   public func requests(for keys: [RateKey], today: CalendarDay) -> [RateRequest] {
@@ -49,13 +50,17 @@ public struct CalculatorProvider: RateProvider {
     for key in keys { groups[key.pair, default: []].append(key) }
     return groups.keys.sorted { ($0.base, $0.quote) < ($1.base, $1.quote) }.compactMap { pair in
       var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
-      components?.queryItems = [URLQueryItem(name: "hl", value: "en"), URLQueryItem(name: "q", value: "1\(pair.base)=?\(pair.quote)")]
+      components?.queryItems = [
+        URLQueryItem(name: "hl", value: "en"), URLQueryItem(name: "q", value: "1\(pair.base)=?\(pair.quote)"),
+      ]
       guard let url = components?.url, let keys = groups[pair] else { return nil }
       return RateRequest(url: url, keys: keys)
     }
   }
 
-  public func answers(to request: RateRequest, response: HTTPResponse, maxStaleness: Int) -> [RateKey: Result<RateQuote, RowError>] {
+  public func answers(to request: RateRequest, response: HTTPResponse, maxStaleness: Int) -> [RateKey: Result<
+    RateQuote, RowError
+  >] {
     let rate: ExchangeRate
     switch CalculatorAnswer.parse([UInt8](response.body)).flatMap({ $0.rate() }) {
     case .failure(let error): return failAll(request, error)

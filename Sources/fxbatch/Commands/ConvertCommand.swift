@@ -12,7 +12,12 @@ enum ConvertCommand {
       help: "Use your rates: an ECB XML feed, an ECB history CSV,\nor a CSV with date,base,quote,rate (date optional)"),
     OptionSpec(
       names: ["--source"], valueName: "NAME",
-      help: "embedded (default), file (with --rates), ecb or frankfurter\n(ecb and frankfurter fetch rates over HTTP)"),
+      help: "embedded (default), file (with --rates), ecb, frankfurter or calculator\n(the last three fetch rates over HTTP)"),
+    OptionSpec(
+      names: ["--date-policy"], valueName: "strict|latest",
+      help:
+        "calculator: strict (default) converts only records dated today;\nlatest uses today's rate for every record (marked fallback)"
+    ),
     OptionSpec(names: ["--endpoint"], valueName: "URL", help: "Base URL of the ecb or frankfurter service"),
     OptionSpec(names: ["--jobs"], valueName: "N", help: "Most requests in flight at once (default 8)"),
     OptionSpec(names: ["--timeout"], valueName: "SECONDS", help: "Wait this long for each answer (default 10)"),
@@ -220,14 +225,16 @@ enum ConvertCommand {
       }
       endpoint = url
     }
-    let networkOptions = ["--endpoint", "--jobs", "--timeout", "--retries", "--retry-delay"].filter { parsed.value($0) != nil }
+    let networkOptions = ["--endpoint", "--jobs", "--timeout", "--retries", "--retry-delay", "--date-policy"].filter {
+      parsed.value($0) != nil
+    }
     switch name {
     case "embedded", "file":
       if name == "embedded", ratesPath != nil { throw UsageError("--rates needs --source file (or no --source)") }
       if name == "file", ratesPath == nil { throw UsageError("--source file needs --rates FILE") }
-      if let option = networkOptions.first { throw UsageError("\(option) is for --source ecb or frankfurter") }
+      if let option = networkOptions.first { throw UsageError("\(option) is for --source ecb, frankfurter or calculator") }
       return .table(ratesPath, cacheDirectory: ratesPath == nil ? FXBatchCommand.cacheDirectory(parsed) : nil)
-    case "ecb", "frankfurter":
+    case "ecb", "frankfurter", "calculator":
       if ratesPath != nil { throw UsageError("--rates is for --source file, not \(name)") }
       var settings = FetchSettings()
       if let text = parsed.value("--jobs") {
@@ -250,10 +257,22 @@ enum ConvertCommand {
         }
         settings.retryPolicy.baseDelay = delay
       }
-      let provider: any RateProvider =
-        name == "ecb"
-        ? ECBFeedProvider(endpoint: endpoint ?? ECBFeedProvider.defaultEndpoint)
-        : FrankfurterProvider(endpoint: endpoint ?? FrankfurterProvider.defaultEndpoint)
+      var datePolicy = CalculatorProvider.DatePolicy.strict
+      if let text = parsed.value("--date-policy") {
+        guard name == "calculator" else { throw UsageError("--date-policy is for --source calculator") }
+        guard let policy = CalculatorProvider.DatePolicy(rawValue: text) else {
+          throw UsageError("--date-policy \(text): expected strict or latest")
+        }
+        datePolicy = policy
+      }
+      let provider: any RateProvider
+      switch name {
+      case "ecb": provider = ECBFeedProvider(endpoint: endpoint ?? ECBFeedProvider.defaultEndpoint)
+      case "frankfurter": provider = FrankfurterProvider(endpoint: endpoint ?? FrankfurterProvider.defaultEndpoint)
+      default:
+        provider = CalculatorProvider(
+          endpoint: endpoint ?? CalculatorProvider.defaultEndpoint, today: try FXBatchCommand.today(), datePolicy: datePolicy)
+      }
       settings.offline = parsed.has("--offline")
       var cache: (path: String, explicit: Bool)? = nil
       if let directory = parsed.value("--cache-dir") {
@@ -265,7 +284,7 @@ enum ConvertCommand {
       }
       return .provider(provider, settings, cache: cache)
     default:
-      throw UsageError("--source \(name): expected embedded, file, ecb or frankfurter")
+      throw UsageError("--source \(name): expected embedded, file, ecb, frankfurter or calculator")
     }
   }
 }

@@ -17,8 +17,18 @@ public enum RunSummary {
       }
       var details: [String] = []
       if let delimiter = file.delimiter, delimiter != "," { details.append("delimiter \(delimiter == "\t" ? "tab" : delimiter)") }
+      let inferredFrom: String
+      switch file.decimalMarkInferredFrom {
+      case "amounts": inferredFrom = " (inferred from the amounts)"
+      case "delimiter": inferredFrom = " (inferred from the \(file.delimiter ?? ",") delimiter)"
+      default: inferredFrom = ""
+      }
       if file.decimalMark == "," {
-        details.append("decimal comma\(file.decimalMarkInferred == true ? " (inferred from the amounts)" : "")")
+        details.append("decimal comma" + inferredFrom)
+      } else if file.decimalMark == "." && file.decimalMarkInferredFrom == "delimiter" {
+        details.append("decimal point" + inferredFrom)
+      } else if file.decimalMark == nil, file.decimalMarkInferred == true {
+        details.append("decimal mark undecided: amounts like 1,234 are refused; give --decimal-separator")
       }
       let extra = details.isEmpty ? "" : " [\(details.joined(separator: ", "))]"
       lines.append("  \(file.input) -> \(file.output ?? "-"): \(describe(file.counts))\(extra)")

@@ -170,7 +170,10 @@ struct AmountParserTests {
     arguments: [
       ("(-5)", DecimalMark.point, "\"(-5)\" has two signs (a minus sign or parentheses, not both)"),
       ("12.3.4", .point, "\"12.3.4\" has more than one decimal point, the file's decimal mark"),
-      ("12,50", .point, "\"12,50\" does not read with a decimal point, the file's decimal mark: \",\" must group digits in threes"),
+      (
+        "12,50", .point,
+        "\"12,50\" does not read with a decimal point, the file's decimal mark: \",\" must group digits in threes"
+      ),
       ("1,234.56", .comma, "\"1,234.56\" does not read with a decimal comma, the file's decimal mark: \".\" follows it"),
       ("1 234,567.8", .point, "\"1 234,567.8\" mixes digit group separators"),
       ("abc", .point, "\"abc\" is not a number"),
@@ -185,7 +188,8 @@ struct AmountParserTests {
     #expect(refusal(AmountParser(decimalMark: mark), text, currency: .euro)?.message == message)
   }
 
-  @Test("more than 38 digits says so", arguments: [String(repeating: "1", count: 39), "1,234" + String(repeating: ",567", count: 12)])
+  @Test(
+    "more than 38 digits says so", arguments: [String(repeating: "1", count: 39), "1,234" + String(repeating: ",567", count: 12)])
   func tooManyDigits(text: String) {
     let error = refusal(point, text)
     #expect(error?.code == .invalidAmount)
@@ -213,6 +217,26 @@ struct AmountParserTests {
     case (.failure(let error), nil): #expect(error.code == .invalidAmount)
     case (let result, _): Issue.record("\(text): \(result)")
     }
+  }
+
+  // Every cell of up to three characters from the parser's alphabet: a value or a row error, never a trap.
+  @Test("arbitrary short cells never crash", arguments: [DecimalMark.point, .comma, nil] as [DecimalMark?])
+  func arbitraryCells(mark: DecimalMark?) {
+    let alphabet: [String] = [
+      "1", "0", ".", ",", "'", " ", "\u{00A0}", "-", "+", "\u{2212}", "\u{2013}", "(", ")", "$", "€", "a",
+    ]
+    let parser = AmountParser(decimalMark: mark)
+    var accepted = 0
+    for first in alphabet {
+      for second in alphabet {
+        for third in alphabet {
+          let text = first + second + third
+          if case .success = parser.parse(text, currency: usd) { accepted += 1 }
+          _ = DecimalMarkInference.evidence(text)
+        }
+      }
+    }
+    #expect(accepted > 0)
   }
 
   @Test("the Firefly III export reads as decimal comma amounts")

@@ -4,10 +4,10 @@
 /// Each cell is read with a decimal point and with a decimal comma (``AmountParser``). A cell that reads only
 /// one way proves that mark (`12,50`, `1.355,90`, `1,234.56`, `1.234.567`); one that reads both ways with
 /// different values (`1,234`, `1.000`, `173,900`: one mark and three digits after it) proves nothing. The
-/// column's mark is the one more cells prove; when none or as many prove each, the delimiter decides, as
-/// spreadsheet exports do: a `;` file is decimal-comma (European locales use `;` because `,` is their decimal
-/// mark), a `,` file decimal-point. In any other file (tab) with cells that depend on it, the mark is
-/// undecided and such cells are refused rather than guessed.
+/// column's mark is the one more cells prove. When none or as many prove each, a `;` file is decimal-comma, as
+/// spreadsheet exports are (European locales separate fields with `;` because `,` is their decimal mark); in
+/// any other file the mark is then undecided, and the cells that depend on it are refused rather than guessed
+/// (`"1,234"` in a `,` file is 1234 in a US export but 1.234 in a German one).
 public struct DecimalMarkInference: Sendable {
   /// How many cells read only with a decimal point.
   public private(set) var point = 0
@@ -70,10 +70,6 @@ public struct DecimalMarkInference: Sendable {
   public func decide(delimiter: UInt8) -> (mark: DecimalMark?, basis: Basis?) {
     if point != comma { return (comma > point ? .comma : .point, .amounts) }
     if point == 0, ambiguous == 0 { return (.point, nil) }
-    switch delimiter {
-    case UInt8(ascii: ";"): return (.comma, .delimiter)
-    case UInt8(ascii: ","): return (.point, .delimiter)
-    default: return (nil, nil)
-    }
+    return delimiter == UInt8(ascii: ";") ? (.comma, .delimiter) : (nil, nil)
   }
 }

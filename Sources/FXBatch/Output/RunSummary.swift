@@ -17,16 +17,12 @@ public enum RunSummary {
       }
       var details: [String] = []
       if let delimiter = file.delimiter, delimiter != "," { details.append("delimiter \(delimiter == "\t" ? "tab" : delimiter)") }
-      let inferredFrom: String
-      switch file.decimalMarkInferredFrom {
-      case "amounts": inferredFrom = " (inferred from the amounts)"
-      case "delimiter": inferredFrom = " (inferred from the \(file.delimiter ?? ",") delimiter)"
-      default: inferredFrom = ""
-      }
       if file.decimalMark == "," {
-        details.append("decimal comma" + inferredFrom)
-      } else if file.decimalMark == "." && file.decimalMarkInferredFrom == "delimiter" {
-        details.append("decimal point" + inferredFrom)
+        switch file.decimalMarkInferredFrom {
+        case "amounts": details.append("decimal comma (inferred from the amounts)")
+        case "delimiter": details.append("decimal comma (inferred from the ; delimiter)")
+        default: details.append("decimal comma")
+        }
       } else if file.decimalMark == nil, file.decimalMarkInferred == true {
         details.append("decimal mark undecided: amounts like 1,234 are refused; give --decimal-separator")
       }

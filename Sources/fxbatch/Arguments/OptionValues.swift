@@ -66,7 +66,9 @@ enum OptionValues {
       guard CurrencyCode(name) == nil else {
         throw UsageError("\(option) \(text): \(name.uppercased()) is an ISO 4217 code already")
       }
-      guard let code = CurrencyCode(codeText) else { throw UsageError("\(option) \(text): \(codeText) is not an ISO 4217 currency code") }
+      guard let code = CurrencyCode(codeText) else {
+        throw UsageError("\(option) \(text): \(codeText) is not an ISO 4217 currency code")
+      }
       let key = name.lowercased()
       if let earlier = names[key], earlier != code {
         throw UsageError("\(option) \(name) is given as both \(earlier) and \(code)")

@@ -54,7 +54,8 @@ enum ConvertCommand {
       repeatable: true),
     OptionSpec(
       names: ["--symbol"], valueName: "SYMBOL=CODE",
-      help: "Read the currency symbol SYMBOL as CODE, e.g. '$=USD'\n(repeatable; needed for $, ¥, kr, which several currencies use)",
+      help:
+        "Read the currency symbol SYMBOL as CODE, e.g. '$=USD'\n(repeatable; needed for $, ¥, kr, which several currencies use)",
       repeatable: true),
     OptionSpec(names: ["--report"], valueName: "FILE", help: "Also write the run summary as JSON to FILE"),
     OptionSpec(names: ["-q", "--quiet"], valueName: nil, help: "Print no summary (errors are still printed)"),

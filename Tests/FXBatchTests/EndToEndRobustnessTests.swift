@@ -32,7 +32,8 @@ struct EndToEndRobustnessTests {
     #expect(again.standardError.contains("out.csv:1:1: error: the file is already annotated by fxbatch"))
   }
 
-  // "1,234" is a thousands-grouped 1234 in a US export, or 1.234 with a decimal comma: never guessed.
+  // "1,234" is a thousands-grouped 1234 in a US export, or 1.234 with a decimal comma: never guessed from a
+  // `,` delimiter alone.
   @Test func groupedThousandsAreRefusedNotReadAsDecimals() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
@@ -40,8 +41,16 @@ struct EndToEndRobustnessTests {
     let result = try cli.run(["convert", "-q", "-o", "-", "thousands.csv"], in: directory.url)
     #expect(result.status == 1)
     let lines = result.standardOutput.split(separator: "\n")
-    #expect(lines[1].hasSuffix(#",error,"invalid_amount: ""1,234"" is not a number""#))
-    #expect(lines[2].hasSuffix(#",error,"invalid_amount: ""2,500"" is not a number""#))
+    #expect(
+      lines[1].hasSuffix(
+        #",error,"invalid_amount: ""1,234"" is 1234 with a decimal point but 1.234 with a decimal comma, and no amount in the file shows which it uses; give --decimal-separator""#
+      ))
+    #expect(lines[2].hasSuffix(#"and no amount in the file shows which it uses; give --decimal-separator""#))
+    // Once one amount shows the mark (2.50: a decimal point), the grouping reads: 1,234 ÷ 1.1193 = 1102.47…
+    try directory.write("thousands.csv", "date,amount,from,to\n2020-01-02,\"1,234\",USD,EUR\n2020-01-02,2.50,USD,EUR\n")
+    let proven = try cli.run(["convert", "-q", "-o", "-", "thousands.csv"], in: directory.url)
+    #expect(proven.status == 0)
+    #expect(proven.standardOutput.contains("\"1,234\",USD,EUR,0.8934155276,1102.47,EUR,"))
   }
 
   @Test func textAfterAClosingQuoteIsNotJoinedIntoANumber() throws {

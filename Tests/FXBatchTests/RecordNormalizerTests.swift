@@ -7,7 +7,8 @@ import Testing
 struct RecordNormalizerTests {
   /// Reads a CSV text and returns its header and the normalizer the batch job would build for it.
   private func records(
-    _ text: String, fixedFrom: CurrencyCode? = nil, fixedTo: CurrencyCode? = nil, defaultDay: String = "2020-01-02"
+    _ text: String, fixedFrom: CurrencyCode? = nil, fixedTo: CurrencyCode? = nil, defaultDay: String = "2020-01-02",
+    currencies: CurrencyResolver = CurrencyResolver()
   ) throws -> (normalizer: RecordNormalizer, records: [CSVRecord]) {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
@@ -18,7 +19,7 @@ struct RecordNormalizerTests {
       fixedTo: fixedTo != nil)
     let normalizer = RecordNormalizer(
       mapping: mapping, headerFieldCount: header.fieldCount, fixedFrom: fixedFrom, fixedTo: fixedTo, dateFormat: .iso,
-      defaultDay: try day(defaultDay))
+      defaultDay: try day(defaultDay), currencies: currencies)
     var records: [CSVRecord] = []
     while let record = try reader.next() { records.append(record) }
     return (normalizer, records)
@@ -54,6 +55,10 @@ struct RecordNormalizerTests {
       ("10,USD", .missingField),
       ("10,USD,EUR,2023-02-29", .invalidDate),
       ("10,USD,EUR,2020-01-02,extra", .extraFields),
+      ("10,$,EUR,2020-01-02", .ambiguousCurrency),
+      ("10,USD,kr,2020-01-02", .ambiguousCurrency),
+      ("10,RMB,EUR,2020-01-02", .unknownCurrency),
+      ("10,CNH,EUR,2020-01-02", .unknownCurrency),
     ] as [(String, RowError.Code)])
   func rowErrors(line: String, code: RowError.Code) throws {
     let (normalizer, records) = try records("amount,from,to,date\n" + line + "\n")
@@ -62,6 +67,16 @@ struct RecordNormalizerTests {
       return
     }
     #expect(error.code == code)
+  }
+
+  @Test("symbols of one currency, --alias and --symbol name currencies")
+  func symbolsAndAliases() throws {
+    let (normalizer, records) = try records(
+      "amount,from,to\n10,€,£\n10,RMB,$\n10, zł ,₹\n",
+      currencies: CurrencyResolver(aliases: ["RMB": try code("CNY")], symbols: ["$": try code("USD")]))
+    let pairs = try records.map { try normalizer.rateKey(of: $0).get().key.pair.description }
+    #expect(pairs == ["EUR/GBP", "CNY/USD", "PLN/INR"])
+    #expect(normalizer.targetCurrency(of: records[1]) == (try code("USD")))
   }
 
   @Test("a record without a date uses the default day")

@@ -24,8 +24,10 @@ public struct BatchJob {
     let readPath: String
     let outputPath: String?  // nil: standard output
     let delimiter: UInt8
-    let decimalMark: DecimalMark
+    /// `nil` when nothing settles it (``DecimalMarkInference/decide(delimiter:)``).
+    let decimalMark: DecimalMark?
     let decimalMarkInferred: Bool
+    let decimalMarkBasis: DecimalMarkInference.Basis?
     let normalizer: RecordNormalizer
     /// Role (`amount`, `from`, `to`, `date`) → the header name that plays it.
     let fields: [String: String]
@@ -69,8 +71,9 @@ public struct BatchJob {
         report.files[index].counts = counts
         report.files[index].output = scan.outputPath ?? "-"
         report.files[index].delimiter = String(UnicodeScalar(scan.delimiter))
-        report.files[index].decimalMark = scan.decimalMark.rawValue
+        report.files[index].decimalMark = scan.decimalMark?.rawValue
         report.files[index].decimalMarkInferred = scan.decimalMarkInferred
+        report.files[index].decimalMarkInferredFrom = scan.decimalMarkBasis?.rawValue
         report.files[index].fields = scan.fields
         report.totals.add(counts)
         report.rates.recordsWithoutDate += withoutDate
@@ -266,22 +269,13 @@ public struct BatchJob {
     }
     let normalizer = RecordNormalizer(
       mapping: mapping, headerFieldCount: header.fieldCount, fixedFrom: options.fixedFrom, fixedTo: options.fixedTo,
-      dateFormat: options.dateFormat, defaultDay: defaultDay)
+      dateFormat: options.dateFormat, defaultDay: defaultDay, currencies: options.currencies)
     var keys: Set<RateKey> = []
-    var pointEvidence = 0
-    var commaEvidence = 0
-    var ambiguousEvidence = 0
+    var inference = DecimalMarkInference()
     do {
       while let record = try reader.next() {
         if record.isBlank { continue }
-        if options.decimalMark == nil, let amount = normalizer.amountText(of: record) {
-          switch AmountParser.evidence(amount) {
-          case .point: pointEvidence += 1
-          case .comma: commaEvidence += 1
-          case .ambiguous: ambiguousEvidence += 1
-          case .neutral: break
-          }
-        }
+        if options.decimalMark == nil, let amount = normalizer.amountText(of: record) { inference.add(amount) }
         if case .success(let found) = normalizer.rateKey(of: record) { keys.insert(found.key) }
       }
     } catch let error as CSVError {
@@ -289,13 +283,12 @@ public struct BatchJob {
     } catch {
       throw FileError(path: displayPath, message: "\(error)")
     }
-    let decimalMark =
-      options.decimalMark
-      ?? AmountParser.inferMark(
-        point: pointEvidence, comma: commaEvidence, ambiguous: ambiguousEvidence, delimiter: reader.delimiter)
+    let (decimalMark, basis) =
+      options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: reader.delimiter)
     let scan = FileScan(
       displayPath: displayPath, readPath: readPath, outputPath: outputPath, delimiter: reader.delimiter,
-      decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, normalizer: normalizer,
+      decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
+      normalizer: normalizer,
       fields: Dictionary(
         uniqueKeysWithValues: [("amount", mapping.amount), ("from", mapping.from), ("to", mapping.to), ("date", mapping.date)]
           .compactMap { role, index in index.map { (role, headerFields[$0]) } }))
@@ -320,7 +313,7 @@ public struct BatchJob {
     }
     defer { atomicFile?.discard() }
     let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.delimiter, headerFieldCount: header.fieldCount)
-    let parser = AmountParser(decimalMark: scan.decimalMark)
+    let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
     var counts = RunReport.Counts()
     var withoutDate = 0
     do {
@@ -333,7 +326,7 @@ public struct BatchJob {
         let outcome = self.outcome(
           of: record, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate)
         counts.add(outcome)
-        try writer.write(record, cells: outcome.cells)
+        try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark))
       }
       if let atomicFile { try atomicFile.commit() } else { try sink.flush() }
     } catch let error as CSVError {
@@ -344,7 +337,8 @@ public struct BatchJob {
     return (counts, withoutDate)
   }
 
-  /// The outcome of one record; checks run in field order: field count, amount, currencies, date, rate.
+  /// The outcome of one record; checks run in field order: field count, amount (its currency mark against
+  /// the from-currency when that is known), currencies, date, rate.
   func outcome(
     of record: CSVRecord, normalizer: RecordNormalizer, parser: AmountParser, quotes: [RateKey: Result<RateQuote, RowError>],
     withoutDate: inout Int
@@ -355,7 +349,8 @@ public struct BatchJob {
       return .failed(error, currency: nil, source: nil)  // fields are shifted: the to-field is not trustworthy
     }
     let amount: ExactDecimal
-    switch parser.parse(normalizer.amountText(of: record) ?? "") {
+    let from = try? keyResult.get().key.pair.base
+    switch parser.parse(normalizer.amountText(of: record) ?? "", currency: from) {
     case .success(let value): amount = value
     case .failure(let error): return .failed(error, currency: target, source: nil)
     }

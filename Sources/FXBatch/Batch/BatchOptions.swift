@@ -26,6 +26,11 @@ public struct BatchOptions: Sendable {
   public var delimiter: UInt8?
   /// The decimal mark of amounts; `nil` to infer it per file from the amount column.
   public var decimalMark: DecimalMark?
+  /// The decimal mark of the numbers fxbatch writes (`fx_rate`, `fx_converted`); `.point` unless
+  /// `--output-decimal-separator ,`.
+  public var outputDecimalMark: DecimalMark = .point
+  /// What currency fields and currency marks in amounts name (`--alias`, `--symbol`).
+  public var currencies = CurrencyResolver()
   public var dateFormat: DateFormat = .iso
   public var fieldNames = FieldNames()
   public var fixedFrom: CurrencyCode?

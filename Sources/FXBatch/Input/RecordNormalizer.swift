@@ -12,11 +12,14 @@ public struct RecordNormalizer: Sendable {
   public let dateFormat: DateFormat
   /// The day of records without a date (`--date`, else the newest rate day).
   public let defaultDay: CalendarDay
+  /// What currency fields name: codes, `--alias` names, symbols.
+  public let currencies: CurrencyResolver
 
   public init(
     mapping: FieldMapping, headerFieldCount: Int, fixedFrom: CurrencyCode?, fixedTo: CurrencyCode?, dateFormat: DateFormat,
-    defaultDay: CalendarDay
+    defaultDay: CalendarDay, currencies: CurrencyResolver = CurrencyResolver()
   ) {
+    self.currencies = currencies
     self.mapping = mapping
     self.headerFieldCount = headerFieldCount
     self.fixedFrom = fixedFrom
@@ -36,14 +39,14 @@ public struct RecordNormalizer: Sendable {
 
   /// The to-currency, when the record names a valid one (to annotate error rows with it).
   public func targetCurrency(of record: CSVRecord) -> CurrencyCode? {
-    fixedTo ?? value(record, mapping.to).flatMap { CurrencyCode($0) }
+    fixedTo ?? value(record, mapping.to).flatMap { try? currencies.currency($0).get() }
   }
 
   /// The rate question of a record: its currencies and its day; `usedDefaultDay` tells whether the record had
   /// no date.
   ///
   /// - Returns: the key, or the first of these errors: `extra_fields`, `missing_field` / `unknown_currency`
-  ///   for the from- then the to-currency, `invalid_date`.
+  ///   / `ambiguous_currency` for the from- then the to-currency, `invalid_date`.
   public func rateKey(of record: CSVRecord) -> Result<(key: RateKey, usedDefaultDay: Bool), RowError> {
     if record.fieldCount > headerFieldCount {
       return .failure(
@@ -76,9 +79,6 @@ public struct RecordNormalizer: Sendable {
     guard let text = value(record, index), !text.trimmingWhitespace.isEmpty else {
       return .failure(RowError(.missingField, "the \(role)-currency is empty"))
     }
-    guard let code = CurrencyCode(text) else {
-      return .failure(RowError(.unknownCurrency, "\(RowError.quoted(text.trimmingWhitespace)) is not an ISO 4217 currency code"))
-    }
-    return .success(code)
+    return currencies.currency(text)
   }
 }

@@ -7,12 +7,15 @@ public struct RowError: Error, Hashable, Sendable, CustomStringConvertible {
   public enum Code: String, CaseIterable, Sendable, Codable {
     /// A needed field (amount, from or to currency) is empty or absent.
     case missingField = "missing_field"
-    /// The amount is not a number under the file's decimal mark.
+    /// The amount is not a number under the file's decimal mark, or its currency symbol or code is not the
+    /// record's from-currency.
     case invalidAmount = "invalid_amount"
     /// The date is not a valid calendar date in an accepted layout.
     case invalidDate = "invalid_date"
-    /// The currency is not an ISO 4217 code.
+    /// The currency is not an ISO 4217 code, a symbol of one currency, or a name given with `--alias`.
     case unknownCurrency = "unknown_currency"
+    /// The currency is a symbol several currencies use (`$`, `¥`, `kr`) and `--symbol` does not say which.
+    case ambiguousCurrency = "ambiguous_currency"
     /// The rate source published no rate for the currency on the rate date.
     case noRate = "no_rate"
     /// The date is before the rate data starts, or after it ends by more than the staleness limit.

@@ -2,7 +2,8 @@
 public enum AnnotationColumn: String, CaseIterable, Sendable {
   /// Units of `fx_currency` per one unit of the record's currency (see ``RateQuote/rateText``).
   case rate = "fx_rate"
-  /// The converted amount, rounded once to the target currency's ISO 4217 minor units, `.` decimal mark.
+  /// The converted amount, rounded once to the target currency's ISO 4217 minor units, `.` decimal mark
+  /// (`,` with `--output-decimal-separator ,`).
   case converted = "fx_converted"
   /// The target (quote) currency's ISO 4217 code.
   case currency = "fx_currency"
@@ -31,13 +32,23 @@ public enum RowOutcome: Sendable, Equatable {
     }
   }
 
+  /// The annotation values in ``AnnotationColumn`` order, numbers with a decimal point.
+  public var cells: [String] { cells(decimalMark: .point) }
+
   /// The annotation values in ``AnnotationColumn`` order.
-  public var cells: [String] {
+  ///
+  /// - Parameter decimalMark: the decimal mark of `fx_rate` and `fx_converted` (`--output-decimal-separator`);
+  ///   the writer quotes a cell that holds the delimiter.
+  public func cells(decimalMark: DecimalMark) -> [String] {
     switch self {
     case .converted(let amount, let currency, let quote):
-      return [
-        quote.rateText, amount.description, currency.description, quote.rateDay?.description ?? "", quote.source, status, "",
-      ]
+      var rate = quote.rateText
+      var converted = amount.description
+      if decimalMark == .comma {
+        rate = String(rate.map { $0 == "." ? "," : $0 })
+        converted = String(converted.map { $0 == "." ? "," : $0 })
+      }
+      return [rate, converted, currency.description, quote.rateDay?.description ?? "", quote.source, status, ""]
     case .failed(let error, let currency, let source):
       return ["", "", currency?.description ?? "", "", source ?? "", status, Self.neutralized(error.description)]
     }

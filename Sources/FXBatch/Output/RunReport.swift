@@ -38,10 +38,14 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var output: String?
     /// `","`, `";"` or `"\t"`.
     public var delimiter: String?
-    /// `"."` or `","`.
+    /// `"."` or `","`; `nil` when the file's amounts and delimiter do not settle it (cells that read
+    /// differently with either mark are then refused).
     public var decimalMark: String?
-    /// Whether the decimal mark was inferred from the amounts (not given with `--decimal-separator`).
+    /// Whether the decimal mark was inferred (not given with `--decimal-separator`).
     public var decimalMarkInferred: Bool?
+    /// What the inferred mark was inferred from: `"amounts"` or `"delimiter"`; `nil` when given, undecided, or
+    /// when no amount depends on it.
+    public var decimalMarkInferredFrom: String?
     /// Which header field plays each role (`amount`, `from`, `to`, `date`); a role given by an option
     /// (`--from CODE`) or absent (no date field) has no entry.
     public var fields: [String: String]?

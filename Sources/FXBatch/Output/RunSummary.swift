@@ -18,7 +18,13 @@ public enum RunSummary {
       var details: [String] = []
       if let delimiter = file.delimiter, delimiter != "," { details.append("delimiter \(delimiter == "\t" ? "tab" : delimiter)") }
       if file.decimalMark == "," {
-        details.append("decimal comma\(file.decimalMarkInferred == true ? " (inferred from the amounts)" : "")")
+        switch file.decimalMarkInferredFrom {
+        case "amounts": details.append("decimal comma (inferred from the amounts)")
+        case "delimiter": details.append("decimal comma (inferred from the ; delimiter)")
+        default: details.append("decimal comma")
+        }
+      } else if file.decimalMark == nil, file.decimalMarkInferred == true {
+        details.append("decimal mark undecided: amounts like 1,234 are refused; give --decimal-separator")
       }
       let extra = details.isEmpty ? "" : " [\(details.joined(separator: ", "))]"
       lines.append("  \(file.input) -> \(file.output ?? "-"): \(describe(file.counts))\(extra)")

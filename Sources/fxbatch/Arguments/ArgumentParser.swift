@@ -7,23 +7,30 @@ struct OptionSpec {
   /// The value's placeholder in help (`FILE`), or `nil` for a flag.
   let valueName: String?
   let help: String
+  /// Whether the option may be given more than once (`--alias A=B --alias C=D`); each value is kept, in order.
+  var repeatable = false
 
   var key: String { names[names.count - 1] }
 }
 
 /// Arguments split into option values, flags and positional arguments.
 struct ParsedArguments {
-  private(set) var values: [String: String] = [:]
+  /// Option key → its values in the order given (one for an option that is not repeatable).
+  private(set) var values: [String: [String]] = [:]
   private(set) var flags: Set<String> = []
   private(set) var positionals: [String] = []
 
-  func value(_ key: String) -> String? { values[key] }
+  /// The value of an option that is not repeatable.
+  func value(_ key: String) -> String? { values[key]?.last }
+  /// Every value of a repeatable option, in order; empty when it is not given.
+  func values(_ key: String) -> [String] { values[key] ?? [] }
   func has(_ key: String) -> Bool { flags.contains(key) }
 
   /// Splits arguments against a command's options: `--name value`, `--name=value`, `-o value`, flags,
   /// `--` to end options; `-` alone is a positional argument (standard input).
   ///
-  /// - Throws: ``UsageError`` for an unknown option, a missing value, or an option given twice.
+  /// - Throws: ``UsageError`` for an unknown option, a missing value, or an option that is not
+  ///   ``OptionSpec/repeatable`` given twice.
   static func parse(_ arguments: ArraySlice<String>, options: [OptionSpec]) throws(UsageError) -> ParsedArguments {
     var result = ParsedArguments()
     var index = arguments.startIndex
@@ -61,7 +68,8 @@ struct ParsedArguments {
         value = arguments[index]
         index += 1
       }
-      guard result.values.updateValue(value, forKey: spec.key) == nil else { throw UsageError("\(name) is given twice") }
+      guard spec.repeatable || result.values[spec.key] == nil else { throw UsageError("\(name) is given twice") }
+      result.values[spec.key, default: []].append(value)
     }
     return result
   }

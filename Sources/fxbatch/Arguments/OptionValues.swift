@@ -1,4 +1,5 @@
 import FXBatch
+import Foundation
 
 /// Reading typed values out of option text, each failure a ``UsageError`` naming the option.
 enum OptionValues {
@@ -38,9 +39,43 @@ enum OptionValues {
     }
   }
 
-  static func decimalMark(_ text: String) throws(UsageError) -> DecimalMark {
-    guard let mark = DecimalMark(rawValue: text) else { throw UsageError("--decimal-separator \(text): expected . or ,") }
+  static func decimalMark(_ text: String, option: String) throws(UsageError) -> DecimalMark {
+    guard let mark = DecimalMark(rawValue: text) else { throw UsageError("\(option) \(text): expected . or ,") }
     return mark
+  }
+
+  /// `--alias NAME=CODE` and `--symbol SYMBOL=CODE` values, as one map.
+  ///
+  /// - Parameters:
+  ///   - texts: the option's values, e.g. `["RMB=CNY"]`.
+  ///   - option: `--alias` (names of ASCII letters) or `--symbol` (any text without digits or spaces).
+  /// - Throws: ``UsageError`` when a value is not `NAME=CODE`, CODE is not an ISO 4217 code, NAME is itself an
+  ///   ISO 4217 code (fxbatch never renames one), or NAME is given twice with different codes.
+  static func currencyNames(_ texts: [String], option: String) throws(UsageError) -> [String: CurrencyCode] {
+    var names: [String: CurrencyCode] = [:]
+    let example = option == "--alias" ? "RMB=CNY" : "'$=USD'"
+    for text in texts {
+      guard let equals = text.firstIndex(of: "=") else { throw UsageError("\(option) \(text): expected \(example)") }
+      let name = String(text[..<equals]).trimmingCharacters(in: .whitespaces)
+      let codeText = String(text[text.index(after: equals)...])
+      let validName =
+        option == "--alias"
+        ? !name.isEmpty && name.unicodeScalars.allSatisfy { $0.isASCII && $0.properties.isAlphabetic }
+        : !name.isEmpty && !name.unicodeScalars.contains { $0.properties.isWhitespace || ("0"..."9").contains($0) }
+      guard validName else { throw UsageError("\(option) \(text): expected \(example)") }
+      guard CurrencyCode(name) == nil else {
+        throw UsageError("\(option) \(text): \(name.uppercased()) is an ISO 4217 code already")
+      }
+      guard let code = CurrencyCode(codeText) else {
+        throw UsageError("\(option) \(text): \(codeText) is not an ISO 4217 currency code")
+      }
+      let key = name.lowercased()
+      if let earlier = names[key], earlier != code {
+        throw UsageError("\(option) \(name) is given as both \(earlier) and \(code)")
+      }
+      names[key] = code
+    }
+    return names
   }
 
   static func dateFormat(_ text: String) throws(UsageError) -> DateFormat {

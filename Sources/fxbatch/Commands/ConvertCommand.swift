@@ -51,6 +51,17 @@ enum ConvertCommand {
     OptionSpec(names: ["--rounding"], valueName: "MODE", help: "half-up (default, EU Reg. 1103/97), half-even, down, up"),
     OptionSpec(names: ["--delimiter"], valueName: "D", help: ", or ; or tab (default: detected from the header line)"),
     OptionSpec(names: ["--decimal-separator"], valueName: ". | ,", help: "Decimal mark of amounts (default: inferred per file)"),
+    OptionSpec(
+      names: ["--output-decimal-separator"], valueName: ". | ,", help: "Decimal mark of fx_rate and fx_converted (default .)"),
+    OptionSpec(
+      names: ["--alias"], valueName: "NAME=CODE",
+      help: "Read the non-ISO currency name NAME as CODE, e.g. RMB=CNY\n(repeatable; unknown names are errors, never guessed)",
+      repeatable: true),
+    OptionSpec(
+      names: ["--symbol"], valueName: "SYMBOL=CODE",
+      help:
+        "Read the currency symbol SYMBOL as CODE, e.g. '$=USD'\n(repeatable; needed for $, ¥, kr, which several currencies use)",
+      repeatable: true),
     OptionSpec(names: ["--report"], valueName: "FILE", help: "Also write the run summary as JSON to FILE"),
     OptionSpec(names: ["-q", "--quiet"], valueName: nil, help: "Print no summary (errors are still printed)"),
     OptionSpec(names: ["-h", "--help"], valueName: nil, help: "Show this help"),
@@ -194,7 +205,15 @@ enum ConvertCommand {
     }
     if let text = parsed.value("--rounding") { options.rounding = try OptionValues.rounding(text) }
     if let text = parsed.value("--delimiter") { options.delimiter = try OptionValues.delimiter(text) }
-    if let text = parsed.value("--decimal-separator") { options.decimalMark = try OptionValues.decimalMark(text) }
+    if let text = parsed.value("--decimal-separator") {
+      options.decimalMark = try OptionValues.decimalMark(text, option: "--decimal-separator")
+    }
+    if let text = parsed.value("--output-decimal-separator") {
+      options.outputDecimalMark = try OptionValues.decimalMark(text, option: "--output-decimal-separator")
+    }
+    options.currencies = CurrencyResolver(
+      aliases: try OptionValues.currencyNames(parsed.values("--alias"), option: "--alias"),
+      symbols: try OptionValues.currencyNames(parsed.values("--symbol"), option: "--symbol"))
     return options
   }
 

@@ -302,4 +302,108 @@ struct NetworkEndToEndTests {
       latest.standardOutput.contains(
         "2026-11-28,100,USD,INR,54.836587,5483.66,INR,2026-11-29,calculator USD/INR=54.836587,fallback,"))
   }
+
+  // Found by trying to break it: answers that must never become rates, and cached rates that must not outlive
+  // the rules of a later run.
+  @Test func hostileAnswersAreRefused() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    server.route("/v1/2024-03-01", [.json(#"{"amount":"100","base":"EUR","date":"2024-03-01","rates":{"USD":110.5}}"#)])
+    server.route("/v1/2024-03-04", [.json(#"{"amount":1.0,"base":"EUR","date":"2024-03-04","rates":{"USD":1.1,"USD":9.9}}"#)])
+    server.route("/v1/2024-03-05", [.status(302, headers: ["Location": "http://localhost:9/v1/2024-03-05"])])
+    server.route("/v1/2024-03-06", [.text(String(repeating: " ", count: 33 << 20))])
+    server.route("/v1/2024-03-07", [.text("<html>Not Found</html>", status: 404)])
+    try directory.write(
+      "in.csv",
+      "date,amount,from,to\n2024-03-01,100,EUR,USD\n2024-03-04,100,EUR,USD\n2024-03-05,100,EUR,USD\n2024-03-06,100,EUR,USD\n2024-03-07,100,EUR,USD\n"
+    )
+    let result = try run(["--retries", "0", "-q", "-o", "-", "in.csv"], server: server, in: directory)
+    #expect(result.status == 1)
+    let lines = result.standardOutput.split(separator: "\n").map(String.init)
+    #expect(lines[1].hasSuffix(",error,bad_response: Frankfurter: the amount is not a positive number"))
+    #expect(lines[2].hasSuffix(",error,bad_response: Frankfurter: the answer has a member twice"))
+    #expect(
+      lines[3].contains(
+        ",error,\"bad_response: redirected to another host (http://localhost:9/v1/2024-03-05), which is not followed\""))
+    #expect(lines[4].hasSuffix(",error,bad_response: the answer is larger than 32 MB"))
+    #expect(lines[5].hasSuffix(",error,bad_response: HTTP 404"))
+  }
+
+  @Test func cachedAndLockedRatesObeyTheRunsRules() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    // Asked for 2024-03-11, the service answers rates of 2024-03-01 (10 days older).
+    server.route("/v1/2024-03-11", [.json(Self.frankfurter(date: "2024-03-01", rates: ["USD": "1.0833"]))])
+    try directory.write("in.csv", "date,amount,from,to\n2024-03-11,100,EUR,USD\n")
+    let endpoint = server.baseURL.absoluteString
+    let loose = try cli.run(
+      [
+        "convert", "-q", "--source", "frankfurter", "--endpoint", endpoint, "--cache-dir", "cache", "--max-staleness", "10",
+        "--lock", "rates.lock", "-o", "-", "in.csv",
+      ], in: directory.url)
+    #expect(loose.standardOutput.contains(",108.33,USD,2024-03-01,frankfurter EUR/USD=1.0833,fallback,"))
+    let strict = try cli.run(
+      ["convert", "-q", "--source", "frankfurter", "--endpoint", endpoint, "--cache-dir", "cache", "-o", "-", "in.csv"],
+      in: directory.url)
+    #expect(server.requestCount == 2, "the cached 10-day-old answer is not used under the default 5-day limit")
+    #expect(strict.standardOutput.contains(",error,stale_rate: "))
+    let frozen = try cli.run(["convert", "-q", "--lock", "rates.lock", "--frozen", "-o", "-", "in.csv"], in: directory.url)
+    #expect(
+      frozen.standardOutput.contains(
+        ",error,\"stale_rate: the lock file's rate for EUR/USD on 2024-03-11 is of 2024-03-01, older than --max-staleness 5\""))
+  }
+
+  // A record without a date uses the locked run's day, so --frozen reproduces it on a later day.
+  @Test func frozenRunOnALaterDayReproducesUndatedRecords() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    server.route("/v1/2026-11-27", [.json(Self.frankfurter(date: "2026-11-27", rates: ["USD": "1.13"]))])
+    try directory.write("undated.csv", "amount,from,to\n100,EUR,USD\n")
+    var first = cli
+    first.environment["FXBATCH_TODAY"] = "2026-11-27"
+    let locked = try first.run(
+      [
+        "convert", "-q", "--source", "frankfurter", "--endpoint", server.baseURL.absoluteString, "--no-cache", "--lock", "l.lock",
+        "-o", "a.csv", "undated.csv",
+      ], in: directory.url)
+    #expect(locked.status == 0)
+    var later = cli
+    later.environment["FXBATCH_TODAY"] = "2026-12-02"
+    let frozen = try later.run(
+      ["convert", "-q", "--lock", "l.lock", "--frozen", "-o", "b.csv", "undated.csv"], in: directory.url)
+    #expect(frozen.status == 0)
+    #expect(try directory.read("a.csv") == directory.read("b.csv"))
+    #expect(try directory.read("b.csv").contains("100,EUR,USD,1.13,113.00,USD,2026-11-27,"))
+  }
+
+  @Test func ratesUpdateRefusesFutureOrRevisedHistories() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    func feed(_ cubes: String) -> ScriptedResponse {
+      .xml(
+        #"<?xml version="1.0"?><gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><Cube>\#(cubes)</Cube></gesmes:Envelope>"#
+      )
+    }
+    let endpoint = server.baseURL.absoluteString + "/"
+    server.route("/eurofxref-hist.xml", [feed(#"<Cube time="2099-12-31"><Cube currency="USD" rate="42"/></Cube>"#)])
+    let future = try cli.run(["rates", "update", "--endpoint", endpoint, "--cache-dir", "cache"], in: directory.url)
+    #expect(future.status == 2)
+    #expect(future.standardError.contains("it has rates for 2099-12-31, after today (2026-11-29); nothing was kept"))
+    // 2026-10-30 is in the embedded history with EUR/USD 1.1172.
+    server.route("/eurofxref-hist.xml", [feed(#"<Cube time="2026-10-30"><Cube currency="USD" rate="9.99"/></Cube>"#)])
+    let revised = try cli.run(["rates", "update", "--endpoint", endpoint, "--cache-dir", "cache"], in: directory.url)
+    #expect(revised.status == 2)
+    #expect(revised.standardError.contains("its EUR/USD rate on 2026-10-30 (9.99) differs from the ECB's published 1.1172"))
+    let badOptions = try cli.run(
+      ["rates", "update", "--endpoint", "http://", "--timeout", "inf", "--cache-dir", "cache"], in: directory.url)
+    #expect(badOptions.status == 64)
+  }
 }

@@ -11,7 +11,15 @@ extension BatchJob {
       var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
       for key in keys {
         if let quote = locked[key] {
-          quotes[key] = .success(quote)
+          if let rateDay = quote.rateDay, key.day.days(since: rateDay) > options.maxStaleness {
+            quotes[key] = .failure(
+              RowError(
+                .staleRate,
+                "the lock file's rate for \(key.pair) on \(key.day) is of \(rateDay), older than --max-staleness \(options.maxStaleness)"
+              ))
+          } else {
+            quotes[key] = .success(quote)
+          }
         } else if key.pair.base == key.pair.quote {
           quotes[key] = .success(
             RateQuote(rate: .one, rateText: "1", rateDay: key.day, isFallback: false, source: "same currency"))
@@ -21,7 +29,8 @@ extension BatchJob {
       }
       return quotes
     case .provider(let provider, let settings):
-      let plan = RatePlanner.plan(keys: keys, provider: provider, today: options.today, cache: settings.cache)
+      let plan = RatePlanner.plan(
+        keys: keys, provider: provider, today: options.today, cache: settings.cache, maxStaleness: options.maxStaleness)
       if settings.offline {
         var quotes = plan.localAnswers
         for request in plan.requests {
@@ -43,10 +52,13 @@ extension BatchJob {
       for (request, result) in zip(plan.requests, results) {
         switch result {
         case .success(let response):
-          for (key, answer) in provider.answers(to: request, response: response, maxStaleness: options.maxStaleness) {
+          let answers = provider.answers(to: request, response: response, maxStaleness: options.maxStaleness)
+          for (key, answer) in answers {
             quotes[key] = answer
             if case .success(let quote) = answer { fetched[key] = quote }
           }
+          // An answer that served none of its keys (an error body, garbage) is a failed request too.
+          if !answers.values.contains(where: { (try? $0.get()) != nil }) { fetch.failedRequests += 1 }
         case .failure(let failure):
           let error = provider.rowError(for: failure, request: request)
           for key in request.keys { quotes[key] = .failure(error) }
@@ -62,7 +74,7 @@ extension BatchJob {
         }
       }
       // For a service, the range is that of the rate days its answers used.
-      let rateDays = quotes.values.compactMap { try? $0.get().rateDay }
+      let rateDays = quotes.compactMap { key, result in key.pair.base == key.pair.quote ? nil : try? result.get().rateDay }
       report.rates.firstDay = rateDays.min()?.description
       report.rates.lastDay = rateDays.max()?.description
       report.fetch = fetch
@@ -79,6 +91,10 @@ extension BatchJob {
     guard case .provider(let provider, let settings) = source else {
       return (report, nil)
     }
-    return (report, RatePlanner.plan(keys: keys, provider: provider, today: options.today, cache: settings.cache))
+    return (
+      report,
+      RatePlanner.plan(
+        keys: keys, provider: provider, today: options.today, cache: settings.cache, maxStaleness: options.maxStaleness)
+    )
   }
 }

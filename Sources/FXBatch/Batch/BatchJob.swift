@@ -56,7 +56,7 @@ public struct BatchJob {
     let quotes = resolve(keys, report: &report)
     if let lockPath = options.lockPath, !source.isLockFile {
       do {
-        try LockFile.write(quotes, to: lockPath)
+        try LockFile.write(quotes, defaultDay: defaultDay, to: lockPath)
         report.lockFile = lockPath
       } catch {
         report.lockFileError = "\(lockPath):1:1: error: \(error)"

@@ -6,10 +6,13 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
   case timeout(seconds: Double, attempts: Int)
   /// The connection failed, `attempts` times.
   case connection(String, attempts: Int)
+  /// The answer was not acceptable whatever the retry: too large, or redirected to another origin.
+  case refused(String)
 
   public var attempts: Int {
     switch self {
     case .httpStatus(_, _, let attempts, _), .timeout(_, let attempts), .connection(_, let attempts): return attempts
+    case .refused: return 1
     }
   }
 
@@ -21,6 +24,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
       let shown = seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
       return "no answer in \(shown) s\(tries)"
     case .connection(let reason, _): return "\(reason)\(tries)"
+    case .refused(let reason): return reason
     }
   }
 
@@ -32,6 +36,7 @@ public enum FetchError: Error, Equatable, Sendable, CustomStringConvertible {
     case .httpStatus: return RowError(.sourceUnavailable, description)
     case .timeout: return RowError(.timeout, description)
     case .connection: return RowError(.sourceUnavailable, description)
+    case .refused: return RowError(.badResponse, description)
     }
   }
 }

@@ -20,6 +20,10 @@ public enum TransportError: Error, Equatable, Sendable {
   case timeout
   /// The connection could not be made or broke (refused, reset, closed without an answer, DNS failure).
   case connection(String)
+  /// The answer's body grew past the transport's limit (bytes); it was cut off, not buffered.
+  case tooLarge(limit: Int)
+  /// The server redirected to another origin, which is not followed.
+  case redirected(to: String)
 }
 
 /// Sends GET requests: the seam between the fetch engine and the network, so tests drive the same engine

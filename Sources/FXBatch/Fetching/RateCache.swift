@@ -185,10 +185,13 @@ public final class RateCache: Sendable {
     }
   }
 
-  /// When a cached answer stops being valid: never for a past day or for the day's own publication; else at
-  /// the next 15:00 UTC (after the ECB's 16:00 CET publication, summer or winter).
+  /// When a cached answer stops being valid: never for the day's own publication, nor for a fallback more
+  /// than a week old (a weekend or holiday answer that cannot change); a recent fallback (possibly a mirror
+  /// that is behind) is asked again after six hours; an answer for today that is not yet today's publication
+  /// expires at the next 15:00 UTC (after the ECB's 16:00 CET publication, summer or winter).
   static func expiry(of quote: RateQuote, key: RateKey, today: CalendarDay, now: Date) -> Date? {
-    if key.day < today || quote.rateDay == key.day { return nil }
+    if quote.rateDay == key.day || today.days(since: key.day) > 7 { return nil }
+    if key.day < today { return now.addingTimeInterval(6 * 3_600) }
     let startOfDay = TimeInterval(today.daysSinceEpoch) * 86_400
     var expiry = startOfDay + 15 * 3_600
     if expiry <= now.timeIntervalSince1970 { expiry += 86_400 }

@@ -42,6 +42,7 @@ public struct RateFetcher: Sendable {
     let state = FetchState(count: urls.count)
     let gate = DispatchSemaphore(value: jobs)
     let group = DispatchGroup()
+    if !urls.isEmpty { progress?(state.progress()) }
     for (index, url) in urls.enumerated() {
       gate.wait()
       group.enter()
@@ -80,6 +81,12 @@ public struct RateFetcher: Sendable {
         failure = .timeout(seconds: timeout, attempts: number)
       case .failure(.connection(let reason)):
         failure = .connection(reason, attempts: number)
+      case .failure(.tooLarge(let limit)):
+        finish(.failure(.refused("the answer is larger than \(limit >> 20) MB")))
+        return
+      case .failure(.redirected(let destination)):
+        finish(.failure(.refused("redirected to another host (\(destination)), which is not followed")))
+        return
       }
       guard number <= retryPolicy.retries else {
         finish(.failure(failure))

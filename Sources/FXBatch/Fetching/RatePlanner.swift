@@ -19,9 +19,11 @@ public enum RatePlanner {
   ///   - provider: the service to ask.
   ///   - today: for the provider's date checks.
   ///   - cache: answers kept from earlier runs, looked up before anything is sent.
+  ///   - maxStaleness: a cached answer older than this (days before the key's day) is not used.
   /// - Returns: the local answers and the requests for the rest.
-  public static func plan(keys: Set<RateKey>, provider: any RateProvider, today: CalendarDay, cache: RateCache? = nil) -> RatePlan
-  {
+  public static func plan(
+    keys: Set<RateKey>, provider: any RateProvider, today: CalendarDay, cache: RateCache? = nil, maxStaleness: Int = .max
+  ) -> RatePlan {
     var plan = RatePlan(keyCount: keys.count)
     var remote: [RateKey] = []
     // Sorted so that the same batch always gives the same requests in the same order.
@@ -36,7 +38,10 @@ public enum RatePlanner {
       }
     }
     if let cache, provider.cachesAnswers {
-      let cached = cache.quotes(for: remote, source: provider.info.description)
+      // The staleness limit is this run's: an answer cached under a looser limit is asked again.
+      let cached = cache.quotes(for: remote, source: provider.info.description).filter { key, quote in
+        quote.rateDay.map { key.day.days(since: $0) <= maxStaleness } ?? true
+      }
       for (key, quote) in cached { plan.localAnswers[key] = .success(quote) }
       plan.cacheHits = cached.count
       remote.removeAll { cached[$0] != nil }

@@ -34,7 +34,7 @@ public struct CalculatorProvider: RateProvider {
     self.today = today
     self.datePolicy = datePolicy
     info = RateSourceInfo(
-      identifier: "calculator", publisher: "the calculator", description: "calculator service (\(endpoint.absoluteString))")
+      identifier: "calculator", publisher: "the calculator", description: "calculator service (\(endpoint.displayText))")
   }
 
   public func precheck(_ key: RateKey, today: CalendarDay) -> RowError? {

@@ -15,7 +15,7 @@ public struct ECBFeedProvider: RateProvider {
   public init(endpoint: URL = ECBFeedProvider.defaultEndpoint) {
     self.endpoint = endpoint
     info = RateSourceInfo(
-      identifier: "ecb", publisher: "ECB", description: "ECB euro foreign exchange reference rates (\(endpoint.absoluteString))")
+      identifier: "ecb", publisher: "ECB", description: "ECB euro foreign exchange reference rates (\(endpoint.displayText))")
   }
 
   public func precheck(_ key: RateKey, today: CalendarDay) -> RowError? {

@@ -39,6 +39,7 @@ public enum ECBXMLFeed {
     var currencies: [CurrencyCode] = []
     var rows: [(day: CalendarDay, rates: [CurrencyCode: ExactDecimal])] = []
     var seenDays: Set<CalendarDay> = []
+    var sawRoot = false
 
     func fail(_ message: String) -> RatesFileError {
       // The parser reads ahead of the reader (a small document is parsed whole), so its position is not the
@@ -70,7 +71,19 @@ public enum ECBXMLFeed {
         }
         throw fail("malformed XML")
       }
-      guard xmlTextReaderNodeType(reader) == Int32(XML_READER_TYPE_ELEMENT.rawValue),
+      let nodeType = xmlTextReaderNodeType(reader)
+      // Entities could put anything into a rate; an ECB feed has no DTD, so none is accepted.
+      if nodeType == Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue) {
+        throw fail("a DTD (<!DOCTYPE …>) is not accepted in an ECB feed")
+      }
+      if nodeType == Int32(XML_READER_TYPE_ELEMENT.rawValue), !sawRoot {
+        sawRoot = true
+        let root = xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? ""
+        guard root == "Envelope" || root == "Cube" else {
+          throw fail("the root element is <\(root)>, not the ECB's gesmes:Envelope (or a bare Cube)")
+        }
+      }
+      guard nodeType == Int32(XML_READER_TYPE_ELEMENT.rawValue),
         let localName = xmlTextReaderConstLocalName(reader), String(cString: localName) == "Cube"
       else { continue }
       if let time = attribute("time") {

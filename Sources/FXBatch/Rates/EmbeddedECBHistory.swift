@@ -44,4 +44,25 @@ public enum EmbeddedECBHistory {
     )
     return table.extended(with: cached, info: info)
   }
+
+  /// Why a fetched history must not be kept, or `nil`: it has days after `today`, or a rate that differs from
+  /// the embedded history on a day both have (the ECB never revises a published reference rate).
+  public static func disagreement(with fetched: RateTable, today: CalendarDay) -> String? {
+    if let last = fetched.lastDay, last > today { return "it has rates for \(last), after today (\(today))" }
+    let embeddedDays = Set(table.days)
+    for day in fetched.days where embeddedDays.contains(day) {
+      for pair in fetched.pairs {
+        let key = RateKey(base: pair.base, quote: pair.quote, day: day)
+        guard case .success(let mine) = table.quote(for: key, maxStaleness: 0),
+          case .success(let theirs) = fetched.quote(for: key, maxStaleness: 0)
+        else { continue }
+        if mine.rate.numerator.normalized != theirs.rate.numerator.normalized
+          || mine.rate.denominator.normalized != theirs.rate.denominator.normalized
+        {
+          return "its \(pair) rate on \(day) (\(theirs.rateText)) differs from the ECB's published \(mine.rateText)"
+        }
+      }
+    }
+    return nil
+  }
 }

@@ -15,7 +15,7 @@ public struct FrankfurterProvider: RateProvider {
   public init(endpoint: URL = FrankfurterProvider.defaultEndpoint) {
     self.endpoint = endpoint
     info = RateSourceInfo(
-      identifier: "frankfurter", publisher: "Frankfurter", description: "Frankfurter rates API (\(endpoint.absoluteString))")
+      identifier: "frankfurter", publisher: "Frankfurter", description: "Frankfurter rates API (\(endpoint.displayText))")
   }
 
   public func precheck(_ key: RateKey, today: CalendarDay) -> RowError? {
@@ -47,6 +47,12 @@ public struct FrankfurterProvider: RateProvider {
     let document: JSONValue
     do { document = try JSONParser.parse([UInt8](response.body)) } catch { return bad("not JSON (\(error))") }
     if let message = document["error"]?.stringValue ?? document["message"]?.stringValue { return bad(message) }
+    // A member given twice would be read differently by different JSON readers: refuse it.
+    for object in [document, document["rates"]] {
+      if case .object(let members)? = object, Set(members.map(\.key)).count != members.count {
+        return bad("the answer has a member twice")
+      }
+    }
     guard case .object(let rateMembers)? = document["rates"] else { return bad("the answer has no rates") }
     guard let dayText = document["date"]?.stringValue, let rateDay = CalendarDay(iso8601: dayText) else {
       return bad("the answer has no valid date")
@@ -56,8 +62,10 @@ public struct FrankfurterProvider: RateProvider {
     }
     // Rates are per `amount` units of the base (1 unless asked otherwise).
     var amount = ExactDecimal.one
-    if let amountText = document["amount"]?.numberText {
-      guard let parsed = ExactDecimal(jsonNumber: amountText), parsed.significand > 0 else { return bad("invalid amount") }
+    if let amountValue = document["amount"] {
+      guard let text = amountValue.numberText, let parsed = ExactDecimal(jsonNumber: text), parsed.significand > 0 else {
+        return bad("the amount is not a positive number")
+      }
       amount = parsed
     }
     var results: [RateKey: Result<RateQuote, RowError>] = [:]
@@ -93,8 +101,10 @@ public struct FrankfurterProvider: RateProvider {
 
   /// 404 and 422 carry a JSON `message` (e.g. an unknown currency or date): a `no_rate` with that message.
   public func rowError(for failure: FetchError, request: RateRequest) -> RowError {
-    if case .httpStatus(let status, _, _, let body) = failure, status == 404 || status == 422 {
-      let message = (try? JSONParser.parse(Array(body.utf8)))?["message"]?.stringValue ?? "HTTP \(status)"
+    // Only Frankfurter's own JSON message means "no such rate"; an HTML 404 is a wrong endpoint.
+    if case .httpStatus(let status, _, _, let body) = failure, status == 404 || status == 422,
+      let message = (try? JSONParser.parse(Array(body.utf8)))?["message"]?.stringValue
+    {
       return RowError(.noRate, "Frankfurter: \(message)")
     }
     return failure.rowError

@@ -84,4 +84,23 @@ enum OptionValues {
     }
     return format
   }
+
+  /// A service's base URL: http or https, with a host and a valid port.
+  static func endpoint(_ text: String, option: String = "--endpoint") throws(UsageError) -> URL {
+    guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+      let host = url.host, !host.isEmpty, url.port.map({ (1...65_535).contains($0) }) ?? true
+    else { throw UsageError("\(option) \(text): expected an http:// or https:// URL with a host") }
+    return url
+  }
+
+  /// Seconds in a range (finite; `nan` and `inf` refused).
+  static func seconds(_ text: String, option: String, range: ClosedRange<Double>) throws(UsageError) -> Double {
+    guard let value = Double(text), value.isFinite, range.contains(value),
+      !(range.lowerBound == 0 && value == 0 && option == "--timeout")
+    else {
+      throw UsageError(
+        "\(option) \(text): expected seconds from \(range.lowerBound.formatted()) to \(range.upperBound.formatted())")
+    }
+    return value
+  }
 }

@@ -84,7 +84,7 @@ enum ConvertCommand {
       """)
 
   static func run(_ arguments: ArraySlice<String>) -> Int32 {
-    let options: BatchOptions
+    var options: BatchOptions
     let reportPath: String?
     let quiet: Bool
     let sourceChoice: SourceChoice
@@ -106,7 +106,11 @@ enum ConvertCommand {
     let source: RateSourceChoice
     switch sourceChoice {
     case .lockFile(let path):
-      do { source = .lockFile(path: path, quotes: try LockFile.load(path: path)) } catch {
+      do {
+        let lock = try LockFile.load(path: path)
+        source = .lockFile(path: path, quotes: lock.quotes)
+        if options.defaultDate == nil { options.defaultDate = lock.defaultDay }  // the locked run's day for undated records
+      } catch {
         Console.error("\(error)\n")
         return ExitStatus.fileError
       }
@@ -238,12 +242,7 @@ enum ConvertCommand {
       throw UsageError("--no-cache and --cache-dir exclude each other")
     }
     var endpoint: URL? = nil
-    if let text = parsed.value("--endpoint") {
-      guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
-        throw UsageError("--endpoint \(text): expected an http:// or https:// URL")
-      }
-      endpoint = url
-    }
+    if let text = parsed.value("--endpoint") { endpoint = try OptionValues.endpoint(text) }
     let networkOptions = ["--endpoint", "--jobs", "--timeout", "--retries", "--retry-delay", "--date-policy"].filter {
       parsed.value($0) != nil
     }
@@ -261,20 +260,14 @@ enum ConvertCommand {
         settings.jobs = jobs
       }
       if let text = parsed.value("--timeout") {
-        guard let timeout = Double(text), timeout > 0, timeout <= 3600 else {
-          throw UsageError("--timeout \(text): expected seconds, more than 0")
-        }
-        settings.timeout = timeout
+        settings.timeout = try OptionValues.seconds(text, option: "--timeout", range: 0.001...3600)
       }
       if let text = parsed.value("--retries") {
         guard let retries = Int(text), (0...20).contains(retries) else { throw UsageError("--retries \(text): expected 0 to 20") }
         settings.retryPolicy.retries = retries
       }
       if let text = parsed.value("--retry-delay") {
-        guard let delay = Double(text), delay >= 0, delay <= 60 else {
-          throw UsageError("--retry-delay \(text): expected seconds, 0 to 60")
-        }
-        settings.retryPolicy.baseDelay = delay
+        settings.retryPolicy.baseDelay = try OptionValues.seconds(text, option: "--retry-delay", range: 0...60)
       }
       var datePolicy = CalculatorProvider.DatePolicy.strict
       if let text = parsed.value("--date-policy") {

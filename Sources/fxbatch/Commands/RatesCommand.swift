@@ -89,14 +89,19 @@ enum RatesCommand {
       return FXBatchCommand.usageError(
         UsageError("rates update needs a cache: --cache-dir DIR (no HOME or XDG_CACHE_HOME is set)"), usage: usage)
     }
-    var endpoint = ECBFeedProvider.defaultEndpoint
-    if let text = parsed.value("--endpoint") {
-      guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
-        return FXBatchCommand.usageError(UsageError("--endpoint \(text): expected an http:// or https:// URL"), usage: usage)
-      }
-      endpoint = url
+    let endpoint: URL
+    let timeout: Double
+    do throws(UsageError) {
+      endpoint =
+        try parsed.value("--endpoint").map { text throws(UsageError) in try OptionValues.endpoint(text) }
+        ?? ECBFeedProvider.defaultEndpoint
+      timeout =
+        try parsed.value("--timeout").map { text throws(UsageError) in
+          try OptionValues.seconds(text, option: "--timeout", range: 0.001...3600)
+        } ?? 60
+    } catch {
+      return FXBatchCommand.usageError(error, usage: usage)
     }
-    let timeout = parsed.value("--timeout").flatMap(Double.init) ?? 60
     let cache: RateCache
     do { cache = try RateCache(directory: directory) } catch {
       Console.error("\(error)\n")
@@ -125,6 +130,10 @@ enum RatesCommand {
     }
     guard let csv = ECBHistoryCSV.render(table), let first = table.firstDay, let last = table.lastDay else {
       Console.error("fxbatch: \(url.absoluteString): not a history of euro reference rates\n")
+      return ExitStatus.fileError
+    }
+    if let problem = EmbeddedECBHistory.disagreement(with: table, today: (try? FXBatchCommand.today()) ?? last) {
+      Console.error("fxbatch: \(url.absoluteString): \(problem); nothing was kept\n")
       return ExitStatus.fileError
     }
     do { try cache.storeHistory(csv: csv, lastDay: last, source: EmbeddedECBHistory.cacheSource) } catch {

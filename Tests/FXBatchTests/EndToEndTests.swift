@@ -34,6 +34,10 @@ struct EndToEndTests {
   // 10: 100 GBP→JPY 2017-03-08 = 100 × 120.65 / 0.86753 = 13907.30… → 13907 (JPY has 0 minor units)
   // 11: 2026-11-20 is 21 days after the data ends (2026-10-30) > 5 → date_out_of_range
   // 12: no date → newest day 2026-10-30: 2500.50 × 1.1172 / 0.9194 = 3038.458… → 3038.46
+  // Reconciliation (mixed.stderr.txt), the rounded records against their exact sum rounded once:
+  //  EUR rows 2, 6, 7: 8.29 + 2.69 + 10.00 = 20.98; 8.28843… + 2.68619… + 10 = 20.97463… → 20.97; +0.01
+  //  GBP row 1: 82.18 against 82.1835… → 82.18; JPY row 10: 13907 against 13907.30… → 13907
+  //  USD rows 3, 4, 12: 112.34 + 111.47 + 3038.46 = 3262.27; 112.34 + 111.47 + 3038.4587… = 3262.2687… → 3262.27
   @Test func convertsMixedFileExactlyLikeTheGoldenFile() throws {
     let directory = try Self.directory(with: ["mixed.csv"])
     defer { directory.remove() }

@@ -1,6 +1,37 @@
 extension BatchJob {
-  /// Answers every distinct key once: from the local table, or by planning and fetching requests.
-  func resolve(_ keys: Set<RateKey>, report: inout RunReport) -> [RateKey: Result<RateQuote, RowError>] {
+  /// Answers every distinct key once. Each key is first routed through the currency lifecycle
+  /// (``CurrencyLifecycle/route(for:)``): a legacy currency on or after its change asks the source for its
+  /// successor, and keys that route to the same market key share one answer.
+  ///
+  /// - Returns: the quote of every key, and the source's answers to the market keys (what a lock file keeps:
+  ///   fixed conversions are part of fxbatch, not of the rates).
+  func resolve(_ keys: Set<RateKey>, report: inout RunReport) -> (
+    quotes: [RateKey: Result<RateQuote, RowError>], market: [RateKey: Result<RateQuote, RowError>]
+  ) {
+    var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
+    var routes: [RateKey: CurrencyRoute] = [:]
+    for key in keys {
+      switch CurrencyLifecycle.route(for: key) {
+      case .success(let route): routes[key] = route
+      case .failure(let error): quotes[key] = .failure(error)
+      }
+    }
+    let market = resolveMarket(Set(routes.values.map(\.marketKey)), report: &report)
+    for (key, route) in routes {
+      let answer = market[route.marketKey] ?? .failure(RowError(.noRate, "no rate was looked up for \(route.marketKey.pair)"))
+      quotes[key] = route.quote(from: answer)
+    }
+    return (quotes, market)
+  }
+
+  /// The market keys a run asks its source (see ``resolve(_:report:)``); keys past their currency's lifetime are
+  /// not asked.
+  static func marketKeys(of keys: Set<RateKey>) -> Set<RateKey> {
+    Set(keys.compactMap { try? CurrencyLifecycle.route(for: $0).get().marketKey })
+  }
+
+  /// Answers every distinct market key once: from the local table, or by planning and fetching requests.
+  private func resolveMarket(_ keys: Set<RateKey>, report: inout RunReport) -> [RateKey: Result<RateQuote, RowError>] {
     switch source {
     case .table(let table):
       var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
@@ -94,7 +125,8 @@ extension BatchJob {
     return (
       report,
       RatePlanner.plan(
-        keys: keys, provider: provider, today: options.today, cache: settings.cache, maxStaleness: options.maxStaleness)
+        keys: Self.marketKeys(of: keys), provider: provider, today: options.today, cache: settings.cache,
+        maxStaleness: options.maxStaleness)
     )
   }
 }

@@ -53,10 +53,10 @@ public struct BatchJob {
     }
 
     // One answer per distinct key, for all files.
-    let quotes = resolve(keys, report: &report)
+    let (quotes, market) = resolve(keys, report: &report)
     if let lockPath = options.lockPath, !source.isLockFile {
       do {
-        try LockFile.write(quotes, defaultDay: defaultDay, to: lockPath)
+        try LockFile.write(market, defaultDay: defaultDay, to: lockPath)
         report.lockFile = lockPath
       } catch {
         report.lockFileError = "\(lockPath):1:1: error: \(error)"
@@ -64,11 +64,14 @@ public struct BatchJob {
     }
 
     // Pass 2: stream each file again and write its annotated copy.
+    var ledger = ReconciliationLedger()
     for (index, scan) in scans.enumerated() {
       guard let scan else { continue }
       do {
-        let (counts, withoutDate) = try convert(scan, quotes: quotes, standardOutput: standardOutput)
+        let (counts, withoutDate, fileLedger) = try convert(scan, quotes: quotes, standardOutput: standardOutput)
         report.files[index].counts = counts
+        report.files[index].reconciliation = fileLedger.reconciliations(rounding: options.rounding)
+        ledger.add(fileLedger)
         report.files[index].output = scan.outputPath ?? "-"
         report.files[index].delimiter = String(UnicodeScalar(scan.delimiter))
         report.files[index].decimalMark = scan.decimalMark?.rawValue
@@ -81,6 +84,7 @@ public struct BatchJob {
         report.files[index].fileError = error.description
       }
     }
+    report.reconciliation = ledger.reconciliations(rounding: options.rounding)
     let fileFailed = report.files.contains { $0.fileError != nil } || report.lockFileError != nil
     report.exitStatus = fileFailed ? 2 : (report.totals.error > 0 ? 1 : 0)
     return report
@@ -296,8 +300,11 @@ public struct BatchJob {
   }
 
   /// Pass 2 over one file: writes the annotated copy.
+  ///
+  /// - Returns: the counts, the number of records without a date, and the converted amounts for the rounding
+  ///   reconciliation.
   private func convert(_ scan: FileScan, quotes: [RateKey: Result<RateQuote, RowError>], standardOutput: Int32) throws(FileError)
-    -> (RunReport.Counts, Int)
+    -> (RunReport.Counts, Int, ReconciliationLedger)
   {
     let (reader, leadingBlankLines, header) = try openFile(
       scan.readPath, displayPath: scan.displayPath, delimiter: scan.delimiter)
@@ -316,6 +323,7 @@ public struct BatchJob {
     let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
     var counts = RunReport.Counts()
     var withoutDate = 0
+    var ledger = ReconciliationLedger()
     do {
       try writer.writeHeader(header, byteOrderMark: reader.hasByteOrderMark, leadingBlankLines: leadingBlankLines)
       while let record = try reader.next() {
@@ -324,7 +332,8 @@ public struct BatchJob {
           continue
         }
         let outcome = self.outcome(
-          of: record, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate)
+          of: record, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate,
+          ledger: &ledger)
         counts.add(outcome)
         try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark))
       }
@@ -334,14 +343,14 @@ public struct BatchJob {
     } catch {
       throw FileError(path: scan.displayPath, message: "\(error)")
     }
-    return (counts, withoutDate)
+    return (counts, withoutDate, ledger)
   }
 
   /// The outcome of one record; checks run in field order: field count, amount (its currency mark against
-  /// the from-currency when that is known), currencies, date, rate.
+  /// the from-currency when that is known), currencies, date, rate. A converted record is added to `ledger`.
   func outcome(
     of record: CSVRecord, normalizer: RecordNormalizer, parser: AmountParser, quotes: [RateKey: Result<RateQuote, RowError>],
-    withoutDate: inout Int
+    withoutDate: inout Int, ledger: inout ReconciliationLedger
   ) -> RowOutcome {
     let target = normalizer.targetCurrency(of: record)
     let keyResult = normalizer.rateKey(of: record)
@@ -372,6 +381,7 @@ public struct BatchJob {
         RowError(.amountOverflow, "\(amount) \(key.pair.base) in \(key.pair.quote) needs more than 38 digits"),
         currency: key.pair.quote, source: quote.source)
     }
+    ledger.add(amount: amount, rate: quote.rate, rounded: converted, currency: key.pair.quote)
     return .converted(converted, currency: key.pair.quote, quote: quote)
   }
 }

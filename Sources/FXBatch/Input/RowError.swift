@@ -18,6 +18,10 @@ public struct RowError: Error, Hashable, Sendable, CustomStringConvertible {
     case ambiguousCurrency = "ambiguous_currency"
     /// The rate source published no rate for the currency on the rate date.
     case noRate = "no_rate"
+    /// The currency had ceased on the record's date and no fixed conversion to a currency in use applies
+    /// (``CurrencyLifecycle``): a code ISO 4217 withdrew without a change fxbatch knows, ZWL from 2024-04-05,
+    /// VEF from 2021-10-01.
+    case currencyWithdrawn = "currency_withdrawn"
     /// The date is before the rate data starts, or after it ends by more than the staleness limit.
     case dateOutOfRange = "date_out_of_range"
     /// The latest publication before the date is older than the staleness limit.

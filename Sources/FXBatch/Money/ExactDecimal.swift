@@ -99,6 +99,21 @@ public struct ExactDecimal: Hashable, Sendable, CustomStringConvertible {
     return ExactDecimal(significand: significand, scale: Self.maximumDigits).normalized
   }
 
+  /// The exact sum, at the larger of the two scales, or `nil` when it does not fit in ``maximumDigits`` digits.
+  public func adding(_ other: ExactDecimal) -> ExactDecimal? {
+    let scale = max(self.scale, other.scale)
+    guard let lhs = significand(atScale: scale), let rhs = other.significand(atScale: scale) else { return nil }
+    let (sum, overflow) = lhs.addingReportingOverflow(rhs)
+    guard !overflow, sum.magnitude < Self.powerOfTen(Self.maximumDigits) else { return nil }
+    return ExactDecimal(significand: sum, scale: scale)
+  }
+
+  /// The significand of the same value at a larger scale, or `nil` when it overflows.
+  private func significand(atScale target: Int) -> Int128? {
+    let (scaled, overflow) = significand.multipliedReportingOverflow(by: Int128(Self.powerOfTen(target - scale)))
+    return overflow ? nil : scaled
+  }
+
   /// Plain text with exactly ``scale`` decimals and `.` as the decimal mark: `"-12.50"`, `"13805"`, `"0.005"`.
   public var description: String {
     let magnitude = significand.magnitude

@@ -50,6 +50,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// (`--from CODE`) or absent (no date field) has no entry.
     public var fields: [String: String]?
     public var counts = Counts()
+    /// Per target currency, the sum of the rounded records against their exact total rounded once.
+    public var reconciliation: [Reconciliation]?
     /// Why the file was not read, when it was skipped (it is the output of another input of the run).
     public var skipped: String?
     /// `path:line:column: error: message` when the whole file failed.
@@ -84,6 +86,8 @@ public struct RunReport: Codable, Sendable, Equatable {
 
   public var files: [File] = []
   public var totals = Counts()
+  /// Per target currency over all files, the sum of the rounded records against their exact total rounded once.
+  public var reconciliation: [Reconciliation] = []
   public var rates: Rates
   /// ``RoundingMode`` raw value.
   public var rounding: String

@@ -56,7 +56,21 @@ public enum RunSummary {
     if let lockFile = report.lockFile { lines.append("lock file: \(lockFile) written") }
     if let lockError = report.lockFileError { lines.append(lockError) }
     lines.append("rounding: \(report.rounding) to ISO 4217 minor units; max staleness \(report.maxStalenessDays) days")
+    for entry in report.reconciliation {
+      lines.append("  \(reconciliationLine(entry))")
+    }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `reconciliation EUR, 3 records: sum of rounded amounts 20.98, exact sum rounded once 20.97, difference +0.01`.
+  static func reconciliationLine(_ entry: Reconciliation) -> String {
+    let records = "\(entry.records) record\(entry.records == 1 ? "" : "s")"
+    guard let rounded = entry.roundedRecordsTotal, let exact = entry.exactTotalRounded, let difference = entry.difference else {
+      return "reconciliation \(entry.currency), \(records): the totals exceed 38 digits"
+    }
+    let signed = difference.hasPrefix("-") || difference.allSatisfy({ $0 == "0" || $0 == "." }) ? difference : "+" + difference
+    return
+      "reconciliation \(entry.currency), \(records): sum of rounded amounts \(rounded), exact sum rounded once \(exact), difference \(signed)"
   }
 
   private static func describe(_ counts: RunReport.Counts) -> String {

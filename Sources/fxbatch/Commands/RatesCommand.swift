@@ -68,10 +68,14 @@ enum RatesCommand {
       return ExitStatus.fileError
     }
     let day = date ?? rates.lastDay ?? CalendarDay(daysSinceEpoch: Int(Date().timeIntervalSince1970 / 86_400))
-    switch rates.quote(for: RateKey(base: base, quote: quote, day: day), maxStaleness: maxStaleness) {
+    // Legacy currencies go through their fixed conversions, as in `convert`.
+    let answer = CurrencyLifecycle.route(for: RateKey(base: base, quote: quote, day: day)).flatMap { route in
+      route.quote(from: rates.quote(for: route.marketKey, maxStaleness: maxStaleness))
+    }
+    switch answer {
     case .success(let found):
       let published =
-        found.rateDay.map { "rate date \($0)" + (found.isFallback ? " (no publication on \(day))" : "") } ?? "undated rate"
+        found.rateDay.map { "rate date \($0)" + ($0 != day ? " (no publication on \(day))" : "") } ?? "undated rate"
       Console.out("1 \(base) = \(found.rateText) \(quote)  \(published)  source \(found.source)\n")
       return ExitStatus.success
     case .failure(let error):

@@ -230,15 +230,14 @@ public final class JSONDocumentWalker {
     let column = stream.column
     stream.advance()
     while true {
-      guard let byte = try stream.take() else {
+      guard let byte = try stream.peek() else {
         throw JSONParseError(message: "string is never closed", offset: stream.offset, line: line, column: column)
       }
+      if byte < 0x20 { throw stream.error("control character in a string (escape it)") }
+      let escapeAt = stream.error("")
+      stream.advance()
       switch byte {
       case UInt8(ascii: "\""): return
-      case 0..<0x20:
-        throw JSONParseError(
-          message: "control character in a string (escape it)", offset: stream.offset, line: stream.line,
-          column: stream.column - 1)
       case UInt8(ascii: "\\"):
         guard let escape = try stream.take() else { throw stream.error("string is never closed") }
         switch escape {
@@ -251,7 +250,10 @@ public final class JSONDocumentWalker {
               throw stream.error("expected a hex digit in \\u escape")
             }
           }
-        default: throw stream.error("unknown escape \\\(Character(UnicodeScalar(escape)))")
+        default:
+          throw JSONParseError(
+            message: "unknown escape \\\(Character(UnicodeScalar(escape)))", offset: escapeAt.offset, line: escapeAt.line,
+            column: escapeAt.column)
         }
       default: continue
       }

@@ -149,4 +149,21 @@ struct EndToEndJSONTests {
     let usage = try cli.run(["convert", "--format", "xml", "x.xml"], in: directory.url)
     #expect(usage.status == 64)
   }
+
+  /// The JSON samples convert as `Samples/README.md` says.
+  @Test func samplesConvertAsTheirREADMESays() throws {
+    let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Samples")
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    for name in ["payments.json", "transfers.jsonl"] {
+      try directory.write([UInt8](try Data(contentsOf: samples.appendingPathComponent(name))), named: name)
+    }
+    let result = try cli.run(["convert", "payments.json", "transfers.jsonl"], in: directory.url)
+    #expect(result.status == 1)
+    #expect(result.standardError.contains("payments.json -> payments.converted.json: 8 records: 5 ok, 2 fallback, 1 error"))
+    #expect(result.standardError.contains("transfers.jsonl -> transfers.converted.jsonl: 7 records: 5 ok, 0 fallback, 2 error"))
+    // 12345678901234567.89 × 1.0658 (EUR/USD 2023-09-15) = 13158024572935802.457162 → 13158024572935802.46
+    #expect(try directory.read("payments.converted.json").contains(#""fx_converted": "13158024572935802.46""#))
+  }
 }

@@ -23,6 +23,8 @@ public struct BatchJob {
     let displayPath: String
     let readPath: String
     let outputPath: String?  // nil: standard output
+    let format: RecordFormat
+    /// The CSV field delimiter (unused for JSON).
     let delimiter: UInt8
     /// `nil` when nothing settles it (``DecimalMarkInference/decide(delimiter:)``).
     let decimalMark: DecimalMark?
@@ -73,7 +75,11 @@ public struct BatchJob {
         report.files[index].reconciliation = fileLedger.reconciliations(rounding: options.rounding)
         ledger.add(fileLedger)
         report.files[index].output = scan.outputPath ?? "-"
-        report.files[index].delimiter = String(UnicodeScalar(scan.delimiter))
+        report.files[index].format = scan.format.rawValue
+        if scan.format == .csv { report.files[index].delimiter = String(UnicodeScalar(scan.delimiter)) }
+        if scan.format == .json, !options.recordsPath.isEmpty {
+          report.files[index].recordsPath = options.recordsPath.joined(separator: ".")
+        }
         report.files[index].decimalMark = scan.decimalMark?.rawValue
         report.files[index].decimalMarkInferred = scan.decimalMarkInferred
         report.files[index].decimalMarkInferredFrom = scan.decimalMarkBasis?.rawValue
@@ -146,7 +152,7 @@ public struct BatchJob {
     case .besideInput where inputPath == "-": return nil
     case .file(let file): return file
     case .besideInput, .directory:
-      let name = inputPath == "-" ? "stdin.csv" : (inputPath as NSString).lastPathComponent
+      let name = inputPath == "-" ? "stdin.\((options.format ?? .csv).rawValue)" : (inputPath as NSString).lastPathComponent
       let stem = (name as NSString).deletingPathExtension
       let ext = (name as NSString).pathExtension
       let outputName = stem + ".converted" + (ext.isEmpty ? "" : "." + ext)
@@ -177,9 +183,14 @@ public struct BatchJob {
     header.suffix(AnnotationColumn.allCases.count) == AnnotationColumn.allCases.map(\.rawValue)[...]
   }
 
-  /// Whether a file is an earlier fxbatch output: its header (first non-blank record) ends with the annotation
-  /// fields.
+  /// Whether a file is an earlier fxbatch output: its header (first non-blank record), or its first JSON record
+  /// object, ends with the annotation fields.
   private func isAnnotatedOutput(_ path: String) -> Bool {
+    switch options.format ?? RecordFormat.detect(readPath: path, displayPath: path, recordsPath: options.recordsPath) {
+    case .csv: break
+    case .json, .jsonl: return isAnnotatedJSONOutput(path)
+    case .xml: return false
+    }
     guard let reader = try? CSVReader(path: path, delimiter: options.delimiter) else { return false }
     while let record = try? reader.next() {
       if record.isBlank { continue }
@@ -252,9 +263,26 @@ public struct BatchJob {
     }
   }
 
-  /// Pass 1 over one file.
+  /// Pass 1 over one file, in its format.
   private func scanFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (FileScan, Set<RateKey>)
   {
+    let format =
+      options.format ?? RecordFormat.detect(readPath: readPath, displayPath: displayPath, recordsPath: options.recordsPath)
+    switch format {
+    case .csv: return try scanCSVFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath)
+    case .json, .jsonl:
+      return try scanJSONFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: format)
+    case .xml:
+      throw FileError(
+        path: displayPath, message: "XML input is not supported yet",
+        hint: "convert it to CSV, JSON or JSON Lines; if it is not XML, give --format csv|json|jsonl")
+    }
+  }
+
+  /// Pass 1 over a CSV file.
+  private func scanCSVFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (
+    FileScan, Set<RateKey>
+  ) {
     let (reader, _, header) = try openFile(readPath, displayPath: displayPath, delimiter: options.delimiter)
     let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingWhitespace }
     if Self.isAnnotated(header: headerFields) {
@@ -290,7 +318,7 @@ public struct BatchJob {
     let (decimalMark, basis) =
       options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: reader.delimiter)
     let scan = FileScan(
-      displayPath: displayPath, readPath: readPath, outputPath: outputPath, delimiter: reader.delimiter,
+      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .csv, delimiter: reader.delimiter,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
       normalizer: normalizer,
       fields: Dictionary(
@@ -299,25 +327,38 @@ public struct BatchJob {
     return (scan, keys)
   }
 
-  /// Pass 2 over one file: writes the annotated copy.
+  /// Pass 2 over one file: writes the annotated copy in the file's format.
   ///
   /// - Returns: the counts, the number of records without a date, and the converted amounts for the rounding
   ///   reconciliation.
   private func convert(_ scan: FileScan, quotes: [RateKey: Result<RateQuote, RowError>], standardOutput: Int32) throws(FileError)
     -> (RunReport.Counts, Int, ReconciliationLedger)
   {
+    switch scan.format {
+    case .json, .jsonl: return try convertJSON(scan, quotes: quotes, standardOutput: standardOutput)
+    case .csv, .xml: return try convertCSV(scan, quotes: quotes, standardOutput: standardOutput)
+    }
+  }
+
+  /// The output of a file: a temporary file beside the target (renamed into place by its `commit()`), or
+  /// standard output.
+  func openOutput(_ scan: FileScan, standardOutput: Int32) throws(FileError) -> (file: AtomicFile?, sink: ByteSink) {
+    guard let outputPath = scan.outputPath else { return (nil, ByteSink(descriptor: standardOutput)) }
+    do {
+      let file = try AtomicFile(path: outputPath, permissionsOf: scan.displayPath == "-" ? nil : scan.readPath)
+      return (file, file.sink)
+    } catch {
+      throw FileError(path: scan.displayPath, message: error.description)
+    }
+  }
+
+  /// Pass 2 over a CSV file.
+  private func convertCSV(_ scan: FileScan, quotes: [RateKey: Result<RateQuote, RowError>], standardOutput: Int32)
+    throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger)
+  {
     let (reader, leadingBlankLines, header) = try openFile(
       scan.readPath, displayPath: scan.displayPath, delimiter: scan.delimiter)
-    var atomicFile: AtomicFile? = nil
-    let sink: ByteSink
-    if let outputPath = scan.outputPath {
-      do { atomicFile = try AtomicFile(path: outputPath, permissionsOf: scan.displayPath == "-" ? nil : scan.readPath) } catch {
-        throw FileError(path: scan.displayPath, message: error.description)
-      }
-      sink = atomicFile!.sink
-    } else {
-      sink = ByteSink(descriptor: standardOutput)
-    }
+    let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.delimiter, headerFieldCount: header.fieldCount)
     let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
@@ -332,8 +373,8 @@ public struct BatchJob {
           continue
         }
         let outcome = self.outcome(
-          of: record, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate,
-          ledger: &ledger)
+          of: scan.normalizer.fields(of: record), normalizer: scan.normalizer, parser: parser, quotes: quotes,
+          withoutDate: &withoutDate, ledger: &ledger)
         counts.add(outcome)
         try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark))
       }
@@ -346,20 +387,20 @@ public struct BatchJob {
     return (counts, withoutDate, ledger)
   }
 
-  /// The outcome of one record; checks run in field order: field count, amount (its currency mark against
-  /// the from-currency when that is known), currencies, date, rate. A converted record is added to `ledger`.
+  /// The outcome of one record; checks run in field order: the record itself (field count, JSON shape),
+  /// amount (its currency mark against the from-currency when that is known), currencies, date, rate. A
+  /// converted record is added to `ledger`.
   func outcome(
-    of record: CSVRecord, normalizer: RecordNormalizer, parser: AmountParser, quotes: [RateKey: Result<RateQuote, RowError>],
-    withoutDate: inout Int, ledger: inout ReconciliationLedger
+    of fields: RecordFields, normalizer: RecordNormalizer, parser: AmountParser,
+    quotes: [RateKey: Result<RateQuote, RowError>], withoutDate: inout Int, ledger: inout ReconciliationLedger
   ) -> RowOutcome {
-    let target = normalizer.targetCurrency(of: record)
-    let keyResult = normalizer.rateKey(of: record)
-    if case .failure(let error) = keyResult, error.code == .extraFields {
-      return .failed(error, currency: nil, source: nil)  // fields are shifted: the to-field is not trustworthy
-    }
+    // Shifted CSV fields or a malformed JSON record: not even the to-field is trustworthy.
+    if let problem = fields.problem { return .failed(problem, currency: nil, source: nil) }
+    let target = normalizer.targetCurrency(of: fields)
+    let keyResult = normalizer.rateKey(of: fields)
     let amount: ExactDecimal
     let from = try? keyResult.get().key.pair.base
-    switch parser.parse(normalizer.amountText(of: record) ?? "", currency: from) {
+    switch normalizer.amount(of: fields, parser: parser, currency: from) {
     case .success(let value): amount = value
     case .failure(let error): return .failed(error, currency: target, source: nil)
     }

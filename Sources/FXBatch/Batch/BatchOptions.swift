@@ -22,6 +22,12 @@ public struct BatchOptions: Sendable {
   public var maxStaleness = 5
   /// The day of records without a date; `nil` for the newest day of the rates.
   public var defaultDate: CalendarDay?
+  /// `--format`: the format of every input; `nil` to decide per file by extension, else by content
+  /// (``RecordFormat/detect(readPath:displayPath:recordsPath:)``).
+  public var format: RecordFormat?
+  /// `--records-path`: the member names leading from a JSON document's top-level object to its records array;
+  /// empty when the document is the array.
+  public var recordsPath: [String] = []
   /// The field delimiter; `nil` to detect it per file from the header line.
   public var delimiter: UInt8?
   /// The decimal mark of amounts; `nil` to infer it per file from the amount column.

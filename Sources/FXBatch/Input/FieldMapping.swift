@@ -11,6 +11,16 @@ public struct FieldNames: Sendable, Equatable {
     self.to = to
     self.date = date
   }
+
+  /// The name the user gave for a role, if any.
+  func name(of role: FieldMapping.Role) -> String? {
+    switch role {
+    case .amount: return amount
+    case .from: return from
+    case .to: return to
+    case .date: return date
+    }
+  }
 }
 
 /// Which field of each record holds the amount, the base (from) currency, the quote (to) currency and the
@@ -72,34 +82,45 @@ public struct FieldMapping: Sendable, Equatable {
   public static func resolve(header: [String], names: FieldNames, fixedFrom: Bool, fixedTo: Bool) throws(FieldMappingError)
     -> FieldMapping
   {
-    let normalized = header.map(normalizedName)
+    let roles: [Role] = [.amount] + (fixedFrom ? [] : [.from]) + (fixedTo ? [] : [.to]) + [.date]
+    let found = locate(in: header.map(normalizedName), names: names, roles: roles)
+    for role in roles where found[role] == nil {
+      if let name = names.name(of: role) { throw .namedFieldMissing(role: role, name: name, header: header) }
+      if role != .date { throw .roleMissing(role: role, header: header) }
+    }
+    guard let amount = found[.amount] else { throw .roleMissing(role: .amount, header: header) }
+    return FieldMapping(amount: amount, from: found[.from], to: found[.to], date: found[.date])
+  }
+
+  /// Finds the field of each role among a record's names, requiring none: the field the user named, else the
+  /// first unused synonym in the role's order of preference.
+  ///
+  /// - Parameters:
+  ///   - normalized: the names, each reduced with ``normalizedName(_:)``.
+  ///   - names: names the user gave (`--amount-field` and so on); a named field that is absent is not found.
+  ///   - roles: the roles to look for, in this order (a synonym is taken by the first role that matches it).
+  /// - Returns: role → 0-based index of its field, for the roles found.
+  static func locate(in normalized: [String], names: FieldNames, roles: [Role]) -> [Role: Int] {
     // Fields the user named are kept from synonym matching, so a synonym never takes another role's field.
     var used = Set(
       [names.amount, names.from, names.to, names.date].compactMap { name in
         name.flatMap { normalized.firstIndex(of: normalizedName($0)) }
       })
-    func find(_ role: Role, _ name: String?, needed: Bool) throws(FieldMappingError) -> Int? {
-      if let name {
-        guard let index = normalized.firstIndex(of: normalizedName(name)) else {
-          throw .namedFieldMissing(role: role, name: name, header: header)
-        }
-        return index
+    var found: [Role: Int] = [:]
+    for role in roles {
+      if let name = names.name(of: role) {
+        found[role] = normalized.firstIndex(of: normalizedName(name))
+        continue
       }
       for synonym in role.synonyms {
         if let index = normalized.indices.first(where: { normalized[$0] == synonym && !used.contains($0) }) {
           used.insert(index)
-          return index
+          found[role] = index
+          break
         }
       }
-      if needed { throw .roleMissing(role: role, header: header) }
-      return nil
     }
-    let amount = try find(.amount, names.amount, needed: true)
-    let from = fixedFrom ? nil : try find(.from, names.from, needed: true)
-    let to = fixedTo ? nil : try find(.to, names.to, needed: true)
-    let date = try find(.date, names.date, needed: false)
-    guard let amount else { throw .roleMissing(role: .amount, header: header) }
-    return FieldMapping(amount: amount, from: from, to: to, date: date)
+    return found
   }
 }
 

@@ -2,8 +2,13 @@ import Foundation
 
 /// Turns a record's fields into what conversion needs: the exact amount, the ISO 4217 codes of the base
 /// (from) and quote (to) currencies, and the value date; or the row's error.
+///
+/// The rules work on ``RecordFields``, so every format shares them; CSV records are read through the header's
+/// ``FieldMapping``.
 public struct RecordNormalizer: Sendable {
-  public let mapping: FieldMapping
+  /// Where a CSV record's fields are; `nil` for formats without a header (JSON finds fields by member name).
+  public let mapping: FieldMapping?
+  /// How many fields a CSV header has (0 for other formats).
   public let headerFieldCount: Int
   /// `--from CODE`: the from-currency of every record.
   public let fixedFrom: CurrencyCode?
@@ -15,9 +20,29 @@ public struct RecordNormalizer: Sendable {
   /// What currency fields name: codes, `--alias` names, symbols.
   public let currencies: CurrencyResolver
 
+  /// A normalizer for the records of a CSV file with this header.
   public init(
     mapping: FieldMapping, headerFieldCount: Int, fixedFrom: CurrencyCode?, fixedTo: CurrencyCode?, dateFormat: DateFormat,
     defaultDay: CalendarDay, currencies: CurrencyResolver = CurrencyResolver()
+  ) {
+    self.init(
+      mapping: Optional(mapping), headerFieldCount: headerFieldCount, fixedFrom: fixedFrom, fixedTo: fixedTo,
+      dateFormat: dateFormat, defaultDay: defaultDay, currencies: currencies)
+  }
+
+  /// A normalizer for records whose fields are found by name (JSON, JSON Lines).
+  public init(
+    fixedFrom: CurrencyCode?, fixedTo: CurrencyCode?, dateFormat: DateFormat, defaultDay: CalendarDay,
+    currencies: CurrencyResolver = CurrencyResolver()
+  ) {
+    self.init(
+      mapping: nil, headerFieldCount: 0, fixedFrom: fixedFrom, fixedTo: fixedTo, dateFormat: dateFormat,
+      defaultDay: defaultDay, currencies: currencies)
+  }
+
+  private init(
+    mapping: FieldMapping?, headerFieldCount: Int, fixedFrom: CurrencyCode?, fixedTo: CurrencyCode?, dateFormat: DateFormat,
+    defaultDay: CalendarDay, currencies: CurrencyResolver
   ) {
     self.currencies = currencies
     self.mapping = mapping
@@ -28,44 +53,72 @@ public struct RecordNormalizer: Sendable {
     self.defaultDay = defaultDay
   }
 
+  // MARK: CSV records
+
   /// A field's value, or `nil` when the record is too short to have it.
   private func value(_ record: CSVRecord, _ index: Int?) -> String? {
     guard let index, index < record.fieldCount else { return nil }
     return record.field(index)
   }
 
+  /// A CSV record's fields; a field the record is too short to have is empty, and a record with more fields
+  /// than the header has the `extra_fields` problem.
+  public func fields(of record: CSVRecord) -> RecordFields {
+    func text(_ index: Int?) -> RecordFields.Value { .text(value(record, index) ?? "") }
+    var fields = RecordFields(
+      amount: text(mapping?.amount), from: text(mapping?.from), to: text(mapping?.to), date: text(mapping?.date))
+    if record.fieldCount > headerFieldCount {
+      fields.problem = RowError(
+        .extraFields, "the record has \(record.fieldCount) fields, the header \(headerFieldCount); fix its quoting or delimiters")
+    }
+    return fields
+  }
+
   /// The amount field's text (for inferring the column's decimal mark).
-  public func amountText(of record: CSVRecord) -> String? { value(record, mapping.amount) }
+  public func amountText(of record: CSVRecord) -> String? { value(record, mapping?.amount) }
 
   /// The to-currency, when the record names a valid one (to annotate error rows with it).
-  public func targetCurrency(of record: CSVRecord) -> CurrencyCode? {
-    fixedTo ?? value(record, mapping.to).flatMap { try? currencies.currency($0).get() }
+  public func targetCurrency(of record: CSVRecord) -> CurrencyCode? { targetCurrency(of: fields(of: record)) }
+
+  /// The rate question of a CSV record, see ``rateKey(of:)-(RecordFields)``.
+  public func rateKey(of record: CSVRecord) -> Result<(key: RateKey, usedDefaultDay: Bool), RowError> {
+    rateKey(of: fields(of: record))
+  }
+
+  // MARK: Any record
+
+  /// The to-currency, when the record names a valid one (to annotate error rows with it).
+  public func targetCurrency(of fields: RecordFields) -> CurrencyCode? {
+    if let fixedTo { return fixedTo }
+    guard case .text(let text) = fields.to else { return nil }
+    return try? currencies.currency(text).get()
   }
 
   /// The rate question of a record: its currencies and its day; `usedDefaultDay` tells whether the record had
   /// no date.
   ///
-  /// - Returns: the key, or the first of these errors: `extra_fields`, `missing_field` / `unknown_currency`
-  ///   / `ambiguous_currency` for the from- then the to-currency, `invalid_date`.
-  public func rateKey(of record: CSVRecord) -> Result<(key: RateKey, usedDefaultDay: Bool), RowError> {
-    if record.fieldCount > headerFieldCount {
-      return .failure(
-        RowError(
-          .extraFields,
-          "the record has \(record.fieldCount) fields, the header \(headerFieldCount); fix its quoting or delimiters"))
-    }
+  /// - Returns: the key, or the first of these errors: the record's ``RecordFields/problem`` (`extra_fields`,
+  ///   `invalid_record`), `missing_field` / `unknown_currency` / `ambiguous_currency` for the from- then the
+  ///   to-currency, `invalid_date`.
+  public func rateKey(of fields: RecordFields) -> Result<(key: RateKey, usedDefaultDay: Bool), RowError> {
+    if let problem = fields.problem { return .failure(problem) }
     let from: CurrencyCode
-    switch currency(record, mapping.from, fixed: fixedFrom, role: "from") {
+    switch currency(fields.from, fixed: fixedFrom, role: "from") {
     case .success(let code): from = code
     case .failure(let error): return .failure(error)
     }
     let to: CurrencyCode
-    switch currency(record, mapping.to, fixed: fixedTo, role: "to") {
+    switch currency(fields.to, fixed: fixedTo, role: "to") {
     case .success(let code): to = code
     case .failure(let error): return .failure(error)
     }
-    guard let dateText = value(record, mapping.date), !dateText.trimmingWhitespace.isEmpty else {
-      return .success((RateKey(base: from, quote: to, day: defaultDay), true))
+    let dateText: String
+    switch fields.date {
+    case .text(let text) where !text.trimmingWhitespace.isEmpty: dateText = text
+    case .text, .null, .absent: return .success((RateKey(base: from, quote: to, day: defaultDay), true))
+    case .number(let text):
+      return .failure(RowError(.invalidDate, "the date is the number \(RowError.quoted(text)); write dates as strings"))
+    case .other(let kind): return .failure(RowError(.invalidDate, "the date is \(kind), not a string"))
     }
     switch dateFormat.parse(dateText) {
     case .success(let day): return .success((RateKey(base: from, quote: to, day: day), false))
@@ -73,12 +126,42 @@ public struct RecordNormalizer: Sendable {
     }
   }
 
-  private func currency(_ record: CSVRecord, _ index: Int?, fixed: CurrencyCode?, role: String) -> Result<CurrencyCode, RowError>
-  {
-    if let fixed { return .success(fixed) }
-    guard let text = value(record, index), !text.trimmingWhitespace.isEmpty else {
-      return .failure(RowError(.missingField, "the \(role)-currency is empty"))
+  /// The record's amount, exactly: a JSON number from its text, anything else through the amount parser.
+  ///
+  /// - Parameters:
+  ///   - fields: the record's fields.
+  ///   - parser: the amount parser of the file (its decimal mark).
+  ///   - currency: the record's from-currency, which a currency mark in a text amount must name.
+  /// - Returns: the amount, or `missing_field` (empty, `null` or absent) or `invalid_amount`.
+  public func amount(of fields: RecordFields, parser: AmountParser, currency: CurrencyCode?) -> Result<ExactDecimal, RowError> {
+    switch fields.amount {
+    case .text(let text): return parser.parse(text, currency: currency)
+    case .number(let text):
+      guard let value = ExactDecimal(jsonNumber: text) else {
+        return .failure(
+          RowError(
+            .invalidAmount, "\(RowError.quoted(text)) has more than \(ExactDecimal.maximumDigits) digits or too large an exponent"
+          ))
+      }
+      return .success(value)
+    case .null: return .failure(RowError(.missingField, "the amount is null"))
+    case .absent: return .failure(RowError(.missingField, "the record has no amount field"))
+    case .other(let kind): return .failure(RowError(.invalidAmount, "the amount is \(kind), not a number or a string"))
     }
-    return currencies.currency(text)
+  }
+
+  private func currency(_ value: RecordFields.Value, fixed: CurrencyCode?, role: String) -> Result<CurrencyCode, RowError> {
+    if let fixed { return .success(fixed) }
+    switch value {
+    case .text(let text) where !text.trimmingWhitespace.isEmpty: return currencies.currency(text)
+    case .text: return .failure(RowError(.missingField, "the \(role)-currency is empty"))
+    case .null: return .failure(RowError(.missingField, "the \(role)-currency is null"))
+    case .absent: return .failure(RowError(.missingField, "the record has no \(role)-currency field"))
+    case .number(let text):
+      return .failure(
+        RowError(.unknownCurrency, "the \(role)-currency is the number \(RowError.quoted(text)); write ISO 4217 codes as strings")
+      )
+    case .other(let kind): return .failure(RowError(.unknownCurrency, "the \(role)-currency is \(kind), not a string"))
+    }
   }
 }

@@ -28,6 +28,9 @@ public struct RowError: Error, Hashable, Sendable, CustomStringConvertible {
     case staleRate = "stale_rate"
     /// The record has more fields than the header, so annotation columns would not line up.
     case extraFields = "extra_fields"
+    /// The record itself is malformed: a JSON Lines line or a records-array element that is not a JSON object,
+    /// or an object with the same member twice (or two members naming one field, as `amount` and `Amount`).
+    case invalidRecord = "invalid_record"
     /// The converted amount needs more than 38 digits.
     case amountOverflow = "amount_overflow"
     /// The rate service failed (HTTP 5xx or 429 after all retries, connection refused or dropped).

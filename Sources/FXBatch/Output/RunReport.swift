@@ -36,7 +36,11 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var input: String
     /// The annotated copy; `-` for standard output; `nil` when the file failed.
     public var output: String?
-    /// `","`, `";"` or `"\t"`.
+    /// ``RecordFormat`` raw value: `"csv"`, `"json"` or `"jsonl"`.
+    public var format: String?
+    /// For a JSON document, `--records-path` (`"data.items"`); `nil` when the document is the array.
+    public var recordsPath: String?
+    /// `","`, `";"` or `"\t"`; `nil` for JSON.
     public var delimiter: String?
     /// `"."` or `","`; `nil` when the file's amounts and delimiter do not settle it (cells that read
     /// differently with either mark are then refused).

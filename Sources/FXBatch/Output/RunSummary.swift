@@ -16,6 +16,11 @@ public enum RunSummary {
         continue
       }
       var details: [String] = []
+      switch file.format {
+      case "json": details.append("JSON" + (file.recordsPath.map { ", records at \($0)" } ?? ""))
+      case "jsonl": details.append("JSON Lines")
+      default: break
+      }
       if let delimiter = file.delimiter, delimiter != "," { details.append("delimiter \(delimiter == "\t" ? "tab" : delimiter)") }
       if file.decimalMark == "," {
         switch file.decimalMarkInferredFrom {
@@ -28,7 +33,7 @@ public enum RunSummary {
       }
       let extra = details.isEmpty ? "" : " [\(details.joined(separator: ", "))]"
       lines.append("  \(file.input) -> \(file.output ?? "-"): \(describe(file.counts))\(extra)")
-      if let fields = file.fields, fields["date"] == nil, file.counts.records > 0 {
+      if file.format == nil || file.format == "csv", let fields = file.fields, fields["date"] == nil, file.counts.records > 0 {
         lines.append(
           "    no date field in the header: every record uses the rates of \(report.rates.defaultDay) (name one with --date-field)"
         )

@@ -39,6 +39,23 @@ enum OptionValues {
     }
   }
 
+  /// `--format csv|json|jsonl`.
+  static func format(_ text: String) throws(UsageError) -> RecordFormat {
+    guard let format = RecordFormat(rawValue: text), format != .xml else {
+      throw UsageError("--format \(text): expected csv, json or jsonl\(text == "xml" ? " (XML input is not supported yet)" : "")")
+    }
+    return format
+  }
+
+  /// `--records-path data.items`: member names separated by `.`, none empty.
+  static func recordsPath(_ text: String) throws(UsageError) -> [String] {
+    let names = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    guard !names.contains(where: \.isEmpty) else {
+      throw UsageError("--records-path \(text): expected member names separated by '.', e.g. data.items")
+    }
+    return names
+  }
+
   static func decimalMark(_ text: String, option: String) throws(UsageError) -> DecimalMark {
     guard let mark = DecimalMark(rawValue: text) else { throw UsageError("\(option) \(text): expected . or ,") }
     return mark

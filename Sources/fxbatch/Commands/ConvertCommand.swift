@@ -33,6 +33,12 @@ enum ConvertCommand {
     OptionSpec(names: ["--frozen"], valueName: nil, help: "Take rates only from the --lock file; fail records it lacks"),
     OptionSpec(
       names: ["--plan"], valueName: nil, help: "Print the rate lookups and requests the run needs; fetch and write nothing"),
+    OptionSpec(
+      names: ["--format"], valueName: "csv|json|jsonl",
+      help: "Format of every input (default: by extension: .csv .tsv .txt, .json,\n.jsonl .ndjson; else from the content)"),
+    OptionSpec(
+      names: ["--records-path"], valueName: "PATH",
+      help: "JSON: the member path of the records array, e.g. data.items\n(default: the document is the array)"),
     OptionSpec(names: ["--from"], valueName: "CODE", help: "The from-currency of every record (no from field needed)"),
     OptionSpec(names: ["--to"], valueName: "CODE", help: "The to-currency of every record (no to field needed)"),
     OptionSpec(names: ["--amount-field"], valueName: "NAME", help: "Header name of the amount (default: amount, value, …)"),
@@ -67,7 +73,7 @@ enum ConvertCommand {
     OptionSpec(names: ["-h", "--help"], valueName: nil, help: "Show this help"),
   ]
 
-  static let usage = "fxbatch convert [options] FILE...   (FILE - reads standard input)"
+  static let usage = "fxbatch convert [options] FILE...   (FILE - reads standard input; CSV, JSON or JSON Lines)"
 
   static let help = helpText(
     usage: usage,
@@ -75,6 +81,7 @@ enum ConvertCommand {
       Converts each record's amount into the to-currency at the reference rate of the record's date, rounded once
       to the currency's ISO 4217 minor units, and writes a copy of each file with these fields appended:
       fx_rate, fx_converted, fx_currency, fx_rate_date, fx_source, fx_status (ok|fallback|error), fx_error.
+      CSV files gain columns; in JSON and JSON Lines files each record object gains these members.
       Rates: the embedded ECB euro reference rates 1999-01-04 .. 2026-10-30, unless --rates is given.
       """,
     options: options,
@@ -208,6 +215,8 @@ enum ConvertCommand {
       options.maxStaleness = try OptionValues.nonNegativeInteger(text, option: "--max-staleness")
     }
     if let text = parsed.value("--rounding") { options.rounding = try OptionValues.rounding(text) }
+    if let text = parsed.value("--format") { options.format = try OptionValues.format(text) }
+    if let text = parsed.value("--records-path") { options.recordsPath = try OptionValues.recordsPath(text) }
     if let text = parsed.value("--delimiter") { options.delimiter = try OptionValues.delimiter(text) }
     if let text = parsed.value("--decimal-separator") {
       options.decimalMark = try OptionValues.decimalMark(text, option: "--decimal-separator")

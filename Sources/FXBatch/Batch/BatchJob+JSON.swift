@@ -1,0 +1,116 @@
+/// The two passes over JSON documents and JSON Lines files.
+extension BatchJob {
+  /// The locator of JSON record fields for this run's options.
+  var jsonFieldLocator: JSONFieldLocator {
+    JSONFieldLocator(names: options.fieldNames, fixedFrom: options.fixedFrom != nil, fixedTo: options.fixedTo != nil)
+  }
+
+  /// Pass 1 over a JSON document or a JSON Lines file: checks it, finds the decimal mark of its text amounts,
+  /// and collects the distinct rate keys.
+  ///
+  /// - Throws: ``FileError`` for a malformed document, a file that is already fxbatch output (its first record
+  ///   ends with the annotation members), or records of which none has an amount (or a currency) field.
+  func scanJSONFile(displayPath: String, readPath: String, outputPath: String?, format: RecordFormat) throws(FileError) -> (
+    FileScan, Set<RateKey>
+  ) {
+    let locator = jsonFieldLocator
+    let normalizer = RecordNormalizer(
+      fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
+      currencies: options.currencies)
+    var keys: Set<RateKey> = []
+    var inference = DecimalMarkInference()
+    var located: [FieldMapping.Role: String] = [:]
+    var firstObject: (record: JSONRecordText, keys: [String])? = nil
+    let checkMark = options.decimalMark == nil
+    try readJSON(displayPath: displayPath, readPath: readPath, format: format, copy: { _ in }) { record in
+      if firstObject == nil, case .success(let members) = record.members() {
+        let names = members.map(\.key)
+        firstObject = (record, names)
+        if names.suffix(AnnotationColumn.allCases.count) == AnnotationColumn.allCases.map(\.rawValue)[...] {
+          throw FileError(
+            path: displayPath, line: record.line, column: record.column,
+            message:
+              "the file is already annotated by fxbatch (its records end with the fx_* members); converting it again would repeat them",
+            hint: "convert the original file instead")
+        }
+      }
+      let (fields, found, _) = locator.fields(of: record)
+      located.merge(found) { earlier, _ in earlier }
+      if checkMark, case .text(let text) = fields.amount { inference.add(text) }
+      if case .success(let found) = normalizer.rateKey(of: fields) { keys.insert(found.key) }
+      return true
+    }
+    if let (record, names) = firstObject, let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
+      let fix = role == .amount ? "use --amount-field NAME" : "use \(role.optionName) NAME or --\(role.rawValue) CODE"
+      let shown = names.prefix(12).map(RowError.quoted).joined(separator: ", ") + (names.count > 12 ? ", …" : "")
+      throw FileError(
+        path: displayPath, line: record.line, column: record.column,
+        message: "no record has a \(role.rawValue) field (the first record's members: \(shown)); \(fix)")
+    }
+    // JSON numbers always have a decimal point; only text amounts ("1.234,50") say anything about the mark.
+    let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
+    let scan = FileScan(
+      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: format, delimiter: UInt8(ascii: ","),
+      decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
+      normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }))
+    return (scan, keys)
+  }
+
+  /// Pass 2 over a JSON document or a JSON Lines file: writes the annotated copy.
+  func convertJSON(_ scan: FileScan, quotes: [RateKey: Result<RateQuote, RowError>], standardOutput: Int32) throws(FileError)
+    -> (RunReport.Counts, Int, ReconciliationLedger)
+  {
+    let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
+    defer { atomicFile?.discard() }
+    let writer = JSONAnnotatingWriter(sink: sink)
+    let locator = jsonFieldLocator
+    let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
+    var counts = RunReport.Counts()
+    var withoutDate = 0
+    var ledger = ReconciliationLedger()
+    try readJSON(displayPath: scan.displayPath, readPath: scan.readPath, format: scan.format, copy: writer.copy) { record in
+      let (fields, _, extendable) = locator.fields(of: record)
+      let outcome = self.outcome(
+        of: fields, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
+      counts.add(outcome)
+      try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark), extend: extendable)
+      return true
+    }
+    do {
+      if let atomicFile { try atomicFile.commit() } else { try sink.flush() }
+    } catch {
+      throw FileError(path: scan.displayPath, message: error.description)
+    }
+    return (counts, withoutDate, ledger)
+  }
+
+  /// Whether a JSON document or JSON Lines file is an earlier fxbatch output: its first record object ends
+  /// with the annotation members.
+  func isAnnotatedJSONOutput(_ path: String) -> Bool {
+    let format = options.format ?? RecordFormat.detect(readPath: path, displayPath: path, recordsPath: options.recordsPath)
+    var annotated = false
+    try? JSONRecordStream(path: path, format: format, recordsPath: options.recordsPath).forEach(copy: { _ in }) { record in
+      guard case .success(let members) = record.members() else { return true }
+      annotated =
+        members.map(\.key).suffix(AnnotationColumn.allCases.count) == AnnotationColumn.allCases.map(\.rawValue)[...]
+      return false
+    }
+    return annotated
+  }
+
+  /// Reads a JSON file's records, turning every failure into a ``FileError`` located in the file.
+  private func readJSON(
+    displayPath: String, readPath: String, format: RecordFormat, copy: @escaping ([UInt8]) throws -> Void,
+    record: @escaping (JSONRecordText) throws -> Bool
+  ) throws(FileError) {
+    do {
+      try JSONRecordStream(path: readPath, format: format, recordsPath: options.recordsPath).forEach(copy: copy, record: record)
+    } catch let error as FileError {
+      throw error
+    } catch let error as JSONParseError {
+      throw FileError(path: displayPath, line: error.line, column: error.column, message: error.message)
+    } catch {
+      throw FileError(path: displayPath, message: "\(error)")
+    }
+  }
+}

@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The bytes of a file read in chunks, one at a time, with the line and column of the next one.
+///
+/// Every byte taken goes either to ``captured`` (while a record is being read) or to ``passThrough`` (the
+/// bytes between records, which the annotated copy repeats unchanged); the reader of the stream drains both.
+/// Memory holds one chunk and what has not been drained: it does not grow with the file.
+final class JSONByteStream {
+  /// 1-based line of the next byte (lines end with LF).
+  private(set) var line = 1
+  /// 1-based column, in bytes, of the next byte.
+  private(set) var column = 1
+  /// 0-based offset of the next byte in the file.
+  private(set) var offset = 0
+  /// Bytes taken while capturing, `nil` when not capturing.
+  var captured: [UInt8]?
+  /// Bytes taken while not capturing, in order, until drained.
+  var passThrough: [UInt8] = []
+
+  private let descriptor: Int32
+  private var buffer: [UInt8]
+  private var start = 0
+  private var end = 0
+  private var atEndOfFile = false
+  private static let chunkSize = 1 << 16
+
+  /// Opens a file.
+  ///
+  /// - Throws: ``JSONParseError`` (at 1:1) when the file cannot be opened.
+  init(path: String) throws(JSONParseError) {
+    descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw JSONParseError(message: "cannot read the file: \(String(cString: strerror(errno)))", offset: 0, line: 1, column: 1)
+    }
+    buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+  }
+
+  deinit { close(descriptor) }
+
+  /// The next byte without taking it; `nil` at the end of the file.
+  func peek() throws(JSONParseError) -> UInt8? {
+    if start == end {
+      if atEndOfFile { return nil }
+      try fill()
+      if start == end { return nil }
+    }
+    return buffer[start]
+  }
+
+  /// Takes the next byte (call after ``peek()`` returned one).
+  func advance() {
+    let byte = buffer[start]
+    start += 1
+    offset += 1
+    if captured != nil { captured!.append(byte) } else { passThrough.append(byte) }
+    if byte == 0x0A {
+      line += 1
+      column = 1
+    } else {
+      column += 1
+    }
+  }
+
+  /// Takes the next byte and returns it; `nil` at the end of the file.
+  func take() throws(JSONParseError) -> UInt8? {
+    guard let byte = try peek() else { return nil }
+    advance()
+    return byte
+  }
+
+  /// An error at the next byte.
+  func error(_ message: String) -> JSONParseError {
+    JSONParseError(message: message, offset: offset, line: line, column: column)
+  }
+
+  private func fill() throws(JSONParseError) {
+    start = 0
+    end = 0
+    let count = buffer.withUnsafeMutableBytes { pointer -> Int in
+      while true {
+        let result = read(descriptor, pointer.baseAddress, pointer.count)
+        if result < 0, errno == EINTR { continue }
+        return result
+      }
+    }
+    guard count >= 0 else { throw error("cannot read the file: \(String(cString: strerror(errno)))") }
+    if count == 0 { atEndOfFile = true }
+    end = count
+  }
+}

@@ -212,4 +212,15 @@ struct CurrencyLifecycleTests {
       #expect(change.legacyPerSuccessor != nil || change.kind == .replacement)
     }
   }
+
+  @Test func aWithdrawnCurrencyIsRefusedEvenAgainstItself() throws {
+    let key = RateKey(base: try code("VEF"), quote: try code("VEF"), day: try day("2025-01-01"))
+    guard case .failure(let error) = CurrencyLifecycle.route(for: key) else {
+      Issue.record("VEF→VEF in 2025 was routed")
+      return
+    }
+    #expect(error.code == .currencyWithdrawn)
+    let alive = RateKey(base: try code("USD"), quote: try code("USD"), day: try day("2025-01-01"))
+    #expect((try? CurrencyLifecycle.route(for: alive).get()) != nil)
+  }
 }

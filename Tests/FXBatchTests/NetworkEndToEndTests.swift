@@ -406,4 +406,32 @@ struct NetworkEndToEndTests {
       ["rates", "update", "--endpoint", "http://", "--timeout", "inf", "--cache-dir", "cache"], in: directory.url)
     #expect(badOptions.status == 64)
   }
+
+  // The calculator's answer must be for the pair asked, and today's rate must not reach a record whose currency
+  // changed since its date.
+  @Test func calculatorAnswersForAnotherPairOrAnotherEraAreRefused() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    func answering(_ question: String, _ body: String) {
+      server.routeMatching({ head in head.queryItems.contains { $0.name == "q" && $0.value == question } }, [.text(body)])
+    }
+    answering("1USD=?INR", #"{lhs: "1 Indian rupee",rhs: "0.0182 U.S. dollars",error: "",icc: true}"#)
+    answering("1TRL=?USD", #"{lhs: "1 Turkish lira",rhs: "0.03 U.S. dollars",error: "",icc: true}"#)
+    try directory.write("calc.csv", "date,amount,from,to\n2026-11-29,1000,USD,INR\n2004-06-01,1000000,TRL,USD\n")
+    let endpoint = server.baseURL.appendingPathComponent("ig/calculator").absoluteString
+    let result = try cli.run(
+      [
+        "convert", "-q", "--source", "calculator", "--endpoint", endpoint, "--no-cache", "--date-policy", "latest", "-o", "-",
+        "calc.csv",
+      ],
+      in: directory.url)
+    let lines = result.standardOutput.split(separator: "\n").map(String.init)
+    #expect(lines[1].hasSuffix(#",error,"bad_response: calculator: answered ""1 Indian rupee"", which is INR, not USD""#))
+    #expect(
+      lines[2].contains(
+        ",error,\"no_rate: the calculator has only today's rates, and TRL/USD has changed between 2004-06-01 and today"))
+    #expect(server.requestCount == 1, "TRL/USD of 2004 is never asked")
+  }
 }

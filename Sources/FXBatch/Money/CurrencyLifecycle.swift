@@ -31,6 +31,8 @@ public enum CurrencyLifecycle {
   ///   `currency_withdrawn` error for a currency past its lifetime without an applicable change.
   public static func route(for key: RateKey) -> Result<CurrencyRoute, RowError> {
     if key.pair.base == key.pair.quote {
+      // Rate 1 needs no rate, but a currency past its lifetime is still refused.
+      if case .failure(let error) = current(key.pair.base, on: key.day) { return .failure(error) }
       return .success(CurrencyRoute(marketKey: key, baseChanges: [], quoteChanges: []))
     }
     let base: (code: CurrencyCode, changes: [CurrencyChange])

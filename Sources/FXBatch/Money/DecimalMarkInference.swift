@@ -66,8 +66,11 @@ public struct DecimalMarkInference: Sendable {
   ///
   /// - Parameter delimiter: the file's field delimiter byte.
   /// - Returns: the mark and what decided it; `.point` with no basis when no cell depends on the mark; a `nil`
-  ///   mark when cells depend on it and neither they nor the delimiter settle it.
+  ///   mark when cells depend on it and neither they nor the delimiter settle it, or when cells prove both
+  ///   marks (a column mixing conventions).
   public func decide(delimiter: UInt8) -> (mark: DecimalMark?, basis: Basis?) {
+    // Cells proving both marks: the column mixes conventions, and no vote may decide the ambiguous cells.
+    if point > 0, comma > 0 { return (nil, nil) }
     if point != comma { return (comma > point ? .comma : .point, .amounts) }
     if point == 0, ambiguous == 0 { return (.point, nil) }
     return delimiter == UInt8(ascii: ";") ? (.comma, .delimiter) : (nil, nil)

@@ -38,6 +38,17 @@ public struct CalculatorProvider: RateProvider {
   }
 
   public func precheck(_ key: RateKey, today: CalendarDay) -> RowError? {
+    if datePolicy == .latest, key.day != today {
+      // Today's rate is for today's currencies: a record whose currency changed (redenomination, euro
+      // changeover, withdrawal) between its date and today cannot use it.
+      let now = CurrencyLifecycle.route(for: RateKey(base: key.pair.base, quote: key.pair.quote, day: today))
+      if (try? now.get().marketKey.pair) != key.pair {
+        return RowError(
+          .noRate,
+          "the calculator has only today's rates, and \(key.pair) has changed between \(key.day) and today (currency lifecycle); use a dated source"
+        )
+      }
+    }
     guard datePolicy == .strict, key.day != today else { return nil }
     return RowError(
       .noRate,
@@ -62,9 +73,18 @@ public struct CalculatorProvider: RateProvider {
     RateQuote, RowError
   >] {
     let rate: ExchangeRate
-    switch CalculatorAnswer.parse([UInt8](response.body)).flatMap({ $0.rate() }) {
+    let answer = CalculatorAnswer.parse([UInt8](response.body))
+    switch answer.flatMap({ $0.rate() }) {
     case .failure(let error): return failAll(request, error)
     case .success(let found): rate = found
+    }
+    if let answer = try? answer.get(), let first = request.keys.first {
+      for (text, expected) in [(answer.lhs, first.pair.base), (answer.rhs, first.pair.quote)] {
+        if let other = Self.currencyNamed(in: text), other != expected {
+          return failAll(
+            request, RowError(.badResponse, "calculator: answered \(RowError.quoted(text)), which is \(other), not \(expected)"))
+        }
+      }
     }
     let text = rate.decimalText()
     return Dictionary(
@@ -78,4 +98,28 @@ public struct CalculatorProvider: RateProvider {
         )
       })
   }
+
+  /// The currency a calculator quantity's unit names, when it names one recognisably: its ISO 4217 code, or
+  /// its ISO 4217 English name (case, dots and a plural `s` ignored: "U.S. dollars" is "US Dollar"). `nil` when
+  /// the unit is not recognised (the answer is then trusted).
+  static func currencyNamed(in quantity: String) -> CurrencyCode? {
+    guard let unit = CalculatorQuantity(reading: quantity)?.unit else { return nil }
+    let words = unit.split(separator: " ")
+    if words.count == 1, let code = CurrencyCode(String(words[0])), String(words[0]) == String(words[0]).uppercased() {
+      return code
+    }
+    return namesByText[normalizedName(unit)]
+  }
+
+  private static func normalizedName(_ text: String) -> String {
+    var name = text.lowercased().replacingOccurrences(of: ".", with: "").split(separator: " ").joined(separator: " ")
+    if name.hasSuffix("s"), !name.hasSuffix("ss") { name.removeLast() }
+    return name
+  }
+
+  private static let namesByText: [String: CurrencyCode] = {
+    var names: [String: CurrencyCode] = [:]
+    for currency in ISO4217.allCurrencies where !currency.isHistoric { names[normalizedName(currency.name)] = currency.code }
+    return names
+  }()
 }

@@ -19,7 +19,9 @@ extension RepairedJSONScanner {
     }
     let isUTF8 = isASCII || String(validating: bytes[(opening + 1)..<end], as: UTF8.self) != nil
     index = opening + 1
-    var scalars = String.UnicodeScalarView()
+    // Collected in an array and turned into a String once: appending to a String's scalar view run by run
+    // made long strings of escapes and Latin-1 bytes quadratic.
+    var scalars: [Unicode.Scalar] = []
     while index < end {
       let runStart = index
       while index < end, bytes[index] != Byte.backslash { index += 1 }
@@ -34,7 +36,9 @@ extension RepairedJSONScanner {
       if index < end { scalars.append(try parseEscape(end: end)) }
     }
     index = end + 1
-    return String(scalars)
+    var text = ""
+    text.unicodeScalars.append(contentsOf: scalars)
+    return text
   }
 
   /// One escape starting at the backslash, inside a string whose closing quote is at `end`.

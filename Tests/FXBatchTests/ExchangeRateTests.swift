@@ -184,4 +184,15 @@ struct ExchangeRateTests {
     let rate = ExchangeRate(numerator: try decimal(numerator), denominator: try decimal(denominator))
     #expect(rate.decimalText() == expected)
   }
+
+  // 1234567890123456789012345678901234567.8 × 120 = 148148146814814814681481481468148148136 (39 digits):
+  // beyond ExactDecimal's 38 digits, so no result rather than an unrepresentable one.
+  @Test func resultsBeyond38DigitsAreRefused() throws {
+    let amount = try #require(ExactDecimal("1234567890123456789012345678901234567.8"))
+    let rate = ExchangeRate(numerator: try #require(ExactDecimal("120")))
+    #expect(rate.convert(amount, minorUnits: 0, rounding: .halfUp) == nil)
+    // 12345678901234567890123456789012345.678 × 1 to 2 decimals = …345.68: 37 digits, fine.
+    let fits = try #require(ExactDecimal("12345678901234567890123456789012345.678"))
+    #expect(ExchangeRate.one.convert(fits, minorUnits: 2, rounding: .halfUp)?.description == "12345678901234567890123456789012345.68")
+  }
 }

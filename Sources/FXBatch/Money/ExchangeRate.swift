@@ -53,7 +53,7 @@ public struct ExchangeRate: Hashable, Sendable {
       divisor: denominator.significand.magnitude,
       scaleDivisor: max(-exponent, 0),
       rounding: rounding)
-    guard let magnitude, magnitude <= UInt128(Int128.max) else { return nil }
+    guard let magnitude, magnitude < ExactDecimal.powerOfTen(ExactDecimal.maximumDigits) else { return nil }  // at most 38 digits
     let value = Int128(magnitude)
     return ExactDecimal(significand: amount.isNegative ? -value : value, scale: minorUnits)
   }

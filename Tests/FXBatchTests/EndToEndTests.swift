@@ -104,6 +104,7 @@ struct EndToEndTests {
     (["convert", "--to", "XYZ", "a.csv"], "fxbatch: error: --to XYZ: not an ISO 4217 currency code"),
     (["convert", "--max-staleness", "-1", "a.csv"], "fxbatch: error: --max-staleness -1"),
     (["frobnicate"], "fxbatch: error: no command 'frobnicate'"),
+    (["convert", "--symbol", "€=USD", "a.csv"], "fxbatch: error: --symbol €=USD: € names EUR, not USD"),
   ])
   func usageErrorsExitWith64(arguments: [String], message: String) throws {
     let directory = try TemporaryDirectory()

@@ -86,6 +86,12 @@ enum OptionValues {
       guard let code = CurrencyCode(codeText) else {
         throw UsageError("\(option) \(text): \(codeText) is not an ISO 4217 currency code")
       }
+      // A symbol may only be narrowed to one of the currencies it names (`$` to USD, CAD, …), never moved:
+      // `€=USD` would silently read euros as dollars.
+      if option == "--symbol", let named = CurrencySymbols.currencies(for: name), !named.contains(code) {
+        let list = named.map(\.description).joined(separator: ", ")
+        throw UsageError("\(option) \(text): \(name) names \(list), not \(code)")
+      }
       let key = name.lowercased()
       if let earlier = names[key], earlier != code {
         throw UsageError("\(option) \(name) is given as both \(earlier) and \(code)")

@@ -193,6 +193,7 @@ struct ExchangeRateTests {
     #expect(rate.convert(amount, minorUnits: 0, rounding: .halfUp) == nil)
     // 12345678901234567890123456789012345.678 × 1 to 2 decimals = …345.68: 37 digits, fine.
     let fits = try #require(ExactDecimal("12345678901234567890123456789012345.678"))
-    #expect(ExchangeRate.one.convert(fits, minorUnits: 2, rounding: .halfUp)?.description == "12345678901234567890123456789012345.68")
+    #expect(
+      ExchangeRate.one.convert(fits, minorUnits: 2, rounding: .halfUp)?.description == "12345678901234567890123456789012345.68")
   }
 }

@@ -80,20 +80,10 @@ extension RepairedJSONScanner {
   }
 
   private mutating func parseHex(digits: Int, end: Int, escapeStart: Int) throws(RepairedJSONError) -> UInt32 {
-    guard end - index >= digits else { throw error(.invalidHexEscape, at: escapeStart) }
-    var value: UInt32 = 0
-    for _ in 0..<digits {
-      let byte = bytes[index]
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-      default: throw error(.invalidHexEscape, at: escapeStart)
-      }
-      value = value << 4 | UInt32(digit)
-      index += 1
+    guard end - index >= digits, let value = HexDigits.value(bytes, from: index, count: digits) else {
+      throw error(.invalidHexEscape, at: escapeStart)
     }
+    index += digits
     return value
   }
 }

@@ -210,19 +210,12 @@ public struct JSONParser {
 
   private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
     guard index + 4 <= bytes.count else { throw error("truncated \\u escape") }
-    var value: UInt32 = 0
-    for _ in 0..<4 {
-      let byte = bytes[index]
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-      default: throw error("expected a hex digit in \\u escape")
-      }
-      value = value << 4 | UInt32(digit)
-      index += 1
+    guard let value = HexDigits.value(bytes, from: index, count: 4) else {
+      // Point at the first byte that is not a hex digit, as a byte-by-byte reader would.
+      index += bytes[index..<index + 4].prefix { HexDigits.value([$0], from: 0, count: 1) != nil }.count
+      throw error("expected a hex digit in \\u escape")
     }
+    index += 4
     return value
   }
 }

@@ -137,4 +137,34 @@ struct EndToEndRobustnessTests {
     #expect(process.terminationStatus == 128 + SIGTERM)
     #expect(try directory.fileNames().isEmpty)
   }
+
+  // `-o /dev/null` or a named pipe: written to directly, never replaced by a renamed file.
+  @Test func aPipeOrDeviceOutputIsWrittenNotReplaced() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("in.csv", "date,amount,from,to\n2020-01-02,100,EUR,USD\n")
+    let fifo = directory.url.appendingPathComponent("pipe").path
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let received = ReceivedBytes()
+    // FileHandle opens the pipe for reading (waiting for the writer) and reads to its end.
+    let reader = Thread { received.set(FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile() ?? Data()) }
+    reader.start()
+    let result = try cli.run(["convert", "-q", "-o", "pipe", "in.csv"], in: directory.url)
+    #expect(result.status == 0)
+    let deadline = Date().addingTimeInterval(10)
+    while received.get() == nil, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    // 100 EUR→USD on 2020-01-02 = 100 × 1.1193 = 111.93
+    #expect(String(decoding: received.get() ?? Data(), as: UTF8.self).contains("2020-01-02,100,EUR,USD,1.1193,111.93,USD,"))
+    let attributes = try FileManager.default.attributesOfItem(atPath: fifo)
+    #expect(try #require(attributes[.type] as? FileAttributeType) != .typeRegular, "the pipe is still a pipe")
+  }
+}
+
+/// Bytes handed over from a reader thread; guarded by a lock.
+private final class ReceivedBytes: @unchecked Sendable {
+  // @unchecked: every access goes through `lock`.
+  private let lock = NSLock()
+  private var data: Data?
+  func set(_ value: Data) { lock.withLock { data = value } }
+  func get() -> Data? { lock.withLock { data } }
 }

@@ -9,7 +9,8 @@
 public final class AtomicFile {
   /// The final path.
   public let path: String
-  private let temporaryPath: String
+  /// The temporary file, or `nil` when writing straight to a device or pipe.
+  private let temporaryPath: String?
   /// The sink to write the content to.
   public let sink: ByteSink
   private let descriptor: Int32
@@ -27,6 +28,17 @@ public final class AtomicFile {
   /// - Throws: ``OutputError/cannotCreate(path:reason:)``.
   public init(path: String, permissionsOf template: String? = nil, mode: mode_t? = nil) throws(OutputError) {
     self.path = path
+    // A device or a pipe (`-o /dev/null`, a FIFO) is written to directly: renaming a file over it would
+    // replace the device itself.
+    var existing = stat()
+    if stat(path, &existing) == 0, existing.st_mode & S_IFMT != S_IFREG, existing.st_mode & S_IFMT != S_IFDIR {
+      let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+      guard descriptor >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+      self.descriptor = descriptor
+      temporaryPath = nil
+      sink = ByteSink(descriptor: descriptor)
+      return
+    }
     let slash = path.lastIndex(of: "/")
     let directory = slash.map { String(path[...$0]) } ?? ""
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -61,11 +73,14 @@ public final class AtomicFile {
       try sink.flush()
     } catch {
       close(descriptor)
-      unlink(temporaryPath)
-      PendingFiles.remove(temporaryPath)
+      if let temporaryPath {
+        unlink(temporaryPath)
+        PendingFiles.remove(temporaryPath)
+      }
       throw error
     }
     close(descriptor)
+    guard let temporaryPath else { return }
     defer { PendingFiles.remove(temporaryPath) }
     guard rename(temporaryPath, path) == 0 else {
       let reason = String(cString: strerror(errno))
@@ -79,6 +94,7 @@ public final class AtomicFile {
     guard !finished else { return }
     finished = true
     close(descriptor)
+    guard let temporaryPath else { return }
     unlink(temporaryPath)
     PendingFiles.remove(temporaryPath)
   }

@@ -130,7 +130,8 @@ enum ConvertCommand {
       }
     case .provider(let provider, var settings, let cacheDirectory):
       if isatty(2) == 1, !quiet { settings.progress = ProgressLine.show }
-      if let cacheDirectory {
+      // --plan writes nothing: it reads an existing cache but does not create one.
+      if let cacheDirectory, !planOnly || FileManager.default.fileExists(atPath: cacheDirectory.path) {
         do { settings.cache = try RateCache(directory: cacheDirectory.path) } catch {
           if cacheDirectory.explicit {
             Console.error("\(error)\n")

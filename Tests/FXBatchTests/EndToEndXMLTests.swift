@@ -155,4 +155,22 @@ struct EndToEndXMLTests {
     #expect(result.status == 2)
     #expect(result.standardError.contains("the file is already annotated by fxbatch"))
   }
+
+  /// The XML sample converts as `Samples/README.md` says.
+  @Test func sampleConvertsAsItsREADMESays() throws {
+    let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Samples")
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write([UInt8](try Data(contentsOf: samples.appendingPathComponent("orders.xml"))), named: "orders.xml")
+    let result = try cli.run(["convert", "orders.xml"], in: directory.url)
+    #expect(result.status == 1)
+    #expect(
+      result.standardError.contains(
+        "orders.xml -> orders.converted.xml: 6 records: 3 ok, 2 fallback, 1 error (invalid_amount 1) [XML, records <order>]"))
+    // 10250.00 CHF→EUR on Saturday 2023-09-16 → Friday 2023-09-15 EUR/CHF 0.9554: 10250 / 0.9554 = 10728.490… → 10728.49
+    #expect(
+      try directory.read("orders.converted.xml").contains(
+        #"<fx rate="1.046682018" converted="10728.49" currency="EUR" rate-date="2023-09-15""#))
+  }
 }

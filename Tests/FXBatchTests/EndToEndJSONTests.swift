@@ -146,7 +146,7 @@ struct EndToEndJSONTests {
       input: Data(#"[{"amount":"1","from":"EUR","to":"GBP","date":"2017-03-08"}]"#.utf8))
     // 1 × 0.86753 = 0.86753 → 0.87
     #expect(piped.standardOutput.contains(#""fx_converted":"0.87""#))
-    let usage = try cli.run(["convert", "--format", "xml", "x.xml"], in: directory.url)
+    let usage = try cli.run(["convert", "--format", "yaml", "x.xml"], in: directory.url)
     #expect(usage.status == 64)
   }
 

@@ -33,6 +33,8 @@ public struct BatchJob {
     let normalizer: RecordNormalizer
     /// Role (`amount`, `from`, `to`, `date`) → the header name that plays it.
     let fields: [String: String]
+    /// XML: the name of the record elements.
+    var recordElement: String? = nil
   }
 
   /// The day records without a date use: `--date`, else the newest rate day, else today.
@@ -77,6 +79,7 @@ public struct BatchJob {
         report.files[index].output = scan.outputPath ?? "-"
         report.files[index].format = scan.format.rawValue
         if scan.format == .csv { report.files[index].delimiter = String(UnicodeScalar(scan.delimiter)) }
+        report.files[index].recordElement = scan.recordElement
         if scan.format == .json, !options.recordsPath.isEmpty {
           report.files[index].recordsPath = options.recordsPath.joined(separator: ".")
         }
@@ -189,7 +192,7 @@ public struct BatchJob {
     switch options.format ?? RecordFormat.detect(readPath: path, displayPath: path, recordsPath: options.recordsPath) {
     case .csv: break
     case .json, .jsonl: return isAnnotatedJSONOutput(path)
-    case .xml: return false
+    case .xml: return isAnnotatedXMLOutput(path)
     }
     guard let reader = try? CSVReader(path: path, delimiter: options.delimiter) else { return false }
     while let record = try? reader.next() {
@@ -272,10 +275,7 @@ public struct BatchJob {
     case .csv: return try scanCSVFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath)
     case .json, .jsonl:
       return try scanJSONFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: format)
-    case .xml:
-      throw FileError(
-        path: displayPath, message: "XML input is not supported yet",
-        hint: "convert it to CSV, JSON or JSON Lines; if it is not XML, give --format csv|json|jsonl")
+    case .xml: return try scanXMLFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath)
     }
   }
 
@@ -336,7 +336,8 @@ public struct BatchJob {
   {
     switch scan.format {
     case .json, .jsonl: return try convertJSON(scan, quotes: quotes, standardOutput: standardOutput)
-    case .csv, .xml: return try convertCSV(scan, quotes: quotes, standardOutput: standardOutput)
+    case .xml: return try convertXML(scan, quotes: quotes, standardOutput: standardOutput)
+    case .csv: return try convertCSV(scan, quotes: quotes, standardOutput: standardOutput)
     }
   }
 

@@ -28,6 +28,9 @@ public struct BatchOptions: Sendable {
   /// `--records-path`: the member names leading from a JSON document's top-level object to its records array;
   /// empty when the document is the array.
   public var recordsPath: [String] = []
+  /// `--record-element`: the name of an XML document's record elements; `nil` to use the root's repeated
+  /// child element (``XMLRecordReader/detectRecordElement(path:)``).
+  public var recordElement: String?
   /// The field delimiter; `nil` to detect it per file from the header line.
   public var delimiter: UInt8?
   /// The decimal mark of amounts; `nil` to infer it per file from the amount column.

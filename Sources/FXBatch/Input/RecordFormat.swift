@@ -13,7 +13,8 @@ public enum RecordFormat: String, Sendable, CaseIterable, Codable {
   case json
   /// JSON Lines (NDJSON): one record object per line: ``JSONLinesReader``.
   case jsonl
-  /// XML: recognised (by extension and content) but not read yet; such a file is a file error.
+  /// XML, its records the elements named by `--record-element` (or the root's repeated child):
+  /// ``XMLRecordReader``.
   case xml
 
   /// The format a file name's extension names (`.csv .tsv .txt`, `.json`, `.jsonl .ndjson`, `.xml`), if any.

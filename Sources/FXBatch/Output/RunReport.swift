@@ -36,10 +36,12 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var input: String
     /// The annotated copy; `-` for standard output; `nil` when the file failed.
     public var output: String?
-    /// ``RecordFormat`` raw value: `"csv"`, `"json"` or `"jsonl"`.
+    /// ``RecordFormat`` raw value: `"csv"`, `"json"`, `"jsonl"` or `"xml"`.
     public var format: String?
     /// For a JSON document, `--records-path` (`"data.items"`); `nil` when the document is the array.
     public var recordsPath: String?
+    /// For an XML document, the name of its record elements.
+    public var recordElement: String?
     /// `","`, `";"` or `"\t"`; `nil` for JSON.
     public var delimiter: String?
     /// `"."` or `","`; `nil` when the file's amounts and delimiter do not settle it (cells that read

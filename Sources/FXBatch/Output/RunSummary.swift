@@ -19,6 +19,7 @@ public enum RunSummary {
       switch file.format {
       case "json": details.append("JSON" + (file.recordsPath.map { ", records at \($0)" } ?? ""))
       case "jsonl": details.append("JSON Lines")
+      case "xml": details.append("XML" + (file.recordElement.map { ", records <\($0)>" } ?? ""))
       default: break
       }
       if let delimiter = file.delimiter, delimiter != "," { details.append("delimiter \(delimiter == "\t" ? "tab" : delimiter)") }

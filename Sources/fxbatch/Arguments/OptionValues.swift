@@ -39,10 +39,10 @@ enum OptionValues {
     }
   }
 
-  /// `--format csv|json|jsonl`.
+  /// `--format csv|json|jsonl|xml`.
   static func format(_ text: String) throws(UsageError) -> RecordFormat {
-    guard let format = RecordFormat(rawValue: text), format != .xml else {
-      throw UsageError("--format \(text): expected csv, json or jsonl\(text == "xml" ? " (XML input is not supported yet)" : "")")
+    guard let format = RecordFormat(rawValue: text) else {
+      throw UsageError("--format \(text): expected csv, json, jsonl or xml")
     }
     return format
   }

@@ -34,11 +34,14 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--plan"], valueName: nil, help: "Print the rate lookups and requests the run needs; fetch and write nothing"),
     OptionSpec(
-      names: ["--format"], valueName: "csv|json|jsonl",
-      help: "Format of every input (default: by extension: .csv .tsv .txt, .json,\n.jsonl .ndjson; else from the content)"),
+      names: ["--format"], valueName: "csv|json|jsonl|xml",
+      help: "Format of every input (default: by extension: .csv .tsv .txt, .json,\n.jsonl .ndjson, .xml; else from the content)"),
     OptionSpec(
       names: ["--records-path"], valueName: "PATH",
       help: "JSON: the member path of the records array, e.g. data.items\n(default: the document is the array)"),
+    OptionSpec(
+      names: ["--record-element"], valueName: "NAME",
+      help: "XML: the name of the record elements (default: the root's\nrepeated child); fields: children or @attributes"),
     OptionSpec(names: ["--from"], valueName: "CODE", help: "The from-currency of every record (no from field needed)"),
     OptionSpec(names: ["--to"], valueName: "CODE", help: "The to-currency of every record (no to field needed)"),
     OptionSpec(names: ["--amount-field"], valueName: "NAME", help: "Header name of the amount (default: amount, value, …)"),
@@ -218,6 +221,7 @@ enum ConvertCommand {
     if let text = parsed.value("--rounding") { options.rounding = try OptionValues.rounding(text) }
     if let text = parsed.value("--format") { options.format = try OptionValues.format(text) }
     if let text = parsed.value("--records-path") { options.recordsPath = try OptionValues.recordsPath(text) }
+    options.recordElement = parsed.value("--record-element")
     if let text = parsed.value("--delimiter") { options.delimiter = try OptionValues.delimiter(text) }
     if let text = parsed.value("--decimal-separator") {
       options.decimalMark = try OptionValues.decimalMark(text, option: "--decimal-separator")

@@ -1,0 +1,140 @@
+import Foundation
+
+/// The two passes over XML documents.
+extension BatchJob {
+  /// The locator of XML record fields for this run's options.
+  var xmlFieldLocator: XMLFieldLocator {
+    XMLFieldLocator(names: options.fieldNames, fixedFrom: options.fixedFrom != nil, fixedTo: options.fixedTo != nil)
+  }
+
+  /// Pass 1 over an XML document: checks it (well-formed, no DTD, an ASCII-compatible encoding), finds its
+  /// record elements, the decimal mark of its amounts, and collects the distinct rate keys.
+  ///
+  /// - Throws: ``FileError`` for a malformed or refused document, one that is already fxbatch output, or
+  ///   records of which none has an amount (or a currency) field.
+  func scanXMLFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (FileScan, Set<RateKey>) {
+    try Self.refuseUTF16(readPath: readPath, displayPath: displayPath)
+    let locator = xmlFieldLocator
+    let normalizer = RecordNormalizer(
+      fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
+      currencies: options.currencies)
+    var keys: Set<RateKey> = []
+    var inference = DecimalMarkInference()
+    var located: [FieldMapping.Role: String] = [:]
+    var first: XMLRecord? = nil
+    let recordElement: String
+    do {
+      recordElement = try options.recordElement ?? XMLRecordReader.detectRecordElement(path: readPath)
+      let reader = try XMLRecordReader(path: readPath, recordElement: recordElement)
+      while let record = try reader.next() {
+        if first == nil {
+          first = record
+          if record.children.last?.name == XMLFieldLocator.annotationElement {
+            throw FileError(
+              path: displayPath, line: record.line, column: 1,
+              message:
+                "the file is already annotated by fxbatch (its records end with an <fx> element); converting it again would repeat it",
+              hint: "convert the original file instead")
+          }
+        }
+        let (fields, found) = locator.fields(of: record)
+        located.merge(found) { earlier, _ in earlier }
+        if options.decimalMark == nil, case .text(let text) = fields.amount { inference.add(text) }
+        if case .success(let found) = normalizer.rateKey(of: fields) { keys.insert(found.key) }
+      }
+    } catch let error as XMLInputError {
+      throw FileError(path: displayPath, line: error.line, column: error.column, message: error.message, hint: error.hint)
+    } catch let error as FileError {
+      throw error
+    } catch {
+      throw FileError(path: displayPath, message: "\(error)")
+    }
+    guard let first else {
+      throw FileError(
+        path: displayPath, message: "no <\(recordElement)> record elements in the document",
+        hint: options.recordElement == nil ? "give --record-element NAME" : nil)
+    }
+    if let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
+      let names = first.attributes.map { "@" + $0.name } + first.children.map(\.name)
+      let fix = role == .amount ? "use --amount-field NAME" : "use \(role.optionName) NAME or --\(role.rawValue) CODE"
+      let shown = names.prefix(12).map(RowError.quoted).joined(separator: ", ") + (names.count > 12 ? ", …" : "")
+      throw FileError(
+        path: displayPath, line: first.line, column: 1,
+        message: "no record has a \(role.rawValue) field (the first record's fields: \(shown)); \(fix)")
+    }
+    let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
+    let scan = FileScan(
+      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .xml, delimiter: UInt8(ascii: ","),
+      decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
+      normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }),
+      recordElement: recordElement)
+    return (scan, keys)
+  }
+
+  /// Pass 2 over an XML document: writes the annotated copy (``XMLAnnotatingWriter``), the records' fields
+  /// read again with libxml2's streaming reader.
+  func convertXML(_ scan: FileScan, quotes: [RateKey: Result<RateQuote, RowError>], standardOutput: Int32) throws(FileError)
+    -> (RunReport.Counts, Int, ReconciliationLedger)
+  {
+    let recordElement = scan.recordElement ?? ""
+    let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
+    defer { atomicFile?.discard() }
+    let writer = XMLAnnotatingWriter(sink: sink)
+    let locator = xmlFieldLocator
+    let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
+    var counts = RunReport.Counts()
+    var withoutDate = 0
+    var ledger = ReconciliationLedger()
+    do {
+      let reader = try XMLRecordReader(path: scan.readPath, recordElement: recordElement)
+      let document = try Data(contentsOf: URL(fileURLWithPath: scan.readPath), options: .alwaysMapped)
+      _ = try document.withUnsafeBytes { bytes in
+        try writer.write(bytes, recordElement: recordElement) {
+          guard let record = try reader.next() else { throw Self.recordsOutOfStep(scan) }
+          let outcome = self.outcome(
+            of: locator.fields(of: record).fields, normalizer: scan.normalizer, parser: parser, quotes: quotes,
+            withoutDate: &withoutDate, ledger: &ledger)
+          counts.add(outcome)
+          return outcome.cells(decimalMark: options.outputDecimalMark)
+        }
+      }
+      guard try reader.next() == nil else { throw Self.recordsOutOfStep(scan) }
+      if let atomicFile { try atomicFile.commit() } else { try sink.flush() }
+    } catch let error as XMLInputError {
+      throw FileError(path: scan.displayPath, line: error.line, column: error.column, message: error.message, hint: error.hint)
+    } catch let error as FileError {
+      throw error
+    } catch {
+      throw FileError(path: scan.displayPath, message: "\(error)")
+    }
+    return (counts, withoutDate, ledger)
+  }
+
+  /// Whether an XML document is an earlier fxbatch output: its first record ends with an `fx` element.
+  func isAnnotatedXMLOutput(_ path: String) -> Bool {
+    guard let element = try? options.recordElement ?? XMLRecordReader.detectRecordElement(path: path),
+      let reader = try? XMLRecordReader(path: path, recordElement: element), let record = try? reader.next()
+    else { return false }
+    return record.children.last?.name == XMLFieldLocator.annotationElement
+  }
+
+  /// The libxml2 reader and the byte copier disagree on the records (a construct the copier does not know).
+  private static func recordsOutOfStep(_ scan: FileScan) -> FileError {
+    FileError(
+      path: scan.displayPath,
+      message: "the <\(scan.recordElement ?? "")> elements could not be located in the file's bytes; nothing was written")
+  }
+
+  /// Refuses a UTF-16 document (a byte order mark or `<` followed by a zero byte): its annotated copy is made by
+  /// copying bytes, which needs an ASCII-compatible encoding.
+  private static func refuseUTF16(readPath: String, displayPath: String) throws(FileError) {
+    guard let handle = FileHandle(forReadingAtPath: readPath) else { return }
+    defer { try? handle.close() }
+    let prefix = [UInt8]((try? handle.read(upToCount: 2)) ?? Data())
+    if prefix == [0xFE, 0xFF] || prefix == [0xFF, 0xFE] || prefix.contains(0) {
+      throw FileError(
+        path: displayPath, message: "UTF-16 XML is not supported; fxbatch reads UTF-8, ISO-8859-1 and ISO-8859-15 XML",
+        hint: "convert the file to UTF-8 (iconv -f UTF-16 -t UTF-8)")
+    }
+  }
+}

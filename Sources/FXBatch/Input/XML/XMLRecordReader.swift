@@ -1,0 +1,186 @@
+@preconcurrency import CLibXML2
+
+/// One record element of an XML document, as libxml2's streaming reader decoded it.
+public struct XMLRecord: Sendable, Equatable {
+  /// The record element's line (1-based).
+  public var line: Int
+  /// The record element's attributes in document order (namespace declarations left out), values decoded.
+  public var attributes: [(name: String, value: String)] = []
+  /// The record's child elements in document order, each with its full text: every text node, character
+  /// reference and CDATA section inside it, joined.
+  public var children: [(name: String, text: String)] = []
+
+  public static func == (left: XMLRecord, right: XMLRecord) -> Bool {
+    left.line == right.line && left.attributes.elementsEqual(right.attributes, by: ==)
+      && left.children.elementsEqual(right.children, by: ==)
+  }
+}
+
+/// A malformed or refused XML document, located in the file.
+public struct XMLInputError: Error, Equatable, Sendable, CustomStringConvertible {
+  public let line: Int
+  public let column: Int
+  public let message: String
+  public let hint: String?
+
+  public init(line: Int, column: Int, message: String, hint: String? = nil) {
+    self.line = line
+    self.column = column
+    self.message = message
+    self.hint = hint
+  }
+
+  public var description: String { "\(line):\(column): \(message)" }
+}
+
+/// Reads the record elements of an XML file one at a time with libxml2's streaming reader
+/// (`xmlReaderForFile` / `xmlTextReaderRead`), so memory does not grow with the file.
+///
+/// Hostile input is refused: no network access (`XML_PARSE_NONET`), no entity substitution (no
+/// `XML_PARSE_NOENT`), no DTD loading, and a document with a DTD (`<!DOCTYPE …>`, which is where entities
+/// are declared) is an error, so neither an entity bomb nor an external `SYSTEM` entity is ever expanded.
+///
+/// Records are the outermost elements whose qualified name (`prefix:local` as written) is the record
+/// element's name.
+public final class XMLRecordReader {
+  private let reader: xmlTextReaderPtr
+  private let recordElement: String
+
+  /// Opens a file.
+  ///
+  /// - Parameters:
+  ///   - path: the file.
+  ///   - recordElement: the name of the record elements.
+  /// - Throws: ``XMLInputError`` when the file cannot be opened.
+  public init(path: String, recordElement: String) throws(XMLInputError) {
+    xmlResetLastError()
+    guard let reader = xmlReaderForFile(path, nil, Self.options) else {
+      throw XMLInputError(line: 1, column: 1, message: "cannot open the file as XML")
+    }
+    self.reader = reader
+    self.recordElement = recordElement
+  }
+
+  deinit { xmlFreeTextReader(reader) }
+
+  /// libxml2 parser options: no network, errors reported through ``XMLInputError`` rather than printed.
+  static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
+
+  /// The next record, or `nil` at the end of a well-formed document.
+  ///
+  /// - Throws: ``XMLInputError`` for a malformed document or a DTD.
+  public func next() throws(XMLInputError) -> XMLRecord? {
+    var record: XMLRecord? = nil
+    var recordDepth = 0
+    var child: (name: String, text: String)? = nil
+    while try read() {
+      let type = xmlTextReaderNodeType(reader)
+      let depth = Int(xmlTextReaderDepth(reader))
+      switch type {
+      case Int32(XML_READER_TYPE_ELEMENT.rawValue):
+        let name = constName()
+        let empty = xmlTextReaderIsEmptyElement(reader) == 1
+        if record == nil {
+          guard name == recordElement else { continue }
+          record = XMLRecord(line: currentLine(), attributes: attributes())
+          recordDepth = depth
+          if empty { return record }
+        } else if depth == recordDepth + 1 {
+          if empty { record?.children.append((name, "")) } else { child = (name, "") }
+        }
+      case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
+        Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue), Int32(XML_READER_TYPE_WHITESPACE.rawValue):
+        if child != nil, let value = xmlTextReaderConstValue(reader) { child?.text += String(cString: value) }
+      case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
+        guard record != nil else { continue }
+        if depth == recordDepth + 1, let finished = child {
+          record?.children.append(finished)
+          child = nil
+        } else if depth == recordDepth {
+          return record
+        }
+      default: continue
+      }
+    }
+    return nil
+  }
+
+  /// The record element of a document without `--record-element`: the first child element name of the root
+  /// that occurs twice, else the root's only kind of child element.
+  ///
+  /// - Parameter path: the file.
+  /// - Throws: ``XMLInputError`` for a malformed document, a DTD, or a root whose children do not say.
+  public static func detectRecordElement(path: String) throws(XMLInputError) -> String {
+    let scanner = try XMLRecordReader(path: path, recordElement: "")
+    var names: [String] = []
+    var root: String? = nil
+    while try scanner.read() {
+      guard xmlTextReaderNodeType(scanner.reader) == Int32(XML_READER_TYPE_ELEMENT.rawValue) else { continue }
+      let depth = xmlTextReaderDepth(scanner.reader)
+      if depth == 0 { root = scanner.constName() }
+      guard depth == 1 else { continue }
+      let name = scanner.constName()
+      if names.contains(name) { return name }
+      names.append(name)
+    }
+    if names.count == 1 { return names[0] }
+    let shown = names.prefix(12).map(RowError.quoted).joined(separator: ", ")
+    throw XMLInputError(
+      line: 1, column: 1,
+      message: names.isEmpty
+        ? "the root element <\(root ?? "")> has no child elements to read as records"
+        : "cannot tell which elements are the records: no child of the root <\(root ?? "")> repeats (\(shown))",
+      hint: "give --record-element NAME")
+  }
+
+  /// Advances the reader; `false` at the end of the document.
+  private func read() throws(XMLInputError) -> Bool {
+    let status = xmlTextReaderRead(reader)
+    if status == 0 { return false }
+    guard status == 1 else {
+      if let error = xmlGetLastError(), let text = error.pointee.message {
+        let message = String(cString: text).trimmingWhitespace
+        if message.contains("Detected an entity reference loop") || message.contains("amplification") {
+          throw XMLInputError(
+            line: Int(error.pointee.line), column: Int(max(error.pointee.int2, 1)),
+            message: "entity expansion refused (\(message)); DTDs and entities are not accepted")
+        }
+        throw XMLInputError(
+          line: Int(error.pointee.line), column: Int(max(error.pointee.int2, 1)), message: "malformed XML: \(message)")
+      }
+      throw XMLInputError(
+        line: Int(xmlTextReaderGetParserLineNumber(reader)), column: Int(xmlTextReaderGetParserColumnNumber(reader)),
+        message: "malformed XML")
+    }
+    if xmlTextReaderNodeType(reader) == Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue) {
+      throw XMLInputError(
+        line: currentLine(), column: 1,
+        message: "a DTD (<!DOCTYPE …>) is not accepted: its entities could expand without bound or read other files",
+        hint: "remove the DOCTYPE declaration; fxbatch reads XML without a DTD")
+    }
+    return true
+  }
+
+  private func constName() -> String { xmlTextReaderConstName(reader).map { String(cString: $0) } ?? "" }
+
+  /// The current node's line; libxml2 caps element lines at 65535, so past that the parser's line is used.
+  private func currentLine() -> Int {
+    if let node = xmlTextReaderCurrentNode(reader) {
+      let line = Int(xmlGetLineNo(node))
+      if line > 0, line < 65535 { return line }
+    }
+    return Int(xmlTextReaderGetParserLineNumber(reader))
+  }
+
+  /// The current element's attributes, namespace declarations left out.
+  private func attributes() -> [(name: String, value: String)] {
+    var result: [(name: String, value: String)] = []
+    while xmlTextReaderMoveToNextAttribute(reader) == 1 {
+      let name = constName()
+      if name == "xmlns" || name.hasPrefix("xmlns:") { continue }
+      result.append((name, xmlTextReaderConstValue(reader).map { String(cString: $0) } ?? ""))
+    }
+    xmlTextReaderMoveToElement(reader)
+    return result
+  }
+}

@@ -57,7 +57,7 @@ extension BatchJob {
   }
 
   /// Pass 2 over a JSON document or a JSON Lines file: writes the annotated copy.
-  func convertJSON(_ scan: FileScan, quotes: [RateKey: Result<RateQuote, RowError>], standardOutput: Int32) throws(FileError)
+  func convertJSON(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError)
     -> (RunReport.Counts, Int, ReconciliationLedger)
   {
     let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
@@ -67,7 +67,7 @@ extension BatchJob {
     let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
     var counts = RunReport.Counts()
     var withoutDate = 0
-    var ledger = ReconciliationLedger()
+    var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
     try readJSON(displayPath: scan.displayPath, readPath: scan.readPath, format: scan.format, copy: writer.copy) { record in
       let (fields, _, extendable) = locator.fields(of: record)
       let outcome = self.outcome(

@@ -24,6 +24,15 @@ extension BatchJob {
     return (quotes, market)
   }
 
+  /// The answer of a local table to one key, routed through the currency lifecycle (what ``resolve(_:report:)``
+  /// gives a table source's key).
+  func resolve(_ key: RateKey, table: RateTable) -> Result<RateQuote, RowError> {
+    switch CurrencyLifecycle.route(for: key) {
+    case .failure(let error): return .failure(error)
+    case .success(let route): return route.quote(from: table.quote(for: route.marketKey, maxStaleness: options.maxStaleness))
+    }
+  }
+
   /// The market keys a run asks its source (see ``resolve(_:report:)``); keys past their currency's lifetime are
   /// not asked.
   static func marketKeys(of keys: Set<RateKey>) -> Set<RateKey> {
@@ -118,7 +127,7 @@ extension BatchJob {
   /// - Returns: the report of pass 1 (file errors included) and the plan; the plan is `nil` for a local table.
   public func plan() -> (report: RunReport, plan: RatePlan?) {
     var report = makeReport()
-    let (_, keys) = scanAll(report: &report)
+    let keys = scanAll(report: &report).keys.allKeys
     guard case .provider(let provider, let settings) = source else {
       return (report, nil)
     }

@@ -73,7 +73,7 @@ extension BatchJob {
 
   /// Pass 2 over an XML document: writes the annotated copy (``XMLAnnotatingWriter``), the records' fields
   /// read again with libxml2's streaming reader.
-  func convertXML(_ scan: FileScan, quotes: [RateKey: Result<RateQuote, RowError>], standardOutput: Int32) throws(FileError)
+  func convertXML(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError)
     -> (RunReport.Counts, Int, ReconciliationLedger)
   {
     let recordElement = scan.recordElement ?? ""
@@ -84,7 +84,7 @@ extension BatchJob {
     let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
     var counts = RunReport.Counts()
     var withoutDate = 0
-    var ledger = ReconciliationLedger()
+    var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
     do {
       let reader = try XMLRecordReader(path: scan.readPath, recordElement: recordElement)
       let document = try Data(contentsOf: URL(fileURLWithPath: scan.readPath), options: .alwaysMapped)

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Memory is proportional to the number of distinct (base, quote, day) keys, not to the number of records.
 public struct BatchJob {
-  public let options: BatchOptions
+  public internal(set) var options: BatchOptions
   public let source: RateSourceChoice
 
   public init(options: BatchOptions, source: RateSourceChoice) {
@@ -22,7 +22,7 @@ public struct BatchJob {
   struct FileScan {
     let displayPath: String
     let readPath: String
-    let outputPath: String?  // nil: standard output
+    var outputPath: String?  // nil: standard output
     let format: RecordFormat
     /// The CSV field delimiter (unused for JSON).
     let delimiter: UInt8
@@ -35,6 +35,13 @@ public struct BatchJob {
     let fields: [String: String]
     /// XML: the name of the record elements.
     var recordElement: String? = nil
+  }
+
+  /// The local table that converts records as they come (``TableConverter``), when the run has one and needs no
+  /// lock file (which lists every key's answer, so keys are collected then).
+  var convertingTable: RateTable? {
+    guard case .table(let table) = source, options.lockPath == nil, options.fastPath else { return nil }
+    return table
   }
 
   /// The day records without a date use: `--date`, else the newest rate day, else today.
@@ -56,8 +63,17 @@ public struct BatchJob {
       }
     }
 
-    // One answer per distinct key, for all files.
-    let (quotes, market) = resolve(keys, report: &report)
+    // One answer per distinct key, for all files. A lock file needs every answer as a quote, so the table's
+    // compact answers are not used then.
+    var market: [RateKey: Result<RateQuote, RowError>] = [:]
+    let table = convertingTable
+    let quotes = QuoteBook(
+      keys: keys, table: table, maxStaleness: options.maxStaleness, onDemand: table.map { table in { resolve($0, table: table) } }
+    ) { generalKeys in
+      let resolved = resolve(generalKeys, report: &report)
+      market = resolved.market
+      return resolved.quotes
+    }
     if let lockPath = options.lockPath, !source.isLockFile {
       do {
         try LockFile.write(market, defaultDay: defaultDay, to: lockPath)
@@ -69,13 +85,18 @@ public struct BatchJob {
 
     // Pass 2: stream each file again and write its annotated copy.
     var ledger = ReconciliationLedger()
+    var converted: [(index: Int, scan: FileScan)] = []
     for (index, scan) in scans.enumerated() {
       guard let scan else { continue }
       do {
-        let (counts, withoutDate, fileLedger) = try convert(scan, quotes: quotes, standardOutput: standardOutput)
+        var (counts, withoutDate, fileLedger) = try convert(scan, quotes: quotes, standardOutput: standardOutput)
+        fileLedger.settle(
+          with: exactTotals(of: [scan], currencies: fileLedger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes)
+        )
         report.files[index].counts = counts
         report.files[index].reconciliation = fileLedger.reconciliations(rounding: options.rounding)
         ledger.add(fileLedger)
+        converted.append((index, scan))
         report.files[index].output = scan.outputPath ?? "-"
         report.files[index].format = scan.format.rawValue
         if scan.format == .csv { report.files[index].delimiter = String(UnicodeScalar(scan.delimiter)) }
@@ -90,13 +111,36 @@ public struct BatchJob {
         report.totals.add(counts)
         report.rates.recordsWithoutDate += withoutDate
       } catch {
-        report.files[index].fileError = error.description
+        report.files[index].fileError = "\(error)"
       }
     }
+    ledger.settle(
+      with: exactTotals(
+        of: converted.map(\.scan), currencies: ledger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes))
     report.reconciliation = ledger.reconciliations(rounding: options.rounding)
     let fileFailed = report.files.contains { $0.fileError != nil } || report.lockFileError != nil
     report.exitStatus = fileFailed ? 2 : (report.totals.error > 0 ? 1 : 0)
     return report
+  }
+
+  /// The exact totals of some target currencies over the records of some files, read again through the general
+  /// path (the rare case where a streamed total cannot settle its rounding; see ``ReconciliationLedger``).
+  ///
+  /// The files were converted once already; an error now (a file changed meanwhile) leaves its totals out.
+  func exactTotals(of scans: [FileScan], currencies: Set<CurrencyCode>, quotes: QuoteBook) -> [CurrencyCode: ExactTotal] {
+    guard !currencies.isEmpty else { return [:] }
+    var job = self
+    job.options.fastPath = false
+    job.options.exactTotalCurrencies = currencies
+    var totals: [CurrencyCode: ExactTotal] = [:]
+    for var scan in scans {
+      scan.outputPath = "/dev/null"  // written directly: a device is never replaced
+      guard let (_, _, ledger) = try? job.convert(scan, quotes: quotes, standardOutput: -1) else { continue }
+      for (currency, total) in ledger.exactTotals where currencies.contains(currency) {
+        totals[currency] = (totals[currency] ?? ExactTotal()).adding(total)
+      }
+    }
+    return totals
   }
 
   /// A report with the run's settings and no files yet.
@@ -114,9 +158,9 @@ public struct BatchJob {
   /// caller removes.
   ///
   /// - Returns: per input, its scan (`nil` for a skipped or failed file, whose report says why), and the keys.
-  func scanAll(report: inout RunReport) -> (scans: [FileScan?], keys: Set<RateKey>) {
+  func scanAll(report: inout RunReport) -> (scans: [FileScan?], keys: RateKeyIndex) {
     var scans: [FileScan?] = []
-    var keys: Set<RateKey> = []
+    var keys = RateKeyIndex()
     var claimedOutputs: Set<String> = []
     let skipped = inputsProducedByThisRun()
     for inputPath in options.inputPaths {
@@ -247,91 +291,27 @@ public struct BatchJob {
     return path
   }
 
-  /// Opens a file and reads its header.
-  private func openFile(_ readPath: String, displayPath: String, delimiter: UInt8?) throws(FileError) -> (
-    reader: CSVReader, leadingBlankLines: [CSVRecord], header: CSVRecord
-  ) {
-    do {
-      let reader = try CSVReader(path: readPath, delimiter: delimiter)
-      var blank: [CSVRecord] = []
-      while let record = try reader.next() {
-        if !record.isBlank { return (reader, blank, record) }
-        blank.append(record)
-      }
-      throw CSVError.missingHeader
-    } catch let error as CSVError {
-      throw FileError(path: displayPath, line: error.line, column: error.column, message: error.description)
-    } catch {
-      throw FileError(path: displayPath, message: "\(error)")
-    }
-  }
-
   /// Pass 1 over one file, in its format.
-  private func scanFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (FileScan, Set<RateKey>)
+  private func scanFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (FileScan, RateKeyIndex)
   {
     let format =
       options.format ?? RecordFormat.detect(readPath: readPath, displayPath: displayPath, recordsPath: options.recordsPath)
     switch format {
     case .csv: return try scanCSVFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath)
     case .json, .jsonl:
-      return try scanJSONFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: format)
-    case .xml: return try scanXMLFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath)
+      let (scan, keys) = try scanJSONFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: format)
+      return (scan, RateKeyIndex(keys))
+    case .xml:
+      let (scan, keys) = try scanXMLFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath)
+      return (scan, RateKeyIndex(keys))
     }
-  }
-
-  /// Pass 1 over a CSV file.
-  private func scanCSVFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (
-    FileScan, Set<RateKey>
-  ) {
-    let (reader, _, header) = try openFile(readPath, displayPath: displayPath, delimiter: options.delimiter)
-    let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingWhitespace }
-    if Self.isAnnotated(header: headerFields) {
-      throw FileError(
-        path: displayPath, line: header.line, column: 1,
-        message:
-          "the file is already annotated by fxbatch (its header has the fx_* fields); converting it again would repeat them",
-        hint: "convert the original file instead")
-    }
-    let mapping: FieldMapping
-    do {
-      mapping = try FieldMapping.resolve(
-        header: headerFields, names: options.fieldNames, fixedFrom: options.fixedFrom != nil, fixedTo: options.fixedTo != nil)
-    } catch {
-      throw FileError(path: displayPath, line: header.line, column: 1, message: error.description)
-    }
-    let normalizer = RecordNormalizer(
-      mapping: mapping, headerFieldCount: header.fieldCount, fixedFrom: options.fixedFrom, fixedTo: options.fixedTo,
-      dateFormat: options.dateFormat, defaultDay: defaultDay, currencies: options.currencies)
-    var keys: Set<RateKey> = []
-    var inference = DecimalMarkInference()
-    do {
-      while let record = try reader.next() {
-        if record.isBlank { continue }
-        if options.decimalMark == nil, let amount = normalizer.amountText(of: record) { inference.add(amount) }
-        if case .success(let found) = normalizer.rateKey(of: record) { keys.insert(found.key) }
-      }
-    } catch let error as CSVError {
-      throw FileError(path: displayPath, line: error.line, column: error.column, message: error.description)
-    } catch {
-      throw FileError(path: displayPath, message: "\(error)")
-    }
-    let (decimalMark, basis) =
-      options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: reader.delimiter)
-    let scan = FileScan(
-      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .csv, delimiter: reader.delimiter,
-      decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
-      normalizer: normalizer,
-      fields: Dictionary(
-        uniqueKeysWithValues: [("amount", mapping.amount), ("from", mapping.from), ("to", mapping.to), ("date", mapping.date)]
-          .compactMap { role, index in index.map { (role, headerFields[$0]) } }))
-    return (scan, keys)
   }
 
   /// Pass 2 over one file: writes the annotated copy in the file's format.
   ///
   /// - Returns: the counts, the number of records without a date, and the converted amounts for the rounding
   ///   reconciliation.
-  private func convert(_ scan: FileScan, quotes: [RateKey: Result<RateQuote, RowError>], standardOutput: Int32) throws(FileError)
+  private func convert(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError)
     -> (RunReport.Counts, Int, ReconciliationLedger)
   {
     switch scan.format {
@@ -353,47 +333,12 @@ public struct BatchJob {
     }
   }
 
-  /// Pass 2 over a CSV file.
-  private func convertCSV(_ scan: FileScan, quotes: [RateKey: Result<RateQuote, RowError>], standardOutput: Int32)
-    throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger)
-  {
-    let (reader, leadingBlankLines, header) = try openFile(
-      scan.readPath, displayPath: scan.displayPath, delimiter: scan.delimiter)
-    let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
-    defer { atomicFile?.discard() }
-    let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.delimiter, headerFieldCount: header.fieldCount)
-    let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
-    var counts = RunReport.Counts()
-    var withoutDate = 0
-    var ledger = ReconciliationLedger()
-    do {
-      try writer.writeHeader(header, byteOrderMark: reader.hasByteOrderMark, leadingBlankLines: leadingBlankLines)
-      while let record = try reader.next() {
-        if record.isBlank {
-          try writer.writeBlank(record)
-          continue
-        }
-        let outcome = self.outcome(
-          of: scan.normalizer.fields(of: record), normalizer: scan.normalizer, parser: parser, quotes: quotes,
-          withoutDate: &withoutDate, ledger: &ledger)
-        counts.add(outcome)
-        try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark))
-      }
-      if let atomicFile { try atomicFile.commit() } else { try sink.flush() }
-    } catch let error as CSVError {
-      throw FileError(path: scan.displayPath, line: error.line, column: error.column, message: error.description)
-    } catch {
-      throw FileError(path: scan.displayPath, message: "\(error)")
-    }
-    return (counts, withoutDate, ledger)
-  }
-
   /// The outcome of one record; checks run in field order: the record itself (field count, JSON shape),
   /// amount (its currency mark against the from-currency when that is known), currencies, date, rate. A
   /// converted record is added to `ledger`.
   func outcome(
     of fields: RecordFields, normalizer: RecordNormalizer, parser: AmountParser,
-    quotes: [RateKey: Result<RateQuote, RowError>], withoutDate: inout Int, ledger: inout ReconciliationLedger
+    quotes: QuoteBook, withoutDate: inout Int, ledger: inout ReconciliationLedger
   ) -> RowOutcome {
     // Shifted CSV fields or a malformed JSON record: not even the to-field is trustworthy.
     if let problem = fields.problem { return .failed(problem, currency: nil, source: nil) }
@@ -413,7 +358,7 @@ public struct BatchJob {
     case .failure(let error): return .failed(error, currency: target, source: nil)
     }
     let quote: RateQuote
-    switch quotes[key] ?? .failure(RowError(.noRate, "no rate was looked up for \(key.pair) on \(key.day)")) {
+    switch quotes.quote(for: key) {
     case .success(let found): quote = found
     case .failure(let error): return .failed(error, currency: key.pair.quote, source: source.info.identifier)
     }

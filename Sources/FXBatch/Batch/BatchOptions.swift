@@ -46,6 +46,12 @@ public struct BatchOptions: Sendable {
   public var fixedTo: CurrencyCode?
   /// `--lock FILE`: write every rate the run used there (not with `--frozen`, which reads it).
   public var lockPath: String?
+  /// Whether CSV records may take the per-record fast path (``CSVFieldDecoder``); tests turn it off to compare
+  /// its output with the general path's.
+  var fastPath = true
+  /// Target currencies whose reconciliation keeps exact amounts per rate (a second reading, when the streamed
+  /// total cannot settle the rounding; see ``ReconciliationLedger``).
+  var exactTotalCurrencies: Set<CurrencyCode> = []
   /// Today, for reporting how old the rates are.
   public var today: CalendarDay
 

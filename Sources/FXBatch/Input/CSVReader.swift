@@ -102,80 +102,130 @@ public final class CSVReader {
   /// - Throws: ``CSVError/unterminatedQuote(line:column:)`` when a quoted field runs to the end of the file;
   ///   ``CSVError/unreadable(reason:)`` on a read error.
   public func next() throws -> CSVRecord? {
+    guard let bounds = try advance() else { return nil }
+    let raw = Array(buffer[bounds.start..<bounds.end])
+    let terminator = Array(buffer[bounds.end..<bounds.end + bounds.terminatorLength])
+    return CSVRecord(raw: raw, fieldRanges: raw.isEmpty ? [] : ranges, terminator: terminator, line: bounds.line)
+  }
+
+  /// Reads the next record without copying it: `body` sees it in place, valid only during the call (the
+  /// per-record path of large files, which must not allocate per record).
+  ///
+  /// - Returns: `body`'s result, or `nil` at the end of the file.
+  /// - Throws: as ``next()``, and whatever `body` throws.
+  func withNextRecord<Result>(_ body: (CSVRecordView) throws -> Result) throws -> Result? {
+    guard let bounds = try advance() else { return nil }
+    return try buffer.withUnsafeBufferPointer { bytes in
+      try ranges.withUnsafeBufferPointer { fields in
+        try body(
+          CSVRecordView(
+            bytes: UnsafeBufferPointer(rebasing: bytes[bounds.start..<bounds.end + bounds.terminatorLength]),
+            length: bounds.end - bounds.start,
+            fieldRanges: bounds.end == bounds.start ? UnsafeBufferPointer(start: nil, count: 0) : fields,
+            line: bounds.line))
+      }
+    }
+  }
+
+  /// The field ranges of the last record scanned (relative to its start), reused from record to record.
+  private var ranges: [Range<Int>] = []
+
+  /// Scans the next record; its field ranges are left in ``ranges``.
+  ///
+  /// - Returns: the record's bytes in ``buffer`` (`start..<end`, then its terminator) and its first line.
+  private func advance() throws -> (start: Int, end: Int, terminatorLength: Int, line: Int)? {
     while true {
       if start == end {
         if atEndOfFile { return nil }
         try fill()
         continue
       }
-      if let record = try scanRecord() { return record }
+      if let bounds = try scanRecord() { return bounds }
       try fill()  // the record continues past the buffer: read more and scan it again from its start
     }
   }
 
   /// Scans one record starting at `start`; `nil` when the buffer ends before the record does.
-  private func scanRecord() throws -> CSVRecord? {
+  private func scanRecord() throws -> (start: Int, end: Int, terminatorLength: Int, line: Int)? {
     let quote = UInt8(ascii: "\"")
+    // Locals, not properties, in the loop: a class property costs an exclusivity check per access.
     var ranges: [Range<Int>] = []
+    swap(&ranges, &self.ranges)
+    ranges.removeAll(keepingCapacity: true)
+    defer { swap(&ranges, &self.ranges) }
+    let start = self.start
+    let end = self.end
+    let atEndOfFile = self.atEndOfFile
     var index = start
     var fieldStart = start
     var inQuotes = false
     var quoteOpenedAt = start
     var newlinesInside = 0
-    while true {
-      if index == end {
-        guard atEndOfFile else { return nil }
-        if inQuotes {
-          let (line, column) = position(of: quoteOpenedAt)
-          throw CSVError.unterminatedQuote(line: line, column: column)
-        }
-        ranges.append(fieldStart - start..<index - start)
-        return finish(ranges: ranges, recordEnd: index, terminatorLength: 0, newlinesInside: newlinesInside)
-      }
-      let byte = buffer[index]
-      if inQuotes {
-        if byte == quote {
-          if index + 1 == end, !atEndOfFile { return nil }
-          if index + 1 < end, buffer[index + 1] == quote {
-            index += 2
-            continue
+    let delimiter = self.delimiter
+    return try buffer.withUnsafeBufferPointer { buffer in
+      while true {
+        if index == end {
+          guard atEndOfFile else { return nil }
+          if inQuotes {
+            let (line, column) = position(of: quoteOpenedAt)
+            throw CSVError.unterminatedQuote(line: line, column: column)
           }
-          inQuotes = false
-        } else if byte == 10 || (byte == 13 && !(index + 1 < end && buffer[index + 1] == 10)) {
-          newlinesInside += 1
+          ranges.append(fieldStart - start..<index - start)
+          return finish(recordEnd: index, terminatorLength: 0, newlinesInside: newlinesInside)
+        }
+        let byte = buffer[index]
+        if inQuotes {
+          if byte == quote {
+            if index + 1 == end, !atEndOfFile { return nil }
+            if index + 1 < end, buffer[index + 1] == quote {
+              index += 2
+              continue
+            }
+            inQuotes = false
+          } else if byte == 10 || (byte == 13 && !(index + 1 < end && buffer[index + 1] == 10)) {
+            newlinesInside += 1
+          }
+          index += 1
+          continue
+        }
+        if byte > quote {  // neither a delimiter (`,` `;` tab), a quote nor a line end: the common case
+          if byte == delimiter {
+            ranges.append(fieldStart - start..<index - start)
+            fieldStart = index + 1
+          }
+          index += 1
+          continue
+        }
+        switch byte {
+        case quote where index == fieldStart:
+          inQuotes = true
+          quoteOpenedAt = index
+        case delimiter:
+          ranges.append(fieldStart - start..<index - start)
+          fieldStart = index + 1
+        case 10:
+          ranges.append(fieldStart - start..<index - start)
+          return finish(recordEnd: index, terminatorLength: 1, newlinesInside: newlinesInside)
+        case 13:
+          if index + 1 == end, !atEndOfFile { return nil }
+          ranges.append(fieldStart - start..<index - start)
+          let crlf = index + 1 < end && buffer[index + 1] == 10
+          return finish(recordEnd: index, terminatorLength: crlf ? 2 : 1, newlinesInside: newlinesInside)
+        default:
+          break
         }
         index += 1
-        continue
       }
-      switch byte {
-      case quote where index == fieldStart:
-        inQuotes = true
-        quoteOpenedAt = index
-      case delimiter:
-        ranges.append(fieldStart - start..<index - start)
-        fieldStart = index + 1
-      case 10:
-        ranges.append(fieldStart - start..<index - start)
-        return finish(ranges: ranges, recordEnd: index, terminatorLength: 1, newlinesInside: newlinesInside)
-      case 13:
-        if index + 1 == end, !atEndOfFile { return nil }
-        ranges.append(fieldStart - start..<index - start)
-        let crlf = index + 1 < end && buffer[index + 1] == 10
-        return finish(ranges: ranges, recordEnd: index, terminatorLength: crlf ? 2 : 1, newlinesInside: newlinesInside)
-      default:
-        break
-      }
-      index += 1
     }
   }
 
-  private func finish(ranges: [Range<Int>], recordEnd: Int, terminatorLength: Int, newlinesInside: Int) -> CSVRecord {
-    let raw = Array(buffer[start..<recordEnd])
-    let terminator = Array(buffer[recordEnd..<recordEnd + terminatorLength])
-    let record = CSVRecord(raw: raw, fieldRanges: raw.isEmpty ? [] : ranges, terminator: terminator, line: line)
+  private func finish(recordEnd: Int, terminatorLength: Int, newlinesInside: Int) -> (
+    start: Int, end: Int, terminatorLength: Int, line: Int
+  ) {
+    let bounds = (start, recordEnd, terminatorLength, line)
     line += newlinesInside + (terminatorLength > 0 ? 1 : 0)
     start = recordEnd + terminatorLength
-    return record
+    return bounds
   }
 
   /// The 1-based line and column (in bytes) of a buffer index inside the current record.

@@ -21,6 +21,14 @@ public enum CurrencyLifecycle {
   /// - Returns: the change whose legacy currency it is (whatever its day), or `nil`.
   public static func change(replacing legacy: CurrencyCode) -> CurrencyChange? { changeByLegacy[legacy] }
 
+  /// The first day on which a currency is no longer itself (its change takes effect, or it is past its
+  /// withdrawal), or `nil` when it has neither: a key whose currencies are both before their day routes to
+  /// itself (``route(for:)`` is direct).
+  static func endOfUse(of code: CurrencyCode) -> CalendarDay? {
+    let ends = [changeByLegacy[code]?.effective, withdrawalEnd(of: code)].compactMap { $0 }
+    return ends.min()
+  }
+
   /// Routes a rate key through the changes in force on its day.
   ///
   /// Base and quote are each followed through their changes in force on the key's day (VEB 2019 → VEF → VES); a

@@ -53,8 +53,11 @@ public struct DecimalMarkInference: Sendable {
   }
 
   /// Counts one cell of the column.
-  public mutating func add(_ text: String) {
-    switch Self.evidence(text) {
+  public mutating func add(_ text: String) { add(Self.evidence(text)) }
+
+  /// Counts what one cell says.
+  mutating func add(_ evidence: Evidence) {
+    switch evidence {
     case .point: point += 1
     case .comma: comma += 1
     case .ambiguous: ambiguous += 1

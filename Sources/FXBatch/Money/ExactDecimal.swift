@@ -168,3 +168,39 @@ extension ExactDecimal {
     self.init(significand: significand, scale: scale)
   }
 }
+
+extension ExactDecimal {
+  /// Appends ``description``'s UTF-8 bytes, with `mark` as the decimal mark, without making a `String` (the
+  /// per-record output path).
+  func appendText(to bytes: inout [UInt8], mark: UInt8 = UInt8(ascii: ".")) {
+    let magnitude = significand.magnitude
+    if significand < 0 { bytes.append(UInt8(ascii: "-")) }
+    // The digits, last first, into a fixed buffer: at most 39 digits and a leading zero.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { digits in
+      var count = 0
+      if magnitude <= UInt128(UInt64.max) {
+        var value = UInt64(magnitude)
+        repeat {
+          digits[count] = UInt8(ascii: "0") + UInt8(value % 10)
+          value /= 10
+          count += 1
+        } while value != 0
+      } else {
+        var value = magnitude
+        repeat {
+          digits[count] = UInt8(ascii: "0") + UInt8(value % 10)
+          value /= 10
+          count += 1
+        } while value != 0
+      }
+      while count <= scale {  // 0.05: a zero before the mark
+        digits[count] = UInt8(ascii: "0")
+        count += 1
+      }
+      for position in stride(from: count - 1, through: 0, by: -1) {
+        bytes.append(digits[position])
+        if position == scale, scale > 0 { bytes.append(mark) }
+      }
+    }
+  }
+}

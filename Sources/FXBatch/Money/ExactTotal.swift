@@ -14,9 +14,9 @@ struct ExactTotal: Sendable, Equatable {
   /// - Parameters:
   ///   - amount: the record's amount, in its from-currency.
   ///   - rate: the exact rate it was converted at (units of the target per unit of the from-currency).
-  mutating func add(_ amount: ExactDecimal, at rate: ExchangeRate) {
+  mutating func add(_ amount: ExactDecimal?, at rate: ExchangeRate) {
     guard !overflowed else { return }
-    guard let sum = (amountsByRate[rate] ?? .zero).adding(amount) else {
+    guard let amount, let sum = (amountsByRate[rate] ?? .zero).adding(amount) else {
       overflowed = true
       return
     }
@@ -27,6 +27,13 @@ struct ExactTotal: Sendable, Equatable {
   mutating func add(_ other: ExactTotal) {
     if other.overflowed { overflowed = true }
     for (rate, amount) in other.amountsByRate { add(amount, at: rate) }
+  }
+
+  /// This total plus another.
+  func adding(_ other: ExactTotal) -> ExactTotal {
+    var sum = self
+    sum.add(other)
+    return sum
   }
 
   /// The exact total rounded once.
@@ -47,7 +54,16 @@ struct ExactTotal: Sendable, Equatable {
       whole = sum
       if let fraction = part.fraction { fractions.append(fraction) }
     }
-    let position = ProperFraction.locateSum(of: fractions)
+    return Self.rounded(
+      whole: whole, position: ProperFraction.locateSum(of: fractions), minorUnits: minorUnits, rounding: rounding)
+  }
+
+  /// `whole + fraction` rounded once, where `position` locates the fraction (in [0, 1)) among the multiples of ½.
+  ///
+  /// - Returns: the rounded total with scale `minorUnits`, or `nil` when it needs more than 38 digits.
+  static func rounded(whole: Int128, position: ProperFraction.Position, minorUnits: Int, rounding: RoundingMode)
+    -> ExactDecimal?
+  {
     let (floor, overflow) = whole.addingReportingOverflow(Int128(position.halves / 2))
     guard !overflow else { return nil }
     let isOnBoundary = position.isExact

@@ -48,7 +48,7 @@ public struct ExchangeRate: Hashable, Sendable {
     // result × 10^m = a·n·10^(sd+m) ÷ (d·10^(sa+sn))
     let exponent = denominator.scale + minorUnits - amount.scale - numerator.scale
     let magnitude = Self.divideRounded(
-      factors: [amount.significand.magnitude, numerator.significand.magnitude],
+      amount.significand.magnitude, numerator.significand.magnitude,
       scaleUp: max(exponent, 0),
       divisor: denominator.significand.magnitude,
       scaleDivisor: max(-exponent, 0),
@@ -72,7 +72,7 @@ public struct ExchangeRate: Hashable, Sendable {
     while true {
       let rounded =
         Self.divideRounded(
-          factors: [n], scaleUp: denominator.scale + decimals, divisor: d, scaleDivisor: numerator.scale,
+          n, 1, scaleUp: denominator.scale + decimals, divisor: d, scaleDivisor: numerator.scale,
           rounding: .halfEven) ?? 0
       if decimals > 0, Self.digitCount(rounded) > significantDigits {
         decimals -= 1
@@ -88,18 +88,22 @@ public struct ExchangeRate: Hashable, Sendable {
     return count
   }
 
-  /// `round(product(factors) × 10^scaleUp ÷ (divisor × 10^scaleDivisor))`; `nil` when it exceeds 128 bits.
+  /// `round(a × b × 10^scaleUp ÷ (divisor × 10^scaleDivisor))`; `nil` when it exceeds 128 bits.
+  @inline(__always)
   static func divideRounded(
-    factors: [UInt128], scaleUp: Int, divisor: UInt128, scaleDivisor: Int, rounding: RoundingMode
+    _ a: UInt128, _ b: UInt128, scaleUp: Int, divisor: UInt128, scaleDivisor: Int, rounding: RoundingMode
   ) -> UInt128? {
-    if let fast = divideRoundedFast(
-      factors: factors, scaleUp: scaleUp, divisor: divisor, scaleDivisor: scaleDivisor, rounding: rounding)
-    {
+    if let fast = divideRoundedFast(a, b, scaleUp: scaleUp, divisor: divisor, scaleDivisor: scaleDivisor, rounding: rounding) {
       return fast
     }
-    var n = WideUnsigned(1)
-    for factor in factors { n = n * WideUnsigned(factor) }
-    n = n.multiplied(byPowerOfTen: scaleUp)
+    return divideRoundedWide(a, b, scaleUp: scaleUp, divisor: divisor, scaleDivisor: scaleDivisor, rounding: rounding)
+  }
+
+  /// ``divideRounded(_:_:scaleUp:divisor:scaleDivisor:rounding:)`` in wide integers.
+  private static func divideRoundedWide(
+    _ a: UInt128, _ b: UInt128, scaleUp: Int, divisor: UInt128, scaleDivisor: Int, rounding: RoundingMode
+  ) -> UInt128? {
+    let n = (WideUnsigned(a) * WideUnsigned(b)).multiplied(byPowerOfTen: scaleUp)
     let d = WideUnsigned(divisor).multiplied(byPowerOfTen: scaleDivisor)
     let (q, r) = n.quotientAndRemainder(dividingBy: d)
     let twice = r + r
@@ -112,16 +116,13 @@ public struct ExchangeRate: Hashable, Sendable {
   }
 
   /// The 128-bit path; `nil` when an intermediate value overflows (the caller then widens).
+  @inline(__always)
   private static func divideRoundedFast(
-    factors: [UInt128], scaleUp: Int, divisor: UInt128, scaleDivisor: Int, rounding: RoundingMode
+    _ a: UInt128, _ b: UInt128, scaleUp: Int, divisor: UInt128, scaleDivisor: Int, rounding: RoundingMode
   ) -> UInt128? {
     guard scaleUp <= 38, scaleDivisor <= 38 else { return nil }
-    var n: UInt128 = 1
-    for factor in factors {
-      let (product, overflow) = n.multipliedReportingOverflow(by: factor)
-      if overflow { return nil }
-      n = product
-    }
+    let (n, overflow) = a.multipliedReportingOverflow(by: b)
+    if overflow { return nil }
     let (scaled, overflowN) = n.multipliedReportingOverflow(by: ExactDecimal.powerOfTen(scaleUp))
     let (d, overflowD) = divisor.multipliedReportingOverflow(by: ExactDecimal.powerOfTen(scaleDivisor))
     if overflowN || overflowD { return nil }

@@ -1,21 +1,42 @@
-/// Collects, per target currency, what ``Reconciliation`` reports: the records' rounded amounts and their exact
-/// unrounded total.
+/// Collects, per target currency, what ``Reconciliation`` reports: the records, the sum of their rounded amounts,
+/// and their exact unrounded total.
+///
+/// The exact total is streamed (``StreamedTotal``, constant memory). In the rare case where its truncated
+/// fractions leave the rounding open (``undeterminedCurrencies(rounding:)``), the job reads the records again
+/// with those currencies in ``exactCurrencies``, whose totals are then kept as an ``ExactTotal`` of amounts per
+/// rate and rounded from it.
 struct ReconciliationLedger: Sendable, Equatable {
-  private struct Account: Sendable, Equatable {
+  struct Account: Sendable, Equatable {
     /// The target currency's ISO 4217 minor units.
     let minorUnits: Int
     var records = 0
     /// `Σ` rounded amounts, exact, with `minorUnits` decimals; `nil` once it outgrew 38 digits.
     var roundedTotal: ExactDecimal?
-    var exactTotal = ExactTotal()
+    var streamed = StreamedTotal()
+    /// The exact total of a currency in ``exactCurrencies``.
+    var exact: ExactTotal?
 
-    init(_ currency: CurrencyCode) {
+    init(_ currency: CurrencyCode, exact: Bool = false) {
       minorUnits = ISO4217.currency(for: currency)?.minorUnits ?? 2
       roundedTotal = ExactDecimal(significand: 0, scale: minorUnits)
+      self.exact = exact ? ExactTotal() : nil
+    }
+
+    mutating func add(records: Int, roundedTotal: ExactDecimal?) {
+      self.records += records
+      self.roundedTotal = roundedTotal.flatMap { self.roundedTotal?.adding($0) }
     }
   }
 
   private var accounts: [CurrencyCode: Account] = [:]
+  /// Currencies whose exact total is kept as amounts per rate (see the type's description).
+  let exactCurrencies: Set<CurrencyCode>
+
+  init(exactCurrencies: Set<CurrencyCode> = []) { self.exactCurrencies = exactCurrencies }
+
+  private func newAccount(_ currency: CurrencyCode) -> Account {
+    Account(currency, exact: exactCurrencies.contains(currency))
+  }
 
   /// Records one converted record.
   ///
@@ -25,23 +46,45 @@ struct ReconciliationLedger: Sendable, Equatable {
   ///   - rounded: the converted amount as written in `fx_converted`.
   ///   - currency: the target currency.
   mutating func add(amount: ExactDecimal, rate: ExchangeRate, rounded: ExactDecimal, currency: CurrencyCode) {
-    var account = accounts[currency] ?? Account(currency)
-    account.records += 1
-    account.roundedTotal = account.roundedTotal?.adding(rounded)
-    account.exactTotal.add(amount, at: rate)
-    accounts[currency] = account
+    // Modified in place: a copy of the account would copy its dictionary of sums on every record.
+    let exactCurrencies = self.exactCurrencies
+    accounts[currency, default: Account(currency, exact: exactCurrencies.contains(currency))].add(
+      amount: amount, rate: rate, rounded: rounded)
+  }
+
+  /// Adds the figures of many records of one target currency (the per-record fast path keeps its own).
+  mutating func add(records: Int, roundedTotal: ExactDecimal?, streamed: StreamedTotal, currency: CurrencyCode) {
+    let exactCurrencies = self.exactCurrencies
+    accounts[currency, default: Account(currency, exact: exactCurrencies.contains(currency))].add(
+      records: records, roundedTotal: roundedTotal, streamed: streamed)
   }
 
   /// Adds another file's ledger (for the run's total).
   mutating func add(_ other: ReconciliationLedger) {
     for (currency, theirs) in other.accounts {
-      var account = accounts[currency] ?? Account(currency)
-      account.records += theirs.records
-      account.roundedTotal = theirs.roundedTotal.flatMap { account.roundedTotal?.adding($0) }
-      account.exactTotal.add(theirs.exactTotal)
+      var account = accounts.removeValue(forKey: currency) ?? newAccount(currency)
+      account.add(records: theirs.records, roundedTotal: theirs.roundedTotal, streamed: theirs.streamed)
+      if let exact = theirs.exact { account.exact = (account.exact ?? ExactTotal()).adding(exact) }
       accounts[currency] = account
     }
   }
+
+  /// Replaces the streamed totals of some currencies by exact ones (from reading the records again).
+  mutating func settle(with exact: [CurrencyCode: ExactTotal]) {
+    for (currency, total) in exact { accounts[currency]?.exact = total }
+  }
+
+  /// The currencies whose streamed total cannot be rounded (see ``StreamedTotal/rounded(minorUnits:rounding:)``)
+  /// and that have no exact total yet.
+  func undeterminedCurrencies(rounding: RoundingMode) -> Set<CurrencyCode> {
+    Set(
+      accounts.filter { _, account in
+        account.exact == nil && account.streamed.rounded(minorUnits: account.minorUnits, rounding: rounding) == .undetermined
+      }.keys)
+  }
+
+  /// The exact totals kept for ``exactCurrencies``.
+  var exactTotals: [CurrencyCode: ExactTotal] { accounts.compactMapValues(\.exact) }
 
   /// The reconciliation of every target currency, sorted by code.
   ///
@@ -49,7 +92,12 @@ struct ReconciliationLedger: Sendable, Equatable {
   func reconciliations(rounding: RoundingMode) -> [Reconciliation] {
     accounts.sorted { $0.key < $1.key }.map { currency, account in
       let rounded = account.roundedTotal
-      let exact = account.exactTotal.rounded(minorUnits: account.minorUnits, rounding: rounding)
+      var exact: ExactDecimal? = nil
+      if let total = account.exact {
+        exact = total.rounded(minorUnits: account.minorUnits, rounding: rounding)
+      } else if case .value(let value) = account.streamed.rounded(minorUnits: account.minorUnits, rounding: rounding) {
+        exact = value
+      }
       var difference: ExactDecimal? = nil
       if let rounded, let exact {
         difference = rounded.adding(ExactDecimal(significand: -exact.significand, scale: exact.scale))
@@ -58,5 +106,19 @@ struct ReconciliationLedger: Sendable, Equatable {
         currency: currency.description, records: account.records, roundedRecordsTotal: rounded?.description,
         exactTotalRounded: exact?.description, difference: difference?.description)
     }
+  }
+}
+
+extension ReconciliationLedger.Account {
+  mutating func add(amount: ExactDecimal, rate: ExchangeRate, rounded: ExactDecimal) {
+    records += 1
+    roundedTotal = roundedTotal?.adding(rounded)
+    streamed.add(amount, at: rate, minorUnits: minorUnits)
+    exact?.add(amount, at: rate)
+  }
+
+  mutating func add(records: Int, roundedTotal: ExactDecimal?, streamed: StreamedTotal) {
+    add(records: records, roundedTotal: roundedTotal)
+    self.streamed.add(streamed)
   }
 }

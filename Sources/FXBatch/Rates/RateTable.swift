@@ -13,7 +13,7 @@ public struct RateTable: Sendable {
   public let pivot: CurrencyCode
   /// Row-major grid, `max(days.count, 1) × pairs.count`.
   let values: [ExactDecimal?]
-  private let columnByPair: [CurrencyPair: Int]
+  let columnByPair: [CurrencyPair: Int]
   private let coveredCurrencies: Set<CurrencyCode>
   /// For a table merged from two sources: from this day on, quotes name the second source's identifier.
   public private(set) var laterSource: (from: CalendarDay, identifier: String)?
@@ -125,7 +125,7 @@ public struct RateTable: Sendable {
   }
 
   /// The grid row of the deciding publication day for a date.
-  private func publicationRow(for day: CalendarDay, maxStaleness: Int) -> Result<Int, RowError> {
+  func publicationRow(for day: CalendarDay, maxStaleness: Int) -> Result<Int, RowError> {
     guard let first = days.first, let last = days.last else { return .failure(RowError(.noRate, "the table is empty")) }
     if day < first {
       return .failure(
@@ -156,7 +156,7 @@ public struct RateTable: Sendable {
     return .success(low)
   }
 
-  private func identifier(for rateDay: CalendarDay?) -> String {
+  func identifier(for rateDay: CalendarDay?) -> String {
     if let laterSource, let rateDay, rateDay >= laterSource.from { return laterSource.identifier }
     return info.identifier
   }

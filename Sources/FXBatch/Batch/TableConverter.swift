@@ -1,0 +1,320 @@
+/// Converts records straight from a local rate table (the embedded ECB history, `--rates FILE`) without a
+/// per-key answer: the per-record fast path of big files.
+///
+/// Everything it looks up is small and reused across records — the pair's columns (``QuoteBook/LegPlan``), the
+/// publication row of each day, the table's cells as 64-bit integers — so a million records with 300,000
+/// distinct (pair, day) keys stay in the processor's caches and in constant memory. The rate text, the
+/// conversion and its rounding are computed per record in 64/128-bit integers.
+///
+/// It applies the same rules as ``RateTable/quote(for:maxStaleness:)`` behind
+/// ``CurrencyLifecycle/route(for:)``, for the cases it handles: both currencies in use on the day (no changeover
+/// applies), a published pair or a cross through the pivot, cells that fit 64 bits. For any other case
+/// ``convert(base:quote:day:amount:)`` returns `nil` and the caller takes the general path, which also writes
+/// every error.
+struct TableConverter {
+  let table: RateTable
+  let rounding: RoundingMode
+  /// The cells as significand and scale (scale `0xFF`: not published, or too wide for the fast path).
+  private let significands: [UInt64]
+  private let scales: [UInt8]
+  private let width: Int
+  /// The publication row of each day from ``firstDay``; −1 when the general rules decide (an error).
+  private let rowByDay: [Int32]
+  private let firstDay: Int
+  private var plans: [QuoteBook.LegPlan?] = []
+  private var planIndex = RateKeyIndex()
+  /// Per currency (by 15-bit letter index), the first day it is not itself any more; `Int.max`: never.
+  private var endOfUse: [Int: Int] = [:]
+  private var endOfUseCache: (letters: UInt32, base: Int, quote: Int)? = nil
+  /// Texts made on first use: each cell's `PIVOT/CUR=value` and each row's day, back to back.
+  private var texts: [UInt8] = []
+  private var cellTexts: [Int32]
+  private var dayTexts: [Int32]
+  private let identifiers: (early: [UInt8], later: [UInt8], from: Int)
+  /// Per target currency seen, its reconciliation figures (merged into a ledger by ``flush(into:)``).
+  private var accounts: [Account] = []
+  private var accountByCurrency: [UInt32: Int] = [:]
+
+  struct Account {
+    let currency: CurrencyCode
+    let minorUnits: Int
+    var records = 0
+    var roundedTotal: Int128? = 0
+    var streamed = StreamedTotal()
+  }
+
+  /// The result of one conversion.
+  struct Conversion {
+    let converted: ExactDecimal
+    let row: Int
+    let plan: Int
+    let isFallback: Bool
+  }
+
+  /// - Parameters:
+  ///   - table: the run's table.
+  ///   - maxStaleness: `--max-staleness`.
+  init(table: RateTable, maxStaleness: Int, rounding: RoundingMode) {
+    self.table = table
+    self.rounding = rounding
+    width = table.pairs.count
+    var significands: [UInt64] = []
+    var scales: [UInt8] = []
+    significands.reserveCapacity(table.values.count)
+    scales.reserveCapacity(table.values.count)
+    for value in table.values {
+      if let value, value.significand > 0, value.significand <= Int128(UInt64.max >> 8) {
+        significands.append(UInt64(value.significand))
+        scales.append(UInt8(value.scale))
+      } else {
+        significands.append(0)
+        scales.append(0xFF)
+      }
+    }
+    self.significands = significands
+    self.scales = scales
+    var rowByDay: [Int32] = []
+    if let first = table.days.first, let last = table.days.last {
+      firstDay = first.daysSinceEpoch
+      for day in first.daysSinceEpoch...(last.daysSinceEpoch + max(0, maxStaleness)) {
+        let row = try? table.publicationRow(for: CalendarDay(daysSinceEpoch: day), maxStaleness: maxStaleness).get()
+        rowByDay.append(Int32(row ?? -1))
+      }
+    } else {
+      firstDay = 0
+    }
+    self.rowByDay = rowByDay
+    cellTexts = Array(repeating: -1, count: table.values.count * 2)
+    dayTexts = Array(repeating: -1, count: max(table.days.count, 1) * 2)
+    identifiers = (
+      Array(table.identifier(for: nil).utf8), Array((table.laterSource?.identifier ?? table.info.identifier).utf8),
+      table.laterSource?.from.daysSinceEpoch ?? Int.max
+    )
+  }
+
+  /// Whether the table's texts need no CSV quoting under any delimiter, so ``appendTail`` may write them as they are.
+  var textsAreSafeUnquoted: Bool {
+    [identifiers.early, identifiers.later].allSatisfy { identifier in
+      identifier.allSatisfy { $0 > 32 && $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: "\"") }
+    }
+  }
+
+  /// Converts an amount; `nil` when the general rules must decide (see the type's description).
+  @inline(__always)
+  mutating func convert(base: CurrencyCode, quote: CurrencyCode, day: CalendarDay, amount: ExactDecimal) -> Conversion? {
+    guard base != quote, !table.isUndated, let planNumber = plan(base: base, quote: quote),
+      inUse(base, quote, on: day.daysSinceEpoch)
+    else { return nil }
+    let offset = day.daysSinceEpoch - firstDay
+    guard offset >= 0, offset < rowByDay.count else { return nil }
+    let row = Int(rowByDay[offset])
+    guard row >= 0, let plan = plans[planNumber] else { return nil }
+    // rate = numerator ÷ denominator, each a product of published values: (nq·db) ÷ (dq·nb).
+    let firstCell = row * width + plan.first
+    guard scales[firstCell] != 0xFF else { return nil }
+    var numerator: UInt64 = 1
+    var numeratorScale = 0
+    var denominator: UInt64 = 1
+    var denominatorScale = 0
+    if let second = plan.second {
+      let secondCell = row * width + second
+      guard scales[secondCell] != 0xFF else { return nil }
+      // toBase (first) inverted, then toQuote (second).
+      if plan.firstInverted {
+        numerator = significands[firstCell]
+        numeratorScale = Int(scales[firstCell])
+      } else {
+        denominator = significands[firstCell]
+        denominatorScale = Int(scales[firstCell])
+      }
+      if plan.secondInverted {
+        let (product, overflow) = denominator.multipliedReportingOverflow(by: significands[secondCell])
+        guard !overflow else { return nil }
+        denominator = product
+        denominatorScale += Int(scales[secondCell])
+      } else {
+        let (product, overflow) = numerator.multipliedReportingOverflow(by: significands[secondCell])
+        guard !overflow else { return nil }
+        numerator = product
+        numeratorScale += Int(scales[secondCell])
+      }
+    } else if plan.firstInverted {
+      denominator = significands[firstCell]
+      denominatorScale = Int(scales[firstCell])
+    } else {
+      numerator = significands[firstCell]
+      numeratorScale = Int(scales[firstCell])
+    }
+    // result × 10^m = a·n·10^(sd + m) ÷ (d·10^(sa + sn))
+    let minorUnits = plan.minorUnits
+    let exponent = denominatorScale + minorUnits - amount.scale - numeratorScale
+    guard exponent > -20, exponent < 20 else { return nil }
+    let magnitude = amount.significand.magnitude
+    let (product, overflowProduct) = magnitude.multipliedReportingOverflow(by: UInt128(numerator))
+    let (dividend, overflowDividend) = product.multipliedReportingOverflow(
+      by: exponent > 0 ? ExactDecimal.powerOfTen(exponent) : 1)
+    let (divisor, overflowDivisor) = UInt128(denominator).multipliedReportingOverflow(
+      by: exponent < 0 ? ExactDecimal.powerOfTen(-exponent) : 1)
+    guard !overflowProduct, !overflowDividend, !overflowDivisor else { return nil }
+    let quotient: UInt128
+    let remainder: UInt128
+    if divisor <= UInt128(UInt64.max), dividend >> 64 < divisor {
+      let (q, r) = UInt64(divisor).dividingFullWidth(
+        (UInt64(truncatingIfNeeded: dividend >> 64), UInt64(truncatingIfNeeded: dividend)))
+      quotient = UInt128(q)
+      remainder = UInt128(r)
+    } else {
+      (quotient, remainder) = dividend.quotientAndRemainder(dividingBy: divisor)
+    }
+    let comparison = remainder < divisor - remainder ? -1 : (remainder > divisor - remainder ? 1 : 0)
+    var rounded = quotient
+    if rounding.roundsAwayFromZero(
+      remainderComparedToHalf: comparison, remainderIsZero: remainder == 0, quotientIsOdd: quotient & 1 == 1)
+    {
+      rounded += 1
+    }
+    guard rounded < ExactDecimal.powerOfTen(ExactDecimal.maximumDigits) else { return nil }
+    let negative = amount.significand < 0
+    let converted = ExactDecimal(significand: negative ? -Int128(rounded) : Int128(rounded), scale: minorUnits)
+    record(
+      converted, currency: plan.quote, minorUnits: minorUnits, negative: negative, quotient: quotient,
+      remainder: remainder, divisor: divisor)
+    return Conversion(
+      converted: converted, row: row, plan: planNumber, isFallback: table.days[row].daysSinceEpoch != day.daysSinceEpoch)
+  }
+
+  @inline(__always)
+  private mutating func record(
+    _ converted: ExactDecimal, currency: CurrencyCode, minorUnits: Int, negative: Bool, quotient: UInt128,
+    remainder: UInt128, divisor: UInt128
+  ) {
+    let index: Int
+    if let last = accounts.last, last.currency == currency {
+      index = accounts.count - 1
+    } else if let found = accountByCurrency[currency.packed] {
+      index = found
+    } else {
+      accounts.append(Account(currency: currency, minorUnits: minorUnits))
+      index = accounts.count - 1
+      accountByCurrency[currency.packed] = index
+    }
+    accounts[index].records += 1
+    if let total = accounts[index].roundedTotal {
+      let (sum, overflow) = total.addingReportingOverflow(converted.significand)
+      accounts[index].roundedTotal = overflow || sum.magnitude >= ExactDecimal.powerOfTen(ExactDecimal.maximumDigits) ? nil : sum
+    }
+    accounts[index].streamed.add(negative: negative, quotient: quotient, remainder: remainder, divisor: divisor)
+  }
+
+  /// Hands the reconciliation figures of the records converted so far to a ledger, and starts afresh.
+  mutating func flush(into ledger: inout ReconciliationLedger) {
+    for account in accounts {
+      ledger.add(
+        records: account.records,
+        roundedTotal: account.roundedTotal.map { ExactDecimal(significand: $0, scale: account.minorUnits) },
+        streamed: account.streamed, currency: account.currency)
+    }
+    accounts = []
+    accountByCurrency = [:]
+  }
+
+  /// The index of a pair's plan in ``plans`` (whose entry is `nil` when the general rules decide).
+  @inline(__always)
+  private mutating func plan(base: CurrencyCode, quote: CurrencyCode) -> Int? {
+    guard let packed = RateKeyIndex.pack(base: base, quote: quote, day: CalendarDay(daysSinceEpoch: 0)) else { return nil }
+    if let found = planIndex.index(of: packed) { return found }
+    planIndex.insert(packed)
+    plans.append(QuoteBook.plan(for: CurrencyPair(base: base, quote: quote), in: table))
+    return plans.count - 1
+  }
+
+  @inline(__always)
+  private mutating func inUse(_ base: CurrencyCode, _ quote: CurrencyCode, on day: Int) -> Bool {
+    day < end(of: base) && day < end(of: quote)
+  }
+
+  @inline(__always)
+  private mutating func end(of code: CurrencyCode) -> Int {
+    if let known = endOfUse[Int(code.packed)] { return known }
+    let end = CurrencyLifecycle.endOfUse(of: code)?.daysSinceEpoch ?? Int.max
+    endOfUse[Int(code.packed)] = end
+    return end
+  }
+
+  // MARK: Texts
+
+  /// Appends the rate text of a conversion (``ExchangeRate/decimalText(significantDigits:)``).
+  mutating func appendRateText(_ conversion: Conversion, to bytes: inout [UInt8]) {
+    guard let rate = rate(conversion) else { return }
+    bytes.append(contentsOf: rate.decimalText().utf8)
+  }
+
+  /// The exact rate of a conversion.
+  func rate(_ conversion: Conversion) -> ExchangeRate? {
+    guard let plan = plans[conversion.plan], let first = table.values[conversion.row * width + plan.first] else { return nil }
+    let firstRate = plan.firstInverted ? ExchangeRate(numerator: .one, denominator: first) : ExchangeRate(numerator: first)
+    guard let secondColumn = plan.second else { return firstRate }
+    guard let second = table.values[conversion.row * width + secondColumn] else { return nil }
+    let secondRate = plan.secondInverted ? ExchangeRate(numerator: .one, denominator: second) : ExchangeRate(numerator: second)
+    return firstRate.inverted.chained(with: secondRate)
+  }
+
+  /// Appends the annotation after `fx_converted`: `,CUR,YYYY-MM-DD,source,status,` (the empty `fx_error` last).
+  @inline(__always)
+  mutating func appendTail(_ conversion: Conversion, delimiter: UInt8, to bytes: inout [UInt8]) {
+    guard let plan = plans[conversion.plan] else { return }
+    bytes.append(delimiter)
+    let letters = plan.quote.packed
+    bytes.append(UInt8(truncatingIfNeeded: letters >> 16))
+    bytes.append(UInt8(truncatingIfNeeded: letters >> 8))
+    bytes.append(UInt8(truncatingIfNeeded: letters))
+    bytes.append(delimiter)
+    appendDayText(row: conversion.row, to: &bytes)
+    bytes.append(delimiter)
+    let later = table.days[conversion.row].daysSinceEpoch >= identifiers.from
+    bytes.append(contentsOf: later ? identifiers.later : identifiers.early)
+    bytes.append(UInt8(ascii: " "))
+    appendCellText(conversion.row * width + plan.first, to: &bytes)
+    if let second = plan.second {
+      bytes.append(UInt8(ascii: " "))
+      appendCellText(conversion.row * width + second, to: &bytes)
+    }
+    bytes.append(delimiter)
+    if conversion.isFallback {
+      bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x6C, 0x62, 0x61, 0x63, 0x6B])  // fallback
+    } else {
+      bytes.append(contentsOf: [0x6F, 0x6B])  // ok
+    }
+    bytes.append(delimiter)
+  }
+
+  @inline(__always)
+  private mutating func appendCellText(_ cell: Int, to bytes: inout [UInt8]) {
+    if cellTexts[2 * cell] < 0 {
+      let pair = table.pairs[cell % width]
+      let start = texts.count
+      texts.append(contentsOf: "\(pair.base)/\(pair.quote)=\(table.values[cell].map(\.description) ?? "")".utf8)
+      cellTexts[2 * cell] = Int32(start)
+      cellTexts[2 * cell + 1] = Int32(texts.count - start)
+    }
+    appendText(start: Int(cellTexts[2 * cell]), length: Int(cellTexts[2 * cell + 1]), to: &bytes)
+  }
+
+  @inline(__always)
+  private mutating func appendDayText(row: Int, to bytes: inout [UInt8]) {
+    if dayTexts[2 * row] < 0 {
+      let start = texts.count
+      texts.append(contentsOf: table.days[row].description.utf8)
+      dayTexts[2 * row] = Int32(start)
+      dayTexts[2 * row + 1] = Int32(texts.count - start)
+    }
+    appendText(start: Int(dayTexts[2 * row]), length: Int(dayTexts[2 * row + 1]), to: &bytes)
+  }
+
+  @inline(__always)
+  private func appendText(start: Int, length: Int, to bytes: inout [UInt8]) {
+    texts.withUnsafeBufferPointer { texts in
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: texts[start..<start + length]))
+    }
+  }
+}

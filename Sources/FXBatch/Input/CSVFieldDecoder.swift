@@ -1,0 +1,134 @@
+/// The per-record fast path of a CSV file: decodes a record's currencies and date from its bytes through
+/// caches of their distinct values, and plain amounts (`-1234.50`) straight from bytes.
+///
+/// It decides nothing of its own: a value it has not seen is decoded by ``RecordNormalizer``'s rules and
+/// remembered, and anything it does not handle (a quoted field, an error, an amount with grouping, a sign after
+/// the number, a currency mark) returns `nil`, and the caller takes the general path for that record, so the
+/// output is the same either way (`CSVFastPathTests` compares them).
+struct CSVFieldDecoder {
+  enum DateValue {
+    case day(CalendarDay)
+    /// No date: the record uses the default day.
+    case absent
+  }
+
+  let normalizer: RecordNormalizer
+  private var currencies = ShortFieldCache<CurrencyCode>()
+  private var dates = ShortFieldCache<DateValue>()
+
+  init(normalizer: RecordNormalizer) { self.normalizer = normalizer }
+
+  /// The rate key of a record and whether it used the default day; `nil` when the general rules must decide
+  /// (including every record with an error).
+  @inline(__always)
+  mutating func key(of record: CSVRecordView) -> (
+    base: CurrencyCode, quote: CurrencyCode, day: CalendarDay, usedDefaultDay: Bool
+  )? {
+    guard let mapping = normalizer.mapping, record.fieldCount == normalizer.headerFieldCount else { return nil }
+    let from: CurrencyCode
+    if let fixed = normalizer.fixedFrom {
+      from = fixed
+    } else {
+      guard let found = currency(record.field(mapping.from)) else { return nil }
+      from = found
+    }
+    let to: CurrencyCode
+    if let fixed = normalizer.fixedTo {
+      to = fixed
+    } else {
+      guard let found = currency(record.field(mapping.to)) else { return nil }
+      to = found
+    }
+    var day = normalizer.defaultDay
+    var usedDefaultDay = true
+    if let dateField = mapping.date {
+      guard let value = date(record.field(dateField)) else { return nil }
+      if case .day(let found) = value {
+        day = found
+        usedDefaultDay = false
+      }
+    }
+    return (from, to, day, usedDefaultDay)
+  }
+
+  @inline(__always)
+  private mutating func currency(_ bytes: UnsafeBufferPointer<UInt8>) -> CurrencyCode? {
+    let key = ShortFieldCache<CurrencyCode>.key(bytes)
+    if let key, let known = currencies.value(for: key) { return known }
+    guard bytes.first != UInt8(ascii: "\"") else { return nil }
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard !text.trimmingWhitespace.isEmpty, case .success(let code) = normalizer.currencies.currency(text) else { return nil }
+    if let key { currencies.insert(code, for: key) }
+    return code
+  }
+
+  @inline(__always)
+  private mutating func date(_ bytes: UnsafeBufferPointer<UInt8>) -> DateValue? {
+    let key = ShortFieldCache<DateValue>.key(bytes)
+    if let key, let known = dates.value(for: key) { return known }
+    guard bytes.first != UInt8(ascii: "\"") else { return nil }
+    let text = String(decoding: bytes, as: UTF8.self)
+    let value: DateValue
+    if text.trimmingWhitespace.isEmpty {
+      value = .absent
+    } else {
+      guard case .success(let day) = normalizer.dateFormat.parse(text) else { return nil }
+      value = .day(day)
+    }
+    if let key { dates.insert(value, for: key) }
+    return value
+  }
+
+  /// A plain amount — an optional leading `+` or `-`, digits, and optionally `mark` and more digits, at most 18
+  /// digits — read as ``AmountParser/plainValue(_:decimalMark:)`` reads it; `nil` for anything else.
+  @inline(__always)
+  static func plainAmount(_ bytes: UnsafeBufferPointer<UInt8>, mark: UInt8?) -> ExactDecimal? {
+    var index = 0
+    let count = bytes.count
+    var negative = false
+    if count > 0, bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") {
+      negative = bytes[0] == UInt8(ascii: "-")
+      index = 1
+    }
+    var value: Int64 = 0
+    var digits = 0
+    var scale = 0
+    var seenMark = false
+    var digitsBeforeMark = 0
+    while index < count {
+      let byte = bytes[index]
+      if byte &- UInt8(ascii: "0") < 10 {
+        value = value &* 10 &+ Int64(byte &- UInt8(ascii: "0"))
+        digits += 1
+        if seenMark { scale += 1 }
+      } else if byte == mark, !seenMark {
+        seenMark = true
+        digitsBeforeMark = digits
+      } else {
+        return nil
+      }
+      index += 1
+    }
+    guard digits > 0, digits <= 18, !seenMark || (digitsBeforeMark > 0 && scale > 0) else { return nil }
+    return ExactDecimal(significand: Int128(negative ? -value : value), scale: scale)
+  }
+
+  /// What a plain cell (``plainAmount(_:mark:)`` with either mark) says about the column's decimal mark, as
+  /// ``DecimalMarkInference/evidence(_:)`` decides it; `nil` when that general rule must look at the cell (a
+  /// mark followed by exactly three digits could be a group separator, and anything not plain).
+  @inline(__always)
+  static func evidence(_ bytes: UnsafeBufferPointer<UInt8>) -> DecimalMarkInference.Evidence? {
+    var markIndex = -1
+    var mark: UInt8 = 0
+    for (index, byte) in bytes.enumerated() {
+      if byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",") {
+        guard markIndex < 0 else { return nil }
+        markIndex = index
+        mark = byte
+      }
+    }
+    if markIndex < 0 { return plainAmount(bytes, mark: nil) == nil ? nil : .neutral }
+    guard bytes.count - markIndex - 1 != 3, plainAmount(bytes, mark: mark) != nil else { return nil }
+    return mark == UInt8(ascii: ".") ? .point : .comma
+  }
+}

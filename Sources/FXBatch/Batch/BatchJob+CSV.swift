@@ -109,55 +109,50 @@ extension BatchJob {
     var counts = RunReport.Counts()
     var withoutDate = 0
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
-    var decoder = CSVFieldDecoder(normalizer: scan.normalizer)
-    let delimiter = scan.delimiter
-    let mark = scan.decimalMark?.byte
-    let amountField = scan.normalizer.mapping?.amount
-    var converter = convertingTable.map {
-      TableConverter(table: $0, maxStaleness: options.maxStaleness, rounding: options.rounding)
+    var fastPass: CSVFastPass? = nil
+    if let table = convertingTable {
+      let converter = TableConverter(table: table, maxStaleness: options.maxStaleness, rounding: options.rounding)
+      // The fast path writes `.` decimal marks and the table's texts unquoted.
+      if options.outputDecimalMark == .point, converter.textsAreSafeUnquoted {
+        fastPass = CSVFastPass(
+          decoder: CSVFieldDecoder(normalizer: scan.normalizer), converter: converter, delimiter: scan.delimiter,
+          decimalMark: scan.decimalMark?.byte, amountField: scan.normalizer.mapping?.amount)
+      }
     }
-    // The fast path writes `.` decimal marks and the table's texts unquoted.
-    if options.outputDecimalMark != .point || converter?.textsAreSafeUnquoted == false { converter = nil }
+    /// Writes one record through the general path.
+    func writeGeneral(_ view: CSVRecordView) throws {
+      if view.isBlank {
+        try sink.write(UnsafeBufferPointer(rebasing: view.bytes[view.length...]))
+        return
+      }
+      let record = view.record
+      let outcome = self.outcome(
+        of: scan.normalizer.fields(of: record), normalizer: scan.normalizer, parser: parser, quotes: quotes,
+        withoutDate: &withoutDate, ledger: &ledger)
+      counts.add(outcome)
+      try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark))
+    }
     do {
       try writer.writeHeader(header, byteOrderMark: reader.hasByteOrderMark, leadingBlankLines: leadingBlankLines)
-      while let _ = try reader.withNextRecord({ view throws in
-        if view.isBlank {
-          try sink.write(UnsafeBufferPointer(rebasing: view.bytes[view.length...]))
-          return
-        }
-        if converter != nil, let key = decoder.key(of: view),
-          let amount = CSVFieldDecoder.plainAmount(view.field(amountField), mark: mark)
-        {
-          if let conversion = converter!.convert(base: key.base, quote: key.quote, day: key.day, amount: amount) {
-            try sink.append { bytes in
-              bytes.append(contentsOf: UnsafeBufferPointer(rebasing: view.bytes[0..<view.length]))
-              bytes.append(delimiter)
-              converter!.appendRateText(conversion, to: &bytes)
-              bytes.append(delimiter)
-              conversion.converted.appendText(to: &bytes)
-              converter!.appendTail(conversion, delimiter: delimiter, to: &bytes)
-              bytes.append(contentsOf: UnsafeBufferPointer(rebasing: view.bytes[view.length...]))
-            }
-            counts.records += 1
-            if conversion.isFallback { counts.fallback += 1 } else { counts.ok += 1 }
-            if key.usedDefaultDay { withoutDate += 1 }
-            return
-          }
-        }
-        let record = view.record
-        let outcome = self.outcome(
-          of: scan.normalizer.fields(of: record), normalizer: scan.normalizer, parser: parser, quotes: quotes,
-          withoutDate: &withoutDate, ledger: &ledger)
-        counts.add(outcome)
-        try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark))
-      }) {}
+      if var fastPass {  // not optional in the loop: force-unwrapping it per record copied it
+        while let _ = try reader.withNextRecord({ view throws in
+          if try fastPass.convert(view, sink: sink) { return }
+          try fastPass.flush(to: sink)
+          try writeGeneral(view)
+        }) {}
+        try fastPass.flush(to: sink)
+        counts.add(fastPass.counts)
+        withoutDate += fastPass.withoutDate
+        fastPass.converter.flush(into: &ledger)
+      } else {
+        while let _ = try reader.withNextRecord({ try writeGeneral($0) }) {}
+      }
       if let atomicFile { try atomicFile.commit() } else { try sink.flush() }
     } catch let error as CSVError {
       throw FileError(path: scan.displayPath, line: error.line, column: error.column, message: error.description)
     } catch {
       throw FileError(path: scan.displayPath, message: "\(error)")
     }
-    converter?.flush(into: &ledger)
     return (counts, withoutDate, ledger)
   }
 }

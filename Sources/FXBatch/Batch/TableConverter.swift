@@ -22,10 +22,11 @@ struct TableConverter {
   private let rowByDay: [Int32]
   private let firstDay: Int
   private var plans: [QuoteBook.LegPlan?] = []
+  /// Per plan: the first day either currency is not itself any more (`Int.max`: never), and the index of the
+  /// quote currency's account.
+  private var planEnds: [Int] = []
+  private var planAccounts: [Int] = []
   private var planIndex = RateKeyIndex()
-  /// Per currency (by 15-bit letter index), the first day it is not itself any more; `Int.max`: never.
-  private var endOfUse: [Int: Int] = [:]
-  private var endOfUseCache: (letters: UInt32, base: Int, quote: Int)? = nil
   /// Texts made on first use: each cell's `PIVOT/CUR=value` and each row's day, back to back.
   private var texts: [UInt8] = []
   private var cellTexts: [Int32]
@@ -49,6 +50,11 @@ struct TableConverter {
     let row: Int
     let plan: Int
     let isFallback: Bool
+    /// The rate as `numerator·10^(−numeratorScale) ÷ (denominator·10^(−denominatorScale))`.
+    let numerator: UInt64
+    let numeratorScale: Int
+    let denominator: UInt64
+    let denominatorScale: Int
   }
 
   /// - Parameters:
@@ -103,7 +109,7 @@ struct TableConverter {
   @inline(__always)
   mutating func convert(base: CurrencyCode, quote: CurrencyCode, day: CalendarDay, amount: ExactDecimal) -> Conversion? {
     guard base != quote, !table.isUndated, let planNumber = plan(base: base, quote: quote),
-      inUse(base, quote, on: day.daysSinceEpoch)
+      day.daysSinceEpoch < planEnds[planNumber]
     else { return nil }
     let offset = day.daysSinceEpoch - firstDay
     guard offset >= 0, offset < rowByDay.count else { return nil }
@@ -177,27 +183,18 @@ struct TableConverter {
     let negative = amount.significand < 0
     let converted = ExactDecimal(significand: negative ? -Int128(rounded) : Int128(rounded), scale: minorUnits)
     record(
-      converted, currency: plan.quote, minorUnits: minorUnits, negative: negative, quotient: quotient,
-      remainder: remainder, divisor: divisor)
+      converted, account: planAccounts[planNumber], negative: negative, quotient: quotient, remainder: remainder,
+      divisor: divisor)
     return Conversion(
-      converted: converted, row: row, plan: planNumber, isFallback: table.days[row].daysSinceEpoch != day.daysSinceEpoch)
+      converted: converted, row: row, plan: planNumber, isFallback: table.days[row].daysSinceEpoch != day.daysSinceEpoch,
+      numerator: numerator, numeratorScale: numeratorScale, denominator: denominator, denominatorScale: denominatorScale)
   }
 
   @inline(__always)
   private mutating func record(
-    _ converted: ExactDecimal, currency: CurrencyCode, minorUnits: Int, negative: Bool, quotient: UInt128,
-    remainder: UInt128, divisor: UInt128
+    _ converted: ExactDecimal, account index: Int, negative: Bool, quotient: UInt128, remainder: UInt128,
+    divisor: UInt128
   ) {
-    let index: Int
-    if let last = accounts.last, last.currency == currency {
-      index = accounts.count - 1
-    } else if let found = accountByCurrency[currency.packed] {
-      index = found
-    } else {
-      accounts.append(Account(currency: currency, minorUnits: minorUnits))
-      index = accounts.count - 1
-      accountByCurrency[currency.packed] = index
-    }
     accounts[index].records += 1
     if let total = accounts[index].roundedTotal {
       let (sum, overflow) = total.addingReportingOverflow(converted.significand)
@@ -208,14 +205,15 @@ struct TableConverter {
 
   /// Hands the reconciliation figures of the records converted so far to a ledger, and starts afresh.
   mutating func flush(into ledger: inout ReconciliationLedger) {
-    for account in accounts {
+    for index in accounts.indices {
+      let account = accounts[index]
+      guard account.records > 0 else { continue }
       ledger.add(
         records: account.records,
         roundedTotal: account.roundedTotal.map { ExactDecimal(significand: $0, scale: account.minorUnits) },
         streamed: account.streamed, currency: account.currency)
+      accounts[index] = Account(currency: account.currency, minorUnits: account.minorUnits)
     }
-    accounts = []
-    accountByCurrency = [:]
   }
 
   /// The index of a pair's plan in ``plans`` (whose entry is `nil` when the general rules decide).
@@ -224,29 +222,62 @@ struct TableConverter {
     guard let packed = RateKeyIndex.pack(base: base, quote: quote, day: CalendarDay(daysSinceEpoch: 0)) else { return nil }
     if let found = planIndex.index(of: packed) { return found }
     planIndex.insert(packed)
-    plans.append(QuoteBook.plan(for: CurrencyPair(base: base, quote: quote), in: table))
+    let plan = QuoteBook.plan(for: CurrencyPair(base: base, quote: quote), in: table)
+    plans.append(plan)
+    planEnds.append(
+      min(
+        CurrencyLifecycle.endOfUse(of: base)?.daysSinceEpoch ?? Int.max,
+        CurrencyLifecycle.endOfUse(of: quote)?.daysSinceEpoch ?? Int.max))
+    if let account = accountByCurrency[quote.packed] {
+      planAccounts.append(account)
+    } else {
+      accounts.append(Account(currency: quote, minorUnits: plan?.minorUnits ?? ISO4217.currency(for: quote)?.minorUnits ?? 2))
+      accountByCurrency[quote.packed] = accounts.count - 1
+      planAccounts.append(accounts.count - 1)
+    }
     return plans.count - 1
-  }
-
-  @inline(__always)
-  private mutating func inUse(_ base: CurrencyCode, _ quote: CurrencyCode, on day: Int) -> Bool {
-    day < end(of: base) && day < end(of: quote)
-  }
-
-  @inline(__always)
-  private mutating func end(of code: CurrencyCode) -> Int {
-    if let known = endOfUse[Int(code.packed)] { return known }
-    let end = CurrencyLifecycle.endOfUse(of: code)?.daysSinceEpoch ?? Int.max
-    endOfUse[Int(code.packed)] = end
-    return end
   }
 
   // MARK: Texts
 
-  /// Appends the rate text of a conversion (``ExchangeRate/decimalText(significantDigits:)``).
-  mutating func appendRateText(_ conversion: Conversion, to bytes: inout [UInt8]) {
-    guard let rate = rate(conversion) else { return }
-    bytes.append(contentsOf: rate.decimalText().utf8)
+  /// Appends the rate text of a conversion: ``ExchangeRate/decimalText(significantDigits:)`` with 10 digits,
+  /// computed in 64/128-bit integers (the general function when they do not suffice).
+  @inline(__always)
+  func appendRateText(_ conversion: Conversion, to bytes: inout [UInt8]) {
+    let n = UInt128(conversion.numerator)
+    let d = UInt128(conversion.denominator)
+    let sn = conversion.numeratorScale
+    let sd = conversion.denominatorScale
+    let significantDigits = 10
+    let estimate = (Self.digitCount(n) - sn) - (Self.digitCount(d) - sd)
+    var decimals = min(max(significantDigits - estimate, 0), ExactDecimal.maximumDigits)
+    while sd + decimals <= 38, sn <= 38 {
+      let (dividend, overflowDividend) = n.multipliedReportingOverflow(by: ExactDecimal.powerOfTen(sd + decimals))
+      let (divisor, overflowDivisor) = d.multipliedReportingOverflow(by: ExactDecimal.powerOfTen(sn))
+      guard !overflowDividend, !overflowDivisor else { break }
+      let (quotient, remainder) = dividend.quotientAndRemainder(dividingBy: divisor)
+      let comparison = remainder < divisor - remainder ? -1 : (remainder > divisor - remainder ? 1 : 0)
+      var rounded = quotient
+      if comparison > 0 || (comparison == 0 && quotient & 1 == 1) { rounded += 1 }
+      if decimals > 0, Self.digitCount(rounded) > significantDigits {
+        decimals -= 1
+        continue
+      }
+      while decimals > 0, rounded % 10 == 0 {
+        rounded /= 10
+        decimals -= 1
+      }
+      ExactDecimal(significand: Int128(rounded), scale: decimals).appendText(to: &bytes)
+      return
+    }
+    if let rate = rate(conversion) { bytes.append(contentsOf: rate.decimalText().utf8) }
+  }
+
+  @inline(__always)
+  private static func digitCount(_ value: UInt128) -> Int {
+    var count = 1
+    while count <= 38, value >= ExactDecimal.powerOfTen(count) { count += 1 }
+    return count
   }
 
   /// The exact rate of a conversion.
@@ -297,7 +328,7 @@ struct TableConverter {
       cellTexts[2 * cell] = Int32(start)
       cellTexts[2 * cell + 1] = Int32(texts.count - start)
     }
-    appendText(start: Int(cellTexts[2 * cell]), length: Int(cellTexts[2 * cell + 1]), to: &bytes)
+    Self.append(texts, start: Int(cellTexts[2 * cell]), length: Int(cellTexts[2 * cell + 1]), to: &bytes)
   }
 
   @inline(__always)
@@ -308,11 +339,11 @@ struct TableConverter {
       dayTexts[2 * row] = Int32(start)
       dayTexts[2 * row + 1] = Int32(texts.count - start)
     }
-    appendText(start: Int(dayTexts[2 * row]), length: Int(dayTexts[2 * row + 1]), to: &bytes)
+    Self.append(texts, start: Int(dayTexts[2 * row]), length: Int(dayTexts[2 * row + 1]), to: &bytes)
   }
 
   @inline(__always)
-  private func appendText(start: Int, length: Int, to bytes: inout [UInt8]) {
+  private static func append(_ texts: [UInt8], start: Int, length: Int, to bytes: inout [UInt8]) {
     texts.withUnsafeBufferPointer { texts in
       bytes.append(contentsOf: UnsafeBufferPointer(rebasing: texts[start..<start + length]))
     }

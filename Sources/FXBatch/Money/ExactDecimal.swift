@@ -176,30 +176,34 @@ extension ExactDecimal {
     let magnitude = significand.magnitude
     if significand < 0 { bytes.append(UInt8(ascii: "-")) }
     // The digits, last first, into a fixed buffer: at most 39 digits and a leading zero.
-    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { digits in
+    var digits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &digits) { buffer in
       var count = 0
       if magnitude <= UInt128(UInt64.max) {
-        var value = UInt64(magnitude)
+        var value = UInt64(truncatingIfNeeded: magnitude)
         repeat {
-          digits[count] = UInt8(ascii: "0") + UInt8(value % 10)
-          value /= 10
+          let (quotient, remainder) = value.quotientAndRemainder(dividingBy: 10)
+          buffer[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remainder)
+          value = quotient
           count += 1
         } while value != 0
       } else {
         var value = magnitude
         repeat {
-          digits[count] = UInt8(ascii: "0") + UInt8(value % 10)
+          buffer[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
           value /= 10
           count += 1
         } while value != 0
       }
       while count <= scale {  // 0.05: a zero before the mark
-        digits[count] = UInt8(ascii: "0")
+        buffer[count] = UInt8(ascii: "0")
         count += 1
       }
-      for position in stride(from: count - 1, through: 0, by: -1) {
-        bytes.append(digits[position])
+      var position = count - 1
+      while position >= 0 {
+        bytes.append(buffer[position])
         if position == scale, scale > 0 { bytes.append(mark) }
+        position -= 1
       }
     }
   }

@@ -15,6 +15,19 @@ struct EmbeddedECBHistoryTests {
     #expect(table.info.identifier == "ecb-embedded")
   }
 
+  /// The table read lazily (days indexed at start, a day's rates parsed when first asked) has every cell of the
+  /// history parsed in full with all the checks of a rates file.
+  @Test func lazyTableEqualsTheFullParse() throws {
+    let full = try EmbeddedECBHistory.parsedInFull()
+    let lazy = EmbeddedECBHistory.table
+    #expect(full.days == lazy.days)
+    #expect(full.pairs == lazy.pairs)
+    #expect(full.values.count == lazy.values.count)
+    var differing = 0
+    for index in 0..<full.values.count where full.values[index] != lazy.values[index] { differing += 1 }
+    #expect(differing == 0)
+  }
+
   @Test("spot checks against lines read from ../shared/data/ecb/eurofxref-hist.csv")
   func spotChecks() throws {
     let table = EmbeddedECBHistory.table

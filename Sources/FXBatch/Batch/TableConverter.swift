@@ -14,13 +14,18 @@
 struct TableConverter {
   let table: RateTable
   let rounding: RoundingMode
-  /// The cells as significand and scale (scale `0xFF`: not published, or too wide for the fast path).
-  private let significands: [UInt64]
-  private let scales: [UInt8]
+  /// The cells as significand and scale (scale `0xFF`: not published, too wide for the fast path, or in a row
+  /// not loaded yet: see ``loadedRows``).
+  private var significands: [UInt64]
+  private var scales: [UInt8]
+  private var loadedRows: [Bool]
   private let width: Int
-  /// The publication row of each day from ``firstDay``; −1 when the general rules decide (an error).
-  private let rowByDay: [Int32]
+  /// The publication row of each day from ``firstDay``; −1 when the general rules decide (an error), −2 before
+  /// the day is first asked.
+  private var rowByDay: [Int32]
+  private static let unknownRow: Int32 = -2
   private let firstDay: Int
+  private let maxStaleness: Int
   private var plans: [QuoteBook.LegPlan?] = []
   /// Per plan: the first day either currency is not itself any more (`Int.max`: never), and the index of the
   /// quote currency's account.
@@ -64,32 +69,18 @@ struct TableConverter {
     self.table = table
     self.rounding = rounding
     width = table.pairs.count
-    var significands: [UInt64] = []
-    var scales: [UInt8] = []
-    significands.reserveCapacity(table.values.count)
-    scales.reserveCapacity(table.values.count)
-    for value in table.values {
-      if let value, value.significand > 0, value.significand <= Int128(UInt64.max >> 8) {
-        significands.append(UInt64(value.significand))
-        scales.append(UInt8(value.scale))
-      } else {
-        significands.append(0)
-        scales.append(0xFF)
-      }
-    }
-    self.significands = significands
-    self.scales = scales
-    var rowByDay: [Int32] = []
+    // Rows and days are prepared on first use: a small file touches a few of the history's 7,000 days.
+    significands = Array(repeating: 0, count: table.values.count)
+    scales = Array(repeating: 0xFF, count: table.values.count)
+    loadedRows = Array(repeating: false, count: max(table.days.count, 1))
+    self.maxStaleness = maxStaleness
     if let first = table.days.first, let last = table.days.last {
       firstDay = first.daysSinceEpoch
-      for day in first.daysSinceEpoch...(last.daysSinceEpoch + max(0, maxStaleness)) {
-        let row = try? table.publicationRow(for: CalendarDay(daysSinceEpoch: day), maxStaleness: maxStaleness).get()
-        rowByDay.append(Int32(row ?? -1))
-      }
+      rowByDay = Array(repeating: Self.unknownRow, count: last.daysSinceEpoch + max(0, maxStaleness) - first.daysSinceEpoch + 1)
     } else {
       firstDay = 0
+      rowByDay = []
     }
-    self.rowByDay = rowByDay
     cellTexts = Array(repeating: -1, count: table.values.count * 2)
     dayTexts = Array(repeating: -1, count: max(table.days.count, 1) * 2)
     identifiers = (
@@ -113,8 +104,13 @@ struct TableConverter {
     else { return nil }
     let offset = day.daysSinceEpoch - firstDay
     guard offset >= 0, offset < rowByDay.count else { return nil }
+    if rowByDay[offset] == Self.unknownRow {
+      let row = try? table.publicationRow(for: day, maxStaleness: maxStaleness).get()
+      rowByDay[offset] = Int32(row ?? -1)
+    }
     let row = Int(rowByDay[offset])
     guard row >= 0, let plan = plans[planNumber] else { return nil }
+    if !loadedRows[row] { load(row: row) }
     // rate = numerator ÷ denominator, each a product of published values: (nq·db) ÷ (dq·nb).
     let firstCell = row * width + plan.first
     guard scales[firstCell] != 0xFF else { return nil }
@@ -188,6 +184,17 @@ struct TableConverter {
     return Conversion(
       converted: converted, row: row, plan: planNumber, isFallback: table.days[row].daysSinceEpoch != day.daysSinceEpoch,
       numerator: numerator, numeratorScale: numeratorScale, denominator: denominator, denominatorScale: denominatorScale)
+  }
+
+  /// Copies a row's cells into ``significands`` and ``scales``.
+  private mutating func load(row: Int) {
+    for (column, value) in table.values.row(row, width: width).enumerated() {
+      if let value, value.significand > 0, value.significand <= Int128(UInt64.max >> 8) {
+        significands[row * width + column] = UInt64(value.significand)
+        scales[row * width + column] = UInt8(value.scale)
+      }
+    }
+    loadedRows[row] = true
   }
 
   @inline(__always)

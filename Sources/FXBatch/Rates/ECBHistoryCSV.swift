@@ -110,6 +110,51 @@ public enum ECBHistoryCSV {
       values: rows.flatMap(\.values))
   }
 
+  /// A table over static text in the ECB history layout (the history compiled into the binary), reading only
+  /// the header and each line's date now, and a line's rates when a day is first asked (``RateGrid``).
+  ///
+  /// - Precondition: the text is a valid history (``parse(_:path:info:)`` accepts it; the tests check the
+  ///   compiled-in one).
+  static func indexLazily(_ bytes: UnsafeBufferPointer<UInt8>, info: RateSourceInfo) -> RateTable {
+    var currencies: [CurrencyCode] = []
+    var columns: [Int] = []
+    var rows: [(day: CalendarDay, line: Range<Int>)] = []
+    var index = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
+    while index < bytes.count {
+      var lineEnd = index
+      while lineEnd < bytes.count, bytes[lineEnd] != 10, bytes[lineEnd] != 13 { lineEnd += 1 }
+      let line = index..<lineEnd
+      index = lineEnd
+      while index < bytes.count, bytes[index] == 10 || bytes[index] == 13 { index += 1 }
+      if line.isEmpty { continue }
+      if currencies.isEmpty {
+        var field = 0
+        var start = line.lowerBound
+        for position in line.lowerBound...line.upperBound
+        where position == line.upperBound || bytes[position] == UInt8(ascii: ",") {
+          let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self).trimmingWhitespace
+          if field > 0, let code = CurrencyCode(name) {
+            currencies.append(code)
+            columns.append(field)
+          }
+          field += 1
+          start = position + 1
+        }
+        continue
+      }
+      let dateEnd = min(line.lowerBound + 10, line.upperBound)
+      guard
+        let day = CalendarDay(
+          iso8601: String(decoding: UnsafeBufferPointer(rebasing: bytes[line.lowerBound..<dateEnd]), as: UTF8.self))
+      else { preconditionFailure("the embedded ECB history has a line without a date") }
+      rows.append((day, line))
+    }
+    rows.sort { $0.day < $1.day }
+    return RateTable(
+      info: info, pairs: currencies.map { CurrencyPair(base: .euro, quote: $0) }, days: rows.map(\.day),
+      grid: RateGrid(lazy: RateGrid.LazyRows(bytes: bytes, lineRanges: rows.map(\.line), columns: columns)))
+  }
+
   /// Writes a table of EUR/currency pairs in the ECB history layout: `Date,USD,…,` header, newest day first,
   /// `N/A` for a missing rate, a trailing comma on every line.
   ///

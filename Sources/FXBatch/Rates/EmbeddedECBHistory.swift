@@ -7,16 +7,17 @@ public enum EmbeddedECBHistory {
     identifier: "ecb-embedded", publisher: "ECB",
     description: "ECB euro foreign exchange reference rates (embedded history)")
 
-  /// The embedded history as a rate table, parsed once per process on first use.
-  public static let table: RateTable = {
-    csv.withUTF8Buffer { bytes in
-      do {
-        return try ECBHistoryCSV.parse(bytes, path: "<embedded eurofxref-hist.csv>", info: info)
-      } catch {
-        preconditionFailure("the embedded ECB history does not parse: \(error)")
-      }
-    }
-  }()
+  /// The embedded history as a rate table: its days are indexed once per process on first use, and a day's
+  /// rates are read when first asked (``RateGrid``), so a small file starts in milliseconds.
+  public static let table: RateTable = ECBHistoryCSV.indexLazily(
+    UnsafeBufferPointer(start: csv.utf8Start, count: csv.utf8CodeUnitCount), info: info)
+
+  /// The embedded history parsed in full with every check of a history file (for the tests).
+  static func parsedInFull() throws(RatesFileError) -> RateTable {
+    try ECBHistoryCSV.parse(
+      UnsafeBufferPointer(start: csv.utf8Start, count: csv.utf8CodeUnitCount), path: "<embedded eurofxref-hist.csv>",
+      info: info)
+  }
 
   /// The source name under which `fxbatch rates update` keeps a fetched history in the rate cache.
   public static let cacheSource = "ecb-history"

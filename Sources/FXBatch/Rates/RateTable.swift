@@ -12,7 +12,7 @@ public struct RateTable: Sendable {
   /// The currency cross rates go through: the base most pairs share (EUR for the ECB).
   public let pivot: CurrencyCode
   /// Row-major grid, `max(days.count, 1) × pairs.count`.
-  let values: [ExactDecimal?]
+  let values: RateGrid
   let columnByPair: [CurrencyPair: Int]
   private let coveredCurrencies: Set<CurrencyCode>
   /// For a table merged from two sources: from this day on, quotes name the second source's identifier.
@@ -23,6 +23,11 @@ public struct RateTable: Sendable {
   /// - Parameters:
   ///   - values: row-major, `max(days.count, 1) × pairs.count` cells; every rate must be positive.
   public init(info: RateSourceInfo, pairs: [CurrencyPair], days: [CalendarDay], values: [ExactDecimal?]) {
+    self.init(info: info, pairs: pairs, days: days, grid: RateGrid(values))
+  }
+
+  /// Creates a table from its grid (see ``RateGrid``).
+  init(info: RateSourceInfo, pairs: [CurrencyPair], days: [CalendarDay], grid values: RateGrid) {
     precondition(values.count == max(days.count, 1) * pairs.count, "grid size mismatch")
     self.info = info
     self.pairs = pairs

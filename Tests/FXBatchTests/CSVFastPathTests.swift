@@ -52,7 +52,7 @@ struct CSVFastPathTests {
     let withoutDate: Int
   }
 
-  static func run(_ path: String, fastPath: Bool, rounding: RoundingMode, rates: RateTable) throws -> Run {
+  static func run(_ path: String, fastPath: Bool, rounding: RoundingMode, rates: RateTable, parts: Int = 1) throws -> Run {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let output = directory.url.appendingPathComponent("out.csv").path
@@ -61,6 +61,8 @@ struct CSVFastPathTests {
     options.destination = .file(output)
     options.rounding = rounding
     options.fastPath = fastPath
+    options.parallelParts = parts
+    options.parallelMinimumSize = 0
     let report = BatchJob(options: options, rates: rates).run()
     #expect(report.files.first?.fileError == nil)
     return Run(
@@ -87,6 +89,18 @@ struct CSVFastPathTests {
         break
       }
     }
+  }
+
+  /// A file converted in parts on several threads gives the output of one pass, record lines included.
+  @Test(arguments: [2, 3, 7])
+  func partsGiveTheSameOutput(parts: Int) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = directory.url.appendingPathComponent("messy.csv")
+    try Self.messyFile(records: 2000, seed: 7).write(to: input, atomically: true, encoding: .utf8)
+    let inParts = try Self.run(input.path, fastPath: true, rounding: .halfUp, rates: EmbeddedECBHistory.table, parts: parts)
+    let general = try Self.run(input.path, fastPath: false, rounding: .halfUp, rates: EmbeddedECBHistory.table)
+    #expect(inParts == general)
   }
 
   @Test(arguments: [("history", "random-400.csv"), ("e2e", "mixed.csv"), ("e2e", "bom-crlf-semicolon.csv")])

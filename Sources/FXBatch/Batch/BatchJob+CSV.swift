@@ -1,3 +1,7 @@
+import Dispatch
+import Foundation
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #endif
@@ -53,8 +57,15 @@ extension BatchJob {
     var inference = DecimalMarkInference()
     let inferMark = options.decimalMark == nil
     let useFastPath = options.fastPath
-    // Under a local table, records are converted as they come in pass 2: no keys to collect.
+    // Under a local table, records are converted as they come in pass 2: no keys to collect, and a big file is
+    // converted in parts on all cores; the parts start at record boundaries found here.
     let collectKeys = convertingTable == nil
+    let splitTargets =
+      collectKeys
+      ? []
+      : Self.partTargets(
+        fileSize: Self.fileSize(readPath), parts: options.parallelParts, minimumSize: options.parallelMinimumSize)
+    var partStarts: [FileScan.PartStart] = []
     do {
       while let _ = try reader.withNextRecord({ view in
         if view.isBlank { return }
@@ -73,7 +84,11 @@ extension BatchJob {
         } else if case .success(let found) = normalizer.rateKey(of: view.record), let packed = RateKeyIndex.pack(found.key) {
           keys.insert(packed)
         }
-      }) {}
+      }) {
+        if partStarts.count < splitTargets.count, reader.nextRecordOffset >= splitTargets[partStarts.count] {
+          partStarts.append(FileScan.PartStart(offset: reader.nextRecordOffset, line: reader.nextLine))
+        }
+      }
     } catch let error as CSVError {
       throw FileError(path: displayPath, line: error.line, column: error.column, message: error.description)
     } catch {
@@ -81,13 +96,16 @@ extension BatchJob {
     }
     let (decimalMark, basis) =
       options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: reader.delimiter)
-    let scan = FileScan(
+    var scan = FileScan(
       displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .csv, delimiter: reader.delimiter,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
       normalizer: normalizer,
       fields: Dictionary(
         uniqueKeysWithValues: [("amount", mapping.amount), ("from", mapping.from), ("to", mapping.to), ("date", mapping.date)]
           .compactMap { role, index in index.map { (role, headerFields[$0]) } }))
+    // The last record boundary may be the end of the file: no part starts there.
+    scan.partStarts = partStarts.filter { $0.offset < reader.nextRecordOffset }
+    scan.size = reader.nextRecordOffset
     return (scan, keys)
   }
 
@@ -97,6 +115,10 @@ extension BatchJob {
   /// converted and written from bytes (its raw bytes, then the annotation fields); any other record takes the
   /// general path (``outcome(of:normalizer:parser:quotes:withoutDate:ledger:)`` and ``CSVAnnotatingWriter``),
   /// which gives the same output.
+  ///
+  /// A big file under a local table is converted in parts (``FileScan/partStarts``) on all cores: the first part
+  /// writes to the output, each other part to a temporary file, and the temporary files are appended in order,
+  /// so the output is the same as one pass would write.
   func convertCSV(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError) -> (
     RunReport.Counts, Int, ReconciliationLedger
   ) {
@@ -104,11 +126,6 @@ extension BatchJob {
       scan.readPath, displayPath: scan.displayPath, delimiter: scan.delimiter)
     let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
-    let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.delimiter, headerFieldCount: header.fieldCount)
-    let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
-    var counts = RunReport.Counts()
-    var withoutDate = 0
-    var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
     var fastPass: CSVFastPass? = nil
     if let table = convertingTable {
       let converter = TableConverter(table: table, maxStaleness: options.maxStaleness, rounding: options.rounding)
@@ -119,6 +136,49 @@ extension BatchJob {
           decimalMark: scan.decimalMark?.byte, amountField: scan.normalizer.mapping?.amount)
       }
     }
+    do {
+      let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.delimiter, headerFieldCount: header.fieldCount)
+      try writer.writeHeader(header, byteOrderMark: reader.hasByteOrderMark, leadingBlankLines: leadingBlankLines)
+      var result: PartResult
+      if let fastPass, !scan.partStarts.isEmpty {
+        result = try convertCSVInParts(
+          scan, first: reader, headerFieldCount: header.fieldCount, sink: sink, fastPass: fastPass, quotes: quotes)
+      } else {
+        result = try convertCSVPart(
+          scan, reader: reader, headerFieldCount: header.fieldCount, sink: sink, fastPass: fastPass, quotes: quotes)
+      }
+      if let atomicFile { try atomicFile.commit() } else { try sink.flush() }
+      return (result.counts, result.withoutDate, result.ledger)
+    } catch let error as CSVError {
+      throw FileError(path: scan.displayPath, line: error.line, column: error.column, message: error.description)
+    } catch {
+      throw FileError(path: scan.displayPath, message: "\(error)")
+    }
+  }
+
+  /// What converting a part of a file gave.
+  struct PartResult {
+    var counts = RunReport.Counts()
+    var withoutDate = 0
+    var ledger: ReconciliationLedger
+
+    mutating func add(_ other: PartResult) {
+      counts.add(other.counts)
+      withoutDate += other.withoutDate
+      ledger.add(other.ledger)
+    }
+  }
+
+  /// Converts the records a reader has left, writing them to `sink`.
+  private func convertCSVPart(
+    _ scan: FileScan, reader: CSVReader, headerFieldCount: Int, sink: ByteSink, fastPass: CSVFastPass?, quotes: QuoteBook
+  ) throws -> PartResult {
+    let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.delimiter, headerFieldCount: headerFieldCount)
+    let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
+    // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
+    var counts = RunReport.Counts()
+    var withoutDate = 0
+    var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
     /// Writes one record through the general path.
     func writeGeneral(_ view: CSVRecordView) throws {
       if view.isBlank {
@@ -132,27 +192,108 @@ extension BatchJob {
       counts.add(outcome)
       try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark))
     }
-    do {
-      try writer.writeHeader(header, byteOrderMark: reader.hasByteOrderMark, leadingBlankLines: leadingBlankLines)
-      if var fastPass {  // not optional in the loop: force-unwrapping it per record copied it
-        while let _ = try reader.withNextRecord({ view throws in
-          if try fastPass.convert(view, sink: sink) { return }
-          try fastPass.flush(to: sink)
-          try writeGeneral(view)
-        }) {}
+    if var fastPass {  // not optional in the loop: force-unwrapping it per record copied it
+      while let _ = try reader.withNextRecord({ view throws in
+        if try fastPass.convert(view, sink: sink) { return }
         try fastPass.flush(to: sink)
-        counts.add(fastPass.counts)
-        withoutDate += fastPass.withoutDate
-        fastPass.converter.flush(into: &ledger)
-      } else {
-        while let _ = try reader.withNextRecord({ try writeGeneral($0) }) {}
-      }
-      if let atomicFile { try atomicFile.commit() } else { try sink.flush() }
-    } catch let error as CSVError {
-      throw FileError(path: scan.displayPath, line: error.line, column: error.column, message: error.description)
-    } catch {
-      throw FileError(path: scan.displayPath, message: "\(error)")
+        try writeGeneral(view)
+      }) {}
+      try fastPass.flush(to: sink)
+      counts.add(fastPass.counts)
+      withoutDate += fastPass.withoutDate
+      fastPass.converter.flush(into: &ledger)
+    } else {
+      while let _ = try reader.withNextRecord({ try writeGeneral($0) }) {}
     }
-    return (counts, withoutDate, ledger)
+    try sink.flush()
+    return PartResult(counts: counts, withoutDate: withoutDate, ledger: ledger)
   }
+
+  /// Converts a file's records in parts on several threads (see ``convertCSV(_:quotes:standardOutput:)``).
+  private func convertCSVInParts(
+    _ scan: FileScan, first: CSVReader, headerFieldCount: Int, sink: ByteSink, fastPass: CSVFastPass, quotes: QuoteBook
+  ) throws -> PartResult {
+    let starts = scan.partStarts
+    first.stop(at: starts[0].offset)
+    let parts = starts.count + 1
+    let outcomes = Mutex<[Int: Result<(PartResult, String?), Error>]>([:])
+    let work = UncheckedSendable((self, scan, first, sink, fastPass, quotes))
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      let (job, scan, first, sink, fastPass, quotes) = work.value
+      let outcome: Result<(PartResult, String?), Error> = Result {
+        if part == 0 {
+          let result = try job.convertCSVPart(
+            scan, reader: first, headerFieldCount: headerFieldCount, sink: sink, fastPass: fastPass, quotes: quotes)
+          return (result, nil)
+        }
+        let end = part < starts.count ? starts[part].offset : scan.size
+        let reader = try CSVReader(
+          path: scan.readPath, delimiter: scan.delimiter, range: starts[part - 1].offset..<end, line: starts[part - 1].line)
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("fxbatch-part-\(getpid())-\(part)")
+        let temporary = try AtomicFile(path: path, mode: 0o600)
+        PendingFiles.add(path)
+        defer { temporary.discard() }
+        var partFastPass = fastPass
+        partFastPass.restart()
+        let result = try job.convertCSVPart(
+          scan, reader: reader, headerFieldCount: headerFieldCount, sink: temporary.sink, fastPass: partFastPass, quotes: quotes)
+        try temporary.commit()
+        return (result, path)
+      }
+      outcomes.withLock { $0[part] = outcome }
+    }
+    let results = outcomes.withLock { $0 }
+    defer {
+      for case .success((_, let path?)) in results.values {
+        unlink(path)
+        PendingFiles.remove(path)
+      }
+    }
+    var total = PartResult(ledger: ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies))
+    for part in 0..<parts {
+      guard let outcome = results[part] else { continue }
+      let (result, path) = try outcome.get()
+      if let path { try Self.append(path, to: sink) }
+      total.add(result)
+    }
+    return total
+  }
+
+  /// Copies a file's bytes to a sink.
+  private static func append(_ path: String, to sink: ByteSink) throws {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw OutputError.writeFailed(reason: "cannot reopen \(path): \(String(cString: strerror(errno)))")
+    }
+    defer { close(descriptor) }
+    var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      guard count >= 0 else { throw OutputError.writeFailed(reason: String(cString: strerror(errno))) }
+      if count == 0 { return }
+      try sink.write(buffer[0..<count])
+    }
+  }
+
+  /// The file offsets near which parts should start, for a file of `fileSize` bytes in `parts` parts; none for a
+  /// file too small to be worth it.
+  static func partTargets(fileSize: Int, parts: Int, minimumSize: Int) -> [Int] {
+    guard parts > 1, fileSize >= minimumSize else { return [] }
+    return (1..<parts).map { fileSize / parts * $0 }
+  }
+
+  static func fileSize(_ path: String) -> Int {
+    var status = stat()
+    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return 0 }
+    return Int(status.st_size)
+  }
+}
+
+/// A value handed to the threads of ``DispatchQueue/concurrentPerform(iterations:execute:)``: each thread
+/// reads it and owns its copies; only ``BatchJob/convertCSVInParts`` uses it, where the one shared object the
+/// threads touch is the first part's reader, which only thread 0 uses.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
 }

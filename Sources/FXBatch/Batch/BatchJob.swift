@@ -35,6 +35,18 @@ public struct BatchJob {
     let fields: [String: String]
     /// XML: the name of the record elements.
     var recordElement: String? = nil
+    /// CSV: where the parts of a big file start (see ``BatchJob/convertCSV(_:quotes:standardOutput:)``); empty:
+    /// one part.
+    var partStarts: [PartStart] = []
+    /// CSV: the file's size when pass 1 read it.
+    var size = 0
+
+    struct PartStart {
+      /// The file offset of the part's first record.
+      let offset: Int
+      /// Its 1-based line.
+      let line: Int
+    }
   }
 
   /// The local table that converts records as they come (``TableConverter``), when the run has one and needs no

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where annotated output goes.
 public enum OutputDestination: Sendable, Equatable {
   /// `X.csv` → `X.converted.csv` in the same directory.
@@ -49,6 +51,10 @@ public struct BatchOptions: Sendable {
   /// Whether CSV records may take the per-record fast path (``CSVFieldDecoder``); tests turn it off to compare
   /// its output with the general path's.
   var fastPath = true
+  /// How many parts a big CSV file under a local table is converted in, one per thread (the cores, at most 4).
+  var parallelParts = min(4, ProcessInfo.processInfo.activeProcessorCount)
+  /// The smallest file converted in parts (bytes).
+  var parallelMinimumSize = 8 << 20
   /// Target currencies whose reconciliation keeps exact amounts per rate (a second reading, when the streamed
   /// total cannot settle the rounding; see ``ReconciliationLedger``).
   var exactTotalCurrencies: Set<CurrencyCode> = []

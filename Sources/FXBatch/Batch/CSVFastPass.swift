@@ -26,6 +26,14 @@ struct CSVFastPass {
     pending.reserveCapacity(Self.pendingLimit + (1 << 16))
   }
 
+  /// Clears the counts and figures (a copy that converts another part of the file).
+  mutating func restart() {
+    counts = RunReport.Counts()
+    withoutDate = 0
+    var empty = ReconciliationLedger()
+    converter.flush(into: &empty)
+  }
+
   /// Hands the pending output to the sink.
   mutating func flush(to sink: ByteSink) throws(OutputError) {
     guard !pending.isEmpty else { return }

@@ -22,6 +22,10 @@ public final class CSVReader {
   private var atEndOfFile = false
   private var line = 1
   private static let chunkSize = 1 << 16
+  /// The file offset of `buffer[0]`.
+  private var bufferOffset = 0
+  /// The file offset at which reading stops (the end of a part of the file), or `nil` for the end of the file.
+  private var limit: Int?
 
   /// Opens a file for reading.
   ///
@@ -46,7 +50,41 @@ public final class CSVReader {
     }
   }
 
+  /// Opens a part of a file that starts at a record boundary (found by an earlier reading): its records are
+  /// read as if the file held only them, with line numbers continuing from `line`.
+  ///
+  /// - Parameters:
+  ///   - range: file offsets, from the first byte of a record to the first byte after the part.
+  ///   - line: the 1-based line of the part's first record.
+  init(path: String, delimiter: UInt8, range: Range<Int>, line: Int) throws {
+    descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw CSVError.unreadable(reason: String(cString: strerror(errno))) }
+    guard lseek(descriptor, off_t(range.lowerBound), SEEK_SET) == off_t(range.lowerBound) else {
+      close(descriptor)
+      throw CSVError.unreadable(reason: String(cString: strerror(errno)))
+    }
+    buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+    bufferOffset = range.lowerBound
+    limit = range.upperBound
+    self.line = line
+    self.delimiter = delimiter
+  }
+
   deinit { close(descriptor) }
+
+  /// The file offset of the next record (after the last one read).
+  var nextRecordOffset: Int { bufferOffset + start }
+  /// The 1-based line of the next record.
+  var nextLine: Int { line }
+
+  /// Stops reading at a file offset at or after the next record (the start of a part another reader takes).
+  func stop(at offset: Int) {
+    limit = offset
+    if bufferOffset + end >= offset {
+      end = max(start, offset - bufferOffset)
+      atEndOfFile = true
+    }
+  }
 
   /// Picks `,`, `;` or tab: whichever occurs most often outside quotes in the first line; `,` when none does.
   /// A tie goes to the earlier of `,` `;` tab, so the same file always gets the same delimiter.
@@ -80,14 +118,17 @@ public final class CSVReader {
         guard let base = pointer.baseAddress else { return }
         memmove(base, base + start, end - start)
       }
+      bufferOffset += start
       end -= start
       start = 0
     }
     if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+    var wanted = buffer.count - end
+    if let limit { wanted = min(wanted, max(0, limit - (bufferOffset + end))) }
     let count = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
-      guard let base = pointer.baseAddress else { return 0 }
+      guard let base = pointer.baseAddress, wanted > 0 else { return 0 }
       while true {
-        let result = read(descriptor, base + end, pointer.count - end)
+        let result = read(descriptor, base + end, wanted)
         if result < 0, errno == EINTR { continue }
         return result
       }

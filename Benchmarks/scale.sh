@@ -42,7 +42,7 @@ if [ "$PEERS" != 0 ]; then
       { $SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y miller; }; } \
       >"$OUT/apt-miller.log" 2>&1 || true
   fi
-  command -v mlr >/dev/null || SKIPPED[miller]="Miller (mlr) is not installed and apt-get install -y miller failed"
+  command -v mlr >/dev/null || SKIPPED[Miller]="Miller (mlr) is not installed and apt-get install -y miller failed"
   if [ ! -x "$VENV/bin/pip" ]; then
     log "creating the virtualenv $VENV"
     rm -rf "$VENV"
@@ -66,7 +66,7 @@ if [ "$PEERS" != 0 ]; then
     fi
   done
 else
-  SKIPPED[miller]="PEERS=0"; SKIPPED[CurrencyConverter]="PEERS=0"; SKIPPED[pandas]="PEERS=0"
+  SKIPPED[Miller]="PEERS=0"; SKIPPED[CurrencyConverter]="PEERS=0"; SKIPPED[pandas]="PEERS=0"
 fi
 
 # --- inputs and exact references, cached by rows, seed and the generating code ------------------------------
@@ -185,7 +185,7 @@ log "fxbatch: $ROWS rows, XML"
 run_fxbatch fxbatch-xml --format xml --record-element payment "$DATA/payments.xml" -o "$OUT/fxbatch.xml"
 check fxbatch-xml "$OUT/fxbatch.xml" xml converted dated --strict
 
-if [ -z "${SKIPPED[miller]:-}" ]; then
+if [ -z "${SKIPPED[Miller]:-}" ]; then
   # Miller's DSL: $name is a field, not a shell variable.
   # shellcheck disable=SC2016
   fixed_job='$converted = fmtnum($amount * $rate, $to_format)'
@@ -232,7 +232,7 @@ runs() { [ "${RUNS[$1]}" -eq 1 ] || echo " (median of ${RUNS[$1]} runs)"; }
 row fxbatch-csv "$FXNAME" "CSV → annotated CSV, rate by date$(runs fxbatch-csv)" no
 row fxbatch-jsonl "$FXNAME" "JSON Lines → annotated JSON Lines$(runs fxbatch-jsonl)" no
 row fxbatch-xml "$FXNAME" "XML → annotated XML$(runs fxbatch-xml)" no
-if [ -z "${SKIPPED[miller]:-}" ]; then
+if [ -z "${SKIPPED[Miller]:-}" ]; then
   MILLER="Miller $(mlr --version | awk '{ print $NF }')"
   row miller-fixed "$MILLER" "join on a fixed rate table ($FIXED_DAY)" yes
   row miller-dated "$MILLER" "rate by date (two joins)" yes
@@ -242,7 +242,7 @@ fi
   row currencyconverter "CurrencyConverter $(version_of CurrencyConverter)" "rate by date (float, last known rate)" yes
 [ -n "${SKIPPED[floor]:-}" ] || row floor "C byte scan (a floor)" "count commas" no
 echo
-for peer in miller pandas CurrencyConverter floor; do
+for peer in Miller pandas CurrencyConverter floor; do
   [ -z "${SKIPPED[$peer]:-}" ] || echo "skipped $peer: ${SKIPPED[$peer]}"
 done
 throughput() { awk -v r="$ROWS" -v w="$1" 'BEGIN { printf "%.0f", r / w }'; }

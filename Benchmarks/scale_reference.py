@@ -253,7 +253,8 @@ def compare(arguments):
                         break
         with open(arguments.details, "a") as details:
             details.write(
-                f"{arguments.label}: {differing + missing} rows differ from the exact reference"
+                f"{arguments.label}: {differing + missing} row{'' if differing + missing == 1 else 's'} differ"
+                " from the exact reference"
                 f" ({missing} missing, {at_ties} at exact half-unit ties, {one_unit} off by one minor unit)\n"
             )
             for record_id, expected, got, tie in examples:

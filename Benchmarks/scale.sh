@@ -1,0 +1,288 @@
+#!/usr/bin/env bash
+# Scale benchmark (issue 7; not a test): a seeded ROWS-row payments CSV (id,date,amount,from,to: 30 currencies,
+# dates over 2024) converted by fxbatch in release mode, as CSV, JSON Lines and XML, and the same job done by
+# peers — Miller (join on a fixed rate table; rate by date with two joins), pandas and CurrencyConverter (rate
+# by date). Wall time, peak memory (/usr/bin/time -v) and every row's converted amount against an exact
+# reference (Benchmarks/scale_reference.py); prints one markdown table, the 20-row start-up time, format
+# throughput, the machine, and issue 7's targets as PASS/FAIL lines (informative only).
+# Exits 1 when fxbatch's amounts differ from the exact reference (or fxbatch fails); peers' differences are
+# findings, not failures.
+#
+# Usage: Benchmarks/scale.sh [ROWS=1000000] [SEED=20240101]     (or ROWS=… SEED=… in the environment)
+#   PEERS=0      skip the peers (e.g. ROWS=10000000 PEERS=0 for the memory check at 10 million rows)
+#   SMALL_RUNS=N runs of the 20-row file (default 15; the median is reported)
+#   FX_RUNS=N    runs of each big fxbatch job when one takes under 2 s (default 5; the median is reported)
+# Installs what is missing: Miller with apt-get, CurrencyConverter and pandas with pip into Benchmarks/.venv
+# (gitignored); a peer that cannot be installed is skipped with a line saying so. Generated inputs and
+# references are kept in Benchmarks/.work/ (gitignored; reused for the same ROWS and SEED; rm -rf it to
+# reclaim the space, about 215 MB per million rows); outputs go to a temporary directory, removed at exit.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export LC_ALL=C
+ROWS=${1:-${ROWS:-1000000}}; SEED=${2:-${SEED:-20240101}}; PEERS=${PEERS:-1}; SMALL_RUNS=${SMALL_RUNS:-15}
+ECB=Sources/FXBatch/Rates/Embedded/eurofxref-hist.csv
+FIXED_DAY=2024-12-31 # the fixed rate table's day
+VENV=Benchmarks/.venv
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+LOAD_AT_START=$(cut -d' ' -f1 /proc/loadavg)
+OUT=$(mktemp -d "${TMPDIR:-/tmp}/fxbatch-scale.XXXXXX"); trap 'rm -rf "$OUT"' EXIT
+log() { echo "scale.sh: $*" >&2; }
+
+# --- fxbatch, release build -------------------------------------------------------------------------------
+log "building fxbatch (release)"
+swift build -c release --product fxbatch >"$OUT/build.log" 2>&1 || { cat "$OUT/build.log" >&2; exit 2; }
+BIN="$(swift build -c release --show-bin-path)/fxbatch"
+
+# --- peers: installed when missing, skipped when they cannot be ---------------------------------------------
+declare -A SKIPPED=()
+if [ "$PEERS" != 0 ]; then
+  if ! command -v mlr >/dev/null; then
+    log "installing Miller: apt-get install -y miller"
+    { DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y miller ||
+      { $SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y miller; }; } \
+      >"$OUT/apt-miller.log" 2>&1 || true
+  fi
+  command -v mlr >/dev/null || SKIPPED[Miller]="Miller (mlr) is not installed and apt-get install -y miller failed"
+  if [ ! -x "$VENV/bin/pip" ]; then
+    log "creating the virtualenv $VENV"
+    rm -rf "$VENV"
+    if ! python3 -m venv "$VENV" >"$OUT/venv.log" 2>&1; then # Debian's python3 needs python3-venv
+      rm -rf "$VENV"
+      if { DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y python3-venv ||
+        { $SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y python3-venv; }; } \
+        >>"$OUT/venv.log" 2>&1; then
+        python3 -m venv "$VENV" >>"$OUT/venv.log" 2>&1 || rm -rf "$VENV"
+      fi
+    fi
+  fi
+  for package in CurrencyConverter:currency_converter pandas:pandas; do
+    name=${package%%:*}; module=${package##*:}
+    if [ ! -x "$VENV/bin/pip" ]; then
+      SKIPPED[$name]="no virtualenv: python3 -m venv $VENV failed (python3-venv missing?)"
+    elif ! "$VENV/bin/python" -c "import $module" 2>/dev/null; then
+      log "installing $name into $VENV"
+      timeout 600 "$VENV/bin/pip" install -q "$name" >"$OUT/pip-$name.log" 2>&1 ||
+        SKIPPED[$name]="pip install $name failed (see pip's message: $(tail -n 1 "$OUT/pip-$name.log"))"
+    fi
+  done
+else
+  SKIPPED[Miller]="PEERS=0"; SKIPPED[CurrencyConverter]="PEERS=0"; SKIPPED[pandas]="PEERS=0"
+fi
+
+# --- inputs and exact references, cached by rows, seed and the generating code ------------------------------
+GENERATOR=$(sha256sum Benchmarks/scale_generate.py | cut -c1-10)
+REFERENCE=$(cat Benchmarks/scale_reference.py "$ECB" | sha256sum | cut -c1-10)
+DATA=Benchmarks/.work/scale-$ROWS-$SEED-$GENERATOR
+mkdir -p Benchmarks/.work
+for stale in Benchmarks/.work/scale-*; do # made by another version of the generator
+  if [ -e "$stale" ] && [[ $stale != *-"$GENERATOR" ]]; then rm -rf "$stale"; fi
+done
+if [ ! -f "$DATA/complete" ]; then
+  log "generating $ROWS rows (seed $SEED) as CSV, JSON Lines and XML into $DATA"
+  rm -rf "$DATA"; mkdir -p "$DATA"
+  python3 Benchmarks/scale_generate.py --rows "$ROWS" --seed "$SEED" --out-dir "$DATA"
+  touch "$DATA/complete"
+fi
+CSV=$DATA/payments.csv
+for kind in dated fixed; do
+  if [ ! -f "$DATA/reference-$kind-$REFERENCE.ties" ]; then
+    log "computing the exact reference ($kind rates)"
+    fixed=(); [ "$kind" = fixed ] && fixed=(--fixed-day "$FIXED_DAY")
+    python3 Benchmarks/scale_reference.py reference --ecb "$ECB" --input "$CSV" \
+      --out "$DATA/reference-$kind-$REFERENCE.txt" "${fixed[@]}" >"$DATA/reference-$kind-$REFERENCE.ties.part"
+    mv "$DATA/reference-$kind-$REFERENCE.ties.part" "$DATA/reference-$kind-$REFERENCE.ties"
+  fi
+done
+for stale in "$DATA"/reference-*; do # made by another version of the reference or of the ECB data
+  if [[ $stale != *-"$REFERENCE".* ]]; then rm -f "$stale"; fi
+done
+python3 Benchmarks/scale_reference.py tables --ecb "$ECB" --out-dir "$OUT" --fixed-day "$FIXED_DAY"
+
+# --- measuring ----------------------------------------------------------------------------------------------
+declare -A WALL=() PEAK=() DIFF=() STATUS=()
+# run_timed NAME COMMAND…: wall seconds from bash's clock around /usr/bin/time -v, peak RSS in MB from it.
+run_timed() {
+  local name=$1 start end status=0
+  shift
+  start=$EPOCHREALTIME
+  /usr/bin/time -v -o "$OUT/$name.time" "$@" || status=$?
+  end=$EPOCHREALTIME
+  WALL[$name]=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
+  PEAK[$name]=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$OUT/$name.time")
+  STATUS[$name]=$status
+  [ "$status" -eq 0 ] || log "$name exited with status $status"
+}
+# run_fxbatch NAME ARGUMENTS…: `fxbatch convert -q ARGUMENTS…`; a run under 2 s is repeated (FX_RUNS, default 5
+# runs in all) and gets the median wall time and the largest peak.
+declare -A RUNS=()
+run_fxbatch() {
+  local name=$1 walls peaks
+  shift
+  run_timed "$name" "$BIN" convert -q "$@"
+  walls=${WALL[$name]}; peaks=${PEAK[$name]}; RUNS[$name]=1
+  if awk -v w="${WALL[$name]}" 'BEGIN { exit !(w < 2) }'; then
+    for _ in $(seq 2 "${FX_RUNS:-5}"); do
+      run_timed "$name" "$BIN" convert -q "$@"
+      walls="$walls ${WALL[$name]}"; peaks="$peaks ${PEAK[$name]}"; RUNS[$name]=$((RUNS[$name] + 1))
+    done
+    WALL[$name]=$(tr ' ' '\n' <<<"$walls" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+    PEAK[$name]=$(tr ' ' '\n' <<<"$peaks" | sort -n | tail -n 1)
+  fi
+}
+# check NAME OUTPUT FORMAT FIELD dated|fixed [--strict]: rows whose amount differs from the reference.
+check() {
+  local name=$1 output=$2 format=$3 field=$4 kind=$5
+  shift 5
+  DIFF[$name]=$(python3 Benchmarks/scale_reference.py compare --reference "$DATA/reference-$kind-$REFERENCE.txt" \
+    --output "$output" --format "$format" --field "$field" --label "$name" --details "$OUT/details.txt" \
+    --input "$CSV" "$@")
+  rm -f "$output"
+}
+
+log "warming the page cache and the floor: a C byte scan counting commas"
+if command -v cc >/dev/null; then
+  cat >"$OUT/floor.c" <<'C'
+#include <stdio.h>
+int main(int argc, char **argv) {
+  static char buffer[1 << 20];
+  FILE *file = fopen(argv[1], "rb");
+  size_t count, commas = 0;
+  if (!file) return 1;
+  while ((count = fread(buffer, 1, sizeof buffer, file)) > 0)
+    for (size_t i = 0; i < count; i++) commas += buffer[i] == ',';
+  printf("%zu\n", commas);
+  return 0;
+}
+C
+  cc -O2 -o "$OUT/floor" "$OUT/floor.c"
+  "$OUT/floor" "$CSV" >/dev/null
+  run_timed floor "$OUT/floor" "$CSV" >"$OUT/floor.txt"
+else
+  SKIPPED[floor]="no C compiler (cc)"
+fi
+
+log "fxbatch: a 20-row file, $SMALL_RUNS runs"
+head -n 21 "$CSV" >"$OUT/small.csv"
+"$BIN" convert -q "$OUT/small.csv" -o "$OUT/small.out.csv"
+: >"$OUT/small.times"
+for _ in $(seq "$SMALL_RUNS"); do
+  start=$EPOCHREALTIME
+  "$BIN" convert -q "$OUT/small.csv" -o "$OUT/small.out.csv"
+  end=$EPOCHREALTIME
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f\n", (b - a) * 1000 }' >>"$OUT/small.times"
+done
+SMALL_MEDIAN=$(sort -n "$OUT/small.times" |
+  awk '{ v[NR] = $1 } END { printf "%.1f", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+SMALL_MIN=$(sort -n "$OUT/small.times" | head -n 1)
+
+log "fxbatch: $ROWS rows, CSV"
+run_fxbatch fxbatch-csv "$CSV" -o "$OUT/fxbatch.csv"
+check fxbatch-csv "$OUT/fxbatch.csv" csv fx_converted dated --strict
+log "fxbatch: $ROWS rows, JSON Lines"
+run_fxbatch fxbatch-jsonl --format jsonl "$DATA/payments.jsonl" -o "$OUT/fxbatch.jsonl"
+check fxbatch-jsonl "$OUT/fxbatch.jsonl" jsonl fx_converted dated --strict
+log "fxbatch: $ROWS rows, XML"
+run_fxbatch fxbatch-xml --format xml --record-element payment "$DATA/payments.xml" -o "$OUT/fxbatch.xml"
+check fxbatch-xml "$OUT/fxbatch.xml" xml converted dated --strict
+
+if [ -z "${SKIPPED[Miller]:-}" ]; then
+  # Miller's DSL: $name is a field, not a shell variable.
+  # shellcheck disable=SC2016
+  fixed_job='$converted = fmtnum($amount * $rate, $to_format)'
+  # shellcheck disable=SC2016
+  dated_job='$converted = fmtnum($amount * $to_rate / $from_rate, $to_format)'
+  log "Miller: join on a fixed rate table"
+  run_timed miller-fixed mlr --icsv --ocsv join -j from,to -f "$OUT/pairs-fixed.csv" \
+    "then" put "$fixed_job" "then" cut -x -f to_format "$CSV" >"$OUT/miller-fixed.csv"
+  check miller-fixed "$OUT/miller-fixed.csv" csv converted fixed
+  log "Miller: rate by date (two joins)"
+  run_timed miller-dated mlr --icsv --ocsv join -j date,from -f "$OUT/day-from.csv" \
+    "then" join -j date,to -f "$OUT/day-to.csv" "then" put "$dated_job" "then" cut -x -f to_format \
+    "$CSV" >"$OUT/miller-dated.csv"
+  check miller-dated "$OUT/miller-dated.csv" csv converted dated
+fi
+if [ -z "${SKIPPED[pandas]:-}" ]; then
+  log "pandas: rate by date"
+  run_timed pandas "$VENV/bin/python" Benchmarks/scale_peers.py pandas "$CSV" "$OUT/day-rates.csv" "$OUT/pandas.csv"
+  check pandas "$OUT/pandas.csv" csv converted dated
+fi
+if [ -z "${SKIPPED[CurrencyConverter]:-}" ]; then
+  log "CurrencyConverter: rate by date"
+  run_timed currencyconverter "$VENV/bin/python" Benchmarks/scale_peers.py currencyconverter "$CSV" "$OUT/cc.csv"
+  check currencyconverter "$OUT/cc.csv" csv converted dated
+fi
+
+# --- report -------------------------------------------------------------------------------------------------
+ratio() { awk -v a="$1" -v b="$2" -v digits="${3:-1}" 'BEGIN { printf "%.*f", digits, a / b }'; }
+version_of() { "$VENV/bin/python" -c "import importlib.metadata as m; print(m.version('$1'))" 2>/dev/null || echo "?"; }
+FX=${WALL[fxbatch-csv]}
+row() { # row NAME TOOL JOB SPEEDUP(yes|no)
+  local name=$1 speedup="—" differing=${DIFF[$1]:-—}
+  [ "$4" = yes ] && speedup="$(ratio "${WALL[$name]}" "$FX")×"
+  [ "${STATUS[$name]}" -eq 0 ] || differing="$differing (exit status ${STATUS[$name]})"
+  printf '| %s | %s | %.2f | %s | %s | %s |\n' "$2" "$3" "${WALL[$name]}" "${PEAK[$name]}" "$speedup" "$differing"
+}
+echo
+echo "Scale benchmark: $ROWS rows (seed $SEED), CSV $(du -m "$CSV" | cut -f1) MB; $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo
+echo "| tool | job | wall s | peak MB | fxbatch speed-up | rows differing from exact reference |"
+echo "|---|---|---|---|---|---|"
+FXNAME="fxbatch $("$BIN" --version | awk '{ print $NF }') ($(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Package.swift || echo "+changes"))"
+runs() { [ "${RUNS[$1]}" -eq 1 ] || echo " (median of ${RUNS[$1]} runs)"; }
+row fxbatch-csv "$FXNAME" "CSV → annotated CSV, rate by date$(runs fxbatch-csv)" no
+row fxbatch-jsonl "$FXNAME" "JSON Lines → annotated JSON Lines$(runs fxbatch-jsonl)" no
+row fxbatch-xml "$FXNAME" "XML → annotated XML$(runs fxbatch-xml)" no
+if [ -z "${SKIPPED[Miller]:-}" ]; then
+  MILLER="Miller $(mlr --version | awk '{ print $NF }')"
+  row miller-fixed "$MILLER" "join on a fixed rate table ($FIXED_DAY)" yes
+  row miller-dated "$MILLER" "rate by date (two joins)" yes
+fi
+[ -n "${SKIPPED[pandas]:-}" ] || row pandas "pandas $(version_of pandas)" "rate by date (two merges)" yes
+[ -n "${SKIPPED[CurrencyConverter]:-}" ] ||
+  row currencyconverter "CurrencyConverter $(version_of CurrencyConverter)" "rate by date (float, last known rate)" yes
+[ -n "${SKIPPED[floor]:-}" ] || row floor "C byte scan (a floor)" "count commas" no
+echo
+for peer in Miller pandas CurrencyConverter floor; do
+  [ -z "${SKIPPED[$peer]:-}" ] || echo "skipped $peer: ${SKIPPED[$peer]}"
+done
+throughput() { awk -v r="$ROWS" -v w="$1" 'BEGIN { printf "%.0f", r / w }'; }
+echo "fxbatch 20-row file end to end: median $SMALL_MEDIAN ms of $SMALL_RUNS runs (fastest $SMALL_MIN ms)"
+echo "fxbatch throughput: CSV $(throughput "$FX") rows/s;" \
+  "JSON Lines $(throughput "${WALL[fxbatch-jsonl]}") rows/s ($(ratio "$FX" "${WALL[fxbatch-jsonl]}" 2)× CSV);" \
+  "XML $(throughput "${WALL[fxbatch-xml]}") rows/s ($(ratio "$FX" "${WALL[fxbatch-xml]}" 2)× CSV)"
+echo "exact half-minor-unit ties in the data: $(cat "$DATA/reference-dated-$REFERENCE.ties") rows at the dated rates," \
+  "$(cat "$DATA/reference-fixed-$REFERENCE.ties") at the fixed rates (rounding mode decides them; float code gets about half wrong)"
+sed 's/^/  /' "$OUT/details.txt"
+echo "machine: $(nproc) cores, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)," \
+  "$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, $(uname -sr);" \
+  "load average $LOAD_AT_START at the start (other work on the machine skews the times)"
+echo
+# issue 7's targets (informative: they do not change the exit status)
+verdict() { if awk "BEGIN { exit !($1) }"; then echo PASS; else echo FAIL; fi; }
+target_speedup() { # name factor label
+  if [ -n "${WALL[$1]:-}" ]; then
+    echo "$(verdict "${WALL[$1]} / $FX >= $2")  fxbatch at least $2× faster than $3: $(ratio "${WALL[$1]}" "$FX")×"
+  else
+    echo "SKIP  fxbatch at least $2× faster than $3: not run"
+  fi
+}
+target_speedup miller-dated 15 "Miller's rate-by-date job"
+target_speedup currencyconverter 20 "CurrencyConverter"
+for format in csv jsonl xml; do
+  echo "$(verdict "${PEAK[fxbatch-$format]} < 64")  fxbatch peak memory under 64 MB at $ROWS rows ($format): ${PEAK[fxbatch-$format]} MB"
+done
+echo "$(verdict "$SMALL_MEDIAN < 30")  20-row file under 30 ms: $SMALL_MEDIAN ms"
+for format in jsonl xml; do
+  echo "$(verdict "$FX / ${WALL[fxbatch-$format]} >= 0.5")  $format at least half the CSV throughput:" \
+    "$(ratio "$FX" "${WALL[fxbatch-$format]}" 2)×"
+done
+
+failed=0
+for format in csv jsonl xml; do
+  if [ "${DIFF[fxbatch-$format]}" != 0 ] || [ "${STATUS[fxbatch-$format]}" != 0 ]; then
+    echo "ERROR: fxbatch ($format) differs from the exact reference in ${DIFF[fxbatch-$format]} rows" \
+      "(exit status ${STATUS[fxbatch-$format]})" >&2
+    failed=1
+  fi
+done
+exit "$failed"

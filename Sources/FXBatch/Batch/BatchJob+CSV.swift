@@ -33,7 +33,7 @@ extension BatchJob {
   func scanCSVFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (
     FileScan, RateKeyIndex
   ) {
-    let (reader, _, header) = try openFile(readPath, displayPath: displayPath, delimiter: options.delimiter)
+    var (reader, _, header) = try openFile(readPath, displayPath: displayPath, delimiter: options.delimiter)
     let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingWhitespace }
     if Self.isAnnotated(header: headerFields) {
       throw FileError(
@@ -66,28 +66,45 @@ extension BatchJob {
       : Self.partTargets(
         fileSize: Self.fileSize(readPath), parts: options.parallelParts, minimumSize: options.parallelMinimumSize)
     var partStarts: [FileScan.PartStart] = []
+    var size = 0
+    /// What one record says about the decimal mark (safe on any thread: it touches nothing but `inference`).
+    let addEvidence: @Sendable (CSVRecordView, inout DecimalMarkInference) -> Void = { view, inference in
+      guard inferMark, !view.isBlank else { return }
+      if useFastPath, let evidence = CSVFieldDecoder.evidence(view.field(mapping.amount)) {
+        inference.add(evidence)
+      } else if let amount = normalizer.amountText(of: view.record) {
+        inference.add(amount)
+      }
+    }
+    /// What pass 1 learns from one record.
+    func scanRecord(_ view: CSVRecordView, inference: inout DecimalMarkInference) {
+      addEvidence(view, &inference)
+      guard collectKeys, !view.isBlank else { return }
+      if useFastPath, let found = decoder.key(of: view),
+        let packed = RateKeyIndex.pack(base: found.base, quote: found.quote, day: found.day)
+      {
+        keys.insert(packed)
+      } else if case .success(let found) = normalizer.rateKey(of: view.record), let packed = RateKeyIndex.pack(found.key) {
+        keys.insert(packed)
+      }
+    }
     do {
-      while let _ = try reader.withNextRecord({ view in
-        if view.isBlank { return }
-        if inferMark {
-          if useFastPath, let evidence = CSVFieldDecoder.evidence(view.field(mapping.amount)) {
-            inference.add(evidence)
-          } else if let amount = normalizer.amountText(of: view.record) {
-            inference.add(amount)
+      if !splitTargets.isEmpty,
+        let parallel = try Self.scanCSVInParts(
+          reader: reader, readPath: readPath, targets: splitTargets, scan: addEvidence)
+      {
+        (inference, partStarts, size) = parallel
+      } else {
+        if !splitTargets.isEmpty {  // the parts met a quoted field: read the file again, in one pass
+          reader = try openFile(readPath, displayPath: displayPath, delimiter: reader.delimiter).reader
+          inference = DecimalMarkInference()
+        }
+        while let _ = try reader.withNextRecord({ scanRecord($0, inference: &inference) }) {
+          if partStarts.count < splitTargets.count, reader.nextRecordOffset >= splitTargets[partStarts.count] {
+            partStarts.append(FileScan.PartStart(offset: reader.nextRecordOffset, line: reader.nextLine))
           }
         }
-        guard collectKeys else { return }
-        if useFastPath, let found = decoder.key(of: view),
-          let packed = RateKeyIndex.pack(base: found.base, quote: found.quote, day: found.day)
-        {
-          keys.insert(packed)
-        } else if case .success(let found) = normalizer.rateKey(of: view.record), let packed = RateKeyIndex.pack(found.key) {
-          keys.insert(packed)
-        }
-      }) {
-        if partStarts.count < splitTargets.count, reader.nextRecordOffset >= splitTargets[partStarts.count] {
-          partStarts.append(FileScan.PartStart(offset: reader.nextRecordOffset, line: reader.nextLine))
-        }
+        size = reader.nextRecordOffset
       }
     } catch let error as CSVError {
       throw FileError(path: displayPath, line: error.line, column: error.column, message: error.description)
@@ -104,8 +121,8 @@ extension BatchJob {
         uniqueKeysWithValues: [("amount", mapping.amount), ("from", mapping.from), ("to", mapping.to), ("date", mapping.date)]
           .compactMap { role, index in index.map { (role, headerFields[$0]) } }))
     // The last record boundary may be the end of the file: no part starts there.
-    scan.partStarts = partStarts.filter { $0.offset < reader.nextRecordOffset }
-    scan.size = reader.nextRecordOffset
+    scan.partStarts = partStarts.filter { $0.offset < size }
+    scan.size = size
     return (scan, keys)
   }
 
@@ -274,6 +291,69 @@ extension BatchJob {
       if count == 0 { return }
       try sink.write(buffer[0..<count])
     }
+  }
+
+  /// Pass 1 in parts on all cores, for a file without quoted fields, where a record starts after every line
+  /// feed: each part is read from the first record after its target offset, and the parts' decimal-mark
+  /// counts add up.
+  ///
+  /// - Parameters:
+  ///   - reader: the reader after the header; it reads the first part.
+  ///   - scan: pass 1's work on one record.
+  /// - Returns: the decimal-mark counts, the part starts (with their lines) and the file's size; `nil` when a
+  ///   part met a quoted field (it may hold line feeds, so the caller reads the file in one pass instead).
+  private static func scanCSVInParts(
+    reader: CSVReader, readPath: String, targets: [Int],
+    scan: @escaping @Sendable (CSVRecordView, inout DecimalMarkInference) -> Void
+  ) throws -> (DecimalMarkInference, [FileScan.PartStart], Int)? {
+    let size = fileSize(readPath)
+    // Each part starts after the first line feed at or after its target.
+    var starts: [Int] = []
+    let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var window = [UInt8](repeating: 0, count: 1 << 16)
+    for target in targets {
+      let count = window.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(target - 1)) }
+      guard count > 0, let feed = window[0..<count].firstIndex(of: 10) else { return nil }
+      let start = target - 1 + feed + 1
+      guard start > reader.nextRecordOffset, start > (starts.last ?? 0), start < size else { return nil }
+      starts.append(start)
+    }
+    reader.stop(at: starts[0])
+    let parts = starts.count + 1
+    let offsets = starts
+    let results = Mutex<[Int: Result<(DecimalMarkInference, lines: Int, quoted: Bool), Error>]>([:])
+    let work = UncheckedSendable(reader)
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      let first = work.value
+      let result = Result { () throws -> (DecimalMarkInference, lines: Int, quoted: Bool) in
+        let partReader =
+          part == 0
+          ? first
+          : try CSVReader(
+            path: readPath, delimiter: first.delimiter, range: offsets[part - 1]..<(part < offsets.count ? offsets[part] : size),
+            line: 1)
+        var inference = DecimalMarkInference()
+        while let _ = try partReader.withNextRecord({ scan($0, &inference) }) {
+          if partReader.sawQuotedField { break }
+        }
+        return (inference, partReader.nextLine, partReader.sawQuotedField)
+      }
+      results.withLock { $0[part] = result }
+    }
+    let found = results.withLock { $0 }
+    var inference = DecimalMarkInference()
+    var partStarts: [FileScan.PartStart] = []
+    var line = 0
+    for part in 0..<parts {
+      guard let result = try found[part]?.get(), !result.quoted else { return nil }
+      inference.add(result.0)
+      // Part 0 continues the header's line numbers; the others count from 1.
+      line = part == 0 ? result.lines : line + result.lines - 1
+      if part < starts.count { partStarts.append(FileScan.PartStart(offset: starts[part], line: line)) }
+    }
+    return (inference, partStarts, size)
   }
 
   /// The file offsets near which parts should start, for a file of `fileSize` bytes in `parts` parts; none for a

@@ -72,6 +72,10 @@ public final class CSVReader {
 
   deinit { close(descriptor) }
 
+  /// Whether a record read so far has a quoted field (which may hold line ends: a file without one has a record
+  /// boundary after every line end).
+  private(set) var sawQuotedField = false
+
   /// The file offset of the next record (after the last one read).
   var nextRecordOffset: Int { bufferOffset + start }
   /// The 1-based line of the next record.
@@ -202,6 +206,8 @@ public final class CSVReader {
     var inQuotes = false
     var quoteOpenedAt = start
     var newlinesInside = 0
+    var opensQuotedField = false
+    defer { if opensQuotedField { sawQuotedField = true } }
     let delimiter = self.delimiter
     return try buffer.withUnsafeBufferPointer { buffer in
       while true {
@@ -241,6 +247,7 @@ public final class CSVReader {
         case quote where index == fieldStart:
           inQuotes = true
           quoteOpenedAt = index
+          opensQuotedField = true
         case delimiter:
           ranges.append(fieldStart - start..<index - start)
           fieldStart = index + 1

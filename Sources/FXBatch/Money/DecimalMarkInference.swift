@@ -55,6 +55,13 @@ public struct DecimalMarkInference: Sendable {
   /// Counts one cell of the column.
   public mutating func add(_ text: String) { add(Self.evidence(text)) }
 
+  /// Adds the counts of another part of the column.
+  mutating func add(_ other: DecimalMarkInference) {
+    point += other.point
+    comma += other.comma
+    ambiguous += other.ambiguous
+  }
+
   /// Counts what one cell says.
   mutating func add(_ evidence: Evidence) {
     switch evidence {

@@ -126,16 +126,54 @@ public struct ExactDecimal: Hashable, Sendable, CustomStringConvertible {
   }
 
   /// 10^exponent for exponent 0...38.
+  ///
+  /// A `switch` of constants rather than a static array: a static is initialized lazily and checked on every
+  /// access, which showed in the per-record path.
+  @inline(__always)
   static func powerOfTen(_ exponent: Int) -> UInt128 {
-    precondition(exponent >= 0 && exponent <= 38, "power of ten out of range")
-    return powersOfTen[exponent]
+    switch exponent {
+    case 0: return 1
+    case 1: return 10
+    case 2: return 100
+    case 3: return 1000
+    case 4: return 10000
+    case 5: return 100000
+    case 6: return 1000000
+    case 7: return 10000000
+    case 8: return 100000000
+    case 9: return 1000000000
+    case 10: return 10000000000
+    case 11: return 100000000000
+    case 12: return 1000000000000
+    case 13: return 10000000000000
+    case 14: return 100000000000000
+    case 15: return 1000000000000000
+    case 16: return 10000000000000000
+    case 17: return 100000000000000000
+    case 18: return 1000000000000000000
+    case 19: return 10000000000000000000
+    case 20: return 100000000000000000000
+    case 21: return 1000000000000000000000
+    case 22: return 10000000000000000000000
+    case 23: return 100000000000000000000000
+    case 24: return 1000000000000000000000000
+    case 25: return 10000000000000000000000000
+    case 26: return 100000000000000000000000000
+    case 27: return 1000000000000000000000000000
+    case 28: return 10000000000000000000000000000
+    case 29: return 100000000000000000000000000000
+    case 30: return 1000000000000000000000000000000
+    case 31: return 10000000000000000000000000000000
+    case 32: return 100000000000000000000000000000000
+    case 33: return 1000000000000000000000000000000000
+    case 34: return 10000000000000000000000000000000000
+    case 35: return 100000000000000000000000000000000000
+    case 36: return 1000000000000000000000000000000000000
+    case 37: return 10000000000000000000000000000000000000
+    case 38: return 100000000000000000000000000000000000000
+    default: preconditionFailure("power of ten out of range")
+    }
   }
-
-  private static let powersOfTen: [UInt128] = {
-    var powers: [UInt128] = [1]
-    for _ in 1...38 { powers.append(powers[powers.count - 1] * 10) }
-    return powers
-  }()
 }
 
 extension ExactDecimal {

@@ -1,5 +1,6 @@
 import FXBatchTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FXBatch
@@ -120,6 +121,28 @@ struct CSVFastPathTests {
     let general = try Self.run(input.path, fastPath: false, rounding: .halfUp, rates: EmbeddedECBHistory.table)
     #expect(inParts == general)
     #expect(general.totals.error == 600)
+  }
+
+  /// A big file reports its progress in both passes, in bytes of the file and records (the CLI draws it as a
+  /// bar when standard error is a terminal; the end-to-end tests, on pipes, show none).
+  @Test func progressIsReportedInBothPasses() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = directory.url.appendingPathComponent("big.csv")
+    var text = "date,amount,from,to\n"
+    for index in 0..<40_000 { text += "2024-01-0\(index % 9 + 1),\(index).25,USD,EUR\n" }
+    try text.write(to: input, atomically: true, encoding: .utf8)
+    let reports = Mutex<[BatchProgress]>([])
+    var options = BatchOptions(today: try day("2026-11-29"))
+    options.inputPaths = [input.path]
+    options.destination = .file(directory.url.appendingPathComponent("out.csv").path)
+    options.parallelMinimumSize = 0
+    options.progress = { progress in reports.withLock { $0.append(progress) } }
+    let report = BatchJob(options: options, rates: EmbeddedECBHistory.table).run()
+    #expect(report.totals.ok + report.totals.fallback == 40_000)
+    let seen = reports.withLock { $0 }
+    #expect(seen.contains { $0.pass == 1 } && seen.contains { $0.pass == 2 })
+    #expect(seen.allSatisfy { $0.file == input.path && $0.bytesDone > 0 && $0.bytesDone <= $0.bytesTotal && $0.records > 0 })
   }
 
   @Test(arguments: [("history", "random-400.csv"), ("e2e", "mixed.csv"), ("e2e", "bom-crlf-semicolon.csv")])

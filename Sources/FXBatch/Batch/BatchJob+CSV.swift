@@ -88,10 +88,12 @@ extension BatchJob {
         keys.insert(packed)
       }
     }
+    let readMeter = ProgressMeter(
+      file: displayPath, pass: 1, bytesTotal: Self.fileSize(readPath), handler: options.progress)
     do {
       if !splitTargets.isEmpty,
         let parallel = try Self.scanCSVInParts(
-          reader: reader, readPath: readPath, targets: splitTargets, scan: addEvidence)
+          reader: reader, readPath: readPath, targets: splitTargets, meter: readMeter, scan: addEvidence)
       {
         (inference, partStarts, size) = parallel
       } else {
@@ -99,9 +101,17 @@ extension BatchJob {
           reader = try openFile(readPath, displayPath: displayPath, delimiter: reader.delimiter).reader
           inference = DecimalMarkInference()
         }
+        var records = 0
+        var reported = reader.nextRecordOffset
         while let _ = try reader.withNextRecord({ scanRecord($0, inference: &inference) }) {
           if partStarts.count < splitTargets.count, reader.nextRecordOffset >= splitTargets[partStarts.count] {
             partStarts.append(FileScan.PartStart(offset: reader.nextRecordOffset, line: reader.nextLine))
+          }
+          records += 1
+          if records == ProgressMeter.batch, let meter = readMeter {
+            meter.add(bytes: reader.nextRecordOffset - reported, records: records)
+            reported = reader.nextRecordOffset
+            records = 0
           }
         }
         size = reader.nextRecordOffset
@@ -157,12 +167,15 @@ extension BatchJob {
       let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.delimiter, headerFieldCount: header.fieldCount)
       try writer.writeHeader(header, byteOrderMark: reader.hasByteOrderMark, leadingBlankLines: leadingBlankLines)
       var result: PartResult
+      let meter = ProgressMeter(file: scan.displayPath, pass: 2, bytesTotal: scan.size, handler: options.progress)
       if let fastPass, !scan.partStarts.isEmpty {
         result = try convertCSVInParts(
-          scan, first: reader, headerFieldCount: header.fieldCount, sink: sink, fastPass: fastPass, quotes: quotes)
+          scan, first: reader, headerFieldCount: header.fieldCount, sink: sink, fastPass: fastPass, quotes: quotes,
+          meter: meter)
       } else {
         result = try convertCSVPart(
-          scan, reader: reader, headerFieldCount: header.fieldCount, sink: sink, fastPass: fastPass, quotes: quotes)
+          scan, reader: reader, headerFieldCount: header.fieldCount, sink: sink, fastPass: fastPass, quotes: quotes,
+          meter: meter)
       }
       if let atomicFile { try atomicFile.commit() } else { try sink.flush() }
       return (result.counts, result.withoutDate, result.ledger)
@@ -188,8 +201,20 @@ extension BatchJob {
 
   /// Converts the records a reader has left, writing them to `sink`.
   private func convertCSVPart(
-    _ scan: FileScan, reader: CSVReader, headerFieldCount: Int, sink: ByteSink, fastPass: CSVFastPass?, quotes: QuoteBook
+    _ scan: FileScan, reader: CSVReader, headerFieldCount: Int, sink: ByteSink, fastPass: CSVFastPass?, quotes: QuoteBook,
+    meter: ProgressMeter?
   ) throws -> PartResult {
+    var records = 0
+    var reported = reader.nextRecordOffset
+    /// Reports progress every ``ProgressMeter/batch`` records.
+    func tick() {
+      records += 1
+      if records == ProgressMeter.batch, let meter {
+        meter.add(bytes: reader.nextRecordOffset - reported, records: records)
+        reported = reader.nextRecordOffset
+        records = 0
+      }
+    }
     let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.delimiter, headerFieldCount: headerFieldCount)
     let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
     // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
@@ -214,13 +239,13 @@ extension BatchJob {
         if try fastPass.convert(view, sink: sink) { return }
         try fastPass.flush(to: sink)
         try writeGeneral(view)
-      }) {}
+      }) { tick() }
       try fastPass.flush(to: sink)
       counts.add(fastPass.counts)
       withoutDate += fastPass.withoutDate
       fastPass.converter.flush(into: &ledger)
     } else {
-      while let _ = try reader.withNextRecord({ try writeGeneral($0) }) {}
+      while let _ = try reader.withNextRecord({ try writeGeneral($0) }) { tick() }
     }
     try sink.flush()
     return PartResult(counts: counts, withoutDate: withoutDate, ledger: ledger)
@@ -228,7 +253,8 @@ extension BatchJob {
 
   /// Converts a file's records in parts on several threads (see ``convertCSV(_:quotes:standardOutput:)``).
   private func convertCSVInParts(
-    _ scan: FileScan, first: CSVReader, headerFieldCount: Int, sink: ByteSink, fastPass: CSVFastPass, quotes: QuoteBook
+    _ scan: FileScan, first: CSVReader, headerFieldCount: Int, sink: ByteSink, fastPass: CSVFastPass, quotes: QuoteBook,
+    meter: ProgressMeter?
   ) throws -> PartResult {
     let starts = scan.partStarts
     first.stop(at: starts[0].offset)
@@ -240,7 +266,8 @@ extension BatchJob {
       let outcome: Result<(PartResult, String?), Error> = Result {
         if part == 0 {
           let result = try job.convertCSVPart(
-            scan, reader: first, headerFieldCount: headerFieldCount, sink: sink, fastPass: fastPass, quotes: quotes)
+            scan, reader: first, headerFieldCount: headerFieldCount, sink: sink, fastPass: fastPass, quotes: quotes,
+            meter: meter)
           return (result, nil)
         }
         let end = part < starts.count ? starts[part].offset : scan.size
@@ -253,7 +280,8 @@ extension BatchJob {
         var partFastPass = fastPass
         partFastPass.restart()
         let result = try job.convertCSVPart(
-          scan, reader: reader, headerFieldCount: headerFieldCount, sink: temporary.sink, fastPass: partFastPass, quotes: quotes)
+          scan, reader: reader, headerFieldCount: headerFieldCount, sink: temporary.sink, fastPass: partFastPass,
+          quotes: quotes, meter: meter)
         try temporary.commit()
         return (result, path)
       }
@@ -303,7 +331,7 @@ extension BatchJob {
   /// - Returns: the decimal-mark counts, the part starts (with their lines) and the file's size; `nil` when a
   ///   part met a quoted field (it may hold line feeds, so the caller reads the file in one pass instead).
   private static func scanCSVInParts(
-    reader: CSVReader, readPath: String, targets: [Int],
+    reader: CSVReader, readPath: String, targets: [Int], meter: ProgressMeter?,
     scan: @escaping @Sendable (CSVRecordView, inout DecimalMarkInference) -> Void
   ) throws -> (DecimalMarkInference, [FileScan.PartStart], Int)? {
     let size = fileSize(readPath)
@@ -335,8 +363,16 @@ extension BatchJob {
             path: readPath, delimiter: first.delimiter, range: offsets[part - 1]..<(part < offsets.count ? offsets[part] : size),
             line: 1)
         var inference = DecimalMarkInference()
+        var records = 0
+        var reported = partReader.nextRecordOffset
         while let _ = try partReader.withNextRecord({ scan($0, &inference) }) {
           if partReader.sawQuotedField { break }
+          records += 1
+          if records == ProgressMeter.batch, let meter {
+            meter.add(bytes: partReader.nextRecordOffset - reported, records: records)
+            reported = partReader.nextRecordOffset
+            records = 0
+          }
         }
         return (inference, partReader.nextLine, partReader.sawQuotedField)
       }

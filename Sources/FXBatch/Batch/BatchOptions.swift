@@ -48,6 +48,8 @@ public struct BatchOptions: Sendable {
   public var fixedTo: CurrencyCode?
   /// `--lock FILE`: write every rate the run used there (not with `--frozen`, which reads it).
   public var lockPath: String?
+  /// Called as big CSV files are read and converted (see ``BatchProgress``); `nil`: no progress reports.
+  public var progress: (@Sendable (BatchProgress) -> Void)?
   /// Whether CSV records may take the per-record fast path (``CSVFieldDecoder``); tests turn it off to compare
   /// its output with the general path's.
   var fastPath = true

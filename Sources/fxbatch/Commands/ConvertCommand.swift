@@ -145,6 +145,7 @@ enum ConvertCommand {
       }
       source = .provider(provider, settings)
     }
+    if isatty(2) == 1, !quiet { options.progress = ProgressLine.show }
     let job = BatchJob(options: options, source: source)
     if planOnly {
       let (report, plan) = job.plan()

@@ -32,6 +32,8 @@ struct CSVFastPass {
     withoutDate = 0
     var empty = ReconciliationLedger()
     converter.flush(into: &empty)
+    converter.makeUnique()
+    decoder.makeUnique()
   }
 
   /// Hands the pending output to the sink.

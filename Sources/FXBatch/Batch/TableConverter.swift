@@ -36,7 +36,11 @@ struct TableConverter {
   private var texts: [UInt8] = []
   private var cellTexts: [Int32]
   private var dayTexts: [Int32]
-  private let identifiers: (early: [UInt8], later: [UInt8], from: Int)
+  private var identifiers: (early: [UInt8], later: [UInt8], from: Int)
+  /// Each row's publication day (days since 1970), and whether the table is undated: the table's own arrays
+  /// are shared by the copies on other threads, and touching them per record costs contended reference counts.
+  private var rowDays: [Int]
+  private let isUndated: Bool
   /// Per target currency seen, its reconciliation figures (merged into a ledger by ``flush(into:)``).
   private var accounts: [Account] = []
   private var accountByCurrency: [UInt32: Int] = [:]
@@ -73,6 +77,8 @@ struct TableConverter {
     significands = Array(repeating: 0, count: table.values.count)
     scales = Array(repeating: 0xFF, count: table.values.count)
     loadedRows = Array(repeating: false, count: max(table.days.count, 1))
+    rowDays = table.days.map(\.daysSinceEpoch)
+    isUndated = table.isUndated
     self.maxStaleness = maxStaleness
     if let first = table.days.first, let last = table.days.last {
       firstDay = first.daysSinceEpoch
@@ -99,7 +105,7 @@ struct TableConverter {
   /// Converts an amount; `nil` when the general rules must decide (see the type's description).
   @inline(__always)
   mutating func convert(base: CurrencyCode, quote: CurrencyCode, day: CalendarDay, amount: ExactDecimal) -> Conversion? {
-    guard base != quote, !table.isUndated, let planNumber = plan(base: base, quote: quote),
+    guard base != quote, !isUndated, let planNumber = plan(base: base, quote: quote),
       day.daysSinceEpoch < planEnds[planNumber]
     else { return nil }
     let offset = day.daysSinceEpoch - firstDay
@@ -182,7 +188,7 @@ struct TableConverter {
       converted, account: planAccounts[planNumber], negative: negative, quotient: quotient, remainder: remainder,
       divisor: divisor)
     return Conversion(
-      converted: converted, row: row, plan: planNumber, isFallback: table.days[row].daysSinceEpoch != day.daysSinceEpoch,
+      converted: converted, row: row, plan: planNumber, isFallback: rowDays[row] != day.daysSinceEpoch,
       numerator: numerator, numeratorScale: numeratorScale, denominator: denominator, denominatorScale: denominatorScale)
   }
 
@@ -208,6 +214,25 @@ struct TableConverter {
       accounts[index].roundedTotal = overflow || sum.magnitude >= ExactDecimal.powerOfTen(ExactDecimal.maximumDigits) ? nil : sum
     }
     accounts[index].streamed.add(negative: negative, quotient: quotient, remainder: remainder, divisor: divisor)
+  }
+
+  /// Gives this copy its own buffers for everything it reads per record (before it runs on another thread
+  /// than the value it was copied from, so the threads do not contend for the same reference counts).
+  mutating func makeUnique() {
+    func copy<Element>(_ array: [Element]) -> [Element] { array.withUnsafeBufferPointer { Array($0) } }
+    significands = copy(significands)
+    scales = copy(scales)
+    loadedRows = copy(loadedRows)
+    rowByDay = copy(rowByDay)
+    rowDays = copy(rowDays)
+    plans = copy(plans)
+    planEnds = copy(planEnds)
+    planAccounts = copy(planAccounts)
+    accounts = copy(accounts)
+    texts = copy(texts)
+    cellTexts = copy(cellTexts)
+    dayTexts = copy(dayTexts)
+    identifiers = (copy(identifiers.early), copy(identifiers.later), identifiers.from)
   }
 
   /// Hands the reconciliation figures of the records converted so far to a ledger, and starts afresh.
@@ -251,40 +276,54 @@ struct TableConverter {
   /// computed in 64/128-bit integers (the general function when they do not suffice).
   @inline(__always)
   func appendRateText(_ conversion: Conversion, to bytes: inout [UInt8]) {
-    let n = UInt128(conversion.numerator)
-    let d = UInt128(conversion.denominator)
+    let n = conversion.numerator
+    let d = conversion.denominator
     let sn = conversion.numeratorScale
     let sd = conversion.denominatorScale
     let significantDigits = 10
     let estimate = (Self.digitCount(n) - sn) - (Self.digitCount(d) - sd)
     var decimals = min(max(significantDigits - estimate, 0), ExactDecimal.maximumDigits)
-    while sd + decimals <= 38, sn <= 38 {
-      let (dividend, overflowDividend) = n.multipliedReportingOverflow(by: ExactDecimal.powerOfTen(sd + decimals))
-      let (divisor, overflowDivisor) = d.multipliedReportingOverflow(by: ExactDecimal.powerOfTen(sn))
+    while sd + decimals <= 38, sn <= 19 {
+      let (dividend, overflowDividend) = UInt128(n).multipliedReportingOverflow(by: ExactDecimal.powerOfTen(sd + decimals))
+      let (divisor, overflowDivisor) = UInt128(d).multipliedReportingOverflow(by: ExactDecimal.powerOfTen(sn))
       guard !overflowDividend, !overflowDivisor else { break }
-      let (quotient, remainder) = dividend.quotientAndRemainder(dividingBy: divisor)
+      let quotient: UInt128
+      let remainder: UInt128
+      if divisor <= UInt128(UInt64.max), dividend >> 64 < divisor {
+        let (q, r) = UInt64(divisor).dividingFullWidth(
+          (UInt64(truncatingIfNeeded: dividend >> 64), UInt64(truncatingIfNeeded: dividend)))
+        (quotient, remainder) = (UInt128(q), UInt128(r))
+      } else {
+        (quotient, remainder) = dividend.quotientAndRemainder(dividingBy: divisor)
+      }
       let comparison = remainder < divisor - remainder ? -1 : (remainder > divisor - remainder ? 1 : 0)
       var rounded = quotient
       if comparison > 0 || (comparison == 0 && quotient & 1 == 1) { rounded += 1 }
-      if decimals > 0, Self.digitCount(rounded) > significantDigits {
+      guard rounded <= UInt128(UInt64.max) else { break }
+      var value = UInt64(rounded)
+      if decimals > 0, Self.digitCount(value) > significantDigits {
         decimals -= 1
         continue
       }
-      while decimals > 0, rounded % 10 == 0 {
-        rounded /= 10
+      while decimals > 0, value % 10 == 0 {
+        value /= 10
         decimals -= 1
       }
-      ExactDecimal(significand: Int128(rounded), scale: decimals).appendText(to: &bytes)
+      ExactDecimal(significand: Int128(value), scale: decimals).appendText(to: &bytes)
       return
     }
     if let rate = rate(conversion) { bytes.append(contentsOf: rate.decimalText().utf8) }
   }
 
+  /// Decimal digits of a value (1 for 0).
   @inline(__always)
-  private static func digitCount(_ value: UInt128) -> Int {
-    var count = 1
-    while count <= 38, value >= ExactDecimal.powerOfTen(count) { count += 1 }
-    return count
+  private static func digitCount(_ value: UInt64) -> Int {
+    // log10 from the bit length (1233 / 4096 ≈ log10(2)), then one comparison to correct it.
+    let bits = 64 - value.leadingZeroBitCount
+    let guess = (bits * 1233) >> 12
+    let wide = UInt128(value)
+    return guess + 1 + (wide >= ExactDecimal.powerOfTen(guess + 1) ? 1 : 0)
+      - (guess > 0 && wide < ExactDecimal.powerOfTen(guess) ? 1 : 0)
   }
 
   /// The exact rate of a conversion.
@@ -309,7 +348,7 @@ struct TableConverter {
     bytes.append(delimiter)
     appendDayText(row: conversion.row, to: &bytes)
     bytes.append(delimiter)
-    let later = table.days[conversion.row].daysSinceEpoch >= identifiers.from
+    let later = rowDays[conversion.row] >= identifiers.from
     bytes.append(contentsOf: later ? identifiers.later : identifiers.early)
     bytes.append(UInt8(ascii: " "))
     appendCellText(conversion.row * width + plan.first, to: &bytes)

@@ -18,6 +18,12 @@ struct CSVFieldDecoder {
 
   init(normalizer: RecordNormalizer) { self.normalizer = normalizer }
 
+  /// Gives this copy its own caches (see ``TableConverter/makeUnique()``).
+  mutating func makeUnique() {
+    currencies = ShortFieldCache()
+    dates = ShortFieldCache()
+  }
+
   /// The rate key of a record and whether it used the default day; `nil` when the general rules must decide
   /// (including every record with an error).
   @inline(__always)

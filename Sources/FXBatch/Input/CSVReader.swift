@@ -209,8 +209,30 @@ public final class CSVReader {
     var opensQuotedField = false
     defer { if opensQuotedField { sawQuotedField = true } }
     let delimiter = self.delimiter
+    // Eight bytes at a time outside quotes: a word with no delimiter, quote, CR or LF is skipped whole.
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let delimiters = UInt64(delimiter) &* ones
+    let quotes = UInt64(quote) &* ones
+    let feeds = UInt64(10) &* ones
+    let returns = UInt64(13) &* ones
+    @inline(__always) func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
     return try buffer.withUnsafeBufferPointer { buffer in
+      let raw = UnsafeRawPointer(buffer.baseAddress!)
       while true {
+        if !inQuotes {
+          while index + 8 <= end {
+            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let special =
+              zeroBytes(word ^ delimiters) | zeroBytes(word ^ quotes) | zeroBytes(word ^ feeds) | zeroBytes(word ^ returns)
+            if special == 0 {
+              index += 8
+              continue
+            }
+            index += special.trailingZeroBitCount >> 3  // the first special byte (lower flags are exact)
+            break
+          }
+        }
         if index == end {
           guard atEndOfFile else { return nil }
           if inQuotes {

@@ -212,37 +212,41 @@ extension ExactDecimal {
   /// per-record output path).
   func appendText(to bytes: inout [UInt8], mark: UInt8 = UInt8(ascii: ".")) {
     let magnitude = significand.magnitude
-    if significand < 0 { bytes.append(UInt8(ascii: "-")) }
-    // The digits, last first, into a fixed buffer: at most 39 digits and a leading zero.
-    var digits: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
-    withUnsafeMutableBytes(of: &digits) { buffer in
-      var count = 0
+    // The text, right-aligned in a fixed buffer (at most a sign, 39 digits, a mark and a leading zero), then
+    // appended at once: one append per value rather than one per digit.
+    var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    withUnsafeMutableBytes(of: &storage) { buffer in
+      var position = buffer.count
+      var digits = 0
+      func put(_ byte: UInt8) {
+        position -= 1
+        buffer[position] = byte
+      }
       if magnitude <= UInt128(UInt64.max) {
         var value = UInt64(truncatingIfNeeded: magnitude)
         repeat {
           let (quotient, remainder) = value.quotientAndRemainder(dividingBy: 10)
-          buffer[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remainder)
+          if digits == scale, scale > 0 { put(mark) }
+          put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remainder))
+          digits += 1
           value = quotient
-          count += 1
         } while value != 0
       } else {
         var value = magnitude
         repeat {
-          buffer[count] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10)
+          if digits == scale, scale > 0 { put(mark) }
+          put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
+          digits += 1
           value /= 10
-          count += 1
         } while value != 0
       }
-      while count <= scale {  // 0.05: a zero before the mark
-        buffer[count] = UInt8(ascii: "0")
-        count += 1
+      while digits <= scale {  // 0.05: zeros up to the one before the mark
+        if digits == scale, scale > 0 { put(mark) }
+        put(UInt8(ascii: "0"))
+        digits += 1
       }
-      var position = count - 1
-      while position >= 0 {
-        bytes.append(buffer[position])
-        if position == scale, scale > 0 { bytes.append(mark) }
-        position -= 1
-      }
+      if significand < 0 { put(UInt8(ascii: "-")) }
+      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[position...]))
     }
   }
 }

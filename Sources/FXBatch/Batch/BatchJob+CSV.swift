@@ -273,7 +273,7 @@ extension BatchJob {
         let end = part < starts.count ? starts[part].offset : scan.size
         let reader = try CSVReader(
           path: scan.readPath, delimiter: scan.delimiter, range: starts[part - 1].offset..<end, line: starts[part - 1].line)
-        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("fxbatch-part-\(getpid())-\(part)")
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("fxbatch-part-\(getpid())-\(UUID().uuidString)")
         let temporary = try AtomicFile(path: path, mode: 0o600)
         PendingFiles.add(path)
         defer { temporary.discard() }

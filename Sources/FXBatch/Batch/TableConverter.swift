@@ -16,9 +16,11 @@ struct TableConverter {
   let rounding: RoundingMode
   /// The cells as significand and scale (scale `0xFF`: not published, too wide for the fast path, or in a row
   /// not loaded yet: see ``loadedRows``).
-  private var significands: [UInt64]
-  private var scales: [UInt8]
-  private var loadedRows: [Bool]
+  private var significands: [UInt64] = []
+  private var scales: [UInt8] = []
+  /// Each row's slot in ``significands``, ``scales`` and ``cellTexts`` (−1: not loaded): only the rows a file
+  /// touches take memory.
+  private var slotOfRow: [Int32]
   private let width: Int
   /// The publication row of each day from ``firstDay``; −1 when the general rules decide (an error), −2 before
   /// the day is first asked.
@@ -34,7 +36,7 @@ struct TableConverter {
   private var planIndex = RateKeyIndex()
   /// Texts made on first use: each cell's `PIVOT/CUR=value` and each row's day, back to back.
   private var texts: [UInt8] = []
-  private var cellTexts: [Int32]
+  private var cellTexts: [Int32] = []
   private var dayTexts: [Int32]
   private var identifiers: (early: [UInt8], later: [UInt8], from: Int)
   /// Each row's publication day (days since 1970), and whether the table is undated: the table's own arrays
@@ -57,6 +59,8 @@ struct TableConverter {
   struct Conversion {
     let converted: ExactDecimal
     let row: Int
+    /// The row's slot in the converter's cell arrays.
+    let slot: Int
     let plan: Int
     let isFallback: Bool
     /// The rate as `numerator·10^(−numeratorScale) ÷ (denominator·10^(−denominatorScale))`.
@@ -74,9 +78,7 @@ struct TableConverter {
     self.rounding = rounding
     width = table.pairs.count
     // Rows and days are prepared on first use: a small file touches a few of the history's 7,000 days.
-    significands = Array(repeating: 0, count: table.values.count)
-    scales = Array(repeating: 0xFF, count: table.values.count)
-    loadedRows = Array(repeating: false, count: max(table.days.count, 1))
+    slotOfRow = Array(repeating: -1, count: max(table.days.count, 1))
     rowDays = table.days.map(\.daysSinceEpoch)
     isUndated = table.isUndated
     self.maxStaleness = maxStaleness
@@ -87,7 +89,6 @@ struct TableConverter {
       firstDay = 0
       rowByDay = []
     }
-    cellTexts = Array(repeating: -1, count: table.values.count * 2)
     dayTexts = Array(repeating: -1, count: max(table.days.count, 1) * 2)
     identifiers = (
       Array(table.identifier(for: nil).utf8), Array((table.laterSource?.identifier ?? table.info.identifier).utf8),
@@ -116,16 +117,17 @@ struct TableConverter {
     }
     let row = Int(rowByDay[offset])
     guard row >= 0, let plan = plans[planNumber] else { return nil }
-    if !loadedRows[row] { load(row: row) }
+    var slot = Int(slotOfRow[row])
+    if slot < 0 { slot = load(row: row) }
     // rate = numerator ÷ denominator, each a product of published values: (nq·db) ÷ (dq·nb).
-    let firstCell = row * width + plan.first
+    let firstCell = slot * width + plan.first
     guard scales[firstCell] != 0xFF else { return nil }
     var numerator: UInt64 = 1
     var numeratorScale = 0
     var denominator: UInt64 = 1
     var denominatorScale = 0
     if let second = plan.second {
-      let secondCell = row * width + second
+      let secondCell = slot * width + second
       guard scales[secondCell] != 0xFF else { return nil }
       // toBase (first) inverted, then toQuote (second).
       if plan.firstInverted {
@@ -188,19 +190,28 @@ struct TableConverter {
       converted, account: planAccounts[planNumber], negative: negative, quotient: quotient, remainder: remainder,
       divisor: divisor)
     return Conversion(
-      converted: converted, row: row, plan: planNumber, isFallback: rowDays[row] != day.daysSinceEpoch,
+      converted: converted, row: row, slot: slot, plan: planNumber, isFallback: rowDays[row] != day.daysSinceEpoch,
       numerator: numerator, numeratorScale: numeratorScale, denominator: denominator, denominatorScale: denominatorScale)
   }
 
-  /// Copies a row's cells into ``significands`` and ``scales``.
-  private mutating func load(row: Int) {
-    for (column, value) in table.values.row(row, width: width).enumerated() {
+  /// Copies a row's cells into a new slot of ``significands`` and ``scales``.
+  ///
+  /// - Returns: the slot.
+  private mutating func load(row: Int) -> Int {
+    let slot = significands.count / max(width, 1)
+    for value in table.values.row(row, width: width) {
       if let value, value.significand > 0, value.significand <= Int128(UInt64.max >> 8) {
-        significands[row * width + column] = UInt64(value.significand)
-        scales[row * width + column] = UInt8(value.scale)
+        significands.append(UInt64(value.significand))
+        scales.append(UInt8(value.scale))
+      } else {
+        significands.append(0)
+        scales.append(0xFF)
       }
+      cellTexts.append(-1)
+      cellTexts.append(-1)
     }
-    loadedRows[row] = true
+    slotOfRow[row] = Int32(slot)
+    return slot
   }
 
   @inline(__always)
@@ -222,7 +233,7 @@ struct TableConverter {
     func copy<Element>(_ array: [Element]) -> [Element] { array.withUnsafeBufferPointer { Array($0) } }
     significands = copy(significands)
     scales = copy(scales)
-    loadedRows = copy(loadedRows)
+    slotOfRow = copy(slotOfRow)
     rowByDay = copy(rowByDay)
     rowDays = copy(rowDays)
     plans = copy(plans)
@@ -351,10 +362,10 @@ struct TableConverter {
     let later = rowDays[conversion.row] >= identifiers.from
     bytes.append(contentsOf: later ? identifiers.later : identifiers.early)
     bytes.append(UInt8(ascii: " "))
-    appendCellText(conversion.row * width + plan.first, to: &bytes)
+    appendCellText(slot: conversion.slot, row: conversion.row, column: plan.first, to: &bytes)
     if let second = plan.second {
       bytes.append(UInt8(ascii: " "))
-      appendCellText(conversion.row * width + second, to: &bytes)
+      appendCellText(slot: conversion.slot, row: conversion.row, column: second, to: &bytes)
     }
     bytes.append(delimiter)
     if conversion.isFallback {
@@ -366,11 +377,12 @@ struct TableConverter {
   }
 
   @inline(__always)
-  private mutating func appendCellText(_ cell: Int, to bytes: inout [UInt8]) {
+  private mutating func appendCellText(slot: Int, row: Int, column: Int, to bytes: inout [UInt8]) {
+    let cell = slot * width + column
     if cellTexts[2 * cell] < 0 {
-      let pair = table.pairs[cell % width]
+      let pair = table.pairs[column]
       let start = texts.count
-      texts.append(contentsOf: "\(pair.base)/\(pair.quote)=\(table.values[cell].map(\.description) ?? "")".utf8)
+      texts.append(contentsOf: "\(pair.base)/\(pair.quote)=\(table.values[row * width + column].map(\.description) ?? "")".utf8)
       cellTexts[2 * cell] = Int32(start)
       cellTexts[2 * cell + 1] = Int32(texts.count - start)
     }

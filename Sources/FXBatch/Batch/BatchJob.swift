@@ -3,7 +3,9 @@ import Foundation
 /// Converts a set of files: reads every record of every file once to collect the distinct rate questions,
 /// answers each question once from the rate table, then streams every file again to write its annotated copy.
 ///
-/// Memory is proportional to the number of distinct (base, quote, day) keys, not to the number of records.
+/// Memory never grows with the number of records: under a network source or a lock file it is proportional to
+/// the distinct (base, quote, day) keys; a CSV file under a local table is converted record by record from the
+/// table (``TableConverter``), with no per-key state.
 public struct BatchJob {
   public internal(set) var options: BatchOptions
   public let source: RateSourceChoice

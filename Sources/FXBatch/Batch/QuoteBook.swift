@@ -183,21 +183,9 @@ struct QuoteBook {
     return firstRate.inverted.chained(with: secondRate)
   }
 
-  /// The plan of a table answer.
-  @inline(__always)
-  func plan(of answer: TableAnswer) -> LegPlan { plans[Int(answer.plan)] }
-
   /// The rate of a table answer.
   @inline(__always)
   func rate(of answer: TableAnswer) -> ExchangeRate? { rate(plan: plans[Int(answer.plan)], row: Int(answer.row)) }
-
-  /// The rate of the key with this index, when it has one.
-  func rate(at index: Int) -> ExchangeRate? {
-    switch answers[index] {
-    case .table(let answer): return rate(of: answer)
-    case .general(let position): return try? general[Int(position)].get().rate
-    }
-  }
 
   /// The answer to a key as a ``RateQuote`` (the general path of a record, JSON, XML, lock files).
   func quote(for key: RateKey) -> Result<RateQuote, RowError> {

@@ -23,13 +23,6 @@ public final class ByteSink {
 
   public func write(_ text: String) throws(OutputError) { try write(text.utf8) }
 
-  /// Lets `body` append to the buffer in place (the per-record path), then flushes when it is full.
-  @inline(__always)
-  func append(_ body: (inout [UInt8]) -> Void) throws(OutputError) {
-    body(&buffer)
-    if buffer.count >= Self.capacity { try flush() }
-  }
-
   /// Writes everything buffered.
   ///
   /// - Throws: ``OutputError/writeFailed(reason:)`` when the system refuses (disk full, closed pipe).

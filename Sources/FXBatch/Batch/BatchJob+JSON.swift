@@ -18,6 +18,7 @@ extension BatchJob {
       fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
       currencies: options.currencies)
     var keys: Set<RateKey> = []
+    let collectKeys = convertingTable == nil
     var inference = DecimalMarkInference()
     var located: [FieldMapping.Role: String] = [:]
     var firstObject: (record: JSONRecordText, keys: [String])? = nil
@@ -37,7 +38,8 @@ extension BatchJob {
       let (fields, found, _) = locator.fields(of: record)
       located.merge(found) { earlier, _ in earlier }
       if checkMark, case .text(let text) = fields.amount { inference.add(text) }
-      if case .success(let found) = normalizer.rateKey(of: fields) { keys.insert(found.key) }
+      // Under a local table, keys are answered as records come (no per-key memory).
+      if collectKeys, case .success(let found) = normalizer.rateKey(of: fields) { keys.insert(found.key) }
       return true
     }
     if let (record, names) = firstObject, let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {

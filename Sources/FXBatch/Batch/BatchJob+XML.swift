@@ -19,6 +19,7 @@ extension BatchJob {
       fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
       currencies: options.currencies)
     var keys: Set<RateKey> = []
+    let collectKeys = convertingTable == nil
     var inference = DecimalMarkInference()
     var located: [FieldMapping.Role: String] = [:]
     var first: XMLRecord? = nil
@@ -40,7 +41,8 @@ extension BatchJob {
         let (fields, found) = locator.fields(of: record)
         located.merge(found) { earlier, _ in earlier }
         if options.decimalMark == nil, case .text(let text) = fields.amount { inference.add(text) }
-        if case .success(let found) = normalizer.rateKey(of: fields) { keys.insert(found.key) }
+        // Under a local table, keys are answered as records come (no per-key memory).
+        if collectKeys, case .success(let found) = normalizer.rateKey(of: fields) { keys.insert(found.key) }
       }
     } catch let error as XMLInputError {
       throw FileError(path: displayPath, line: error.line, column: error.column, message: error.message, hint: error.hint)

@@ -13,6 +13,12 @@ struct ReconciliationLedger: Sendable, Equatable {
       minorUnits = ISO4217.currency(for: currency)?.minorUnits ?? 2
       roundedTotal = ExactDecimal(significand: 0, scale: minorUnits)
     }
+
+    mutating func add(amount: ExactDecimal, rate: ExchangeRate, rounded: ExactDecimal) {
+      records += 1
+      roundedTotal = roundedTotal?.adding(rounded)
+      exactTotal.add(amount, at: rate)
+    }
   }
 
   private var accounts: [CurrencyCode: Account] = [:]
@@ -25,11 +31,9 @@ struct ReconciliationLedger: Sendable, Equatable {
   ///   - rounded: the converted amount as written in `fx_converted`.
   ///   - currency: the target currency.
   mutating func add(amount: ExactDecimal, rate: ExchangeRate, rounded: ExactDecimal, currency: CurrencyCode) {
-    var account = accounts[currency] ?? Account(currency)
-    account.records += 1
-    account.roundedTotal = account.roundedTotal?.adding(rounded)
-    account.exactTotal.add(amount, at: rate)
-    accounts[currency] = account
+    // Mutated in place: a copy of the account would share its per-rate dictionary, and adding to the copy would
+    // then copy the whole dictionary for every record.
+    accounts[currency, default: Account(currency)].add(amount: amount, rate: rate, rounded: rounded)
   }
 
   /// Adds another file's ledger (for the run's total).

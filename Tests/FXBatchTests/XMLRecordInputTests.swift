@@ -52,7 +52,30 @@ struct XMLRecordInputTests {
     #expect(fields.problem?.code == .invalidRecord)
   }
 
-  @Test func annotationValuesAreEscaped() {
-    #expect(XMLAnnotatingWriter.escaped("a<b>&\"c\" é\n\u{1}") == "a&lt;b&gt;&amp;&quot;c&quot; &#xE9;&#xA;&#xFFFD;")
+  /// The element as libxml2 writes it for `x<>&"'`, LF, tab, CR, U+0001, space, `é€`: escaped, and for an
+  /// encoding that has every character, with the characters as they are (U+0001, which XML 1.0 cannot hold at
+  /// all, becomes U+FFFD).
+  static let unicodeElement = "<fx a=\"x&lt;&gt;&amp;&quot;'&#10;&#9;&#13;\u{FFFD} é€\"/>"
+  static let escapedASCII = Array("<fx a=\"x&lt;&gt;&amp;&quot;'&#10;&#9;&#13;".utf8)
+  static func littleEndian(_ text: String) -> [UInt8] { text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } }
+  static func bigEndian(_ text: String) -> [UInt8] { text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] } }
+  static let encodedElements: [(String, [UInt8])] = [
+    ("UTF-8", Array(unicodeElement.utf8)),
+    // A character the encoding lacks is a decimal reference: U+FFFD 65533, é U+00E9 233, € U+20AC 8364.
+    ("ISO-8859-1", escapedASCII + Array("&#65533; ".utf8) + [0xE9] + Array("&#8364;\"/>".utf8)),
+    ("ISO-8859-15", escapedASCII + Array("&#65533; ".utf8) + [0xE9, 0xA4] + Array("\"/>".utf8)),
+    ("US-ASCII", escapedASCII + Array("&#65533; &#233;&#8364;\"/>".utf8)),
+    ("UTF-16LE", littleEndian(unicodeElement)),
+    ("UTF-16BE", bigEndian(unicodeElement)),
+  ]
+
+  @Test(arguments: encodedElements)
+  func annotationElementIsEscapedAndEncodedByLibxml2(encoding: String, expected: [UInt8]) throws {
+    let encoder = try XMLElementEncoder(encoding: encoding)
+    for _ in 0..<2 {  // the writer and its buffer are reused: the second element is written like the first
+      var bytes: [UInt8] = []
+      try encoder.writeEmptyElement("fx", attributes: [("a", "x<>&\"'\n\t\r\u{1} é€")]) { bytes += $0 }
+      #expect(bytes == expected)
+    }
   }
 }

@@ -36,19 +36,41 @@ struct XMLRecordInputTests {
   @Test func fieldsComeFromAttributesAndChildren() throws {
     let record = XMLRecord(
       line: 1, attributes: [("currency", "EUR"), ("to", "GBP")], children: [("amount", " 12.50 "), ("to", "USD")])
-    let locator = XMLFieldLocator(names: FieldNames(to: "to"), fixedFrom: false, fixedTo: false)
+    var locator = XMLFieldLocator(names: FieldNames(to: "to"), fixedFrom: false, fixedTo: false)
     let (fields, located) = locator.fields(of: record)
     #expect(fields.amount == .text("12.50"))
     #expect(fields.from == .text("EUR"))
     #expect(fields.to == .text("USD"), "a plain name prefers the child element")
     #expect(located[.from] == "@currency")
-    let attribute = XMLFieldLocator(names: FieldNames(to: "@to"), fixedFrom: false, fixedTo: false).fields(of: record)
+    var attributeLocator = XMLFieldLocator(names: FieldNames(to: "@to"), fixedFrom: false, fixedTo: false)
+    let attribute = attributeLocator.fields(of: record)
     #expect(attribute.fields.to == .text("GBP"))
+  }
+
+  /// One locator serves a whole document and remembers where the last record's fields were: each record is
+  /// still read by its own layout and with its own values.
+  @Test func aLocatorReusedAcrossRecordsFollowsEachRecordsLayout() {
+    var locator = XMLFieldLocator(names: FieldNames(), fixedFrom: false, fixedTo: false)
+    let asAttributes = XMLRecord(line: 1, attributes: [("amount", "1"), ("currency", "EUR"), ("to", "USD")])
+    let asChildren = XMLRecord(line: 2, children: [("to", "GBP"), ("from", "CHF"), ("amount", " 2 ")])
+    let again = XMLRecord(line: 3, children: [("to", "JPY"), ("from", "SEK"), ("amount", "3")])
+    let twice = XMLRecord(line: 4, children: [("to", "JPY"), ("from", "SEK"), ("from", "NOK")])
+    let first = locator.fields(of: asAttributes)
+    #expect(first.fields == RecordFields(amount: .text("1"), from: .text("EUR"), to: .text("USD"), date: .absent))
+    #expect(first.located == [.amount: "@amount", .from: "@currency", .to: "@to"])
+    let second = locator.fields(of: asChildren)
+    #expect(second.fields == RecordFields(amount: .text("2"), from: .text("CHF"), to: .text("GBP"), date: .absent))
+    #expect(second.located == [.amount: "amount", .from: "from", .to: "to"])
+    #expect(
+      locator.fields(of: again).fields == RecordFields(amount: .text("3"), from: .text("SEK"), to: .text("JPY"), date: .absent))
+    #expect(locator.fields(of: twice).fields.problem?.code == .invalidRecord)
+    #expect(locator.fields(of: again).fields.problem == nil)
   }
 
   @Test func aRepeatedFieldIsARecordError() {
     let record = XMLRecord(line: 1, children: [("amount", "1"), ("amount", "2"), ("from", "EUR"), ("to", "USD")])
-    let (fields, _) = XMLFieldLocator(names: FieldNames(), fixedFrom: false, fixedTo: false).fields(of: record)
+    var locator = XMLFieldLocator(names: FieldNames(), fixedFrom: false, fixedTo: false)
+    let (fields, _) = locator.fields(of: record)
     #expect(fields.problem?.code == .invalidRecord)
   }
 

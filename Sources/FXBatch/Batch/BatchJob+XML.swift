@@ -13,7 +13,7 @@ extension BatchJob {
   /// - Throws: ``FileError`` for a malformed or refused document, one that is already fxbatch output, or
   ///   records of which none has an amount (or a currency) field.
   func scanXMLFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (FileScan, Set<RateKey>) {
-    let locator = xmlFieldLocator
+    var locator = xmlFieldLocator
     let normalizer = RecordNormalizer(
       fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
       currencies: options.currencies)
@@ -79,7 +79,7 @@ extension BatchJob {
     let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     let writer = XMLAnnotatingWriter(sink: sink)
-    let locator = xmlFieldLocator
+    var locator = xmlFieldLocator
     let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
     var counts = RunReport.Counts()
     var withoutDate = 0

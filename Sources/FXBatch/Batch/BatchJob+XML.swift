@@ -7,14 +7,13 @@ extension BatchJob {
     XMLFieldLocator(names: options.fieldNames, fixedFrom: options.fixedFrom != nil, fixedTo: options.fixedTo != nil)
   }
 
-  /// Pass 1 over an XML document: checks it (well-formed, no DTD, an ASCII-compatible encoding), finds its
+  /// Pass 1 over an XML document: checks it (well-formed, no DTD, an encoding fxbatch copies), finds its
   /// record elements, the decimal mark of its amounts, and collects the distinct rate keys.
   ///
   /// - Throws: ``FileError`` for a malformed or refused document, one that is already fxbatch output, or
   ///   records of which none has an amount (or a currency) field.
   func scanXMLFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (FileScan, Set<RateKey>) {
-    try Self.refuseUTF16(readPath: readPath, displayPath: displayPath)
-    let locator = xmlFieldLocator
+    var locator = xmlFieldLocator
     let normalizer = RecordNormalizer(
       fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
       currencies: options.currencies)
@@ -82,23 +81,20 @@ extension BatchJob {
     let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     let writer = XMLAnnotatingWriter(sink: sink)
-    let locator = xmlFieldLocator
+    var locator = xmlFieldLocator
     let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
     var counts = RunReport.Counts()
     var withoutDate = 0
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
     do {
       let reader = try XMLRecordReader(path: scan.readPath, recordElement: recordElement)
-      let document = try Data(contentsOf: URL(fileURLWithPath: scan.readPath), options: .alwaysMapped)
-      _ = try document.withUnsafeBytes { bytes in
-        try writer.write(bytes, recordElement: recordElement) {
-          guard let record = try reader.next() else { throw Self.recordsOutOfStep(scan) }
-          let outcome = self.outcome(
-            of: locator.fields(of: record).fields, normalizer: scan.normalizer, parser: parser, quotes: quotes,
-            withoutDate: &withoutDate, ledger: &ledger)
-          counts.add(outcome)
-          return outcome.cells(decimalMark: options.outputDecimalMark)
-        }
+      try writer.write(path: scan.readPath, encoding: reader.encoding, recordElement: recordElement) {
+        guard let record = try reader.next() else { throw Self.recordsOutOfStep(scan) }
+        let outcome = self.outcome(
+          of: locator.fields(of: record).fields, normalizer: scan.normalizer, parser: parser, quotes: quotes,
+          withoutDate: &withoutDate, ledger: &ledger)
+        counts.add(outcome)
+        return outcome.cells(decimalMark: options.outputDecimalMark)
       }
       guard try reader.next() == nil else { throw Self.recordsOutOfStep(scan) }
       if let atomicFile { try atomicFile.commit() } else { try sink.flush() }
@@ -125,18 +121,5 @@ extension BatchJob {
     FileError(
       path: scan.displayPath,
       message: "the <\(scan.recordElement ?? "")> elements could not be located in the file's bytes; nothing was written")
-  }
-
-  /// Refuses a UTF-16 document (a byte order mark or `<` followed by a zero byte): its annotated copy is made by
-  /// copying bytes, which needs an ASCII-compatible encoding.
-  private static func refuseUTF16(readPath: String, displayPath: String) throws(FileError) {
-    guard let handle = FileHandle(forReadingAtPath: readPath) else { return }
-    defer { try? handle.close() }
-    let prefix = [UInt8]((try? handle.read(upToCount: 2)) ?? Data())
-    if prefix == [0xFE, 0xFF] || prefix == [0xFF, 0xFE] || prefix.contains(0) {
-      throw FileError(
-        path: displayPath, message: "UTF-16 XML is not supported; fxbatch reads UTF-8, ISO-8859-1 and ISO-8859-15 XML",
-        hint: "convert the file to UTF-8 (iconv -f UTF-16 -t UTF-8)")
-    }
   }
 }

@@ -54,12 +54,14 @@ public enum RecordFormat: String, Sendable, CaseIterable, Codable {
 
   /// The format the first bytes of a file show: `[` starts a JSON document; `{` a JSON document when
   /// `--records-path` is given or its first line is not a whole JSON value, else JSON Lines; `<` XML;
-  /// anything else CSV. A UTF-8 byte order mark and leading whitespace are skipped.
+  /// anything else CSV. A UTF-8 byte order mark and leading whitespace are skipped; UTF-16 (a byte order mark,
+  /// or `<?` in two-byte units) is XML, the only format fxbatch reads in UTF-16.
   ///
   /// - Parameters:
   ///   - prefix: the file's first bytes (64 KiB are enough).
   ///   - recordsPath: `--records-path`.
   public static func sniff(_ prefix: ArraySlice<UInt8>, recordsPath: [String]) -> RecordFormat {
+    if let encoding = try? XMLDocumentEncoding.detect(prefix), encoding.form != .asciiCompatible { return .xml }
     var bytes = prefix
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
     bytes = bytes.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }

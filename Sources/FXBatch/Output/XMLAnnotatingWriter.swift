@@ -5,9 +5,10 @@
 /// becomes `<p a="1"><fx …/></p>`.
 ///
 /// Namespaces, comments, processing instructions, attribute order, quoting and character references are
-/// untouched because they are copied, not re-serialized. The document must use an ASCII-compatible encoding
-/// (UTF-8, ISO-8859-1, ISO-8859-15): the tags are found in its bytes, and non-ASCII annotation text is written
-/// as character references.
+/// untouched because they are copied, not re-serialized. The tags are found in the document's own code units
+/// (bytes, or UTF-16 units), so the document may be in any encoding ``XMLDocumentEncoding`` accepts; what is
+/// inserted is made by libxml2's writer in that encoding (``XMLElementEncoder``). The file is read through a
+/// sliding window, so memory does not grow with its size.
 public struct XMLAnnotatingWriter {
   private let sink: ByteSink
 
@@ -16,144 +17,178 @@ public struct XMLAnnotatingWriter {
   /// The `fx` element's attribute names, in ``AnnotationColumn`` order.
   static let attributeNames = ["rate", "converted", "currency", "rate-date", "source", "status", "error"]
 
+  private static func unit(_ character: Unicode.Scalar) -> UInt16 { UInt16(character.value) }
+  private static let lessThan = unit("<")
+  private static let greaterThan = unit(">")
+  private static let slash = unit("/")
+  private static let lineFeed = unit("\n")
+  private static let commentStart = Array("<!--".utf16)
+  private static let commentEnd = Array("-->".utf16)
+  private static let cdataStart = Array("<![CDATA[".utf16)
+  private static let cdataEnd = Array("]]>".utf16)
+  private static let instructionStart = Array("<?".utf16)
+  private static let instructionEnd = Array("?>".utf16)
+  private static let declarationStart = Array("<!".utf16)
+  private static let endTagStart = Array("</".utf16)
+
   /// Copies a document, asking for each record element's annotation in document order.
   ///
   /// - Parameters:
-  ///   - document: the whole document (memory-mapped by the caller).
+  ///   - path: the document's file.
+  ///   - encoding: its encoding (``XMLDocumentEncoding/detect(_:)``).
   ///   - recordElement: the qualified name of the record elements; only the outermost ones are records.
+  ///   - windowCapacity: the size in bytes of the window the file is read through (tests make it small); copied
+  ///     bytes are written out once a quarter of it has gathered.
   ///   - annotation: the annotation values of the next record, in ``AnnotationColumn`` order.
   /// - Returns: the number of records seen.
+  /// - Throws: ``XMLInputError`` when the file cannot be read, ``OutputError`` when the copy cannot be written,
+  ///   and what `annotation` throws.
   @discardableResult
   public func write(
-    _ document: UnsafeRawBufferPointer, recordElement: String, annotation: () throws -> [String]
+    path: String, encoding: XMLDocumentEncoding, recordElement: String, windowCapacity: Int = 1 << 20,
+    annotation: () throws -> [String]
   ) throws -> Int {
-    let bytes = document.bindMemory(to: UInt8.self)
-    let name = Array(recordElement.utf8)
-    let count = bytes.count
-    var copied = 0
-    var position = 0
+    let window = try XMLByteWindow(path: path, form: encoding.form, capacity: windowCapacity)
+    let encoder = try XMLElementEncoder(encoding: encoding.name)
+    let width = encoding.form.codeUnitWidth
+    let name = Self.codeUnits(try encoder.encoded(recordElement), width: width, form: encoding.form)
+    var emitted = 0  // the bytes before this offset are written
+    var position = encoding.byteOrderMarkLength
     var depth = 0
     var recordDepth: Int? = nil
-    var lastChildIndent: Range<Int>? = nil
+    var lastChildIndent: [UInt8]? = nil
     var records = 0
 
-    func find(_ pattern: [UInt8], from start: Int) -> Int {
-      var index = start
-      while index + pattern.count <= count {
-        if bytes[index] == pattern[0], (0..<pattern.count).allSatisfy({ bytes[index + $0] == pattern[$0] }) {
-          return index + pattern.count
-        }
-        index += 1
+    func emit(upTo end: Int) throws {
+      guard end > emitted else { return }
+      try window.withBytes(emitted..<end) { try sink.write($0) }
+      emitted = end
+      window.release(before: end)
+    }
+    /// Skips the bytes up to `end`: they are replaced.
+    func skip(to end: Int) {
+      emitted = end
+      window.release(before: end)
+    }
+    func starts(_ pattern: [UInt16], at offset: Int) throws -> Bool {
+      for (index, unit) in pattern.enumerated() where try window.unit(at: offset + index * width) != unit { return false }
+      return true
+    }
+    /// The offset just after the first `pattern` at or after `offset`, or `nil` when the document ends first.
+    func offsetAfter(_ pattern: [UInt16], from offset: Int) throws -> Int? {
+      var offset = offset
+      while let found = try window.firstOffset(of: pattern[0], from: offset) {
+        if try starts(pattern, at: found) { return found + pattern.count * width }
+        offset = found + width
       }
-      return count
+      return nil
     }
-    func starts(_ text: String, at index: Int) -> Bool {
-      let pattern = Array(text.utf8)
-      return index + pattern.count <= count && (0..<pattern.count).allSatisfy { bytes[index + $0] == pattern[$0] }
+    func isSpace(_ unit: UInt16) -> Bool { unit == 0x20 || unit == 0x09 || unit == 0x0A || unit == 0x0D }
+    /// Whether the text `range` is only white space holding a line end: the indentation of a child's line.
+    func isIndentation(_ range: Range<Int>) throws -> Bool {
+      var hasLineEnd = false
+      for offset in stride(from: range.lowerBound, to: range.upperBound, by: width) {
+        guard let unit = try window.unit(at: offset), isSpace(unit) else { return false }
+        if unit == Self.lineFeed { hasLineEnd = true }
+      }
+      return hasLineEnd
     }
-    func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
-    func tagName(at index: Int) -> ArraySlice<UInt8> {
-      var end = index
-      while end < count, !isSpace(bytes[end]), bytes[end] != UInt8(ascii: ">"), bytes[end] != UInt8(ascii: "/") { end += 1 }
-      return ArraySlice(bytes[index..<end])
+    func isTagName(at offset: Int) throws -> Bool {
+      guard try starts(name, at: offset) else { return false }
+      guard let next = try window.unit(at: offset + name.count * width) else { return true }
+      return isSpace(next) || next == Self.greaterThan || next == Self.slash
     }
-    func element() throws -> [UInt8] {
+    func insertAnnotation() throws {
       records += 1
       let values = try annotation()
-      var text = "<\(XMLFieldLocator.annotationElement)"
-      for (attribute, value) in zip(Self.attributeNames, values) { text += " \(attribute)=\"\(Self.escaped(value))\"" }
-      return Array((text + "/>").utf8)
+      try encoder.writeEmptyElement(XMLFieldLocator.annotationElement, attributes: zip(Self.attributeNames, values)) {
+        try sink.write($0)
+      }
     }
 
-    while position < count {
-      guard let lessThan = (position..<count).first(where: { bytes[$0] == UInt8(ascii: "<") }) else { break }
+    while let lessThan = try window.firstOffset(of: Self.lessThan, from: position) {
+      // What lies before `position` is copied as it is: write it out before it piles up in the window.
+      if position - emitted >= windowCapacity / 4 { try emit(upTo: position) }
       let text = position..<lessThan
-      var end: Int
-      if starts("<!--", at: lessThan) {
-        end = find(Array("-->".utf8), from: lessThan + 4)
-      } else if starts("<![CDATA[", at: lessThan) {
-        end = find(Array("]]>".utf8), from: lessThan + 9)
-      } else if starts("<?", at: lessThan) {
-        end = find(Array("?>".utf8), from: lessThan + 2)
-      } else if starts("<!", at: lessThan) {
-        end = find(Array(">".utf8), from: lessThan + 2)
-      } else if starts("</", at: lessThan) {
-        end = find(Array(">".utf8), from: lessThan + 2)
+      let end: Int
+      if try starts(Self.commentStart, at: lessThan) {
+        guard let found = try offsetAfter(Self.commentEnd, from: lessThan + 4 * width) else { break }
+        end = found
+      } else if try starts(Self.cdataStart, at: lessThan) {
+        guard let found = try offsetAfter(Self.cdataEnd, from: lessThan + 9 * width) else { break }
+        end = found
+      } else if try starts(Self.instructionStart, at: lessThan) {
+        guard let found = try offsetAfter(Self.instructionEnd, from: lessThan + 2 * width) else { break }
+        end = found
+      } else if try starts(Self.declarationStart, at: lessThan) {
+        guard let found = try window.firstOffset(of: Self.greaterThan, from: lessThan + 2 * width) else { break }
+        end = found + width
+      } else if try starts(Self.endTagStart, at: lessThan) {
+        guard let found = try window.firstOffset(of: Self.greaterThan, from: lessThan + 2 * width) else { break }
+        end = found + width
         if let level = recordDepth, level == depth {
-          let trailing = text
-          if let indent = lastChildIndent, bytes[trailing].allSatisfy(isSpace), bytes[trailing].contains(0x0A) {
-            try sink.write(UnsafeBufferPointer(rebasing: bytes[copied..<trailing.lowerBound]))
-            try sink.write(UnsafeBufferPointer(rebasing: bytes[indent]))
-            try sink.write(try element())
-            try sink.write(UnsafeBufferPointer(rebasing: bytes[trailing.lowerBound..<end]))
+          if let indent = lastChildIndent, try isIndentation(text) {
+            try emit(upTo: text.lowerBound)
+            try sink.write(indent)
           } else {
-            try sink.write(UnsafeBufferPointer(rebasing: bytes[copied..<lessThan]))
-            try sink.write(try element())
-            try sink.write(UnsafeBufferPointer(rebasing: bytes[lessThan..<end]))
+            try emit(upTo: lessThan)
           }
-          copied = end
+          try insertAnnotation()
+          try emit(upTo: end)
           recordDepth = nil
         }
         depth -= 1
       } else {
         // A start tag: `>` may appear inside quoted attribute values.
-        var index = lessThan + 1
-        var quote: UInt8? = nil
-        while index < count {
-          let byte = bytes[index]
+        var index = lessThan + width
+        var quote: UInt16? = nil
+        var previous: UInt16 = 0
+        while let unit = try window.unit(at: index) {
           if let open = quote {
-            if byte == open { quote = nil }
-          } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-            quote = byte
-          } else if byte == UInt8(ascii: ">") {
+            if unit == open { quote = nil }
+          } else if unit == 0x22 || unit == 0x27 {
+            quote = unit
+          } else if unit == Self.greaterThan {
             break
           }
-          index += 1
+          previous = unit
+          index += width
         }
-        end = min(index + 1, count)
-        let empty = index > lessThan && bytes[index - 1] == UInt8(ascii: "/")
+        guard try window.unit(at: index) != nil else { break }
+        end = index + width
+        let empty = previous == Self.slash
         depth += 1
-        let tag = tagName(at: lessThan + 1)
-        if recordDepth == nil, tag.elementsEqual(name) {
+        if recordDepth == nil, try isTagName(at: lessThan + width) {
           if empty {
-            try sink.write(UnsafeBufferPointer(rebasing: bytes[copied..<(index - 1)]))
-            try sink.write(CollectionOfOne(UInt8(ascii: ">")))
-            try sink.write(try element())
-            try sink.write("</\(recordElement)>")
-            copied = end
+            try emit(upTo: index - width)
+            try encoder.writeRaw(">") { try sink.write($0) }
+            try insertAnnotation()
+            try encoder.writeRaw("</\(recordElement)>") { try sink.write($0) }
+            skip(to: end)
           } else {
             recordDepth = depth
             lastChildIndent = nil
           }
         } else if let level = recordDepth, depth == level + 1 {
-          lastChildIndent = bytes[text].allSatisfy(isSpace) && bytes[text].contains(0x0A) ? text : nil
+          lastChildIndent = try isIndentation(text) ? window.withBytes(text) { Array($0) } : nil
         }
         if empty { depth -= 1 }
       }
       position = end
     }
-    try sink.write(UnsafeBufferPointer(rebasing: bytes[copied..<count]))
+    try emit(upTo: position)
+    try window.drain(from: emitted) { try sink.write($0) }
     return records
   }
 
-  /// An attribute value: `&`, `<`, `>`, `"` and control characters escaped, and non-ASCII characters written
-  /// as character references so that the value is right in any ASCII-compatible document encoding.
-  static func escaped(_ text: String) -> String {
-    var result = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      case "\"": result += "&quot;"
-      case "\t", "\n", "\r": result += "&#x\(String(scalar.value, radix: 16, uppercase: true));"
-      // Other control characters are not allowed in XML 1.0, not even as references.
-      case _ where scalar.value < 0x20: result += "&#xFFFD;"
-      case _ where scalar.value >= 0x7F:
-        result += "&#x\(String(scalar.value, radix: 16, uppercase: true));"
-      default: result.unicodeScalars.append(scalar)
-      }
+  /// The code units of encoded text.
+  private static func codeUnits(_ bytes: [UInt8], width: Int, form: XMLDocumentEncoding.Form) -> [UInt16] {
+    switch form {
+    case .asciiCompatible: return bytes.map(UInt16.init)
+    case .utf16LittleEndian:
+      return stride(from: 0, to: bytes.count - 1, by: 2).map { UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8 }
+    case .utf16BigEndian:
+      return stride(from: 0, to: bytes.count - 1, by: 2).map { UInt16(bytes[$0]) << 8 | UInt16(bytes[$0 + 1]) }
     }
-    return result
   }
 }

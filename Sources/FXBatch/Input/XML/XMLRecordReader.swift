@@ -45,20 +45,28 @@ public struct XMLInputError: Error, Equatable, Sendable, CustomStringConvertible
 public final class XMLRecordReader {
   private let reader: xmlTextReaderPtr
   private let recordElement: String
+  private let path: String
+  /// The document's encoding, as its first bytes and XML declaration say.
+  public let encoding: XMLDocumentEncoding
 
   /// Opens a file.
   ///
   /// - Parameters:
   ///   - path: the file.
   ///   - recordElement: the name of the record elements.
-  /// - Throws: ``XMLInputError`` when the file cannot be opened.
+  /// - Throws: ``XMLInputError`` when the file cannot be opened, is in an encoding fxbatch does not copy, or
+  ///   has a DTD (located at its `<!DOCTYPE`, and refused before libxml2 reads it).
   public init(path: String, recordElement: String) throws(XMLInputError) {
+    let prolog = try XMLProlog.read(path: path)
+    if let position = prolog.documentType { throw XMLProlog.documentTypeRefused(at: position) }
     xmlResetLastError()
     guard let reader = xmlReaderForFile(path, nil, Self.options) else {
       throw XMLInputError(line: 1, column: 1, message: "cannot open the file as XML")
     }
     self.reader = reader
     self.recordElement = recordElement
+    self.path = path
+    encoding = prolog.encoding
   }
 
   deinit { xmlFreeTextReader(reader) }
@@ -138,12 +146,15 @@ public final class XMLRecordReader {
     let status = xmlTextReaderRead(reader)
     if status == 0 { return false }
     guard status == 1 else {
+      // Entities cannot be the cause: a document with a DTD, where entities are declared, never gets here.
       if let error = xmlGetLastError(), let text = error.pointee.message {
-        let message = String(cString: text).trimmingWhitespace
-        if message.contains("Detected an entity reference loop") || message.contains("amplification") {
+        // libxml2 puts some details on a second line ("Bytes: 0xE9 0x22"); a file error is one line.
+        let message = String(cString: text).split(whereSeparator: \.isNewline).map(\.trimmingWhitespace)
+          .joined(separator: " ")
+        if message.hasPrefix("Input is not proper UTF-8"), let position = try XMLSourcePosition.firstInvalidUTF8(path: path) {
           throw XMLInputError(
-            line: Int(error.pointee.line), column: Int(max(error.pointee.int2, 1)),
-            message: "entity expansion refused (\(message)); DTDs and entities are not accepted")
+            line: position.line, column: position.column, message: "malformed XML: \(message)",
+            hint: "the file is not UTF-8: declare its encoding, e.g. <?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>")
         }
         throw XMLInputError(
           line: Int(error.pointee.line), column: Int(max(error.pointee.int2, 1)), message: "malformed XML: \(message)")
@@ -153,10 +164,8 @@ public final class XMLRecordReader {
         message: "malformed XML")
     }
     if xmlTextReaderNodeType(reader) == Int32(XML_READER_TYPE_DOCUMENT_TYPE.rawValue) {
-      throw XMLInputError(
-        line: currentLine(), column: 1,
-        message: "a DTD (<!DOCTYPE …>) is not accepted: its entities could expand without bound or read other files",
-        hint: "remove the DOCTYPE declaration; fxbatch reads XML without a DTD")
+      // Not reached for a well-formed prolog, whose DTD ``XMLProlog`` refuses first, at its own position.
+      throw XMLProlog.documentTypeRefused(at: XMLSourcePosition(line: currentLine()))
     }
     return true
   }

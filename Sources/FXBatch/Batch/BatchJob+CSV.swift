@@ -383,7 +383,9 @@ extension BatchJob {
     var partStarts: [FileScan.PartStart] = []
     var line = 0
     for part in 0..<parts {
-      guard let result = try found[part]?.get(), !result.quoted else { return nil }
+      // A part that failed (a quoted field cut at its start leaves the part before it inside quotes) or met a
+      // quoted field: the file is read again in one pass, which reports any real error at its own line.
+      guard let result = try? found[part]?.get(), !result.quoted else { return nil }
       inference.add(result.0)
       // Part 0 continues the header's line numbers; the others count from 1.
       line = part == 0 ? result.lines : line + result.lines - 1

@@ -51,7 +51,7 @@ struct TableConverter {
     let currency: CurrencyCode
     let minorUnits: Int
     var records = 0
-    var roundedTotal: Int128? = 0
+    var roundedSum = WideSum()
     var streamed = StreamedTotal()
   }
 
@@ -220,10 +220,7 @@ struct TableConverter {
     divisor: UInt128
   ) {
     accounts[index].records += 1
-    if let total = accounts[index].roundedTotal {
-      let (sum, overflow) = total.addingReportingOverflow(converted.significand)
-      accounts[index].roundedTotal = overflow || sum.magnitude >= ExactDecimal.powerOfTen(ExactDecimal.maximumDigits) ? nil : sum
-    }
+    accounts[index].roundedSum.add(converted.significand)
     accounts[index].streamed.add(negative: negative, quotient: quotient, remainder: remainder, divisor: divisor)
   }
 
@@ -252,9 +249,7 @@ struct TableConverter {
       let account = accounts[index]
       guard account.records > 0 else { continue }
       ledger.add(
-        records: account.records,
-        roundedTotal: account.roundedTotal.map { ExactDecimal(significand: $0, scale: account.minorUnits) },
-        streamed: account.streamed, currency: account.currency)
+        records: account.records, roundedSum: account.roundedSum, streamed: account.streamed, currency: account.currency)
       accounts[index] = Account(currency: account.currency, minorUnits: account.minorUnits)
     }
   }

@@ -8,8 +8,9 @@
 /// second reading of the records). This replaced a dictionary of amounts per distinct rate, whose memory grew
 /// with the distinct (pair, day) keys of a file.
 struct StreamedTotal: Sendable, Equatable {
-  /// `Σ floor(amount × rate × 10^minorUnits)`; `nil` once it outgrew 128 bits.
-  private(set) var whole: Int128? = 0
+  /// `Σ floor(amount × rate × 10^minorUnits)` (wide: the order of the records does not matter); `nil` once a
+  /// record's own floor did not fit 128 bits.
+  private(set) var whole: WideSum? = WideSum()
   /// `Σ floor(fraction × 10^18)` of the records' fractions.
   private(set) var fractions: UInt128 = 0
   /// How many fractions were not exact at 18 decimals.
@@ -32,12 +33,11 @@ struct StreamedTotal: Sendable, Equatable {
 
   @inline(__always)
   private mutating func addWhole(_ value: @autoclosure () -> Int128, quotientFits: Bool) {
-    guard quotientFits, let current = whole else {
+    guard quotientFits, whole != nil else {
       whole = nil
       return
     }
-    let (sum, overflow) = current.addingReportingOverflow(value())
-    whole = overflow ? nil : sum
+    whole!.add(value())
   }
 
   /// Adds `floor(numerator × 10^18 ÷ divisor)` (numerator < divisor).
@@ -64,8 +64,8 @@ struct StreamedTotal: Sendable, Equatable {
 
   /// Adds another total.
   mutating func add(_ other: StreamedTotal) {
-    if let theirs = other.whole {
-      addWhole(theirs, quotientFits: true)
+    if let theirs = other.whole, whole != nil {
+      whole!.add(theirs)
     } else {
       whole = nil
     }
@@ -91,7 +91,7 @@ struct StreamedTotal: Sendable, Equatable {
   /// The total rounded once to `minorUnits` decimals; `nil` when it needs more than 38 digits, and
   /// `.undetermined` when the truncated fractions cannot tell on which side of a rounding boundary it is.
   func rounded(minorUnits: Int, rounding: RoundingMode) -> Rounded {
-    guard let whole else { return .overflow }
+    guard let whole = whole?.value else { return .overflow }
     let half = Self.fractionScale / 2
     let carried = fractions / Self.fractionScale
     let rest = fractions % Self.fractionScale

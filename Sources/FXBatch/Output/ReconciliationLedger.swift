@@ -10,21 +10,31 @@ struct ReconciliationLedger: Sendable, Equatable {
     /// The target currency's ISO 4217 minor units.
     let minorUnits: Int
     var records = 0
-    /// `Σ` rounded amounts, exact, with `minorUnits` decimals; `nil` once it outgrew 38 digits.
-    var roundedTotal: ExactDecimal?
+    /// `Σ` rounded amounts, exact, with `minorUnits` decimals (checked against 38 digits at the end).
+    var roundedSum = WideSum()
+    /// Whether a record's rounded amount did not have `minorUnits` decimals (it cannot be summed as such).
+    var roundedUnknown = false
+    var roundedTotal: ExactDecimal? { roundedUnknown ? nil : roundedSum.decimal(scale: minorUnits) }
     var streamed = StreamedTotal()
     /// The exact total of a currency in ``exactCurrencies``.
     var exact: ExactTotal?
 
     init(_ currency: CurrencyCode, exact: Bool = false) {
       minorUnits = ISO4217.currency(for: currency)?.minorUnits ?? 2
-      roundedTotal = ExactDecimal(significand: 0, scale: minorUnits)
       self.exact = exact ? ExactTotal() : nil
     }
 
-    mutating func add(records: Int, roundedTotal: ExactDecimal?) {
+    mutating func add(records: Int, roundedSum: WideSum) {
       self.records += records
-      self.roundedTotal = roundedTotal.flatMap { self.roundedTotal?.adding($0) }
+      self.roundedSum.add(roundedSum)
+    }
+
+    mutating func add(rounded: ExactDecimal) {
+      guard rounded.scale == minorUnits else {
+        roundedUnknown = true
+        return
+      }
+      roundedSum.add(rounded.significand)
     }
   }
 
@@ -52,18 +62,21 @@ struct ReconciliationLedger: Sendable, Equatable {
       amount: amount, rate: rate, rounded: rounded)
   }
 
-  /// Adds the figures of many records of one target currency (the per-record fast path keeps its own).
-  mutating func add(records: Int, roundedTotal: ExactDecimal?, streamed: StreamedTotal, currency: CurrencyCode) {
+  /// Adds the figures of many records of one target currency (the per-record fast path keeps its own): their
+  /// count, the sum of their rounded amounts (significands with the currency's minor units) and their streamed
+  /// exact total.
+  mutating func add(records: Int, roundedSum: WideSum, streamed: StreamedTotal, currency: CurrencyCode) {
     let exactCurrencies = self.exactCurrencies
     accounts[currency, default: Account(currency, exact: exactCurrencies.contains(currency))].add(
-      records: records, roundedTotal: roundedTotal, streamed: streamed)
+      records: records, roundedSum: roundedSum, streamed: streamed)
   }
 
   /// Adds another file's ledger (for the run's total).
   mutating func add(_ other: ReconciliationLedger) {
     for (currency, theirs) in other.accounts {
       var account = accounts.removeValue(forKey: currency) ?? newAccount(currency)
-      account.add(records: theirs.records, roundedTotal: theirs.roundedTotal, streamed: theirs.streamed)
+      account.add(records: theirs.records, roundedSum: theirs.roundedSum, streamed: theirs.streamed)
+      if theirs.roundedUnknown { account.roundedUnknown = true }
       if let exact = theirs.exact { account.exact = (account.exact ?? ExactTotal()).adding(exact) }
       accounts[currency] = account
     }
@@ -112,13 +125,13 @@ struct ReconciliationLedger: Sendable, Equatable {
 extension ReconciliationLedger.Account {
   mutating func add(amount: ExactDecimal, rate: ExchangeRate, rounded: ExactDecimal) {
     records += 1
-    roundedTotal = roundedTotal?.adding(rounded)
+    add(rounded: rounded)
     streamed.add(amount, at: rate, minorUnits: minorUnits)
     exact?.add(amount, at: rate)
   }
 
-  mutating func add(records: Int, roundedTotal: ExactDecimal?, streamed: StreamedTotal) {
-    add(records: records, roundedTotal: roundedTotal)
+  mutating func add(records: Int, roundedSum: WideSum, streamed: StreamedTotal) {
+    add(records: records, roundedSum: roundedSum)
     self.streamed.add(streamed)
   }
 }

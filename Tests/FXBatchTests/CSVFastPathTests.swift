@@ -145,6 +145,31 @@ struct CSVFastPathTests {
     #expect(seen.allSatisfy { $0.file == input.path && $0.bytesDone > 0 && $0.bytesDone <= $0.bytesTotal && $0.records > 0 })
   }
 
+  /// A huge --max-staleness (any age) costs no memory in the fast path, and converts as the general path does.
+  @Test func hugeMaxStaleness() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = directory.url.appendingPathComponent("late.csv")
+    try "date,amount,from,to\n2024-01-05,1.00,USD,EUR\n2040-06-01,2.00,USD,EUR\n9999-12-31,3.00,GBP,JPY\n".write(
+      to: input, atomically: true, encoding: .utf8)
+    var runs: [Run] = []
+    for fastPath in [true, false] {
+      let output = directory.url.appendingPathComponent("out-\(fastPath).csv").path
+      var options = BatchOptions(today: try day("2026-11-29"))
+      options.inputPaths = [input.path]
+      options.destination = .file(output)
+      options.fastPath = fastPath
+      options.maxStaleness = Int.max / 4
+      let report = BatchJob(options: options, rates: EmbeddedECBHistory.table).run()
+      runs.append(
+        Run(
+          output: try Data(contentsOf: URL(fileURLWithPath: output)), totals: report.totals,
+          reconciliation: report.reconciliation, withoutDate: report.rates.recordsWithoutDate))
+    }
+    #expect(runs[0] == runs[1])
+    #expect(runs[0].totals.records == 3)
+  }
+
   @Test(arguments: [("history", "random-400.csv"), ("e2e", "mixed.csv"), ("e2e", "bom-crlf-semicolon.csv")])
   func fixturesGiveTheSameOutput(folder: String, name: String) throws {
     let path = try Fixture.path(folder, name)

@@ -84,7 +84,10 @@ struct TableConverter {
     self.maxStaleness = maxStaleness
     if let first = table.days.first, let last = table.days.last {
       firstDay = first.daysSinceEpoch
-      rowByDay = Array(repeating: Self.unknownRow, count: last.daysSinceEpoch + max(0, maxStaleness) - first.daysSinceEpoch + 1)
+      // Days after the last publication use its row while within --max-staleness; the array covers ten years
+      // of them at most (a huge --max-staleness must not allocate gigabytes): later days take the general path.
+      let after = min(max(0, maxStaleness), 3_660)
+      rowByDay = Array(repeating: Self.unknownRow, count: last.daysSinceEpoch - first.daysSinceEpoch + 1 + after)
     } else {
       firstDay = 0
       rowByDay = []

@@ -198,6 +198,12 @@ struct JSONRecordInputTests {
     #expect(RecordFormat.sniff(Array(text.utf8)[...], recordsPath: recordsPath) == expected)
   }
 
+  /// UTF-16 is XML: fxbatch reads no other format in it. UTF-16BE `<?`, UTF-16LE byte order mark and `<`.
+  @Test(arguments: [[0x00, 0x3C, 0x00, 0x3F], [0xFF, 0xFE, 0x3C, 0x00], [0xFE, 0xFF, 0x00, 0x0A] as [UInt8]])
+  func utf16IsSniffedAsXML(prefix: [UInt8]) {
+    #expect(RecordFormat.sniff(prefix[...], recordsPath: []) == .xml)
+  }
+
   @Test(arguments: [
     ("a.csv", RecordFormat?.some(.csv)), ("a.TSV", .csv), ("notes.txt", .csv), ("a.json", .json), ("a.jsonl", .jsonl),
     ("a.ndjson", .jsonl), ("a.xml", .xml), ("a.md", nil), ("dir.json/file", nil), ("-", nil),

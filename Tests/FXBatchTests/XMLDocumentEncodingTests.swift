@@ -40,6 +40,14 @@ struct XMLDocumentEncodingTests {
     ([0xFE, 0xFF] + bigEndian("<rs/>"), XMLDocumentEncoding(form: .utf16BigEndian, name: "UTF-16BE", byteOrderMarkLength: 2)),
     (littleEndian("<?xml version=\"1.0\"?>"), XMLDocumentEncoding(form: .utf16LittleEndian, name: "UTF-16LE")),
     (bigEndian("<?xml version=\"1.0\"?>"), XMLDocumentEncoding(form: .utf16BigEndian, name: "UTF-16BE")),
+    (
+      [0xFE, 0xFF] + bigEndian("<?xml version=\"1.0\" encoding=\"UCS-2\"?>"),
+      XMLDocumentEncoding(form: .utf16BigEndian, name: "UTF-16BE", byteOrderMarkLength: 2)
+    ),
+    (
+      littleEndian("<?xml version=\"1.0\" encoding=\"utf-16le\"?>"),
+      XMLDocumentEncoding(form: .utf16LittleEndian, name: "UTF-16LE")
+    ),
   ]
 
   @Test(arguments: detected)
@@ -51,6 +59,9 @@ struct XMLDocumentEncodingTests {
     Array("<?xml version=\"1.0\" encoding=\"Shift_JIS\"?>".utf8), Array("<?xml version=\"1.0\" encoding=\"ISO-8859-12\"?>".utf8),
     Array("<?xml version=\"1.0\" encoding=\"windows-1251x\"?>".utf8), Array("<?xml version=\"1.0\" encoding=\"EUC-JP\"?>".utf8),
     [0x00, 0x00, 0xFE, 0xFF], [0x00, 0x00, 0x00, 0x3C], [0x4C, 0x6F, 0xA7, 0x94],
+    // UTF-16 that declares another encoding (libxml2 would switch to it).
+    [0xFF, 0xFE] + littleEndian("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><r/>"),
+    bigEndian("<?xml version=\"1.0\" encoding=\"UTF-8\"?><r/>"),
   ])
   func encodingsTheCopierCannotHandleAreRefused(prefix: [UInt8]) {
     #expect(throws: XMLInputError.self) { try XMLDocumentEncoding.detect(prefix) }

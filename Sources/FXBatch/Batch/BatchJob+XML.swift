@@ -1,5 +1,3 @@
-import Foundation
-
 /// The two passes over XML documents.
 extension BatchJob {
   /// The locator of XML record fields for this run's options.

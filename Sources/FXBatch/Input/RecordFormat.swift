@@ -61,7 +61,8 @@ public enum RecordFormat: String, Sendable, CaseIterable, Codable {
   ///   - prefix: the file's first bytes (64 KiB are enough).
   ///   - recordsPath: `--records-path`.
   public static func sniff(_ prefix: ArraySlice<UInt8>, recordsPath: [String]) -> RecordFormat {
-    if let encoding = try? XMLDocumentEncoding.detect(prefix), encoding.form != .asciiCompatible { return .xml }
+    let utf16Starts: [[UInt8]] = [[0xFF, 0xFE], [0xFE, 0xFF], [0x3C, 0x00, 0x3F, 0x00], [0x00, 0x3C, 0x00, 0x3F]]
+    if utf16Starts.contains(where: { prefix.starts(with: $0) }) { return .xml }
     var bytes = prefix
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
     bytes = bytes.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }

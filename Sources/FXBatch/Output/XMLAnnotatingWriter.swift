@@ -51,7 +51,7 @@ public struct XMLAnnotatingWriter {
     let window = try XMLByteWindow(path: path, form: encoding.form, capacity: windowCapacity)
     let encoder = try XMLElementEncoder(encoding: encoding.name)
     let width = encoding.form.codeUnitWidth
-    let name = Self.codeUnits(try encoder.encoded(recordElement), width: width, form: encoding.form)
+    let name = Self.codeUnits(try encoder.encoded(recordElement), form: encoding.form)
     var emitted = 0  // the bytes before this offset are written
     var position = encoding.byteOrderMarkLength
     var depth = 0
@@ -182,7 +182,7 @@ public struct XMLAnnotatingWriter {
   }
 
   /// The code units of encoded text.
-  private static func codeUnits(_ bytes: [UInt8], width: Int, form: XMLDocumentEncoding.Form) -> [UInt16] {
+  private static func codeUnits(_ bytes: [UInt8], form: XMLDocumentEncoding.Form) -> [UInt16] {
     switch form {
     case .asciiCompatible: return bytes.map(UInt16.init)
     case .utf16LittleEndian:

@@ -46,10 +46,12 @@ public struct XMLDocumentEncoding: Sendable, Equatable {
     switch (head[0], head[1], head[2], head[3]) {
     case (0x00, 0x00, 0xFE, 0xFF), (0xFF, 0xFE, 0x00, 0x00), (0x00, 0x00, 0x00, 0x3C), (0x3C, 0x00, 0x00, 0x00):
       throw refused("UTF-32 (UCS-4)", declared: false)
-    case (0xFF, 0xFE, _, _): return XMLDocumentEncoding(form: .utf16LittleEndian, name: "UTF-16LE", byteOrderMarkLength: 2)
-    case (0xFE, 0xFF, _, _): return XMLDocumentEncoding(form: .utf16BigEndian, name: "UTF-16BE", byteOrderMarkLength: 2)
-    case (0x3C, 0x00, 0x3F, 0x00): return XMLDocumentEncoding(form: .utf16LittleEndian, name: "UTF-16LE")
-    case (0x00, 0x3C, 0x00, 0x3F): return XMLDocumentEncoding(form: .utf16BigEndian, name: "UTF-16BE")
+    case (0xFF, 0xFE, _, _):
+      return try utf16(XMLDocumentEncoding(form: .utf16LittleEndian, name: "UTF-16LE", byteOrderMarkLength: 2), prefix)
+    case (0xFE, 0xFF, _, _):
+      return try utf16(XMLDocumentEncoding(form: .utf16BigEndian, name: "UTF-16BE", byteOrderMarkLength: 2), prefix)
+    case (0x3C, 0x00, 0x3F, 0x00): return try utf16(XMLDocumentEncoding(form: .utf16LittleEndian, name: "UTF-16LE"), prefix)
+    case (0x00, 0x3C, 0x00, 0x3F): return try utf16(XMLDocumentEncoding(form: .utf16BigEndian, name: "UTF-16BE"), prefix)
     case (0x4C, 0x6F, 0xA7, 0x94): throw refused("EBCDIC", declared: false)
     default: break
     }
@@ -66,6 +68,27 @@ public struct XMLDocumentEncoding: Sendable, Equatable {
       return XMLDocumentEncoding(form: .asciiCompatible, name: name, byteOrderMarkLength: hasByteOrderMark ? 3 : 0)
     }
     throw refused(declared, declared: true)
+  }
+
+  /// A UTF-16 document, unless its XML declaration names another encoding: libxml2 would switch to that one
+  /// halfway through the declaration and report nonsense ("StartTag: invalid element name").
+  private static func utf16(_ encoding: XMLDocumentEncoding, _ prefix: some Collection<UInt8>) throws(XMLInputError)
+    -> XMLDocumentEncoding
+  {
+    let bytes = Array(prefix.dropFirst(encoding.byteOrderMarkLength))
+    let units = stride(from: 0, to: bytes.count - 1, by: 2).map { index in
+      encoding.form == .utf16LittleEndian
+        ? UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8 : UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1])
+    }
+    let text = units.map { $0 < 0x80 ? UInt8($0) : UInt8(ascii: "?") }
+    guard let declared = declaredEncoding(text) else { return encoding }
+    let canonical = declared.uppercased().replacingOccurrences(of: "_", with: "-")
+    if canonical.hasPrefix("UTF-16") || canonical.hasPrefix("UTF16") || canonical == "UCS-2" { return encoding }
+    throw XMLInputError(
+      line: 1, column: 1,
+      message:
+        "the document is UTF-16 (its first bytes say so) but its XML declaration says encoding \(RowError.quoted(declared))",
+      hint: "declare encoding=\"UTF-16\", or convert the file to the declared encoding")
   }
 
   /// Whether a declared single-byte or UTF-8 encoding name (upper case, `_` as `-`) is one fxbatch copies.

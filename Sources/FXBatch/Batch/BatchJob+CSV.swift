@@ -101,18 +101,12 @@ extension BatchJob {
           reader = try openFile(readPath, displayPath: displayPath, delimiter: reader.delimiter).reader
           inference = DecimalMarkInference()
         }
-        var records = 0
-        var reported = reader.nextRecordOffset
+        var ticker = ProgressMeter.Ticker(readMeter, from: reader.nextRecordOffset)
         while let _ = try reader.withNextRecord({ scanRecord($0, inference: &inference) }) {
           if partStarts.count < splitTargets.count, reader.nextRecordOffset >= splitTargets[partStarts.count] {
             partStarts.append(FileScan.PartStart(offset: reader.nextRecordOffset, line: reader.nextLine))
           }
-          records += 1
-          if records == ProgressMeter.batch, let meter = readMeter {
-            meter.add(bytes: reader.nextRecordOffset - reported, records: records)
-            reported = reader.nextRecordOffset
-            records = 0
-          }
+          ticker.tick(at: reader.nextRecordOffset)
         }
         size = reader.nextRecordOffset
       }
@@ -204,17 +198,7 @@ extension BatchJob {
     _ scan: FileScan, reader: CSVReader, headerFieldCount: Int, sink: ByteSink, fastPass: CSVFastPass?, quotes: QuoteBook,
     meter: ProgressMeter?
   ) throws -> PartResult {
-    var records = 0
-    var reported = reader.nextRecordOffset
-    /// Reports progress every ``ProgressMeter/batch`` records.
-    func tick() {
-      records += 1
-      if records == ProgressMeter.batch, let meter {
-        meter.add(bytes: reader.nextRecordOffset - reported, records: records)
-        reported = reader.nextRecordOffset
-        records = 0
-      }
-    }
+    var ticker = ProgressMeter.Ticker(meter, from: reader.nextRecordOffset)
     let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.delimiter, headerFieldCount: headerFieldCount)
     let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
     // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
@@ -239,13 +223,13 @@ extension BatchJob {
         if try fastPass.convert(view, sink: sink) { return }
         try fastPass.flush(to: sink)
         try writeGeneral(view)
-      }) { tick() }
+      }) { ticker.tick(at: reader.nextRecordOffset) }
       try fastPass.flush(to: sink)
       counts.add(fastPass.counts)
       withoutDate += fastPass.withoutDate
       fastPass.converter.flush(into: &ledger)
     } else {
-      while let _ = try reader.withNextRecord({ try writeGeneral($0) }) { tick() }
+      while let _ = try reader.withNextRecord({ try writeGeneral($0) }) { ticker.tick(at: reader.nextRecordOffset) }
     }
     try sink.flush()
     return PartResult(counts: counts, withoutDate: withoutDate, ledger: ledger)
@@ -363,16 +347,10 @@ extension BatchJob {
             path: readPath, delimiter: first.delimiter, range: offsets[part - 1]..<(part < offsets.count ? offsets[part] : size),
             line: 1)
         var inference = DecimalMarkInference()
-        var records = 0
-        var reported = partReader.nextRecordOffset
+        var ticker = ProgressMeter.Ticker(meter, from: partReader.nextRecordOffset)
         while let _ = try partReader.withNextRecord({ scan($0, &inference) }) {
           if partReader.sawQuotedField { break }
-          records += 1
-          if records == ProgressMeter.batch, let meter {
-            meter.add(bytes: partReader.nextRecordOffset - reported, records: records)
-            reported = partReader.nextRecordOffset
-            records = 0
-          }
+          ticker.tick(at: partReader.nextRecordOffset)
         }
         return (inference, partReader.nextLine, partReader.sawQuotedField)
       }

@@ -29,6 +29,31 @@ final class ProgressMeter: Sendable {
   /// The records between two reports of a loop.
   static let batch = 1 << 14
 
+  /// A record loop's side of a meter: counts records and reports the bytes and records done every ``batch``
+  /// records.
+  struct Ticker {
+    let meter: ProgressMeter?
+    private var records = 0
+    private var reported: Int
+
+    /// - Parameter offset: the file offset the loop starts at.
+    init(_ meter: ProgressMeter?, from offset: Int) {
+      self.meter = meter
+      reported = offset
+    }
+
+    /// Counts one record; `offset` is the file offset after it.
+    @inline(__always)
+    mutating func tick(at offset: Int) {
+      guard let meter else { return }
+      records += 1
+      guard records == ProgressMeter.batch else { return }
+      meter.add(bytes: offset - reported, records: records)
+      reported = offset
+      records = 0
+    }
+  }
+
   init?(file: String, pass: Int, bytesTotal: Int, handler: (@Sendable (BatchProgress) -> Void)?) {
     guard let handler else { return nil }
     self.file = file

@@ -18,6 +18,26 @@ struct QuoteBook {
     /// The quote currency and its ISO 4217 minor units.
     let quote: CurrencyCode
     let minorUnits: Int
+
+    /// The exact rate on a row of the table, as ``RateTable/quote(for:maxStaleness:)`` forms it; `nil` when a cell
+    /// is not published (the general rules then say why) or the cross rate overflows.
+    func rate(row: Int, in table: RateTable) -> ExchangeRate? {
+      let width = table.pairs.count
+      guard let firstValue = table.values[row * width + first] else { return nil }
+      let firstRate =
+        firstInverted ? ExchangeRate(numerator: .one, denominator: firstValue) : ExchangeRate(numerator: firstValue)
+      guard let second else { return firstRate }
+      guard let secondValue = table.values[row * width + second] else { return nil }
+      let secondRate =
+        secondInverted ? ExchangeRate(numerator: .one, denominator: secondValue) : ExchangeRate(numerator: secondValue)
+      return firstRate.inverted.chained(with: secondRate)
+    }
+
+    /// A leg's `fx_source` text, `PIVOT/CUR=value` (the published pair of the cell as written by the table).
+    static func cellText(row: Int, column: Int, in table: RateTable) -> String {
+      let pair = table.pairs[column]
+      return "\(pair.base)/\(pair.quote)=\(table.values[row * table.pairs.count + column].map(\.description) ?? "")"
+    }
   }
 
   /// One key's answer from a table: its publication row, leg plan, and rate text in ``texts``.
@@ -120,7 +140,7 @@ struct QuoteBook {
           row = (try? table.publicationRow(for: key.day, maxStaleness: maxStaleness).get()) ?? -1
           rowByDay[key.day.daysSinceEpoch] = row
         }
-        guard planIndex >= 0, row >= 0, planIndex <= Int(UInt16.max), let rate = rate(plan: plans[planIndex], row: row)
+        guard planIndex >= 0, row >= 0, planIndex <= Int(UInt16.max), let rate = plans[planIndex].rate(row: row, in: table)
         else {
           answers.append(.general(-1))
           generalKeys.append(index)
@@ -169,23 +189,12 @@ struct QuoteBook {
       minorUnits: ISO4217.currency(for: pair.quote)?.minorUnits ?? 2)
   }
 
-  /// The rate of a plan on a row; `nil` when a cell is not published (the general rules then say why) or the
-  /// cross rate overflows.
-  @inline(__always)
-  private func rate(plan: LegPlan, row: Int) -> ExchangeRate? {
-    guard let table else { return nil }
-    let width = table.pairs.count
-    guard let first = table.values[row * width + plan.first] else { return nil }
-    let firstRate = plan.firstInverted ? ExchangeRate(numerator: .one, denominator: first) : ExchangeRate(numerator: first)
-    guard let secondColumn = plan.second else { return firstRate }
-    guard let second = table.values[row * width + secondColumn] else { return nil }
-    let secondRate = plan.secondInverted ? ExchangeRate(numerator: .one, denominator: second) : ExchangeRate(numerator: second)
-    return firstRate.inverted.chained(with: secondRate)
-  }
-
   /// The rate of a table answer.
   @inline(__always)
-  func rate(of answer: TableAnswer) -> ExchangeRate? { rate(plan: plans[Int(answer.plan)], row: Int(answer.row)) }
+  func rate(of answer: TableAnswer) -> ExchangeRate? {
+    guard let table else { return nil }
+    return plans[Int(answer.plan)].rate(row: Int(answer.row), in: table)
+  }
 
   /// The answer to a key as a ``RateQuote`` (the general path of a record, JSON, XML, lock files).
   func quote(for key: RateKey) -> Result<RateQuote, RowError> {
@@ -204,7 +213,7 @@ struct QuoteBook {
       for column in [plan.first, plan.second] {
         guard let column else { continue }
         source.append(UInt8(ascii: " "))
-        source.append(contentsOf: Self.cellText(Int(answer.row) * table.pairs.count + column, table: table))
+        source.append(contentsOf: LegPlan.cellText(row: Int(answer.row), column: column, in: table).utf8)
       }
       let rateDay = table.isUndated ? nil : table.days[Int(answer.row)]
       return .success(
@@ -214,11 +223,5 @@ struct QuoteBook {
             decoding: texts[Int(answer.textStart)..<Int(answer.textStart) + Int(answer.textLength)], as: UTF8.self),
           rateDay: rateDay, isFallback: answer.isFallback, source: String(decoding: source, as: UTF8.self)))
     }
-  }
-
-  /// A cell's `PIVOT/CUR=value` text, as in `fx_source`.
-  private static func cellText(_ cell: Int, table: RateTable) -> [UInt8] {
-    let pair = table.pairs[cell % table.pairs.count]
-    return Array("\(pair.base)/\(pair.quote)=\(table.values[cell].map(\.description) ?? "")".utf8)
   }
 }

@@ -336,14 +336,7 @@ struct TableConverter {
   }
 
   /// The exact rate of a conversion.
-  func rate(_ conversion: Conversion) -> ExchangeRate? {
-    guard let plan = plans[conversion.plan], let first = table.values[conversion.row * width + plan.first] else { return nil }
-    let firstRate = plan.firstInverted ? ExchangeRate(numerator: .one, denominator: first) : ExchangeRate(numerator: first)
-    guard let secondColumn = plan.second else { return firstRate }
-    guard let second = table.values[conversion.row * width + secondColumn] else { return nil }
-    let secondRate = plan.secondInverted ? ExchangeRate(numerator: .one, denominator: second) : ExchangeRate(numerator: second)
-    return firstRate.inverted.chained(with: secondRate)
-  }
+  func rate(_ conversion: Conversion) -> ExchangeRate? { plans[conversion.plan]?.rate(row: conversion.row, in: table) }
 
   /// Appends the annotation after `fx_converted`: `,CUR,YYYY-MM-DD,source,status,` (the empty `fx_error` last).
   @inline(__always)
@@ -378,9 +371,8 @@ struct TableConverter {
   private mutating func appendCellText(slot: Int, row: Int, column: Int, to bytes: inout [UInt8]) {
     let cell = slot * width + column
     if cellTexts[2 * cell] < 0 {
-      let pair = table.pairs[column]
       let start = texts.count
-      texts.append(contentsOf: "\(pair.base)/\(pair.quote)=\(table.values[row * width + column].map(\.description) ?? "")".utf8)
+      texts.append(contentsOf: QuoteBook.LegPlan.cellText(row: row, column: column, in: table).utf8)
       cellTexts[2 * cell] = Int32(start)
       cellTexts[2 * cell + 1] = Int32(texts.count - start)
     }

@@ -152,6 +152,11 @@ struct EndToEndXMLTests {
 
     ("fields.xml", "<rs><r><sum>1</sum></r><r><sum>2</sum></r></rs>", "fields.xml:1:1: error: no record has a from field"),
     ("single.xml", "<rs><a/><b/></rs>", "single.xml:1:1: error: cannot tell which elements are the records"),
+    ("empty.xml", "", "empty.xml:1:1: error: the document is empty; expected XML records"),
+    ("blank.xml", "   \n\n", "blank.xml:3:1: error: the document is empty; expected XML records"),
+    (
+      "text.xml", "hello world\n", "text.xml:1:1: error: the document does not start with markup ('<'): it is not an XML document"
+    ),
   ])
   func malformedDocumentIsAFileErrorWithNothingWritten(name: String, text: String, message: String) throws {
     let directory = try Self.directory(with: ["children.xml"])

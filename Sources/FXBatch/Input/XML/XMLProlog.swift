@@ -26,6 +26,36 @@ public struct XMLProlog: Sendable, Equatable {
     return XMLProlog(encoding: encoding, documentType: try documentTypePosition(path: path, encoding: encoding))
   }
 
+  /// Refuses a document in an ASCII-compatible encoding that is empty (or only white space) or does not start
+  /// with markup, with a message that says so (libxml2 says "Document is empty" for a binary file, and "Extra
+  /// content at the end of the document" for an empty one), before libxml2 reads it.
+  public func checkStart(path: String) throws(XMLInputError) {
+    guard encoding.form == .asciiCompatible else { return }
+    let start = try Self.prefix(of: path)
+    try Self.checkStart(start.dropFirst(encoding.byteOrderMarkLength), whole: start.count < 1024)
+  }
+
+  /// See ``checkStart(path:)``: `bytes` are the document's first bytes after its byte order mark, `whole` whether
+  /// they are the whole file.
+  private static func checkStart(_ bytes: ArraySlice<UInt8>, whole: Bool) throws(XMLInputError) {
+    var (line, column) = (1, 1)
+    for byte in bytes {
+      switch byte {
+      case 0x20, 0x09, 0x0D: column += 1
+      case 0x0A: (line, column) = (line + 1, 1)
+      case UInt8(ascii: "<"): return
+      default:
+        throw XMLInputError(
+          line: line, column: column,
+          message: "the document does not start with markup ('<'): it is not an XML document",
+          hint: "check the file; give --format if its extension is wrong")
+      }
+    }
+    if whole {
+      throw XMLInputError(line: line, column: column, message: "the document is empty; expected XML records")
+    }
+  }
+
   /// The error for a document with a DTD.
   public static func documentTypeRefused(at position: XMLSourcePosition) -> XMLInputError {
     XMLInputError(

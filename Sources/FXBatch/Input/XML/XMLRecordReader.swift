@@ -58,6 +58,7 @@ public final class XMLRecordReader {
   ///   has a DTD (located at its `<!DOCTYPE`, and refused before libxml2 reads it).
   public init(path: String, recordElement: String) throws(XMLInputError) {
     let prolog = try XMLProlog.read(path: path)
+    try prolog.checkStart(path: path)
     if let position = prolog.documentType { throw XMLProlog.documentTypeRefused(at: position) }
     xmlResetLastError()
     guard let reader = xmlReaderForFile(path, nil, Self.options) else {

@@ -151,7 +151,7 @@ extension BatchJob {
     if let table = convertingTable {
       let converter = TableConverter(table: table, maxStaleness: options.maxStaleness, rounding: options.rounding)
       // The fast path writes `.` decimal marks and the table's texts unquoted.
-      if options.outputDecimalMark == .point, converter.textsAreSafeUnquoted {
+      if options.outputDecimalMark == .point, converter.textsAreSafe(in: .csv(delimiter: scan.delimiter)) {
         fastPass = CSVFastPass(
           decoder: CSVFieldDecoder(normalizer: scan.normalizer), converter: converter, delimiter: scan.delimiter,
           decimalMark: scan.decimalMark?.byte, amountField: scan.normalizer.mapping?.amount)

@@ -10,11 +10,12 @@ struct CSVFastPass {
   /// The column's decimal mark byte, `nil` when undecided (then only integer amounts are plain).
   let decimalMark: UInt8?
   let amountField: Int?
+  let template: AnnotationTemplate
   /// The records this pass converted, and how many of them had no date.
   private(set) var counts = RunReport.Counts()
   private(set) var withoutDate = 0
   /// Output not yet handed to the sink (``flush(to:)`` before the general path writes a record).
-  private var pending: [UInt8] = []
+  private var pending = ByteBuffer(capacity: Self.pendingLimit + (1 << 16))
   private static let pendingLimit = 1 << 20
 
   init(decoder: CSVFieldDecoder, converter: TableConverter, delimiter: UInt8, decimalMark: UInt8?, amountField: Int?) {
@@ -23,7 +24,7 @@ struct CSVFastPass {
     self.delimiter = delimiter
     self.decimalMark = decimalMark
     self.amountField = amountField
-    pending.reserveCapacity(Self.pendingLimit + (1 << 16))
+    template = .csv(delimiter: delimiter)
   }
 
   /// Clears the counts and figures (a copy that converts another part of the file).
@@ -34,13 +35,14 @@ struct CSVFastPass {
     converter.flush(into: &empty)
     converter.makeUnique()
     decoder.makeUnique()
+    pending.makeUnique()
   }
 
   /// Hands the pending output to the sink.
   mutating func flush(to sink: ByteSink) throws(OutputError) {
-    guard !pending.isEmpty else { return }
-    try sink.write(pending)
-    pending.removeAll(keepingCapacity: true)
+    guard pending.count > 0 else { return }
+    try sink.write(pending.bytes)
+    pending.removeAll()
   }
 
   /// Converts and writes one record.
@@ -52,17 +54,9 @@ struct CSVFastPass {
       let amount = CSVFieldDecoder.plainAmount(record.field(amountField), mark: decimalMark),
       let conversion = converter.convert(base: key.base, quote: key.quote, day: key.day, amount: amount)
     else { return false }
-    // A local buffer: appending to `self.pending` while reading `self.converter` would copy the converter.
-    var output: [UInt8] = []
-    swap(&output, &pending)
-    output.append(contentsOf: UnsafeBufferPointer(rebasing: record.bytes[0..<record.length]))
-    output.append(delimiter)
-    converter.appendRateText(conversion, to: &output)
-    output.append(delimiter)
-    conversion.converted.appendText(to: &output)
-    converter.appendTail(conversion, delimiter: delimiter, to: &output)
-    output.append(contentsOf: UnsafeBufferPointer(rebasing: record.bytes[record.length...]))
-    swap(&output, &pending)
+    pending.append(UnsafeBufferPointer(rebasing: record.bytes[0..<record.length]))
+    converter.appendAnnotation(conversion, template: template, to: &pending)
+    pending.append(UnsafeBufferPointer(rebasing: record.bytes[record.length...]))
     if pending.count >= Self.pendingLimit { try flush(to: sink) }
     counts.records += 1
     if conversion.isFallback { counts.fallback += 1 } else { counts.ok += 1 }

@@ -99,11 +99,9 @@ struct TableConverter {
     )
   }
 
-  /// Whether the table's texts need no CSV quoting under any delimiter, so ``appendTail`` may write them as they are.
-  var textsAreSafeUnquoted: Bool {
-    [identifiers.early, identifiers.later].allSatisfy { identifier in
-      identifier.allSatisfy { $0 > 32 && $0 != UInt8(ascii: ",") && $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: "\"") }
-    }
+  /// Whether the table's source identifiers may be written unescaped in a template's format.
+  func textsAreSafe(in template: AnnotationTemplate) -> Bool {
+    [identifiers.early, identifiers.later].allSatisfy { $0.allSatisfy(template.allowsUnescaped) }
   }
 
   /// Converts an amount; `nil` when the general rules must decide (see the type's description).
@@ -284,13 +282,13 @@ struct TableConverter {
   /// Appends the rate text of a conversion: ``ExchangeRate/decimalText(significantDigits:)`` with 10 digits,
   /// computed in 64/128-bit integers (the general function when they do not suffice).
   @inline(__always)
-  func appendRateText(_ conversion: Conversion, to bytes: inout [UInt8]) {
+  func appendRateText(_ conversion: Conversion, to bytes: inout ByteBuffer) {
     let n = conversion.numerator
     let d = conversion.denominator
     let sn = conversion.numeratorScale
     let sd = conversion.denominatorScale
     let significantDigits = 10
-    let estimate = (Self.digitCount(n) - sn) - (Self.digitCount(d) - sd)
+    let estimate = (ExactDecimal.digitCount(n) - sn) - (ExactDecimal.digitCount(d) - sd)
     var decimals = min(max(significantDigits - estimate, 0), ExactDecimal.maximumDigits)
     while sd + decimals <= 38, sn <= 19 {
       let (dividend, overflowDividend) = UInt128(n).multipliedReportingOverflow(by: ExactDecimal.powerOfTen(sd + decimals))
@@ -310,7 +308,7 @@ struct TableConverter {
       if comparison > 0 || (comparison == 0 && quotient & 1 == 1) { rounded += 1 }
       guard rounded <= UInt128(UInt64.max) else { break }
       var value = UInt64(rounded)
-      if decimals > 0, Self.digitCount(value) > significantDigits {
+      if decimals > 0, ExactDecimal.digitCount(value) > significantDigits {
         decimals -= 1
         continue
       }
@@ -321,54 +319,65 @@ struct TableConverter {
       ExactDecimal(significand: Int128(value), scale: decimals).appendText(to: &bytes)
       return
     }
-    if let rate = rate(conversion) { bytes.append(contentsOf: rate.decimalText().utf8) }
-  }
-
-  /// Decimal digits of a value (1 for 0).
-  @inline(__always)
-  private static func digitCount(_ value: UInt64) -> Int {
-    // log10 from the bit length (1233 / 4096 ≈ log10(2)), then one comparison to correct it.
-    let bits = 64 - value.leadingZeroBitCount
-    let guess = (bits * 1233) >> 12
-    let wide = UInt128(value)
-    return guess + 1 + (wide >= ExactDecimal.powerOfTen(guess + 1) ? 1 : 0)
-      - (guess > 0 && wide < ExactDecimal.powerOfTen(guess) ? 1 : 0)
+    if let rate = rate(conversion) { bytes.append(Array(rate.decimalText().utf8)) }
   }
 
   /// The exact rate of a conversion.
   func rate(_ conversion: Conversion) -> ExchangeRate? { plans[conversion.plan]?.rate(row: conversion.row, in: table) }
 
-  /// Appends the annotation after `fx_converted`: `,CUR,YYYY-MM-DD,source,status,` (the empty `fx_error` last).
+  /// Appends a conversion's annotation values in a format's template (``AnnotationTemplate``): the rate, the
+  /// converted amount, the quote currency, the rate date, the source with the published rates used, the status
+  /// and the empty error.
   @inline(__always)
-  mutating func appendTail(_ conversion: Conversion, delimiter: UInt8, to bytes: inout [UInt8]) {
+  mutating func appendAnnotation(_ conversion: Conversion, template: AnnotationTemplate, to bytes: inout ByteBuffer) {
     guard let plan = plans[conversion.plan] else { return }
-    bytes.append(delimiter)
-    let letters = plan.quote.packed
-    bytes.append(UInt8(truncatingIfNeeded: letters >> 16))
-    bytes.append(UInt8(truncatingIfNeeded: letters >> 8))
-    bytes.append(UInt8(truncatingIfNeeded: letters))
-    bytes.append(delimiter)
-    appendDayText(row: conversion.row, to: &bytes)
-    bytes.append(delimiter)
-    let later = rowDays[conversion.row] >= identifiers.from
-    bytes.append(contentsOf: later ? identifiers.later : identifiers.early)
-    bytes.append(UInt8(ascii: " "))
-    appendCellText(slot: conversion.slot, row: conversion.row, column: plan.first, to: &bytes)
-    if let second = plan.second {
+    template.bytes.withUnsafeBufferPointer { pieces in
+      func piece(_ index: Int) {
+        bytes.append(UnsafeBufferPointer(rebasing: pieces[template.starts[index]..<template.starts[index + 1]]))
+      }
+      piece(0)
+      appendRateText(conversion, to: &bytes)
+      piece(1)
+      conversion.converted.appendText(to: &bytes)
+      piece(2)
+      let letters = plan.quote.packed
+      bytes.append(maximum: 3) { start in
+        start[0] = UInt8(truncatingIfNeeded: letters >> 16)
+        start[1] = UInt8(truncatingIfNeeded: letters >> 8)
+        start[2] = UInt8(truncatingIfNeeded: letters)
+        return 3
+      }
+      piece(3)
+      appendDayText(row: conversion.row, to: &bytes)
+      piece(4)
+      let later = rowDays[conversion.row] >= identifiers.from
+      bytes.append(later ? identifiers.later : identifiers.early)
       bytes.append(UInt8(ascii: " "))
-      appendCellText(slot: conversion.slot, row: conversion.row, column: second, to: &bytes)
+      appendCellText(slot: conversion.slot, row: conversion.row, column: plan.first, to: &bytes)
+      if let second = plan.second {
+        bytes.append(UInt8(ascii: " "))
+        appendCellText(slot: conversion.slot, row: conversion.row, column: second, to: &bytes)
+      }
+      piece(5)
+      if conversion.isFallback {
+        bytes.append(maximum: 8) { start in
+          for (offset, byte) in [0x66, 0x61, 0x6C, 0x6C, 0x62, 0x61, 0x63, 0x6B].enumerated() { start[offset] = UInt8(byte) }  // fallback
+          return 8
+        }
+      } else {
+        bytes.append(maximum: 2) { start in
+          start[0] = UInt8(ascii: "o")
+          start[1] = UInt8(ascii: "k")
+          return 2
+        }
+      }
+      piece(6)
+      piece(7)
     }
-    bytes.append(delimiter)
-    if conversion.isFallback {
-      bytes.append(contentsOf: [0x66, 0x61, 0x6C, 0x6C, 0x62, 0x61, 0x63, 0x6B])  // fallback
-    } else {
-      bytes.append(contentsOf: [0x6F, 0x6B])  // ok
-    }
-    bytes.append(delimiter)
   }
 
   @inline(__always)
-  private mutating func appendCellText(slot: Int, row: Int, column: Int, to bytes: inout [UInt8]) {
+  private mutating func appendCellText(slot: Int, row: Int, column: Int, to bytes: inout ByteBuffer) {
     let cell = slot * width + column
     if cellTexts[2 * cell] < 0 {
       let start = texts.count
@@ -380,7 +389,7 @@ struct TableConverter {
   }
 
   @inline(__always)
-  private mutating func appendDayText(row: Int, to bytes: inout [UInt8]) {
+  private mutating func appendDayText(row: Int, to bytes: inout ByteBuffer) {
     if dayTexts[2 * row] < 0 {
       let start = texts.count
       texts.append(contentsOf: table.days[row].description.utf8)
@@ -391,9 +400,7 @@ struct TableConverter {
   }
 
   @inline(__always)
-  private static func append(_ texts: [UInt8], start: Int, length: Int, to bytes: inout [UInt8]) {
-    texts.withUnsafeBufferPointer { texts in
-      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: texts[start..<start + length]))
-    }
+  private static func append(_ texts: [UInt8], start: Int, length: Int, to bytes: inout ByteBuffer) {
+    texts.withUnsafeBufferPointer { texts in bytes.append(UnsafeBufferPointer(rebasing: texts[start..<start + length])) }
   }
 }

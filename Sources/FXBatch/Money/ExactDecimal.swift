@@ -208,45 +208,81 @@ extension ExactDecimal {
 }
 
 extension ExactDecimal {
+  /// The most bytes ``write(to:mark:)`` writes: a sign, 39 digits, a mark and a leading zero.
+  static let maximumTextLength = 42
+
   /// Appends ``description``'s UTF-8 bytes, with `mark` as the decimal mark, without making a `String` (the
   /// per-record output path).
   func appendText(to bytes: inout [UInt8], mark: UInt8 = UInt8(ascii: ".")) {
-    let magnitude = significand.magnitude
-    // The text, right-aligned in a fixed buffer (at most a sign, 39 digits, a mark and a leading zero), then
-    // appended at once: one append per value rather than one per digit.
-    var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0, 0, 0)
+    var storage: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
     withUnsafeMutableBytes(of: &storage) { buffer in
-      var position = buffer.count
-      var digits = 0
-      func put(_ byte: UInt8) {
-        position -= 1
-        buffer[position] = byte
-      }
-      if magnitude <= UInt128(UInt64.max) {
-        var value = UInt64(truncatingIfNeeded: magnitude)
-        repeat {
-          let (quotient, remainder) = value.quotientAndRemainder(dividingBy: 10)
-          if digits == scale, scale > 0 { put(mark) }
-          put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remainder))
-          digits += 1
-          value = quotient
-        } while value != 0
-      } else {
-        var value = magnitude
-        repeat {
-          if digits == scale, scale > 0 { put(mark) }
-          put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
-          digits += 1
-          value /= 10
-        } while value != 0
-      }
-      while digits <= scale {  // 0.05: zeros up to the one before the mark
-        if digits == scale, scale > 0 { put(mark) }
-        put(UInt8(ascii: "0"))
-        digits += 1
-      }
-      if significand < 0 { put(UInt8(ascii: "-")) }
-      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[position...]))
+      let start = buffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
+      let length = write(to: start, mark: mark)
+      bytes.append(contentsOf: UnsafeBufferPointer(start: start, count: length))
     }
+  }
+
+  /// Appends ``description``'s UTF-8 bytes, with `mark` as the decimal mark.
+  @inline(__always)
+  func appendText(to buffer: inout ByteBuffer, mark: UInt8 = UInt8(ascii: ".")) {
+    buffer.append(maximum: Self.maximumTextLength) { write(to: $0, mark: mark) }
+  }
+
+  /// Writes ``description``'s UTF-8 bytes at `start` (room for ``maximumTextLength`` bytes), with `mark` as
+  /// the decimal mark, and returns how many it wrote.
+  @inline(__always)
+  func write(to start: UnsafeMutablePointer<UInt8>, mark: UInt8 = UInt8(ascii: ".")) -> Int {
+    let magnitude = significand.magnitude
+    // Digits from the right: count them first, then fill the text backwards from its end.
+    var length = 0
+    if magnitude <= UInt128(UInt64.max) {
+      let value = UInt64(truncatingIfNeeded: magnitude)
+      length = Self.digitCount(value)
+    } else {
+      var value = magnitude
+      repeat {
+        length += 1
+        value /= 10
+      } while value != 0
+    }
+    let scale = self.scale
+    let digits = max(length, scale + 1)  // 0.05: zeros up to the one before the mark
+    let total = digits + (scale > 0 ? 1 : 0) + (significand < 0 ? 1 : 0)
+    var position = total
+    var written = 0
+    func put(_ byte: UInt8) {
+      position -= 1
+      start[position] = byte
+    }
+    if magnitude <= UInt128(UInt64.max) {
+      var value = UInt64(truncatingIfNeeded: magnitude)
+      while written < digits {
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: 10)
+        if written == scale, scale > 0 { put(mark) }
+        put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remainder))
+        written += 1
+        value = quotient
+      }
+    } else {
+      var value = magnitude
+      while written < digits {
+        if written == scale, scale > 0 { put(mark) }
+        put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
+        written += 1
+        value /= 10
+      }
+    }
+    if significand < 0 { put(UInt8(ascii: "-")) }
+    return total
+  }
+
+  /// Decimal digits of a value (1 for 0).
+  @inline(__always)
+  static func digitCount(_ value: UInt64) -> Int {
+    // log10 from the bit length (1233 / 4096 ≈ log10(2)), then one comparison to correct it.
+    let bits = 64 - value.leadingZeroBitCount
+    let guess = (bits * 1233) >> 12
+    let wide = UInt128(value)
+    return guess + 1 + (wide >= powerOfTen(guess + 1) ? 1 : 0) - (guess > 0 && wide < powerOfTen(guess) ? 1 : 0)
   }
 }

@@ -23,22 +23,39 @@ public final class ByteSink {
 
   public func write(_ text: String) throws(OutputError) { try write(text.utf8) }
 
+  /// Writes bytes; a large block goes to the descriptor as it is, after what is buffered, without a copy.
+  public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(OutputError) {
+    guard bytes.count >= Self.capacity else {
+      buffer.append(contentsOf: bytes)
+      if buffer.count >= Self.capacity { try flush() }
+      return
+    }
+    try flush()
+    try writeAll(UnsafeRawBufferPointer(bytes))
+  }
+
   /// Writes everything buffered.
   ///
   /// - Throws: ``OutputError/writeFailed(reason:)`` when the system refuses (disk full, closed pipe).
   public func flush() throws(OutputError) {
+    let failure = buffer.withUnsafeBytes { bytes -> OutputError? in
+      do throws(OutputError) { try writeAll(bytes) } catch { return error }
+      return nil
+    }
+    if let failure { throw failure }
+    buffer.removeAll(keepingCapacity: true)
+  }
+
+  private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
     var offset = 0
-    while offset < buffer.count {
-      let written = buffer.withUnsafeBytes { pointer in
-        Glibc.write(descriptor, pointer.baseAddress! + offset, pointer.count - offset)
-      }
+    while offset < bytes.count {
+      let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       if written < 0 {
         if errno == EINTR { continue }
         throw .writeFailed(reason: String(cString: strerror(errno)))
       }
       offset += written
     }
-    buffer.removeAll(keepingCapacity: true)
   }
 }
 

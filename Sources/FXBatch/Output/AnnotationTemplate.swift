@@ -1,0 +1,53 @@
+/// The bytes a format writes around the annotation values of a converted record, for the fast paths that
+/// write them straight from a ``TableConverter`` (``TableConverter/appendAnnotation(_:template:to:)``).
+///
+/// A template has eight pieces: before `fx_rate`, before each of the six other values (``AnnotationColumn``
+/// order), and after the last one. On the fast path `fx_error` is always empty.
+struct AnnotationTemplate: Sendable {
+  /// The eight pieces back to back (see the type's description); piece `i` is `bytes[starts[i]..<starts[i + 1]]`.
+  let bytes: [UInt8]
+  let starts: [Int]
+  /// Whether a byte may appear unescaped in a value of this format (the table's source identifiers are checked
+  /// with it: one with any other byte takes the general path, which escapes or quotes it).
+  let allowsUnescaped: @Sendable (UInt8) -> Bool
+
+  /// - Parameter pieces: the eight pieces.
+  init(pieces: [[UInt8]], allowsUnescaped: @escaping @Sendable (UInt8) -> Bool) {
+    precondition(pieces.count == 8)
+    bytes = pieces.flatMap { $0 }
+    starts = pieces.reduce(into: [0]) { starts, piece in starts.append(starts.last! + piece.count) }
+    self.allowsUnescaped = allowsUnescaped
+  }
+
+  /// CSV fields (RFC 4180): each value after a delimiter, nothing after the empty `fx_error`.
+  static func csv(delimiter: UInt8) -> AnnotationTemplate {
+    AnnotationTemplate(pieces: Array(repeating: [delimiter], count: 7) + [[]]) { byte in
+      byte > 32 && byte < 127 && byte != UInt8(ascii: ",") && byte != UInt8(ascii: ";") && byte != UInt8(ascii: "\"")
+    }
+  }
+
+  /// JSON members after a record object's last member (RFC 8259), every value a string:
+  /// `,"fx_rate":"…",…,"fx_error":""`; the object's closing brace is not part of it.
+  static let jsonMembers: AnnotationTemplate = {
+    let names = AnnotationColumn.allCases.map(\.rawValue)
+    var pieces: [[UInt8]] = [Array(",\"\(names[0])\":\"".utf8)]
+    for name in names.dropFirst() { pieces.append(Array("\",\"\(name)\":\"".utf8)) }
+    pieces.append(Array("\"".utf8))
+    return AnnotationTemplate(pieces: pieces) { byte in
+      byte >= 32 && byte < 127 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+    }
+  }()
+
+  /// The `fx` element of an XML record, as ``XMLAnnotatingWriter`` writes it in an ASCII-compatible encoding:
+  /// `<fx rate="…" converted="…" currency="…" rate-date="…" source="…" status="…" error=""/>`.
+  static let xmlElement: AnnotationTemplate = {
+    let names = XMLAnnotatingWriter.attributeNames
+    var pieces: [[UInt8]] = [Array("<fx \(names[0])=\"".utf8)]
+    for name in names.dropFirst() { pieces.append(Array("\" \(name)=\"".utf8)) }
+    pieces.append(Array("\"/>".utf8))
+    return AnnotationTemplate(pieces: pieces) { byte in
+      byte >= 32 && byte < 127 && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "&") && byte != UInt8(ascii: "<")
+        && byte != UInt8(ascii: ">") && byte != UInt8(ascii: "'")
+    }
+  }()
+}

@@ -1,0 +1,80 @@
+/// A growable buffer of output bytes written through a pointer: the fast paths' output, without `Array`'s
+/// uniqueness and capacity checks on every small append.
+///
+/// Copies share their storage; a copy that is to be written on another thread calls ``makeUnique()`` first.
+struct ByteBuffer {
+  private final class Storage {
+    let pointer: UnsafeMutablePointer<UInt8>
+    init(capacity: Int) { pointer = .allocate(capacity: capacity) }
+    deinit { pointer.deallocate() }
+  }
+
+  private var storage: Storage
+  /// The first byte.
+  private(set) var base: UnsafeMutablePointer<UInt8>
+  private(set) var count = 0
+  private(set) var capacity: Int
+
+  /// - Parameter capacity: the bytes it holds before it grows.
+  init(capacity: Int) {
+    self.capacity = max(capacity, 64)
+    storage = Storage(capacity: self.capacity)
+    base = storage.pointer
+  }
+
+  /// The bytes appended so far.
+  var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: base, count: count) }
+
+  /// Makes room for `extra` more bytes.
+  @inline(__always)
+  mutating func reserve(_ extra: Int) {
+    if count &+ extra > capacity { grow(to: count + extra) }
+  }
+
+  @inline(never)
+  private mutating func grow(to needed: Int) {
+    let newCapacity = max(needed, capacity * 2)
+    let newStorage = Storage(capacity: newCapacity)
+    newStorage.pointer.update(from: base, count: count)
+    storage = newStorage
+    base = newStorage.pointer
+    capacity = newCapacity
+  }
+
+  @inline(__always)
+  mutating func append(_ byte: UInt8) {
+    reserve(1)
+    base[count] = byte
+    count &+= 1
+  }
+
+  @inline(__always)
+  mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let source = bytes.baseAddress else { return }
+    reserve(bytes.count)
+    (base + count).update(from: source, count: bytes.count)
+    count &+= bytes.count
+  }
+
+  @inline(__always)
+  mutating func append(_ bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { append($0) }
+  }
+
+  /// Writes at most `maximum` bytes straight into the buffer: `body` gets a pointer to room for them and
+  /// returns how many it wrote.
+  @inline(__always)
+  mutating func append(maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+    reserve(maximum)
+    count &+= body(base + count)
+  }
+
+  mutating func removeAll() { count = 0 }
+
+  /// Gives this copy storage of its own (empty).
+  mutating func makeUnique() {
+    storage = Storage(capacity: capacity)
+    base = storage.pointer
+    count = 0
+  }
+}

@@ -361,7 +361,8 @@ struct TableConverter {
       piece(5)
       if conversion.isFallback {
         bytes.append(maximum: 8) { start in
-          for (offset, byte) in [0x66, 0x61, 0x6C, 0x6C, 0x62, 0x61, 0x63, 0x6B].enumerated() { start[offset] = UInt8(byte) }  // fallback
+          // fallback
+          for (offset, byte) in [0x66, 0x61, 0x6C, 0x6C, 0x62, 0x61, 0x63, 0x6B].enumerated() { start[offset] = UInt8(byte) }
           return 8
         }
       } else {

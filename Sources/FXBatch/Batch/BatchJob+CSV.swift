@@ -30,9 +30,12 @@ extension BatchJob {
   ///
   /// Records go through ``CSVFieldDecoder`` (no copy, cached currencies and dates); one it cannot decide is
   /// copied and read by the general rules.
-  func scanCSVFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (
-    FileScan, RateKeyIndex
-  ) {
+  ///
+  /// A big file under a local table, written to a file, gets a provisional scan (``FileScan/isProvisional``)
+  /// unless `allowProvisional` is `false`.
+  func scanCSVFile(displayPath: String, readPath: String, outputPath: String?, allowProvisional: Bool = true)
+    throws(FileError) -> (FileScan, RateKeyIndex)
+  {
     var (reader, _, header) = try openFile(readPath, displayPath: displayPath, delimiter: options.delimiter)
     let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingWhitespace }
     if Self.isAnnotated(header: headerFields) {
@@ -69,12 +72,8 @@ extension BatchJob {
     var size = 0
     /// What one record says about the decimal mark (safe on any thread: it touches nothing but `inference`).
     let addEvidence: @Sendable (CSVRecordView, inout DecimalMarkInference) -> Void = { view, inference in
-      guard inferMark, !view.isBlank else { return }
-      if useFastPath, let evidence = CSVFieldDecoder.evidence(view.field(mapping.amount)) {
-        inference.add(evidence)
-      } else if let amount = normalizer.amountText(of: view.record) {
-        inference.add(amount)
-      }
+      guard inferMark else { return }
+      Self.addEvidence(of: view, normalizer: normalizer, fastPath: useFastPath, to: &inference)
     }
     /// What pass 1 learns from one record.
     func scanRecord(_ view: CSVRecordView, inference: inout DecimalMarkInference) {
@@ -86,6 +85,25 @@ extension BatchJob {
         keys.insert(packed)
       } else if case .success(let found) = normalizer.rateKey(of: view.record), let packed = RateKeyIndex.pack(found.key) {
         keys.insert(packed)
+      }
+    }
+    let fields = Dictionary(
+      uniqueKeysWithValues: [("amount", mapping.amount), ("from", mapping.from), ("to", mapping.to), ("date", mapping.date)]
+        .compactMap { role, index in index.map { (role, headerFields[$0]) } })
+    if allowProvisional, useFastPath, !splitTargets.isEmpty, outputPath != nil,
+      let (sample, starts, size) = try? Self.provisionalStarts(
+        reader: reader, readPath: readPath, targets: splitTargets, scan: addEvidence)
+    {
+      let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? sample.decide(delimiter: reader.delimiter)
+      if options.decimalMark != nil || decimalMark != nil {
+        var scan = FileScan(
+          displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .csv, delimiter: reader.delimiter,
+          decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
+          normalizer: normalizer, fields: fields)
+        scan.partStarts = starts.map { FileScan.PartStart(offset: $0, line: 0) }
+        scan.size = size
+        scan.isProvisional = true
+        return (scan, keys)
       }
     }
     let readMeter = ProgressMeter(
@@ -120,10 +138,7 @@ extension BatchJob {
     var scan = FileScan(
       displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .csv, delimiter: reader.delimiter,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
-      normalizer: normalizer,
-      fields: Dictionary(
-        uniqueKeysWithValues: [("amount", mapping.amount), ("from", mapping.from), ("to", mapping.to), ("date", mapping.date)]
-          .compactMap { role, index in index.map { (role, headerFields[$0]) } }))
+      normalizer: normalizer, fields: fields)
     // The last record boundary may be the end of the file: no part starts there.
     scan.partStarts = partStarts.filter { $0.offset < size }
     scan.size = size
@@ -140,8 +155,31 @@ extension BatchJob {
   /// A big file under a local table is converted in parts (``FileScan/partStarts``) on all cores: the first part
   /// writes to the output, each other part to a temporary file, and the temporary files are appended in order,
   /// so the output is the same as one pass would write.
+  ///
+  /// A provisional scan (``FileScan/isProvisional``) is checked here: every record's decimal-mark evidence adds
+  /// up to the same decision, and no part meets a quoted field; else (or on any error, whose line the parts do
+  /// not know) the output is discarded and the file read again in two full passes.
+  ///
+  /// - Returns: the counts, records without a date, the reconciliation figures, and the scan (no longer
+  ///   provisional).
   func convertCSV(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError) -> (
-    RunReport.Counts, Int, ReconciliationLedger
+    RunReport.Counts, Int, ReconciliationLedger, FileScan
+  ) {
+    guard scan.isProvisional else { return try convertCSVChecked(scan, quotes: quotes, standardOutput: standardOutput) }
+    do {
+      return try convertCSVChecked(scan, quotes: quotes, standardOutput: standardOutput)
+    } catch {
+      let (fresh, _) = try scanCSVFile(
+        displayPath: scan.displayPath, readPath: scan.readPath, outputPath: scan.outputPath, allowProvisional: false)
+      return try convertCSVChecked(fresh, quotes: quotes, standardOutput: standardOutput)
+    }
+  }
+
+  /// A provisional scan whose check failed in pass 2.
+  private struct ProvisionalScanMismatch: Error {}
+
+  private func convertCSVChecked(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError) -> (
+    RunReport.Counts, Int, ReconciliationLedger, FileScan
   ) {
     let (reader, leadingBlankLines, header) = try openFile(
       scan.readPath, displayPath: scan.displayPath, delimiter: scan.delimiter)
@@ -171,8 +209,16 @@ extension BatchJob {
           scan, reader: reader, headerFieldCount: header.fieldCount, sink: sink, fastPass: fastPass, quotes: quotes,
           meter: meter)
       }
+      var checked = scan
+      if scan.isProvisional {
+        if options.decimalMark == nil {
+          let (mark, basis) = result.inference.decide(delimiter: scan.delimiter)
+          guard mark == scan.decimalMark, basis == scan.decimalMarkBasis else { throw ProvisionalScanMismatch() }
+        }
+        checked.isProvisional = false
+      }
       if let atomicFile { try atomicFile.commit() } else { try sink.flush() }
-      return (result.counts, result.withoutDate, result.ledger)
+      return (result.counts, result.withoutDate, result.ledger, checked)
     } catch let error as CSVError {
       throw FileError(path: scan.displayPath, line: error.line, column: error.column, message: error.description)
     } catch {
@@ -185,11 +231,14 @@ extension BatchJob {
     var counts = RunReport.Counts()
     var withoutDate = 0
     var ledger: ReconciliationLedger
+    /// The decimal-mark evidence of the records (read only for a provisional scan).
+    var inference = DecimalMarkInference()
 
     mutating func add(_ other: PartResult) {
       counts.add(other.counts)
       withoutDate += other.withoutDate
       ledger.add(other.ledger)
+      inference.add(other.inference)
     }
   }
 
@@ -205,6 +254,16 @@ extension BatchJob {
     var counts = RunReport.Counts()
     var withoutDate = 0
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
+    // A provisional scan: the decimal mark's evidence of every record, and no quoted field (a part of the file
+    // split at line feeds may start inside one).
+    let provisional = scan.isProvisional
+    let inferMark = provisional && options.decimalMark == nil
+    var inference = DecimalMarkInference()
+    @inline(__always) func check(_ view: CSVRecordView) throws {
+      guard provisional else { return }
+      if reader.sawQuotedField { throw ProvisionalScanMismatch() }
+      if inferMark { Self.addEvidence(of: view, normalizer: scan.normalizer, fastPath: true, to: &inference) }
+    }
     /// Writes one record through the general path.
     func writeGeneral(_ view: CSVRecordView) throws {
       if view.isBlank {
@@ -220,6 +279,7 @@ extension BatchJob {
     }
     if var fastPass {  // not optional in the loop: force-unwrapping it per record copied it
       while let _ = try reader.withNextRecord({ view throws in
+        try check(view)
         if try fastPass.convert(view, sink: sink) { return }
         try fastPass.flush(to: sink)
         try writeGeneral(view)
@@ -229,10 +289,13 @@ extension BatchJob {
       withoutDate += fastPass.withoutDate
       fastPass.converter.flush(into: &ledger)
     } else {
-      while let _ = try reader.withNextRecord({ try writeGeneral($0) }) { ticker.tick(at: reader.nextRecordOffset) }
+      while let _ = try reader.withNextRecord({ view throws in
+        try check(view)
+        try writeGeneral(view)
+      }) { ticker.tick(at: reader.nextRecordOffset) }
     }
     try sink.flush()
-    return PartResult(counts: counts, withoutDate: withoutDate, ledger: ledger)
+    return PartResult(counts: counts, withoutDate: withoutDate, ledger: ledger, inference: inference)
   }
 
   /// Converts a file's records in parts on several threads (see ``convertCSV(_:quotes:standardOutput:)``).
@@ -295,6 +358,7 @@ extension BatchJob {
       throw OutputError.writeFailed(reason: "cannot reopen \(path): \(String(cString: strerror(errno)))")
     }
     defer { close(descriptor) }
+    if try sink.transfer(from: descriptor) { return }
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
     while true {
       let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -319,19 +383,7 @@ extension BatchJob {
     scan: @escaping @Sendable (CSVRecordView, inout DecimalMarkInference) -> Void
   ) throws -> (DecimalMarkInference, [FileScan.PartStart], Int)? {
     let size = fileSize(readPath)
-    // Each part starts after the first line feed at or after its target.
-    var starts: [Int] = []
-    let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var window = [UInt8](repeating: 0, count: 1 << 16)
-    for target in targets {
-      let count = window.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(target - 1)) }
-      guard count > 0, let feed = window[0..<count].firstIndex(of: 10) else { return nil }
-      let start = target - 1 + feed + 1
-      guard start > reader.nextRecordOffset, start > (starts.last ?? 0), start < size else { return nil }
-      starts.append(start)
-    }
+    guard let starts = lineStarts(readPath, targets: targets, after: reader.nextRecordOffset, size: size) else { return nil }
     reader.stop(at: starts[0])
     let parts = starts.count + 1
     let offsets = starts
@@ -370,6 +422,64 @@ extension BatchJob {
       if part < starts.count { partStarts.append(FileScan.PartStart(offset: starts[part], line: line)) }
     }
     return (inference, partStarts, size)
+  }
+
+  /// The offsets of the first line after each target offset (after the first line feed at or after it), for
+  /// parts of a file without quoted fields; `nil` when one is missing or not after the one before.
+  private static func lineStarts(_ readPath: String, targets: [Int], after first: Int, size: Int) -> [Int]? {
+    var starts: [Int] = []
+    let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var window = [UInt8](repeating: 0, count: 1 << 16)
+    for target in targets {
+      let count = window.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(target - 1)) }
+      guard count > 0, let feed = window[0..<count].firstIndex(of: 10) else { return nil }
+      let start = target - 1 + feed + 1
+      guard start > first, start > (starts.last ?? 0), start < size else { return nil }
+      starts.append(start)
+    }
+    return starts
+  }
+
+  /// The first records of a big file are read for a provisional scan (``FileScan/isProvisional``).
+  static let provisionalSampleSize = 1 << 18
+
+  /// A provisional pass 1: where the parts start, and the decimal-mark evidence of the records in the first
+  /// ``provisionalSampleSize`` bytes.
+  ///
+  /// - Returns: the sample's evidence, the part starts and the file's size; `nil` when the part starts cannot be
+  ///   found or the sample has a quoted field.
+  private static func provisionalStarts(
+    reader: CSVReader, readPath: String, targets: [Int],
+    scan: @escaping @Sendable (CSVRecordView, inout DecimalMarkInference) -> Void
+  ) throws -> (DecimalMarkInference, [Int], Int)? {
+    let size = fileSize(readPath)
+    let first = reader.nextRecordOffset
+    guard let starts = lineStarts(readPath, targets: targets, after: first, size: size) else { return nil }
+    let sampleEnd =
+      first + provisionalSampleSize < starts[0]
+      ? lineStarts(readPath, targets: [first + provisionalSampleSize], after: first, size: size)?.first ?? starts[0]
+      : starts[0]
+    let sample = try CSVReader(path: readPath, delimiter: reader.delimiter, range: first..<sampleEnd, line: reader.nextLine)
+    var inference = DecimalMarkInference()
+    while let _ = try sample.withNextRecord({ scan($0, &inference) }) {
+      if sample.sawQuotedField { return nil }
+    }
+    return (inference, starts, size)
+  }
+
+  /// Adds what one record says about the decimal mark (``CSVFieldDecoder/evidence(_:)``, else the general rule).
+  @inline(__always)
+  static func addEvidence(
+    of view: CSVRecordView, normalizer: RecordNormalizer, fastPath: Bool, to inference: inout DecimalMarkInference
+  ) {
+    guard !view.isBlank else { return }
+    if fastPath, let evidence = CSVFieldDecoder.evidence(view.field(normalizer.mapping?.amount)) {
+      inference.add(evidence)
+    } else if let amount = normalizer.amountText(of: view.record) {
+      inference.add(amount)
+    }
   }
 
   /// The file offsets near which parts should start, for a file of `fileSize` bytes in `parts` parts; none for a

@@ -42,6 +42,10 @@ public struct BatchJob {
     var partStarts: [PartStart] = []
     /// CSV: the file's size when pass 1 read it.
     var size = 0
+    /// CSV: pass 1 only found the part starts (their lines are unknown) and took the decimal mark from the first
+    /// records; pass 2 reads the mark's evidence in every record and checks the decision is the same, else the
+    /// file is read again in two full passes (``BatchJob/convertCSV(_:quotes:standardOutput:)``).
+    var isProvisional = false
 
     struct PartStart {
       /// The file offset of the part's first record.
@@ -103,7 +107,7 @@ public struct BatchJob {
     for (index, scan) in scans.enumerated() {
       guard let scan else { continue }
       do {
-        var (counts, withoutDate, fileLedger) = try convert(scan, quotes: quotes, standardOutput: standardOutput)
+        var (counts, withoutDate, fileLedger, scan) = try convert(scan, quotes: quotes, standardOutput: standardOutput)
         fileLedger.settle(
           with: exactTotals(of: [scan], currencies: fileLedger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes)
         )
@@ -149,7 +153,7 @@ public struct BatchJob {
     var totals: [CurrencyCode: ExactTotal] = [:]
     for var scan in scans {
       scan.outputPath = "/dev/null"  // written directly: a device is never replaced
-      guard let (_, _, ledger) = try? job.convert(scan, quotes: quotes, standardOutput: -1) else { continue }
+      guard let (_, _, ledger, _) = try? job.convert(scan, quotes: quotes, standardOutput: -1) else { continue }
       for (currency, total) in ledger.exactTotals where currencies.contains(currency) {
         totals[currency] = (totals[currency] ?? ExactTotal()).adding(total)
       }
@@ -324,13 +328,17 @@ public struct BatchJob {
   /// Pass 2 over one file: writes the annotated copy in the file's format.
   ///
   /// - Returns: the counts, the number of records without a date, and the converted amounts for the rounding
-  ///   reconciliation.
+  ///   reconciliation, and the file's scan as it stands after the pass (a provisional CSV scan is replaced).
   private func convert(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError)
-    -> (RunReport.Counts, Int, ReconciliationLedger)
+    -> (RunReport.Counts, Int, ReconciliationLedger, FileScan)
   {
     switch scan.format {
-    case .json, .jsonl: return try convertJSON(scan, quotes: quotes, standardOutput: standardOutput)
-    case .xml: return try convertXML(scan, quotes: quotes, standardOutput: standardOutput)
+    case .json, .jsonl:
+      let (counts, withoutDate, ledger) = try convertJSON(scan, quotes: quotes, standardOutput: standardOutput)
+      return (counts, withoutDate, ledger, scan)
+    case .xml:
+      let (counts, withoutDate, ledger) = try convertXML(scan, quotes: quotes, standardOutput: standardOutput)
+      return (counts, withoutDate, ledger, scan)
     case .csv: return try convertCSV(scan, quotes: quotes, standardOutput: standardOutput)
     }
   }

@@ -93,15 +93,20 @@ struct TableConverter {
       rowByDay = []
     }
     dayTexts = Array(repeating: -1, count: max(table.days.count, 1) * 2)
+    // Kept with readable bytes after them for ``ByteCursor/putShort(_:count:)``.
+    let padding = repeatElement(UInt8(0), count: ByteCursor.wordCopyLimit)
     identifiers = (
-      Array(table.identifier(for: nil).utf8), Array((table.laterSource?.identifier ?? table.info.identifier).utf8),
+      Array(table.identifier(for: nil).utf8) + padding,
+      Array((table.laterSource?.identifier ?? table.info.identifier).utf8) + padding,
       table.laterSource?.from.daysSinceEpoch ?? Int.max
     )
   }
 
   /// Whether the table's source identifiers may be written unescaped in a template's format.
   func textsAreSafe(in template: AnnotationTemplate) -> Bool {
-    [identifiers.early, identifiers.later].allSatisfy { $0.allSatisfy(template.allowsUnescaped) }
+    [identifiers.early, identifiers.later].allSatisfy {
+      $0.dropLast(ByteCursor.wordCopyLimit).allSatisfy(template.allowsUnescaped)
+    }
   }
 
   /// Converts an amount; `nil` when the general rules must decide (see the type's description).
@@ -279,10 +284,16 @@ struct TableConverter {
 
   // MARK: Texts
 
-  /// Appends the rate text of a conversion: ``ExchangeRate/decimalText(significantDigits:)`` with 10 digits,
-  /// computed in 64/128-bit integers (the general function when they do not suffice).
+  /// The most bytes ``appendAnnotation(_:template:to:)`` writes besides the template and the source identifier:
+  /// rate text (64), converted amount (42), currency (3), day (10), two cell texts (2 × 64), status (8), and the
+  /// word copies' overrun (``ByteCursor/wordCopyLimit``).
+  private static let annotationValueBound = 64 + 42 + 3 + 10 + 2 * 64 + 8 + ByteCursor.wordCopyLimit
+
+  /// Writes the rate text of a conversion at a cursor: ``ExchangeRate/decimalText(significantDigits:)`` with 10
+  /// digits, computed in 64/128-bit integers (the general function when they do not suffice; its text fits the
+  /// 64 bytes reserved for it).
   @inline(__always)
-  func appendRateText(_ conversion: Conversion, to bytes: inout ByteBuffer) {
+  func writeRateText(_ conversion: Conversion, to cursor: inout ByteCursor) {
     let n = conversion.numerator
     let d = conversion.denominator
     let sn = conversion.numeratorScale
@@ -316,10 +327,13 @@ struct TableConverter {
         value /= 10
         decimals -= 1
       }
-      ExactDecimal(significand: Int128(value), scale: decimals).appendText(to: &bytes)
+      cursor.put(ExactDecimal(significand: Int128(value), scale: decimals))
       return
     }
-    if let rate = rate(conversion) { bytes.append(Array(rate.decimalText().utf8)) }
+    if let rate = rate(conversion) {
+      let text = Array(rate.decimalText().utf8.prefix(64))
+      text.withUnsafeBufferPointer { cursor.put($0.baseAddress!, count: $0.count) }
+    }
   }
 
   /// The exact rate of a conversion.
@@ -328,80 +342,96 @@ struct TableConverter {
   /// Appends a conversion's annotation values in a format's template (``AnnotationTemplate``): the rate, the
   /// converted amount, the quote currency, the rate date, the source with the published rates used, the status
   /// and the empty error.
+  ///
+  /// One reservation in the buffer, then word copies of the short texts (the template, the table's texts and
+  /// identifiers are kept with ``ByteCursor/wordCopyLimit`` readable bytes after them).
   @inline(__always)
   mutating func appendAnnotation(_ conversion: Conversion, template: AnnotationTemplate, to bytes: inout ByteBuffer) {
     guard let plan = plans[conversion.plan] else { return }
-    template.bytes.withUnsafeBufferPointer { pieces in
-      func piece(_ index: Int) {
-        bytes.append(UnsafeBufferPointer(rebasing: pieces[template.starts[index]..<template.starts[index + 1]]))
-      }
-      piece(0)
-      appendRateText(conversion, to: &bytes)
-      piece(1)
-      conversion.converted.appendText(to: &bytes)
-      piece(2)
-      let letters = plan.quote.packed
-      bytes.append(maximum: 3) { start in
-        start[0] = UInt8(truncatingIfNeeded: letters >> 16)
-        start[1] = UInt8(truncatingIfNeeded: letters >> 8)
-        start[2] = UInt8(truncatingIfNeeded: letters)
-        return 3
-      }
-      piece(3)
-      appendDayText(row: conversion.row, to: &bytes)
-      piece(4)
-      let later = rowDays[conversion.row] >= identifiers.from
-      bytes.append(later ? identifiers.later : identifiers.early)
-      bytes.append(UInt8(ascii: " "))
-      appendCellText(slot: conversion.slot, row: conversion.row, column: plan.first, to: &bytes)
-      if let second = plan.second {
-        bytes.append(UInt8(ascii: " "))
-        appendCellText(slot: conversion.slot, row: conversion.row, column: second, to: &bytes)
-      }
-      piece(5)
-      if conversion.isFallback {
-        bytes.append(maximum: 8) { start in
-          // fallback
-          for (offset, byte) in [0x66, 0x61, 0x6C, 0x6C, 0x62, 0x61, 0x63, 0x6B].enumerated() { start[offset] = UInt8(byte) }
-          return 8
+    let firstText = cellText(slot: conversion.slot, row: conversion.row, column: plan.first)
+    var secondText = (start: 0, length: 0)
+    if let second = plan.second { secondText = cellText(slot: conversion.slot, row: conversion.row, column: second) }
+    let dayText = dayText(row: conversion.row)
+    let later = rowDays[conversion.row] >= identifiers.from
+    let identifier = later ? identifiers.later : identifiers.early
+    let identifierLength = identifier.count - ByteCursor.wordCopyLimit
+    let bound = template.bytes.count + identifierLength + Self.annotationValueBound
+    let isFallback = conversion.isFallback
+    let letters = plan.quote.packed
+    let hasSecond = plan.second != nil
+    bytes.append(maximum: bound) { start in
+      var cursor = ByteCursor(start)
+      template.bytes.withUnsafeBufferPointer { pieces in
+        let base = pieces.baseAddress!
+        let starts = template.starts
+        @inline(__always) func piece(_ index: Int) {
+          cursor.putShort(base + starts[index], count: starts[index + 1] - starts[index])
         }
-      } else {
-        bytes.append(maximum: 2) { start in
-          start[0] = UInt8(ascii: "o")
-          start[1] = UInt8(ascii: "k")
-          return 2
+        piece(0)
+        writeRateText(conversion, to: &cursor)
+        piece(1)
+        cursor.put(conversion.converted)
+        piece(2)
+        cursor.put(UInt8(truncatingIfNeeded: letters >> 16))
+        cursor.put(UInt8(truncatingIfNeeded: letters >> 8))
+        cursor.put(UInt8(truncatingIfNeeded: letters))
+        piece(3)
+        texts.withUnsafeBufferPointer { texts in
+          let textBase = texts.baseAddress!
+          cursor.putShort(textBase + dayText.start, count: dayText.length)
+          piece(4)
+          identifier.withUnsafeBufferPointer { cursor.putShort($0.baseAddress!, count: identifierLength) }
+          cursor.put(UInt8(ascii: " "))
+          cursor.putShort(textBase + firstText.start, count: firstText.length)
+          if hasSecond {
+            cursor.put(UInt8(ascii: " "))
+            cursor.putShort(textBase + secondText.start, count: secondText.length)
+          }
         }
+        piece(5)
+        if isFallback {
+          // "fallback"
+          cursor.putWord(0x6B63_6162_6C6C_6166, count: 8)
+        } else {
+          cursor.putWord(0x6B6F, count: 2)  // "ok"
+        }
+        piece(6)
+        piece(7)
       }
-      piece(6)
-      piece(7)
+      return cursor.position - start
     }
   }
 
+  /// A cell's `PIVOT/CUR=value` text in ``texts`` (made on first use).
   @inline(__always)
-  private mutating func appendCellText(slot: Int, row: Int, column: Int, to bytes: inout ByteBuffer) {
+  private mutating func cellText(slot: Int, row: Int, column: Int) -> (start: Int, length: Int) {
     let cell = slot * width + column
     if cellTexts[2 * cell] < 0 {
-      let start = texts.count
-      texts.append(contentsOf: QuoteBook.LegPlan.cellText(row: row, column: column, in: table).utf8)
+      let start = addText(QuoteBook.LegPlan.cellText(row: row, column: column, in: table))
       cellTexts[2 * cell] = Int32(start)
-      cellTexts[2 * cell + 1] = Int32(texts.count - start)
+      cellTexts[2 * cell + 1] = Int32(texts.count - ByteCursor.wordCopyLimit - start)
     }
-    Self.append(texts, start: Int(cellTexts[2 * cell]), length: Int(cellTexts[2 * cell + 1]), to: &bytes)
+    return (Int(cellTexts[2 * cell]), Int(cellTexts[2 * cell + 1]))
   }
 
+  /// A row's day text, `YYYY-MM-DD`, in ``texts`` (made on first use).
   @inline(__always)
-  private mutating func appendDayText(row: Int, to bytes: inout ByteBuffer) {
+  private mutating func dayText(row: Int) -> (start: Int, length: Int) {
     if dayTexts[2 * row] < 0 {
-      let start = texts.count
-      texts.append(contentsOf: table.days[row].description.utf8)
+      let start = addText(table.days[row].description)
       dayTexts[2 * row] = Int32(start)
-      dayTexts[2 * row + 1] = Int32(texts.count - start)
+      dayTexts[2 * row + 1] = Int32(texts.count - ByteCursor.wordCopyLimit - start)
     }
-    Self.append(texts, start: Int(dayTexts[2 * row]), length: Int(dayTexts[2 * row + 1]), to: &bytes)
+    return (Int(dayTexts[2 * row]), Int(dayTexts[2 * row + 1]))
   }
 
-  @inline(__always)
-  private static func append(_ texts: [UInt8], start: Int, length: Int, to bytes: inout ByteBuffer) {
-    texts.withUnsafeBufferPointer { texts in bytes.append(UnsafeBufferPointer(rebasing: texts[start..<start + length])) }
+  /// Appends a text (at most 64 bytes kept) to ``texts``, which always ends with ``ByteCursor/wordCopyLimit``
+  /// zero bytes, and returns where it starts.
+  private mutating func addText(_ text: String) -> Int {
+    if texts.count >= ByteCursor.wordCopyLimit { texts.removeLast(ByteCursor.wordCopyLimit) }
+    let start = texts.count
+    texts.append(contentsOf: text.utf8.prefix(64))
+    texts.append(contentsOf: repeatElement(0, count: ByteCursor.wordCopyLimit))
+    return start
   }
 }

@@ -24,7 +24,7 @@ struct CSVFieldDecoder {
     dates = ShortFieldCache()
   }
 
-  /// The rate key of a record and whether it used the default day; `nil` when the general rules must decide
+  /// The rate key of a record (read in place, with ``CSVRecordView/readablePadding``) and whether it used the default day; `nil` when the general rules must decide
   /// (including every record with an error).
   @inline(__always)
   mutating func key(of record: CSVRecordView) -> (
@@ -59,7 +59,7 @@ struct CSVFieldDecoder {
 
   @inline(__always)
   private mutating func currency(_ bytes: UnsafeBufferPointer<UInt8>) -> CurrencyCode? {
-    let key = ShortFieldCache<CurrencyCode>.key(bytes)
+    let key = ShortFieldCache<CurrencyCode>.key(padded: bytes)
     if let key, let known = currencies.value(for: key) { return known }
     guard bytes.first != UInt8(ascii: "\"") else { return nil }
     let text = String(decoding: bytes, as: UTF8.self)
@@ -70,7 +70,7 @@ struct CSVFieldDecoder {
 
   @inline(__always)
   private mutating func date(_ bytes: UnsafeBufferPointer<UInt8>) -> DateValue? {
-    let key = ShortFieldCache<DateValue>.key(bytes)
+    let key = ShortFieldCache<DateValue>.key(padded: bytes)
     if let key, let known = dates.value(for: key) { return known }
     guard bytes.first != UInt8(ascii: "\"") else { return nil }
     let text = String(decoding: bytes, as: UTF8.self)

@@ -126,8 +126,9 @@ public final class CSVReader {
       end -= start
       start = 0
     }
-    if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
-    var wanted = buffer.count - end
+    // The last `readPadding` bytes are never filled: a record view may read a word past its end.
+    if end + Self.readPadding >= buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+    var wanted = buffer.count - Self.readPadding - end
     if let limit { wanted = min(wanted, max(0, limit - (bufferOffset + end))) }
     let count = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
       guard let base = pointer.baseAddress, wanted > 0 else { return 0 }
@@ -172,6 +173,10 @@ public final class CSVReader {
     }
   }
 
+  /// Bytes after the data in the buffer that are allocated but never filled, so that ``CSVRecordView`` can
+  /// promise them (``CSVRecordView/readablePadding``).
+  static let readPadding = CSVRecordView.readablePadding
+
   /// The field ranges of the last record scanned (relative to its start), reused from record to record.
   private var ranges: [Range<Int>] = []
 
@@ -209,28 +214,35 @@ public final class CSVReader {
     var opensQuotedField = false
     defer { if opensQuotedField { sawQuotedField = true } }
     let delimiter = self.delimiter
-    // Eight bytes at a time outside quotes: a word with no delimiter, quote, CR or LF is skipped whole.
+    // Eight bytes at a time outside quotes: the delimiters of a word are taken from a bit mask, and a word with no
+    // quote, CR or LF is done without looking at its bytes one by one.
     let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
+    let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
     let delimiters = UInt64(delimiter) &* ones
     let quotes = UInt64(quote) &* ones
     let feeds = UInt64(10) &* ones
     let returns = UInt64(13) &* ones
-    @inline(__always) func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+    /// The high bit of each byte of `value` that is zero, exactly (no borrow between bytes).
+    @inline(__always) func zeroBytes(_ value: UInt64) -> UInt64 { ~(((value & lows) &+ lows) | value | lows) }
     return try buffer.withUnsafeBufferPointer { buffer in
       let raw = UnsafeRawPointer(buffer.baseAddress!)
       while true {
         if !inQuotes {
           while index + 8 <= end {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
-            let special =
-              zeroBytes(word ^ delimiters) | zeroBytes(word ^ quotes) | zeroBytes(word ^ feeds) | zeroBytes(word ^ returns)
-            if special == 0 {
-              index += 8
-              continue
+            var fieldEnds = zeroBytes(word ^ delimiters)
+            let others = zeroBytes(word ^ quotes) | zeroBytes(word ^ feeds) | zeroBytes(word ^ returns)
+            // The delimiters before the first quote or line end of the word (all of them when there is none).
+            let stop = others == 0 ? 8 : others.trailingZeroBitCount >> 3
+            if stop < 8 { fieldEnds &= (1 << (8 * UInt64(stop))) &- 1 }
+            while fieldEnds != 0 {
+              let position = index + fieldEnds.trailingZeroBitCount >> 3
+              ranges.append(fieldStart - start..<position - start)
+              fieldStart = position + 1
+              fieldEnds &= fieldEnds &- 1
             }
-            index += special.trailingZeroBitCount >> 3  // the first special byte (lower flags are exact)
-            break
+            index += stop
+            if stop < 8 { break }
           }
         }
         if index == end {

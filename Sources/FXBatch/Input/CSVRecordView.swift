@@ -2,7 +2,8 @@
 /// per-record path of large files reads it without copying, and copies it to a ``CSVRecord`` only when it
 /// needs the general rules.
 struct CSVRecordView {
-  /// The record's bytes followed by its line terminator.
+  /// The record's bytes followed by its line terminator; at least ``readablePadding`` more bytes after them
+  /// may be read (their values are unspecified), so a field's bytes can be loaded a word at a time.
   let bytes: UnsafeBufferPointer<UInt8>
   /// How many of ``bytes`` belong to the record (the rest is the terminator: `\r\n`, `\n`, `\r` or nothing).
   let length: Int
@@ -10,6 +11,9 @@ struct CSVRecordView {
   let fieldRanges: UnsafeBufferPointer<Range<Int>>
   /// The 1-based line on which the record starts.
   let line: Int
+
+  /// Bytes that may be read after ``bytes``.
+  static let readablePadding = 16
 
   var isBlank: Bool { length == 0 }
   var fieldCount: Int { fieldRanges.count }

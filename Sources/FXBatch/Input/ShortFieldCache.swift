@@ -32,6 +32,22 @@ struct ShortFieldCache<Value> {
     return (low, high)
   }
 
+  /// ``key(_:)`` of a field followed by at least 16 readable bytes (``CSVRecordView/readablePadding``): two
+  /// word loads instead of a loop over bytes.
+  @inline(__always)
+  static func key(padded bytes: UnsafeBufferPointer<UInt8>) -> (UInt64, UInt64)? {
+    let count = bytes.count
+    guard count <= 15 else { return nil }
+    guard let start = bytes.baseAddress else { return (0, 1 << 63) }
+    let raw = UnsafeRawPointer(start)
+    let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+    let second = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+    // Masks keep the field's bytes only: `count` bytes of the first word, `count − 8` of the second.
+    let lowMask: UInt64 = count >= 8 ? ~0 : (1 << (8 * UInt64(count))) &- 1
+    let highMask: UInt64 = count <= 8 ? 0 : (1 << (8 * UInt64(count - 8))) &- 1
+    return (first & lowMask, (second & highMask) | UInt64(count) << 56 | 1 << 63)
+  }
+
   @inline(__always)
   private func slot(_ key: (UInt64, UInt64)) -> Int {
     let mixed = (key.0 &* 0x9E37_79B9_7F4A_7C15) ^ (key.1 &* 0xC2B2_AE3D_27D4_EB4F)

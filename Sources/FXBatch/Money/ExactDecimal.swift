@@ -279,10 +279,25 @@ extension ExactDecimal {
   /// Decimal digits of a value (1 for 0).
   @inline(__always)
   static func digitCount(_ value: UInt64) -> Int {
-    // log10 from the bit length (1233 / 4096 ≈ log10(2)), then one comparison to correct it.
-    let bits = 64 - value.leadingZeroBitCount
-    let guess = (bits * 1233) >> 12
-    let wide = UInt128(value)
-    return guess + 1 + (wide >= powerOfTen(guess + 1) ? 1 : 0) - (guess > 0 && wide < powerOfTen(guess) ? 1 : 0)
+    // Halving steps: divisions by constants are multiplications, and no table is read.
+    var count = 1
+    var rest = value
+    if rest >= 10_000_000_000_000_000 {
+      count += 16
+      rest /= 10_000_000_000_000_000
+    }
+    if rest >= 100_000_000 {
+      count += 8
+      rest /= 100_000_000
+    }
+    if rest >= 10_000 {
+      count += 4
+      rest /= 10_000
+    }
+    if rest >= 100 {
+      count += 2
+      rest /= 100
+    }
+    return rest >= 10 ? count + 1 : count
   }
 }

@@ -4,7 +4,8 @@
 /// A template has eight pieces: before `fx_rate`, before each of the six other values (``AnnotationColumn``
 /// order), and after the last one. On the fast path `fx_error` is always empty.
 struct AnnotationTemplate: Sendable {
-  /// The eight pieces back to back (see the type's description); piece `i` is `bytes[starts[i]..<starts[i + 1]]`.
+  /// The eight pieces back to back (see the type's description), then ``ByteCursor/wordCopyLimit`` zero bytes;
+  /// piece `i` is `bytes[starts[i]..<starts[i + 1]]`.
   let bytes: [UInt8]
   let starts: [Int]
   /// Whether a byte may appear unescaped in a value of this format (the table's source identifiers are checked
@@ -14,7 +15,8 @@ struct AnnotationTemplate: Sendable {
   /// - Parameter pieces: the eight pieces.
   init(pieces: [[UInt8]], allowsUnescaped: @escaping @Sendable (UInt8) -> Bool) {
     precondition(pieces.count == 8)
-    bytes = pieces.flatMap { $0 }
+    // Readable bytes after the last piece for ``ByteCursor/putShort(_:count:)``.
+    bytes = pieces.flatMap { $0 } + repeatElement(0, count: ByteCursor.wordCopyLimit)
     starts = pieces.reduce(into: [0]) { starts, piece in starts.append(starts.last! + piece.count) }
     self.allowsUnescaped = allowsUnescaped
   }

@@ -46,6 +46,27 @@ public final class ByteSink {
     buffer.removeAll(keepingCapacity: true)
   }
 
+  /// Writes what is buffered, then the rest of an open file, copied by the kernel (`sendfile(2)`) without
+  /// passing through this process.
+  ///
+  /// - Returns: `false`, with nothing of the file written, when the kernel cannot copy between these files
+  ///   (the caller copies through memory instead).
+  /// - Throws: ``OutputError/writeFailed(reason:)``.
+  func transfer(from source: Int32) throws(OutputError) -> Bool {
+    try flush()
+    var copiedAny = false
+    while true {
+      let copied = sendfile(descriptor, source, nil, 1 << 30)
+      if copied < 0 {
+        if errno == EINTR { continue }
+        if !copiedAny, errno == EINVAL || errno == ENOSYS { return false }
+        throw .writeFailed(reason: String(cString: strerror(errno)))
+      }
+      if copied == 0 { return true }
+      copiedAny = true
+    }
+  }
+
   private func writeAll(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
     var offset = 0
     while offset < bytes.count {

@@ -1,0 +1,51 @@
+/// A write position in memory reserved beforehand (``ByteBuffer/append(maximum:_:)``): the fast paths write a
+/// record's annotation through it without a capacity check per value.
+struct ByteCursor {
+  /// ``putShort(_:count:)`` copies this many bytes whatever the count: its source must have them readable,
+  /// and the reservation must leave room for them after the last value.
+  static let wordCopyLimit = 32
+
+  private(set) var position: UnsafeMutablePointer<UInt8>
+
+  init(_ start: UnsafeMutablePointer<UInt8>) { position = start }
+
+  @inline(__always)
+  mutating func put(_ byte: UInt8) {
+    position.pointee = byte
+    position += 1
+  }
+
+  /// Copies `count` bytes.
+  @inline(__always)
+  mutating func put(_ source: UnsafePointer<UInt8>, count: Int) {
+    position.update(from: source, count: count)
+    position += count
+  }
+
+  /// Copies `count` bytes from a source followed by readable bytes up to ``wordCopyLimit`` (more than that
+  /// are copied as ``put(_:count:)`` does): four word copies, then the position moves by `count`.
+  @inline(__always)
+  mutating func putShort(_ source: UnsafePointer<UInt8>, count: Int) {
+    guard count <= Self.wordCopyLimit else { return put(source, count: count) }
+    let from = UnsafeRawPointer(source)
+    let to = UnsafeMutableRawPointer(position)
+    to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
+    to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
+    to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
+    to.storeBytes(of: from.loadUnaligned(fromByteOffset: 24, as: UInt64.self), toByteOffset: 24, as: UInt64.self)
+    position += count
+  }
+
+  /// Writes the low `count` bytes (at most 8) of a word, least significant first; 8 bytes are stored.
+  @inline(__always)
+  mutating func putWord(_ word: UInt64, count: Int) {
+    UnsafeMutableRawPointer(position).storeBytes(of: word.littleEndian, as: UInt64.self)
+    position += count
+  }
+
+  /// Writes a decimal's text (``ExactDecimal/write(to:mark:)``).
+  @inline(__always)
+  mutating func put(_ value: ExactDecimal) {
+    position += value.write(to: position)
+  }
+}

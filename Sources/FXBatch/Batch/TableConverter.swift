@@ -175,7 +175,7 @@ struct TableConverter {
     let quotient: UInt128
     let remainder: UInt128
     if divisor <= UInt128(UInt64.max), dividend >> 64 < divisor {
-      let (q, r) = UInt64(divisor).dividingFullWidth(
+      let (q, r) = UInt64(divisor).dividingFullWidthOnce(
         (UInt64(truncatingIfNeeded: dividend >> 64), UInt64(truncatingIfNeeded: dividend)))
       quotient = UInt128(q)
       remainder = UInt128(r)
@@ -308,7 +308,7 @@ struct TableConverter {
       let quotient: UInt128
       let remainder: UInt128
       if divisor <= UInt128(UInt64.max), dividend >> 64 < divisor {
-        let (q, r) = UInt64(divisor).dividingFullWidth(
+        let (q, r) = UInt64(divisor).dividingFullWidthOnce(
           (UInt64(truncatingIfNeeded: dividend >> 64), UInt64(truncatingIfNeeded: dividend)))
         (quotient, remainder) = (UInt128(q), UInt128(r))
       } else {
@@ -359,46 +359,47 @@ struct TableConverter {
     let isFallback = conversion.isFallback
     let letters = plan.quote.packed
     let hasSecond = plan.second != nil
-    bytes.append(maximum: bound) { start in
-      var cursor = ByteCursor(start)
-      template.bytes.withUnsafeBufferPointer { pieces in
-        let base = pieces.baseAddress!
-        let starts = template.starts
-        @inline(__always) func piece(_ index: Int) {
-          cursor.putShort(base + starts[index], count: starts[index + 1] - starts[index])
-        }
-        piece(0)
-        writeRateText(conversion, to: &cursor)
-        piece(1)
-        cursor.put(conversion.converted)
-        piece(2)
-        cursor.put(UInt8(truncatingIfNeeded: letters >> 16))
-        cursor.put(UInt8(truncatingIfNeeded: letters >> 8))
-        cursor.put(UInt8(truncatingIfNeeded: letters))
-        piece(3)
-        texts.withUnsafeBufferPointer { texts in
+    // The pointers first, then the writes in one closure whose cursor no other closure captures (a captured
+    // variable is boxed and checked for exclusive access on every use).
+    template.bytes.withUnsafeBufferPointer { pieces in
+      texts.withUnsafeBufferPointer { texts in
+        identifier.withUnsafeBufferPointer { identifier in
+          let pieceBase = pieces.baseAddress!
           let textBase = texts.baseAddress!
-          cursor.putShort(textBase + dayText.start, count: dayText.length)
-          piece(4)
-          identifier.withUnsafeBufferPointer { cursor.putShort($0.baseAddress!, count: identifierLength) }
-          cursor.put(UInt8(ascii: " "))
-          cursor.putShort(textBase + firstText.start, count: firstText.length)
-          if hasSecond {
+          let identifierBase = identifier.baseAddress!
+          bytes.append(maximum: bound) { start in
+            var cursor = ByteCursor(start)
+            cursor.putPiece(0, of: template, from: pieceBase)
+            writeRateText(conversion, to: &cursor)
+            cursor.putPiece(1, of: template, from: pieceBase)
+            cursor.put(conversion.converted)
+            cursor.putPiece(2, of: template, from: pieceBase)
+            cursor.put(UInt8(truncatingIfNeeded: letters >> 16))
+            cursor.put(UInt8(truncatingIfNeeded: letters >> 8))
+            cursor.put(UInt8(truncatingIfNeeded: letters))
+            cursor.putPiece(3, of: template, from: pieceBase)
+            cursor.putShort(textBase + dayText.start, count: dayText.length)
+            cursor.putPiece(4, of: template, from: pieceBase)
+            cursor.putShort(identifierBase, count: identifierLength)
             cursor.put(UInt8(ascii: " "))
-            cursor.putShort(textBase + secondText.start, count: secondText.length)
+            cursor.putShort(textBase + firstText.start, count: firstText.length)
+            if hasSecond {
+              cursor.put(UInt8(ascii: " "))
+              cursor.putShort(textBase + secondText.start, count: secondText.length)
+            }
+            cursor.putPiece(5, of: template, from: pieceBase)
+            if isFallback {
+              // "fallback"
+              cursor.putWord(0x6B63_6162_6C6C_6166, count: 8)
+            } else {
+              cursor.putWord(0x6B6F, count: 2)  // "ok"
+            }
+            cursor.putPiece(6, of: template, from: pieceBase)
+            cursor.putPiece(7, of: template, from: pieceBase)
+            return cursor.position - start
           }
         }
-        piece(5)
-        if isFallback {
-          // "fallback"
-          cursor.putWord(0x6B63_6162_6C6C_6166, count: 8)
-        } else {
-          cursor.putWord(0x6B6F, count: 2)  // "ok"
-        }
-        piece(6)
-        piece(7)
       }
-      return cursor.position - start
     }
   }
 

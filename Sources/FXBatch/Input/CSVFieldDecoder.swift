@@ -124,17 +124,32 @@ struct CSVFieldDecoder {
   /// mark followed by exactly three digits could be a group separator, and anything not plain).
   @inline(__always)
   static func evidence(_ bytes: UnsafeBufferPointer<UInt8>) -> DecimalMarkInference.Evidence? {
+    // One pass with ``plainAmount(_:mark:)``'s rules, for either mark: a sign first, digits, at most one mark.
+    let count = bytes.count
+    var index = 0
+    if count > 0, bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") { index = 1 }
+    var digits = 0
+    var digitsBeforeMark = 0
     var markIndex = -1
     var mark: UInt8 = 0
-    for (index, byte) in bytes.enumerated() {
-      if byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",") {
-        guard markIndex < 0 else { return nil }
+    while index < count {
+      let byte = bytes[index]
+      if byte &- UInt8(ascii: "0") < 10 {
+        digits += 1
+      } else if markIndex < 0, byte == UInt8(ascii: ".") || byte == UInt8(ascii: ",") {
         markIndex = index
         mark = byte
+        digitsBeforeMark = digits
+      } else {
+        return nil
       }
+      index += 1
     }
-    if markIndex < 0 { return plainAmount(bytes, mark: nil) == nil ? nil : .neutral }
-    guard bytes.count - markIndex - 1 != 3, plainAmount(bytes, mark: mark) != nil else { return nil }
+    guard digits > 0, digits <= 18 else { return nil }
+    if markIndex < 0 { return .neutral }
+    let digitsAfterMark = count - markIndex - 1
+    guard digitsAfterMark != 3, digitsBeforeMark > 0, digitsAfterMark > 0 else { return nil }
     return mark == UInt8(ascii: ".") ? .point : .comma
   }
+
 }

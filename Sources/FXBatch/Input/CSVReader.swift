@@ -16,7 +16,14 @@ public final class CSVReader {
   public private(set) var hasByteOrderMark = false
 
   private let descriptor: Int32
-  private var buffer: [UInt8]
+  /// The buffer: `capacity` bytes, of which `start..<end` are unread (pointers, not an array: the per-record
+  /// loop must not retain and check an array for every record).
+  private var buffer: UnsafeMutablePointer<UInt8>
+  private var capacity = chunkSize
+  /// The field ranges of the last record scanned (relative to its start), reused from record to record.
+  private var fieldRanges: UnsafeMutablePointer<Range<Int>>
+  private var fieldCapacity = 64
+  private var fieldCount = 0
   private var start = 0
   private var end = 0
   private var atEndOfFile = false
@@ -36,7 +43,8 @@ public final class CSVReader {
   public init(path: String, delimiter: UInt8? = nil) throws {
     descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw CSVError.unreadable(reason: String(cString: strerror(errno))) }
-    buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+    buffer = Self.allocate(Self.chunkSize)
+    fieldRanges = .allocate(capacity: fieldCapacity)
     try fill()
     if end - start >= 3, buffer[start] == 0xEF, buffer[start + 1] == 0xBB, buffer[start + 2] == 0xBF {
       hasByteOrderMark = true
@@ -46,7 +54,7 @@ public final class CSVReader {
       self.delimiter = delimiter
     } else {
       try fillFirstLine()
-      self.delimiter = Self.detectDelimiter(in: buffer[start..<end].drop { $0 == 10 || $0 == 13 })
+      self.delimiter = Self.detectDelimiter(in: bytes(from: start, to: end).drop { $0 == 10 || $0 == 13 })
     }
   }
 
@@ -63,14 +71,31 @@ public final class CSVReader {
       close(descriptor)
       throw CSVError.unreadable(reason: String(cString: strerror(errno)))
     }
-    buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+    buffer = Self.allocate(Self.chunkSize)
+    fieldRanges = .allocate(capacity: fieldCapacity)
     bufferOffset = range.lowerBound
     limit = range.upperBound
     self.line = line
     self.delimiter = delimiter
   }
 
-  deinit { close(descriptor) }
+  deinit {
+    close(descriptor)
+    buffer.deallocate()
+    fieldRanges.deallocate()
+  }
+
+  /// A zeroed buffer (the padding after the data is read, so it must be initialized memory).
+  private static func allocate(_ count: Int) -> UnsafeMutablePointer<UInt8> {
+    let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+    pointer.initialize(repeating: 0, count: count)
+    return pointer
+  }
+
+  /// The unread bytes from `from`.
+  private func bytes(from: Int, to: Int) -> UnsafeBufferPointer<UInt8> {
+    UnsafeBufferPointer(start: buffer + from, count: to - from)
+  }
 
   /// Whether a record read so far has a quoted field (which may hold line ends: a file without one has a record
   /// boundary after every line end).
@@ -110,7 +135,9 @@ public final class CSVReader {
 
   /// Reads until the buffer holds the whole first non-blank line (or the file ends), for delimiter detection.
   private func fillFirstLine() throws {
-    while !atEndOfFile, !buffer[start..<end].drop(while: { $0 == 10 || $0 == 13 }).contains(where: { $0 == 10 || $0 == 13 }) {
+    while !atEndOfFile,
+      !bytes(from: start, to: end).drop(while: { $0 == 10 || $0 == 13 }).contains(where: { $0 == 10 || $0 == 13 })
+    {
       try fill()
     }
   }
@@ -118,25 +145,26 @@ public final class CSVReader {
   /// Moves unread bytes to the front of the buffer and reads more; grows the buffer when a record fills it.
   private func fill() throws {
     if start > 0 {
-      buffer.withUnsafeMutableBufferPointer { pointer in
-        guard let base = pointer.baseAddress else { return }
-        memmove(base, base + start, end - start)
-      }
+      memmove(buffer, buffer + start, end - start)
       bufferOffset += start
       end -= start
       start = 0
     }
     // The last `readPadding` bytes are never filled: a record view may read a word past its end.
-    if end + Self.readPadding >= buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
-    var wanted = buffer.count - Self.readPadding - end
+    if end + Self.readPadding >= capacity {
+      let grown = Self.allocate(capacity * 2)
+      grown.update(from: buffer, count: end)
+      buffer.deallocate()
+      buffer = grown
+      capacity *= 2
+    }
+    var wanted = capacity - Self.readPadding - end
     if let limit { wanted = min(wanted, max(0, limit - (bufferOffset + end))) }
-    let count = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
-      guard let base = pointer.baseAddress, wanted > 0 else { return 0 }
-      while true {
-        let result = read(descriptor, base + end, wanted)
-        if result < 0, errno == EINTR { continue }
-        return result
-      }
+    var count = 0
+    while wanted > 0 {
+      count = read(descriptor, buffer + end, wanted)
+      if count < 0, errno == EINTR { continue }
+      break
     }
     guard count >= 0 else { throw CSVError.unreadable(reason: String(cString: strerror(errno))) }
     if count == 0 { atEndOfFile = true }
@@ -149,9 +177,10 @@ public final class CSVReader {
   ///   ``CSVError/unreadable(reason:)`` on a read error.
   public func next() throws -> CSVRecord? {
     guard let bounds = try advance() else { return nil }
-    let raw = Array(buffer[bounds.start..<bounds.end])
-    let terminator = Array(buffer[bounds.end..<bounds.end + bounds.terminatorLength])
-    return CSVRecord(raw: raw, fieldRanges: raw.isEmpty ? [] : ranges, terminator: terminator, line: bounds.line)
+    let raw = Array(bytes(from: bounds.start, to: bounds.end))
+    let terminator = Array(bytes(from: bounds.end, to: bounds.end + bounds.terminatorLength))
+    let fields = raw.isEmpty ? [] : Array(UnsafeBufferPointer(start: fieldRanges, count: fieldCount))
+    return CSVRecord(raw: raw, fieldRanges: fields, terminator: terminator, line: bounds.line)
   }
 
   /// Reads the next record without copying it: `body` sees it in place, valid only during the call (the
@@ -161,26 +190,18 @@ public final class CSVReader {
   /// - Throws: as ``next()``, and whatever `body` throws.
   func withNextRecord<Result>(_ body: (CSVRecordView) throws -> Result) throws -> Result? {
     guard let bounds = try advance() else { return nil }
-    return try buffer.withUnsafeBufferPointer { bytes in
-      try ranges.withUnsafeBufferPointer { fields in
-        try body(
-          CSVRecordView(
-            bytes: UnsafeBufferPointer(rebasing: bytes[bounds.start..<bounds.end + bounds.terminatorLength]),
-            length: bounds.end - bounds.start,
-            fieldRanges: bounds.end == bounds.start ? UnsafeBufferPointer(start: nil, count: 0) : fields,
-            line: bounds.line))
-      }
-    }
+    return try body(
+      CSVRecordView(
+        bytes: bytes(from: bounds.start, to: bounds.end + bounds.terminatorLength), length: bounds.end - bounds.start,
+        fieldRanges: UnsafeBufferPointer(start: fieldRanges, count: bounds.end == bounds.start ? 0 : fieldCount),
+        line: bounds.line))
   }
 
   /// Bytes after the data in the buffer that are allocated but never filled, so that ``CSVRecordView`` can
   /// promise them (``CSVRecordView/readablePadding``).
   static let readPadding = CSVRecordView.readablePadding
 
-  /// The field ranges of the last record scanned (relative to its start), reused from record to record.
-  private var ranges: [Range<Int>] = []
-
-  /// Scans the next record; its field ranges are left in ``ranges``.
+  /// Scans the next record; its field ranges are left in ``fieldRanges``.
   ///
   /// - Returns: the record's bytes in ``buffer`` (`start..<end`, then its terminator) and its first line.
   private func advance() throws -> (start: Int, end: Int, terminatorLength: Int, line: Int)? {
@@ -199,10 +220,23 @@ public final class CSVReader {
   private func scanRecord() throws -> (start: Int, end: Int, terminatorLength: Int, line: Int)? {
     let quote = UInt8(ascii: "\"")
     // Locals, not properties, in the loop: a class property costs an exclusivity check per access.
-    var ranges: [Range<Int>] = []
-    swap(&ranges, &self.ranges)
-    ranges.removeAll(keepingCapacity: true)
-    defer { swap(&ranges, &self.ranges) }
+    var ranges = self.fieldRanges
+    var rangeCapacity = self.fieldCapacity
+    var rangeCount = 0
+    defer { self.fieldCount = rangeCount }
+    @inline(__always) func append(_ range: Range<Int>) {
+      if rangeCount == rangeCapacity {
+        let grown = UnsafeMutablePointer<Range<Int>>.allocate(capacity: rangeCapacity * 2)
+        grown.moveInitialize(from: ranges, count: rangeCount)
+        ranges.deallocate()
+        ranges = grown
+        rangeCapacity *= 2
+        self.fieldRanges = grown
+        self.fieldCapacity = rangeCapacity
+      }
+      (ranges + rangeCount).initialize(to: range)
+      rangeCount += 1
+    }
     let start = self.start
     let end = self.end
     let atEndOfFile = self.atEndOfFile
@@ -224,8 +258,9 @@ public final class CSVReader {
     let returns = UInt64(13) &* ones
     /// The high bit of each byte of `value` that is zero, exactly (no borrow between bytes).
     @inline(__always) func zeroBytes(_ value: UInt64) -> UInt64 { ~(((value & lows) &+ lows) | value | lows) }
-    return try buffer.withUnsafeBufferPointer { buffer in
-      let raw = UnsafeRawPointer(buffer.baseAddress!)
+    let buffer = self.buffer
+    let raw = UnsafeRawPointer(buffer)
+    do {
       while true {
         if !inQuotes {
           while index + 8 <= end {
@@ -237,7 +272,7 @@ public final class CSVReader {
             if stop < 8 { fieldEnds &= (1 << (8 * UInt64(stop))) &- 1 }
             while fieldEnds != 0 {
               let position = index + fieldEnds.trailingZeroBitCount >> 3
-              ranges.append(fieldStart - start..<position - start)
+              append(fieldStart - start..<position - start)
               fieldStart = position + 1
               fieldEnds &= fieldEnds &- 1
             }
@@ -251,7 +286,7 @@ public final class CSVReader {
             let (line, column) = position(of: quoteOpenedAt)
             throw CSVError.unterminatedQuote(line: line, column: column)
           }
-          ranges.append(fieldStart - start..<index - start)
+          append(fieldStart - start..<index - start)
           return finish(recordEnd: index, terminatorLength: 0, newlinesInside: newlinesInside)
         }
         let byte = buffer[index]
@@ -271,7 +306,7 @@ public final class CSVReader {
         }
         if byte > quote {  // neither a delimiter (`,` `;` tab), a quote nor a line end: the common case
           if byte == delimiter {
-            ranges.append(fieldStart - start..<index - start)
+            append(fieldStart - start..<index - start)
             fieldStart = index + 1
           }
           index += 1
@@ -283,14 +318,14 @@ public final class CSVReader {
           quoteOpenedAt = index
           opensQuotedField = true
         case delimiter:
-          ranges.append(fieldStart - start..<index - start)
+          append(fieldStart - start..<index - start)
           fieldStart = index + 1
         case 10:
-          ranges.append(fieldStart - start..<index - start)
+          append(fieldStart - start..<index - start)
           return finish(recordEnd: index, terminatorLength: 1, newlinesInside: newlinesInside)
         case 13:
           if index + 1 == end, !atEndOfFile { return nil }
-          ranges.append(fieldStart - start..<index - start)
+          append(fieldStart - start..<index - start)
           let crlf = index + 1 < end && buffer[index + 1] == 10
           return finish(recordEnd: index, terminatorLength: crlf ? 2 : 1, newlinesInside: newlinesInside)
         default:

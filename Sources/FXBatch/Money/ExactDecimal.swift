@@ -233,20 +233,49 @@ extension ExactDecimal {
   @inline(__always)
   func write(to start: UnsafeMutablePointer<UInt8>, mark: UInt8 = UInt8(ascii: ".")) -> Int {
     let magnitude = significand.magnitude
-    // Digits from the right: count them first, then fill the text backwards from its end.
-    var length = 0
-    if magnitude <= UInt128(UInt64.max) {
-      let value = UInt64(truncatingIfNeeded: magnitude)
-      length = Self.digitCount(value)
-    } else {
-      var value = magnitude
-      repeat {
-        length += 1
-        value /= 10
-      } while value != 0
-    }
+    guard magnitude >> 64 == 0 else { return writeWide(to: start, mark: mark) }
+    // Count the digits, then fill the text backwards from its end: the fraction's digits, the mark, the
+    // integer's digits (at least one: 0.05).
+    var value = UInt64(truncatingIfNeeded: magnitude)
     let scale = self.scale
-    let digits = max(length, scale + 1)  // 0.05: zeros up to the one before the mark
+    let length = Self.digitCount(value)
+    let integerDigits = length > scale ? length - scale : 1
+    let sign = significand < 0 ? 1 : 0
+    let total = sign + integerDigits + (scale > 0 ? scale + 1 : 0)
+    var position = start + total
+    var left = scale
+    while left > 0 {
+      let (quotient, remainder) = value.quotientAndRemainder(dividingBy: 10)
+      position -= 1
+      position.pointee = UInt8(ascii: "0") | UInt8(truncatingIfNeeded: remainder)
+      value = quotient
+      left -= 1
+    }
+    if scale > 0 {
+      position -= 1
+      position.pointee = mark
+    }
+    left = integerDigits
+    while left > 0 {
+      let (quotient, remainder) = value.quotientAndRemainder(dividingBy: 10)
+      position -= 1
+      position.pointee = UInt8(ascii: "0") | UInt8(truncatingIfNeeded: remainder)
+      value = quotient
+      left -= 1
+    }
+    if sign == 1 { start.pointee = UInt8(ascii: "-") }
+    return total
+  }
+
+  /// ``write(to:mark:)`` of a significand wider than 64 bits.
+  private func writeWide(to start: UnsafeMutablePointer<UInt8>, mark: UInt8) -> Int {
+    var value = significand.magnitude
+    var length = 0
+    repeat {
+      length += 1
+      value /= 10
+    } while value != 0
+    let digits = Swift.max(length, scale + 1)  // 0.05: zeros up to the one before the mark
     let total = digits + (scale > 0 ? 1 : 0) + (significand < 0 ? 1 : 0)
     var position = total
     var written = 0
@@ -254,23 +283,12 @@ extension ExactDecimal {
       position -= 1
       start[position] = byte
     }
-    if magnitude <= UInt128(UInt64.max) {
-      var value = UInt64(truncatingIfNeeded: magnitude)
-      while written < digits {
-        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: 10)
-        if written == scale, scale > 0 { put(mark) }
-        put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remainder))
-        written += 1
-        value = quotient
-      }
-    } else {
-      var value = magnitude
-      while written < digits {
-        if written == scale, scale > 0 { put(mark) }
-        put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
-        written += 1
-        value /= 10
-      }
+    value = significand.magnitude
+    while written < digits {
+      if written == scale, scale > 0 { put(mark) }
+      put(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value % 10))
+      written += 1
+      value /= 10
     }
     if significand < 0 { put(UInt8(ascii: "-")) }
     return total

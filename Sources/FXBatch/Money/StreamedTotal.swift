@@ -48,7 +48,7 @@ struct StreamedTotal: Sendable, Equatable {
     if divisor <= UInt128(UInt64.max) {
       // numerator × 10^18 < divisor × 2^60 < 2^124, and its high word is below the divisor.
       let product = numerator * Self.fractionScale
-      let (quotient, remainder) = UInt64(divisor).dividingFullWidth(
+      let (quotient, remainder) = UInt64(divisor).dividingFullWidthOnce(
         (UInt64(truncatingIfNeeded: product >> 64), UInt64(truncatingIfNeeded: product)))
       digits = UInt128(quotient)
       exact = remainder == 0

@@ -8,6 +8,10 @@ struct AnnotationTemplate: Sendable {
   /// piece `i` is `bytes[starts[i]..<starts[i + 1]]`.
   let bytes: [UInt8]
   let starts: [Int]
+  /// ``starts`` packed a byte each (the template is shorter than 256 bytes), starts 0–7 then start 8: read
+  /// without an array access.
+  let packedStarts: UInt64
+  let lastStart: Int
   /// Whether a byte may appear unescaped in a value of this format (the table's source identifiers are checked
   /// with it: one with any other byte takes the general path, which escapes or quotes it).
   let allowsUnescaped: @Sendable (UInt8) -> Bool
@@ -18,7 +22,20 @@ struct AnnotationTemplate: Sendable {
     // Readable bytes after the last piece for ``ByteCursor/putShort(_:count:)``.
     bytes = pieces.flatMap { $0 } + repeatElement(0, count: ByteCursor.wordCopyLimit)
     starts = pieces.reduce(into: [0]) { starts, piece in starts.append(starts.last! + piece.count) }
+    precondition(starts.last! < 256)
+    var packed: UInt64 = 0
+    for index in 0..<8 { packed |= UInt64(starts[index]) << (8 * UInt64(index)) }
+    packedStarts = packed
+    lastStart = starts[8]
     self.allowsUnescaped = allowsUnescaped
+  }
+
+  /// Piece `index`'s offset and length in ``bytes``.
+  @inline(__always)
+  func piece(_ index: Int) -> (start: Int, count: Int) {
+    let start = Int(truncatingIfNeeded: packedStarts >> (8 * UInt64(index))) & 0xFF
+    let end = index == 7 ? lastStart : Int(truncatingIfNeeded: packedStarts >> (8 * UInt64(index + 1))) & 0xFF
+    return (start, end - start)
   }
 
   /// CSV fields (RFC 4180): each value after a delimiter, nothing after the empty `fx_error`.

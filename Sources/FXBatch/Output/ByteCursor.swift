@@ -36,6 +36,13 @@ struct ByteCursor {
     position += count
   }
 
+  /// Copies piece `index` of a template whose bytes start at `base` (``AnnotationTemplate/bytes``).
+  @inline(__always)
+  mutating func putPiece(_ index: Int, of template: AnnotationTemplate, from base: UnsafePointer<UInt8>) {
+    let (start, count) = template.piece(index)
+    putShort(base + start, count: count)
+  }
+
   /// Writes the low `count` bytes (at most 8) of a word, least significant first; 8 bytes are stored.
   @inline(__always)
   mutating func putWord(_ word: UInt64, count: Int) {

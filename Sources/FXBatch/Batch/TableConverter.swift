@@ -117,13 +117,13 @@ struct TableConverter {
     else { return nil }
     let offset = day.daysSinceEpoch - firstDay
     guard offset >= 0, offset < rowByDay.count else { return nil }
-    if rowByDay[offset] == Self.unknownRow {
-      let row = try? table.publicationRow(for: day, maxStaleness: maxStaleness).get()
-      rowByDay[offset] = Int32(row ?? -1)
+    var row = rowByDay.withUnsafeBufferPointer { Int($0[offset]) }
+    if row == Int(Self.unknownRow) {
+      row = (try? table.publicationRow(for: day, maxStaleness: maxStaleness).get()) ?? -1
+      rowByDay[offset] = Int32(row)
     }
-    let row = Int(rowByDay[offset])
     guard row >= 0, let plan = plans[planNumber] else { return nil }
-    var slot = Int(slotOfRow[row])
+    var slot = slotOfRow.withUnsafeBufferPointer { Int($0[row]) }
     if slot < 0 { slot = load(row: row) }
     // rate = numerator ÷ denominator, each a product of published values: (nq·db) ÷ (dq·nb).
     let firstCell = slot * width + plan.first
@@ -166,19 +166,19 @@ struct TableConverter {
     let exponent = denominatorScale + minorUnits - amount.scale - numeratorScale
     guard exponent > -20, exponent < 20 else { return nil }
     let magnitude = amount.significand.magnitude
-    let (product, overflowProduct) = magnitude.multipliedReportingOverflow(by: UInt128(numerator))
+    let (product, overflowProduct) = magnitude.multipliedReportingOverflow(by: UInt128(word: numerator))
     let (dividend, overflowDividend) = product.multipliedReportingOverflow(
       by: exponent > 0 ? ExactDecimal.powerOfTen(exponent) : 1)
-    let (divisor, overflowDivisor) = UInt128(denominator).multipliedReportingOverflow(
+    let (divisor, overflowDivisor) = UInt128(word: denominator).multipliedReportingOverflow(
       by: exponent < 0 ? ExactDecimal.powerOfTen(-exponent) : 1)
     guard !overflowProduct, !overflowDividend, !overflowDivisor else { return nil }
     let quotient: UInt128
     let remainder: UInt128
-    if divisor <= UInt128(UInt64.max), dividend >> 64 < divisor {
+    if divisor <= UInt128(word: .max), dividend >> 64 < divisor {
       let (q, r) = UInt64(divisor).dividingFullWidthOnce(
         (UInt64(truncatingIfNeeded: dividend >> 64), UInt64(truncatingIfNeeded: dividend)))
-      quotient = UInt128(q)
-      remainder = UInt128(r)
+      quotient = UInt128(word: q)
+      remainder = UInt128(word: r)
     } else {
       (quotient, remainder) = dividend.quotientAndRemainder(dividingBy: divisor)
     }
@@ -302,22 +302,22 @@ struct TableConverter {
     let estimate = (ExactDecimal.digitCount(n) - sn) - (ExactDecimal.digitCount(d) - sd)
     var decimals = min(max(significantDigits - estimate, 0), ExactDecimal.maximumDigits)
     while sd + decimals <= 38, sn <= 19 {
-      let (dividend, overflowDividend) = UInt128(n).multipliedReportingOverflow(by: ExactDecimal.powerOfTen(sd + decimals))
-      let (divisor, overflowDivisor) = UInt128(d).multipliedReportingOverflow(by: ExactDecimal.powerOfTen(sn))
+      let (dividend, overflowDividend) = UInt128(word: n).multipliedReportingOverflow(by: ExactDecimal.powerOfTen(sd + decimals))
+      let (divisor, overflowDivisor) = UInt128(word: d).multipliedReportingOverflow(by: ExactDecimal.powerOfTen(sn))
       guard !overflowDividend, !overflowDivisor else { break }
       let quotient: UInt128
       let remainder: UInt128
-      if divisor <= UInt128(UInt64.max), dividend >> 64 < divisor {
+      if divisor <= UInt128(word: .max), dividend >> 64 < divisor {
         let (q, r) = UInt64(divisor).dividingFullWidthOnce(
           (UInt64(truncatingIfNeeded: dividend >> 64), UInt64(truncatingIfNeeded: dividend)))
-        (quotient, remainder) = (UInt128(q), UInt128(r))
+        (quotient, remainder) = (UInt128(word: q), UInt128(word: r))
       } else {
         (quotient, remainder) = dividend.quotientAndRemainder(dividingBy: divisor)
       }
       let comparison = remainder < divisor - remainder ? -1 : (remainder > divisor - remainder ? 1 : 0)
       var rounded = quotient
       if comparison > 0 || (comparison == 0 && quotient & 1 == 1) { rounded += 1 }
-      guard rounded <= UInt128(UInt64.max) else { break }
+      guard rounded <= UInt128(word: .max) else { break }
       var value = UInt64(rounded)
       if decimals > 0, ExactDecimal.digitCount(value) > significantDigits {
         decimals -= 1
@@ -407,23 +407,25 @@ struct TableConverter {
   @inline(__always)
   private mutating func cellText(slot: Int, row: Int, column: Int) -> (start: Int, length: Int) {
     let cell = slot * width + column
-    if cellTexts[2 * cell] < 0 {
-      let start = addText(QuoteBook.LegPlan.cellText(row: row, column: column, in: table))
-      cellTexts[2 * cell] = Int32(start)
-      cellTexts[2 * cell + 1] = Int32(texts.count - ByteCursor.wordCopyLimit - start)
-    }
-    return (Int(cellTexts[2 * cell]), Int(cellTexts[2 * cell + 1]))
+    let known = cellTexts.withUnsafeBufferPointer { texts in (Int(texts[2 * cell]), Int(texts[2 * cell + 1])) }
+    if known.0 >= 0 { return known }
+    let start = addText(QuoteBook.LegPlan.cellText(row: row, column: column, in: table))
+    let length = texts.count - ByteCursor.wordCopyLimit - start
+    cellTexts[2 * cell] = Int32(start)
+    cellTexts[2 * cell + 1] = Int32(length)
+    return (start, length)
   }
 
   /// A row's day text, `YYYY-MM-DD`, in ``texts`` (made on first use).
   @inline(__always)
   private mutating func dayText(row: Int) -> (start: Int, length: Int) {
-    if dayTexts[2 * row] < 0 {
-      let start = addText(table.days[row].description)
-      dayTexts[2 * row] = Int32(start)
-      dayTexts[2 * row + 1] = Int32(texts.count - ByteCursor.wordCopyLimit - start)
-    }
-    return (Int(dayTexts[2 * row]), Int(dayTexts[2 * row + 1]))
+    let known = dayTexts.withUnsafeBufferPointer { texts in (Int(texts[2 * row]), Int(texts[2 * row + 1])) }
+    if known.0 >= 0 { return known }
+    let start = addText(table.days[row].description)
+    let length = texts.count - ByteCursor.wordCopyLimit - start
+    dayTexts[2 * row] = Int32(start)
+    dayTexts[2 * row + 1] = Int32(length)
+    return (start, length)
   }
 
   /// Appends a text (at most 64 bytes kept) to ``texts``, which always ends with ``ByteCursor/wordCopyLimit``

@@ -45,12 +45,12 @@ struct StreamedTotal: Sendable, Equatable {
   private mutating func addFraction(_ numerator: UInt128, _ divisor: UInt128) {
     let digits: UInt128
     let exact: Bool
-    if divisor <= UInt128(UInt64.max) {
+    if divisor <= UInt128(word: .max) {
       // numerator × 10^18 < divisor × 2^60 < 2^124, and its high word is below the divisor.
       let product = numerator * Self.fractionScale
       let (quotient, remainder) = UInt64(divisor).dividingFullWidthOnce(
         (UInt64(truncatingIfNeeded: product >> 64), UInt64(truncatingIfNeeded: product)))
-      digits = UInt128(quotient)
+      digits = UInt128(word: quotient)
       exact = remainder == 0
     } else {
       let (quotient, remainder) = (WideUnsigned(numerator) * WideUnsigned(Self.fractionScale))

@@ -5,8 +5,15 @@ extension UInt64 {
   /// `low − quotient · self` modulo 2⁶⁴, exact because it is below `self`.
   @inline(__always)
   func dividingFullWidthOnce(_ dividend: (high: UInt64, low: UInt64)) -> (quotient: UInt64, remainder: UInt64) {
-    let wide = UInt128(dividend.high) << 64 | UInt128(dividend.low)
-    let quotient = UInt64(truncatingIfNeeded: wide / UInt128(self))
+    let wide = UInt128(_low: dividend.low, _high: dividend.high)
+    let quotient = (wide / UInt128(word: self))._low
     return (quotient, dividend.low &- quotient &* self)
   }
+}
+
+extension UInt128 {
+  /// A 64-bit value widened, without the generic `init(_:)` (which the optimizer leaves as a call in the
+  /// per-record loops).
+  @inline(__always)
+  init(word: UInt64) { self.init(_low: word, _high: 0) }
 }

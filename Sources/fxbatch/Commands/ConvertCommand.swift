@@ -76,7 +76,7 @@ enum ConvertCommand {
     OptionSpec(names: ["-h", "--help"], valueName: nil, help: "Show this help"),
   ]
 
-  static let usage = "fxbatch convert [options] FILE...   (FILE - reads standard input; CSV, JSON or JSON Lines)"
+  static let usage = "fxbatch convert [options] FILE...   (FILE - reads standard input; CSV, JSON, JSON Lines or XML)"
 
   static let help = helpText(
     usage: usage,

@@ -11,7 +11,9 @@
 /// keep them). Memory holds one buffer and the current record: it does not grow with the file.
 public final class CSVReader {
   /// The field delimiter (`,`, `;` or tab).
-  public private(set) var delimiter: UInt8 = UInt8(ascii: ",")
+  public var delimiter: UInt8 { fieldDelimiter }
+  /// Private, so that the per-record scan reads it without a dynamic exclusivity check.
+  private var fieldDelimiter = UInt8(ascii: ",")
   /// Whether the file starts with a UTF-8 byte order mark (EF BB BF), which is not part of the first record.
   public private(set) var hasByteOrderMark = false
 
@@ -51,10 +53,10 @@ public final class CSVReader {
       start += 3
     }
     if let delimiter {
-      self.delimiter = delimiter
+      fieldDelimiter = delimiter
     } else {
       try fillFirstLine()
-      self.delimiter = Self.detectDelimiter(in: bytes(from: start, to: end).drop { $0 == 10 || $0 == 13 })
+      fieldDelimiter = Self.detectDelimiter(in: bytes(from: start, to: end).drop { $0 == 10 || $0 == 13 })
     }
   }
 
@@ -76,7 +78,7 @@ public final class CSVReader {
     bufferOffset = range.lowerBound
     limit = range.upperBound
     self.line = line
-    self.delimiter = delimiter
+    fieldDelimiter = delimiter
   }
 
   deinit {
@@ -247,7 +249,7 @@ public final class CSVReader {
     var newlinesInside = 0
     var opensQuotedField = false
     defer { if opensQuotedField { sawQuotedField = true } }
-    let delimiter = self.delimiter
+    let delimiter = fieldDelimiter
     // Eight bytes at a time outside quotes: the delimiters of a word are taken from a bit mask, and a word with no
     // quote, CR or LF is done without looking at its bytes one by one.
     let ones: UInt64 = 0x0101_0101_0101_0101

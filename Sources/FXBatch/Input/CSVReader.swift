@@ -254,6 +254,8 @@ public final class CSVReader {
     // quote, CR or LF is done without looking at its bytes one by one.
     let ones: UInt64 = 0x0101_0101_0101_0101
     let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    let belowQuote = UInt64(0x23) &* ones
     let delimiters = UInt64(delimiter) &* ones
     let quotes = UInt64(quote) &* ones
     let feeds = UInt64(10) &* ones
@@ -268,7 +270,9 @@ public final class CSVReader {
           while index + 8 <= end {
             let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             var fieldEnds = zeroBytes(word ^ delimiters)
-            let others = zeroBytes(word ^ quotes) | zeroBytes(word ^ feeds) | zeroBytes(word ^ returns)
+            // A quote (0x22), LF or CR is below 0x23: a word with no such byte (most of them) needs no exact test.
+            let hasLow = (word &- belowQuote) & ~word & highs != 0
+            let others = hasLow ? zeroBytes(word ^ quotes) | zeroBytes(word ^ feeds) | zeroBytes(word ^ returns) : 0
             // The delimiters before the first quote or line end of the word (all of them when there is none).
             let stop = others == 0 ? 8 : others.trailingZeroBitCount >> 3
             if stop < 8 { fieldEnds &= (1 << (8 * UInt64(stop))) &- 1 }

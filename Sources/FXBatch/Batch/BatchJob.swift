@@ -42,6 +42,9 @@ public struct BatchJob {
     var partStarts: [PartStart] = []
     /// CSV: the file's size when pass 1 read it.
     var size = 0
+    /// XML: set when pass 1 read the document with ``XMLSimpleScanner`` (pass 2 then does too, in parts from
+    /// ``partStarts``); `nil`: libxml2 reads it.
+    var xmlDocument: XMLScannedDocument? = nil
 
     struct PartStart {
       /// The file offset of the part's first record.

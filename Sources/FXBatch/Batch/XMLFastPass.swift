@@ -49,7 +49,7 @@ struct XMLFastPass {
   ///   to the general path.
   @inline(__always)
   mutating func convert(_ record: XMLScannedRecord, shape: Int, in bytes: UnsafePointer<UInt8>) -> TableConverter.Conversion? {
-    guard shapes.layouts[shape].problem == nil else { return nil }
+    guard !shapes.hasProblem(shape) else { return nil }
     let amountField = shapes.field(.amount, shape: shape)
     guard amountField >= 0 else { return nil }
     let from: CurrencyCode

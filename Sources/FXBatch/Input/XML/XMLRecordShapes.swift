@@ -8,10 +8,15 @@ struct XMLRecordShapes {
 
   /// A shape's key: per field, `1` for an attribute or `0` for a child, its name's bytes, and a `0` byte.
   private var keys: [[UInt8]] = []
+  /// The same, for matching a word at a time: per field, its name's length (plus 2⁸ for an attribute), then
+  /// its name's bytes in little-endian words, the last one zero-padded.
+  private var words: [[UInt64]] = []
   /// The shapes' layouts (role → field, and an `invalid_record` problem).
   private(set) var layouts: [XMLFieldLocator.Layout] = []
   /// Per shape, 4 entries: the field index of the amount, from-, to-currency and date (−1: no such field).
   private var roleFields: [Int32] = []
+  /// Per shape, whether its layout has a problem (read per record: a layout's arrays are not touched then).
+  private var problems: [Bool] = []
   private var index: [[UInt8]: Int] = [:]
   private var last = -1
   /// Distinct shapes remembered; a document with more starts afresh (any shape is found again the same way).
@@ -32,6 +37,10 @@ struct XMLRecordShapes {
     return Int(roleFields[shape &* 4 &+ offset])
   }
 
+  /// Whether a shape's records have an `invalid_record` problem.
+  @inline(__always)
+  func hasProblem(_ shape: Int) -> Bool { problems[shape] }
+
   /// The shape of a record (an index into ``layouts``).
   ///
   /// - Parameters:
@@ -39,7 +48,7 @@ struct XMLRecordShapes {
   ///   - bytes: the scanner's buffer the record's indices point into.
   @inline(__always)
   mutating func shape(of record: XMLScannedRecord, in bytes: UnsafePointer<UInt8>) -> Int {
-    if last >= 0, Self.matches(keys[last], record, bytes) { return last }
+    if last >= 0, Self.matches(words[last], record, bytes) { return last }
     return lookUp(record, bytes)
   }
 
@@ -57,8 +66,10 @@ struct XMLRecordShapes {
     }
     if keys.count >= Self.limit {
       keys.removeAll()
+      words.removeAll()
       layouts.removeAll()
       roleFields.removeAll()
+      problems.removeAll()
       index.removeAll()
     }
     func name(_ field: XMLScannedRecord.Field) -> String {
@@ -77,26 +88,44 @@ struct XMLRecordShapes {
       }
     }
     keys.append(key)
+    var word: [UInt64] = []
+    for field in record.fields {
+      let length = field.nameEnd - field.nameStart
+      word.append(UInt64(length) | (field.isAttribute ? 1 << 8 : 0))
+      for offset in stride(from: 0, to: length, by: 8) {
+        var chunk: UInt64 = 0
+        for index in 0..<min(8, length - offset) {
+          chunk |= UInt64(bytes[field.nameStart + offset + index]) << (8 * UInt64(index))
+        }
+        word.append(chunk)
+      }
+    }
+    words.append(word)
     layouts.append(layout)
     roleFields.append(contentsOf: roles)
+    problems.append(layout.problem != nil)
     index[key] = keys.count - 1
     last = keys.count - 1
     return last
   }
 
-  /// Whether a record's names are a shape's key.
+  /// Whether a record's names are a shape's (``words``).
   @inline(__always)
-  private static func matches(_ key: [UInt8], _ record: XMLScannedRecord, _ bytes: UnsafePointer<UInt8>) -> Bool {
-    key.withUnsafeBufferPointer { key in
+  private static func matches(_ words: [UInt64], _ record: XMLScannedRecord, _ bytes: UnsafePointer<UInt8>) -> Bool {
+    words.withUnsafeBufferPointer { words in
       var at = 0
       for field in record.fields {
         let length = field.nameEnd - field.nameStart
-        guard at + length + 2 <= key.count, key[at] == (field.isAttribute ? 1 : 0), key[at + length + 1] == 0,
-          memcmp(key.baseAddress! + at + 1, bytes + field.nameStart, length) == 0
-        else { return false }
-        at += length + 2
+        guard at < words.count, words[at] == UInt64(length) | (field.isAttribute ? 1 << 8 : 0) else { return false }
+        at += 1
+        for offset in stride(from: 0, to: length, by: 8) {
+          guard at < words.count,
+            words[at] == XMLSimpleScanner.word(bytes + field.nameStart + offset, count: length - offset)
+          else { return false }
+          at += 1
+        }
       }
-      return at == key.count
+      return at == words.count
     }
   }
 

@@ -74,7 +74,7 @@ struct XMLSimpleScanner {
     let fields: UnsafeMutablePointer<XMLScannedRecord.Field>
     init(descriptor: Int32, capacity: Int) {
       self.descriptor = descriptor
-      bytes = .allocate(capacity: capacity)
+      bytes = XMLSimpleScanner.allocateBuffer(capacity: capacity)
       fields = .allocate(capacity: XMLSimpleScanner.maximumFields)
     }
     deinit {
@@ -134,6 +134,35 @@ struct XMLSimpleScanner {
     record = XMLScannedRecord(storage: storage.fields)
   }
 
+  /// A zeroed buffer of `capacity` bytes and ``padding`` more, so that ``word(_:count:)`` may read 8 bytes at
+  /// any index before `capacity`.
+  static func allocateBuffer(capacity: Int) -> UnsafeMutablePointer<UInt8> {
+    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + padding)
+    buffer.initialize(repeating: 0, count: capacity + padding)
+    return buffer
+  }
+
+  static let padding = 16
+
+  /// The `count` (at most 8) bytes at `pointer` as a little-endian word, the bytes after them as zeros; the 8
+  /// bytes from `pointer` must be readable (the scanner's buffer has ``padding``).
+  @inline(__always)
+  static func word(_ pointer: UnsafePointer<UInt8>, count: Int) -> UInt64 {
+    let word = UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self)
+    return count >= 8 ? word : word & ((1 << (UInt64(count) &* 8)) &- 1)
+  }
+
+  /// Whether `count` bytes at two places in the scanner's buffer are equal, compared a word at a time.
+  @inline(__always)
+  static func equal(_ left: UnsafePointer<UInt8>, _ right: UnsafePointer<UInt8>, count: Int) -> Bool {
+    var offset = 0
+    while offset < count {
+      guard word(left + offset, count: count - offset) == word(right + offset, count: count - offset) else { return false }
+      offset += 8
+    }
+    return true
+  }
+
   private static func fileSize(_ descriptor: Int32) -> Int {
     var status = stat()
     guard fstat(descriptor, &status) == 0 else { return 0 }
@@ -190,7 +219,7 @@ struct XMLSimpleScanner {
     }
     if loaded == capacity {
       guard capacity < Self.maximumItemSize else { throw .declined("an item larger than \(Self.maximumItemSize) bytes") }
-      let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity * 2)
+      let larger = Self.allocateBuffer(capacity: capacity * 2)
       larger.update(from: bytes, count: loaded)
       storage.bytes.deallocate()
       storage.bytes = larger
@@ -364,7 +393,11 @@ struct XMLSimpleScanner {
         return
       }
       guard Self.isNameStart(next) else { throw .declined("markup other than elements in a record") }
-      let child = try startTag(at: lessThan, kind: .child)
+      // Most children are `<name>`: no attributes to read.
+      let plainNameEnd = try name(at: lessThan + 1)
+      let child =
+        try byte(plainNameEnd) == UInt8(ascii: ">")
+        ? (nameEnd: plainNameEnd, end: plainNameEnd + 1, isEmptyElement: false) : try startTag(at: lessThan, kind: .child)
       guard record.fieldCount < Self.maximumFields else { throw .declined("too many fields") }
       record.lastChildStart = lessThan
       record.lastChildTextStart = textStart
@@ -422,7 +455,7 @@ struct XMLSimpleScanner {
         guard kind == .root else { throw .declined("a prefixed attribute name") }
         let localEnd = try name(at: attributeEnd + 1)
         if try self.byte(localEnd) == UInt8(ascii: ":") { throw .declined("a malformed attribute name") }
-        if matches(Array("xmlns".utf8), at: attributeStart, length: attributeEnd - attributeStart) {
+        if isXMLNS(at: attributeStart, length: attributeEnd - attributeStart) {
           let prefix = Array(UnsafeBufferPointer(start: bytes + attributeEnd + 1, count: localEnd - attributeEnd - 1))
           guard prefix.count < 3 || prefix[0..<3].map({ $0 | 0x20 }) != Array("xml".utf8) else {
             throw .declined("a reserved namespace prefix")
@@ -440,7 +473,7 @@ struct XMLSimpleScanner {
           prefixed.append((attributeStart, attributeEnd, localEnd))
         }
         attributeEnd = localEnd
-      } else if matches(Array("xmlns".utf8), at: attributeStart, length: attributeEnd - attributeStart), kind != .root {
+      } else if kind != .root, isXMLNS(at: attributeStart, length: attributeEnd - attributeStart) {
         throw .declined("a namespace declaration below the root")
       }
       let length = attributeEnd - attributeStart
@@ -491,10 +524,19 @@ struct XMLSimpleScanner {
   }
 
   /// Reads an end tag at `index` for the name at `nameStart`.
+  @inline(__always)
   private mutating func endTag(at index: Int, nameAt nameStart: Int, length: Int) throws(Stop) -> Int {
     guard try byte(index + 1) == UInt8(ascii: "/") else { throw .declined("a malformed end tag") }
-    guard index + 2 + length <= loaded else { throw .needMore }
-    guard memcmp(bytes + index + 2, bytes + nameStart, length) == 0 else { throw .declined("a mismatched end tag") }
+    let close = index + 2 + length
+    if close < loaded, bytes[close] == UInt8(ascii: ">") {
+      // The usual `</name>`, without white space before `>`.
+      guard Self.equal(bytes + index + 2, bytes + nameStart, count: length) else { throw .declined("a mismatched end tag") }
+      return close + 1
+    }
+    guard close <= loaded else { throw .needMore }
+    for offset in 0..<length where bytes[index + 2 + offset] != bytes[nameStart + offset] {
+      throw .declined("a mismatched end tag")
+    }
     return try endTagRest(at: index + 2 + length)
   }
 
@@ -545,7 +587,15 @@ struct XMLSimpleScanner {
   private mutating func text(from index: Int) throws(Stop) -> (end: Int, needsDecoding: Bool) {
     var at = index
     var needsDecoding = false
+    let bytes = self.bytes
+    let loaded = self.loaded
     while true {
+      // Printable ASCII other than `<`, `&` and `]` needs no other look.
+      while at < loaded {
+        let byte = bytes[at]
+        guard byte &- 0x20 < 0x5F, byte != UInt8(ascii: "<"), byte != UInt8(ascii: "&"), byte != UInt8(ascii: "]") else { break }
+        at += 1
+      }
       guard at < loaded else { throw .needMore }
       let byte = bytes[at]
       if byte >= 0x20, byte < 0x7F {
@@ -630,19 +680,22 @@ struct XMLSimpleScanner {
   /// Reads a name (the ASCII subset of §2.3 `Name`, without `:`) at `index`.
   ///
   /// - Returns: the index after it.
+  @inline(__always)
   private mutating func name(at index: Int) throws(Stop) -> Int {
     guard Self.isNameStart(try byte(index)) else { throw .declined("a malformed name") }
+    let limit = min(loaded, index + 1000)
     var at = index + 1
-    while true {
-      let byte = try self.byte(at)
+    while at < limit {
+      let byte = bytes[at]
       if Self.isNameStart(byte) || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") {
         at += 1
-        guard at - index < 1000 else { throw .declined("a long name") }
         continue
       }
       if byte >= 0x80 { throw .declined("a non-ASCII name") }
       return at
     }
+    if limit == loaded { throw .needMore }
+    throw .declined("a long name")
   }
 
   @inline(__always)
@@ -677,6 +730,13 @@ struct XMLSimpleScanner {
       at += 1
     }
     return true
+  }
+
+  /// Whether the name at `index` is `xmlns`.
+  @inline(__always)
+  private func isXMLNS(at index: Int, length: Int) -> Bool {
+    length == 5 && bytes[index] == UInt8(ascii: "x") && bytes[index + 1] == UInt8(ascii: "m")
+      && bytes[index + 2] == UInt8(ascii: "l") && bytes[index + 3] == UInt8(ascii: "n") && bytes[index + 4] == UInt8(ascii: "s")
   }
 
   private mutating func matches(_ name: [UInt8], at index: Int, length: Int) -> Bool {

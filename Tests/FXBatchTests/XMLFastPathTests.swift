@@ -241,6 +241,40 @@ struct XMLFastPathTests {
     Self.compare(try Self.run(path, fastPath: true, parts: 2), try Self.run(path, fastPath: false), "\(name)")
   }
 
+  /// Thirds whose exact total is a whole number of cents: the streamed total cannot settle its rounding, and the
+  /// records are read again (through the scanner, by the general rules) to sum them exactly, as the general path
+  /// does; under `--rates FILE`.
+  @Test func tieInTheStreamedTotalIsSettledExactly() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let rates = try directory.write("date,base,quote,rate\n2024-01-05,EUR,CHF,3\n2024-01-05,EUR,USD,1\n", named: "rates.csv")
+    // 0.01 CHF at 1/3 = 0.00333… USD, three times: rounded 0.00 each, exact total 0.01.
+    let record = "<p><date>2024-01-05</date><amount>0.01</amount><from>CHF</from><to>USD</to></p>\n"
+    let path = try directory.write("<ps>\n" + String(repeating: record, count: 3) + "</ps>\n", named: "thirds.xml")
+    let table = try RatesFile.load(path: rates)
+    #expect(try Self.takesFastPath(path))
+    for rounding in RoundingMode.allCases {
+      var runs: [Run] = []
+      for fastPath in [true, false] {
+        let output = directory.url.appendingPathComponent("out-\(fastPath).xml").path
+        var options = BatchOptions(today: try day("2026-11-29"))
+        options.inputPaths = [path]
+        options.destination = .file(output)
+        options.fastPath = fastPath
+        options.rounding = rounding
+        let report = BatchJob(options: options, rates: table).run()
+        var file = try #require(report.files.first)
+        file.output = nil
+        runs.append(
+          Run(
+            output: FileManager.default.contents(atPath: output), file: file, totals: report.totals,
+            reconciliation: report.reconciliation, withoutDate: report.rates.recordsWithoutDate))
+      }
+      #expect(runs[0] == runs[1], "\(rounding)")
+      #expect(runs[0].reconciliation.first?.exactTotalRounded == "0.01", "\(rounding)")
+    }
+  }
+
   /// The `fx` element of the template is the one libxml2's writer makes for the same values.
   @Test func templateMatchesTheElementEncoder() throws {
     let values = ["0.9025270758", "1624.55", "EUR", "2019-12-24", "ecb-embedded EUR/USD=1.108", "fallback", ""]

@@ -429,8 +429,58 @@ struct XMLSimpleScanner {
   }
 
   /// Reads a start tag or empty-element tag (§3.1) at `index` (its `<`); a record's attributes go into
-  /// ``record``.
+  /// ``record``. Only the root's tag may use namespaces (``rootStartTag(at:)``).
   private mutating func startTag(at index: Int, kind: TagKind) throws(Stop) -> (nameEnd: Int, end: Int, isEmptyElement: Bool) {
+    if kind == .root { return try rootStartTag(at: index) }
+    let nameEnd = try name(at: index + 1)
+    var at = nameEnd
+    if kind == .child { tagAttributes.removeAll(keepingCapacity: true) }
+    while true {
+      let spaces = try skipSpaces(from: &at)
+      let byte = try self.byte(at)
+      if byte == UInt8(ascii: ">") { return (nameEnd, at + 1, false) }
+      if byte == UInt8(ascii: "/") {
+        guard try self.byte(at + 1) == UInt8(ascii: ">") else { throw .declined("a malformed tag") }
+        return (nameEnd, at + 2, true)
+      }
+      guard spaces > 0 else { throw .declined("a prefixed name, or an attribute without white space before it") }
+      let attributeStart = at
+      let attributeEnd = try name(at: at)
+      let length = attributeEnd - attributeStart
+      if try self.byte(attributeEnd) == UInt8(ascii: ":") { throw .declined("a prefixed attribute name") }
+      if isXMLNS(at: attributeStart, length: length) { throw .declined("a namespace declaration below the root") }
+      if kind == .record {
+        for field in record.fields
+        where field.nameEnd - field.nameStart == length
+          && Self.equal(bytes + field.nameStart, bytes + attributeStart, count: length)
+        {
+          throw .declined("an attribute twice")
+        }
+      } else {
+        for (start, end) in tagAttributes
+        where end - start == length && Self.equal(bytes + start, bytes + attributeStart, count: length) {
+          throw .declined("an attribute twice")
+        }
+      }
+      at = try valueStart(after: attributeEnd)
+      let value = try attributeValue(from: at, quote: bytes[at - 1])
+      if kind == .record {
+        guard record.fieldCount < Self.maximumFields else { throw .declined("too many fields") }
+        record.append(
+          XMLScannedRecord.Field(
+            nameStart: attributeStart, nameEnd: attributeEnd, valueStart: at, valueEnd: value.end,
+            needsDecoding: value.needsDecoding, isAttribute: true))
+        record.attributeCount += 1
+      } else {
+        tagAttributes.append((attributeStart, attributeEnd))
+      }
+      at = value.end + 1
+    }
+  }
+
+  /// Reads the root element's start tag at `index`: as ``startTag(at:kind:)``, and its attributes may declare
+  /// namespaces (`xmlns`, `xmlns:p` with a non-empty name) and use declared prefixes (Namespaces in XML 1.0).
+  private mutating func rootStartTag(at index: Int) throws(Stop) -> (nameEnd: Int, end: Int, isEmptyElement: Bool) {
     let nameEnd = try name(at: index + 1)
     if try byte(nameEnd) == UInt8(ascii: ":") { throw .declined("a prefixed element name") }
     var at = nameEnd
@@ -451,8 +501,7 @@ struct XMLSimpleScanner {
       var declaresPrefix = false
       var attributeEnd = try name(at: at)
       if try self.byte(attributeEnd) == UInt8(ascii: ":") {
-        // Namespaces only on the root: `xmlns:p="…"` declares p, `p:name` needs a declared p.
-        guard kind == .root else { throw .declined("a prefixed attribute name") }
+        // `xmlns:p="…"` declares p, `p:name` needs a declared p.
         let localEnd = try name(at: attributeEnd + 1)
         if try self.byte(localEnd) == UInt8(ascii: ":") { throw .declined("a malformed attribute name") }
         if isXMLNS(at: attributeStart, length: attributeEnd - attributeStart) {
@@ -473,34 +522,16 @@ struct XMLSimpleScanner {
           prefixed.append((attributeStart, attributeEnd, localEnd))
         }
         attributeEnd = localEnd
-      } else if kind != .root, isXMLNS(at: attributeStart, length: attributeEnd - attributeStart) {
-        throw .declined("a namespace declaration below the root")
       }
       let length = attributeEnd - attributeStart
-      if kind == .record {
-        for field in record.fields
-        where field.nameEnd - field.nameStart == length && memcmp(bytes + field.nameStart, bytes + attributeStart, length) == 0 {
-          throw .declined("an attribute twice")
-        }
-      } else {
-        for (start, end) in tagAttributes
-        where end - start == length && memcmp(bytes + start, bytes + attributeStart, length) == 0 {
-          throw .declined("an attribute twice")
-        }
+      for (start, end) in tagAttributes
+      where end - start == length && memcmp(bytes + start, bytes + attributeStart, length) == 0 {
+        throw .declined("an attribute twice")
       }
       at = try valueStart(after: attributeEnd)
       let value = try attributeValue(from: at, quote: bytes[at - 1])
       if declaresPrefix, value.end == at { throw .declined("an empty namespace name") }
-      if kind == .record {
-        guard record.fieldCount < Self.maximumFields else { throw .declined("too many fields") }
-        record.append(
-          XMLScannedRecord.Field(
-            nameStart: attributeStart, nameEnd: attributeEnd, valueStart: at, valueEnd: value.end,
-            needsDecoding: value.needsDecoding, isAttribute: true))
-        record.attributeCount += 1
-      } else {
-        tagAttributes.append((attributeStart, attributeEnd))
-      }
+      tagAttributes.append((attributeStart, attributeEnd))
       at = value.end + 1
     }
     if !prefixed.isEmpty { try checkPrefixes(prefixed, declared: prefixes) }

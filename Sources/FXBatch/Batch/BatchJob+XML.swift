@@ -11,6 +11,7 @@ extension BatchJob {
   /// - Throws: ``FileError`` for a malformed or refused document, one that is already fxbatch output, or
   ///   records of which none has an amount (or a currency) field.
   func scanXMLFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (FileScan, Set<RateKey>) {
+    if let scanned = scanXMLFileFast(displayPath: displayPath, readPath: readPath, outputPath: outputPath) { return scanned }
     var locator = xmlFieldLocator
     let normalizer = RecordNormalizer(
       fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
@@ -75,6 +76,9 @@ extension BatchJob {
   func convertXML(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError)
     -> (RunReport.Counts, Int, ReconciliationLedger)
   {
+    if let document = scan.xmlDocument {
+      return try convertXMLFast(scan, document: document, quotes: quotes, standardOutput: standardOutput)
+    }
     let recordElement = scan.recordElement ?? ""
     let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }

@@ -46,6 +46,9 @@ public struct BatchJob {
     /// records; pass 2 reads the mark's evidence in every record and checks the decision is the same, else the
     /// file is read again in two full passes (``BatchJob/convertCSV(_:quotes:standardOutput:)``).
     var isProvisional = false
+    /// XML: set when pass 1 read the document with ``XMLSimpleScanner`` (pass 2 then does too, in parts from
+    /// ``partStarts``); `nil`: libxml2 reads it.
+    var xmlDocument: XMLScannedDocument? = nil
 
     struct PartStart {
       /// The file offset of the part's first record.

@@ -1,0 +1,373 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Both passes over an XML document in ``XMLSimpleScanner``'s subset under a local rate table: the document's
+/// bytes are read directly (libxml2's streaming reader alone takes about 8 s for a million records), records
+/// are converted by ``XMLFastPass`` or, when it declines one, by the general rules, and a big document is read
+/// and converted in parts on all cores. A document outside the subset takes the general path
+/// (``scanXMLFile(displayPath:readPath:outputPath:)``) from the start, so its errors are libxml2's.
+extension BatchJob {
+  /// Pass 1 through ``XMLSimpleScanner``.
+  ///
+  /// - Returns: the scan and no keys (records are converted from the table as they come); `nil` when the
+  ///   document is outside the scanner's subset, is fxbatch output, has no records, or lacks a field: the general
+  ///   path then reads it and reports what is wrong.
+  func scanXMLFileFast(displayPath: String, readPath: String, outputPath: String?) -> (FileScan, Set<RateKey>)? {
+    guard convertingTable != nil else { return nil }
+    let size = Self.fileSize(readPath)
+    guard size > 0, let head = Self.xmlHead(path: readPath, recordName: options.recordElement.map { Array($0.utf8) } ?? [])
+    else { return nil }
+    let locator = xmlFieldLocator
+    let inferMark = options.decimalMark == nil
+    var starts = Self.xmlPartStarts(
+      path: readPath, document: head.document, after: head.firstRecord,
+      targets: Self.partTargets(fileSize: size, parts: options.parallelParts, minimumSize: options.parallelMinimumSize))
+    var found: XMLPartScan? = nil
+    if !starts.isEmpty {
+      found = Self.scanXMLInParts(path: readPath, starts: starts, document: head.document, locator: locator, inferMark: inferMark)
+    }
+    if found == nil {
+      starts = []
+      found = try? Self.scanXMLPart(
+        path: readPath, range: 0..<Int.max, phase: .prolog, document: head.document, locator: locator, inferMark: inferMark)
+    }
+    guard let found, let document = found.document, found.records > 0, !found.firstRecordIsAnnotated,
+      !locator.roles.contains(where: { $0 != .date && found.located[$0] == nil })
+    else { return nil }
+    let normalizer = RecordNormalizer(
+      fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
+      currencies: options.currencies)
+    let (decimalMark, basis) =
+      options.decimalMark.map { ($0, nil) } ?? found.inference.decide(delimiter: UInt8(ascii: ","))
+    var scan = FileScan(
+      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .xml, delimiter: UInt8(ascii: ","),
+      decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
+      normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: found.located.map { ($0.key.rawValue, $0.value) }),
+      recordElement: String(decoding: document.recordName, as: UTF8.self))
+    scan.partStarts = starts.map { FileScan.PartStart(offset: $0, line: 0) }
+    scan.size = size
+    scan.xmlDocument = document
+    return (scan, [])
+  }
+
+  /// The document's names and its first record's offset, from its first bytes; `nil` outside the subset.
+  private static func xmlHead(path: String, recordName: [UInt8]) -> (document: XMLScannedDocument, firstRecord: Int)? {
+    guard var scanner = try? XMLSimpleScanner(path: path, range: 0..<Int.max, recordName: recordName) else { return nil }
+    while let item = try? scanner.next() {
+      guard case .record = item else { continue }
+      let document = XMLScannedDocument(
+        rootName: scanner.rootName, recordName: scanner.recordName, encodingName: scanner.encodingName)
+      return (document, scanner.offset(of: scanner.record.start))
+    }
+    return nil
+  }
+
+  /// Where the parts of a big document start: at the first `<name` of a record element at or after each target
+  /// (pass 1 checks that each part before ends exactly there, at a record boundary).
+  private static func xmlPartStarts(path: String, document: XMLScannedDocument, after first: Int, targets: [Int]) -> [Int] {
+    guard !targets.isEmpty else { return [] }
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return [] }
+    defer { close(descriptor) }
+    let pattern = [UInt8(ascii: "<")] + document.recordName
+    var window = [UInt8](repeating: 0, count: 1 << 16)
+    var starts: [Int] = []
+    for target in targets where target > first {
+      let count = window.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(target)) }
+      guard count > pattern.count else { return starts }
+      var index = 0
+      var start: Int? = nil
+      while index + pattern.count < count {
+        if window[index] == pattern[0], window[index..<index + pattern.count].elementsEqual(pattern) {
+          let next = window[index + pattern.count]
+          if XMLSimpleScanner.isSpace(next) || next == UInt8(ascii: ">") || next == UInt8(ascii: "/") {
+            start = target + index
+            break
+          }
+        }
+        index += 1
+      }
+      guard let start, start > (starts.last ?? first) else { continue }
+      starts.append(start)
+    }
+    return starts
+  }
+
+  /// Pass 1 over one part.
+  ///
+  /// - Throws: ``XMLSimpleScanner/Declined`` when the part is outside the subset or does not end at its range's
+  ///   end (a part boundary that is not a record boundary).
+  private static func scanXMLPart(
+    path: String, range: Range<Int>, phase: XMLSimpleScanner.Phase, document: XMLScannedDocument, locator: XMLFieldLocator,
+    inferMark: Bool
+  ) throws(XMLSimpleScanner.Declined) -> XMLPartScan {
+    var scanner = try XMLSimpleScanner(
+      path: path, range: range, phase: phase, rootName: phase == .prolog ? [] : document.rootName,
+      recordName: document.recordName)
+    var shapes = XMLRecordShapes(locator: locator)
+    var result = XMLPartScan()
+    var lastShape = -1
+    while let item = try scanner.next() {
+      guard case .record = item else { continue }
+      let bytes = UnsafePointer(scanner.bytes)
+      let shape = shapes.shape(of: scanner.record, in: bytes)
+      if result.records == 0 {
+        result.firstRecord = scanner.offset(of: scanner.record.start)
+        if let last = scanner.record.fields.last, !last.isAttribute {
+          result.firstRecordIsAnnotated =
+            last.nameEnd - last.nameStart == 2 && bytes[last.nameStart] == UInt8(ascii: "f")
+            && bytes[last.nameStart + 1] == UInt8(ascii: "x")
+        }
+      }
+      result.records += 1
+      if shape != lastShape {
+        result.located.merge(shapes.layouts[shape].located) { earlier, _ in earlier }
+        lastShape = shape
+      }
+      let amount = shapes.field(.amount, shape: shape)
+      if inferMark, amount >= 0 {
+        let field = scanner.record.fields[amount]
+        if let evidence = CSVFieldDecoder.evidence(XMLFastPass.trimmed(field, bytes)) {
+          result.inference.add(evidence)
+        } else {
+          result.inference.add(XMLSimpleScanner.decodedText(field, in: bytes).trimmingWhitespace)
+        }
+      }
+    }
+    result.document = XMLScannedDocument(
+      rootName: scanner.rootName, recordName: scanner.recordName, encodingName: scanner.encodingName)
+    return result
+  }
+
+  /// Pass 1 in parts on all cores; `nil` when a part declines (the caller then reads the document in one part).
+  private static func scanXMLInParts(
+    path: String, starts: [Int], document: XMLScannedDocument, locator: XMLFieldLocator, inferMark: Bool
+  ) -> XMLPartScan? {
+    let parts = starts.count + 1
+    let results = Mutex<[Int: XMLPartScan]>([:])
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      let range = (part == 0 ? 0 : starts[part - 1])..<(part < starts.count ? starts[part] : Int.max)
+      guard
+        let found = try? scanXMLPart(
+          path: path, range: range, phase: part == 0 ? .prolog : .content, document: document, locator: locator,
+          inferMark: inferMark)
+      else { return }
+      results.withLock { $0[part] = found }
+    }
+    let found = results.withLock { $0 }
+    guard var total = found[0] else { return nil }
+    for part in 1..<parts {
+      guard let later = found[part], later.firstRecord == starts[part - 1] else { return nil }
+      total.add(later)
+    }
+    return total
+  }
+
+  /// Pass 2 through ``XMLSimpleScanner`` (see ``scanXMLFileFast(displayPath:readPath:outputPath:)``): the
+  /// document's bytes are copied, and each record gains its `fx` element where ``XMLAnnotatingWriter`` puts it,
+  /// from ``XMLFastPass`` or else from the general rules and ``XMLElementEncoder``, so the output is the general
+  /// path's byte for byte.
+  func convertXMLFast(_ scan: FileScan, document: XMLScannedDocument, quotes: QuoteBook, standardOutput: Int32)
+    throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger)
+  {
+    let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
+    defer { atomicFile?.discard() }
+    var fastPass: XMLFastPass? = nil
+    if let table = convertingTable {
+      let converter = TableConverter(table: table, maxStaleness: options.maxStaleness, rounding: options.rounding)
+      // The template writes `.` decimal marks and the table's texts unescaped.
+      if options.outputDecimalMark == .point, converter.textsAreSafe(in: .xmlElement) {
+        fastPass = XMLFastPass(
+          shapes: XMLRecordShapes(locator: xmlFieldLocator), converter: converter, normalizer: scan.normalizer,
+          decimalMark: scan.decimalMark?.byte)
+      }
+    }
+    do {
+      let result: PartResult
+      if let fastPass, !scan.partStarts.isEmpty {
+        result = try convertXMLInParts(scan, document: document, sink: sink, fastPass: fastPass, quotes: quotes)
+      } else {
+        result = try convertXMLPart(
+          scan, document: document, range: 0..<Int.max, phase: .prolog, sink: sink, fastPass: fastPass, quotes: quotes)
+      }
+      if let atomicFile { try atomicFile.commit() } else { try sink.flush() }
+      return (result.counts, result.withoutDate, result.ledger)
+    } catch let error as XMLSimpleScanner.Declined {
+      throw FileError(
+        path: scan.displayPath,
+        message: "the document changed while it was converted (\(error)); nothing was written")
+    } catch let error as FileError {
+      throw error
+    } catch {
+      throw FileError(path: scan.displayPath, message: "\(error)")
+    }
+  }
+
+  /// Converts the records of a byte range of a document, writing the range's bytes with the `fx` elements to
+  /// `sink`.
+  private func convertXMLPart(
+    _ scan: FileScan, document: XMLScannedDocument, range: Range<Int>, phase: XMLSimpleScanner.Phase, sink: ByteSink,
+    fastPass: XMLFastPass?, quotes: QuoteBook
+  ) throws -> PartResult {
+    var scanner = try XMLSimpleScanner(
+      path: scan.readPath, range: range, phase: phase, rootName: document.rootName, recordName: document.recordName)
+    let encoder = try XMLElementEncoder(encoding: document.encodingName)
+    let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
+    let closing = Array("</".utf8) + document.recordName + [UInt8(ascii: ">")]
+    var pending = ByteBuffer(capacity: (1 << 20) + (1 << 16))
+    // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
+    var counts = RunReport.Counts()
+    var withoutDate = 0
+    var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
+    var shapes = XMLRecordShapes(locator: xmlFieldLocator)
+    /// Writes one record through the general rules.
+    func writeGeneral(_ record: XMLScannedRecord, shape: Int, shapes: XMLRecordShapes) throws {
+      let bytes = UnsafePointer(scanner.bytes)
+      let outcome = self.outcome(
+        of: shapes.fields(of: record, shape: shape, in: bytes), normalizer: scan.normalizer, parser: parser,
+        quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
+      counts.add(outcome)
+      let cells = outcome.cells(decimalMark: options.outputDecimalMark)
+      Self.appendHead(of: record, bytes: scanner.bytes, to: &pending)
+      try encoder.writeEmptyElement(
+        XMLFieldLocator.annotationElement, attributes: zip(XMLAnnotatingWriter.attributeNames, cells)
+      ) { pending.append($0) }
+      Self.appendTail(of: record, bytes: scanner.bytes, closing: closing, to: &pending)
+    }
+    if var fastPass {  // not optional in the loop: force-unwrapping it per record copies it
+      while let item = try scanner.next() {
+        let bytes = UnsafePointer(scanner.bytes)
+        switch item {
+        case .markup(let markup):
+          pending.append(UnsafeBufferPointer(start: bytes + markup.lowerBound, count: markup.count))
+        case .record:
+          let record = scanner.record
+          let shape = fastPass.shapes.shape(of: record, in: bytes)
+          if let conversion = fastPass.convert(record, shape: shape, in: bytes) {
+            Self.appendHead(of: record, bytes: scanner.bytes, to: &pending)
+            fastPass.converter.appendAnnotation(conversion, template: .xmlElement, to: &pending)
+            Self.appendTail(of: record, bytes: scanner.bytes, closing: closing, to: &pending)
+          } else {
+            try writeGeneral(record, shape: shape, shapes: fastPass.shapes)
+          }
+        }
+        if pending.count >= 1 << 20 {
+          try sink.write(pending.bytes)
+          pending.removeAll()
+        }
+      }
+      counts.add(fastPass.counts)
+      withoutDate += fastPass.withoutDate
+      fastPass.converter.flush(into: &ledger)
+    } else {
+      while let item = try scanner.next() {
+        switch item {
+        case .markup(let markup):
+          pending.append(UnsafeBufferPointer(start: scanner.bytes + markup.lowerBound, count: markup.count))
+        case .record:
+          let record = scanner.record
+          let shape = shapes.shape(of: record, in: scanner.bytes)
+          try writeGeneral(record, shape: shape, shapes: shapes)
+        }
+        if pending.count >= 1 << 20 {
+          try sink.write(pending.bytes)
+          pending.removeAll()
+        }
+      }
+    }
+    try sink.write(pending.bytes)
+    try sink.flush()
+    return PartResult(counts: counts, withoutDate: withoutDate, ledger: ledger)
+  }
+
+  /// Appends a record's bytes up to where its `fx` element goes (as ``XMLAnnotatingWriter`` places it: after the
+  /// last child's line with its indentation when the record is laid out one child per line, else just before
+  /// the end tag; an empty element is opened up).
+  @inline(__always)
+  private static func appendHead(of record: XMLScannedRecord, bytes: UnsafeMutablePointer<UInt8>, to output: inout ByteBuffer) {
+    if record.isEmptyElement {
+      output.append(UnsafeBufferPointer(start: bytes + record.start, count: record.slash - record.start))
+      output.append(UInt8(ascii: ">"))
+    } else if isIndented(record, bytes) {
+      output.append(UnsafeBufferPointer(start: bytes + record.start, count: record.textBeforeEndTag - record.start))
+      output.append(
+        UnsafeBufferPointer(start: bytes + record.lastChildTextStart, count: record.lastChildStart - record.lastChildTextStart))
+    } else {
+      output.append(UnsafeBufferPointer(start: bytes + record.start, count: record.endTagStart - record.start))
+    }
+  }
+
+  /// Appends the rest of a record after its `fx` element (see ``appendHead(of:bytes:to:)``).
+  @inline(__always)
+  private static func appendTail(
+    of record: XMLScannedRecord, bytes: UnsafeMutablePointer<UInt8>, closing: [UInt8], to output: inout ByteBuffer
+  ) {
+    if record.isEmptyElement {
+      output.append(closing)
+    } else {
+      let from = isIndented(record, bytes) ? record.textBeforeEndTag : record.endTagStart
+      output.append(UnsafeBufferPointer(start: bytes + from, count: record.end - from))
+    }
+  }
+
+  @inline(__always)
+  private static func isIndented(_ record: XMLScannedRecord, _ bytes: UnsafeMutablePointer<UInt8>) -> Bool {
+    record.lastChildStart >= 0 && record.textBeforeEndTag < record.endTagStart
+      && XMLSimpleScanner.isIndentation(record.textBeforeEndTag..<record.endTagStart, in: bytes)
+      && XMLSimpleScanner.isIndentation(record.lastChildTextStart..<record.lastChildStart, in: bytes)
+  }
+
+  /// Converts a document's records in parts on several threads: the first part writes to the output, each other
+  /// part to a temporary file, appended in order (as ``convertCSV(_:quotes:standardOutput:)`` does).
+  private func convertXMLInParts(
+    _ scan: FileScan, document: XMLScannedDocument, sink: ByteSink, fastPass: XMLFastPass, quotes: QuoteBook
+  ) throws -> PartResult {
+    let starts = scan.partStarts.map(\.offset)
+    let parts = starts.count + 1
+    let outcomes = Mutex<[Int: Result<(PartResult, String?), Error>]>([:])
+    let work = UncheckedSendable((self, scan, sink, fastPass, quotes))
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      let (job, scan, sink, fastPass, quotes) = work.value
+      let range = (part == 0 ? 0 : starts[part - 1])..<(part < starts.count ? starts[part] : Int.max)
+      let phase: XMLSimpleScanner.Phase = part == 0 ? .prolog : .content
+      let outcome: Result<(PartResult, String?), Error> = Result {
+        var partFastPass = fastPass
+        partFastPass.restart()
+        if part == 0 {
+          let result = try job.convertXMLPart(
+            scan, document: document, range: range, phase: phase, sink: sink, fastPass: partFastPass, quotes: quotes)
+          return (result, nil)
+        }
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("fxbatch-part-\(getpid())-\(UUID().uuidString)")
+        let temporary = try AtomicFile(path: path, mode: 0o600)
+        PendingFiles.add(path)
+        defer { temporary.discard() }
+        let result = try job.convertXMLPart(
+          scan, document: document, range: range, phase: phase, sink: temporary.sink, fastPass: partFastPass, quotes: quotes)
+        try temporary.commit()
+        return (result, path)
+      }
+      outcomes.withLock { $0[part] = outcome }
+    }
+    let results = outcomes.withLock { $0 }
+    defer {
+      for case .success((_, let path?)) in results.values {
+        unlink(path)
+        PendingFiles.remove(path)
+      }
+    }
+    var total = PartResult(ledger: ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies))
+    for part in 0..<parts {
+      guard let outcome = results[part] else { continue }
+      let (result, path) = try outcome.get()
+      if let path { try Self.append(path, to: sink) }
+      total.add(result)
+    }
+    return total
+  }
+}

@@ -1,0 +1,19 @@
+/// What pass 1 found in one part of an XML document read by ``XMLSimpleScanner``.
+struct XMLPartScan: Sendable {
+  var inference = DecimalMarkInference()
+  /// Role → field name, the first record that has the role deciding (``XMLFieldLocator/fields(of:)``).
+  var located: [FieldMapping.Role: String] = [:]
+  var records = 0
+  /// Whether the part's first record's last child is an `fx` element (the document is fxbatch output).
+  var firstRecordIsAnnotated = false
+  var document: XMLScannedDocument? = nil
+  /// The file offset of the part's first record.
+  var firstRecord: Int? = nil
+
+  /// Adds a later part's findings (earlier roles win).
+  mutating func add(_ later: XMLPartScan) {
+    inference.add(later.inference)
+    located.merge(later.located) { earlier, _ in earlier }
+    records += later.records
+  }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// The per-shape field lookup of scanned records (``XMLScannedRecord``): which attribute or child plays each
+/// role is decided by ``XMLFieldLocator`` once per distinct shape — the sequence of attribute and child names —
+/// not once per record.
+struct XMLRecordShapes {
+  let locator: XMLFieldLocator
+
+  /// A shape's key: per field, `1` for an attribute or `0` for a child, its name's bytes, and a `0` byte.
+  private var keys: [[UInt8]] = []
+  /// The same, for matching a word at a time: per field, its name's length (plus 2⁸ for an attribute), then
+  /// its name's bytes in little-endian words, the last one zero-padded.
+  private var words: [[UInt64]] = []
+  /// The shapes' layouts (role → field, and an `invalid_record` problem).
+  private(set) var layouts: [XMLFieldLocator.Layout] = []
+  /// Per shape, 4 entries: the field index of the amount, from-, to-currency and date (−1: no such field).
+  private var roleFields: [Int32] = []
+  /// Per shape, whether its layout has a problem (read per record: a layout's arrays are not touched then).
+  private var problems: [Bool] = []
+  private var index: [[UInt8]: Int] = [:]
+  private var last = -1
+  /// Distinct shapes remembered; a document with more starts afresh (any shape is found again the same way).
+  private static let limit = 4096
+
+  init(locator: XMLFieldLocator) { self.locator = locator }
+
+  /// The field index that plays a role in a shape, or −1.
+  @inline(__always)
+  func field(_ role: FieldMapping.Role, shape: Int) -> Int {
+    let offset: Int
+    switch role {
+    case .amount: offset = 0
+    case .from: offset = 1
+    case .to: offset = 2
+    case .date: offset = 3
+    }
+    return Int(roleFields[shape &* 4 &+ offset])
+  }
+
+  /// Whether a shape's records have an `invalid_record` problem.
+  @inline(__always)
+  func hasProblem(_ shape: Int) -> Bool { problems[shape] }
+
+  /// The shape of a record (an index into ``layouts``).
+  ///
+  /// - Parameters:
+  ///   - record: the record.
+  ///   - bytes: the scanner's buffer the record's indices point into.
+  @inline(__always)
+  mutating func shape(of record: XMLScannedRecord, in bytes: UnsafePointer<UInt8>) -> Int {
+    if last >= 0, Self.matches(words[last], record, bytes) { return last }
+    return lookUp(record, bytes)
+  }
+
+  @inline(never)
+  private mutating func lookUp(_ record: XMLScannedRecord, _ bytes: UnsafePointer<UInt8>) -> Int {
+    var key: [UInt8] = []
+    for field in record.fields {
+      key.append(field.isAttribute ? 1 : 0)
+      key.append(contentsOf: UnsafeBufferPointer(start: bytes + field.nameStart, count: field.nameEnd - field.nameStart))
+      key.append(0)
+    }
+    if let found = index[key] {
+      last = found
+      return found
+    }
+    if keys.count >= Self.limit {
+      keys.removeAll()
+      words.removeAll()
+      layouts.removeAll()
+      roleFields.removeAll()
+      problems.removeAll()
+      index.removeAll()
+    }
+    func name(_ field: XMLScannedRecord.Field) -> String {
+      String(decoding: UnsafeBufferPointer(start: bytes + field.nameStart, count: field.nameEnd - field.nameStart), as: UTF8.self)
+    }
+    let layout = locator.layout(
+      attributeNames: record.fields[..<record.attributeCount].map(name),
+      childNames: record.fields[record.attributeCount...].map(name))
+    var roles: [Int32] = [-1, -1, -1, -1]
+    for (role, field) in layout.found {
+      switch role {
+      case .amount: roles[0] = Int32(field)
+      case .from: roles[1] = Int32(field)
+      case .to: roles[2] = Int32(field)
+      case .date: roles[3] = Int32(field)
+      }
+    }
+    keys.append(key)
+    var word: [UInt64] = []
+    for field in record.fields {
+      let length = field.nameEnd - field.nameStart
+      word.append(UInt64(length) | (field.isAttribute ? 1 << 8 : 0))
+      for offset in stride(from: 0, to: length, by: 8) {
+        var chunk: UInt64 = 0
+        for index in 0..<min(8, length - offset) {
+          chunk |= UInt64(bytes[field.nameStart + offset + index]) << (8 * UInt64(index))
+        }
+        word.append(chunk)
+      }
+    }
+    words.append(word)
+    layouts.append(layout)
+    roleFields.append(contentsOf: roles)
+    problems.append(layout.problem != nil)
+    index[key] = keys.count - 1
+    last = keys.count - 1
+    return last
+  }
+
+  /// Whether a record's names are a shape's (``words``).
+  @inline(__always)
+  private static func matches(_ words: [UInt64], _ record: XMLScannedRecord, _ bytes: UnsafePointer<UInt8>) -> Bool {
+    words.withUnsafeBufferPointer { words in
+      var at = 0
+      for field in record.fields {
+        let length = field.nameEnd - field.nameStart
+        guard at < words.count, words[at] == UInt64(length) | (field.isAttribute ? 1 << 8 : 0) else { return false }
+        at += 1
+        for offset in stride(from: 0, to: length, by: 8) {
+          guard at < words.count,
+            words[at] == XMLSimpleScanner.word(bytes + field.nameStart + offset, count: length - offset)
+          else { return false }
+          at += 1
+        }
+      }
+      return at == words.count
+    }
+  }
+
+  /// A record's fields as ``XMLFieldLocator/fields(of:)`` gives them for the same record read by libxml2:
+  /// each role's value decoded and trimmed, and the shape's problem.
+  func fields(of record: XMLScannedRecord, shape: Int, in bytes: UnsafePointer<UInt8>) -> RecordFields {
+    var fields = RecordFields(amount: .absent, from: .absent, to: .absent, date: .absent)
+    for (role, index) in layouts[shape].found {
+      let value = RecordFields.Value.text(XMLSimpleScanner.decodedText(record.fields[index], in: bytes).trimmingWhitespace)
+      switch role {
+      case .amount: fields.amount = value
+      case .from: fields.from = value
+      case .to: fields.to = value
+      case .date: fields.date = value
+      }
+    }
+    fields.problem = layouts[shape].problem
+    return fields
+  }
+}

@@ -289,7 +289,7 @@ extension BatchJob {
   }
 
   /// Copies a file's bytes to a sink.
-  private static func append(_ path: String, to sink: ByteSink) throws {
+  static func append(_ path: String, to sink: ByteSink) throws {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       throw OutputError.writeFailed(reason: "cannot reopen \(path): \(String(cString: strerror(errno)))")

@@ -1,0 +1,242 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The two passes over a JSON Lines file under a local rate table: lines read in place in big blocks
+/// (``JSONLinesByteReader``), flat records read without the general parser (``FlatJSONObject``) and their
+/// member names resolved once per shape (``JSONLinesFieldDecoder``). Every line the fast path declines is read
+/// and written by the general per-record code of ``scanJSONFile(displayPath:readPath:outputPath:format:)`` and
+/// ``convertJSON(_:quotes:standardOutput:)``, so the output, the report and the errors are the same.
+extension BatchJob {
+  /// Pass 1 over a JSON Lines file under a local table: checks it (an already annotated file, records without
+  /// an amount or currency field), finds the decimal mark of its text amounts and where the parts of pass 2
+  /// start; collects no keys (the table answers them as records come).
+  ///
+  /// - Throws: ``FileError``, as ``scanJSONFile(displayPath:readPath:outputPath:format:)`` does.
+  func scanJSONLinesFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> FileScan {
+    let locator = jsonFieldLocator
+    let normalizer = RecordNormalizer(
+      fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
+      currencies: options.currencies)
+    var decoder = JSONLinesFieldDecoder(normalizer: normalizer, locator: locator)
+    var object = FlatJSONObject()
+    var inference = DecimalMarkInference()
+    var located: [FieldMapping.Role: String] = [:]
+    var mergedShapes: [Bool] = []
+    var firstObject: (record: JSONRecordText, keys: [String])? = nil
+    let checkMark = options.decimalMark == nil
+    let targets = Self.partTargets(
+      fileSize: Self.fileSize(readPath), parts: options.parallelParts, minimumSize: options.parallelMinimumSize)
+    var partStarts: [FileScan.PartStart] = []
+    var size = 0
+    /// The general path's work on one record (``scanJSONFile(displayPath:readPath:outputPath:format:)``).
+    func scanGeneral(_ record: JSONRecordText) throws(FileError) {
+      if firstObject == nil, case .success(let members) = record.members() {
+        let names = members.map(\.key)
+        firstObject = (record, names)
+        if names.suffix(AnnotationColumn.allCases.count) == AnnotationColumn.allCases.map(\.rawValue)[...] {
+          throw FileError(
+            path: displayPath, line: record.line, column: record.column,
+            message:
+              "the file is already annotated by fxbatch (its records end with the fx_* members); converting it again would repeat them",
+            hint: "convert the original file instead")
+        }
+      }
+      let (fields, found, _) = locator.fields(of: record)
+      located.merge(found) { earlier, _ in earlier }
+      if checkMark, case .text(let text) = fields.amount { inference.add(text) }
+    }
+    /// Pass 1's work on one line.
+    func scanLine(_ line: JSONLinesByteReader.Line) throws(FileError) {
+      guard !line.isBlank else { return }
+      let content = line.content
+      if firstObject != nil, object.scan(content), let (index, shape) = decoder.shape(of: object, in: content) {
+        if index >= mergedShapes.count { mergedShapes += repeatElement(false, count: index + 1 - mergedShapes.count) }
+        if !mergedShapes[index] {
+          mergedShapes[index] = true
+          located.merge(shape.located) { earlier, _ in earlier }
+        }
+        if checkMark, shape.amount >= 0, object.kinds[shape.amount] == .string {
+          let text = object.value(shape.amount, in: content)
+          inference.add(CSVFieldDecoder.evidence(text) ?? DecimalMarkInference.evidence(String(decoding: text, as: UTF8.self)))
+        }
+        return
+      }
+      try scanGeneral(JSONRecordText(bytes: Array(content), line: line.number, column: 1))
+    }
+    let meter = ProgressMeter(file: displayPath, pass: 1, bytesTotal: Self.fileSize(readPath), handler: options.progress)
+    do {
+      let reader = try JSONLinesByteReader(path: readPath)
+      var ticker = ProgressMeter.Ticker(meter, from: reader.nextOffset)
+      while let _ = try reader.withNextLine({ line throws in try scanLine(line) }) {
+        if partStarts.count < targets.count, reader.nextOffset >= targets[partStarts.count] {
+          partStarts.append(FileScan.PartStart(offset: reader.nextOffset, line: reader.nextLine))
+        }
+        ticker.tick(at: reader.nextOffset)
+      }
+      size = reader.nextOffset
+    } catch let error as FileError {
+      throw error
+    } catch let error as JSONParseError {
+      throw FileError(path: displayPath, line: error.line, column: error.column, message: error.message)
+    } catch {
+      throw FileError(path: displayPath, message: "\(error)")
+    }
+    if let (record, names) = firstObject, let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
+      let fix = role == .amount ? "use --amount-field NAME" : "use \(role.optionName) NAME or --\(role.rawValue) CODE"
+      let shown = names.prefix(12).map(RowError.quoted).joined(separator: ", ") + (names.count > 12 ? ", …" : "")
+      throw FileError(
+        path: displayPath, line: record.line, column: record.column,
+        message: "no record has a \(role.rawValue) field (the first record's members: \(shown)); \(fix)")
+    }
+    // JSON numbers always have a decimal point; only text amounts ("1.234,50") say anything about the mark.
+    let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
+    var scan = FileScan(
+      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .jsonl, delimiter: UInt8(ascii: ","),
+      decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
+      normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }))
+    scan.partStarts = partStarts.filter { $0.offset < size }
+    scan.size = size
+    return scan
+  }
+
+  /// The fast pass of pass 2 over a JSON Lines file, when the run converts from a local table whose texts the
+  /// annotation members can hold unescaped, with `.` output decimal marks.
+  func jsonLinesFastPass(_ scan: FileScan) -> JSONLinesFastPass? {
+    guard scan.format == .jsonl, let table = convertingTable, options.outputDecimalMark == .point else { return nil }
+    let converter = TableConverter(table: table, maxStaleness: options.maxStaleness, rounding: options.rounding)
+    guard converter.textsAreSafe(in: .jsonMembers) else { return nil }
+    return JSONLinesFastPass(
+      decoder: JSONLinesFieldDecoder(normalizer: scan.normalizer, locator: jsonFieldLocator), converter: converter,
+      decimalMark: scan.decimalMark?.byte)
+  }
+
+  /// Pass 2 over a JSON Lines file with a fast pass (``jsonLinesFastPass(_:)``): writes the annotated copy.
+  ///
+  /// A big file is converted in parts (``FileScan/partStarts``) on all cores: the first part writes to the
+  /// output, each other part to a temporary file, and the temporary files are appended in order, so the output
+  /// is the same as one pass would write.
+  func convertJSONLines(_ scan: FileScan, fastPass: JSONLinesFastPass, quotes: QuoteBook, standardOutput: Int32)
+    throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger)
+  {
+    let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
+    defer { atomicFile?.discard() }
+    let result: PartResult
+    do {
+      let reader = try JSONLinesByteReader(path: scan.readPath)
+      if reader.hasByteOrderMark { try sink.write([0xEF, 0xBB, 0xBF]) }
+      let meter = ProgressMeter(file: scan.displayPath, pass: 2, bytesTotal: scan.size, handler: options.progress)
+      if scan.partStarts.isEmpty {
+        result = try convertJSONLinesPart(scan, reader: reader, sink: sink, fastPass: fastPass, quotes: quotes, meter: meter)
+      } else {
+        result = try convertJSONLinesInParts(scan, first: reader, sink: sink, fastPass: fastPass, quotes: quotes, meter: meter)
+      }
+    } catch let error as JSONParseError {
+      throw FileError(path: scan.displayPath, line: error.line, column: error.column, message: error.message)
+    } catch {
+      throw FileError(path: scan.displayPath, message: "\(error)")
+    }
+    do {
+      if let atomicFile { try atomicFile.commit() } else { try sink.flush() }
+    } catch {
+      throw FileError(path: scan.displayPath, message: error.description)
+    }
+    return (result.counts, result.withoutDate, result.ledger)
+  }
+
+  /// Converts the lines a reader has left, writing them to `sink`.
+  private func convertJSONLinesPart(
+    _ scan: FileScan, reader: JSONLinesByteReader, sink: ByteSink, fastPass: JSONLinesFastPass, quotes: QuoteBook,
+    meter: ProgressMeter?
+  ) throws -> PartResult {
+    var ticker = ProgressMeter.Ticker(meter, from: reader.nextOffset)
+    let writer = JSONAnnotatingWriter(sink: sink)
+    let locator = jsonFieldLocator
+    let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
+    // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
+    var counts = RunReport.Counts()
+    var withoutDate = 0
+    var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
+    /// Writes one line through the general path (``convertJSON(_:quotes:standardOutput:)``).
+    func writeGeneral(_ line: JSONLinesByteReader.Line) throws {
+      if line.isBlank {
+        try sink.write(line.bytes)
+        return
+      }
+      let record = JSONRecordText(bytes: Array(line.content), line: line.number, column: 1)
+      let (fields, _, extendable) = locator.fields(of: record)
+      let outcome = self.outcome(
+        of: fields, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
+      counts.add(outcome)
+      try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark), extend: extendable)
+      try sink.write(UnsafeBufferPointer(rebasing: line.bytes[line.length...]))
+    }
+    var fastPass = fastPass
+    while let _ = try reader.withNextLine({ line throws in
+      if try fastPass.convert(line, sink: sink) { return }
+      try fastPass.flush(to: sink)
+      try writeGeneral(line)
+    }) { ticker.tick(at: reader.nextOffset) }
+    try fastPass.flush(to: sink)
+    counts.add(fastPass.counts)
+    withoutDate += fastPass.withoutDate
+    fastPass.converter.flush(into: &ledger)
+    try sink.flush()
+    return PartResult(counts: counts, withoutDate: withoutDate, ledger: ledger)
+  }
+
+  /// Converts a file's lines in parts on several threads (see ``convertJSONLines(_:fastPass:quotes:standardOutput:)``).
+  private func convertJSONLinesInParts(
+    _ scan: FileScan, first: JSONLinesByteReader, sink: ByteSink, fastPass: JSONLinesFastPass, quotes: QuoteBook,
+    meter: ProgressMeter?
+  ) throws -> PartResult {
+    let starts = scan.partStarts
+    first.stop(at: starts[0].offset)
+    let parts = starts.count + 1
+    let outcomes = Mutex<[Int: Result<(PartResult, String?), Error>]>([:])
+    let work = UncheckedSendable((self, scan, first, sink, fastPass, quotes))
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      let (job, scan, first, sink, fastPass, quotes) = work.value
+      let outcome: Result<(PartResult, String?), Error> = Result {
+        if part == 0 {
+          let result = try job.convertJSONLinesPart(
+            scan, reader: first, sink: sink, fastPass: fastPass, quotes: quotes, meter: meter)
+          return (result, nil)
+        }
+        let end = part < starts.count ? starts[part].offset : scan.size
+        let reader = try JSONLinesByteReader(
+          path: scan.readPath, range: starts[part - 1].offset..<end, line: starts[part - 1].line)
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("fxbatch-part-\(getpid())-\(UUID().uuidString)")
+        let temporary = try AtomicFile(path: path, mode: 0o600)
+        PendingFiles.add(path)
+        defer { temporary.discard() }
+        var partFastPass = fastPass
+        partFastPass.restart()
+        let result = try job.convertJSONLinesPart(
+          scan, reader: reader, sink: temporary.sink, fastPass: partFastPass, quotes: quotes, meter: meter)
+        try temporary.commit()
+        return (result, path)
+      }
+      outcomes.withLock { $0[part] = outcome }
+    }
+    let results = outcomes.withLock { $0 }
+    defer {
+      for case .success((_, let path?)) in results.values {
+        unlink(path)
+        PendingFiles.remove(path)
+      }
+    }
+    var total = PartResult(ledger: ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies))
+    for part in 0..<parts {
+      guard let outcome = results[part] else { continue }
+      let (result, path) = try outcome.get()
+      if let path { try Self.append(path, to: sink) }
+      total.add(result)
+    }
+    return total
+  }
+}

@@ -1,0 +1,264 @@
+import FXBatchTestSupport
+import Foundation
+import Testing
+
+@testable import FXBatch
+
+/// The JSON Lines fast path (``JSONLinesFastPass``: lines in place, flat objects, shapes resolved once,
+/// ``TableConverter``) must give byte for byte the output and the report (counts, fields, decimal mark,
+/// reconciliation, file errors) of the general path, in one pass and in parts; it leaves every line it does
+/// not handle to the general path. The runs and their comparison are ``CSVFastPathAdversarialTests/check(_:_:rates:fileName:sourceLocation:configure:)``.
+@Suite("JSON Lines fast path = general path", .serialized)
+struct JSONLinesFastPathTests {
+  /// A seeded pseudo-random source (a 64-bit LCG).
+  struct Random {
+    var state: UInt64
+    mutating func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    mutating func pick<T>(_ values: [T]) -> T { values[next(values.count)] }
+  }
+
+  static let amounts = [
+    "12.50", "7", "-3.25", "0", "-0", "-0.00", "0.005", "0.015", "1e3", "1.5E-2", "123456789012345678901", "999999999999999999",
+    "0.1234567", "\"12.50\"", "\"1.234,50\"", "\"12,50\"", "\"1,234.50\"", "\"1,234\"", "\"abc\"", "\"\"", "\" 9.99\"", "\"-7\"",
+    "null", "true", "[1]", "{\"v\":1}", "\"1\\u0030\"",
+  ]
+  static let currencies = [
+    "\"USD\"", "\"USD\"", "\"JPY\"", "\"GBP\"", "\"CHF\"", "\"EUR\"", "\"usd\"", "\" GBP\"", "\"XXX\"", "\"\"", "null", "12",
+    "\"€\"",
+    "\"DEM\"", "\"HRK\"", "\"RMB\"", "\"$\"", "\"U\\u0053D\"", "\"BGN\"", "false",
+  ]
+  static let dates = [
+    "\"2024-01-05\"", "\"2024-01-06\"", "\"2024-12-25\"", "\"1998-12-31\"", "\"1999-01-04\"", "\"2030-01-01\"", "\"\"", "null",
+    "20240105", "\"2024-02-30\"", "\"05/01/2024\"", "\"2026-11-20\"", "\"2026-10-30\"", "\" \"", "true",
+  ]
+  static let notes = [
+    "\"plain\"", "\"héllo wörld\"", "\"a\\\"b\"", "{\"x\":1}", "[1,2]", "\"tab\there\"", "3.5", "null", "\"\u{7F}\"",
+    "\"\\u00e9\"",
+  ]
+
+  /// One record line: mostly flat compact objects, with the members in varying order, renamed, doubled,
+  /// spaced, nested, escaped, or annotation members; and lines that are not objects or not JSON.
+  static func line(_ random: inout Random, index: Int) -> String {
+    switch random.next(30) {
+    case 0: return random.pick(["", "   ", "\t", "\r", " \r"])
+    case 1:
+      return random.pick([
+        "{\"amount\":1", "[1,2]", "42", "\"text\"", "{\"amount\":01,\"from\":\"USD\",\"to\":\"EUR\"}", "{\"a\":1,}", "{}",
+        "not json",
+        "{\"amount\":1.,\"from\":\"USD\",\"to\":\"EUR\"}", "{\"amount\":-,\"from\":\"USD\",\"to\":\"EUR\"}", "{\"amount\":tru}",
+        "\u{FEFF}{\"amount\":1,\"from\":\"USD\",\"to\":\"EUR\"}", "{\"amount\":1,\"from\":\"USD\",\"to\":\"EUR\"}x",
+        "{\"amount\":1e,\"from\":\"USD\",\"to\":\"EUR\"}", "{\"amount\":nul}",
+      ])
+    default: break
+    }
+    var members: [(String, String)] = [
+      ("id", "\(index)"), ("date", random.pick(dates)), ("amount", random.pick(amounts)), ("from", random.pick(currencies)),
+      ("to", random.next(3) == 0 ? random.pick(currencies) : random.pick(["\"EUR\"", "\"USD\"", "\"JPY\"", "\"GBP\""])),
+    ]
+    if random.next(3) == 0 { members.append(("note", random.pick(notes))) }
+    switch random.next(25) {
+    case 0: members.removeAll { $0.0 == "date" }
+    case 1: members.removeAll { $0.0 == "amount" }
+    case 2: members.removeAll { $0.0 == "to" }
+    case 3: members.append(("Amount", "5"))  // two members name the amount field
+    case 4: members.append(("from", "\"GBP\""))  // a member twice
+    case 5: members.append(("fx_status", "\"ok\""))
+    case 6: members.append(("fx_input", "\"x\""))
+    case 7: members[2].0 = "value"
+    case 8: members[3].0 = "Currency"
+    case 9: members[2].0 = "am\\u006fount"
+    case 10: members[0].0 = "idé"
+    default: break
+    }
+    if random.next(4) == 0 {
+      for position in members.indices.reversed() where position > 0 { members.swapAt(position, random.next(position + 1)) }
+    }
+    let (colon, comma) = random.next(12) == 0 ? (random.pick([": ", ":", " :"]), random.pick([", ", ",", " ,"])) : (":", ",")
+    let body = members.map { "\"\($0.0)\"\(colon)\($0.1)" }.joined(separator: comma)
+    switch random.next(30) {
+    case 0: return " {\(body)}"
+    case 1: return "{\(body)} "
+    case 2: return "{ \(body) }"
+    default: return "{\(body)}"
+    }
+  }
+
+  /// A messy JSON Lines file: a byte order mark or not, LF or CRLF line ends (mixed), a last line with or
+  /// without its line end.
+  static func messyFile(lines: Int, seed: UInt64) -> [UInt8] {
+    var random = Random(state: seed)
+    var text = random.next(4) == 0 ? "\u{FEFF}" : ""
+    let crlf = random.next(3) == 0
+    for index in 0..<lines {
+      text += line(&random, index: index)
+      if index < lines - 1 || random.next(2) == 0 { text += crlf && random.next(5) > 0 ? "\r\n" : "\n" }
+    }
+    return Array(text.utf8)
+  }
+
+  /// Option sets the fast path must honour (or leave alone).
+  static let configurations: [(String, @Sendable (inout BatchOptions) -> Void)] = [
+    ("default", { _ in }),
+    ("decimal comma", { $0.decimalMark = .comma }),
+    ("decimal point", { $0.decimalMark = .point }),
+    ("fixed from", { $0.fixedFrom = CurrencyCode("USD") }),
+    ("fixed to, no date", { $0.fixedTo = CurrencyCode("CHF") }),
+    ("named fields", { $0.fieldNames = FieldNames(amount: "value", from: "Currency", date: "id") }),
+    (
+      "half-even, staleness 0",
+      {
+        $0.rounding = .halfEven
+        $0.maxStaleness = 0
+      }
+    ),
+    ("output comma", { $0.outputDecimalMark = .comma }),
+  ]
+
+  @Test(arguments: 0..<4)
+  func randomFiles(batch: Int) throws {
+    for seed in UInt64(batch * 4)..<UInt64(batch * 4 + 4) {
+      let bytes = Self.messyFile(lines: 120 + Int(seed % 7) * 30, seed: seed)
+      let (name, configure) = Self.configurations[Int(seed) % Self.configurations.count]
+      try CSVFastPathAdversarialTests.check("seed \(seed), \(name)", bytes, fileName: "in.jsonl", configure: configure)
+    }
+  }
+
+  /// A big file of mostly convertible records, so that most lines take the fast path, with messy lines mixed
+  /// in; in parts on several threads.
+  @Test func mostlyConvertibleFileInParts() throws {
+    var random = Random(state: 99)
+    var text = ""
+    for index in 0..<2000 {
+      if random.next(50) == 0 {
+        text += Self.line(&random, index: index) + "\n"
+        continue
+      }
+      let date = "2024-\(String(format: "%02d", random.next(12) + 1))-\(String(format: "%02d", random.next(28) + 1))"
+      let amount =
+        random.next(5) == 0
+        ? "\"\(random.next(100_000)),\(random.next(90) + 10)\"" : "\(random.next(100_000)).\(random.next(100))"
+      let from = random.pick(["USD", "JPY", "GBP", "CHF", "SEK", "CNY", "HKD", "MXN"])
+      text += "{\"id\":\(index),\"date\":\"\(date)\",\"amount\":\(amount),\"from\":\"\(from)\",\"to\":\"EUR\"}\n"
+    }
+    let same = try CSVFastPathAdversarialTests.check("mostly convertible", Array(text.utf8), fileName: "in.jsonl")
+    #expect(same)
+  }
+
+  @Test func lineEndsBlankLinesAndByteOrderMarks() throws {
+    let record = "{\"date\":\"2024-01-05\",\"amount\":12.5,\"from\":\"USD\",\"to\":\"EUR\"}"
+    let cases: [(String, String)] = [
+      ("empty file", ""),
+      ("only a byte order mark", "\u{FEFF}"),
+      ("byte order mark, then a line end", "\u{FEFF}\n"),
+      ("byte order mark and a record", "\u{FEFF}\(record)\n\(record)"),
+      ("CRLF", "\(record)\r\n\r\n\(record)\r\n"),
+      ("no last line end", "\(record)\n\(record)"),
+      ("CR inside the line", "\(record)\r\r\n\(record)\r"),
+      ("blank lines", "\n \n\t\n\(record)\n\r\n\n"),
+      ("only blank lines", "\n\n  \n"),
+      ("lone CR as a line end", "\(record)\r\(record)\r"),
+    ]
+    for (name, text) in cases {
+      try CSVFastPathAdversarialTests.check(name, text, fileName: "in.jsonl")
+    }
+    // Raw bytes that are not UTF-8, inside strings the record copies and one it decodes.
+    var bytes = Array("{\"note\":\"".utf8) + [0xFF, 0xC3] + Array("\",\"amount\":1,\"from\":\"USD\",\"to\":\"EUR\"}\n".utf8)
+    bytes += Array("{\"amount\":1,\"from\":\"US".utf8) + [0xFF] + Array("\",\"to\":\"EUR\"}\n".utf8)
+    try CSVFastPathAdversarialTests.check("invalid UTF-8", bytes, fileName: "in.jsonl")
+    try CSVFastPathAdversarialTests.check(
+      "partial byte order mark", [0xEF, 0xBB] + Array("\(record)\n".utf8), fileName: "in.jsonl")
+  }
+
+  /// File errors of pass 1 are the general path's, at the same line and column.
+  @Test func fileErrorsAreTheSame() throws {
+    let record = "{\"date\":\"2024-01-05\",\"amount\":12.5,\"from\":\"USD\",\"to\":\"EUR\"}"
+    let annotated =
+      "{\"amount\":1,\"from\":\"USD\",\"to\":\"EUR\",\"fx_rate\":\"1\",\"fx_converted\":\"1\",\"fx_currency\":\"EUR\",\"fx_rate_date\":\"2024-01-05\",\"fx_source\":\"x\",\"fx_status\":\"ok\",\"fx_error\":\"\"}"
+    let cases: [(String, String)] = [
+      ("already annotated", "\n[1]\nnot json\n\(annotated)\n\(record)\n"),
+      ("no amount field", "{\"sum2\":1,\"from\":\"USD\",\"to\":\"EUR\"}\n{\"x\":1,\"from\":\"USD\",\"to\":\"EUR\"}\n"),
+      ("amount only after the first record", "{\"x\":1,\"from\":\"USD\",\"to\":\"EUR\"}\n\(record)\n"),
+      ("no to field", "{\"amount\":1,\"from\":\"USD\"}\n{\"amount\":2,\"from\":\"USD\"}\n"),
+    ]
+    for (name, text) in cases {
+      try CSVFastPathAdversarialTests.check(name, text, fileName: "in.jsonl")
+    }
+    // The checks compare reports; the first case must really be a file error.
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = directory.url.appendingPathComponent("in.jsonl")
+    try "\n[1]\n\(annotated)\n".write(to: input, atomically: true, encoding: .utf8)
+    let outcome = try CSVFastPathAdversarialTests.run(
+      input: input.path, output: directory.url.appendingPathComponent("out.jsonl").path, fastPath: true, parts: 2,
+      rates: EmbeddedECBHistory.table, configure: { _ in })
+    #expect(outcome.report.files.first?.fileError?.hasPrefix("\(input.path):3:1: error: the file is already annotated") == true)
+  }
+
+  /// Many record shapes (member orders and names), more than one part.
+  @Test func manyShapes() throws {
+    var random = Random(state: 5)
+    var text = ""
+    let extra = ["a", "b", "c", "d", "e", "amt", "sum", "currency", "target", "day"]
+    for index in 0..<800 {
+      var members = [
+        ("amount", "\(random.next(1000)).\(random.next(100))"), ("from", random.pick(["\"USD\"", "\"GBP\""])), ("to", "\"EUR\""),
+        ("date", "\"2024-03-\(String(format: "%02d", random.next(28) + 1))\""),
+      ]
+      for _ in 0..<random.next(4) { members.append((random.pick(extra), "\"\(random.pick(["USD", "1", "x"]))\"")) }
+      for position in members.indices.reversed() where position > 0 { members.swapAt(position, random.next(position + 1)) }
+      text += "{" + members.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}\n"
+      if index % 500 == 0 { text += "{\"id\":\(index)}\n" }
+    }
+    try CSVFastPathAdversarialTests.check("many shapes", text, fileName: "in.jsonl")
+  }
+
+  /// A line the flat-object scanner accepts is one the general parser reads as an object with the same member
+  /// names and values (strings without quotes, numbers and literals as written).
+  @Test func flatObjectScannerAgreesWithTheParser() throws {
+    var random = Random(state: 11)
+    var accepted = 0
+    let names = ["\"a\"", "\"b\"", "\"é\"", "\"\"", "\"a\\\"\"", "a", "\"x\ty\"", "\"amount\""]
+    let values = [
+      "1", "-0", "01", "1.5", "1.", "-", "1e5", "1E+5", "1e", "\"s\"", "\"\"", "\"\\n\"", "true", "null", "fals", "nul", "[]",
+      "{}",
+      "\"a\"b\"", "-1.25e-3", "0.0", "-01", "2E-0", ".5", "\"\u{7F}ü\"", "truex",
+    ]
+    for round in 0..<20_000 {
+      var members: [String] = []
+      for _ in 0..<random.next(5) {
+        let colon = random.next(10) == 0 ? random.pick([" :", "::", ""]) : ":"
+        members.append(random.pick(names) + colon + random.pick(values))
+      }
+      let comma = random.next(10) == 0 ? random.pick([", ", ",,", ""]) : ","
+      var text = "{" + members.joined(separator: comma) + "}"
+      if round % 20 == 0 { text = random.pick([" ", "", "x"]) + text + random.pick([" ", "", "}", "\r"]) }
+      let bytes = Array(text.utf8)
+      var object = FlatJSONObject()
+      let scanned = bytes.withUnsafeBufferPointer { object.scan($0) }
+      guard scanned else { continue }
+      accepted += 1
+      let value = try? JSONParser.parse(bytes)
+      guard case .object(let members)? = value else {
+        Issue.record("accepted, but the parser does not read an object: \(text)")
+        continue
+      }
+      bytes.withUnsafeBufferPointer { buffer in
+        #expect(members.count == object.count, "\(text)")
+        for (index, member) in members.enumerated() where index < object.count {
+          #expect(String(decoding: object.name(index, in: buffer), as: UTF8.self) == member.key, "\(text)")
+          let raw = String(decoding: object.value(index, in: buffer), as: UTF8.self)
+          switch (member.value, object.kinds[index]) {
+          case (.string(let text), .string), (.number(let text), .number): #expect(raw == text, "\(text)")
+          case (.null, .literal): #expect(raw == "null")
+          case (.bool(let flag), .literal): #expect(raw == (flag ? "true" : "false"))
+          default: Issue.record("member \(index) of \(text): \(member.value) read as \(object.kinds[index])")
+          }
+        }
+      }
+    }
+    #expect(accepted > 1000)
+  }
+}

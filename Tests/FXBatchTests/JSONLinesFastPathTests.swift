@@ -182,6 +182,9 @@ struct JSONLinesFastPathTests {
       ("no amount field", "{\"sum2\":1,\"from\":\"USD\",\"to\":\"EUR\"}\n{\"x\":1,\"from\":\"USD\",\"to\":\"EUR\"}\n"),
       ("amount only after the first record", "{\"x\":1,\"from\":\"USD\",\"to\":\"EUR\"}\n\(record)\n"),
       ("no to field", "{\"amount\":1,\"from\":\"USD\"}\n{\"amount\":2,\"from\":\"USD\"}\n"),
+      // The first record object is past the first part's end: pass 1 reads the file again in one pass.
+      ("annotated after many lines that are not objects", String(repeating: "[1]\n", count: 60) + annotated + "\n"),
+      ("objects only late", String(repeating: "not json\n", count: 60) + "{\"x\":1,\"from\":\"USD\"}\n\(record)\n"),
     ]
     for (name, text) in cases {
       try CSVFastPathAdversarialTests.check(name, text, fileName: "in.jsonl")
@@ -250,11 +253,11 @@ struct JSONLinesFastPathTests {
         for (index, member) in members.enumerated() where index < object.count {
           #expect(String(decoding: object.name(index, in: buffer), as: UTF8.self) == member.key, "\(text)")
           let raw = String(decoding: object.value(index, in: buffer), as: UTF8.self)
-          switch (member.value, object.kinds[index]) {
+          switch (member.value, object.kind(index)) {
           case (.string(let text), .string), (.number(let text), .number): #expect(raw == text, "\(text)")
           case (.null, .literal): #expect(raw == "null")
           case (.bool(let flag), .literal): #expect(raw == (flag ? "true" : "false"))
-          default: Issue.record("member \(index) of \(text): \(member.value) read as \(object.kinds[index])")
+          default: Issue.record("member \(index) of \(text): \(member.value) read as \(object.kind(index))")
           }
         }
       }

@@ -22,63 +22,36 @@ extension BatchJob {
     let normalizer = RecordNormalizer(
       fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
       currencies: options.currencies)
-    var decoder = JSONLinesFieldDecoder(normalizer: normalizer, locator: locator)
-    var object = FlatJSONObject()
-    var inference = DecimalMarkInference()
-    var located: [FieldMapping.Role: String] = [:]
-    var mergedShapes: [Bool] = []
-    var firstObject: (record: JSONRecordText, keys: [String])? = nil
     let checkMark = options.decimalMark == nil
     let targets = Self.partTargets(
       fileSize: Self.fileSize(readPath), parts: options.parallelParts, minimumSize: options.parallelMinimumSize)
+    var found = JSONLinesPassOne(
+      displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark, looksForFirstObject: true)
     var partStarts: [FileScan.PartStart] = []
     var size = 0
-    /// The general path's work on one record (``scanJSONFile(displayPath:readPath:outputPath:format:)``).
-    func scanGeneral(_ record: JSONRecordText) throws(FileError) {
-      if firstObject == nil, case .success(let members) = record.members() {
-        let names = members.map(\.key)
-        firstObject = (record, names)
-        if names.suffix(AnnotationColumn.allCases.count) == AnnotationColumn.allCases.map(\.rawValue)[...] {
-          throw FileError(
-            path: displayPath, line: record.line, column: record.column,
-            message:
-              "the file is already annotated by fxbatch (its records end with the fx_* members); converting it again would repeat them",
-            hint: "convert the original file instead")
-        }
-      }
-      let (fields, found, _) = locator.fields(of: record)
-      located.merge(found) { earlier, _ in earlier }
-      if checkMark, case .text(let text) = fields.amount { inference.add(text) }
-    }
-    /// Pass 1's work on one line.
-    func scanLine(_ line: JSONLinesByteReader.Line) throws(FileError) {
-      guard !line.isBlank else { return }
-      let content = line.content
-      if firstObject != nil, object.scan(content), let (index, shape) = decoder.shape(of: object, in: content) {
-        if index >= mergedShapes.count { mergedShapes += repeatElement(false, count: index + 1 - mergedShapes.count) }
-        if !mergedShapes[index] {
-          mergedShapes[index] = true
-          located.merge(shape.located) { earlier, _ in earlier }
-        }
-        if checkMark, shape.amount >= 0, object.kinds[shape.amount] == .string {
-          let text = object.value(shape.amount, in: content)
-          inference.add(CSVFieldDecoder.evidence(text) ?? DecimalMarkInference.evidence(String(decoding: text, as: UTF8.self)))
-        }
-        return
-      }
-      try scanGeneral(JSONRecordText(bytes: Array(content), line: line.number, column: 1))
-    }
     let meter = ProgressMeter(file: displayPath, pass: 1, bytesTotal: Self.fileSize(readPath), handler: options.progress)
+    let makeState: @Sendable (Int) -> JSONLinesPassOne = { part in
+      JSONLinesPassOne(
+        displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark, looksForFirstObject: part == 0)
+    }
     do {
-      let reader = try JSONLinesByteReader(path: readPath)
-      var ticker = ProgressMeter.Ticker(meter, from: reader.nextOffset)
-      while let _ = try reader.withNextLine({ line throws in try scanLine(line) }) {
-        if partStarts.count < targets.count, reader.nextOffset >= targets[partStarts.count] {
-          partStarts.append(FileScan.PartStart(offset: reader.nextOffset, line: reader.nextLine))
+      var reader = try JSONLinesByteReader(path: readPath)
+      if !targets.isEmpty,
+        let parallel = try Self.scanJSONLinesInParts(
+          reader: reader, readPath: readPath, targets: targets, meter: meter, makeState: makeState)
+      {
+        (found, partStarts, size) = parallel
+      } else {
+        if !targets.isEmpty { reader = try JSONLinesByteReader(path: readPath) }  // the first part had no record object
+        var ticker = ProgressMeter.Ticker(meter, from: reader.nextOffset)
+        while let _ = try reader.withNextLine({ line throws in try found.scan(line) }) {
+          if partStarts.count < targets.count, reader.nextOffset >= targets[partStarts.count] {
+            partStarts.append(FileScan.PartStart(offset: reader.nextOffset, line: reader.nextLine))
+          }
+          ticker.tick(at: reader.nextOffset)
         }
-        ticker.tick(at: reader.nextOffset)
+        size = reader.nextOffset
       }
-      size = reader.nextOffset
     } catch let error as FileError {
       throw error
     } catch let error as JSONParseError {
@@ -86,7 +59,8 @@ extension BatchJob {
     } catch {
       throw FileError(path: displayPath, message: "\(error)")
     }
-    if let (record, names) = firstObject, let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
+    let located = found.located
+    if let (record, names) = found.firstObject, let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
       let fix = role == .amount ? "use --amount-field NAME" : "use \(role.optionName) NAME or --\(role.rawValue) CODE"
       let shown = names.prefix(12).map(RowError.quoted).joined(separator: ", ") + (names.count > 12 ? ", …" : "")
       throw FileError(
@@ -94,7 +68,8 @@ extension BatchJob {
         message: "no record has a \(role.rawValue) field (the first record's members: \(shown)); \(fix)")
     }
     // JSON numbers always have a decimal point; only text amounts ("1.234,50") say anything about the mark.
-    let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
+    let (decimalMark, basis) =
+      options.decimalMark.map { ($0, nil) } ?? found.inference.decide(delimiter: UInt8(ascii: ","))
     var scan = FileScan(
       displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .jsonl, delimiter: UInt8(ascii: ","),
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
@@ -102,6 +77,71 @@ extension BatchJob {
     scan.partStarts = partStarts.filter { $0.offset < size }
     scan.size = size
     return scan
+  }
+
+  /// Pass 1 in parts on all cores: each part starts after the first line feed at or after its target, and the
+  /// parts' findings add up in order.
+  ///
+  /// - Parameters:
+  ///   - reader: the reader of the whole file; it reads the first part.
+  ///   - makeState: the empty findings of part `i`.
+  /// - Returns: the findings, the part starts (with their lines) and the file's size; `nil` when the parts
+  ///   cannot be placed or the first part holds no record object (the caller reads the file in one pass).
+  /// - Throws: what the first part throws (an annotated file), or a read error.
+  private static func scanJSONLinesInParts(
+    reader: JSONLinesByteReader, readPath: String, targets: [Int], meter: ProgressMeter?,
+    makeState: @escaping @Sendable (Int) -> JSONLinesPassOne
+  ) throws -> (JSONLinesPassOne, [FileScan.PartStart], Int)? {
+    let size = fileSize(readPath)
+    var starts: [Int] = []
+    let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var window = [UInt8](repeating: 0, count: 1 << 16)
+    for target in targets {
+      let count = window.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(target - 1)) }
+      guard count > 0, let feed = window[0..<count].firstIndex(of: 10) else { return nil }
+      let start = target - 1 + feed + 1
+      guard start > reader.nextOffset, start > (starts.last ?? 0), start < size else { return nil }
+      starts.append(start)
+    }
+    reader.stop(at: starts[0])
+    let parts = starts.count + 1
+    let offsets = starts
+    // Each part's findings are handed over once, when its thread is done with them.
+    let results = Mutex<[Int: UncheckedSendable<Result<(JSONLinesPassOne, lines: Int), Error>>]>([:])
+    let work = UncheckedSendable(reader)
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      let result = Result { () throws -> (JSONLinesPassOne, lines: Int) in
+        let partReader =
+          part == 0
+          ? work.value
+          : try JSONLinesByteReader(
+            path: readPath, range: offsets[part - 1]..<(part < offsets.count ? offsets[part] : size), line: 1)
+        var state = makeState(part)
+        var ticker = ProgressMeter.Ticker(meter, from: partReader.nextOffset)
+        while let _ = try partReader.withNextLine({ line throws in try state.scan(line) }) {
+          ticker.tick(at: partReader.nextOffset)
+        }
+        return (state, partReader.nextLine)
+      }
+      let handed = UncheckedSendable(result)
+      results.withLock { $0[part] = handed }
+    }
+    let found = results.withLock { $0 }
+    guard let first = found[0] else { return nil }
+    var (state, line) = try first.value.get()
+    guard state.firstObject != nil else { return nil }
+    var partStarts = [FileScan.PartStart(offset: starts[0], line: line)]
+    for part in 1..<parts {
+      guard let result = found[part] else { return nil }
+      let (later, lines) = try result.value.get()
+      state.add(later)
+      // Parts after the first count their lines from 1.
+      line += lines - 1
+      if part < starts.count { partStarts.append(FileScan.PartStart(offset: starts[part], line: line)) }
+    }
+    return (state, partStarts, size)
   }
 
   /// The fast pass of pass 2 over a JSON Lines file, when the run converts from a local table whose texts the

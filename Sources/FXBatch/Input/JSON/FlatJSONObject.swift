@@ -17,28 +17,41 @@ struct FlatJSONObject {
   /// The most members a record may have on the fast path.
   static let maximumMembers = 64
 
-  /// Per member: the name's start and end, the value's start and end (strings without quotes).
-  private(set) var ranges: [Int32]
-  private(set) var kinds: [Kind]
+  /// The ranges and kinds, written through pointers in the scan loop. Copies share it: a copy for another
+  /// thread is a new value (``init()``).
+  private final class Storage {
+    /// Per member: the name's start and end, the value's start and end (strings without quotes).
+    let ranges = UnsafeMutablePointer<Int32>.allocate(capacity: 4 * FlatJSONObject.maximumMembers)
+    let kinds = UnsafeMutablePointer<Kind>.allocate(capacity: FlatJSONObject.maximumMembers)
+    deinit {
+      ranges.deallocate()
+      kinds.deallocate()
+    }
+  }
+
+  private let storage = Storage()
   private(set) var count = 0
   /// The index of the closing `}`.
   private(set) var closingBrace = 0
 
-  init() {
-    ranges = Array(repeating: 0, count: 4 * Self.maximumMembers)
-    kinds = Array(repeating: .literal, count: Self.maximumMembers)
-  }
+  init() {}
+
+  /// The kind of member `index`'s value.
+  @inline(__always)
+  func kind(_ index: Int) -> Kind { storage.kinds[index] }
 
   /// The name of member `index`.
   @inline(__always)
   func name(_ index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-    UnsafeBufferPointer(rebasing: bytes[Int(ranges[4 * index])..<Int(ranges[4 * index + 1])])
+    let ranges = storage.ranges
+    return UnsafeBufferPointer(rebasing: bytes[Int(ranges[4 * index])..<Int(ranges[4 * index + 1])])
   }
 
   /// The value of member `index` (a string without its quotes).
   @inline(__always)
   func value(_ index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-    UnsafeBufferPointer(rebasing: bytes[Int(ranges[4 * index + 2])..<Int(ranges[4 * index + 3])])
+    let ranges = storage.ranges
+    return UnsafeBufferPointer(rebasing: bytes[Int(ranges[4 * index + 2])..<Int(ranges[4 * index + 3])])
   }
 
   /// Reads a record's bytes (a line without its line end).
@@ -47,109 +60,115 @@ struct FlatJSONObject {
   @inline(__always)
   mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     let total = bytes.count
-    guard total >= 2, bytes[0] == UInt8(ascii: "{"), bytes[total - 1] == UInt8(ascii: "}") else { return false }
+    guard total >= 2, total < Int(Int32.max), let base = bytes.baseAddress, base[0] == UInt8(ascii: "{"),
+      base[total - 1] == UInt8(ascii: "}")
+    else { return false }
+    let ranges = storage.ranges
+    let kinds = storage.kinds
+    // The last byte is `}`: every scan below stops at it, so `last` bounds them all.
+    let last = total - 1
     var index = 1
     var member = 0
-    return ranges.withUnsafeMutableBufferPointer { ranges in
-      kinds.withUnsafeMutableBufferPointer { kinds in
-        /// A string's end (the index of its closing quote), from the byte after its opening quote.
-        @inline(__always) func stringEnd(_ from: Int) -> Int? {
-          var at = from
-          while at < total {
-            let byte = bytes[at]
-            if byte == UInt8(ascii: "\"") { return at }
-            if byte < 0x20 || byte == UInt8(ascii: "\\") { return nil }
-            at += 1
-          }
-          return nil
-        }
-        while true {
-          guard member < Self.maximumMembers, index < total, bytes[index] == UInt8(ascii: "\"") else { return false }
-          guard let nameEnd = stringEnd(index + 1) else { return false }
-          ranges[4 * member] = Int32(truncatingIfNeeded: index + 1)
-          ranges[4 * member + 1] = Int32(truncatingIfNeeded: nameEnd)
-          index = nameEnd + 1
-          guard index < total, bytes[index] == UInt8(ascii: ":") else { return false }
-          index += 1
-          guard index < total else { return false }
-          let first = bytes[index]
-          if first == UInt8(ascii: "\"") {
-            guard let valueEnd = stringEnd(index + 1) else { return false }
-            ranges[4 * member + 2] = Int32(truncatingIfNeeded: index + 1)
-            ranges[4 * member + 3] = Int32(truncatingIfNeeded: valueEnd)
-            kinds[member] = .string
-            index = valueEnd + 1
-          } else if first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10 {
-            guard let numberEnd = Self.numberEnd(bytes, from: index) else { return false }
-            ranges[4 * member + 2] = Int32(truncatingIfNeeded: index)
-            ranges[4 * member + 3] = Int32(truncatingIfNeeded: numberEnd)
-            kinds[member] = .number
-            index = numberEnd
-          } else {
-            let length = Self.literalLength(bytes, from: index)
-            guard length > 0 else { return false }
-            ranges[4 * member + 2] = Int32(truncatingIfNeeded: index)
-            ranges[4 * member + 3] = Int32(truncatingIfNeeded: index + length)
-            kinds[member] = .literal
-            index += length
-          }
-          member += 1
-          guard index < total else { return false }
-          if bytes[index] == UInt8(ascii: ",") {
-            index += 1
-            continue
-          }
-          guard bytes[index] == UInt8(ascii: "}"), index == total - 1 else { return false }
-          count = member
-          closingBrace = index
-          return true
-        }
+    while true {
+      guard member < Self.maximumMembers, base[index] == UInt8(ascii: "\"") else { return false }
+      let nameEnd = Self.stringEnd(base, from: index + 1, last: last)
+      guard nameEnd < last, base[nameEnd + 1] == UInt8(ascii: ":") else { return false }
+      ranges[4 * member] = Int32(truncatingIfNeeded: index + 1)
+      ranges[4 * member + 1] = Int32(truncatingIfNeeded: nameEnd)
+      index = nameEnd + 2
+      let first = base[index]
+      let valueStart: Int
+      let valueEnd: Int
+      if first == UInt8(ascii: "\"") {
+        valueStart = index + 1
+        valueEnd = Self.stringEnd(base, from: valueStart, last: last)
+        guard valueEnd < last else { return false }
+        kinds[member] = .string
+        index = valueEnd + 1
+      } else if first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10 {
+        valueStart = index
+        valueEnd = Self.numberEnd(base, from: index, last: last)
+        guard valueEnd > index else { return false }
+        kinds[member] = .number
+        index = valueEnd
+      } else {
+        valueStart = index
+        valueEnd = index + Self.literalLength(base, from: index, last: last)
+        guard valueEnd > index else { return false }
+        kinds[member] = .literal
+        index = valueEnd
       }
+      ranges[4 * member + 2] = Int32(truncatingIfNeeded: valueStart)
+      ranges[4 * member + 3] = Int32(truncatingIfNeeded: valueEnd)
+      member += 1
+      // `index` ≤ `last` here: every value ends before the closing `}`.
+      if base[index] == UInt8(ascii: ",") {
+        index += 1
+        guard index < last else { return false }
+        continue
+      }
+      guard index == last else { return false }
+      count = member
+      closingBrace = last
+      return true
     }
   }
 
-  /// The end of a number in the JSON grammar (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`); `nil` when
-  /// the grammar does not hold.
+  /// The index of the quote that closes a string whose content starts at `from`; `last` (the closing `}`)
+  /// when the string has an escape or a control byte, or does not close before it.
   @inline(__always)
-  private static func numberEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+  private static func stringEnd(_ base: UnsafePointer<UInt8>, from: Int, last: Int) -> Int {
+    var at = from
+    while at < last {
+      let byte = base[at]
+      if byte == UInt8(ascii: "\"") { return at }
+      if byte < 0x20 || byte == UInt8(ascii: "\\") { return last }
+      at += 1
+    }
+    return last
+  }
+
+  /// The end of a number in the JSON grammar (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`) that starts at
+  /// `start`; `start` when the grammar does not hold.
+  @inline(__always)
+  private static func numberEnd(_ base: UnsafePointer<UInt8>, from start: Int, last: Int) -> Int {
     var index = start
-    let total = bytes.count
     @inline(__always) func digits() -> Int {
       let from = index
-      while index < total, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+      while index < last, base[index] &- UInt8(ascii: "0") < 10 { index += 1 }
       return index - from
     }
-    if bytes[index] == UInt8(ascii: "-") { index += 1 }
+    if base[index] == UInt8(ascii: "-") { index += 1 }
     let integerStart = index
     let integerDigits = digits()
-    guard integerDigits > 0, integerDigits == 1 || bytes[integerStart] != UInt8(ascii: "0") else { return nil }
-    if index < total, bytes[index] == UInt8(ascii: ".") {
+    guard integerDigits > 0, integerDigits == 1 || base[integerStart] != UInt8(ascii: "0") else { return start }
+    if base[index] == UInt8(ascii: ".") {
       index += 1
-      guard digits() > 0 else { return nil }
+      guard digits() > 0 else { return start }
     }
-    if index < total, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+    if base[index] == UInt8(ascii: "e") || base[index] == UInt8(ascii: "E") {
       index += 1
-      if index < total, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-      guard digits() > 0 else { return nil }
+      if base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-") { index += 1 }
+      guard digits() > 0 else { return start }
     }
     return index
   }
 
-  /// The length of `true`, `false` or `null` at `start`; 0 for anything else.
+  /// The length of `true`, `false` or `null` at `start`, before `last`; 0 for anything else.
   @inline(__always)
-  private static func literalLength(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-    for word in [Self.trueBytes, Self.falseBytes, Self.nullBytes] where bytes.count - start >= word.count {
-      var matches = true
-      for offset in 0..<word.count where bytes[start + offset] != word[offset] {
-        matches = false
-        break
-      }
-      if matches { return word.count }
+  private static func literalLength(_ base: UnsafePointer<UInt8>, from start: Int, last: Int) -> Int {
+    func matches(_ word: StaticString) -> Bool {
+      let count = word.utf8CodeUnitCount
+      guard last - start >= count else { return false }
+      let letters = word.utf8Start
+      for offset in 0..<count where base[start + offset] != letters[offset] { return false }
+      return true
     }
-    return 0
+    switch base[start] {
+    case UInt8(ascii: "t"): return matches("true") ? 4 : 0
+    case UInt8(ascii: "f"): return matches("false") ? 5 : 0
+    case UInt8(ascii: "n"): return matches("null") ? 4 : 0
+    default: return 0
+    }
   }
-
-  private static let trueBytes: [UInt8] = Array("true".utf8)
-  private static let falseBytes: [UInt8] = Array("false".utf8)
-  private static let nullBytes: [UInt8] = Array("null".utf8)
 }

@@ -51,7 +51,7 @@ struct JSONLinesFieldDecoder {
     if let fixed = normalizer.fixedFrom {
       from = fixed
     } else {
-      guard shape.from >= 0, object.kinds[shape.from] == .string,
+      guard shape.from >= 0, object.kind(shape.from) == .string,
         let found = currency(object.value(shape.from, in: bytes))
       else { return nil }
       from = found
@@ -60,13 +60,13 @@ struct JSONLinesFieldDecoder {
     if let fixed = normalizer.fixedTo {
       to = fixed
     } else {
-      guard shape.to >= 0, object.kinds[shape.to] == .string, let found = currency(object.value(shape.to, in: bytes))
+      guard shape.to >= 0, object.kind(shape.to) == .string, let found = currency(object.value(shape.to, in: bytes))
       else { return nil }
       to = found
     }
     guard shape.date >= 0 else { return (from, to, normalizer.defaultDay, true) }
     let value = object.value(shape.date, in: bytes)
-    switch object.kinds[shape.date] {
+    switch object.kind(shape.date) {
     case .string:
       switch date(value) {
       case .day(let day)?: return (from, to, day, false)
@@ -88,7 +88,7 @@ struct JSONLinesFieldDecoder {
   ) -> ExactDecimal? {
     guard shape.amount >= 0 else { return nil }
     let value = object.value(shape.amount, in: bytes)
-    switch object.kinds[shape.amount] {
+    switch object.kind(shape.amount) {
     case .number: return CSVFieldDecoder.plainAmount(value, mark: UInt8(ascii: "."))
     case .string: return CSVFieldDecoder.plainAmount(value, mark: mark)
     case .literal: return nil

@@ -1,5 +1,6 @@
 /// What a JSON record's member names say, resolved once per distinct sequence of names (``FieldShapeCache``):
-/// which member plays each role, as ``JSONFieldLocator`` finds them.
+/// which member plays each role, as ``JSONFieldLocator`` finds them. Integers only: it is copied out of the
+/// cache for every record.
 struct JSONMemberShape {
   /// Whether records of this shape can take the fast path: no member is an annotation member (`fx_status`,
   /// `fx_input`), no name occurs twice and no two names name the same field. Otherwise the general path writes
@@ -10,8 +11,6 @@ struct JSONMemberShape {
   let from: Int
   let to: Int
   let date: Int
-  /// Role → member name of the fields found (pass 1's `fields` of the report).
-  let located: [FieldMapping.Role: String]
 
   /// Resolves the names of a record object.
   ///
@@ -21,16 +20,15 @@ struct JSONMemberShape {
   init(names: [String], locator: JSONFieldLocator) {
     let members = names.map { (key: $0, value: JSONValue.null) }
     if names.contains(where: { $0 == "fx_input" || AnnotationColumn(rawValue: $0) != nil }) {
-      (isUsable, amount, from, to, date, located) = (false, -1, -1, -1, -1, [:])
+      (isUsable, amount, from, to, date) = (false, -1, -1, -1, -1)
       return
     }
-    let (fields, located) = locator.fields(of: members)
+    let fields = locator.fields(of: members).fields
     let found = FieldMapping.locate(in: names.map(FieldMapping.normalizedName), names: locator.names, roles: locator.roles)
     isUsable = fields.problem == nil
     amount = found[.amount] ?? -1
     from = found[.from] ?? -1
     to = found[.to] ?? -1
     date = found[.date] ?? -1
-    self.located = located
   }
 }

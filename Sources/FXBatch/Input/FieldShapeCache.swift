@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 /// Remembers what a record's sequence of field names (its *shape*: a JSON object's member names in order)
 /// resolves to — which member plays which role — so that records sharing their names, as nearly all records of
 /// an export do, are resolved once instead of once per record.
@@ -6,10 +12,12 @@
 /// ``capacityLimit`` shapes are kept: past that, ``shape(count:name:resolve:)`` returns `nil` for a new shape
 /// and the caller takes its general path.
 struct FieldShapeCache<Value> {
-  /// The names of every shape, back to back, each name followed by its length as 4 bytes.
+  /// The names of every shape, back to back.
   private var names: [UInt8] = []
-  /// Per shape: the start and end of its names in ``names``, and its member count.
-  private var bounds: [(start: Int, end: Int, count: Int)] = []
+  /// Per member of every shape, back to back: where its name starts in ``names`` and its length.
+  private var members: [(start: Int, length: Int)] = []
+  /// Per shape: its first entry in ``members`` and its member count.
+  private var bounds: [(first: Int, count: Int)] = []
   private var values: [Value] = []
   private var slots: [Int32] = Array(repeating: -1, count: 64)
   private var hashes: [UInt64] = Array(repeating: 0, count: 64)
@@ -48,16 +56,15 @@ struct FieldShapeCache<Value> {
       slot = (slot + 1) & mask
     }
     guard values.count < Self.capacityLimit else { return nil }
-    let start = names.count
     var decoded: [String] = []
+    bounds.append((members.count, count))
     for member in 0..<count {
       let bytes = name(member)
+      members.append((names.count, bytes.count))
       names.append(contentsOf: bytes)
-      withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { names.append(contentsOf: $0) }
       decoded.append(String(decoding: bytes, as: UTF8.self))
     }
     let index = values.count
-    bounds.append((start, names.count, count))
     values.append(resolve(decoded))
     slots[slot] = Int32(index)
     hashes[slot] = hash
@@ -72,17 +79,20 @@ struct FieldShapeCache<Value> {
     let shape = bounds[index]
     guard shape.count == count else { return false }
     return names.withUnsafeBufferPointer { stored in
-      var at = shape.start
-      for member in 0..<count {
-        let bytes = name(member)
-        guard at + bytes.count + 4 <= shape.end else { return false }
-        for offset in 0..<bytes.count where stored[at + offset] != bytes[offset] { return false }
-        at += bytes.count
-        let length = Int(stored[at]) | Int(stored[at + 1]) << 8 | Int(stored[at + 2]) << 16 | Int(stored[at + 3]) << 24
-        guard length == bytes.count else { return false }
-        at += 4
+      members.withUnsafeBufferPointer { members in
+        for member in 0..<count {
+          let bytes = name(member)
+          let expected = members[shape.first + member]
+          guard expected.length == bytes.count else { return false }
+          if bytes.count > 0,
+            let left = bytes.baseAddress, let right = stored.baseAddress,
+            memcmp(left, right + expected.start, bytes.count) != 0
+          {
+            return false
+          }
+        }
+        return true
       }
-      return at == shape.end
     }
   }
 

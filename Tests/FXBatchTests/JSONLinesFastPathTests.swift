@@ -76,12 +76,16 @@ struct JSONLinesFastPathTests {
     if random.next(4) == 0 {
       for position in members.indices.reversed() where position > 0 { members.swapAt(position, random.next(position + 1)) }
     }
-    let (colon, comma) = random.next(12) == 0 ? (random.pick([": ", ":", " :"]), random.pick([", ", ",", " ,"])) : (":", ",")
+    let (colon, comma) =
+      random.next(4) == 0
+      ? (random.pick([": ", ":", " :", ":\t", " : "]), random.pick([", ", ",", " ,", ",\t", " , "])) : (":", ",")
     let body = members.map { "\"\($0.0)\"\(colon)\($0.1)" }.joined(separator: comma)
     switch random.next(30) {
     case 0: return " {\(body)}"
     case 1: return "{\(body)} "
     case 2: return "{ \(body) }"
+    case 3: return "{\t\(body)}"
+    case 4: return "{\(body)\r}"
     default: return "{\(body)}"
     }
   }
@@ -145,6 +149,24 @@ struct JSONLinesFastPathTests {
     }
     let same = try CSVFastPathAdversarialTests.check("mostly convertible", Array(text.utf8), fileName: "in.jsonl")
     #expect(same)
+  }
+
+  /// Records spaced as Python's `json.dumps` writes them (`{"id": 1, "amount": 12.5}`), and in other ways
+  /// that change from line to line: the annotation members are spaced like each record's own.
+  @Test func spacedRecordsInParts() throws {
+    var random = Random(state: 3)
+    var text = ""
+    for index in 0..<1500 {
+      let (colon, comma, open) =
+        index < 1200 ? (": ", ", ", "") : (random.pick([" : ", ":\t"]), random.pick([" ,", ",  "]), random.pick(["", " "]))
+      let from = random.pick(["USD", "JPY", "GBP", "CHF"])
+      let members = [
+        "\"id\"\(colon)\(index)", "\"date\"\(colon)\"2024-02-\(String(format: "%02d", random.next(28) + 1))\"",
+        "\"amount\"\(colon)\(random.next(10_000)).\(random.next(100))", "\"from\"\(colon)\"\(from)\"", "\"to\"\(colon)\"EUR\"",
+      ]
+      text += "{\(open)" + members.prefix(random.next(8) == 0 ? 1 : 5).joined(separator: comma) + "\(open)}\n"
+    }
+    try CSVFastPathAdversarialTests.check("spaced", text, fileName: "in.jsonl")
   }
 
   @Test func lineEndsBlankLinesAndByteOrderMarks() throws {
@@ -232,11 +254,11 @@ struct JSONLinesFastPathTests {
     for round in 0..<20_000 {
       var members: [String] = []
       for _ in 0..<random.next(5) {
-        let colon = random.next(10) == 0 ? random.pick([" :", "::", ""]) : ":"
+        let colon = random.next(10) == 0 ? random.pick([" :", "::", "", ": ", "\t:\t", ":\r"]) : ":"
         members.append(random.pick(names) + colon + random.pick(values))
       }
-      let comma = random.next(10) == 0 ? random.pick([", ", ",,", ""]) : ","
-      var text = "{" + members.joined(separator: comma) + "}"
+      let comma = random.next(10) == 0 ? random.pick([", ", ",,", "", " , ", "\t,"]) : ","
+      var text = random.pick(["{", "{", "{ ", "{\t"]) + members.joined(separator: comma) + random.pick(["}", "}", " }", "\r}"])
       if round % 20 == 0 { text = random.pick([" ", "", "x"]) + text + random.pick([" ", "", "}", "\r"]) }
       let bytes = Array(text.utf8)
       var object = FlatJSONObject()
@@ -250,6 +272,17 @@ struct JSONLinesFastPathTests {
       }
       bytes.withUnsafeBufferPointer { buffer in
         #expect(members.count == object.count, "\(text)")
+        let layout = object.layout(in: buffer)
+        if let expected = JSONObjectLayout(of: bytes) {
+          #expect(object.insertion == expected.insertion, "\(text)")
+          #expect(Array(layout.separator) == expected.separator, "\(text)")
+          #expect(Array(layout.beforeColon) == expected.beforeColon, "\(text)")
+          #expect(Array(layout.afterColon) == expected.afterColon, "\(text)")
+          // A compact object is written with the compact template.
+          #expect(!object.isCompact || (expected.separator + expected.beforeColon + expected.afterColon).isEmpty, "\(text)")
+        } else {
+          Issue.record("accepted, but it has no object layout: \(text)")
+        }
         for (index, member) in members.enumerated() where index < object.count {
           #expect(String(decoding: object.name(index, in: buffer), as: UTF8.self) == member.key, "\(text)")
           let raw = String(decoding: object.value(index, in: buffer), as: UTF8.self)

@@ -1,10 +1,10 @@
 /// The members of a compact, flat JSON object found in place: the fast paths' reading of a JSON Lines record.
 ///
 /// ``scan(_:)`` accepts only a subset of RFC 8259 that the general ``JSONParser`` reads the same way: the
-/// object `{…}` with nothing around it and no whitespace inside; member names that are strings without
+/// object `{…}` with nothing around it, and only spaces and tabs between its tokens; member names that are strings without
 /// escapes or control bytes; values that are such strings, numbers in the JSON grammar, `true`, `false` or
-/// `null`; at most ``maximumMembers`` members. Anything else (whitespace, nested values, escapes, an empty
-/// object) is declined, and the caller reads the record through the general parser.
+/// `null`; at most ``maximumMembers`` members. Anything else (other whitespace, nested values, escapes, an
+/// empty object) is declined, and the caller reads the record through the general parser.
 ///
 /// Byte ranges are relative to the scanned bytes; strings are given without their quotes. Bytes of 0x80 and
 /// above are taken as they are, as the general parser takes them (decoded with `String(decoding:as:)`).
@@ -31,8 +31,8 @@ struct FlatJSONObject {
 
   private let storage = Storage()
   private(set) var count = 0
-  /// The index of the closing `}`.
-  private(set) var closingBrace = 0
+  /// The index after the last member's value, where the annotation members go.
+  private(set) var insertion = 0
 
   init() {}
 
@@ -54,6 +54,25 @@ struct FlatJSONObject {
     return UnsafeBufferPointer(rebasing: bytes[Int(ranges[4 * index + 2])..<Int(ranges[4 * index + 3])])
   }
 
+  /// Where the annotation members go and how they are spaced, as ``JSONObjectLayout`` finds them: the bytes
+  /// before each appended member's name (after its comma), and around its colon.
+  @inline(__always)
+  func layout(in bytes: UnsafeBufferPointer<UInt8>) -> (
+    separator: UnsafeBufferPointer<UInt8>, beforeColon: UnsafeBufferPointer<UInt8>, afterColon: UnsafeBufferPointer<UInt8>
+  ) {
+    func range(_ start: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[start..<end]) }
+    return (
+      range(spacing.separator.start, spacing.separator.end), range(spacing.beforeColon.start, spacing.beforeColon.end),
+      range(spacing.afterColon.start, spacing.afterColon.end)
+    )
+  }
+
+  /// Whether the object has no whitespace between its tokens (then ``layout(in:)`` is all empty).
+  private(set) var isCompact = true
+  private var spacing = (
+    separator: (start: 0, end: 0), beforeColon: (start: 0, end: 0), afterColon: (start: 0, end: 0)
+  )
+
   /// Reads a record's bytes (a line without its line end).
   ///
   /// - Returns: whether they are a flat object this type reads (see the type's description).
@@ -67,15 +86,31 @@ struct FlatJSONObject {
     let kinds = storage.kinds
     // The last byte is `}`: every scan below stops at it, so `last` bounds them all.
     let last = total - 1
-    var index = 1
+    /// The first index at or after `from` that is not a space or a tab (at most `last`).
+    @inline(__always) func skipSpaces(_ from: Int) -> Int {
+      var at = from
+      while at < last, base[at] == 0x20 || base[at] == 0x09 { at += 1 }
+      return at
+    }
+    var index = skipSpaces(1)
+    let leading = (start: 1, end: index)
+    var compact = index == 1
     var member = 0
     while true {
       guard member < Self.maximumMembers, base[index] == UInt8(ascii: "\"") else { return false }
       let nameEnd = Self.stringEnd(base, from: index + 1, last: last)
-      guard nameEnd < last, base[nameEnd + 1] == UInt8(ascii: ":") else { return false }
+      guard nameEnd < last else { return false }
       ranges[4 * member] = Int32(truncatingIfNeeded: index + 1)
       ranges[4 * member + 1] = Int32(truncatingIfNeeded: nameEnd)
-      index = nameEnd + 2
+      let colon = skipSpaces(nameEnd + 1)
+      guard base[colon] == UInt8(ascii: ":") else { return false }
+      index = skipSpaces(colon + 1)
+      if member == 0 {
+        spacing.beforeColon = (nameEnd + 1, colon)
+        spacing.afterColon = (colon + 1, index)
+        spacing.separator = leading
+      }
+      compact = compact && colon == nameEnd + 1 && index == colon + 1
       let first = base[index]
       let valueStart: Int
       let valueEnd: Int
@@ -102,14 +137,21 @@ struct FlatJSONObject {
       ranges[4 * member + 3] = Int32(truncatingIfNeeded: valueEnd)
       member += 1
       // `index` ≤ `last` here: every value ends before the closing `}`.
+      let afterValue = index
+      index = skipSpaces(index)
+      compact = compact && index == afterValue
       if base[index] == UInt8(ascii: ",") {
-        index += 1
+        let separatorStart = index + 1
+        index = skipSpaces(separatorStart)
+        if member == 1 { spacing.separator = (separatorStart, index) }
+        compact = compact && index == separatorStart
         guard index < last else { return false }
         continue
       }
       guard index == last else { return false }
       count = member
-      closingBrace = last
+      insertion = afterValue
+      isCompact = compact
       return true
     }
   }

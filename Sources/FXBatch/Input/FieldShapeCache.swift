@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Remembers what a record's sequence of field names (its *shape*: a JSON object's member names in order)
 /// resolves to — which member plays which role — so that records sharing their names, as nearly all records of
 /// an export do, are resolved once instead of once per record.
@@ -84,12 +78,8 @@ struct FieldShapeCache<Value> {
           let bytes = name(member)
           let expected = members[shape.first + member]
           guard expected.length == bytes.count else { return false }
-          if bytes.count > 0,
-            let left = bytes.baseAddress, let right = stored.baseAddress,
-            memcmp(left, right + expected.start, bytes.count) != 0
-          {
-            return false
-          }
+          // Names are short: a loop beats a call to memcmp.
+          for offset in 0..<bytes.count where stored[expected.start + offset] != bytes[offset] { return false }
         }
         return true
       }

@@ -250,7 +250,9 @@ extension BatchJob {
         let end = part < starts.count ? starts[part].offset : scan.size
         let reader = try JSONLinesByteReader(
           path: scan.readPath, range: starts[part - 1].offset..<end, line: starts[part - 1].line)
-        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("fxbatch-part-\(getpid())-\(UUID().uuidString)")
+        // Not `fxbatch-part-`: the CSV tests' check for part files left behind must not take these.
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent(
+          "fxbatch-jsonl-part-\(getpid())-\(UUID().uuidString)")
         let temporary = try AtomicFile(path: path, mode: 0o600)
         PendingFiles.add(path)
         defer { temporary.discard() }

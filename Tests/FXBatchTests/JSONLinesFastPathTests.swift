@@ -310,13 +310,19 @@ struct JSONLinesFastPathTests {
   @Test func flatObjectScannerAgreesWithTheParser() throws {
     var random = Random(state: 11)
     var accepted = 0
-    let names = ["\"a\"", "\"b\"", "\"é\"", "\"\"", "\"a\\\"\"", "a", "\"x\ty\"", "\"amount\""]
+    let names = [
+      "\"a\"", "\"b\"", "\"é\"", "\"\"", "\"a\\\"\"", "a", "\"x\ty\"", "\"amount\"", "\"transaction_date\"",
+      "\"abcdefgh\\\"xyzxyzxyz\"", "\"abcdefghij\tk\"", "\"abcdefghi\u{1}", "\"abcdefghi\\", "\"abcdefghijk\\\"",
+    ]
     let values = [
       "1", "-0", "01", "1.5", "1.", "-", "1e5", "1E+5", "1e", "\"s\"", "\"\"", "\"\\n\"", "true", "null", "fals", "nul", "[]",
       "{}",
       "\"a\"b\"", "-1.25e-3", "0.0", "-01", "2E-0", ".5", "\"\u{7F}ü\"", "truex",
+      // Longer strings, read eight bytes at a time: a quote, a backslash, a control byte at varying offsets.
+      "\"abcdefghijklmnop\"", "\"abcdefgh\\\"ijk\"", "\"abcdefghijk\u{1}lm\"", "\"ééééééééé\"", "\"abcdefg\"",
+      "\"abcdefgh\"", "\"abcdefghi\"", "\"\u{1F}abcdefghij\"", "\"abcdefghijklmno\\\"",
     ]
-    for round in 0..<20_000 {
+    for round in 0..<40_000 {
       var members: [String] = []
       for _ in 0..<random.next(5) {
         let colon = random.next(10) == 0 ? random.pick([" :", "::", "", ": ", "\t:\t", ":\r"]) : ":"

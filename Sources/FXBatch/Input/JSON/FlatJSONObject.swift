@@ -161,6 +161,23 @@ struct FlatJSONObject {
   @inline(__always)
   private static func stringEnd(_ base: UnsafePointer<UInt8>, from: Int, last: Int) -> Int {
     var at = from
+    // Eight bytes at a time: the classic "has a zero byte" test on the word xor'ed with `"` and with `\`, and
+    // "has a byte below 0x20"; in a little-endian word the lowest byte it flags is exactly the first such byte
+    // (a borrow only runs upwards).
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    while at + 8 <= last {
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+      let quote = word ^ 0x2222_2222_2222_2222
+      let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+      let found =
+        (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- 0x2020_2020_2020_2020) & ~word))
+        & 0x8080_8080_8080_8080
+      if found != 0 {
+        at += found.trailingZeroBitCount >> 3
+        return base[at] == UInt8(ascii: "\"") ? at : last
+      }
+      at += 8
+    }
     while at < last {
       let byte = base[at]
       if byte == UInt8(ascii: "\"") { return at }

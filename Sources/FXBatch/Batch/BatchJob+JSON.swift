@@ -13,6 +13,9 @@ extension BatchJob {
   func scanJSONFile(displayPath: String, readPath: String, outputPath: String?, format: RecordFormat) throws(FileError) -> (
     FileScan, Set<RateKey>
   ) {
+    if format == .jsonl, convertingTable != nil {
+      return (try scanJSONLinesFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath), [])
+    }
     let locator = jsonFieldLocator
     let normalizer = RecordNormalizer(
       fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
@@ -62,6 +65,9 @@ extension BatchJob {
   func convertJSON(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError)
     -> (RunReport.Counts, Int, ReconciliationLedger)
   {
+    if let fastPass = jsonLinesFastPass(scan) {
+      return try convertJSONLines(scan, fastPass: fastPass, quotes: quotes, standardOutput: standardOutput)
+    }
     let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     let writer = JSONAnnotatingWriter(sink: sink)

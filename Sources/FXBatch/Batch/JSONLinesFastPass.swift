@@ -1,0 +1,94 @@
+/// Pass 2's per-record fast path for a JSON Lines file under a local rate table: reads a flat record in place
+/// (``FlatJSONObject``, ``JSONLinesFieldDecoder``), converts it (``TableConverter``) and appends the record's
+/// bytes with the annotation members after its last member (``AnnotationTemplate/jsonMembers``, spaced like the
+/// record's own members as ``JSONAnnotatingWriter`` spaces them), or declines, and the caller writes the record through the general path.
+///
+/// One value holds all the per-record state, so the record loop touches it through one `inout` access.
+struct JSONLinesFastPass {
+  var decoder: JSONLinesFieldDecoder
+  var converter: TableConverter
+  /// The decimal mark byte of text amounts, `nil` when undecided (then only integer texts are plain).
+  let decimalMark: UInt8?
+  private var object = FlatJSONObject()
+  private let compactTemplate = AnnotationTemplate.jsonMembers
+  /// The template of the last spaced record's layout (``FlatJSONObject/layout(in:)``), and that layout.
+  private var spaced: (template: AnnotationTemplate, separator: [UInt8], beforeColon: [UInt8], afterColon: [UInt8])?
+  /// The records this pass converted, and how many of them had no date.
+  private(set) var counts = RunReport.Counts()
+  private(set) var withoutDate = 0
+  /// Output not yet handed to the sink (``flush(to:)`` before the general path writes a record).
+  private var pending = ByteBuffer(capacity: Self.pendingLimit + (1 << 16))
+  private static let pendingLimit = 1 << 20
+
+  init(decoder: JSONLinesFieldDecoder, converter: TableConverter, decimalMark: UInt8?) {
+    self.decoder = decoder
+    self.converter = converter
+    self.decimalMark = decimalMark
+  }
+
+  /// Clears the counts and figures (a copy that converts another part of the file).
+  mutating func restart() {
+    counts = RunReport.Counts()
+    withoutDate = 0
+    var empty = ReconciliationLedger()
+    converter.flush(into: &empty)
+    converter.makeUnique()
+    decoder.makeUnique()
+    pending.makeUnique()
+    object = FlatJSONObject()
+  }
+
+  /// Hands the pending output to the sink.
+  mutating func flush(to sink: ByteSink) throws(OutputError) {
+    guard pending.count > 0 else { return }
+    try sink.write(pending.bytes)
+    pending.removeAll()
+  }
+
+  /// The annotation template of a spaced record (`{"amount": 12.5, "from": "USD"}`), made when its layout
+  /// differs from the last one's.
+  private mutating func spacedTemplate(
+    for layout: (
+      separator: UnsafeBufferPointer<UInt8>, beforeColon: UnsafeBufferPointer<UInt8>, afterColon: UnsafeBufferPointer<UInt8>
+    )
+  ) -> AnnotationTemplate {
+    if let spaced, spaced.separator.elementsEqual(layout.separator), spaced.beforeColon.elementsEqual(layout.beforeColon),
+      spaced.afterColon.elementsEqual(layout.afterColon)
+    {
+      return spaced.template
+    }
+    let made = (
+      template: AnnotationTemplate.jsonMembers(
+        separator: Array(layout.separator), beforeColon: Array(layout.beforeColon), afterColon: Array(layout.afterColon)),
+      separator: Array(layout.separator), beforeColon: Array(layout.beforeColon), afterColon: Array(layout.afterColon)
+    )
+    spaced = made
+    return made.template
+  }
+
+  /// Converts and writes one line.
+  ///
+  /// - Returns: whether it did; `false` leaves the line to the general path, with nothing written.
+  @inline(__always)
+  mutating func convert(_ line: JSONLinesByteReader.Line, sink: ByteSink) throws(OutputError) -> Bool {
+    let content = line.content
+    guard object.scan(content), let (_, shape) = decoder.shape(of: object, in: content),
+      let key = decoder.key(of: object, shape: shape, in: content),
+      let amount = JSONLinesFieldDecoder.amount(of: object, shape: shape, in: content, mark: decimalMark),
+      let conversion = converter.convert(base: key.base, quote: key.quote, day: key.day, amount: amount)
+    else { return false }
+    let insertion = object.insertion
+    pending.append(UnsafeBufferPointer(rebasing: line.bytes[0..<insertion]))
+    if object.isCompact {
+      converter.appendAnnotation(conversion, template: compactTemplate, to: &pending)
+    } else {
+      converter.appendAnnotation(conversion, template: spacedTemplate(for: object.layout(in: content)), to: &pending)
+    }
+    pending.append(UnsafeBufferPointer(rebasing: line.bytes[insertion...]))
+    if pending.count >= Self.pendingLimit { try flush(to: sink) }
+    counts.records += 1
+    if conversion.isFallback { counts.fallback += 1 } else { counts.ok += 1 }
+    if key.usedDefaultDay { withoutDate += 1 }
+    return true
+  }
+}

@@ -1,0 +1,82 @@
+/// What pass 1 learns from the lines of a JSON Lines file (or of a part of one) under a local table: the first
+/// record object (to refuse an already annotated file, and to name the members in a missing-field error), the
+/// fields located, and the decimal-mark evidence of text amounts.
+///
+/// A flat line (``FlatJSONObject``) of a usable shape is read from its bytes, its shape's fields merged once;
+/// any other line, and every line until the first record object, is read by the general rules of
+/// ``BatchJob/scanJSONFile(displayPath:readPath:outputPath:format:)``.
+struct JSONLinesPassOne {
+  let displayPath: String
+  let locator: JSONFieldLocator
+  /// Whether the decimal mark is inferred (no `--decimal-separator`).
+  let checkMark: Bool
+  /// Whether this reads the file's first part, where the first record object is looked for; a later part
+  /// assumes it was found there (the caller checks).
+  let looksForFirstObject: Bool
+  private var decoder: JSONLinesFieldDecoder
+  private var object = FlatJSONObject()
+  private(set) var inference = DecimalMarkInference()
+  /// Role → member name, the first record that has a role's field naming it.
+  private(set) var located: [FieldMapping.Role: String] = [:]
+  private var mergedShapes: [Bool] = []
+  /// The first record that is an object, and its member names.
+  private(set) var firstObject: (record: JSONRecordText, keys: [String])? = nil
+
+  init(displayPath: String, normalizer: RecordNormalizer, locator: JSONFieldLocator, checkMark: Bool, looksForFirstObject: Bool) {
+    self.displayPath = displayPath
+    self.locator = locator
+    self.checkMark = checkMark
+    self.looksForFirstObject = looksForFirstObject
+    decoder = JSONLinesFieldDecoder(normalizer: normalizer, locator: locator)
+  }
+
+  /// Reads one line.
+  ///
+  /// - Throws: ``FileError`` when the first record object ends with the annotation members.
+  mutating func scan(_ line: JSONLinesByteReader.Line) throws(FileError) {
+    guard !line.isBlank else { return }
+    let content = line.content
+    if !looksForFirstObject || firstObject != nil, object.scan(content),
+      let (index, shape) = decoder.shape(of: object, in: content)
+    {
+      if index >= mergedShapes.count { mergedShapes += repeatElement(false, count: index + 1 - mergedShapes.count) }
+      if !mergedShapes[index] {
+        mergedShapes[index] = true
+        let names = (0..<object.count).map {
+          (key: String(decoding: object.name($0, in: content), as: UTF8.self), value: JSONValue.null)
+        }
+        located.merge(locator.fields(of: names).located) { earlier, _ in earlier }
+      }
+      if checkMark, shape.amount >= 0, object.kind(shape.amount) == .string {
+        let text = object.value(shape.amount, in: content)
+        inference.add(CSVFieldDecoder.evidence(text) ?? DecimalMarkInference.evidence(String(decoding: text, as: UTF8.self)))
+      }
+      return
+    }
+    try scanGeneral(JSONRecordText(bytes: Array(content), line: line.number, column: 1))
+  }
+
+  /// The general rules' work on one record.
+  private mutating func scanGeneral(_ record: JSONRecordText) throws(FileError) {
+    if looksForFirstObject, firstObject == nil, case .success(let members) = record.members() {
+      let names = members.map(\.key)
+      firstObject = (record, names)
+      if names.suffix(AnnotationColumn.allCases.count) == AnnotationColumn.allCases.map(\.rawValue)[...] {
+        throw FileError(
+          path: displayPath, line: record.line, column: record.column,
+          message:
+            "the file is already annotated by fxbatch (its records end with the fx_* members); converting it again would repeat them",
+          hint: "convert the original file instead")
+      }
+    }
+    let (fields, found, _) = locator.fields(of: record)
+    located.merge(found) { earlier, _ in earlier }
+    if checkMark, case .text(let text) = fields.amount { inference.add(text) }
+  }
+
+  /// Adds what a later part of the file found.
+  mutating func add(_ later: JSONLinesPassOne) {
+    located.merge(later.located) { earlier, _ in earlier }
+    inference.add(later.inference)
+  }
+}

@@ -1,0 +1,233 @@
+/// The members of a compact, flat JSON object found in place: the fast paths' reading of a JSON Lines record.
+///
+/// ``scan(_:)`` accepts only a subset of RFC 8259 that the general ``JSONParser`` reads the same way: the
+/// object `{…}` with nothing around it, and only spaces and tabs between its tokens; member names that are strings without
+/// escapes or control bytes; values that are such strings, numbers in the JSON grammar, `true`, `false` or
+/// `null`; at most ``maximumMembers`` members. Anything else (other whitespace, nested values, escapes, an
+/// empty object) is declined, and the caller reads the record through the general parser.
+///
+/// Byte ranges are relative to the scanned bytes; strings are given without their quotes. Bytes of 0x80 and
+/// above are taken as they are, as the general parser takes them (decoded with `String(decoding:as:)`).
+struct FlatJSONObject {
+  /// The kind of a member's value.
+  enum Kind: UInt8 {
+    case string, number, literal
+  }
+
+  /// The most members a record may have on the fast path.
+  static let maximumMembers = 64
+
+  /// The ranges and kinds, written through pointers in the scan loop. Copies share it: a copy for another
+  /// thread is a new value (``init()``).
+  private final class Storage {
+    /// Per member: the name's start and end, the value's start and end (strings without quotes).
+    let ranges = UnsafeMutablePointer<Int32>.allocate(capacity: 4 * FlatJSONObject.maximumMembers)
+    let kinds = UnsafeMutablePointer<Kind>.allocate(capacity: FlatJSONObject.maximumMembers)
+    deinit {
+      ranges.deallocate()
+      kinds.deallocate()
+    }
+  }
+
+  private let storage = Storage()
+  private(set) var count = 0
+  /// The index after the last member's value, where the annotation members go.
+  private(set) var insertion = 0
+
+  init() {}
+
+  /// The kind of member `index`'s value.
+  @inline(__always)
+  func kind(_ index: Int) -> Kind { storage.kinds[index] }
+
+  /// The name of member `index`.
+  @inline(__always)
+  func name(_ index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    let ranges = storage.ranges
+    return UnsafeBufferPointer(rebasing: bytes[Int(ranges[4 * index])..<Int(ranges[4 * index + 1])])
+  }
+
+  /// The value of member `index` (a string without its quotes).
+  @inline(__always)
+  func value(_ index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    let ranges = storage.ranges
+    return UnsafeBufferPointer(rebasing: bytes[Int(ranges[4 * index + 2])..<Int(ranges[4 * index + 3])])
+  }
+
+  /// Where the annotation members go and how they are spaced, as ``JSONObjectLayout`` finds them: the bytes
+  /// before each appended member's name (after its comma), and around its colon.
+  @inline(__always)
+  func layout(in bytes: UnsafeBufferPointer<UInt8>) -> (
+    separator: UnsafeBufferPointer<UInt8>, beforeColon: UnsafeBufferPointer<UInt8>, afterColon: UnsafeBufferPointer<UInt8>
+  ) {
+    func range(_ start: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[start..<end]) }
+    return (
+      range(spacing.separator.start, spacing.separator.end), range(spacing.beforeColon.start, spacing.beforeColon.end),
+      range(spacing.afterColon.start, spacing.afterColon.end)
+    )
+  }
+
+  /// Whether the object has no whitespace between its tokens (then ``layout(in:)`` is all empty).
+  private(set) var isCompact = true
+  private var spacing = (
+    separator: (start: 0, end: 0), beforeColon: (start: 0, end: 0), afterColon: (start: 0, end: 0)
+  )
+
+  /// Reads a record's bytes (a line without its line end).
+  ///
+  /// - Returns: whether they are a flat object this type reads (see the type's description).
+  @inline(__always)
+  mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    let total = bytes.count
+    guard total >= 2, total < Int(Int32.max), let base = bytes.baseAddress, base[0] == UInt8(ascii: "{"),
+      base[total - 1] == UInt8(ascii: "}")
+    else { return false }
+    let ranges = storage.ranges
+    let kinds = storage.kinds
+    // The last byte is `}`: every scan below stops at it, so `last` bounds them all.
+    let last = total - 1
+    /// The first index at or after `from` that is not a space or a tab (at most `last`).
+    @inline(__always) func skipSpaces(_ from: Int) -> Int {
+      var at = from
+      while at < last, base[at] == 0x20 || base[at] == 0x09 { at += 1 }
+      return at
+    }
+    var index = skipSpaces(1)
+    let leading = (start: 1, end: index)
+    var compact = index == 1
+    var member = 0
+    while true {
+      guard member < Self.maximumMembers, base[index] == UInt8(ascii: "\"") else { return false }
+      let nameEnd = Self.stringEnd(base, from: index + 1, last: last)
+      guard nameEnd < last else { return false }
+      ranges[4 * member] = Int32(truncatingIfNeeded: index + 1)
+      ranges[4 * member + 1] = Int32(truncatingIfNeeded: nameEnd)
+      let colon = skipSpaces(nameEnd + 1)
+      guard base[colon] == UInt8(ascii: ":") else { return false }
+      index = skipSpaces(colon + 1)
+      if member == 0 {
+        spacing.beforeColon = (nameEnd + 1, colon)
+        spacing.afterColon = (colon + 1, index)
+        spacing.separator = leading
+      }
+      compact = compact && colon == nameEnd + 1 && index == colon + 1
+      let first = base[index]
+      let valueStart: Int
+      let valueEnd: Int
+      if first == UInt8(ascii: "\"") {
+        valueStart = index + 1
+        valueEnd = Self.stringEnd(base, from: valueStart, last: last)
+        guard valueEnd < last else { return false }
+        kinds[member] = .string
+        index = valueEnd + 1
+      } else if first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10 {
+        valueStart = index
+        valueEnd = Self.numberEnd(base, from: index, last: last)
+        guard valueEnd > index else { return false }
+        kinds[member] = .number
+        index = valueEnd
+      } else {
+        valueStart = index
+        valueEnd = index + Self.literalLength(base, from: index, last: last)
+        guard valueEnd > index else { return false }
+        kinds[member] = .literal
+        index = valueEnd
+      }
+      ranges[4 * member + 2] = Int32(truncatingIfNeeded: valueStart)
+      ranges[4 * member + 3] = Int32(truncatingIfNeeded: valueEnd)
+      member += 1
+      // `index` ≤ `last` here: every value ends before the closing `}`.
+      let afterValue = index
+      index = skipSpaces(index)
+      compact = compact && index == afterValue
+      if base[index] == UInt8(ascii: ",") {
+        let separatorStart = index + 1
+        index = skipSpaces(separatorStart)
+        if member == 1 { spacing.separator = (separatorStart, index) }
+        compact = compact && index == separatorStart
+        guard index < last else { return false }
+        continue
+      }
+      guard index == last else { return false }
+      count = member
+      insertion = afterValue
+      isCompact = compact
+      return true
+    }
+  }
+
+  /// The index of the quote that closes a string whose content starts at `from`; `last` (the closing `}`)
+  /// when the string has an escape or a control byte, or does not close before it.
+  @inline(__always)
+  private static func stringEnd(_ base: UnsafePointer<UInt8>, from: Int, last: Int) -> Int {
+    var at = from
+    // Eight bytes at a time: the classic "has a zero byte" test on the word xor'ed with `"` and with `\`, and
+    // "has a byte below 0x20"; in a little-endian word the lowest byte it flags is exactly the first such byte
+    // (a borrow only runs upwards).
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    while at + 8 <= last {
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+      let quote = word ^ 0x2222_2222_2222_2222
+      let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+      let found =
+        (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- 0x2020_2020_2020_2020) & ~word))
+        & 0x8080_8080_8080_8080
+      if found != 0 {
+        at += found.trailingZeroBitCount >> 3
+        return base[at] == UInt8(ascii: "\"") ? at : last
+      }
+      at += 8
+    }
+    while at < last {
+      let byte = base[at]
+      if byte == UInt8(ascii: "\"") { return at }
+      if byte < 0x20 || byte == UInt8(ascii: "\\") { return last }
+      at += 1
+    }
+    return last
+  }
+
+  /// The end of a number in the JSON grammar (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`) that starts at
+  /// `start`; `start` when the grammar does not hold.
+  @inline(__always)
+  private static func numberEnd(_ base: UnsafePointer<UInt8>, from start: Int, last: Int) -> Int {
+    var index = start
+    @inline(__always) func digits() -> Int {
+      let from = index
+      while index < last, base[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+      return index - from
+    }
+    if base[index] == UInt8(ascii: "-") { index += 1 }
+    let integerStart = index
+    let integerDigits = digits()
+    guard integerDigits > 0, integerDigits == 1 || base[integerStart] != UInt8(ascii: "0") else { return start }
+    if base[index] == UInt8(ascii: ".") {
+      index += 1
+      guard digits() > 0 else { return start }
+    }
+    if base[index] == UInt8(ascii: "e") || base[index] == UInt8(ascii: "E") {
+      index += 1
+      if base[index] == UInt8(ascii: "+") || base[index] == UInt8(ascii: "-") { index += 1 }
+      guard digits() > 0 else { return start }
+    }
+    return index
+  }
+
+  /// The length of `true`, `false` or `null` at `start`, before `last`; 0 for anything else.
+  @inline(__always)
+  private static func literalLength(_ base: UnsafePointer<UInt8>, from start: Int, last: Int) -> Int {
+    func matches(_ word: StaticString) -> Bool {
+      let count = word.utf8CodeUnitCount
+      guard last - start >= count else { return false }
+      let letters = word.utf8Start
+      for offset in 0..<count where base[start + offset] != letters[offset] { return false }
+      return true
+    }
+    switch base[start] {
+    case UInt8(ascii: "t"): return matches("true") ? 4 : 0
+    case UInt8(ascii: "f"): return matches("false") ? 5 : 0
+    case UInt8(ascii: "n"): return matches("null") ? 4 : 0
+    default: return 0
+    }
+  }
+}

@@ -1,0 +1,164 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Reads the lines of a JSON Lines file (or of a part of one) in place, in big blocks: the fast paths'
+/// reader, which hands each line to a closure as bytes in its buffer, with no per-line allocation.
+///
+/// Lines end at LF, as ``JSONLinesReader`` splits them (a CR before the LF belongs to the line end); a last
+/// line without a line end is a line unless it is empty. A UTF-8 byte order mark at the start of the file is not
+/// part of the first line. Memory holds one block and the longest line: it does not grow with the file.
+final class JSONLinesByteReader {
+  /// One line in the reader's buffer.
+  struct Line {
+    /// The line's bytes with its line end (`\n`, `\r\n`, or none for a last line without one).
+    let bytes: UnsafeBufferPointer<UInt8>
+    /// How many of ``bytes`` are the line's content (without the line end).
+    let length: Int
+    /// The 1-based line number.
+    let number: Int
+
+    /// The content: the record when the line is not blank.
+    var content: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[0..<length]) }
+
+    /// Whether the content holds only spaces, tabs or carriage returns (``JSONLinesReader/Line/isBlank``).
+    var isBlank: Bool {
+      for index in 0..<length where bytes[index] != 0x20 && bytes[index] != 0x09 && bytes[index] != 0x0D { return false }
+      return true
+    }
+  }
+
+  /// Whether the file starts with a UTF-8 byte order mark (read only when the range starts at 0).
+  private(set) var hasByteOrderMark = false
+  private let descriptor: Int32
+  private var buffer: [UInt8]
+  private var start = 0
+  private var end = 0
+  private var atEndOfFile = false
+  /// The file offset of `buffer[0]`.
+  private var bufferOffset: Int
+  /// The file offset at which reading stops.
+  private var limit: Int?
+  private var line: Int
+  private static let blockSize = 1 << 20
+
+  /// Opens a file, or a part of it that starts at a line start.
+  ///
+  /// - Parameters:
+  ///   - path: the file.
+  ///   - range: file offsets from the first byte of a line to the first byte after the part; `nil`: the whole
+  ///     file, whose byte order mark is then skipped.
+  ///   - line: the 1-based line number of the first line.
+  /// - Throws: ``JSONParseError`` (at 1:1) when the file cannot be opened or read.
+  init(path: String, range: Range<Int>? = nil, line: Int = 1) throws(JSONParseError) {
+    descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw Self.error() }
+    buffer = [UInt8](repeating: 0, count: Self.blockSize)
+    bufferOffset = range?.lowerBound ?? 0
+    limit = range?.upperBound
+    self.line = line
+    if let range, lseek(descriptor, off_t(range.lowerBound), SEEK_SET) != off_t(range.lowerBound) {
+      close(descriptor)
+      throw Self.error()
+    }
+    if range == nil || range?.lowerBound == 0 {
+      while end < 3, !atEndOfFile { try fill() }
+      if end >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+        hasByteOrderMark = true
+        start = 3
+      }
+    }
+  }
+
+  deinit { close(descriptor) }
+
+  /// The file offset of the next line.
+  var nextOffset: Int { bufferOffset + start }
+  /// The 1-based number of the next line.
+  var nextLine: Int { line }
+
+  /// Stops reading at a line start at or after the next line (the start of a part another reader takes).
+  func stop(at offset: Int) {
+    limit = offset
+    if bufferOffset + end >= offset {
+      end = max(start, offset - bufferOffset)
+      atEndOfFile = true
+    }
+  }
+
+  /// Calls `body` with the next line.
+  ///
+  /// - Returns: what `body` returned; `nil` at the end of the file (or part).
+  /// - Throws: ``JSONParseError`` when the file cannot be read, or what `body` throws.
+  @inline(__always)
+  func withNextLine<Result>(_ body: (Line) throws -> Result) throws -> Result? {
+    var scanFrom = start
+    while true {
+      let found: Int? = buffer.withUnsafeBufferPointer { bytes in
+        guard let base = bytes.baseAddress, end > scanFrom else { return nil }
+        guard let hit = memchr(base + scanFrom, 0x0A, end - scanFrom) else { return nil }
+        return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+      }
+      if let feed = found {
+        let lineStart = start
+        start = feed + 1
+        let number = line
+        line += 1
+        return try buffer.withUnsafeBufferPointer { bytes in
+          let length = feed > lineStart && bytes[feed - 1] == 0x0D ? feed - 1 - lineStart : feed - lineStart
+          return try body(
+            Line(bytes: UnsafeBufferPointer(rebasing: bytes[lineStart...feed]), length: length, number: number))
+        }
+      }
+      if atEndOfFile {
+        guard start < end else { return nil }
+        let lineStart = start
+        start = end
+        let number = line
+        line += 1
+        return try buffer.withUnsafeBufferPointer { bytes in
+          try body(
+            Line(
+              bytes: UnsafeBufferPointer(rebasing: bytes[lineStart..<end]), length: end - lineStart, number: number))
+        }
+      }
+      scanFrom = end - start
+      try fill()
+    }
+  }
+
+  /// Moves unread bytes to the front of the buffer and reads more; grows the buffer when a line fills it.
+  private func fill() throws(JSONParseError) {
+    if start > 0 {
+      let (from, count) = (start, end - start)
+      buffer.withUnsafeMutableBufferPointer { pointer in
+        guard let base = pointer.baseAddress else { return }
+        memmove(base, base + from, count)
+      }
+      bufferOffset += start
+      end -= start
+      start = 0
+    }
+    if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
+    var wanted = buffer.count - end
+    if let limit { wanted = min(wanted, max(0, limit - (bufferOffset + end))) }
+    let filled = end
+    let count = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
+      guard let base = pointer.baseAddress, wanted > 0 else { return 0 }
+      while true {
+        let result = read(descriptor, base + filled, wanted)
+        if result < 0, errno == EINTR { continue }
+        return result
+      }
+    }
+    guard count >= 0 else { throw Self.error() }
+    if count == 0 { atEndOfFile = true }
+    end += count
+  }
+
+  private static func error() -> JSONParseError {
+    JSONParseError(message: "cannot read the file: \(String(cString: strerror(errno)))", offset: 0, line: 1, column: 1)
+  }
+}

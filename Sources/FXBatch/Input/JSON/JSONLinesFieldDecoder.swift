@@ -1,0 +1,123 @@
+/// The per-record fast path of a JSON Lines file: finds a flat record's fields through its shape
+/// (``FieldShapeCache`` of ``JSONMemberShape``), decodes its currencies and date through caches of their
+/// distinct values, and plain amounts straight from bytes.
+///
+/// It decides nothing of its own: a new shape is resolved by ``JSONFieldLocator``'s rules, a new value is
+/// decoded by ``RecordNormalizer``'s rules and remembered, and anything else (an error, a currency that is not
+/// a string, an amount with grouping or an exponent) returns `nil`: the caller takes the general path for that
+/// record, so the output is the same either way (`JSONLinesFastPathTests` compares them).
+struct JSONLinesFieldDecoder {
+  let normalizer: RecordNormalizer
+  let locator: JSONFieldLocator
+  private var shapes = FieldShapeCache<JSONMemberShape>()
+  private var currencies = ShortFieldCache<CurrencyCode>()
+  private var dates = ShortFieldCache<CSVFieldDecoder.DateValue>()
+
+  init(normalizer: RecordNormalizer, locator: JSONFieldLocator) {
+    self.normalizer = normalizer
+    self.locator = locator
+  }
+
+  /// Gives this copy its own caches (before it runs on another thread; see ``TableConverter/makeUnique()``).
+  mutating func makeUnique() {
+    shapes = FieldShapeCache()
+    currencies = ShortFieldCache()
+    dates = ShortFieldCache()
+  }
+
+  /// The shape of a record and its index; `nil` when the record must take the general path (a shape that is
+  /// not usable, or one past the cache's limit).
+  @inline(__always)
+  mutating func shape(of object: FlatJSONObject, in bytes: UnsafeBufferPointer<UInt8>) -> (
+    index: Int, shape: JSONMemberShape
+  )? {
+    let locator = self.locator
+    guard
+      let (index, shape) = shapes.shape(
+        count: object.count, name: { object.name($0, in: bytes) },
+        resolve: { JSONMemberShape(names: $0, locator: locator) }),
+      shape.isUsable
+    else { return nil }
+    return (index, shape)
+  }
+
+  /// The rate key of a record and whether it used the default day; `nil` when the general rules must decide
+  /// (including every record with an error).
+  @inline(__always)
+  mutating func key(of object: FlatJSONObject, shape: JSONMemberShape, in bytes: UnsafeBufferPointer<UInt8>) -> (
+    base: CurrencyCode, quote: CurrencyCode, day: CalendarDay, usedDefaultDay: Bool
+  )? {
+    let from: CurrencyCode
+    if let fixed = normalizer.fixedFrom {
+      from = fixed
+    } else {
+      guard shape.from >= 0, object.kind(shape.from) == .string,
+        let found = currency(object.value(shape.from, in: bytes))
+      else { return nil }
+      from = found
+    }
+    let to: CurrencyCode
+    if let fixed = normalizer.fixedTo {
+      to = fixed
+    } else {
+      guard shape.to >= 0, object.kind(shape.to) == .string, let found = currency(object.value(shape.to, in: bytes))
+      else { return nil }
+      to = found
+    }
+    guard shape.date >= 0 else { return (from, to, normalizer.defaultDay, true) }
+    let value = object.value(shape.date, in: bytes)
+    switch object.kind(shape.date) {
+    case .string:
+      switch date(value) {
+      case .day(let day)?: return (from, to, day, false)
+      case .absent?: return (from, to, normalizer.defaultDay, true)
+      case nil: return nil
+      }
+    case .literal where value.count == 4 && value[0] == UInt8(ascii: "n"):
+      return (from, to, normalizer.defaultDay, true)  // null: no date
+    case .literal, .number:
+      return nil
+    }
+  }
+
+  /// A record's amount when it is plain: a JSON number without an exponent (always `.`-decimal), or a string
+  /// that ``CSVFieldDecoder/plainAmount(_:mark:)`` reads with the file's mark; `nil` for anything else.
+  @inline(__always)
+  static func amount(
+    of object: FlatJSONObject, shape: JSONMemberShape, in bytes: UnsafeBufferPointer<UInt8>, mark: UInt8?
+  ) -> ExactDecimal? {
+    guard shape.amount >= 0 else { return nil }
+    let value = object.value(shape.amount, in: bytes)
+    switch object.kind(shape.amount) {
+    case .number: return CSVFieldDecoder.plainAmount(value, mark: UInt8(ascii: "."))
+    case .string: return CSVFieldDecoder.plainAmount(value, mark: mark)
+    case .literal: return nil
+    }
+  }
+
+  @inline(__always)
+  private mutating func currency(_ bytes: UnsafeBufferPointer<UInt8>) -> CurrencyCode? {
+    let key = ShortFieldCache<CurrencyCode>.key(bytes)
+    if let key, let known = currencies.value(for: key) { return known }
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard !text.trimmingWhitespace.isEmpty, case .success(let code) = normalizer.currencies.currency(text) else { return nil }
+    if let key { currencies.insert(code, for: key) }
+    return code
+  }
+
+  @inline(__always)
+  private mutating func date(_ bytes: UnsafeBufferPointer<UInt8>) -> CSVFieldDecoder.DateValue? {
+    let key = ShortFieldCache<CSVFieldDecoder.DateValue>.key(bytes)
+    if let key, let known = dates.value(for: key) { return known }
+    let text = String(decoding: bytes, as: UTF8.self)
+    let value: CSVFieldDecoder.DateValue
+    if text.trimmingWhitespace.isEmpty {
+      value = .absent
+    } else {
+      guard case .success(let day) = normalizer.dateFormat.parse(text) else { return nil }
+      value = .day(day)
+    }
+    if let key { dates.insert(value, for: key) }
+    return value
+  }
+}

@@ -1,0 +1,21 @@
+extension AnnotationTemplate {
+  /// ``jsonMembers`` spaced like a record object's own members, as ``JSONAnnotatingWriter`` writes them for a
+  /// ``JSONObjectLayout``: each member after `,` and `separator`, its colon between `beforeColon` and
+  /// `afterColon`.
+  ///
+  /// - Parameters:
+  ///   - separator: the whitespace before each member's name.
+  ///   - beforeColon: the whitespace between a name and its colon.
+  ///   - afterColon: the whitespace between the colon and the value.
+  static func jsonMembers(separator: [UInt8], beforeColon: [UInt8], afterColon: [UInt8]) -> AnnotationTemplate {
+    let names = AnnotationColumn.allCases.map(\.rawValue)
+    func member(_ name: String) -> [UInt8] {
+      [UInt8(ascii: ",")] + separator + Array("\"\(name)\"".utf8) + beforeColon + [UInt8(ascii: ":")] + afterColon
+        + [UInt8(ascii: "\"")]
+    }
+    var pieces = [member(names[0])]
+    for name in names.dropFirst() { pieces.append([UInt8(ascii: "\"")] + member(name)) }
+    pieces.append([UInt8(ascii: "\"")])
+    return AnnotationTemplate(pieces: pieces, allowsUnescaped: jsonMembers.allowsUnescaped)
+  }
+}

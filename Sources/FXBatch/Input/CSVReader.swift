@@ -268,7 +268,7 @@ public final class CSVReader {
       while true {
         if !inQuotes {
           while index + 8 <= end {
-            let word = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let word = UInt64(littleEndian: UnalignedWord.load(raw + index))
             var fieldEnds = zeroBytes(word ^ delimiters)
             // A quote (0x22), LF or CR is below 0x23: a word with no such byte (most of them) needs no exact test.
             let hasLow = (word &- belowQuote) & ~word & highs != 0

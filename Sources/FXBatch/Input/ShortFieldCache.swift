@@ -40,8 +40,8 @@ struct ShortFieldCache<Value> {
     guard count <= 15 else { return nil }
     guard let start = bytes.baseAddress else { return (0, 1 << 63) }
     let raw = UnsafeRawPointer(start)
-    let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
-    let second = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+    let first = UInt64(littleEndian: UnalignedWord.load(raw))
+    let second = UInt64(littleEndian: UnalignedWord.load(raw + 8))
     // Masks keep the field's bytes only: `count` bytes of the first word, `count − 8` of the second.
     let lowMask: UInt64 = count >= 8 ? ~0 : (1 << (8 * UInt64(count))) &- 1
     let highMask: UInt64 = count <= 8 ? 0 : (1 << (8 * UInt64(count - 8))) &- 1

@@ -27,12 +27,13 @@ struct ByteCursor {
   @inline(__always)
   mutating func putShort(_ source: UnsafePointer<UInt8>, count: Int) {
     guard count <= Self.wordCopyLimit else { return put(source, count: count) }
+    // Four word moves (a 32-byte `copyMemory` was left as a `memmove` call).
     let from = UnsafeRawPointer(source)
     let to = UnsafeMutableRawPointer(position)
-    to.storeBytes(of: from.loadUnaligned(as: UInt64.self), as: UInt64.self)
-    to.storeBytes(of: from.loadUnaligned(fromByteOffset: 8, as: UInt64.self), toByteOffset: 8, as: UInt64.self)
-    to.storeBytes(of: from.loadUnaligned(fromByteOffset: 16, as: UInt64.self), toByteOffset: 16, as: UInt64.self)
-    to.storeBytes(of: from.loadUnaligned(fromByteOffset: 24, as: UInt64.self), toByteOffset: 24, as: UInt64.self)
+    UnalignedWord.store(UnalignedWord.load(from), to: to)
+    UnalignedWord.store(UnalignedWord.load(from + 8), to: to + 8)
+    UnalignedWord.store(UnalignedWord.load(from + 16), to: to + 16)
+    UnalignedWord.store(UnalignedWord.load(from + 24), to: to + 24)
     position += count
   }
 
@@ -46,7 +47,7 @@ struct ByteCursor {
   /// Writes the low `count` bytes (at most 8) of a word, least significant first; 8 bytes are stored.
   @inline(__always)
   mutating func putWord(_ word: UInt64, count: Int) {
-    UnsafeMutableRawPointer(position).storeBytes(of: word.littleEndian, as: UInt64.self)
+    UnalignedWord.store(word.littleEndian, to: UnsafeMutableRawPointer(position))
     position += count
   }
 

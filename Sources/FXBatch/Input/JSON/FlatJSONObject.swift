@@ -166,7 +166,7 @@ struct FlatJSONObject {
     // (a borrow only runs upwards).
     let ones: UInt64 = 0x0101_0101_0101_0101
     while at + 8 <= last {
-      let word = UInt64(littleEndian: UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self))
+      let word = UInt64(littleEndian: UnalignedWord.load(UnsafeRawPointer(base + at)))
       let quote = word ^ 0x2222_2222_2222_2222
       let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
       let found =

@@ -148,7 +148,7 @@ struct XMLSimpleScanner {
   /// bytes from `pointer` must be readable (the scanner's buffer has ``padding``).
   @inline(__always)
   static func word(_ pointer: UnsafePointer<UInt8>, count: Int) -> UInt64 {
-    let word = UnsafeRawPointer(pointer).loadUnaligned(as: UInt64.self)
+    let word = UnalignedWord.load(UnsafeRawPointer(pointer))
     return count >= 8 ? word : word & ((1 << (UInt64(count) &* 8)) &- 1)
   }
 

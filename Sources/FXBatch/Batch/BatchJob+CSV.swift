@@ -497,8 +497,8 @@ extension BatchJob {
 }
 
 /// A value handed to the threads of ``DispatchQueue/concurrentPerform(iterations:execute:)``: each thread
-/// reads it and owns its copies; only ``BatchJob/convertCSVInParts`` uses it, where the one shared object the
-/// threads touch is the first part's reader, which only thread 0 uses.
+/// reads it and owns its copies. The CSV, JSON Lines and XML parts use it; the only shared objects the threads
+/// touch are the first part's reader and the output sink, which only thread 0 uses.
 struct UncheckedSendable<Value>: @unchecked Sendable {
   let value: Value
   init(_ value: Value) { self.value = value }

@@ -37,10 +37,10 @@ public struct BatchJob {
     let fields: [String: String]
     /// XML: the name of the record elements.
     var recordElement: String? = nil
-    /// CSV: where the parts of a big file start (see ``BatchJob/convertCSV(_:quotes:standardOutput:)``); empty:
-    /// one part.
+    /// CSV, JSON Lines and XML: where the parts of a big file start (see
+    /// ``BatchJob/convertCSV(_:quotes:standardOutput:)``); empty: one part.
     var partStarts: [PartStart] = []
-    /// CSV: the file's size when pass 1 read it.
+    /// CSV, JSON Lines and XML: the file's size when pass 1 read it.
     var size = 0
     /// CSV: pass 1 only found the part starts (their lines are unknown) and took the decimal mark from the first
     /// records; pass 2 reads the mark's evidence in every record and checks the decision is the same, else the

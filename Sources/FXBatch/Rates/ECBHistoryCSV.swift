@@ -148,7 +148,9 @@ public enum ECBHistoryCSV {
         continue
       }
       let dateEnd = min(line.lowerBound + 10, line.upperBound)
-      guard let day = CalendarDay(iso8601Bytes: UnsafeBufferPointer(rebasing: bytes[line.lowerBound..<dateEnd])) else { preconditionFailure("the embedded ECB history has a line without a date") }
+      guard let day = CalendarDay(iso8601Bytes: UnsafeBufferPointer(rebasing: bytes[line.lowerBound..<dateEnd])) else {
+        preconditionFailure("the embedded ECB history has a line without a date")
+      }
       rows.append((day, line))
     }
     rows.sort { $0.day < $1.day }

@@ -334,16 +334,26 @@ extension BatchJob {
       }
       outcomes.withLock { $0[part] = outcome }
     }
-    let results = outcomes.withLock { $0 }
+    return try joinParts(outcomes.withLock { $0 }, count: parts, into: sink)
+  }
+
+  /// Adds up the results of a file's parts (CSV, JSON Lines, XML) and appends the temporary outputs of parts
+  /// 1… to `sink` in order (part 0 wrote to it directly); the temporary files are removed whatever happens.
+  ///
+  /// - Parameter outcomes: per part, its result and its temporary file (`nil` for part 0), or its error.
+  /// - Throws: the first failing part's error, in part order, or the append's.
+  func joinParts(_ outcomes: [Int: Result<(PartResult, String?), Error>], count parts: Int, into sink: ByteSink) throws
+    -> PartResult
+  {
     defer {
-      for case .success((_, let path?)) in results.values {
+      for case .success((_, let path?)) in outcomes.values {
         unlink(path)
         PendingFiles.remove(path)
       }
     }
     var total = PartResult(ledger: ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies))
     for part in 0..<parts {
-      guard let outcome = results[part] else { continue }
+      guard let outcome = outcomes[part] else { continue }
       let (result, path) = try outcome.get()
       if let path { try Self.append(path, to: sink) }
       total.add(result)
@@ -425,8 +435,9 @@ extension BatchJob {
   }
 
   /// The offsets of the first line after each target offset (after the first line feed at or after it), for
-  /// parts of a file without quoted fields; `nil` when one is missing or not after the one before.
-  private static func lineStarts(_ readPath: String, targets: [Int], after first: Int, size: Int) -> [Int]? {
+  /// parts of a file where a record starts after every line feed (CSV without quoted fields, JSON Lines); `nil`
+  /// when one is missing, not after `first`, or not after the one before.
+  static func lineStarts(_ readPath: String, targets: [Int], after first: Int, size: Int) -> [Int]? {
     var starts: [Int] = []
     let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return nil }

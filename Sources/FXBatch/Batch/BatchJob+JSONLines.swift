@@ -93,18 +93,7 @@ extension BatchJob {
     makeState: @escaping @Sendable (Int) -> JSONLinesPassOne
   ) throws -> (JSONLinesPassOne, [FileScan.PartStart], Int)? {
     let size = fileSize(readPath)
-    var starts: [Int] = []
-    let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var window = [UInt8](repeating: 0, count: 1 << 16)
-    for target in targets {
-      let count = window.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(target - 1)) }
-      guard count > 0, let feed = window[0..<count].firstIndex(of: 10) else { return nil }
-      let start = target - 1 + feed + 1
-      guard start > reader.nextOffset, start > (starts.last ?? 0), start < size else { return nil }
-      starts.append(start)
-    }
+    guard let starts = lineStarts(readPath, targets: targets, after: reader.nextOffset, size: size) else { return nil }
     reader.stop(at: starts[0])
     let parts = starts.count + 1
     let offsets = starts
@@ -265,20 +254,6 @@ extension BatchJob {
       }
       outcomes.withLock { $0[part] = outcome }
     }
-    let results = outcomes.withLock { $0 }
-    defer {
-      for case .success((_, let path?)) in results.values {
-        unlink(path)
-        PendingFiles.remove(path)
-      }
-    }
-    var total = PartResult(ledger: ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies))
-    for part in 0..<parts {
-      guard let outcome = results[part] else { continue }
-      let (result, path) = try outcome.get()
-      if let path { try Self.append(path, to: sink) }
-      total.add(result)
-    }
-    return total
+    return try joinParts(outcomes.withLock { $0 }, count: parts, into: sink)
   }
 }

@@ -354,20 +354,6 @@ extension BatchJob {
       }
       outcomes.withLock { $0[part] = outcome }
     }
-    let results = outcomes.withLock { $0 }
-    defer {
-      for case .success((_, let path?)) in results.values {
-        unlink(path)
-        PendingFiles.remove(path)
-      }
-    }
-    var total = PartResult(ledger: ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies))
-    for part in 0..<parts {
-      guard let outcome = results[part] else { continue }
-      let (result, path) = try outcome.get()
-      if let path { try Self.append(path, to: sink) }
-      total.add(result)
-    }
-    return total
+    return try joinParts(outcomes.withLock { $0 }, count: parts, into: sink)
   }
 }

@@ -15,14 +15,7 @@ public enum RunSummary {
         lines.append(fileError)
         continue
       }
-      var details: [String] = []
-      switch file.format {
-      case "json": details.append("JSON" + (file.recordsPath.map { ", records at \($0)" } ?? ""))
-      case "jsonl": details.append("JSON Lines")
-      case "xml": details.append("XML" + (file.recordElement.map { ", records <\($0)>" } ?? ""))
-      default: break
-      }
-      if let delimiter = file.delimiter, delimiter != "," { details.append("delimiter \(delimiter == "\t" ? "tab" : delimiter)") }
+      var details = FormatRegistry.summaryDetails(of: file)
       if file.decimalMark == "," {
         switch file.decimalMarkInferredFrom {
         case "amounts": details.append("decimal comma (inferred from the amounts)")

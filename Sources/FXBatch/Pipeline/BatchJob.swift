@@ -20,6 +20,25 @@ public struct BatchJob {
     self.init(options: options, source: .table(rates))
   }
 
+  /// One input of pass 1: the name the user gave, the file to read (standard input's spooled copy for `-`), and
+  /// where its annotated copy goes (`nil`: standard output).
+  struct FileInput {
+    let displayPath: String
+    let readPath: String
+    let outputPath: String?
+  }
+
+  /// What pass 2 did with one file.
+  struct FileConversion {
+    let counts: RunReport.Counts
+    /// Records that used the default day.
+    let withoutDate: Int
+    /// The converted amounts, for the rounding reconciliation.
+    let ledger: ReconciliationLedger
+    /// The file's scan after the pass (a provisional CSV scan is replaced).
+    let scan: FileScan
+  }
+
   /// What pass 1 learned about one file.
   struct FileScan {
     let displayPath: String
@@ -120,11 +139,7 @@ public struct BatchJob {
         converted.append((index, scan))
         report.files[index].output = scan.outputPath ?? "-"
         report.files[index].format = scan.format.rawValue
-        if scan.format == .csv { report.files[index].delimiter = String(UnicodeScalar(scan.delimiter)) }
-        report.files[index].recordElement = scan.recordElement
-        if scan.format == .json, !options.recordsPath.isEmpty {
-          report.files[index].recordsPath = options.recordsPath.joined(separator: ".")
-        }
+        FormatRegistry.type(of: scan.format).describe(scan, options: options, in: &report.files[index])
         report.files[index].decimalMark = scan.decimalMark?.rawValue
         report.files[index].decimalMarkInferred = scan.decimalMarkInferred
         report.files[index].decimalMarkInferredFrom = scan.decimalMarkBasis?.rawValue
@@ -251,20 +266,10 @@ public struct BatchJob {
     header.suffix(AnnotationColumn.allCases.count) == AnnotationColumn.allCases.map(\.rawValue)[...]
   }
 
-  /// Whether a file is an earlier fxbatch output: its header (first non-blank record), or its first JSON record
-  /// object, ends with the annotation fields.
+  /// Whether a file is an earlier fxbatch output (its format's ``FileFormat/isAnnotatedOutput(_:job:)``).
   private func isAnnotatedOutput(_ path: String) -> Bool {
-    switch options.format ?? RecordFormat.detect(readPath: path, displayPath: path, recordsPath: options.recordsPath) {
-    case .csv: break
-    case .json, .jsonl: return isAnnotatedJSONOutput(path)
-    case .xml: return isAnnotatedXMLOutput(path)
-    }
-    guard let reader = try? CSVReader(path: path, delimiter: options.delimiter) else { return false }
-    while let record = try? reader.next() {
-      if record.isBlank { continue }
-      return Self.isAnnotated(header: (0..<record.fieldCount).map { record.field($0).trimmingWhitespace })
-    }
-    return false
+    let format = options.format ?? RecordFormat.detect(readPath: path, displayPath: path, recordsPath: options.recordsPath)
+    return FormatRegistry.type(of: format).isAnnotatedOutput(path, job: self)
   }
 
   /// Inputs that are an earlier fxbatch output of another input of this run (a second
@@ -317,15 +322,8 @@ public struct BatchJob {
   {
     let format =
       options.format ?? RecordFormat.detect(readPath: readPath, displayPath: displayPath, recordsPath: options.recordsPath)
-    switch format {
-    case .csv: return try scanCSVFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath)
-    case .json, .jsonl:
-      let (scan, keys) = try scanJSONFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: format)
-      return (scan, RateKeyIndex(keys))
-    case .xml:
-      let (scan, keys) = try scanXMLFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath)
-      return (scan, RateKeyIndex(keys))
-    }
+    return try FormatRegistry.type(of: format).scan(
+      FileInput(displayPath: displayPath, readPath: readPath, outputPath: outputPath), job: self)
   }
 
   /// Pass 2 over one file: writes the annotated copy in the file's format.
@@ -335,15 +333,8 @@ public struct BatchJob {
   private func convert(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError)
     -> (RunReport.Counts, Int, ReconciliationLedger, FileScan)
   {
-    switch scan.format {
-    case .json, .jsonl:
-      let (counts, withoutDate, ledger) = try convertJSON(scan, quotes: quotes, standardOutput: standardOutput)
-      return (counts, withoutDate, ledger, scan)
-    case .xml:
-      let (counts, withoutDate, ledger) = try convertXML(scan, quotes: quotes, standardOutput: standardOutput)
-      return (counts, withoutDate, ledger, scan)
-    case .csv: return try convertCSV(scan, quotes: quotes, standardOutput: standardOutput)
-    }
+    let done = try FormatRegistry.type(of: scan.format).convert(scan, job: self, quotes: quotes, standardOutput: standardOutput)
+    return (done.counts, done.withoutDate, done.ledger, done.scan)
   }
 
   /// The output of a file: a temporary file beside the target (renamed into place by its `commit()`), or

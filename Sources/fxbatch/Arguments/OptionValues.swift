@@ -39,10 +39,11 @@ enum OptionValues {
     }
   }
 
-  /// `--format csv|json|jsonl|xml`.
+  /// `--format NAME`, a name of ``FormatRegistry``.
   static func format(_ text: String) throws(UsageError) -> RecordFormat {
-    guard let format = RecordFormat(rawValue: text) else {
-      throw UsageError("--format \(text): expected csv, json, jsonl or xml")
+    guard let format = RecordFormat.named(text) else {
+      let names = FormatRegistry.names
+      throw UsageError("--format \(text): expected \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "csv")")
     }
     return format
   }

@@ -34,8 +34,8 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--plan"], valueName: nil, help: "Print the rate lookups and requests the run needs; fetch and write nothing"),
     OptionSpec(
-      names: ["--format"], valueName: "csv|json|jsonl|xml",
-      help: "Format of every input (default: by extension: .csv .tsv .txt, .json,\n.jsonl .ndjson, .xml; else from the content)"),
+      names: ["--format"], valueName: FormatRegistry.names.joined(separator: "|"),
+      help: "Format of every input (default: by extension:\n\(FormatRegistry.extensionsHelp); else from the content)"),
     OptionSpec(
       names: ["--records-path"], valueName: "PATH",
       help: "JSON: the member path of the records array, e.g. data.items\n(default: the document is the array)"),
@@ -76,7 +76,7 @@ enum ConvertCommand {
     OptionSpec(names: ["-h", "--help"], valueName: nil, help: "Show this help"),
   ]
 
-  static let usage = "fxbatch convert [options] FILE...   (FILE - reads standard input; CSV, JSON, JSON Lines or XML)"
+  static let usage = "fxbatch convert [options] FILE...   (FILE - reads standard input; \(FormatRegistry.displayNames))"
 
   static let help = helpText(
     usage: usage,

@@ -12,7 +12,7 @@ enum FXBatchCommand {
     reference rates (embedded, no network needed) or your own rates, written as an annotated copy.
 
     COMMANDS:
-      convert [options] FILE...     Convert CSV, JSON, JSON Lines or XML files; writes X.converted.EXT beside X.EXT
+      convert [options] FILE...     Convert \(FormatRegistry.displayNames) files; writes X.converted.EXT beside X.EXT
       rates show BASE QUOTE         Print a rate and the day it was published
       rates update                  Fetch the ECB history into the rate cache (newer than the embedded one)
 

@@ -1,0 +1,44 @@
+extension RecordFormat {
+  /// RFC 4180 CSV (`,`, `;` or tab delimited): ``CSVReader``.
+  public static let csv = RecordFormat(rawValue: "csv")
+}
+
+/// CSV in the registry: the format of any file no other format recognises.
+enum CSVFormat: FileFormat {
+  static let format = RecordFormat.csv
+  static let displayName = "CSV"
+  static let fileExtensions = ["csv", "tsv", "txt"]
+
+  static func recognizes(raw: ArraySlice<UInt8>, content: ArraySlice<UInt8>, recordsPath: [String]) -> Bool { true }
+
+  static func scan(_ file: BatchJob.FileInput, job: BatchJob) throws(FileError) -> (BatchJob.FileScan, RateKeyIndex) {
+    try job.scanCSVFile(displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath)
+  }
+
+  static func convert(_ scan: BatchJob.FileScan, job: BatchJob, quotes: QuoteBook, standardOutput: Int32)
+    throws(FileError) -> BatchJob.FileConversion
+  {
+    let (counts, withoutDate, ledger, scan) = try job.convertCSV(scan, quotes: quotes, standardOutput: standardOutput)
+    return BatchJob.FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
+  }
+
+  /// Its header (first non-blank record) ends with the annotation fields.
+  static func isAnnotatedOutput(_ path: String, job: BatchJob) -> Bool {
+    guard let reader = try? CSVReader(path: path, delimiter: job.options.delimiter) else { return false }
+    while let record = try? reader.next() {
+      if record.isBlank { continue }
+      return BatchJob.isAnnotated(header: (0..<record.fieldCount).map { record.field($0).trimmingWhitespace })
+    }
+    return false
+  }
+
+  static func describe(_ scan: BatchJob.FileScan, options: BatchOptions, in file: inout RunReport.File) {
+    file.delimiter = String(UnicodeScalar(scan.delimiter))
+  }
+
+  /// CSV says nothing of itself; a delimiter other than `,` is named.
+  static func summaryDetails(of file: RunReport.File) -> [String] {
+    guard let delimiter = file.delimiter, delimiter != "," else { return [] }
+    return ["delimiter \(delimiter == "\t" ? "tab" : delimiter)"]
+  }
+}

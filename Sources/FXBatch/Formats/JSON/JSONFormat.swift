@@ -1,0 +1,49 @@
+extension RecordFormat {
+  /// A JSON document holding an array of record objects, at the top or at `--records-path`:
+  /// ``JSONDocumentWalker``.
+  public static let json = RecordFormat(rawValue: "json")
+}
+
+/// JSON documents in the registry.
+enum JSONFormat: FileFormat {
+  static let format = RecordFormat.json
+  static let displayName = "JSON"
+  static let fileExtensions = ["json"]
+
+  /// `[` starts a JSON document; so does `{` when `--records-path` is given or the first line is not a whole
+  /// JSON value (else it is JSON Lines).
+  static func recognizes(raw: ArraySlice<UInt8>, content: ArraySlice<UInt8>, recordsPath: [String]) -> Bool {
+    switch content.first {
+    case UInt8(ascii: "["): return true
+    case UInt8(ascii: "{"):
+      if !recordsPath.isEmpty { return true }
+      let firstLine = content.prefix { $0 != 0x0A }
+      return (try? JSONParser.parse(Array(firstLine))) == nil
+    default: return false
+    }
+  }
+
+  static func scan(_ file: BatchJob.FileInput, job: BatchJob) throws(FileError) -> (BatchJob.FileScan, RateKeyIndex) {
+    let (scan, keys) = try job.scanJSONFile(
+      displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, format: format)
+    return (scan, RateKeyIndex(keys))
+  }
+
+  static func convert(_ scan: BatchJob.FileScan, job: BatchJob, quotes: QuoteBook, standardOutput: Int32)
+    throws(FileError) -> BatchJob.FileConversion
+  {
+    let (counts, withoutDate, ledger) = try job.convertJSON(scan, quotes: quotes, standardOutput: standardOutput)
+    return BatchJob.FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
+  }
+
+  /// Its first record object ends with the annotation members.
+  static func isAnnotatedOutput(_ path: String, job: BatchJob) -> Bool { job.isAnnotatedJSONOutput(path) }
+
+  static func describe(_ scan: BatchJob.FileScan, options: BatchOptions, in file: inout RunReport.File) {
+    if !options.recordsPath.isEmpty { file.recordsPath = options.recordsPath.joined(separator: ".") }
+  }
+
+  static func summaryDetails(of file: RunReport.File) -> [String] {
+    ["JSON" + (file.recordsPath.map { ", records at \($0)" } ?? "")]
+  }
+}

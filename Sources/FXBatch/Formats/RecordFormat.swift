@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The name of a file format (`--format` values, the report's `format`), which also decides the layout of a
+/// file's annotated copy. The names are declared by the formats themselves (`RecordFormat.csv` in
+/// `Formats/CSV/`, …); what a format does is its ``FileFormat`` type, found through ``FormatRegistry``.
+public struct RecordFormat: RawRepresentable, Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The `--format` value, e.g. `csv`.
+  public let rawValue: String
+
+  public init(rawValue: String) { self.rawValue = rawValue }
+
+  public var description: String { rawValue }
+
+  /// The formats of the registry, in the order content sniffing asks them.
+  public static var allCases: [RecordFormat] { FormatRegistry.formats.map { $0.format } }
+
+  /// The registered format of this name, if any (`--format NAME`).
+  public static func named(_ name: String) -> RecordFormat? {
+    FormatRegistry.formats.first { $0.format.rawValue == name }?.format
+  }
+
+  /// The format a file name's extension names (e.g. `.csv .tsv .txt`, `.json`, `.jsonl .ndjson`, `.xml`), if any.
+  public static func byExtension(of path: String) -> RecordFormat? {
+    guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+    let fileExtension = path[path.index(after: dot)...].lowercased()
+    return FormatRegistry.formats.first { $0.fileExtensions.contains(fileExtension) }?.format
+  }
+
+  /// The format of a file: by its extension, else from its first bytes (``sniff(_:recordsPath:)``).
+  ///
+  /// - Parameters:
+  ///   - readPath: the file to read (for standard input, its spooled copy).
+  ///   - displayPath: the name the user gave, whose extension counts (`-` has none).
+  ///   - recordsPath: `--records-path`, which makes a file starting with `{` a JSON document.
+  /// - Returns: the format; a file that cannot be read is left to its reader to report, as CSV.
+  public static func detect(readPath: String, displayPath: String, recordsPath: [String]) -> RecordFormat {
+    if displayPath != "-", let format = byExtension(of: displayPath) { return format }
+    let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return FormatRegistry.fallback.format }
+    defer { close(descriptor) }
+    var prefix = [UInt8](repeating: 0, count: 1 << 16)
+    var count = 0
+    while count < prefix.count {
+      let got = prefix.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
+      if got < 0, errno == EINTR { continue }
+      if got <= 0 { break }
+      count += got
+    }
+    return sniff(prefix[..<count], recordsPath: recordsPath)
+  }
+
+  /// The format the first bytes of a file show: the first registered format whose
+  /// ``FileFormat/recognizes(raw:content:recordsPath:)`` says yes, else ``FormatRegistry/fallback`` (CSV).
+  /// Formats look at the bytes after a UTF-8 byte order mark and leading whitespace (`content`), or at the raw
+  /// bytes (UTF-16 XML).
+  ///
+  /// - Parameters:
+  ///   - prefix: the file's first bytes (64 KiB are enough).
+  ///   - recordsPath: `--records-path`.
+  public static func sniff(_ prefix: ArraySlice<UInt8>, recordsPath: [String]) -> RecordFormat {
+    var content = prefix
+    if content.starts(with: [0xEF, 0xBB, 0xBF]) { content = content.dropFirst(3) }
+    content = content.drop { [0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    let found = FormatRegistry.formats.first { $0.recognizes(raw: prefix, content: content, recordsPath: recordsPath) }
+    return (found ?? FormatRegistry.fallback).format
+  }
+}

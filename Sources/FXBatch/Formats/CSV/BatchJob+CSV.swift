@@ -226,22 +226,6 @@ extension BatchJob {
     }
   }
 
-  /// What converting a part of a file gave.
-  struct PartResult {
-    var counts = RunReport.Counts()
-    var withoutDate = 0
-    var ledger: ReconciliationLedger
-    /// The decimal-mark evidence of the records (read only for a provisional scan).
-    var inference = DecimalMarkInference()
-
-    mutating func add(_ other: PartResult) {
-      counts.add(other.counts)
-      withoutDate += other.withoutDate
-      ledger.add(other.ledger)
-      inference.add(other.inference)
-    }
-  }
-
   /// Converts the records a reader has left, writing them to `sink`.
   private func convertCSVPart(
     _ scan: FileScan, reader: CSVReader, headerFieldCount: Int, sink: ByteSink, fastPass: CSVFastPass?, quotes: QuoteBook,
@@ -305,78 +289,23 @@ extension BatchJob {
   ) throws -> PartResult {
     let starts = scan.partStarts
     first.stop(at: starts[0].offset)
-    let parts = starts.count + 1
-    let outcomes = Mutex<[Int: Result<(PartResult, String?), Error>]>([:])
-    let work = UncheckedSendable((self, scan, first, sink, fastPass, quotes))
-    DispatchQueue.concurrentPerform(iterations: parts) { part in
-      let (job, scan, first, sink, fastPass, quotes) = work.value
-      let outcome: Result<(PartResult, String?), Error> = Result {
-        if part == 0 {
-          let result = try job.convertCSVPart(
-            scan, reader: first, headerFieldCount: headerFieldCount, sink: sink, fastPass: fastPass, quotes: quotes,
-            meter: meter)
-          return (result, nil)
-        }
-        let end = part < starts.count ? starts[part].offset : scan.size
-        let reader = try CSVReader(
-          path: scan.readPath, delimiter: scan.delimiter, range: starts[part - 1].offset..<end, line: starts[part - 1].line)
-        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("fxbatch-part-\(getpid())-\(UUID().uuidString)")
-        let temporary = try AtomicFile(path: path, mode: 0o600)
-        PendingFiles.add(path)
-        defer { temporary.discard() }
-        var partFastPass = fastPass
-        partFastPass.restart()
-        let result = try job.convertCSVPart(
-          scan, reader: reader, headerFieldCount: headerFieldCount, sink: temporary.sink, fastPass: partFastPass,
-          quotes: quotes, meter: meter)
-        try temporary.commit()
-        return (result, path)
+    let results = try PartsRunner.convert(parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-part") {
+      part, partSink in
+      if part == 0 {
+        return try convertCSVPart(
+          scan, reader: first, headerFieldCount: headerFieldCount, sink: partSink, fastPass: fastPass, quotes: quotes,
+          meter: meter)
       }
-      outcomes.withLock { $0[part] = outcome }
+      let end = part < starts.count ? starts[part].offset : scan.size
+      let reader = try CSVReader(
+        path: scan.readPath, delimiter: scan.delimiter, range: starts[part - 1].offset..<end, line: starts[part - 1].line)
+      var partFastPass = fastPass
+      partFastPass.restart()
+      return try convertCSVPart(
+        scan, reader: reader, headerFieldCount: headerFieldCount, sink: partSink, fastPass: partFastPass, quotes: quotes,
+        meter: meter)
     }
-    return try joinParts(outcomes.withLock { $0 }, count: parts, into: sink)
-  }
-
-  /// Adds up the results of a file's parts (CSV, JSON Lines, XML) and appends the temporary outputs of parts
-  /// 1… to `sink` in order (part 0 wrote to it directly); the temporary files are removed whatever happens.
-  ///
-  /// - Parameter outcomes: per part, its result and its temporary file (`nil` for part 0), or its error.
-  /// - Throws: the first failing part's error, in part order, or the append's.
-  func joinParts(_ outcomes: [Int: Result<(PartResult, String?), Error>], count parts: Int, into sink: ByteSink) throws
-    -> PartResult
-  {
-    defer {
-      for case .success((_, let path?)) in outcomes.values {
-        unlink(path)
-        PendingFiles.remove(path)
-      }
-    }
-    var total = PartResult(ledger: ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies))
-    for part in 0..<parts {
-      guard let outcome = outcomes[part] else { continue }
-      let (result, path) = try outcome.get()
-      if let path { try Self.append(path, to: sink) }
-      total.add(result)
-    }
-    return total
-  }
-
-  /// Copies a file's bytes to a sink.
-  static func append(_ path: String, to sink: ByteSink) throws {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw OutputError.writeFailed(reason: "cannot reopen \(path): \(String(cString: strerror(errno)))")
-    }
-    defer { close(descriptor) }
-    if try sink.transfer(from: descriptor) { return }
-    var buffer = [UInt8](repeating: 0, count: 1 << 20)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0, errno == EINTR { continue }
-      guard count >= 0 else { throw OutputError.writeFailed(reason: String(cString: strerror(errno))) }
-      if count == 0 { return }
-      try sink.write(buffer[0..<count])
-    }
+    return total(of: results)
   }
 
   /// Pass 1 in parts on all cores, for a file without quoted fields, where a record starts after every line
@@ -397,60 +326,34 @@ extension BatchJob {
     reader.stop(at: starts[0])
     let parts = starts.count + 1
     let offsets = starts
-    let results = Mutex<[Int: Result<(DecimalMarkInference, lines: Int, quoted: Bool), Error>]>([:])
-    let work = UncheckedSendable(reader)
-    DispatchQueue.concurrentPerform(iterations: parts) { part in
-      let first = work.value
-      let result = Result { () throws -> (DecimalMarkInference, lines: Int, quoted: Bool) in
-        let partReader =
-          part == 0
-          ? first
-          : try CSVReader(
-            path: readPath, delimiter: first.delimiter, range: offsets[part - 1]..<(part < offsets.count ? offsets[part] : size),
-            line: 1)
-        var inference = DecimalMarkInference()
-        var ticker = ProgressMeter.Ticker(meter, from: partReader.nextRecordOffset)
-        while let _ = try partReader.withNextRecord({ scan($0, &inference) }) {
-          if partReader.sawQuotedField { break }
-          ticker.tick(at: partReader.nextRecordOffset)
-        }
-        return (inference, partReader.nextLine, partReader.sawQuotedField)
+    let found = PartsRunner.scan(parts: parts) { part throws -> (DecimalMarkInference, lines: Int, quoted: Bool) in
+      let partReader =
+        part == 0
+        ? reader
+        : try CSVReader(
+          path: readPath, delimiter: reader.delimiter, range: offsets[part - 1]..<(part < offsets.count ? offsets[part] : size),
+          line: 1)
+      var inference = DecimalMarkInference()
+      var ticker = ProgressMeter.Ticker(meter, from: partReader.nextRecordOffset)
+      while let _ = try partReader.withNextRecord({ scan($0, &inference) }) {
+        if partReader.sawQuotedField { break }
+        ticker.tick(at: partReader.nextRecordOffset)
       }
-      results.withLock { $0[part] = result }
+      return (inference, partReader.nextLine, partReader.sawQuotedField)
     }
-    let found = results.withLock { $0 }
     var inference = DecimalMarkInference()
     var partStarts: [FileScan.PartStart] = []
     var line = 0
     for part in 0..<parts {
       // A part that failed (a quoted field cut at its start leaves the part before it inside quotes) or met a
       // quoted field: the file is read again in one pass, which reports any real error at its own line.
-      guard let result = try? found[part]?.get(), !result.quoted else { return nil }
+      guard let result = try? found[part].get(), !result.quoted else { return nil }
       inference.add(result.0)
       // Part 0 continues the header's line numbers; the others count from 1.
       line = part == 0 ? result.lines : line + result.lines - 1
       if part < starts.count { partStarts.append(FileScan.PartStart(offset: starts[part], line: line)) }
     }
     return (inference, partStarts, size)
-  }
-
-  /// The offsets of the first line after each target offset (after the first line feed at or after it), for
-  /// parts of a file where a record starts after every line feed (CSV without quoted fields, JSON Lines); `nil`
-  /// when one is missing, not after `first`, or not after the one before.
-  static func lineStarts(_ readPath: String, targets: [Int], after first: Int, size: Int) -> [Int]? {
-    var starts: [Int] = []
-    let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return nil }
-    defer { close(descriptor) }
-    var window = [UInt8](repeating: 0, count: 1 << 16)
-    for target in targets {
-      let count = window.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(target - 1)) }
-      guard count > 0, let feed = window[0..<count].firstIndex(of: 10) else { return nil }
-      let start = target - 1 + feed + 1
-      guard start > first, start > (starts.last ?? 0), start < size else { return nil }
-      starts.append(start)
-    }
-    return starts
   }
 
   /// The first records of a big file are read for a provisional scan (``FileScan/isProvisional``).
@@ -492,25 +395,4 @@ extension BatchJob {
       inference.add(amount)
     }
   }
-
-  /// The file offsets near which parts should start, for a file of `fileSize` bytes in `parts` parts; none for a
-  /// file too small to be worth it.
-  static func partTargets(fileSize: Int, parts: Int, minimumSize: Int) -> [Int] {
-    guard parts > 1, fileSize >= minimumSize else { return [] }
-    return (1..<parts).map { fileSize / parts * $0 }
-  }
-
-  static func fileSize(_ path: String) -> Int {
-    var status = stat()
-    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return 0 }
-    return Int(status.st_size)
-  }
-}
-
-/// A value handed to the threads of ``DispatchQueue/concurrentPerform(iterations:execute:)``: each thread
-/// reads it and owns its copies. The CSV, JSON Lines and XML parts use it; the only shared objects the threads
-/// touch are the first part's reader and the output sink, which only thread 0 uses.
-struct UncheckedSendable<Value>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
 }

@@ -97,34 +97,24 @@ extension BatchJob {
     reader.stop(at: starts[0])
     let parts = starts.count + 1
     let offsets = starts
-    // Each part's findings are handed over once, when its thread is done with them.
-    let results = Mutex<[Int: UncheckedSendable<Result<(JSONLinesPassOne, lines: Int), Error>>]>([:])
-    let work = UncheckedSendable(reader)
-    DispatchQueue.concurrentPerform(iterations: parts) { part in
-      let result = Result { () throws -> (JSONLinesPassOne, lines: Int) in
-        let partReader =
-          part == 0
-          ? work.value
-          : try JSONLinesByteReader(
-            path: readPath, range: offsets[part - 1]..<(part < offsets.count ? offsets[part] : size), line: 1)
-        var state = makeState(part)
-        var ticker = ProgressMeter.Ticker(meter, from: partReader.nextOffset)
-        while let _ = try partReader.withNextLine({ line throws in try state.scan(line) }) {
-          ticker.tick(at: partReader.nextOffset)
-        }
-        return (state, partReader.nextLine)
+    let found = PartsRunner.scan(parts: parts) { part throws -> (JSONLinesPassOne, lines: Int) in
+      let partReader =
+        part == 0
+        ? reader
+        : try JSONLinesByteReader(
+          path: readPath, range: offsets[part - 1]..<(part < offsets.count ? offsets[part] : size), line: 1)
+      var state = makeState(part)
+      var ticker = ProgressMeter.Ticker(meter, from: partReader.nextOffset)
+      while let _ = try partReader.withNextLine({ line throws in try state.scan(line) }) {
+        ticker.tick(at: partReader.nextOffset)
       }
-      let handed = UncheckedSendable(result)
-      results.withLock { $0[part] = handed }
+      return (state, partReader.nextLine)
     }
-    let found = results.withLock { $0 }
-    guard let first = found[0] else { return nil }
-    var (state, line) = try first.value.get()
+    var (state, line) = try found[0].get()
     guard state.firstObject != nil else { return nil }
     var partStarts = [FileScan.PartStart(offset: starts[0], line: line)]
     for part in 1..<parts {
-      guard let result = found[part] else { return nil }
-      let (later, lines) = try result.value.get()
+      let (later, lines) = try found[part].get()
       state.add(later)
       // Parts after the first count their lines from 1.
       line += lines - 1
@@ -225,35 +215,19 @@ extension BatchJob {
   ) throws -> PartResult {
     let starts = scan.partStarts
     first.stop(at: starts[0].offset)
-    let parts = starts.count + 1
-    let outcomes = Mutex<[Int: Result<(PartResult, String?), Error>]>([:])
-    let work = UncheckedSendable((self, scan, first, sink, fastPass, quotes))
-    DispatchQueue.concurrentPerform(iterations: parts) { part in
-      let (job, scan, first, sink, fastPass, quotes) = work.value
-      let outcome: Result<(PartResult, String?), Error> = Result {
-        if part == 0 {
-          let result = try job.convertJSONLinesPart(
-            scan, reader: first, sink: sink, fastPass: fastPass, quotes: quotes, meter: meter)
-          return (result, nil)
-        }
-        let end = part < starts.count ? starts[part].offset : scan.size
-        let reader = try JSONLinesByteReader(
-          path: scan.readPath, range: starts[part - 1].offset..<end, line: starts[part - 1].line)
-        // Not `fxbatch-part-`: the CSV tests' check for part files left behind must not take these.
-        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent(
-          "fxbatch-jsonl-part-\(getpid())-\(UUID().uuidString)")
-        let temporary = try AtomicFile(path: path, mode: 0o600)
-        PendingFiles.add(path)
-        defer { temporary.discard() }
-        var partFastPass = fastPass
-        partFastPass.restart()
-        let result = try job.convertJSONLinesPart(
-          scan, reader: reader, sink: temporary.sink, fastPass: partFastPass, quotes: quotes, meter: meter)
-        try temporary.commit()
-        return (result, path)
+    // Not `fxbatch-part`: the CSV tests' check for part files left behind must not take these.
+    let results = try PartsRunner.convert(parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-jsonl-part") {
+      part, partSink in
+      if part == 0 {
+        return try convertJSONLinesPart(scan, reader: first, sink: partSink, fastPass: fastPass, quotes: quotes, meter: meter)
       }
-      outcomes.withLock { $0[part] = outcome }
+      let end = part < starts.count ? starts[part].offset : scan.size
+      let reader = try JSONLinesByteReader(
+        path: scan.readPath, range: starts[part - 1].offset..<end, line: starts[part - 1].line)
+      var partFastPass = fastPass
+      partFastPass.restart()
+      return try convertJSONLinesPart(scan, reader: reader, sink: partSink, fastPass: partFastPass, quotes: quotes, meter: meter)
     }
-    return try joinParts(outcomes.withLock { $0 }, count: parts, into: sink)
+    return total(of: results)
   }
 }

@@ -149,17 +149,12 @@ extension BatchJob {
     path: String, starts: [Int], document: XMLScannedDocument, locator: XMLFieldLocator, inferMark: Bool
   ) -> XMLPartScan? {
     let parts = starts.count + 1
-    let results = Mutex<[Int: XMLPartScan]>([:])
-    DispatchQueue.concurrentPerform(iterations: parts) { part in
+    let found = PartsRunner.scan(parts: parts) { part in
       let range = (part == 0 ? 0 : starts[part - 1])..<(part < starts.count ? starts[part] : Int.max)
-      guard
-        let found = try? scanXMLPart(
-          path: path, range: range, phase: part == 0 ? .prolog : .content, document: document, locator: locator,
-          inferMark: inferMark)
-      else { return }
-      results.withLock { $0[part] = found }
-    }
-    let found = results.withLock { $0 }
+      return try scanXMLPart(
+        path: path, range: range, phase: part == 0 ? .prolog : .content, document: document, locator: locator,
+        inferMark: inferMark)
+    }.map { try? $0.get() }
     guard var total = found[0] else { return nil }
     for part in 1..<parts {
       guard let later = found[part], later.firstRecord == starts[part - 1] else { return nil }
@@ -328,32 +323,15 @@ extension BatchJob {
     _ scan: FileScan, document: XMLScannedDocument, sink: ByteSink, fastPass: XMLFastPass, quotes: QuoteBook
   ) throws -> PartResult {
     let starts = scan.partStarts.map(\.offset)
-    let parts = starts.count + 1
-    let outcomes = Mutex<[Int: Result<(PartResult, String?), Error>]>([:])
-    let work = UncheckedSendable((self, scan, sink, fastPass, quotes))
-    DispatchQueue.concurrentPerform(iterations: parts) { part in
-      let (job, scan, sink, fastPass, quotes) = work.value
+    let results = try PartsRunner.convert(parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-part") {
+      part, partSink in
       let range = (part == 0 ? 0 : starts[part - 1])..<(part < starts.count ? starts[part] : Int.max)
-      let phase: XMLSimpleScanner.Phase = part == 0 ? .prolog : .content
-      let outcome: Result<(PartResult, String?), Error> = Result {
-        var partFastPass = fastPass
-        partFastPass.restart()
-        if part == 0 {
-          let result = try job.convertXMLPart(
-            scan, document: document, range: range, phase: phase, sink: sink, fastPass: partFastPass, quotes: quotes)
-          return (result, nil)
-        }
-        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("fxbatch-part-\(getpid())-\(UUID().uuidString)")
-        let temporary = try AtomicFile(path: path, mode: 0o600)
-        PendingFiles.add(path)
-        defer { temporary.discard() }
-        let result = try job.convertXMLPart(
-          scan, document: document, range: range, phase: phase, sink: temporary.sink, fastPass: partFastPass, quotes: quotes)
-        try temporary.commit()
-        return (result, path)
-      }
-      outcomes.withLock { $0[part] = outcome }
+      var partFastPass = fastPass
+      partFastPass.restart()
+      return try convertXMLPart(
+        scan, document: document, range: range, phase: part == 0 ? .prolog : .content, sink: partSink,
+        fastPass: partFastPass, quotes: quotes)
     }
-    return try joinParts(outcomes.withLock { $0 }, count: parts, into: sink)
+    return total(of: results)
   }
 }

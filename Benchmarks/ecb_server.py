@@ -21,7 +21,8 @@ The documents are built once at start; each answer carries Content-Length.
 
 Usage: ecb_server.py ECB_CSV PORT_FILE
 Binds 127.0.0.1 on a port the kernel chooses (free), writes that port to PORT_FILE once it listens, and
-serves until killed. Loopback only.
+serves until killed, or until the process that started it is gone (so a killed benchmark leaves no server
+behind). Loopback only.
 """
 
 import csv
@@ -30,6 +31,7 @@ import json
 import os
 import sys
 import threading
+import time
 
 HEAD = (
     '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -123,6 +125,14 @@ def main():
     class Server(http.server.ThreadingHTTPServer):
         daemon_threads = True
 
+    parent = os.getppid()
+
+    def watch_parent():
+        while os.getppid() == parent:
+            time.sleep(1)
+        os._exit(0)
+
+    threading.Thread(target=watch_parent, daemon=True).start()
     server = Server(("127.0.0.1", 0), Handler)
     port_file = sys.argv[2]
     with open(port_file + ".part", "w") as file:

@@ -16,7 +16,8 @@ fxbatch embeds (`Date,USD,JPY,…`, newest day first, `N/A` for no rate), in the
 
 GET /eurofxref-hist.xml serves every day (newest first), /eurofxref-hist-90d.xml the latest 64 publication
 days, /eurofxref-daily.xml the latest one (the daily file's `<Cube time='…'>` lines, as the ECB writes them);
-anything else is 404. GET /stats answers {"requests": N, "bytes": N} (the rate files served so far).
+anything else is 404. GET /stats answers {"requests": N, "bytes": N, "files": {NAME: N, …}} (the rate files
+served so far, and how often each).
 The documents are built once at start; each answer carries Content-Length.
 
 Usage: ecb_server.py ECB_CSV PORT_FILE
@@ -92,7 +93,7 @@ def main():
         "/eurofxref-daily.xml": daily_document(*days[0]),
     }
     lock = threading.Lock()
-    stats = {"requests": 0, "bytes": 0}
+    stats = {"requests": 0, "bytes": 0, "files": {}}
 
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -114,6 +115,7 @@ def main():
                 with lock:
                     stats["requests"] += 1
                     stats["bytes"] += len(body)
+                    stats["files"][path[1:]] = stats["files"].get(path[1:], 0) + 1
             else:
                 status, body, kind = 404, b"not found\n", "text/plain"
             self.send_response(status)

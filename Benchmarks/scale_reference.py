@@ -18,6 +18,7 @@ import argparse
 import bisect
 import csv
 import datetime
+import os
 import re
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
@@ -144,6 +145,8 @@ def write_tables(arguments):
     day-to.csv    date,to,to_rate,to_format  the same for the target leg, with its printf format
     day-rates.csv date,currency,rate         the same, one table (pandas)
     pairs-fixed.csv from,to,rate,to_format   every pair at --fixed-day's rates, the rate as the nearest double
+    ecb-rates.csv  date,currency,rate        the ECB's publication days from 10 days before --first to --last,
+                                             each currency as published (EUR 1) (DuckDB's ASOF joins)
     """
     history = ECBHistory(arguments.ecb)
     first = datetime.date.fromisoformat(arguments.first)
@@ -166,6 +169,14 @@ def write_tables(arguments):
                     day_to.write(f"{day},{code},{text},{formats[code]}\n")
                     day_rates.write(f"{day},{code},{text}\n")
             day += datetime.timedelta(days=1)
+    with open(f"{arguments.out_dir}/ecb-rates.csv", "w") as ecb_rates:
+        ecb_rates.write("date,currency,rate\n")
+        for publication in history.publication_days:
+            if first - datetime.timedelta(days=10) <= publication <= last:
+                for code in currencies:
+                    text = history.rate_text(code, publication)
+                    if text:
+                        ecb_rates.write(f"{publication},{code},{text}\n")
     fixed_day = datetime.date.fromisoformat(arguments.fixed_day)
     with open(f"{arguments.out_dir}/pairs-fixed.csv", "w") as pairs:
         pairs.write("from,to,rate,to_format\n")
@@ -195,6 +206,32 @@ def _regex_values(path, id_pattern, value_pattern):
                 yield int(record_id.group(1)), value.group(1) if value else "<none>"
 
 
+def _json_values(path, field):
+    """(id, value) of each object of a JSON document or JSON Lines file, whatever its layout: the `"id"`
+    members and the `field` members in file order (a string or a number), an id without the field before the
+    next id giving '<none>'. Reads the file through mmap, so memory does not grow with it."""
+    import mmap
+
+    pattern = re.compile(
+        rb'"id"\s*:\s*(\d+)|"' + re.escape(field.encode()) + rb'"\s*:\s*(?:"([^"]*)"|(-?[0-9][0-9.eE+-]*))'
+    )
+    with open(path, "rb") as file:
+        if os.fstat(file.fileno()).st_size == 0:
+            return
+        with mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_READ) as view:
+            record_id = None
+            for match in pattern.finditer(view):
+                if match.group(1) is not None:
+                    if record_id is not None:
+                        yield record_id, "<none>"
+                    record_id = int(match.group(1))
+                elif record_id is not None:
+                    yield record_id, (match.group(2) if match.group(2) is not None else match.group(3)).decode()
+                    record_id = None
+            if record_id is not None:
+                yield record_id, "<none>"
+
+
 def _same_number(got, expected):
     try:
         return Decimal(got) == Decimal(expected)
@@ -203,17 +240,22 @@ def _same_number(got, expected):
 
 
 def compare(arguments):
-    """Prints the number of rows whose value differs from the reference (missing rows count as differing).
+    """Prints the number of rows whose value differs from the reference (missing rows count as differing; a
+    missing or empty output file is all rows missing).
 
     Without --strict, a value that is the same number written otherwise ('-0.00') is not a difference.
 
     With --details FILE, appends a one-line breakdown and the first differing rows to FILE: --examples
     at exact ties and as many not at ties.
     """
-    if arguments.format == "csv":
+    if not os.path.exists(arguments.output) or os.path.getsize(arguments.output) == 0:
+        values = iter(())  # the tool wrote nothing: every row is missing
+    elif arguments.format == "csv":
         values = _csv_values(arguments.output, "id", arguments.field)
     elif arguments.format == "jsonl":
         values = _regex_values(arguments.output, r'^\{"id":(\d+)', rf'"{arguments.field}":"([^"]*)"')
+    elif arguments.format == "json":
+        values = _json_values(arguments.output, arguments.field)
     else:
         values = _regex_values(arguments.output, r'<payment id="(\d+)"', rf' {arguments.field}="([^"]*)"')
     differing, at_ties, one_unit, missing = 0, 0, 0, 0
@@ -279,7 +321,7 @@ def main():
     comparison = commands.add_parser("compare")
     comparison.add_argument("--reference", required=True)
     comparison.add_argument("--output", required=True)
-    comparison.add_argument("--format", choices=("csv", "jsonl", "xml"), default="csv")
+    comparison.add_argument("--format", choices=("csv", "jsonl", "json", "xml"), default="csv")
     comparison.add_argument("--field", required=True, help="the converted amount's column, member or attribute")
     comparison.add_argument("--label", default="")
     comparison.add_argument("--details", help="append a breakdown and examples to this file")

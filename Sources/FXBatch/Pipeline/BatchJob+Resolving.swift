@@ -39,8 +39,16 @@ extension BatchJob {
     Set(keys.compactMap { try? CurrencyLifecycle.route(for: $0).get().marketKey })
   }
 
-  /// Answers every distinct market key once: from the local table, or by planning and fetching requests.
+  /// Answers every distinct market key once: from the local table (or the table a provider filled), the
+  /// answers pass 1's fetch already gave, or by planning and fetching requests.
   private func resolveMarket(_ keys: Set<RateKey>, report: inout RunReport) -> [RateKey: Result<RateQuote, RowError>] {
+    if let table = sourceTable {
+      var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
+      quotes.reserveCapacity(keys.count)
+      for key in keys { quotes[key] = table.quote(for: key, maxStaleness: options.maxStaleness) }
+      return quotes
+    }
+    if let fetchedAnswers { return fetchedAnswers }
     switch source {
     case .table(let table):
       var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
@@ -71,55 +79,129 @@ extension BatchJob {
     case .provider(let provider, let settings):
       let plan = RatePlanner.plan(
         keys: keys, provider: provider, today: options.today, cache: settings.cache, maxStaleness: options.maxStaleness)
-      if settings.offline {
-        var quotes = plan.localAnswers
-        for request in plan.requests {
-          for key in request.keys {
-            quotes[key] = .failure(
-              RowError(.noRate, "offline (--offline): no cached \(provider.info.publisher) rate for \(key.pair) on \(key.day)"))
-          }
-        }
-        report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: plan.cacheHits)
-        return quotes
-      }
-      let transport = settings.transport ?? URLSessionTransport(maximumConnections: settings.jobs, timeout: settings.timeout)
-      let fetcher = RateFetcher(
-        transport: transport, jobs: settings.jobs, timeout: settings.timeout, retryPolicy: settings.retryPolicy)
-      let (results, retries) = fetcher.fetch(plan.requests.map(\.url), progress: settings.progress)
-      var quotes = plan.localAnswers
-      var fetch = RunReport.Fetch(requests: plan.requests.count, retries: retries, failedRequests: 0, cacheHits: plan.cacheHits)
-      var fetched: [RateKey: RateQuote] = [:]
-      for (request, result) in zip(plan.requests, results) {
-        switch result {
-        case .success(let response):
-          let answers = provider.answers(to: request, response: response, maxStaleness: options.maxStaleness)
-          for (key, answer) in answers {
-            quotes[key] = answer
-            if case .success(let quote) = answer { fetched[key] = quote }
-          }
-          // An answer that served none of its keys (an error body, garbage) is a failed request too.
-          if !answers.values.contains(where: { (try? $0.get()) != nil }) { fetch.failedRequests += 1 }
-        case .failure(let failure):
-          let error = provider.rowError(for: failure, request: request)
-          for key in request.keys { quotes[key] = .failure(error) }
-          fetch.failedRequests += 1
-        }
-      }
-      if provider.cachesAnswers { settings.cache?.store(fetched, source: provider.info.description, today: options.today) }
-      // A key the answer did not mention is an error of that key, never a silent gap.
-      for request in plan.requests {
-        for key in request.keys where quotes[key] == nil {
-          quotes[key] = .failure(
-            RowError(.badResponse, "\(provider.info.publisher)'s answer does not mention \(key.pair) on \(key.day)"))
-        }
-      }
-      // For a service, the range is that of the rate days its answers used.
-      let rateDays = quotes.compactMap { key, result in key.pair.base == key.pair.quote ? nil : try? result.get().rateDay }
-      report.rates.firstDay = rateDays.min()?.description
-      report.rates.lastDay = rateDays.max()?.description
-      report.fetch = fetch
-      return quotes
+      if settings.offline { return offlineAnswers(to: plan, provider: provider, report: &report) }
+      let (results, retries) = fetch(plan.requests, settings: settings)
+      return answers(to: plan, results: results, retries: retries, provider: provider, settings: settings, report: &report)
     }
+  }
+
+  /// Sends a plan's requests through the bounded fetcher.
+  private func fetch(_ requests: [RateRequest], settings: FetchSettings) -> ([Result<HTTPResponse, FetchError>], Int) {
+    let transport = settings.transport ?? URLSessionTransport(maximumConnections: settings.jobs, timeout: settings.timeout)
+    let fetcher = RateFetcher(
+      transport: transport, jobs: settings.jobs, timeout: settings.timeout, retryPolicy: settings.retryPolicy)
+    return fetcher.fetch(requests.map(\.url), progress: settings.progress)
+  }
+
+  /// Every key's answer from a plan's local answers and its requests' results.
+  private func answers(
+    to plan: RatePlan, results: [Result<HTTPResponse, FetchError>], retries: Int, provider: any RateProvider,
+    settings: FetchSettings, report: inout RunReport
+  ) -> [RateKey: Result<RateQuote, RowError>] {
+    var quotes = plan.localAnswers
+    var fetch = RunReport.Fetch(requests: plan.requests.count, retries: retries, failedRequests: 0, cacheHits: plan.cacheHits)
+    var fetched: [RateKey: RateQuote] = [:]
+    for (request, result) in zip(plan.requests, results) {
+      switch result {
+      case .success(let response):
+        let answers = provider.answers(to: request, response: response, maxStaleness: options.maxStaleness)
+        for (key, answer) in answers {
+          quotes[key] = answer
+          if case .success(let quote) = answer { fetched[key] = quote }
+        }
+        // An answer that served none of its keys (an error body, garbage) is a failed request too.
+        if !answers.values.contains(where: { (try? $0.get()) != nil }) { fetch.failedRequests += 1 }
+      case .failure(let failure):
+        let error = provider.rowError(for: failure, request: request)
+        for key in request.keys { quotes[key] = .failure(error) }
+        fetch.failedRequests += 1
+      }
+    }
+    if provider.cachesAnswers, !(provider is any TableRateProvider) {
+      settings.cache?.store(fetched, source: provider.info.description, today: options.today)
+    }
+    // A key the answer did not mention is an error of that key, never a silent gap.
+    for request in plan.requests {
+      for key in request.keys where quotes[key] == nil {
+        quotes[key] = .failure(
+          RowError(.badResponse, "\(provider.info.publisher)'s answer does not mention \(key.pair) on \(key.day)"))
+      }
+    }
+    // For a service, the range is that of the rate days its answers used.
+    let rateDays = quotes.compactMap { key, result in key.pair.base == key.pair.quote ? nil : try? result.get().rateDay }
+    report.rates.firstDay = rateDays.min()?.description
+    report.rates.lastDay = rateDays.max()?.description
+    report.fetch = fetch
+    return quotes
+  }
+
+  /// What a ``TableRateProvider`` said for pass 1's keys: its table, or (no request to send, a failed request,
+  /// a body that is not a table, `--offline` without a kept table) every market key's answer as the general
+  /// path gives it.
+  enum ProviderTable {
+    case table(RateTable)
+    case answers([RateKey: Result<RateQuote, RowError>])
+  }
+
+  /// Plans and fetches the table of a ``TableRateProvider`` (one request, as the planner plans it), or takes the
+  /// table the rate cache kept when it covers every planned day (under `--offline`, whatever it covers).
+  ///
+  /// The cache keeps one table per provider and endpoint (its `histories` table), the longest fetched merged with
+  /// the newest: never a row per key.
+  func providerTable(
+    _ keys: Set<RateKey>, provider: any TableRateProvider, settings: FetchSettings, report: inout RunReport
+  ) -> ProviderTable {
+    let plan = RatePlanner.plan(
+      keys: Self.marketKeys(of: keys), provider: provider, today: options.today, cache: nil,
+      maxStaleness: options.maxStaleness)
+    let asked = plan.requests.flatMap(\.keys).map(\.day)
+    let cacheSource = "table:" + provider.info.description
+    var kept: RateTable? = nil
+    if let cache = settings.cache, let entry = cache.history(source: cacheSource) {
+      kept = try? provider.cachedTable(entry.csv, path: cache.path, today: options.today)
+    }
+    if let kept, let first = kept.days.first, let last = kept.days.last, let oldest = asked.min(), let newest = asked.max(),
+      settings.offline || (first <= oldest && newest <= last)
+    {
+      report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: asked.count)
+      return .table(kept)
+    }
+    if settings.offline || plan.requests.isEmpty {
+      return .answers(offlineAnswers(to: plan, provider: provider, report: &report))
+    }
+    let (results, retries) = fetch(plan.requests, settings: settings)
+    if plan.requests.count == 1, case .success(let response) = results[0],
+      let table = try? provider.table(from: response, request: plan.requests[0], today: options.today)
+    {
+      report.fetch = RunReport.Fetch(requests: 1, retries: retries, failedRequests: 0, cacheHits: 0)
+      if let cache = settings.cache, let fetchedFirst = table.days.first {
+        // A shorter file (the 90-day one) extends a longer kept table rather than replace it.
+        let keep = kept.flatMap { kept in kept.days.first.map { $0 < fetchedFirst } == true ? kept : nil }
+          .map { $0.extended(with: table, info: provider.info) } ?? table
+        if let text = provider.tableText(keep), let last = keep.days.last {
+          try? cache.storeHistory(csv: text, lastDay: last, source: cacheSource)
+        }
+      }
+      return .table(table)
+    }
+    return .answers(
+      answers(to: plan, results: results, retries: retries, provider: provider, settings: settings, report: &report))
+  }
+
+  /// The answers of a plan sent nowhere: its local answers, and `--offline`'s `no_rate` for every key of its
+  /// requests.
+  private func offlineAnswers(to plan: RatePlan, provider: any RateProvider, report: inout RunReport)
+    -> [RateKey: Result<RateQuote, RowError>]
+  {
+    var quotes = plan.localAnswers
+    for request in plan.requests {
+      for key in request.keys {
+        quotes[key] = .failure(
+          RowError(.noRate, "offline (--offline): no cached \(provider.info.publisher) rate for \(key.pair) on \(key.day)"))
+      }
+    }
+    report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: plan.cacheHits)
+    return quotes
   }
 
   /// The plan a run would follow (`convert --plan`): nothing is fetched and nothing is written.

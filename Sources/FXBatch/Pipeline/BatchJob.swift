@@ -9,6 +9,12 @@ import Foundation
 public struct BatchJob {
   public internal(set) var options: BatchOptions
   public let source: RateSourceChoice
+  /// The table pass 2 converts from when the source is not a local table: what a ``TableRateProvider``
+  /// answered, set by ``run(standardOutput:)`` after pass 1 (and the local table recording its use for a lock).
+  var passTwoTable: RateTable? = nil
+  /// The answers a ``TableRateProvider`` gave pass 1's keys when it gave no table (a failed fetch): the general
+  /// path takes them instead of asking again.
+  var fetchedAnswers: [RateKey: Result<RateQuote, RowError>]? = nil
 
   public init(options: BatchOptions, source: RateSourceChoice) {
     self.options = options
@@ -58,11 +64,26 @@ public struct BatchJob {
     }
   }
 
-  /// The local table that converts records as they come (``TableConverter``), when the run has one and needs no
-  /// lock file (which lists every key's answer, so keys are collected then).
-  var convertingTable: RateTable? {
-    guard case .table(let table) = source, options.lockPath == nil, options.fastPath else { return nil }
+  /// The table the run's rates come from: the local one, or (in pass 2) the one a provider's answer filled.
+  var sourceTable: RateTable? {
+    if let passTwoTable { return passTwoTable }
+    guard case .table(let table) = source else { return nil }
     return table
+  }
+
+  /// The table that converts records as they come (``TableConverter``); `nil` in pass 1 of a provider's run,
+  /// whose keys are collected to plan the fetch.
+  var convertingTable: RateTable? { options.fastPath ? sourceTable : nil }
+
+  /// Whether pass 2 will convert from a table (a local one, or a ``TableRateProvider``'s): pass 1 then finds
+  /// where a big file's parts start even while it collects keys.
+  var passTwoConvertsFromTable: Bool {
+    guard options.fastPath else { return false }
+    switch source {
+    case .table: return true
+    case .provider(let provider, _): return provider is any TableRateProvider
+    case .lockFile: return false
+    }
   }
 
   /// The day records without a date use: `--date`, else the newest rate day, else today.
@@ -84,24 +105,37 @@ public struct BatchJob {
       }
     }
 
-    // One answer per distinct key, for all files. A lock file needs every answer as a quote, so the table's
-    // compact answers are not used then.
+    // Every source becomes a table before pass 2 where it can: a local table as it is, a table provider's
+    // answer once fetched. A lock file then records the table's rows and columns the rules read.
+    var passTwo = self
+    var quoteKeys = keys
+    switch source {
+    case .table(let table):
+      if options.lockPath != nil { passTwo.passTwoTable = table.recordingUsage() }
+    case .provider(let provider as any TableRateProvider, let settings):
+      switch providerTable(keys.allKeys, provider: provider, settings: settings, report: &report) {
+      case .table(let table):
+        passTwo.passTwoTable = options.lockPath != nil ? table.recordingUsage() : table
+        report.rates.firstDay = table.firstDay?.description
+        report.rates.lastDay = table.lastDay?.description
+        // Converted from the table as records come, as under a local table: the keys are not needed any more.
+        if passTwo.convertingTable != nil { quoteKeys = RateKeyIndex() }
+      case .answers(let answers):
+        passTwo.fetchedAnswers = answers
+      }
+    case .provider, .lockFile: break
+    }
+    let passTwoJob = passTwo
+    // One answer per distinct key, for all files.
     var market: [RateKey: Result<RateQuote, RowError>] = [:]
-    let table = convertingTable
+    let table = passTwo.convertingTable
     let quotes = QuoteBook(
-      keys: keys, table: table, maxStaleness: options.maxStaleness, onDemand: table.map { table in { resolve($0, table: table) } }
+      keys: quoteKeys, table: table, maxStaleness: options.maxStaleness,
+      onDemand: table.map { table in { passTwoJob.resolve($0, table: table) } }
     ) { generalKeys in
-      let resolved = resolve(generalKeys, report: &report)
+      let resolved = passTwoJob.resolve(generalKeys, report: &report)
       market = resolved.market
       return resolved.quotes
-    }
-    if let lockPath = options.lockPath, !source.isLockFile {
-      do {
-        try LockFile.write(market, defaultDay: defaultDay, to: lockPath)
-        report.lockFile = lockPath
-      } catch {
-        report.lockFileError = "\(lockPath):1:1: error: \(error)"
-      }
     }
 
     // Pass 2: stream each file again and write its annotated copy.
@@ -110,9 +144,10 @@ public struct BatchJob {
     for (index, scan) in scans.enumerated() {
       guard let scan else { continue }
       do {
-        var (counts, withoutDate, fileLedger, scan) = try convert(scan, quotes: quotes, standardOutput: standardOutput)
+        var (counts, withoutDate, fileLedger, scan) = try passTwoJob.convert(scan, quotes: quotes, standardOutput: standardOutput)
         fileLedger.settle(
-          with: exactTotals(of: [scan], currencies: fileLedger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes)
+          with: passTwoJob.exactTotals(
+            of: [scan], currencies: fileLedger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes)
         )
         report.files[index].counts = counts
         report.files[index].reconciliation = fileLedger.reconciliations(rounding: options.rounding)
@@ -136,9 +171,21 @@ public struct BatchJob {
       }
     }
     ledger.settle(
-      with: exactTotals(
+      with: passTwoJob.exactTotals(
         of: converted.map(\.scan), currencies: ledger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes))
     report.reconciliation = ledger.reconciliations(rounding: options.rounding)
+    if let lockPath = options.lockPath, !source.isLockFile {
+      do {
+        if let table = passTwoJob.sourceTable, let usage = table.usage {
+          try LockFile.write(table: table, used: usage.used, defaultDay: defaultDay, to: lockPath)
+        } else {
+          try LockFile.write(quotes: market, source: source.info, defaultDay: defaultDay, to: lockPath)
+        }
+        report.lockFile = lockPath
+      } catch {
+        report.lockFileError = "\(lockPath):1:1: error: \(error)"
+      }
+    }
     let fileFailed = report.files.contains { $0.fileError != nil } || report.lockFileError != nil
     report.exitStatus = fileFailed ? 2 : (report.totals.error > 0 ? 1 : 0)
     return report

@@ -62,9 +62,11 @@ extension BatchJob {
     let useFastPath = options.fastPath
     // Under a local table, records are converted as they come in pass 2: no keys to collect, and a big file is
     // converted in parts on all cores; the parts start at record boundaries found here.
+    // A provider whose answer is a table: keys are collected (to plan the fetch) in one pass that also finds
+    // the part starts for pass 2.
     let collectKeys = convertingTable == nil
     let splitTargets =
-      collectKeys
+      !passTwoConvertsFromTable
       ? []
       : Self.partTargets(
         fileSize: Self.fileSize(readPath), parts: options.parallelParts, minimumSize: options.parallelMinimumSize)
@@ -90,7 +92,7 @@ extension BatchJob {
     let fields = Dictionary(
       uniqueKeysWithValues: [("amount", mapping.amount), ("from", mapping.from), ("to", mapping.to), ("date", mapping.date)]
         .compactMap { role, index in index.map { (role, headerFields[$0]) } })
-    if allowProvisional, useFastPath, !splitTargets.isEmpty, outputPath != nil,
+    if allowProvisional, useFastPath, !collectKeys, !splitTargets.isEmpty, outputPath != nil,
       let (sample, starts, size) = try? Self.provisionalStarts(
         reader: reader, readPath: readPath, targets: splitTargets, scan: addEvidence)
     {
@@ -109,13 +111,13 @@ extension BatchJob {
     let readMeter = ProgressMeter(
       file: displayPath, pass: 1, bytesTotal: Self.fileSize(readPath), handler: options.progress)
     do {
-      if !splitTargets.isEmpty,
+      if !splitTargets.isEmpty, !collectKeys,
         let parallel = try Self.scanCSVInParts(
           reader: reader, readPath: readPath, targets: splitTargets, meter: readMeter, scan: addEvidence)
       {
         (inference, partStarts, size) = parallel
       } else {
-        if !splitTargets.isEmpty {  // the parts met a quoted field: read the file again, in one pass
+        if !splitTargets.isEmpty, !collectKeys {  // the parts met a quoted field: read the file again, in one pass
           reader = try openFile(readPath, displayPath: displayPath, delimiter: reader.delimiter).reader
           inference = DecimalMarkInference()
         }

@@ -95,7 +95,7 @@ public struct BatchJob {
   /// - Returns: the report; file problems are in it (``RunReport/File/fileError``), never thrown.
   public func run(standardOutput: Int32 = 1) -> RunReport {
     var report = makeReport()
-    let (scans, keys) = scanAll(report: &report)
+    var (scans, keys) = scanAll(report: &report)
     defer {
       for scan in scans {
         if let scan, scan.displayPath == "-" {
@@ -108,7 +108,6 @@ public struct BatchJob {
     // Every source becomes a table before pass 2 where it can: a local table as it is, a table provider's
     // answer once fetched. A lock file then records the table's rows and columns the rules read.
     var passTwo = self
-    var quoteKeys = keys
     switch source {
     case .table(let table):
       if options.lockPath != nil { passTwo.passTwoTable = table.recordingUsage() }
@@ -119,7 +118,7 @@ public struct BatchJob {
         report.rates.firstDay = table.firstDay?.description
         report.rates.lastDay = table.lastDay?.description
         // Converted from the table as records come, as under a local table: the keys are not needed any more.
-        if passTwo.convertingTable != nil { quoteKeys = RateKeyIndex() }
+        if passTwo.convertingTable != nil { keys = RateKeyIndex() }
       case .answers(let answers):
         passTwo.fetchedAnswers = answers
       }
@@ -130,7 +129,7 @@ public struct BatchJob {
     var market: [RateKey: Result<RateQuote, RowError>] = [:]
     let table = passTwo.convertingTable
     let quotes = QuoteBook(
-      keys: quoteKeys, table: table, maxStaleness: options.maxStaleness,
+      keys: keys, table: table, maxStaleness: options.maxStaleness,
       onDemand: table.map { table in { passTwoJob.resolve($0, table: table) } }
     ) { generalKeys in
       let resolved = passTwoJob.resolve(generalKeys, report: &report)

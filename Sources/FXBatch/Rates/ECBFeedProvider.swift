@@ -74,8 +74,14 @@ public struct ECBFeedProvider: TableRateProvider {
   }
 
   private func parse(_ response: HTTPResponse, request: RateRequest) throws(RatesFileError) -> RateTable {
-    try [UInt8](response.body).withUnsafeBufferPointer { buffer throws(RatesFileError) in
-      try ECBXMLFeed.parse(buffer, path: request.url.lastPathComponent, info: info)
+    // Read in place: a full history is 8 MB.
+    let parsed: Result<RateTable, RatesFileError> = response.body.withUnsafeBytes { raw in
+      do throws(RatesFileError) {
+        return .success(try ECBXMLFeed.parse(raw.bindMemory(to: UInt8.self), path: request.url.lastPathComponent, info: info))
+      } catch {
+        return .failure(error)
+      }
     }
+    return try parsed.get()
   }
 }

@@ -37,7 +37,12 @@ public enum ECBXMLFeed {
 
     var columnByCurrency: [CurrencyCode: Int] = [:]
     var currencies: [CurrencyCode] = []
-    var rows: [(day: CalendarDay, rates: [CurrencyCode: ExactDecimal])] = []
+    // The cells as read, flat (a history has 280,000): each one's row, column and rate.
+    var days: [CalendarDay] = []
+    var cellRows: [Int32] = []
+    var cellColumns: [Int32] = []
+    var cellValues: [ExactDecimal] = []
+    var seenInRow: [Bool] = []
     var seenDays: Set<CalendarDay> = []
     var sawRoot = false
 
@@ -91,35 +96,63 @@ public enum ECBXMLFeed {
           throw fail("Cube time=\(RowError.quoted(time)) is not a YYYY-MM-DD date")
         }
         guard seenDays.insert(day).inserted else { throw fail("day \(day) appears twice") }
-        rows.append((day, [:]))
+        days.append(day)
+        seenInRow = Array(repeating: false, count: currencies.count)
       }
       if let currencyText = attribute("currency") {
-        guard !rows.isEmpty else { throw fail("Cube currency=\(RowError.quoted(currencyText)) is not inside a Cube time=…") }
+        guard !days.isEmpty else { throw fail("Cube currency=\(RowError.quoted(currencyText)) is not inside a Cube time=…") }
         guard let code = CurrencyCode(currencyText) else {
           throw fail("\(RowError.quoted(currencyText)) is not an ISO 4217 currency code")
         }
         guard let rateText = attribute("rate"), let rate = ExactDecimal(rateText.trimmingWhitespace),
           rate.significand > 0
         else { throw fail("the \(code) rate \(RowError.quoted(attribute("rate") ?? "")) is not a positive decimal") }
-        guard rows[rows.count - 1].rates.updateValue(rate, forKey: code) == nil else {
-          throw fail("currency \(code) appears twice on \(rows[rows.count - 1].day)")
-        }
-        if columnByCurrency[code] == nil {
-          columnByCurrency[code] = currencies.count
+        let column: Int
+        if let known = columnByCurrency[code] {
+          column = known
+        } else {
+          column = currencies.count
+          columnByCurrency[code] = column
           currencies.append(code)
         }
+        if column >= seenInRow.count { seenInRow += repeatElement(false, count: column + 1 - seenInRow.count) }
+        guard !seenInRow[column] else { throw fail("currency \(code) appears twice on \(days[days.count - 1])") }
+        seenInRow[column] = true
+        cellRows.append(Int32(days.count - 1))
+        cellColumns.append(Int32(column))
+        cellValues.append(rate)
       }
     }
-    guard !rows.isEmpty, !currencies.isEmpty else {
+    guard !days.isEmpty, !currencies.isEmpty else {
       throw fail("no rates found (expected ECB `Cube time=… / Cube currency=… rate=…` elements)")
     }
-    rows.sort { $0.day < $1.day }
-    var values: [ExactDecimal?] = []
-    values.reserveCapacity(rows.count * currencies.count)
-    for row in rows {
-      for currency in currencies { values.append(row.rates[currency]) }
+    // Rows ascending by day (the feed lists the newest first).
+    let order = days.indices.sorted { days[$0] < days[$1] }
+    var rowOf = [Int](repeating: 0, count: days.count)
+    for (position, row) in order.enumerated() { rowOf[row] = position }
+    let width = currencies.count
+    let pairs = currencies.map { CurrencyPair(base: .euro, quote: $0) }
+    let rowDays = order.map { days[$0] }
+    // 9 bytes a cell (``RateGrid/CompactCells``) when every rate fits, as published rates do.
+    var compact = RateGrid.CompactCells()
+    compact.significands = Array(repeating: 0, count: days.count * width)
+    compact.scales = Array(repeating: RateGrid.CompactCells.absent, count: days.count * width)
+    var wide = false
+    for index in cellValues.indices {
+      let value = cellValues[index]
+      let cell = rowOf[Int(cellRows[index])] * width + Int(cellColumns[index])
+      guard value.significand <= Int128(UInt64.max), value.scale < Int(RateGrid.CompactCells.absent) else {
+        wide = true
+        break
+      }
+      compact.significands[cell] = UInt64(value.significand)
+      compact.scales[cell] = UInt8(value.scale)
     }
-    return RateTable(
-      info: info, pairs: currencies.map { CurrencyPair(base: .euro, quote: $0) }, days: rows.map(\.day), values: values)
+    guard wide else { return RateTable(info: info, pairs: pairs, days: rowDays, grid: RateGrid(compact: compact)) }
+    var cells: [ExactDecimal?] = Array(repeating: nil, count: days.count * width)
+    for index in cellValues.indices {
+      cells[rowOf[Int(cellRows[index])] * width + Int(cellColumns[index])] = cellValues[index]
+    }
+    return RateTable(info: info, pairs: pairs, days: rowDays, grid: RateGrid(cells))
   }
 }

@@ -48,7 +48,11 @@ extension BatchJob {
       for key in keys { quotes[key] = table.quote(for: key, maxStaleness: options.maxStaleness) }
       return quotes
     }
-    if let fetchedAnswers { return fetchedAnswers }
+    if let tableFailure, case .provider(let provider, _) = source {
+      var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
+      for key in keys { quotes[key] = tableFailureAnswer(key, provider: provider, failure: tableFailure) }
+      return quotes
+    }
     switch source {
     case .table(let table):
       var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
@@ -135,57 +139,102 @@ extension BatchJob {
     return quotes
   }
 
-  /// What a ``TableRateProvider`` said for pass 1's keys: its table, or (no request to send, a failed request,
-  /// a body that is not a table, `--offline` without a kept table) every market key's answer as the general
-  /// path gives it.
+  /// What a ``TableRateProvider`` said for pass 1's keys: its table, or why there is none (a failed request, a
+  /// body that is not a table, `--offline` without a kept table): the error of every key the provider would
+  /// have been asked (``tableFailure``).
   enum ProviderTable {
     case table(RateTable)
-    case answers([RateKey: Result<RateQuote, RowError>])
+    case failed((RateKey) -> RowError)
   }
 
-  /// Plans and fetches the table of a ``TableRateProvider`` (one request, as the planner plans it), or takes the
-  /// table the rate cache kept when it covers every planned day (under `--offline`, whatever it covers).
+  /// Plans and fetches the table of a ``TableRateProvider`` — one request, as the planner plans it — or takes the
+  /// table the rate cache kept when it covers the planned days (under `--offline`, whatever it covers).
   ///
-  /// The cache keeps one table per provider and endpoint (its `histories` table), the longest fetched merged with
-  /// the newest: never a row per key.
+  /// The planner is given the oldest and the newest market key the provider accepts, not every key: a table
+  /// provider's requests depend only on the days its keys span (``TableRateProvider``), and a million records'
+  /// 300,000 keys would otherwise be copied into sets and arrays a few times. The cache keeps one table per
+  /// provider and endpoint (its `histories` table), the longest fetched extended by the newest, never a row per
+  /// key.
   func providerTable(
-    _ keys: Set<RateKey>, provider: any TableRateProvider, settings: FetchSettings, report: inout RunReport
+    _ keys: RateKeyIndex, provider: any TableRateProvider, settings: FetchSettings, report: inout RunReport
   ) -> ProviderTable {
+    var oldest: RateKey? = nil
+    var newest: RateKey? = nil
+    var asked = 0
+    for index in 0..<keys.count {
+      guard case .success(let route) = CurrencyLifecycle.route(for: keys.key(at: index)) else { continue }
+      let key = route.marketKey
+      guard key.pair.base != key.pair.quote, provider.precheck(key, today: options.today) == nil else { continue }
+      asked += 1
+      if oldest.map({ key.day < $0.day }) ?? true { oldest = key }
+      if newest.map({ key.day > $0.day }) ?? true { newest = key }
+    }
     let plan = RatePlanner.plan(
-      keys: Self.marketKeys(of: keys), provider: provider, today: options.today, cache: nil,
+      keys: Set([oldest, newest].compactMap { $0 }), provider: provider, today: options.today, cache: nil,
       maxStaleness: options.maxStaleness)
-    let asked = plan.requests.flatMap(\.keys).map(\.day)
     let cacheSource = "table:" + provider.info.description
     var kept: RateTable? = nil
     if let cache = settings.cache, let entry = cache.history(source: cacheSource) {
       kept = try? provider.cachedTable(entry.csv, path: cache.path, today: options.today)
     }
-    if let kept, let first = kept.days.first, let last = kept.days.last, let oldest = asked.min(), let newest = asked.max(),
-      settings.offline || (first <= oldest && newest <= last)
+    if let kept, let first = kept.days.first, let last = kept.days.last, let oldest, let newest,
+      settings.offline || (first <= oldest.day && newest.day <= last)
     {
-      report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: asked.count)
+      report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: asked)
       return .table(kept)
     }
     if settings.offline || plan.requests.isEmpty {
-      return .answers(offlineAnswers(to: plan, provider: provider, report: &report))
+      report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: 0)
+      let publisher = provider.info.publisher
+      return .failed { key in
+        RowError(.noRate, "offline (--offline): no cached \(publisher) rate for \(key.pair) on \(key.day)")
+      }
     }
     let (results, retries) = fetch(plan.requests, settings: settings)
-    if plan.requests.count == 1, case .success(let response) = results[0],
-      let table = try? provider.table(from: response, request: plan.requests[0], today: options.today)
-    {
-      report.fetch = RunReport.Fetch(requests: 1, retries: retries, failedRequests: 0, cacheHits: 0)
-      if let cache = settings.cache, let fetchedFirst = table.days.first {
-        // A shorter file (the 90-day one) extends a longer kept table rather than replace it.
-        let keep = kept.flatMap { kept in kept.days.first.map { $0 < fetchedFirst } == true ? kept : nil }
-          .map { $0.extended(with: table, info: provider.info) } ?? table
-        if let text = provider.tableText(keep), let last = keep.days.last {
-          try? cache.storeHistory(csv: text, lastDay: last, source: cacheSource)
+    report.fetch = RunReport.Fetch(requests: plan.requests.count, retries: retries, failedRequests: 1, cacheHits: 0)
+    let request = plan.requests[0]
+    let error: RowError
+    switch results[0] {
+    case .failure(let failure):
+      error = provider.rowError(for: failure, request: request)
+    case .success(let response):
+      do {
+        let table = try provider.table(from: response, request: request, today: options.today)
+        report.fetch?.failedRequests = 0
+        if let cache = settings.cache, let fetchedFirst = table.days.first {
+          // A shorter file (the 90-day one) extends a longer kept table rather than replace it.
+          let keep =
+            kept.flatMap { kept in kept.days.first.map { $0 < fetchedFirst } == true ? kept : nil }
+            .map { $0.extended(with: table, info: provider.info) } ?? table
+          if let text = provider.tableText(keep), let last = keep.days.last {
+            try? cache.storeHistory(csv: text, lastDay: last, source: cacheSource)
+          }
+        }
+        return .table(table)
+      } catch let parseError {
+        // The provider's own reading of the body says why it is not an answer.
+        let answer = provider.answers(to: request, response: response, maxStaleness: options.maxStaleness).values.first
+        if case .failure(let reason) = answer {
+          error = reason
+        } else {
+          error = RowError(
+            .badResponse, "\(request.url.lastPathComponent): \(parseError.message) (line \(parseError.line))")
         }
       }
-      return .table(table)
     }
-    return .answers(
-      answers(to: plan, results: results, retries: retries, provider: provider, settings: settings, report: &report))
+    return .failed { _ in error }
+  }
+
+  /// The answer of a key when a ``TableRateProvider`` gave no table: rate 1 for the same currency, the
+  /// provider's precheck error for a key it would not have been asked, else the failure's error.
+  func tableFailureAnswer(_ key: RateKey, provider: any RateProvider, failure: (RateKey) -> RowError) -> Result<
+    RateQuote, RowError
+  > {
+    if key.pair.base == key.pair.quote {
+      return .success(RateQuote(rate: .one, rateText: "1", rateDay: key.day, isFallback: false, source: "same currency"))
+    }
+    if let error = provider.precheck(key, today: options.today) { return .failure(error) }
+    return .failure(failure(key))
   }
 
   /// The answers of a plan sent nowhere: its local answers, and `--offline`'s `no_rate` for every key of its

@@ -12,9 +12,9 @@ public struct BatchJob {
   /// The table pass 2 converts from when the source is not a local table: what a ``TableRateProvider``
   /// answered, set by ``run(standardOutput:)`` after pass 1 (and the local table recording its use for a lock).
   var passTwoTable: RateTable? = nil
-  /// The answers a ``TableRateProvider`` gave pass 1's keys when it gave no table (a failed fetch): the general
-  /// path takes them instead of asking again.
-  var fetchedAnswers: [RateKey: Result<RateQuote, RowError>]? = nil
+  /// Why a ``TableRateProvider`` gave no table (a failed fetch, `--offline` without a kept one), as the error of
+  /// each key it would have been asked: the general path answers with it instead of asking again.
+  var tableFailure: ((RateKey) -> RowError)? = nil
 
   public init(options: BatchOptions, source: RateSourceChoice) {
     self.options = options
@@ -112,15 +112,15 @@ public struct BatchJob {
     case .table(let table):
       if options.lockPath != nil { passTwo.passTwoTable = table.recordingUsage() }
     case .provider(let provider as any TableRateProvider, let settings):
-      switch providerTable(keys.allKeys, provider: provider, settings: settings, report: &report) {
+      switch providerTable(keys, provider: provider, settings: settings, report: &report) {
       case .table(let table):
         passTwo.passTwoTable = options.lockPath != nil ? table.recordingUsage() : table
         report.rates.firstDay = table.firstDay?.description
         report.rates.lastDay = table.lastDay?.description
         // Converted from the table as records come, as under a local table: the keys are not needed any more.
         if passTwo.convertingTable != nil { keys = RateKeyIndex() }
-      case .answers(let answers):
-        passTwo.fetchedAnswers = answers
+      case .failed(let failure):
+        passTwo.tableFailure = failure
       }
     case .provider, .lockFile: break
     }

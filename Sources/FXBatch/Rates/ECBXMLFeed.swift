@@ -41,7 +41,10 @@ public enum ECBXMLFeed {
     var days: [CalendarDay] = []
     var cellRows: [Int32] = []
     var cellColumns: [Int32] = []
-    var cellValues: [ExactDecimal] = []
+    var cellSignificands: [UInt64] = []
+    var cellScales: [UInt8] = []
+    /// Rates too wide for 64 bits, by cell number (none in a published feed).
+    var wideValues: [Int: ExactDecimal] = [:]
     var seenInRow: [Bool] = []
     var seenDays: Set<CalendarDay> = []
     var sawRoot = false
@@ -120,7 +123,14 @@ public enum ECBXMLFeed {
         seenInRow[column] = true
         cellRows.append(Int32(days.count - 1))
         cellColumns.append(Int32(column))
-        cellValues.append(rate)
+        if rate.significand <= Int128(UInt64.max), rate.scale < Int(RateGrid.CompactCells.absent) {
+          cellSignificands.append(UInt64(rate.significand))
+          cellScales.append(UInt8(rate.scale))
+        } else {
+          wideValues[cellScales.count] = rate
+          cellSignificands.append(0)
+          cellScales.append(0)
+        }
       }
     }
     guard !days.isEmpty, !currencies.isEmpty else {
@@ -134,24 +144,21 @@ public enum ECBXMLFeed {
     let pairs = currencies.map { CurrencyPair(base: .euro, quote: $0) }
     let rowDays = order.map { days[$0] }
     // 9 bytes a cell (``RateGrid/CompactCells``) when every rate fits, as published rates do.
-    var compact = RateGrid.CompactCells()
-    compact.significands = Array(repeating: 0, count: days.count * width)
-    compact.scales = Array(repeating: RateGrid.CompactCells.absent, count: days.count * width)
-    var wide = false
-    for index in cellValues.indices {
-      let value = cellValues[index]
-      let cell = rowOf[Int(cellRows[index])] * width + Int(cellColumns[index])
-      guard value.significand <= Int128(UInt64.max), value.scale < Int(RateGrid.CompactCells.absent) else {
-        wide = true
-        break
+    if wideValues.isEmpty {
+      var compact = RateGrid.CompactCells()
+      compact.significands = Array(repeating: 0, count: days.count * width)
+      compact.scales = Array(repeating: RateGrid.CompactCells.absent, count: days.count * width)
+      for index in cellScales.indices {
+        let cell = rowOf[Int(cellRows[index])] * width + Int(cellColumns[index])
+        compact.significands[cell] = cellSignificands[index]
+        compact.scales[cell] = cellScales[index]
       }
-      compact.significands[cell] = UInt64(value.significand)
-      compact.scales[cell] = UInt8(value.scale)
+      return RateTable(info: info, pairs: pairs, days: rowDays, grid: RateGrid(compact: compact))
     }
-    guard wide else { return RateTable(info: info, pairs: pairs, days: rowDays, grid: RateGrid(compact: compact)) }
     var cells: [ExactDecimal?] = Array(repeating: nil, count: days.count * width)
-    for index in cellValues.indices {
-      cells[rowOf[Int(cellRows[index])] * width + Int(cellColumns[index])] = cellValues[index]
+    for index in cellScales.indices {
+      cells[rowOf[Int(cellRows[index])] * width + Int(cellColumns[index])] =
+        wideValues[index] ?? ExactDecimal(significand: Int128(cellSignificands[index]), scale: Int(cellScales[index]))
     }
     return RateTable(info: info, pairs: pairs, days: rowDays, grid: RateGrid(cells))
   }

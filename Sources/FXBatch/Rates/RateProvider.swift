@@ -54,6 +54,9 @@ extension RateProvider {
 /// day it covers). The job fetches its one planned request after pass 1 and converts pass 2 from the table, as
 /// from a local one (``RateTable``, ``TableConverter``); ``RateProvider/answers(to:response:maxStaleness:)`` stays
 /// for the general path.
+///
+/// Its ``RateProvider/requests(for:today:)`` must depend only on the oldest and newest day of the keys (the job
+/// plans with those two keys), and plan one request.
 public protocol TableRateProvider: RateProvider {
   /// Reads a 2xx answer as the table it carries, with the provider's own limits in its ``RateTable/coverage``
   /// (no rates after `today`).

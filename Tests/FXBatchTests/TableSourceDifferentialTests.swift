@@ -153,6 +153,9 @@ struct TableSourceDifferentialTests {
     }
     Self.compare(frozenRun, reference, "--frozen on the feed's lock")
     #expect(server.requestCount == 2, "a frozen run asks nothing")
+    // The general path (no fast path) on the feed writes the same too.
+    let general = try Self.run(input, format: format, source: Self.ecbSource(server), parts: 1) { $0.fastPath = false }
+    Self.compare(general, reference, "--source ecb, general path")
   }
 
   @Test(arguments: Format.allCases)

@@ -27,9 +27,14 @@ extension BatchJob {
   /// The answer of a local table to one key, routed through the currency lifecycle (what ``resolve(_:report:)``
   /// gives a table source's key).
   func resolve(_ key: RateKey, table: RateTable) -> Result<RateQuote, RowError> {
+    resolve(key) { table.quote(for: $0, maxStaleness: options.maxStaleness) }
+  }
+
+  /// The answer to one key, routed through the currency lifecycle, from the answers to market keys.
+  func resolve(_ key: RateKey, market: (RateKey) -> Result<RateQuote, RowError>) -> Result<RateQuote, RowError> {
     switch CurrencyLifecycle.route(for: key) {
     case .failure(let error): return .failure(error)
-    case .success(let route): return route.quote(from: table.quote(for: route.marketKey, maxStaleness: options.maxStaleness))
+    case .success(let route): return route.quote(from: market(route.marketKey))
     }
   }
 
@@ -155,8 +160,11 @@ extension BatchJob {
   /// 300,000 keys would otherwise be copied into sets and arrays a few times. The cache keeps one table per
   /// provider and endpoint (its `histories` table), the longest fetched extended by the newest, never a row per
   /// key.
+  ///
+  /// - Parameter keys: pass 1's keys; emptied once planned (the answers come from the table, or from the failure,
+  ///   key by key as records ask), so that they do not share the memory of the fetch.
   func providerTable(
-    _ keys: RateKeyIndex, provider: any TableRateProvider, settings: FetchSettings, report: inout RunReport
+    _ keys: inout RateKeyIndex, provider: any TableRateProvider, settings: FetchSettings, report: inout RunReport
   ) -> ProviderTable {
     var oldest: RateKey? = nil
     var newest: RateKey? = nil
@@ -169,6 +177,7 @@ extension BatchJob {
       if oldest.map({ key.day < $0.day }) ?? true { oldest = key }
       if newest.map({ key.day > $0.day }) ?? true { newest = key }
     }
+    keys = RateKeyIndex()
     let plan = RatePlanner.plan(
       keys: Set([oldest, newest].compactMap { $0 }), provider: provider, today: options.today, cache: nil,
       maxStaleness: options.maxStaleness)

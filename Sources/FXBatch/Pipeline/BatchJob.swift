@@ -112,13 +112,11 @@ public struct BatchJob {
     case .table(let table):
       if options.lockPath != nil { passTwo.passTwoTable = table.recordingUsage() }
     case .provider(let provider as any TableRateProvider, let settings):
-      switch providerTable(keys, provider: provider, settings: settings, report: &report) {
+      switch providerTable(&keys, provider: provider, settings: settings, report: &report) {
       case .table(let table):
         passTwo.passTwoTable = options.lockPath != nil ? table.recordingUsage() : table
         report.rates.firstDay = table.firstDay?.description
         report.rates.lastDay = table.lastDay?.description
-        // Converted from the table as records come, as under a local table: the keys are not needed any more.
-        if passTwo.convertingTable != nil { keys = RateKeyIndex() }
       case .failed(let failure):
         passTwo.tableFailure = failure
       }
@@ -128,10 +126,16 @@ public struct BatchJob {
     // One answer per distinct key, for all files.
     var market: [RateKey: Result<RateQuote, RowError>] = [:]
     let table = passTwo.convertingTable
-    let quotes = QuoteBook(
-      keys: keys, table: table, maxStaleness: options.maxStaleness,
-      onDemand: table.map { table in { passTwoJob.resolve($0, table: table) } }
-    ) { generalKeys in
+    // Keys not collected (under a table, or a table provider's) are answered as records ask.
+    var onDemand: ((RateKey) -> Result<RateQuote, RowError>)? = nil
+    if let sourceTable = passTwoJob.sourceTable {
+      onDemand = { passTwoJob.resolve($0, table: sourceTable) }
+    } else if let failure = passTwoJob.tableFailure, case .provider(let provider, _) = source {
+      onDemand = { key in
+        passTwoJob.resolve(key) { passTwoJob.tableFailureAnswer($0, provider: provider, failure: failure) }
+      }
+    }
+    let quotes = QuoteBook(keys: keys, table: table, maxStaleness: options.maxStaleness, onDemand: onDemand) { generalKeys in
       let resolved = passTwoJob.resolve(generalKeys, report: &report)
       market = resolved.market
       return resolved.quotes

@@ -61,10 +61,18 @@ public enum ECBXMLFeed {
         path: path, line: Int(xmlTextReaderGetParserLineNumber(reader)),
         column: Int(xmlTextReaderGetParserColumnNumber(reader)), message: message)
     }
-    func attribute(_ name: String) -> String? {
-      guard let value = xmlTextReaderGetAttribute(reader, name) else { return nil }
-      defer { xmlFree(value) }
-      return String(cString: value)
+    // Read in place (no copy by libxml2): a history has 280,000 rates, each a short (inline) Swift string.
+    func attribute(_ name: StaticString) -> String? {
+      let found = name.withUTF8Buffer { name in
+        name.withMemoryRebound(to: CChar.self) { xmlTextReaderMoveToAttribute(reader, $0.baseAddress) }
+      }
+      guard found == 1 else { return nil }
+      defer { xmlTextReaderMoveToElement(reader) }
+      return xmlTextReaderConstValue(reader).map { String(cString: $0) }
+    }
+    func isCube(_ name: UnsafePointer<xmlChar>) -> Bool {
+      name[0] == UInt8(ascii: "C") && name[1] == UInt8(ascii: "u") && name[2] == UInt8(ascii: "b")
+        && name[3] == UInt8(ascii: "e") && name[4] == 0
     }
 
     while true {
@@ -92,7 +100,7 @@ public enum ECBXMLFeed {
         }
       }
       guard nodeType == Int32(XML_READER_TYPE_ELEMENT.rawValue),
-        let localName = xmlTextReaderConstLocalName(reader), String(cString: localName) == "Cube"
+        let localName = xmlTextReaderConstLocalName(reader), isCube(localName)
       else { continue }
       if let time = attribute("time") {
         guard let day = CalendarDay(iso8601: time) else {

@@ -329,6 +329,26 @@ struct TableSourceDifferentialTests {
     #expect(lines[3] == "2024-01-05,100,USD,GBP,,,GBP,,lock,error,no_rate: USD/GBP on 2024-01-05 is not in the lock file \(lock) (--frozen)")
   }
 
+  // Pass 1 reads only the span of days the feed will be asked (in parts too): a record the ECB cannot answer
+  // (an unknown currency, a day before 1999, a day after today) does not widen it, so recent records ask for the
+  // 90-day file, as the planner does for their keys.
+  @Test(arguments: [1, 3])
+  func spanOfAskedDaysPicksTheFile(parts: Int) throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var text = "date,amount,from,to\n2020-01-02,1,XXX,EUR\n1998-06-01,1,USD,EUR\n2027-01-04,1,USD,EUR\n"
+    for index in 0..<300 { text += "2026-\(index % 2 == 0 ? "09-01" : "10-29"),\(index),USD,JPY\n" }
+    text += "2020-01-02,1,EUR,EUR\n"
+    let input = try directory.write(text, named: "in.csv")
+    let run = try Self.run(input, format: .csv, source: Self.ecbSource(server), parts: parts)
+    #expect(server.requestCount == 1)
+    #expect(server.requestCount(path: "/eurofxref-hist-90d.xml") == 1)
+    #expect(run.report.totals.ok == 301)
+    #expect(run.report.totals.error == 3)
+  }
+
   // The feed's own rules stay: a day after today has no rate yet (whatever --max-staleness allows).
   @Test func ecbFeedRefusesDaysAfterToday() throws {
     let server = try LoopbackHTTPServer()

@@ -75,6 +75,18 @@ public struct BatchJob {
   /// whose keys are collected to plan the fetch.
   var convertingTable: RateTable? { options.fastPath ? sourceTable : nil }
 
+  /// Under a ``TableRateProvider`` on the fast path: which keys it would be asked (for pass 1's ``KeySpan``);
+  /// `nil` for any other source.
+  var tableProviderAccepts: (@Sendable (RateKey) -> Bool)? {
+    guard options.fastPath, case .provider(let provider as any TableRateProvider, _) = source else { return nil }
+    let today = options.today
+    return { key in
+      guard case .success(let route) = CurrencyLifecycle.route(for: key) else { return false }
+      let market = route.marketKey
+      return market.pair.base != market.pair.quote && provider.precheck(market, today: today) == nil
+    }
+  }
+
   /// Whether pass 2 will convert from a table (a local one, or a ``TableRateProvider``'s): pass 1 then finds
   /// where a big file's parts start even while it collects keys.
   var passTwoConvertsFromTable: Bool {

@@ -298,6 +298,38 @@ struct TableSourceDifferentialTests {
     #expect(lines[3] == "2024-01-06,100,EUR,USD,1.0921,109.21,USD,2024-01-05,ecb-embedded EUR/USD=1.0921,fallback,")
   }
 
+  // A lock that did not keep a directly published pair cannot answer it, even when it keeps both legs of the
+  // cross rate through the pivot: the source would have used the direct rate.
+  @Test func frozenRunDoesNotCrossAPairTheLockDidNotKeep() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let rates = try directory.write(
+      """
+      date,base,quote,rate
+      2024-01-05,EUR,USD,1.0921
+      2024-01-05,EUR,JPY,158.57
+      2024-01-05,USD,JPY,145.00
+
+      """, named: "rates.csv")
+    let table = try RatesFile.load(path: rates)
+    let input = try directory.write("date,amount,from,to\n2024-01-05,100,EUR,USD\n2024-01-05,100,EUR,JPY\n", named: "in.csv")
+    let lock = directory.url.appendingPathComponent("rates.lock").path
+    _ = try Self.run(input, format: .csv, source: .table(table), parts: 1, lock: lock)
+    let other = try directory.write("date,amount,from,to\n2024-01-05,100,USD,JPY\n", named: "other.csv")
+    // Unfrozen: the direct rate, 100 × 145.00.
+    let direct = try Self.run(other, format: .csv, source: .table(table), parts: 1)
+    #expect(String(decoding: direct.output, as: UTF8.self).contains(",100,USD,JPY,145,14500,JPY,2024-01-05,"))
+    let (frozen, defaultDay) = try Self.frozen(lock)
+    for fastPath in [true, false] {
+      let run = try Self.run(other, format: .csv, source: frozen, parts: 1) {
+        $0.defaultDate = defaultDay
+        $0.fastPath = fastPath
+      }
+      let lines = String(decoding: run.output, as: UTF8.self).split(separator: "\n").map(String.init)
+      #expect(lines[1].hasSuffix(",error,no_rate: the lock file \(lock) (--frozen) holds no USD/JPY rates"))
+    }
+  }
+
   // A version 1 lock (JSON, every cross pair) is still read, by the general path.
   @Test func versionOneLockIsStillRead() throws {
     let directory = try TemporaryDirectory()

@@ -160,6 +160,8 @@ public struct RateTable: Sendable {
     if case .some(.some(let direct)) = leg(from: pair.base, to: pair.quote) {
       rate = direct
     } else {
+      // A lock that does not keep the direct pair cannot say whether the source published it that day.
+      if let unkept { return .failure(unkept) }
       legs = []
       func missingLeg(_ currency: CurrencyCode, _ found: ExchangeRate??) -> RowError {
         guard case .none = found else { return notPublished(currency) }

@@ -293,7 +293,9 @@ struct TableSourceDifferentialTests {
         == "2024-01-08,100,EUR,USD,,,USD,,ecb-embedded,error,no_rate: the lock file \(lock) (--frozen) holds no ECB publication deciding 2024-01-08"
     )
     #expect(
-      lines[2] == "2024-01-05,100,EUR,GBP,,,GBP,,ecb-embedded,error,no_rate: the lock file \(lock) (--frozen) holds no EUR/GBP rates")
+      lines[2]
+        == "2024-01-05,100,EUR,GBP,,,GBP,,ecb-embedded,error,no_rate: the lock file \(lock) (--frozen) holds no EUR/GBP rates"
+    )
     // Saturday 2024-01-06 is decided by Friday's row, which the lock holds (its next publication is Monday).
     #expect(lines[3] == "2024-01-06,100,EUR,USD,1.0921,109.21,USD,2024-01-05,ecb-embedded EUR/USD=1.0921,fallback,")
   }
@@ -358,7 +360,10 @@ struct TableSourceDifferentialTests {
     let converted = "145.1973263,14520,JPY,2024-01-05,ecb-embedded EUR/USD=1.0921 EUR/JPY=158.57,ok,"
     #expect(lines[1] == "2024-01-05,100,USD,JPY," + converted)
     #expect(lines[2] == ",100,USD,JPY," + converted)
-    #expect(lines[3] == "2024-01-05,100,USD,GBP,,,GBP,,lock,error,no_rate: USD/GBP on 2024-01-05 is not in the lock file \(lock) (--frozen)")
+    #expect(
+      lines[3]
+        == "2024-01-05,100,USD,GBP,,,GBP,,lock,error,no_rate: USD/GBP on 2024-01-05 is not in the lock file \(lock) (--frozen)"
+    )
   }
 
   // Pass 1 reads only the span of days the feed will be asked (in parts too): a record the ECB cannot answer
@@ -391,7 +396,9 @@ struct TableSourceDifferentialTests {
     let run = try Self.run(input, format: .csv, source: Self.ecbSource(server), parts: 1) { $0.maxStaleness = 30 }
     let lines = String(decoding: run.output, as: UTF8.self).split(separator: "\n").map(String.init)
     #expect(
-      lines[1] == "2026-10-31,100,EUR,USD,,,USD,,ecb,error,date_out_of_range: 2026-10-31 is in the future; no rates exist for it yet")
+      lines[1]
+        == "2026-10-31,100,EUR,USD,,,USD,,ecb,error,date_out_of_range: 2026-10-31 is in the future; no rates exist for it yet"
+    )
     // 100 × 1.1172
     #expect(lines[2] == "2026-10-30,100,EUR,USD,1.1172,111.72,USD,2026-10-30,ecb EUR/USD=1.1172,ok,")
   }

@@ -30,7 +30,9 @@ public enum ECBXMLFeed {
         { pointer in
           xmlReaderForMemory(
             pointer, Int32(clamping: bytes.count), path, nil,
-            Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue))
+            Int32(
+              XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+                | XML_PARSE_NOBLANKS.rawValue))
         })
     else { throw RatesFileError(path: path, line: 1, column: 1, message: "the file is empty") }
     defer { xmlFreeTextReader(reader) }
@@ -70,6 +72,17 @@ public enum ECBXMLFeed {
       defer { xmlTextReaderMoveToElement(reader) }
       return xmlTextReaderConstValue(reader).map { String(cString: $0) }
     }
+    /// An attribute's bytes, in place (valid until the reader moves on).
+    func attributeBytes(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
+      let found = name.withUTF8Buffer { name in
+        name.withMemoryRebound(to: CChar.self) { xmlTextReaderMoveToAttribute(reader, $0.baseAddress) }
+      }
+      guard found == 1 else { return nil }
+      defer { xmlTextReaderMoveToElement(reader) }
+      return xmlTextReaderConstValue(reader).map { UnsafeBufferPointer(start: $0, count: strlen($0)) }
+    }
+    /// Columns by the three letters of a currency code already checked.
+    var columnByLetters: [UInt32: Int] = [:]
     func isCube(_ name: UnsafePointer<xmlChar>) -> Bool {
       name[0] == UInt8(ascii: "C") && name[1] == UInt8(ascii: "u") && name[2] == UInt8(ascii: "b")
         && name[3] == UInt8(ascii: "e") && name[4] == 0
@@ -110,21 +123,40 @@ public enum ECBXMLFeed {
         days.append(day)
         seenInRow = Array(repeating: false, count: currencies.count)
       }
-      if let currencyText = attribute("currency") {
-        guard !days.isEmpty else { throw fail("Cube currency=\(RowError.quoted(currencyText)) is not inside a Cube time=…") }
-        guard let code = CurrencyCode(currencyText) else {
-          throw fail("\(RowError.quoted(currencyText)) is not an ISO 4217 currency code")
-        }
-        guard let rateText = attribute("rate"), let rate = ExactDecimal(rateText.trimmingWhitespace),
-          rate.significand > 0
-        else { throw fail("the \(code) rate \(RowError.quoted(attribute("rate") ?? "")) is not a positive decimal") }
+      if let currencyBytes = attributeBytes("currency") {
+        // Read from bytes: a history has 280,000 of these; a code seen before is not checked again.
+        let letters =
+          currencyBytes.count == 3
+          ? UInt32(currencyBytes[0]) << 16 | UInt32(currencyBytes[1]) << 8 | UInt32(currencyBytes[2]) : nil
         let column: Int
-        if let known = columnByCurrency[code] {
+        if let letters, let known = columnByLetters[letters], !days.isEmpty {
           column = known
         } else {
-          column = currencies.count
-          columnByCurrency[code] = column
-          currencies.append(code)
+          let currencyText = String(decoding: currencyBytes, as: UTF8.self)
+          guard !days.isEmpty else {
+            throw fail("Cube currency=\(RowError.quoted(currencyText)) is not inside a Cube time=…")
+          }
+          guard let code = CurrencyCode(currencyText) else {
+            throw fail("\(RowError.quoted(currencyText)) is not an ISO 4217 currency code")
+          }
+          if let known = columnByCurrency[code] {
+            column = known
+          } else {
+            column = currencies.count
+            columnByCurrency[code] = column
+            currencies.append(code)
+          }
+          if let letters { columnByLetters[letters] = column }
+        }
+        let code = currencies[column]
+        let rateBytes = attributeBytes("rate")
+        guard let rateBytes,
+          let rate = ExactDecimal(plainUTF8: rateBytes)
+            ?? ExactDecimal(String(decoding: rateBytes, as: UTF8.self).trimmingWhitespace),
+          rate.significand > 0
+        else {
+          let text = rateBytes.map { String(decoding: $0, as: UTF8.self) } ?? ""
+          throw fail("the \(code) rate \(RowError.quoted(text)) is not a positive decimal")
         }
         if column >= seenInRow.count { seenInRow += repeatElement(false, count: column + 1 - seenInRow.count) }
         guard !seenInRow[column] else { throw fail("currency \(code) appears twice on \(days[days.count - 1])") }

@@ -369,17 +369,28 @@ struct TableSourceDifferentialTests {
   // Pass 1 reads only the span of days the feed will be asked (in parts too): a record the ECB cannot answer
   // (an unknown currency, a day before 1999, a day after today) does not widen it, so recent records ask for the
   // 90-day file, as the planner does for their keys.
-  @Test(arguments: [1, 3])
-  func spanOfAskedDaysPicksTheFile(parts: Int) throws {
+  @Test(arguments: Format.allCases, [1, 3])
+  func spanOfAskedDaysPicksTheFile(format: Format, parts: Int) throws {
     let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    var text = "date,amount,from,to\n2020-01-02,1,XXX,EUR\n1998-06-01,1,USD,EUR\n2027-01-04,1,USD,EUR\n"
-    for index in 0..<300 { text += "2026-\(index % 2 == 0 ? "09-01" : "10-29"),\(index),USD,JPY\n" }
-    text += "2020-01-02,1,EUR,EUR\n"
-    let input = try directory.write(text, named: "in.csv")
-    let run = try Self.run(input, format: .csv, source: Self.ecbSource(server), parts: parts)
+    var records = [("2020-01-02", "1", "XXX", "EUR"), ("1998-06-01", "1", "USD", "EUR"), ("2027-01-04", "1", "USD", "EUR")]
+    for index in 0..<300 { records.append(("2026-\(index % 2 == 0 ? "09-01" : "10-29")", "\(index)", "USD", "JPY")) }
+    records.append(("2020-01-02", "1", "EUR", "EUR"))
+    let text: String
+    switch format {
+    case .csv: text = "date,amount,from,to\n" + records.map { "\($0.0),\($0.1),\($0.2),\($0.3)\n" }.joined()
+    case .jsonl:
+      text = records.map { #"{"date":"\#($0.0)","amount":\#($0.1),"from":"\#($0.2)","to":"\#($0.3)"}"# + "\n" }.joined()
+    case .xml:
+      text =
+        "<payments>\n"
+        + records.map { "<payment date=\"\($0.0)\" amount=\"\($0.1)\" from=\"\($0.2)\" to=\"\($0.3)\"/>\n" }.joined()
+        + "</payments>\n"
+    }
+    let input = try directory.write(text, named: "in.\(format.rawValue)")
+    let run = try Self.run(input, format: format, source: Self.ecbSource(server), parts: parts)
     #expect(server.requestCount == 1)
     #expect(server.requestCount(path: "/eurofxref-hist-90d.xml") == 1)
     #expect(run.report.totals.ok == 301)

@@ -168,8 +168,15 @@ struct QuoteBook {
   }
 
   /// The columns a pair's rate comes from, as ``RateTable/quote(for:maxStaleness:)`` picks them: a published
-  /// pair either way round, else a cross through the pivot.
+  /// pair either way round, else a cross through the pivot. The columns are recorded in the table's
+  /// ``RateTable/usage``.
   static func plan(for pair: CurrencyPair, in table: RateTable) -> LegPlan? {
+    let plan = unrecordedPlan(for: pair, in: table)
+    if let plan, let usage = table.usage { usage.mark(columns: [plan.first] + (plan.second.map { [$0] } ?? [])) }
+    return plan
+  }
+
+  private static func unrecordedPlan(for pair: CurrencyPair, in table: RateTable) -> LegPlan? {
     func leg(from base: CurrencyCode, to quote: CurrencyCode) -> (Int, Bool)? {
       if let column = table.columnByPair[CurrencyPair(base: base, quote: quote)] { return (column, false) }
       if let column = table.columnByPair[CurrencyPair(base: quote, quote: base)] { return (column, true) }

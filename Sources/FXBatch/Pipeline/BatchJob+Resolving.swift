@@ -27,9 +27,14 @@ extension BatchJob {
   /// The answer of a local table to one key, routed through the currency lifecycle (what ``resolve(_:report:)``
   /// gives a table source's key).
   func resolve(_ key: RateKey, table: RateTable) -> Result<RateQuote, RowError> {
+    resolve(key) { table.quote(for: $0, maxStaleness: options.maxStaleness) }
+  }
+
+  /// The answer to one key, routed through the currency lifecycle, from the answers to market keys.
+  func resolve(_ key: RateKey, market: (RateKey) -> Result<RateQuote, RowError>) -> Result<RateQuote, RowError> {
     switch CurrencyLifecycle.route(for: key) {
     case .failure(let error): return .failure(error)
-    case .success(let route): return route.quote(from: table.quote(for: route.marketKey, maxStaleness: options.maxStaleness))
+    case .success(let route): return route.quote(from: market(route.marketKey))
     }
   }
 
@@ -39,8 +44,20 @@ extension BatchJob {
     Set(keys.compactMap { try? CurrencyLifecycle.route(for: $0).get().marketKey })
   }
 
-  /// Answers every distinct market key once: from the local table, or by planning and fetching requests.
+  /// Answers every distinct market key once: from the local table (or the table a provider filled), the
+  /// answers pass 1's fetch already gave, or by planning and fetching requests.
   private func resolveMarket(_ keys: Set<RateKey>, report: inout RunReport) -> [RateKey: Result<RateQuote, RowError>] {
+    if let table = sourceTable {
+      var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
+      quotes.reserveCapacity(keys.count)
+      for key in keys { quotes[key] = table.quote(for: key, maxStaleness: options.maxStaleness) }
+      return quotes
+    }
+    if let tableFailure, case .provider(let provider, _) = source {
+      var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
+      for key in keys { quotes[key] = tableFailureAnswer(key, provider: provider, failure: tableFailure) }
+      return quotes
+    }
     switch source {
     case .table(let table):
       var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
@@ -71,55 +88,178 @@ extension BatchJob {
     case .provider(let provider, let settings):
       let plan = RatePlanner.plan(
         keys: keys, provider: provider, today: options.today, cache: settings.cache, maxStaleness: options.maxStaleness)
-      if settings.offline {
-        var quotes = plan.localAnswers
-        for request in plan.requests {
-          for key in request.keys {
-            quotes[key] = .failure(
-              RowError(.noRate, "offline (--offline): no cached \(provider.info.publisher) rate for \(key.pair) on \(key.day)"))
-          }
-        }
-        report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: plan.cacheHits)
-        return quotes
-      }
-      let transport = settings.transport ?? URLSessionTransport(maximumConnections: settings.jobs, timeout: settings.timeout)
-      let fetcher = RateFetcher(
-        transport: transport, jobs: settings.jobs, timeout: settings.timeout, retryPolicy: settings.retryPolicy)
-      let (results, retries) = fetcher.fetch(plan.requests.map(\.url), progress: settings.progress)
-      var quotes = plan.localAnswers
-      var fetch = RunReport.Fetch(requests: plan.requests.count, retries: retries, failedRequests: 0, cacheHits: plan.cacheHits)
-      var fetched: [RateKey: RateQuote] = [:]
-      for (request, result) in zip(plan.requests, results) {
-        switch result {
-        case .success(let response):
-          let answers = provider.answers(to: request, response: response, maxStaleness: options.maxStaleness)
-          for (key, answer) in answers {
-            quotes[key] = answer
-            if case .success(let quote) = answer { fetched[key] = quote }
-          }
-          // An answer that served none of its keys (an error body, garbage) is a failed request too.
-          if !answers.values.contains(where: { (try? $0.get()) != nil }) { fetch.failedRequests += 1 }
-        case .failure(let failure):
-          let error = provider.rowError(for: failure, request: request)
-          for key in request.keys { quotes[key] = .failure(error) }
-          fetch.failedRequests += 1
-        }
-      }
-      if provider.cachesAnswers { settings.cache?.store(fetched, source: provider.info.description, today: options.today) }
-      // A key the answer did not mention is an error of that key, never a silent gap.
-      for request in plan.requests {
-        for key in request.keys where quotes[key] == nil {
-          quotes[key] = .failure(
-            RowError(.badResponse, "\(provider.info.publisher)'s answer does not mention \(key.pair) on \(key.day)"))
-        }
-      }
-      // For a service, the range is that of the rate days its answers used.
-      let rateDays = quotes.compactMap { key, result in key.pair.base == key.pair.quote ? nil : try? result.get().rateDay }
-      report.rates.firstDay = rateDays.min()?.description
-      report.rates.lastDay = rateDays.max()?.description
-      report.fetch = fetch
-      return quotes
+      if settings.offline { return offlineAnswers(to: plan, provider: provider, report: &report) }
+      let (results, retries) = fetch(plan.requests, settings: settings)
+      return answers(to: plan, results: results, retries: retries, provider: provider, settings: settings, report: &report)
     }
+  }
+
+  /// Sends a plan's requests through the bounded fetcher.
+  private func fetch(_ requests: [RateRequest], settings: FetchSettings) -> ([Result<HTTPResponse, FetchError>], Int) {
+    let transport = settings.transport ?? URLSessionTransport(maximumConnections: settings.jobs, timeout: settings.timeout)
+    let fetcher = RateFetcher(
+      transport: transport, jobs: settings.jobs, timeout: settings.timeout, retryPolicy: settings.retryPolicy)
+    return fetcher.fetch(requests.map(\.url), progress: settings.progress)
+  }
+
+  /// Every key's answer from a plan's local answers and its requests' results.
+  private func answers(
+    to plan: RatePlan, results: [Result<HTTPResponse, FetchError>], retries: Int, provider: any RateProvider,
+    settings: FetchSettings, report: inout RunReport
+  ) -> [RateKey: Result<RateQuote, RowError>] {
+    var quotes = plan.localAnswers
+    var fetch = RunReport.Fetch(requests: plan.requests.count, retries: retries, failedRequests: 0, cacheHits: plan.cacheHits)
+    var fetched: [RateKey: RateQuote] = [:]
+    for (request, result) in zip(plan.requests, results) {
+      switch result {
+      case .success(let response):
+        let answers = provider.answers(to: request, response: response, maxStaleness: options.maxStaleness)
+        for (key, answer) in answers {
+          quotes[key] = answer
+          if case .success(let quote) = answer { fetched[key] = quote }
+        }
+        // An answer that served none of its keys (an error body, garbage) is a failed request too.
+        if !answers.values.contains(where: { (try? $0.get()) != nil }) { fetch.failedRequests += 1 }
+      case .failure(let failure):
+        let error = provider.rowError(for: failure, request: request)
+        for key in request.keys { quotes[key] = .failure(error) }
+        fetch.failedRequests += 1
+      }
+    }
+    if provider.cachesAnswers, !(provider is any TableRateProvider) {
+      settings.cache?.store(fetched, source: provider.info.description, today: options.today)
+    }
+    // A key the answer did not mention is an error of that key, never a silent gap.
+    for request in plan.requests {
+      for key in request.keys where quotes[key] == nil {
+        quotes[key] = .failure(
+          RowError(.badResponse, "\(provider.info.publisher)'s answer does not mention \(key.pair) on \(key.day)"))
+      }
+    }
+    // For a service, the range is that of the rate days its answers used.
+    let rateDays = quotes.compactMap { key, result in key.pair.base == key.pair.quote ? nil : try? result.get().rateDay }
+    report.rates.firstDay = rateDays.min()?.description
+    report.rates.lastDay = rateDays.max()?.description
+    report.fetch = fetch
+    return quotes
+  }
+
+  /// What a ``TableRateProvider`` said for pass 1's keys: its table, or why there is none (a failed request, a
+  /// body that is not a table, `--offline` without a kept table): the error of every key the provider would
+  /// have been asked (``tableFailure``).
+  enum ProviderTable {
+    case table(RateTable)
+    case failed((RateKey) -> RowError)
+  }
+
+  /// Plans and fetches the table of a ``TableRateProvider`` — one request, as the planner plans it — or takes the
+  /// table the rate cache kept when it covers the planned days (under `--offline`, whatever it covers).
+  ///
+  /// The planner is given the oldest and the newest market key the provider accepts, not every key: a table
+  /// provider's requests depend only on the days its keys span (``TableRateProvider``), and a million records'
+  /// 300,000 keys would otherwise be copied into sets and arrays a few times. The cache keeps one table per
+  /// provider and endpoint (its `histories` table), the longest fetched extended by the newest, never a row per
+  /// key.
+  ///
+  /// - Parameter keys: pass 1's keys; emptied once planned (the answers come from the table, or from the failure,
+  ///   key by key as records ask), so that they do not share the memory of the fetch.
+  func providerTable(
+    _ keys: inout RateKeyIndex, provider: any TableRateProvider, settings: FetchSettings, report: inout RunReport
+  ) -> ProviderTable {
+    var oldest: RateKey? = nil
+    var newest: RateKey? = nil
+    var asked = 0
+    for index in 0..<keys.count {
+      guard case .success(let route) = CurrencyLifecycle.route(for: keys.key(at: index)) else { continue }
+      let key = route.marketKey
+      guard key.pair.base != key.pair.quote, provider.precheck(key, today: options.today) == nil else { continue }
+      asked += 1
+      if oldest.map({ key.day < $0.day }) ?? true { oldest = key }
+      if newest.map({ key.day > $0.day }) ?? true { newest = key }
+    }
+    keys = RateKeyIndex()
+    let plan = RatePlanner.plan(
+      keys: Set([oldest, newest].compactMap { $0 }), provider: provider, today: options.today, cache: nil,
+      maxStaleness: options.maxStaleness)
+    let cacheSource = "table:" + provider.info.description
+    var kept: RateTable? = nil
+    if let cache = settings.cache, let entry = cache.history(source: cacheSource) {
+      kept = try? provider.cachedTable(entry.csv, path: cache.path, today: options.today)
+    }
+    if let kept, let first = kept.days.first, let last = kept.days.last, let oldest, let newest,
+      settings.offline || (first <= oldest.day && newest.day <= last)
+    {
+      report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: asked)
+      return .table(kept)
+    }
+    if settings.offline || plan.requests.isEmpty {
+      report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: 0)
+      let publisher = provider.info.publisher
+      return .failed { key in
+        RowError(.noRate, "offline (--offline): no cached \(publisher) rate for \(key.pair) on \(key.day)")
+      }
+    }
+    let (results, retries) = fetch(plan.requests, settings: settings)
+    report.fetch = RunReport.Fetch(requests: plan.requests.count, retries: retries, failedRequests: 1, cacheHits: 0)
+    let request = plan.requests[0]
+    let error: RowError
+    switch results[0] {
+    case .failure(let failure):
+      error = provider.rowError(for: failure, request: request)
+    case .success(let response):
+      do {
+        let table = try provider.table(from: response, request: request, today: options.today)
+        report.fetch?.failedRequests = 0
+        if let cache = settings.cache, let fetchedFirst = table.days.first {
+          // A shorter file (the 90-day one) extends a longer kept table rather than replace it.
+          let keep =
+            kept.flatMap { kept in kept.days.first.map { $0 < fetchedFirst } == true ? kept : nil }
+            .map { $0.extended(with: table, info: provider.info) } ?? table
+          if let text = provider.tableText(keep), let last = keep.days.last {
+            try? cache.storeHistory(csv: text, lastDay: last, source: cacheSource)
+          }
+        }
+        return .table(table)
+      } catch let parseError {
+        // The provider's own reading of the body says why it is not an answer.
+        let answer = provider.answers(to: request, response: response, maxStaleness: options.maxStaleness).values.first
+        if case .failure(let reason) = answer {
+          error = reason
+        } else {
+          error = RowError(
+            .badResponse, "\(request.url.lastPathComponent): \(parseError.message) (line \(parseError.line))")
+        }
+      }
+    }
+    return .failed { _ in error }
+  }
+
+  /// The answer of a key when a ``TableRateProvider`` gave no table: rate 1 for the same currency, the
+  /// provider's precheck error for a key it would not have been asked, else the failure's error.
+  func tableFailureAnswer(_ key: RateKey, provider: any RateProvider, failure: (RateKey) -> RowError) -> Result<
+    RateQuote, RowError
+  > {
+    if key.pair.base == key.pair.quote {
+      return .success(RateQuote(rate: .one, rateText: "1", rateDay: key.day, isFallback: false, source: "same currency"))
+    }
+    if let error = provider.precheck(key, today: options.today) { return .failure(error) }
+    return .failure(failure(key))
+  }
+
+  /// The answers of a plan sent nowhere: its local answers, and `--offline`'s `no_rate` for every key of its
+  /// requests.
+  private func offlineAnswers(to plan: RatePlan, provider: any RateProvider, report: inout RunReport)
+    -> [RateKey: Result<RateQuote, RowError>]
+  {
+    var quotes = plan.localAnswers
+    for request in plan.requests {
+      for key in request.keys {
+        quotes[key] = .failure(
+          RowError(.noRate, "offline (--offline): no cached \(provider.info.publisher) rate for \(key.pair) on \(key.day)"))
+      }
+    }
+    report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: plan.cacheHits)
+    return quotes
   }
 
   /// The plan a run would follow (`convert --plan`): nothing is fetched and nothing is written.

@@ -9,6 +9,12 @@ import Foundation
 public struct BatchJob {
   public internal(set) var options: BatchOptions
   public let source: RateSourceChoice
+  /// The table pass 2 converts from when the source is not a local table: what a ``TableRateProvider``
+  /// answered, set by ``run(standardOutput:)`` after pass 1 (and the local table recording its use for a lock).
+  var passTwoTable: RateTable? = nil
+  /// Why a ``TableRateProvider`` gave no table (a failed fetch, `--offline` without a kept one), as the error of
+  /// each key it would have been asked: the general path answers with it instead of asking again.
+  var tableFailure: ((RateKey) -> RowError)? = nil
 
   public init(options: BatchOptions, source: RateSourceChoice) {
     self.options = options
@@ -77,11 +83,38 @@ public struct BatchJob {
     }
   }
 
-  /// The local table that converts records as they come (``TableConverter``), when the run has one and needs no
-  /// lock file (which lists every key's answer, so keys are collected then).
-  var convertingTable: RateTable? {
-    guard case .table(let table) = source, options.lockPath == nil, options.fastPath else { return nil }
+  /// The table the run's rates come from: the local one, or (in pass 2) the one a provider's answer filled.
+  var sourceTable: RateTable? {
+    if let passTwoTable { return passTwoTable }
+    guard case .table(let table) = source else { return nil }
     return table
+  }
+
+  /// The table that converts records as they come (``TableConverter``); `nil` in pass 1 of a provider's run,
+  /// whose keys are collected to plan the fetch.
+  var convertingTable: RateTable? { options.fastPath ? sourceTable : nil }
+
+  /// Under a ``TableRateProvider`` on the fast path: which keys it would be asked (for pass 1's ``KeySpan``);
+  /// `nil` for any other source.
+  var tableProviderAccepts: (@Sendable (RateKey) -> Bool)? {
+    guard options.fastPath, case .provider(let provider as any TableRateProvider, _) = source else { return nil }
+    let today = options.today
+    return { key in
+      guard case .success(let route) = CurrencyLifecycle.route(for: key) else { return false }
+      let market = route.marketKey
+      return market.pair.base != market.pair.quote && provider.precheck(market, today: today) == nil
+    }
+  }
+
+  /// Whether pass 2 will convert from a table (a local one, or a ``TableRateProvider``'s): pass 1 then finds
+  /// where a big file's parts start even while it collects keys.
+  var passTwoConvertsFromTable: Bool {
+    guard options.fastPath else { return false }
+    switch source {
+    case .table: return true
+    case .provider(let provider, _): return provider is any TableRateProvider
+    case .lockFile: return false
+    }
   }
 
   /// The day records without a date use: `--date`, else the newest rate day, else today.
@@ -93,7 +126,7 @@ public struct BatchJob {
   /// - Returns: the report; file problems are in it (``RunReport/File/fileError``), never thrown.
   public func run(standardOutput: Int32 = 1) -> RunReport {
     var report = makeReport()
-    let (scans, keys) = scanAll(report: &report)
+    var (scans, keys) = scanAll(report: &report)
     defer {
       for scan in scans {
         if let scan, scan.displayPath == "-" {
@@ -103,24 +136,40 @@ public struct BatchJob {
       }
     }
 
-    // One answer per distinct key, for all files. A lock file needs every answer as a quote, so the table's
-    // compact answers are not used then.
+    // Every source becomes a table before pass 2 where it can: a local table as it is, a table provider's
+    // answer once fetched. A lock file then records the table's rows and columns the rules read.
+    var passTwo = self
+    switch source {
+    case .table(let table):
+      if options.lockPath != nil { passTwo.passTwoTable = table.recordingUsage() }
+    case .provider(let provider as any TableRateProvider, let settings):
+      switch providerTable(&keys, provider: provider, settings: settings, report: &report) {
+      case .table(let table):
+        passTwo.passTwoTable = options.lockPath != nil ? table.recordingUsage() : table
+        report.rates.firstDay = table.firstDay?.description
+        report.rates.lastDay = table.lastDay?.description
+      case .failed(let failure):
+        passTwo.tableFailure = failure
+      }
+    case .provider, .lockFile: break
+    }
+    let passTwoJob = passTwo
+    // One answer per distinct key, for all files.
     var market: [RateKey: Result<RateQuote, RowError>] = [:]
-    let table = convertingTable
-    let quotes = QuoteBook(
-      keys: keys, table: table, maxStaleness: options.maxStaleness, onDemand: table.map { table in { resolve($0, table: table) } }
-    ) { generalKeys in
-      let resolved = resolve(generalKeys, report: &report)
+    let table = passTwo.convertingTable
+    // Keys not collected (under a table, or a table provider's) are answered as records ask.
+    var onDemand: ((RateKey) -> Result<RateQuote, RowError>)? = nil
+    if let sourceTable = passTwoJob.sourceTable {
+      onDemand = { passTwoJob.resolve($0, table: sourceTable) }
+    } else if let failure = passTwoJob.tableFailure, case .provider(let provider, _) = source {
+      onDemand = { key in
+        passTwoJob.resolve(key) { passTwoJob.tableFailureAnswer($0, provider: provider, failure: failure) }
+      }
+    }
+    let quotes = QuoteBook(keys: keys, table: table, maxStaleness: options.maxStaleness, onDemand: onDemand) { generalKeys in
+      let resolved = passTwoJob.resolve(generalKeys, report: &report)
       market = resolved.market
       return resolved.quotes
-    }
-    if let lockPath = options.lockPath, !source.isLockFile {
-      do {
-        try LockFile.write(market, defaultDay: defaultDay, to: lockPath)
-        report.lockFile = lockPath
-      } catch {
-        report.lockFileError = "\(lockPath):1:1: error: \(error)"
-      }
     }
 
     // Pass 2: stream each file again and write its annotated copy.
@@ -129,9 +178,10 @@ public struct BatchJob {
     for (index, scan) in scans.enumerated() {
       guard let scan else { continue }
       do {
-        var (counts, withoutDate, fileLedger, scan) = try convert(scan, quotes: quotes, standardOutput: standardOutput)
+        var (counts, withoutDate, fileLedger, scan) = try passTwoJob.convert(scan, quotes: quotes, standardOutput: standardOutput)
         fileLedger.settle(
-          with: exactTotals(of: [scan], currencies: fileLedger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes)
+          with: passTwoJob.exactTotals(
+            of: [scan], currencies: fileLedger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes)
         )
         report.files[index].counts = counts
         report.files[index].reconciliation = fileLedger.reconciliations(rounding: options.rounding)
@@ -151,9 +201,21 @@ public struct BatchJob {
       }
     }
     ledger.settle(
-      with: exactTotals(
+      with: passTwoJob.exactTotals(
         of: converted.map(\.scan), currencies: ledger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes))
     report.reconciliation = ledger.reconciliations(rounding: options.rounding)
+    if let lockPath = options.lockPath, !source.isLockFile {
+      do {
+        if let table = passTwoJob.sourceTable, let usage = table.usage {
+          try LockFile.write(table: table, used: usage.used, defaultDay: defaultDay, to: lockPath)
+        } else {
+          try LockFile.write(quotes: market, source: source.info, defaultDay: defaultDay, to: lockPath)
+        }
+        report.lockFile = lockPath
+      } catch {
+        report.lockFileError = "\(lockPath):1:1: error: \(error)"
+      }
+    }
     let fileFailed = report.files.contains { $0.fileError != nil } || report.lockFileError != nil
     report.exitStatus = fileFailed ? 2 : (report.totals.error > 0 ? 1 : 0)
     return report

@@ -4,7 +4,7 @@ enum ECBCoverage {
   /// The first publication day of the euro reference rates.
   static let firstDay = CalendarDay(year: 1999, month: 1, day: 4) ?? CalendarDay(daysSinceEpoch: 10_595)
 
-  static var currencies: Set<CurrencyCode> { EmbeddedECBHistory.table.currencies }
+  static let currencies: Set<CurrencyCode> = EmbeddedECBHistory.table.currencies
 
   /// The error for a key such a service cannot answer, so that it is never asked.
   ///

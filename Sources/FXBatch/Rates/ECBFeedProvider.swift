@@ -4,7 +4,7 @@ import Foundation
 /// `eurofxref-hist-90d.xml` (about the last 90 days) and `eurofxref-hist.xml` (since 1999-01-04), under
 /// https://www.ecb.europa.eu/stats/eurofxref/ by default. One request serves the whole batch: the smallest
 /// file that covers every date asked.
-public struct ECBFeedProvider: RateProvider {
+public struct ECBFeedProvider: TableRateProvider {
   /// The directory holding the three files.
   public let endpoint: URL
   public let info: RateSourceInfo
@@ -42,12 +42,46 @@ public struct ECBFeedProvider: RateProvider {
   >] {
     let table: RateTable
     do {
-      table = try [UInt8](response.body).withUnsafeBufferPointer { buffer throws(RatesFileError) in
-        try ECBXMLFeed.parse(buffer, path: request.url.lastPathComponent, info: info)
-      }
+      table = try parse(response, request: request)
     } catch {
-      return failAll(request, RowError(.badResponse, "\(request.url.lastPathComponent): \(error.message) (line \(error.line))"))
+      return failAll(request, Self.badResponse(error, request: request))
     }
     return Dictionary(uniqueKeysWithValues: request.keys.map { ($0, table.quote(for: $0, maxStaleness: maxStaleness)) })
+  }
+
+  /// The feed as a table with no rates after `today` (``RateTable/Coverage/validThrough``): the same answer
+  /// ``precheck(_:today:)`` gives such a key.
+  public func table(from response: HTTPResponse, request: RateRequest, today: CalendarDay) throws(RatesFileError) -> RateTable {
+    var table = try parse(response, request: request)
+    table.coverage.validThrough = today
+    return table
+  }
+
+  /// The cache keeps the feed in the ECB history CSV layout (``ECBHistoryCSV``).
+  public func cachedTable(_ bytes: [UInt8], path: String, today: CalendarDay) throws(RatesFileError) -> RateTable {
+    var table = try bytes.withUnsafeBufferPointer { buffer throws(RatesFileError) in
+      try ECBHistoryCSV.parse(buffer, path: path, info: info)
+    }
+    table.coverage.validThrough = today
+    return table
+  }
+
+  public func tableText(_ table: RateTable) -> String? { ECBHistoryCSV.render(table) }
+
+  /// The `bad_response` error of a body that is not a feed.
+  static func badResponse(_ error: RatesFileError, request: RateRequest) -> RowError {
+    RowError(.badResponse, "\(request.url.lastPathComponent): \(error.message) (line \(error.line))")
+  }
+
+  private func parse(_ response: HTTPResponse, request: RateRequest) throws(RatesFileError) -> RateTable {
+    // Read in place: a full history is 8 MB.
+    let parsed: Result<RateTable, RatesFileError> = response.body.withUnsafeBytes { raw in
+      do throws(RatesFileError) {
+        return .success(try ECBXMLFeed.parse(raw.bindMemory(to: UInt8.self), path: request.url.lastPathComponent, info: info))
+      } catch {
+        return .failure(error)
+      }
+    }
+    return try parsed.get()
   }
 }

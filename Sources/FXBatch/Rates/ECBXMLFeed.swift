@@ -30,14 +30,24 @@ public enum ECBXMLFeed {
         { pointer in
           xmlReaderForMemory(
             pointer, Int32(clamping: bytes.count), path, nil,
-            Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue))
+            Int32(
+              XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
+                | XML_PARSE_NOBLANKS.rawValue))
         })
     else { throw RatesFileError(path: path, line: 1, column: 1, message: "the file is empty") }
     defer { xmlFreeTextReader(reader) }
 
     var columnByCurrency: [CurrencyCode: Int] = [:]
     var currencies: [CurrencyCode] = []
-    var rows: [(day: CalendarDay, rates: [CurrencyCode: ExactDecimal])] = []
+    // The cells as read, flat (a history has 280,000): each one's row, column and rate.
+    var days: [CalendarDay] = []
+    var cellRows: [Int32] = []
+    var cellColumns: [Int32] = []
+    var cellSignificands: [UInt64] = []
+    var cellScales: [UInt8] = []
+    /// Rates too wide for 64 bits, by cell number (none in a published feed).
+    var wideValues: [Int: ExactDecimal] = [:]
+    var seenInRow: [Bool] = []
     var seenDays: Set<CalendarDay> = []
     var sawRoot = false
 
@@ -53,10 +63,29 @@ public enum ECBXMLFeed {
         path: path, line: Int(xmlTextReaderGetParserLineNumber(reader)),
         column: Int(xmlTextReaderGetParserColumnNumber(reader)), message: message)
     }
-    func attribute(_ name: String) -> String? {
-      guard let value = xmlTextReaderGetAttribute(reader, name) else { return nil }
-      defer { xmlFree(value) }
-      return String(cString: value)
+    // Read in place (no copy by libxml2): a history has 280,000 rates, each a short (inline) Swift string.
+    func attribute(_ name: StaticString) -> String? {
+      let found = name.withUTF8Buffer { name in
+        name.withMemoryRebound(to: CChar.self) { xmlTextReaderMoveToAttribute(reader, $0.baseAddress) }
+      }
+      guard found == 1 else { return nil }
+      defer { xmlTextReaderMoveToElement(reader) }
+      return xmlTextReaderConstValue(reader).map { String(cString: $0) }
+    }
+    /// An attribute's bytes, in place (valid until the reader moves on).
+    func attributeBytes(_ name: StaticString) -> UnsafeBufferPointer<UInt8>? {
+      let found = name.withUTF8Buffer { name in
+        name.withMemoryRebound(to: CChar.self) { xmlTextReaderMoveToAttribute(reader, $0.baseAddress) }
+      }
+      guard found == 1 else { return nil }
+      defer { xmlTextReaderMoveToElement(reader) }
+      return xmlTextReaderConstValue(reader).map { UnsafeBufferPointer(start: $0, count: strlen($0)) }
+    }
+    /// Columns by the three letters of a currency code already checked.
+    var columnByLetters: [UInt32: Int] = [:]
+    func isCube(_ name: UnsafePointer<xmlChar>) -> Bool {
+      name[0] == UInt8(ascii: "C") && name[1] == UInt8(ascii: "u") && name[2] == UInt8(ascii: "b")
+        && name[3] == UInt8(ascii: "e") && name[4] == 0
     }
 
     while true {
@@ -84,42 +113,93 @@ public enum ECBXMLFeed {
         }
       }
       guard nodeType == Int32(XML_READER_TYPE_ELEMENT.rawValue),
-        let localName = xmlTextReaderConstLocalName(reader), String(cString: localName) == "Cube"
+        let localName = xmlTextReaderConstLocalName(reader), isCube(localName)
       else { continue }
       if let time = attribute("time") {
         guard let day = CalendarDay(iso8601: time) else {
           throw fail("Cube time=\(RowError.quoted(time)) is not a YYYY-MM-DD date")
         }
         guard seenDays.insert(day).inserted else { throw fail("day \(day) appears twice") }
-        rows.append((day, [:]))
+        days.append(day)
+        seenInRow = Array(repeating: false, count: currencies.count)
       }
-      if let currencyText = attribute("currency") {
-        guard !rows.isEmpty else { throw fail("Cube currency=\(RowError.quoted(currencyText)) is not inside a Cube time=…") }
-        guard let code = CurrencyCode(currencyText) else {
-          throw fail("\(RowError.quoted(currencyText)) is not an ISO 4217 currency code")
+      if let currencyBytes = attributeBytes("currency") {
+        // Read from bytes: a history has 280,000 of these; a code seen before is not checked again.
+        let letters =
+          currencyBytes.count == 3
+          ? UInt32(currencyBytes[0]) << 16 | UInt32(currencyBytes[1]) << 8 | UInt32(currencyBytes[2]) : nil
+        let column: Int
+        if let letters, let known = columnByLetters[letters], !days.isEmpty {
+          column = known
+        } else {
+          let currencyText = String(decoding: currencyBytes, as: UTF8.self)
+          guard !days.isEmpty else {
+            throw fail("Cube currency=\(RowError.quoted(currencyText)) is not inside a Cube time=…")
+          }
+          guard let code = CurrencyCode(currencyText) else {
+            throw fail("\(RowError.quoted(currencyText)) is not an ISO 4217 currency code")
+          }
+          if let known = columnByCurrency[code] {
+            column = known
+          } else {
+            column = currencies.count
+            columnByCurrency[code] = column
+            currencies.append(code)
+          }
+          if let letters { columnByLetters[letters] = column }
         }
-        guard let rateText = attribute("rate"), let rate = ExactDecimal(rateText.trimmingWhitespace),
+        let code = currencies[column]
+        let rateBytes = attributeBytes("rate")
+        guard let rateBytes,
+          let rate = ExactDecimal(plainUTF8: rateBytes)
+            ?? ExactDecimal(String(decoding: rateBytes, as: UTF8.self).trimmingWhitespace),
           rate.significand > 0
-        else { throw fail("the \(code) rate \(RowError.quoted(attribute("rate") ?? "")) is not a positive decimal") }
-        guard rows[rows.count - 1].rates.updateValue(rate, forKey: code) == nil else {
-          throw fail("currency \(code) appears twice on \(rows[rows.count - 1].day)")
+        else {
+          let text = rateBytes.map { String(decoding: $0, as: UTF8.self) } ?? ""
+          throw fail("the \(code) rate \(RowError.quoted(text)) is not a positive decimal")
         }
-        if columnByCurrency[code] == nil {
-          columnByCurrency[code] = currencies.count
-          currencies.append(code)
+        if column >= seenInRow.count { seenInRow += repeatElement(false, count: column + 1 - seenInRow.count) }
+        guard !seenInRow[column] else { throw fail("currency \(code) appears twice on \(days[days.count - 1])") }
+        seenInRow[column] = true
+        cellRows.append(Int32(days.count - 1))
+        cellColumns.append(Int32(column))
+        if rate.significand <= Int128(UInt64.max), rate.scale < Int(RateGrid.CompactCells.absent) {
+          cellSignificands.append(UInt64(rate.significand))
+          cellScales.append(UInt8(rate.scale))
+        } else {
+          wideValues[cellScales.count] = rate
+          cellSignificands.append(0)
+          cellScales.append(0)
         }
       }
     }
-    guard !rows.isEmpty, !currencies.isEmpty else {
+    guard !days.isEmpty, !currencies.isEmpty else {
       throw fail("no rates found (expected ECB `Cube time=… / Cube currency=… rate=…` elements)")
     }
-    rows.sort { $0.day < $1.day }
-    var values: [ExactDecimal?] = []
-    values.reserveCapacity(rows.count * currencies.count)
-    for row in rows {
-      for currency in currencies { values.append(row.rates[currency]) }
+    // Rows ascending by day (the feed lists the newest first).
+    let order = days.indices.sorted { days[$0] < days[$1] }
+    var rowOf = [Int](repeating: 0, count: days.count)
+    for (position, row) in order.enumerated() { rowOf[row] = position }
+    let width = currencies.count
+    let pairs = currencies.map { CurrencyPair(base: .euro, quote: $0) }
+    let rowDays = order.map { days[$0] }
+    // 9 bytes a cell (``RateGrid/CompactCells``) when every rate fits, as published rates do.
+    if wideValues.isEmpty {
+      var compact = RateGrid.CompactCells()
+      compact.significands = Array(repeating: 0, count: days.count * width)
+      compact.scales = Array(repeating: RateGrid.CompactCells.absent, count: days.count * width)
+      for index in cellScales.indices {
+        let cell = rowOf[Int(cellRows[index])] * width + Int(cellColumns[index])
+        compact.significands[cell] = cellSignificands[index]
+        compact.scales[cell] = cellScales[index]
+      }
+      return RateTable(info: info, pairs: pairs, days: rowDays, grid: RateGrid(compact: compact))
     }
-    return RateTable(
-      info: info, pairs: currencies.map { CurrencyPair(base: .euro, quote: $0) }, days: rows.map(\.day), values: values)
+    var cells: [ExactDecimal?] = Array(repeating: nil, count: days.count * width)
+    for index in cellScales.indices {
+      cells[rowOf[Int(cellRows[index])] * width + Int(cellColumns[index])] =
+        wideValues[index] ?? ExactDecimal(significand: Int128(cellSignificands[index]), scale: Int(cellScales[index]))
+    }
+    return RateTable(info: info, pairs: pairs, days: rowDays, grid: RateGrid(cells))
   }
 }

@@ -1,14 +1,277 @@
 import Foundation
 
-/// A lock file (`--lock FILE`): every rate a run used — (base, quote, day) → exact rate, rate day and source —
-/// and the day it used for records without a date, so that a later run with `--frozen` takes its rates only
-/// from it and reproduces the conversion byte for byte, on any day.
+/// A lock file (`--lock FILE`): what the source said in a run — its identity, the day used for records without a
+/// date, and the reference rates (or answered quotes) the run used — so that a later run with `--frozen` takes
+/// its rates only from it and reproduces the conversion byte for byte, on any day.
 ///
-/// JSON: `{"format": "fxbatch-lock/1", "defaultDay": "YYYY-MM-DD", "rates": [{"base", "quote", "date",
-/// "numerator", "denominator", "rate", "rateDate", "fallback", "source"}]}`; the exact rate is
-/// `numerator ÷ denominator` (quote units per base unit, decimal text), `rate` its display text.
+/// Version 2 (`fxbatch-lock/2`, written) is UTF-8 text, one `name value` line each, in this order:
+/// ```
+/// fxbatch-lock/2
+/// source ecb-embedded                      the identifier fx_source starts with
+/// publisher ECB                            as row messages name it
+/// description ECB euro foreign exchange reference rates (embedded history)
+/// default-day 2024-12-31                   the day of records without a date
+/// table dated                              a table source (embedded, --rates FILE, the ECB feed); or: quotes
+/// first-day 1999-01-04                     the source's first and last publication days
+/// last-day 2026-10-30
+/// valid-through 2026-12-01                 (optional) no rates exist after this day (a fetched feed's today)
+/// later-source 2026-10-31 ecb-cache        (optional) from this day on, fx_source names this identifier
+/// pairs EUR/USD EUR/JPY                    the columns kept: the pairs the run's rules read
+/// other-pairs EUR/CHF                      (optional) the source's other pairs, not kept
+/// rate 2024-01-02 2024-01-03 1.0956 156.33 a publication day the rules read, the source's next publication
+///                                          day (- for none; the row decides only the days before it), and the
+///                                          cells in `pairs` order as published (N/A: none)
+/// quote EUR USD 2024-03-01 1.0833 1 1.0833 2024-03-01 ok frankfurter EUR/USD=1.0833
+///                                          (quotes sources) base, quote, day, numerator, denominator, rate
+///                                          text, rate day (- for none), ok|fallback, then fx_source's text
+/// sha256 9f86d0…                           SHA-256 of every byte before this line
+/// ```
+/// Rows ascend by day, pairs keep the table's column order, quotes sort by (day, base, quote): the same run
+/// writes the same bytes. An undated table has one row, `rate - - …`. A frozen run on a table lock converts
+/// from the rows kept (``RateTable/Partial``); a day whose deciding publication, or a pair whose column, the
+/// lock does not hold is a `no_rate` error naming the lock.
+///
+/// Version 1 (`fxbatch-lock/1`, still read): JSON, `{"format", "defaultDay", "rates": [{"base", "quote",
+/// "date", "numerator", "denominator", "rate", "rateDate", "fallback", "source"}]}`, every cross pair a run
+/// used.
 public enum LockFile {
-  static let format = "fxbatch-lock/1"
+  static let version1 = "fxbatch-lock/1"
+  static let version2 = "fxbatch-lock/2"
+
+  /// The rates of a lock file.
+  public enum Rates: Sendable {
+    /// A table source's rows and columns, as a table (its ``RateTable/info`` is the locked source's).
+    case table(RateTable)
+    /// Answered quotes by key (a quotes source, or a version 1 lock).
+    case quotes([RateKey: RateQuote])
+  }
+
+  // MARK: Writing
+
+  /// Writes the rows and columns of a table that a run's rules read (``RateTableUsage``), atomically.
+  ///
+  /// - Parameters:
+  ///   - table: the run's table.
+  ///   - used: its rows and columns read, ascending.
+  ///   - defaultDay: the day records without a date used.
+  ///   - path: where to write.
+  /// - Throws: ``OutputError`` when the file cannot be written.
+  static func write(table: RateTable, used: (rows: [Int], columns: [Int]), defaultDay: CalendarDay, to path: String)
+    throws(OutputError)
+  {
+    var lines = header(table.info, defaultDay: defaultDay)
+    lines.append(table.isUndated ? "table undated" : "table dated")
+    if !table.isUndated {
+      if let first = table.firstDay { lines.append("first-day \(first)") }
+      if let last = table.lastDay { lines.append("last-day \(last)") }
+    }
+    if let validThrough = table.coverage.validThrough { lines.append("valid-through \(validThrough)") }
+    if let later = table.laterSource { lines.append("later-source \(later.from) \(line(later.identifier))") }
+    let kept = Set(used.columns)
+    lines.append((["pairs"] + used.columns.map { table.pairs[$0].description }).joined(separator: " "))
+    let others = table.pairs.indices.filter { !kept.contains($0) }
+    if !others.isEmpty { lines.append((["other-pairs"] + others.map { table.pairs[$0].description }).joined(separator: " ")) }
+    let rows = table.isUndated ? [0] : used.rows
+    for row in rows {
+      var fields = ["rate"]
+      if table.isUndated {
+        fields += ["-", "-"]
+      } else {
+        fields.append(table.days[row].description)
+        fields.append(row + 1 < table.days.count ? table.days[row + 1].description : "-")
+      }
+      let cells = table.values.row(row, width: table.pairs.count)
+      for column in used.columns { fields.append(cells[column]?.description ?? "N/A") }
+      lines.append(fields.joined(separator: " "))
+    }
+    try write(lines, to: path)
+  }
+
+  /// Writes the successful answers of a run on a quotes source, sorted, atomically.
+  ///
+  /// - Parameters:
+  ///   - quotes: the run's answers; failures are left out.
+  ///   - source: the source that answered.
+  ///   - defaultDay: the day records without a date used.
+  ///   - path: where to write.
+  /// - Throws: ``OutputError`` when the file cannot be written.
+  static func write(
+    quotes: [RateKey: Result<RateQuote, RowError>], source: RateSourceInfo, defaultDay: CalendarDay, to path: String
+  ) throws(OutputError) {
+    let found = quotes.compactMap { key, result in (try? result.get()).map { (key, $0) } }
+      .sorted { ($0.0.day, $0.0.pair.base, $0.0.pair.quote) < ($1.0.day, $1.0.pair.base, $1.0.pair.quote) }
+    var lines = header(source, defaultDay: defaultDay)
+    lines.append("quotes")
+    for (key, quote) in found {
+      lines.append(
+        [
+          "quote", key.pair.base.description, key.pair.quote.description, key.day.description,
+          quote.rate.numerator.description, quote.rate.denominator.description, line(quote.rateText),
+          quote.rateDay?.description ?? "-", quote.isFallback ? "fallback" : "ok", line(quote.source),
+        ].joined(separator: " "))
+    }
+    try write(lines, to: path)
+  }
+
+  private static func header(_ info: RateSourceInfo, defaultDay: CalendarDay) -> [String] {
+    [
+      version2, "source \(line(info.identifier))", "publisher \(line(info.publisher))",
+      "description \(line(info.description))", "default-day \(defaultDay)",
+    ]
+  }
+
+  /// A value as one line (a line feed in a name would end it).
+  private static func line(_ text: String) -> String {
+    text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
+  }
+
+  private static func write(_ lines: [String], to path: String) throws(OutputError) {
+    let body = Array((lines.joined(separator: "\n") + "\n").utf8)
+    let file = try AtomicFile(path: path)
+    try file.sink.write(body[...])
+    try file.sink.write("sha256 \(SHA256Digest.hex(of: body))\n")
+    try file.commit()
+  }
+
+  // MARK: Reading
+
+  /// Reads a lock file of either version.
+  ///
+  /// - Returns: its rates and the day for records without a date.
+  /// - Throws: ``RatesFileError`` naming the first bad line, or a digest that does not match the content.
+  public static func load(path: String) throws(RatesFileError) -> (rates: Rates, defaultDay: CalendarDay) {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw RatesFileError(path: path, line: 1, column: 1, message: "cannot read the lock file")
+    }
+    let bytes = [UInt8](data)
+    if bytes.starts(with: Array((version2 + "\n").utf8)) { return try loadVersion2(bytes, path: path) }
+    let (quotes, defaultDay) = try loadVersion1(data, path: path)
+    return (.quotes(quotes), defaultDay)
+  }
+
+  private static func loadVersion2(_ bytes: [UInt8], path: String) throws(RatesFileError) -> (
+    rates: Rates, defaultDay: CalendarDay
+  ) {
+    var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
+      String(decoding: $0, as: UTF8.self)
+    }
+    if lines.last == "" { lines.removeLast() }
+    func fail(_ line: Int, _ message: String) -> RatesFileError {
+      RatesFileError(path: path, line: line, column: 1, message: message)
+    }
+    guard let last = lines.last, last.hasPrefix("sha256 ") else {
+      throw fail(lines.count, "the lock file has no sha256 digest line at its end (cut short?)")
+    }
+    let digestStart = bytes.count - last.utf8.count - 1
+    guard String(last.dropFirst(7)) == SHA256Digest.hex(of: bytes[..<digestStart]) else {
+      throw fail(
+        lines.count,
+        "the lock file's sha256 digest does not match its content: it was edited or damaged; write it again with --lock (without --frozen)"
+      )
+    }
+    lines.removeLast()
+    var index = 1
+    /// The value of the next line, which must be named `name`.
+    func value(_ name: String, optional: Bool = false) throws(RatesFileError) -> String? {
+      guard index < lines.count, lines[index] == name || lines[index].hasPrefix(name + " ") else {
+        if optional { return nil }
+        throw fail(index + 1, "expected a `\(name)` line")
+      }
+      index += 1
+      return String(lines[index - 1].dropFirst(min(name.count + 1, lines[index - 1].count)))
+    }
+    func day(_ text: String?, line: Int) throws(RatesFileError) -> CalendarDay {
+      guard let text, let found = CalendarDay(iso8601: text) else { throw fail(line, "malformed day \(text ?? "")") }
+      return found
+    }
+    let identifier = try value("source") ?? ""
+    let publisher = try value("publisher") ?? ""
+    let description = try value("description") ?? ""
+    let defaultDay = try day(try value("default-day"), line: index)
+    if try value("quotes", optional: true) != nil {
+      var quotes: [RateKey: RateQuote] = [:]
+      while index < lines.count {
+        let fields = lines[index].split(separator: " ", maxSplits: 9, omittingEmptySubsequences: false).map(String.init)
+        index += 1
+        guard fields.count == 10, fields[0] == "quote", let base = CurrencyCode(fields[1]), let quote = CurrencyCode(fields[2]),
+          let keyDay = CalendarDay(iso8601: fields[3]),
+          let numerator = ExactDecimal(fields[4]), numerator.significand > 0,
+          let denominator = ExactDecimal(fields[5]), denominator.significand > 0,
+          fields[7] == "-" || CalendarDay(iso8601: fields[7]) != nil, fields[8] == "ok" || fields[8] == "fallback"
+        else { throw fail(index, "malformed quote line") }
+        quotes[RateKey(base: base, quote: quote, day: keyDay)] = RateQuote(
+          rate: ExchangeRate(numerator: numerator, denominator: denominator), rateText: fields[6],
+          rateDay: CalendarDay(iso8601: fields[7]), isFallback: fields[8] == "fallback", source: fields[9])
+      }
+      return (.quotes(quotes), defaultDay)
+    }
+    guard let kind = try value("table"), kind == "dated" || kind == "undated" else {
+      throw fail(index, "expected `table dated`, `table undated` or `quotes`")
+    }
+    let dated = kind == "dated"
+    var coverage = RateTable.Coverage()
+    if dated {
+      coverage.firstDay = try day(try value("first-day"), line: index)
+      coverage.lastDay = try day(try value("last-day"), line: index)
+    }
+    if let text = try value("valid-through", optional: true) { coverage.validThrough = try day(text, line: index) }
+    var laterSource: (from: CalendarDay, identifier: String)? = nil
+    if let text = try value("later-source", optional: true) {
+      let parts = text.split(separator: " ", maxSplits: 1).map(String.init)
+      guard parts.count == 2 else { throw fail(index, "malformed later-source") }
+      laterSource = (try day(parts[0], line: index), parts[1])
+    }
+    func pairs(_ text: String?) throws(RatesFileError) -> [CurrencyPair] {
+      var found: [CurrencyPair] = []
+      for name in (text ?? "").split(separator: " ") {
+        let codes = name.split(separator: "/")
+        guard codes.count == 2, let base = CurrencyCode(codes[0]), let quote = CurrencyCode(codes[1]) else {
+          throw fail(index, "malformed pair \(name)")
+        }
+        found.append(CurrencyPair(base: base, quote: quote))
+      }
+      return found
+    }
+    let kept = try pairs(try value("pairs"))
+    let others = try pairs(try value("other-pairs", optional: true))
+    var days: [CalendarDay] = []
+    var nextDays: [CalendarDay?] = []
+    var values: [ExactDecimal?] = []
+    while index < lines.count {
+      let fields = lines[index].split(separator: " ", omittingEmptySubsequences: false)
+      index += 1
+      guard fields.count == 3 + kept.count, fields[0] == "rate" else { throw fail(index, "malformed rate line") }
+      if dated {
+        let rowDay = try day(String(fields[1]), line: index)
+        guard days.last.map({ $0 < rowDay }) ?? true else { throw fail(index, "rows out of order") }
+        days.append(rowDay)
+        nextDays.append(fields[2] == "-" ? nil : try day(String(fields[2]), line: index))
+      } else {
+        guard fields[1] == "-", fields[2] == "-", values.isEmpty else { throw fail(index, "malformed rate line") }
+        nextDays.append(nil)
+      }
+      for cell in fields[3...] {
+        if cell == "N/A" {
+          values.append(nil)
+        } else {
+          guard let value = ExactDecimal(cell), value.significand > 0 else { throw fail(index, "malformed rate \(cell)") }
+          values.append(value)
+        }
+      }
+      values.append(contentsOf: repeatElement(nil, count: others.count))
+    }
+    let width = kept.count + others.count
+    if values.isEmpty { values = Array(repeating: nil, count: width) }
+    guard dated || nextDays.count == 1 else { throw fail(index, "an undated table has one rate line") }
+    let info = RateSourceInfo(
+      identifier: identifier, publisher: publisher, description: "\(description), frozen in the lock file \(path)")
+    var table = RateTable(info: info, pairs: kept + others, days: days, grid: RateGrid(values), undated: !dated)
+    coverage.partial = RateTable.Partial(
+      holder: "the lock file \(path) (--frozen)", nextDays: nextDays.isEmpty ? [nil] : nextDays, keptColumns: kept.count)
+    table.coverage = coverage
+    table.laterSource = laterSource
+    return (.table(table), defaultDay)
+  }
 
   struct Document: Codable {
     var format: String
@@ -28,44 +291,13 @@ public enum LockFile {
     var source: String
   }
 
-  /// Writes the successful answers of a run, sorted, atomically.
-  ///
-  /// - Parameters:
-  ///   - quotes: the run's answers; failures are left out.
-  ///   - defaultDay: the day records without a date used.
-  ///   - path: where to write.
-  /// - Throws: ``OutputError`` when the file cannot be written.
-  public static func write(_ quotes: [RateKey: Result<RateQuote, RowError>], defaultDay: CalendarDay, to path: String)
-    throws(OutputError)
-  {
-    let found = quotes.compactMap { key, result in (try? result.get()).map { (key, $0) } }
-      .sorted { ($0.0.day, $0.0.pair.base, $0.0.pair.quote) < ($1.0.day, $1.0.pair.base, $1.0.pair.quote) }
-    let document = Document(
-      format: format, defaultDay: defaultDay.description,
-      rates: found.map { key, quote in
-        Entry(
-          base: key.pair.base.description, quote: key.pair.quote.description, date: key.day.description,
-          numerator: quote.rate.numerator.description, denominator: quote.rate.denominator.description, rate: quote.rateText,
-          rateDate: quote.rateDay?.description, fallback: quote.isFallback, source: quote.source)
-      })
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-    guard let data = try? encoder.encode(document) else { throw .writeFailed(reason: "cannot encode the lock file") }
-    let file = try AtomicFile(path: path)
-    try file.sink.write(data)
-    try file.sink.write("\n")
-    try file.commit()
-  }
-
-  /// Reads a lock file.
-  ///
-  /// - Returns: the quotes by key and the day for records without a date.
-  /// - Throws: ``RatesFileError`` naming the first bad entry.
-  public static func load(path: String) throws(RatesFileError) -> (quotes: [RateKey: RateQuote], defaultDay: CalendarDay) {
+  /// Reads a version 1 lock file.
+  private static func loadVersion1(_ data: Data, path: String) throws(RatesFileError) -> (
+    quotes: [RateKey: RateQuote], defaultDay: CalendarDay
+  ) {
     func fail(_ message: String) -> RatesFileError { RatesFileError(path: path, line: 1, column: 1, message: message) }
-    guard let data = FileManager.default.contents(atPath: path) else { throw fail("cannot read the lock file") }
-    guard let document = try? JSONDecoder().decode(Document.self, from: data), document.format == format else {
-      throw fail("not an fxbatch lock file (\(format))")
+    guard let document = try? JSONDecoder().decode(Document.self, from: data), document.format == version1 else {
+      throw fail("not an fxbatch lock file (\(version2) or \(version1))")
     }
     guard let defaultDay = CalendarDay(iso8601: document.defaultDay) else { throw fail("malformed defaultDay") }
     var quotes: [RateKey: RateQuote] = [:]

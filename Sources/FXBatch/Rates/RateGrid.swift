@@ -7,6 +7,21 @@ public struct RateGrid: Sendable {
   private enum Storage: Sendable {
     case cells([ExactDecimal?])
     case lazy(LazyRows)
+    /// Significand and scale per cell (scale ``CompactCells/absent``: no rate): 9 bytes a cell instead of 48,
+    /// for a table of positive rates that fit 64 bits (every published reference rate).
+    case compact(CompactCells)
+  }
+
+  /// Cells as 64-bit significands and scales, in two arrays.
+  struct CompactCells: Sendable {
+    static let absent: UInt8 = 0xFF
+    var significands: [UInt64] = []
+    var scales: [UInt8] = []
+
+    subscript(index: Int) -> ExactDecimal? {
+      guard scales[index] != Self.absent else { return nil }
+      return ExactDecimal(significand: Int128(significands[index]), scale: Int(scales[index]))
+    }
   }
 
   private let storage: Storage
@@ -23,11 +38,17 @@ public struct RateGrid: Sendable {
     count = rows.lineRanges.count * rows.columns.count
   }
 
+  init(compact cells: CompactCells) {
+    storage = .compact(cells)
+    count = cells.scales.count
+  }
+
   /// A cell: the rate, or `nil` when none was published.
   public subscript(index: Int) -> ExactDecimal? {
     switch storage {
     case .cells(let cells): return cells[index]
     case .lazy(let rows): return rows.value(at: index)
+    case .compact(let cells): return cells[index]
     }
   }
 
@@ -36,6 +57,7 @@ public struct RateGrid: Sendable {
     switch storage {
     case .cells(let cells): return Array(cells[row * width..<(row + 1) * width])
     case .lazy(let rows): return rows.row(row)
+    case .compact(let cells): return (row * width..<(row + 1) * width).map { cells[$0] }
     }
   }
 

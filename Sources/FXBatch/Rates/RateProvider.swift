@@ -49,3 +49,24 @@ extension RateProvider {
     Dictionary(uniqueKeysWithValues: request.keys.map { ($0, .failure(error)) })
   }
 }
+
+/// A provider whose answer is a whole reference-rate table (the ECB feed: one file holds every currency of every
+/// day it covers). The job fetches its one planned request after pass 1 and converts pass 2 from the table, as
+/// from a local one (``RateTable``, ``TableConverter``); ``RateProvider/answers(to:response:maxStaleness:)`` stays
+/// for the general path.
+///
+/// Its ``RateProvider/requests(for:today:)`` must depend only on the oldest and newest day of the keys (the job
+/// plans with those two keys), and plan one request.
+public protocol TableRateProvider: RateProvider {
+  /// Reads a 2xx answer as the table it carries, with the provider's own limits in its ``RateTable/coverage``
+  /// (no rates after `today`).
+  ///
+  /// - Throws: ``RatesFileError`` for a body that is not such a table.
+  func table(from response: HTTPResponse, request: RateRequest, today: CalendarDay) throws(RatesFileError) -> RateTable
+
+  /// Reads a table the rate cache kept (``table(from:request:today:)``'s table, stored by ``tableText(_:)``).
+  func cachedTable(_ bytes: [UInt8], path: String, today: CalendarDay) throws(RatesFileError) -> RateTable
+
+  /// The text the rate cache keeps for a table; `nil` when it cannot be kept.
+  func tableText(_ table: RateTable) -> String?
+}

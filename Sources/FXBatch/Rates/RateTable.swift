@@ -16,7 +16,38 @@ public struct RateTable: Sendable {
   let columnByPair: [CurrencyPair: Int]
   private let coveredCurrencies: Set<CurrencyCode>
   /// For a table merged from two sources: from this day on, quotes name the second source's identifier.
-  public private(set) var laterSource: (from: CalendarDay, identifier: String)?
+  public internal(set) var laterSource: (from: CalendarDay, identifier: String)?
+  /// What the source covers beyond the rows held (see ``Coverage``).
+  public internal(set) var coverage = Coverage()
+  /// Records the rows and columns the date rules read, for a lock file (``RateTableUsage``); `nil`: not recorded.
+  var usage: RateTableUsage?
+  private let undated: Bool
+
+  /// The bounds of a source that the rows alone do not tell. ``publicationRow(for:maxStaleness:)`` is the one
+  /// place that applies them.
+  public struct Coverage: Sendable {
+    /// The source's first and last publication days (`nil`: the table's first and last rows).
+    public var firstDay: CalendarDay?
+    public var lastDay: CalendarDay?
+    /// No rates exist for later days (a feed fetched today has nothing for tomorrow), whatever
+    /// `--max-staleness` allows.
+    public var validThrough: CalendarDay?
+    /// Set for a table that holds only some of its source's rows and columns (one rebuilt from a lock file).
+    var partial: Partial?
+
+    public init() {}
+  }
+
+  /// A table with some of its source's rows and columns: a day whose deciding publication is not held, or a
+  /// pair whose column is not kept, is a `no_rate` error naming the holder, never another day's or pair's rate.
+  struct Partial: Sendable {
+    /// Who holds the rows, as messages name it: "the lock file rates.lock".
+    let holder: String
+    /// Per row: the source's next publication day after it (`nil`: none); the row decides only earlier days.
+    let nextDays: [CalendarDay?]
+    /// Columns `0..<keptColumns` hold the source's cells; the rest only name the source's other pairs.
+    let keptColumns: Int
+  }
 
   /// Creates a table from its grid.
   ///
@@ -27,8 +58,9 @@ public struct RateTable: Sendable {
   }
 
   /// Creates a table from its grid (see ``RateGrid``).
-  init(info: RateSourceInfo, pairs: [CurrencyPair], days: [CalendarDay], grid values: RateGrid) {
+  init(info: RateSourceInfo, pairs: [CurrencyPair], days: [CalendarDay], grid values: RateGrid, undated: Bool? = nil) {
     precondition(values.count == max(days.count, 1) * pairs.count, "grid size mismatch")
+    self.undated = undated ?? days.isEmpty
     self.info = info
     self.pairs = pairs
     self.days = days
@@ -44,9 +76,24 @@ public struct RateTable: Sendable {
     pivot = baseCounts.max { lhs, rhs in (lhs.value, rhs.key) < (rhs.value, lhs.key) }?.key ?? .euro
   }
 
-  public var isUndated: Bool { days.isEmpty }
-  public var firstDay: CalendarDay? { days.first }
-  public var lastDay: CalendarDay? { days.last }
+  public var isUndated: Bool { undated }
+  /// The source's first publication day (``Coverage/firstDay``, else the first row's).
+  public var firstDay: CalendarDay? { coverage.firstDay ?? days.first }
+  /// The source's last publication day (``Coverage/lastDay``, else the last row's).
+  public var lastDay: CalendarDay? { coverage.lastDay ?? days.last }
+
+  /// This table, recording the rows and columns its rules read from now on (for a lock file).
+  func recordingUsage() -> RateTable {
+    var table = self
+    table.usage = RateTableUsage(rows: max(days.count, 1), columns: pairs.count)
+    return table
+  }
+
+  /// The error for a cell of a column a partial table does not keep, or `nil`.
+  func unkeptColumnError(_ column: Int) -> RowError? {
+    guard let partial = coverage.partial, column >= partial.keptColumns else { return nil }
+    return RowError(.noRate, "\(partial.holder) holds no \(pairs[column]) rates")
+  }
 
   /// The currencies the table can convert between (the pivot included).
   public var currencies: Set<CurrencyCode> { coveredCurrencies.union([pivot]) }
@@ -75,6 +122,7 @@ public struct RateTable: Sendable {
     var rateDay: CalendarDay? = nil
     if isUndated {
       row = 0
+      usage?.mark(row: 0)
     } else {
       switch publicationRow(for: key.day, maxStaleness: maxStaleness) {
       case .failure(let error): return .failure(error)
@@ -83,14 +131,19 @@ public struct RateTable: Sendable {
       rateDay = days[row]
     }
     var legs: [String] = []
+    var unkept: RowError? = nil
     func leg(from pivot: CurrencyCode, to currency: CurrencyCode) -> ExchangeRate?? {
       if currency == pivot { return .some(.one) }
       if let column = columnByPair[CurrencyPair(base: pivot, quote: currency)] {
+        usage?.mark(columns: [column])
+        if let error = unkeptColumnError(column) { unkept = unkept ?? error }
         guard let value = values[row * pairs.count + column] else { return .some(nil) }
         legs.append("\(pivot)/\(currency)=\(value)")
         return .some(ExchangeRate(numerator: value))
       }
       if let column = columnByPair[CurrencyPair(base: currency, quote: pivot)] {
+        usage?.mark(columns: [column])
+        if let error = unkeptColumnError(column) { unkept = unkept ?? error }
         guard let value = values[row * pairs.count + column] else { return .some(nil) }
         legs.append("\(currency)/\(pivot)=\(value)")
         return .some(ExchangeRate(numerator: value).inverted)
@@ -98,6 +151,7 @@ public struct RateTable: Sendable {
       return nil
     }
     func notPublished(_ currency: CurrencyCode) -> RowError {
+      if let unkept { return unkept }
       let day = rateDay.map { " on \($0)" } ?? ""
       return RowError(.noRate, "\(info.publisher) published no \(currency) rate\(day)")
     }
@@ -106,6 +160,8 @@ public struct RateTable: Sendable {
     if case .some(.some(let direct)) = leg(from: pair.base, to: pair.quote) {
       rate = direct
     } else {
+      // A lock that does not keep the direct pair cannot say whether the source published it that day.
+      if let unkept { return .failure(unkept) }
       legs = []
       func missingLeg(_ currency: CurrencyCode, _ found: ExchangeRate??) -> RowError {
         guard case .none = found else { return notPublished(currency) }
@@ -129,13 +185,21 @@ public struct RateTable: Sendable {
         source: ([identifier(for: rateDay)] + legs).joined(separator: " ")))
   }
 
-  /// The grid row of the deciding publication day for a date.
+  /// The grid row of the deciding publication day for a date, under the table's ``Coverage``; the row found
+  /// (also for a stale or too-late day, whose error names it) is recorded in ``usage``.
   func publicationRow(for day: CalendarDay, maxStaleness: Int) -> Result<Int, RowError> {
-    guard let first = days.first, let last = days.last else { return .failure(RowError(.noRate, "the table is empty")) }
+    guard let first = firstDay, let last = lastDay else { return .failure(RowError(.noRate, "the table is empty")) }
     if day < first {
       return .failure(
         RowError(.dateOutOfRange, "\(day) is before the \(info.publisher) rates start (\(first)); no earlier rate exists"))
     }
+    if let validThrough = coverage.validThrough, day > validThrough {
+      return .failure(RowError(.dateOutOfRange, "\(day) is in the future; no rates exist for it yet"))
+    }
+    func notHeld() -> RowError {
+      RowError(.noRate, "\(coverage.partial?.holder ?? "the table") holds no \(info.publisher) publication deciding \(day)")
+    }
+    guard let held = days.first, day >= held else { return .failure(notHeld()) }
     // Binary search for the last day <= `day`.
     var low = 0
     var high = days.count - 1
@@ -143,9 +207,11 @@ public struct RateTable: Sendable {
       let middle = (low + high + 1) / 2
       if days[middle] <= day { low = middle } else { high = middle - 1 }
     }
+    if let partial = coverage.partial, let next = partial.nextDays[low], day >= next { return .failure(notHeld()) }
+    usage?.mark(row: low)
     let age = day.days(since: days[low])
     if age > maxStaleness {
-      if low == days.count - 1 {
+      if days[low] == last {
         return .failure(
           RowError(
             .dateOutOfRange,

@@ -119,7 +119,10 @@ enum ConvertCommand {
     case .lockFile(let path):
       do {
         let lock = try LockFile.load(path: path)
-        source = .lockFile(path: path, quotes: lock.quotes)
+        switch lock.rates {
+        case .table(let table): source = .table(table)  // the locked source's identity, on the table path
+        case .quotes(let quotes): source = .lockFile(path: path, quotes: quotes)
+        }
         if options.defaultDate == nil { options.defaultDate = lock.defaultDay }  // the locked run's day for undated records
       } catch {
         Console.error("\(error)\n")

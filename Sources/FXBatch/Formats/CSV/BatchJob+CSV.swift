@@ -61,10 +61,13 @@ extension BatchJob {
     let inferMark = options.decimalMark == nil
     let useFastPath = options.fastPath
     // Under a local table, records are converted as they come in pass 2: no keys to collect, and a big file is
-    // converted in parts on all cores; the parts start at record boundaries found here.
-    let collectKeys = convertingTable == nil
+    // converted in parts on all cores; the parts start at record boundaries found here. Under a provider whose
+    // answer is a table, every record is read (in parts too) for the span of days to ask it (``KeySpan``).
+    let spanAccepts = tableProviderAccepts
+    let collectKeys = convertingTable == nil && spanAccepts == nil
+    var span = spanAccepts.map(KeySpan.init)
     let splitTargets =
-      collectKeys
+      !passTwoConvertsFromTable
       ? []
       : Self.partTargets(
         fileSize: Self.fileSize(readPath), parts: options.parallelParts, minimumSize: options.parallelMinimumSize)
@@ -78,6 +81,10 @@ extension BatchJob {
     /// What pass 1 learns from one record.
     func scanRecord(_ view: CSVRecordView, inference: inout DecimalMarkInference) {
       addEvidence(view, &inference)
+      if span != nil, !view.isBlank {
+        Self.addKey(of: view, decoder: &decoder, normalizer: normalizer, to: &span)
+        return
+      }
       guard collectKeys, !view.isBlank else { return }
       if useFastPath, let found = decoder.key(of: view),
         let packed = RateKeyIndex.pack(base: found.base, quote: found.quote, day: found.day)
@@ -90,7 +97,7 @@ extension BatchJob {
     let fields = Dictionary(
       uniqueKeysWithValues: [("amount", mapping.amount), ("from", mapping.from), ("to", mapping.to), ("date", mapping.date)]
         .compactMap { role, index in index.map { (role, headerFields[$0]) } })
-    if allowProvisional, useFastPath, !splitTargets.isEmpty, outputPath != nil,
+    if allowProvisional, useFastPath, !collectKeys, span == nil, !splitTargets.isEmpty, outputPath != nil,
       let (sample, starts, size) = try? Self.provisionalStarts(
         reader: reader, readPath: readPath, targets: splitTargets, scan: addEvidence)
     {
@@ -109,15 +116,26 @@ extension BatchJob {
     let readMeter = ProgressMeter(
       file: displayPath, pass: 1, bytesTotal: Self.fileSize(readPath), handler: options.progress)
     do {
-      if !splitTargets.isEmpty,
+      if !splitTargets.isEmpty, !collectKeys,
         let parallel = try Self.scanCSVInParts(
-          reader: reader, readPath: readPath, targets: splitTargets, meter: readMeter, scan: addEvidence)
+          reader: reader, readPath: readPath, targets: splitTargets, meter: readMeter,
+          makeState: { _ in
+            CSVPassOneState(decoder: CSVFieldDecoder(normalizer: normalizer), span: spanAccepts.map(KeySpan.init))
+          },
+          scan: { view, state in
+            addEvidence(view, &state.inference)
+            if state.span != nil, !view.isBlank {
+              Self.addKey(of: view, decoder: &state.decoder, normalizer: normalizer, to: &state.span)
+            }
+          })
       {
-        (inference, partStarts, size) = parallel
+        (inference, partStarts, size) = (parallel.0.inference, parallel.1, parallel.2)
+        span = parallel.0.span
       } else {
-        if !splitTargets.isEmpty {  // the parts met a quoted field: read the file again, in one pass
+        if !splitTargets.isEmpty, !collectKeys {  // the parts met a quoted field: read the file again, in one pass
           reader = try openFile(readPath, displayPath: displayPath, delimiter: reader.delimiter).reader
           inference = DecimalMarkInference()
+          span = spanAccepts.map(KeySpan.init)
         }
         var ticker = ProgressMeter.Ticker(readMeter, from: reader.nextRecordOffset)
         while let _ = try reader.withNextRecord({ scanRecord($0, inference: &inference) }) {
@@ -142,7 +160,32 @@ extension BatchJob {
     // The last record boundary may be the end of the file: no part starts there.
     scan.partStarts = partStarts.filter { $0.offset < size }
     scan.size = size
-    return (scan, keys)
+    return (scan, span?.keys ?? keys)
+  }
+
+  /// What pass 1 reads of a CSV file, per part.
+  struct CSVPassOneState {
+    var decoder: CSVFieldDecoder
+    var inference = DecimalMarkInference()
+    /// Under a table provider: the span of days to ask it.
+    var span: KeySpan?
+
+    mutating func add(_ later: CSVPassOneState) {
+      inference.add(later.inference)
+      if let other = later.span { span?.add(other) }
+    }
+  }
+
+  /// Adds a record's key to a span (``CSVFieldDecoder``, else the general rules).
+  @inline(__always)
+  static func addKey(
+    of view: CSVRecordView, decoder: inout CSVFieldDecoder, normalizer: RecordNormalizer, to span: inout KeySpan?
+  ) {
+    if let found = decoder.key(of: view) {
+      span?.add(base: found.base, quote: found.quote, day: found.day)
+    } else if case .success(let found) = normalizer.rateKey(of: view.record) {
+      span?.add(found.key)
+    }
   }
 
   /// Pass 2 over a CSV file.
@@ -319,41 +362,43 @@ extension BatchJob {
   ///   part met a quoted field (it may hold line feeds, so the caller reads the file in one pass instead).
   private static func scanCSVInParts(
     reader: CSVReader, readPath: String, targets: [Int], meter: ProgressMeter?,
-    scan: @escaping @Sendable (CSVRecordView, inout DecimalMarkInference) -> Void
-  ) throws -> (DecimalMarkInference, [FileScan.PartStart], Int)? {
+    makeState: @escaping @Sendable (Int) -> CSVPassOneState,
+    scan: @escaping @Sendable (CSVRecordView, inout CSVPassOneState) -> Void
+  ) throws -> (CSVPassOneState, [FileScan.PartStart], Int)? {
     let size = fileSize(readPath)
     guard let starts = lineStarts(readPath, targets: targets, after: reader.nextRecordOffset, size: size) else { return nil }
     reader.stop(at: starts[0])
     let parts = starts.count + 1
     let offsets = starts
-    let found = PartsRunner.scan(parts: parts) { part throws -> (DecimalMarkInference, lines: Int, quoted: Bool) in
+    let found = PartsRunner.scan(parts: parts) { part throws -> (CSVPassOneState, lines: Int, quoted: Bool) in
       let partReader =
         part == 0
         ? reader
         : try CSVReader(
           path: readPath, delimiter: reader.delimiter, range: offsets[part - 1]..<(part < offsets.count ? offsets[part] : size),
           line: 1)
-      var inference = DecimalMarkInference()
+      var state = makeState(part)
       var ticker = ProgressMeter.Ticker(meter, from: partReader.nextRecordOffset)
-      while let _ = try partReader.withNextRecord({ scan($0, &inference) }) {
+      while let _ = try partReader.withNextRecord({ scan($0, &state) }) {
         if partReader.sawQuotedField { break }
         ticker.tick(at: partReader.nextRecordOffset)
       }
-      return (inference, partReader.nextLine, partReader.sawQuotedField)
+      return (state, partReader.nextLine, partReader.sawQuotedField)
     }
-    var inference = DecimalMarkInference()
+    var state: CSVPassOneState? = nil
     var partStarts: [FileScan.PartStart] = []
     var line = 0
     for part in 0..<parts {
       // A part that failed (a quoted field cut at its start leaves the part before it inside quotes) or met a
       // quoted field: the file is read again in one pass, which reports any real error at its own line.
       guard let result = try? found[part].get(), !result.quoted else { return nil }
-      inference.add(result.0)
+      if state == nil { state = result.0 } else { state?.add(result.0) }
       // Part 0 continues the header's line numbers; the others count from 1.
       line = part == 0 ? result.lines : line + result.lines - 1
       if part < starts.count { partStarts.append(FileScan.PartStart(offset: starts[part], line: line)) }
     }
-    return (inference, partStarts, size)
+    guard let state else { return nil }
+    return (state, partStarts, size)
   }
 
   /// The first records of a big file are read for a provisional scan (``FileScan/isProvisional``).

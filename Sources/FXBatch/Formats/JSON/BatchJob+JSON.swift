@@ -13,8 +13,10 @@ extension BatchJob {
   func scanJSONFile(displayPath: String, readPath: String, outputPath: String?, format: RecordFormat) throws(FileError) -> (
     FileScan, Set<RateKey>
   ) {
-    if format == .jsonl, convertingTable != nil {
-      return (try scanJSONLinesFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath), [])
+    // Under a table (or a table provider, whose pass 1 needs only the span of days: ``KeySpan``).
+    if format == .jsonl, convertingTable != nil || tableProviderAccepts != nil {
+      let (scan, span) = try scanJSONLinesFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath)
+      return (scan, Set(span))
     }
     let locator = jsonFieldLocator
     let normalizer = RecordNormalizer(

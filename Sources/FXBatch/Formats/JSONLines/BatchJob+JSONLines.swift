@@ -17,7 +17,12 @@ extension BatchJob {
   /// start; collects no keys (the table answers them as records come).
   ///
   /// - Throws: ``FileError``, as ``scanJSONFile(displayPath:readPath:outputPath:format:)`` does.
-  func scanJSONLinesFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> FileScan {
+  ///
+  /// - Returns: the scan, and under a table provider the keys of the span of days to ask it (``KeySpan``).
+  func scanJSONLinesFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (
+    FileScan, [RateKey]
+  ) {
+    let spanAccepts = tableProviderAccepts
     let locator = jsonFieldLocator
     let normalizer = RecordNormalizer(
       fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
@@ -26,13 +31,15 @@ extension BatchJob {
     let targets = Self.partTargets(
       fileSize: Self.fileSize(readPath), parts: options.parallelParts, minimumSize: options.parallelMinimumSize)
     var found = JSONLinesPassOne(
-      displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark, looksForFirstObject: true)
+      displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark, looksForFirstObject: true,
+      span: spanAccepts.map(KeySpan.init))
     var partStarts: [FileScan.PartStart] = []
     var size = 0
     let meter = ProgressMeter(file: displayPath, pass: 1, bytesTotal: Self.fileSize(readPath), handler: options.progress)
     let makeState: @Sendable (Int) -> JSONLinesPassOne = { part in
       JSONLinesPassOne(
-        displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark, looksForFirstObject: part == 0)
+        displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark, looksForFirstObject: part == 0,
+        span: spanAccepts.map(KeySpan.init))
     }
     do {
       var reader = try JSONLinesByteReader(path: readPath)
@@ -42,7 +49,10 @@ extension BatchJob {
       {
         (found, partStarts, size) = parallel
       } else {
-        if !targets.isEmpty { reader = try JSONLinesByteReader(path: readPath) }  // the first part had no record object
+        if !targets.isEmpty {  // the first part had no record object
+          reader = try JSONLinesByteReader(path: readPath)
+          found = makeState(0)
+        }
         var ticker = ProgressMeter.Ticker(meter, from: reader.nextOffset)
         while let _ = try reader.withNextLine({ line throws in try found.scan(line) }) {
           if partStarts.count < targets.count, reader.nextOffset >= targets[partStarts.count] {
@@ -76,7 +86,7 @@ extension BatchJob {
       normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }))
     scan.partStarts = partStarts.filter { $0.offset < size }
     scan.size = size
-    return scan
+    return (scan, found.span?.keys.allKeys.sorted { $0.day < $1.day } ?? [])
   }
 
   /// Pass 1 in parts on all cores: each part starts after the first line feed at or after its target, and the

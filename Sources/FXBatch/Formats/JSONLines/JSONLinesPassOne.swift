@@ -21,8 +21,14 @@ struct JSONLinesPassOne {
   private var mergedShapes: [Bool] = []
   /// The first record that is an object, and its member names.
   private(set) var firstObject: (record: JSONRecordText, keys: [String])? = nil
+  /// Under a table provider: the span of days to ask it (every record's key).
+  private(set) var span: KeySpan?
 
-  init(displayPath: String, normalizer: RecordNormalizer, locator: JSONFieldLocator, checkMark: Bool, looksForFirstObject: Bool) {
+  init(
+    displayPath: String, normalizer: RecordNormalizer, locator: JSONFieldLocator, checkMark: Bool, looksForFirstObject: Bool,
+    span: KeySpan? = nil
+  ) {
+    self.span = span
     self.displayPath = displayPath
     self.locator = locator
     self.checkMark = checkMark
@@ -51,6 +57,14 @@ struct JSONLinesPassOne {
         let text = object.value(shape.amount, in: content)
         inference.add(CSVFieldDecoder.evidence(text) ?? DecimalMarkInference.evidence(String(decoding: text, as: UTF8.self)))
       }
+      if span != nil {
+        if let key = decoder.key(of: object, shape: shape, in: content) {
+          span?.add(base: key.base, quote: key.quote, day: key.day)
+        } else {
+          let (fields, _, _) = locator.fields(of: JSONRecordText(bytes: Array(content), line: line.number, column: 1))
+          if case .success(let found) = decoder.normalizer.rateKey(of: fields) { span?.add(found.key) }
+        }
+      }
       return
     }
     try scanGeneral(JSONRecordText(bytes: Array(content), line: line.number, column: 1))
@@ -72,11 +86,13 @@ struct JSONLinesPassOne {
     let (fields, found, _) = locator.fields(of: record)
     located.merge(found) { earlier, _ in earlier }
     if checkMark, case .text(let text) = fields.amount { inference.add(text) }
+    if span != nil, case .success(let found) = decoder.normalizer.rateKey(of: fields) { span?.add(found.key) }
   }
 
   /// Adds what a later part of the file found.
   mutating func add(_ later: JSONLinesPassOne) {
     located.merge(later.located) { earlier, _ in earlier }
     inference.add(later.inference)
+    if let other = later.span { span?.add(other) }
   }
 }

@@ -17,8 +17,15 @@ extension BatchJob {
   /// - Returns: the scan and no keys (records are converted from the table as they come); `nil` when the
   ///   document is outside the scanner's subset, is fxbatch output, has no records, or lacks a field: the general
   ///   path then reads it and reports what is wrong.
+  ///
+  /// Under a table provider, it also finds the span of days to ask it (``KeySpan``), and returns its keys.
   func scanXMLFileFast(displayPath: String, readPath: String, outputPath: String?) -> (FileScan, Set<RateKey>)? {
-    guard convertingTable != nil else { return nil }
+    let spanAccepts = tableProviderAccepts
+    guard convertingTable != nil || spanAccepts != nil else { return nil }
+    let normalizer = RecordNormalizer(
+      fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
+      currencies: options.currencies)
+    let spanReader = spanAccepts.map { SpanReader(span: KeySpan(accepts: $0), normalizer: normalizer) }
     let size = Self.fileSize(readPath)
     guard size > 0, let head = Self.xmlHead(path: readPath, recordName: options.recordElement.map { Array($0.utf8) } ?? [])
     else { return nil }
@@ -29,19 +36,19 @@ extension BatchJob {
       targets: Self.partTargets(fileSize: size, parts: options.parallelParts, minimumSize: options.parallelMinimumSize))
     var found: XMLPartScan? = nil
     if !starts.isEmpty {
-      found = Self.scanXMLInParts(path: readPath, starts: starts, document: head.document, locator: locator, inferMark: inferMark)
+      found = Self.scanXMLInParts(
+        path: readPath, starts: starts, document: head.document, locator: locator, inferMark: inferMark,
+        spanReader: spanReader)
     }
     if found == nil {
       starts = []
       found = try? Self.scanXMLPart(
-        path: readPath, range: 0..<Int.max, phase: .prolog, document: head.document, locator: locator, inferMark: inferMark)
+        path: readPath, range: 0..<Int.max, phase: .prolog, document: head.document, locator: locator, inferMark: inferMark,
+        spanReader: spanReader)
     }
     guard let found, let document = found.document, found.records > 0, !found.firstRecordIsAnnotated,
       !locator.roles.contains(where: { $0 != .date && found.located[$0] == nil })
     else { return nil }
-    let normalizer = RecordNormalizer(
-      fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
-      currencies: options.currencies)
     let (decimalMark, basis) =
       options.decimalMark.map { ($0, nil) } ?? found.inference.decide(delimiter: UInt8(ascii: ","))
     var scan = FileScan(
@@ -52,7 +59,30 @@ extension BatchJob {
     scan.partStarts = starts.map { FileScan.PartStart(offset: $0, line: 0) }
     scan.size = size
     scan.xmlDocument = document
-    return (scan, [])
+    return (scan, found.span?.keys.allKeys ?? [])
+  }
+
+  /// What pass 1 needs to find the span of days under a table provider.
+  struct SpanReader: Sendable {
+    let span: KeySpan
+    let normalizer: RecordNormalizer
+
+    /// Adds a record's key: a plain ISO date inside the span found so far is skipped, any other record's key
+    /// is read by the general rules.
+    func add(
+      _ record: XMLScannedRecord, shape: Int, shapes: XMLRecordShapes, bytes: UnsafePointer<UInt8>, to span: inout KeySpan
+    ) {
+      let dateField = shapes.field(.date, shape: shape)
+      if normalizer.dateFormat == .iso, dateField >= 0, !record.fields[dateField].needsDecoding,
+        let day = CalendarDay(iso8601: String(decoding: XMLFastPass.trimmed(record.fields[dateField], bytes), as: UTF8.self)),
+        let oldest = span.oldest, let newest = span.newest, oldest.day <= day, day <= newest.day
+      {
+        return
+      }
+      if case .success(let found) = normalizer.rateKey(of: shapes.fields(of: record, shape: shape, in: bytes)) {
+        span.add(found.key)
+      }
+    }
   }
 
   /// The document's names and its first record's offset, from its first bytes; `nil` outside the subset.
@@ -104,13 +134,14 @@ extension BatchJob {
   ///   end (a part boundary that is not a record boundary).
   private static func scanXMLPart(
     path: String, range: Range<Int>, phase: XMLSimpleScanner.Phase, document: XMLScannedDocument, locator: XMLFieldLocator,
-    inferMark: Bool
+    inferMark: Bool, spanReader: SpanReader?
   ) throws(XMLSimpleScanner.Declined) -> XMLPartScan {
     var scanner = try XMLSimpleScanner(
       path: path, range: range, phase: phase, rootName: phase == .prolog ? [] : document.rootName,
       recordName: document.recordName)
     var shapes = XMLRecordShapes(locator: locator)
     var result = XMLPartScan()
+    result.span = spanReader?.span
     var lastShape = -1
     while let item = try scanner.next() {
       guard case .record = item else { continue }
@@ -129,6 +160,10 @@ extension BatchJob {
         result.located.merge(shapes.layouts[shape].located) { earlier, _ in earlier }
         lastShape = shape
       }
+      if let spanReader, var span = result.span {
+        spanReader.add(scanner.record, shape: shape, shapes: shapes, bytes: bytes, to: &span)
+        result.span = span
+      }
       let amount = shapes.field(.amount, shape: shape)
       if inferMark, amount >= 0 {
         let field = scanner.record.fields[amount]
@@ -146,14 +181,15 @@ extension BatchJob {
 
   /// Pass 1 in parts on all cores; `nil` when a part declines (the caller then reads the document in one part).
   private static func scanXMLInParts(
-    path: String, starts: [Int], document: XMLScannedDocument, locator: XMLFieldLocator, inferMark: Bool
+    path: String, starts: [Int], document: XMLScannedDocument, locator: XMLFieldLocator, inferMark: Bool,
+    spanReader: SpanReader?
   ) -> XMLPartScan? {
     let parts = starts.count + 1
     let found = PartsRunner.scan(parts: parts) { part in
       let range = (part == 0 ? 0 : starts[part - 1])..<(part < starts.count ? starts[part] : Int.max)
       return try scanXMLPart(
         path: path, range: range, phase: part == 0 ? .prolog : .content, document: document, locator: locator,
-        inferMark: inferMark)
+        inferMark: inferMark, spanReader: spanReader)
     }.map { try? $0.get() }
     guard var total = found[0] else { return nil }
     for part in 1..<parts {

@@ -9,11 +9,14 @@ struct XMLPartScan: Sendable {
   var document: XMLScannedDocument? = nil
   /// The file offset of the part's first record.
   var firstRecord: Int? = nil
+  /// Under a table provider: the span of days to ask it (``KeySpan``).
+  var span: KeySpan? = nil
 
   /// Adds a later part's findings (earlier roles win).
   mutating func add(_ later: XMLPartScan) {
     inference.add(later.inference)
     located.merge(later.located) { earlier, _ in earlier }
     records += later.records
+    if let other = later.span { span?.add(other) }
   }
 }

@@ -16,6 +16,10 @@ extension BatchJob {
     if format == .jsonl, convertingTable != nil {
       return (try scanJSONLinesFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath), [])
     }
+    if format == .json, let scan = try scanJSONDocumentFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath)
+    {
+      return (scan, [])
+    }
     let locator = jsonFieldLocator
     let normalizer = RecordNormalizer(
       fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
@@ -66,6 +70,9 @@ extension BatchJob {
     -> (RunReport.Counts, Int, ReconciliationLedger)
   {
     if let fastPass = jsonLinesFastPass(scan) {
+      if let extent = scan.jsonArray {
+        return try convertJSONDocument(scan, extent: extent, fastPass: fastPass, quotes: quotes, standardOutput: standardOutput)
+      }
       return try convertJSONLines(scan, fastPass: fastPass, quotes: quotes, standardOutput: standardOutput)
     }
     let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)

@@ -35,7 +35,17 @@ struct JSONLinesPassOne {
   /// - Throws: ``FileError`` when the first record object ends with the annotation members.
   mutating func scan(_ line: JSONLinesByteReader.Line) throws(FileError) {
     guard !line.isBlank else { return }
-    let content = line.content
+    try scan(record: line.content, line: line.number, column: 1)
+  }
+
+  /// Reads one record: a JSON Lines line's content, or an element of a JSON document's records array.
+  ///
+  /// - Parameters:
+  ///   - content: the record's bytes.
+  ///   - line: the 1-based line of its first byte.
+  ///   - column: the 1-based byte column of its first byte.
+  /// - Throws: ``FileError`` when the first record object ends with the annotation members.
+  mutating func scan(record content: UnsafeBufferPointer<UInt8>, line: Int, column: Int) throws(FileError) {
     if !looksForFirstObject || firstObject != nil, object.scan(content),
       let (index, shape) = decoder.shape(of: object, in: content)
     {
@@ -53,7 +63,7 @@ struct JSONLinesPassOne {
       }
       return
     }
-    try scanGeneral(JSONRecordText(bytes: Array(content), line: line.number, column: 1))
+    try scanGeneral(JSONRecordText(bytes: Array(content), line: line, column: column))
   }
 
   /// The general rules' work on one record.

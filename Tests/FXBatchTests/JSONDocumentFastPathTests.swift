@@ -239,7 +239,7 @@ struct JSONDocumentFastPathTests {
 
   /// A document of mostly convertible records, so that most take the fast path, in parts whose boundaries
   /// fall among strings that look like record boundaries.
-  @Test(arguments: [Layout.perLine, .pretty])
+  @Test(arguments: [Layout.perLine, .pretty, .compact])
   func mostlyConvertibleDocumentInParts(layout: Layout) throws {
     var random = Random(state: 99)
     var items: [String] = []
@@ -258,7 +258,12 @@ struct JSONDocumentFastPathTests {
         layout == .pretty
           ? "  {\n    " + members.joined(separator: ",\n    ") + "\n  }" : "{" + members.joined(separator: ", ") + "}")
     }
-    let text = layout == .pretty ? "[\n" + items.joined(separator: ",\n") + "\n]\n" : "[" + items.joined(separator: ",\n") + "]\n"
+    let text =
+      switch layout {
+      case .pretty: "[\n" + items.joined(separator: ",\n") + "\n]\n"
+      case .compact: "[" + items.joined(separator: ",") + "]"
+      default: "[" + items.joined(separator: ",\n") + "]\n"
+      }
     let general = try Self.check("mostly convertible \(layout)", text)
     #expect(general.report.totals.ok > 2000)
     #expect(general.report.rates.recordsWithoutDate > 50)
@@ -274,6 +279,29 @@ struct JSONDocumentFastPathTests {
       let lineStart = bytes[..<start.offset].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
       #expect(start.column == start.offset - lineStart + 1)
       #expect(start.line == bytes[..<start.offset].filter { $0 == 0x0A }.count + 1)
+    }
+  }
+
+  /// Pass 1 in parts guesses where records start (a `{` after a `,`); guesses inside a record (an array of
+  /// objects, a string) or after the records array do not hold, and the array is then read in one pass: the
+  /// same findings and output either way.
+  @Test(arguments: [", \"tags\": [{\"x\": 1}, {\"y\": \"]\"}, {\"z\": [{}, {}]}]", ", \"note\": \"a, {b, {c, {d, {e\"", ""])
+  func partGuessesThatDoNotHold(extra: String) throws {
+    let items = (0..<400).map { "{\"id\": \($0), \"amount\": \($0).5, \"from\": \"USD\", \"to\": \"EUR\"\(extra)}" }
+    let array = "[" + items.joined(separator: ", ") + "]"
+    // After the records, as many bytes of objects after commas: a guess there is past the array's end.
+    let after = "[" + Array(repeating: "1, {\"a\": [2, {}]}", count: 400).joined(separator: ", ") + "]"
+    for recordsPath in [false, true] {
+      let text = recordsPath ? "{\"items\": \(array),\n\"after\": \(after)}" : array
+      let configure: (inout BatchOptions) -> Void = { $0.recordsPath = recordsPath ? ["items"] : [] }
+      let general = try Self.check("guesses \(extra) \(recordsPath)", text, configure: configure)
+      #expect(general.report.totals.ok == 400)
+      let one = try Self.fastScan(text, configure: configure)?.jsonArray
+      #expect(one != nil)
+      for parts in [2, 3, 5, 8] {
+        let inParts = try Self.fastScan(text, parts: parts, configure: configure)?.jsonArray
+        #expect(inParts?.start == one?.start && inParts?.end == one?.end)
+      }
     }
   }
 

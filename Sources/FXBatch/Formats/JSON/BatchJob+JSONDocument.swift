@@ -27,9 +27,13 @@ extension BatchJob {
     let normalizer = RecordNormalizer(
       fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
       currencies: options.currencies)
-    var found = JSONLinesPassOne(
-      displayPath: displayPath, normalizer: normalizer, locator: jsonFieldLocator, checkMark: options.decimalMark == nil,
-      looksForFirstObject: true)
+    let locator = jsonFieldLocator
+    let checkMark = options.decimalMark == nil
+    let makeState: @Sendable (Int) -> JSONLinesPassOne = { part in
+      JSONLinesPassOne(
+        displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark, looksForFirstObject: part == 0)
+    }
+    var found = makeState(0)
     let size = Self.fileSize(readPath)
     let targets = Self.partTargets(fileSize: size, parts: options.parallelParts, minimumSize: options.parallelMinimumSize)
     let meter = ProgressMeter(file: displayPath, pass: 1, bytesTotal: size, handler: options.progress)
@@ -37,6 +41,13 @@ extension BatchJob {
     do {
       let walker = try JSONDocumentWalker(path: readPath, recordsPath: options.recordsPath)
       try walker.walk(copy: { _ in }, record: { _ in true }) { start in
+        if !targets.isEmpty,
+          let parallel = try Self.scanJSONArrayInParts(
+            readPath: readPath, start: start, targets: targets, meter: meter, makeState: makeState)
+        {
+          (found, extent) = parallel
+          return parallel.1.end
+        }
         let reader = try JSONArrayReader(path: readPath, at: start, start: .afterOpening)
         var partStarts: [JSONArrayExtent.Position] = []
         var isFirst = true
@@ -65,6 +76,93 @@ extension BatchJob {
     scan.jsonArray = extent
     scan.size = size
     return scan
+  }
+
+  /// Pass 1 over the records array in parts on all cores. Each part after the first starts at a guess: the
+  /// first `{` after its target whose previous non-blank byte is `,`. A guess holds when the part before it,
+  /// read from a record start, ends exactly there between two records; the parts' findings then add up in
+  /// order, and their lines and columns (counted from the guess) are made the file's.
+  ///
+  /// - Returns: the findings and the array's extent (the guesses become pass 2's part starts); `nil` when a
+  ///   guess cannot be made or does not hold, a part meets bytes it does not follow, or the first part holds no
+  ///   record object: the caller reads the array in one pass.
+  /// - Throws: what the first part throws (an annotated document), or a read error.
+  private static func scanJSONArrayInParts(
+    readPath: String, start: JSONArrayExtent.Position, targets: [Int], meter: ProgressMeter?,
+    makeState: @escaping @Sendable (Int) -> JSONLinesPassOne
+  ) throws -> (JSONLinesPassOne, JSONArrayExtent)? {
+    let guesses = recordStartGuesses(readPath, targets: targets, after: start.offset)
+    guard !guesses.isEmpty else { return nil }
+    let parts = guesses.count + 1
+    // Each part's findings are handed over once, when its thread is done with them.
+    let results = Mutex<[Int: UncheckedSendable<Result<(JSONLinesPassOne, end: JSONArrayExtent.Position), Error>>]>([:])
+    DispatchQueue.concurrentPerform(iterations: parts) { part in
+      let result = Result { () throws -> (JSONLinesPassOne, end: JSONArrayExtent.Position) in
+        let limit = part < guesses.count ? guesses[part] : nil
+        let reader =
+          part == 0
+          ? try JSONArrayReader(path: readPath, at: start, start: .afterOpening, limit: limit)
+          : try JSONArrayReader(
+            path: readPath, at: JSONArrayExtent.Position(offset: guesses[part - 1], line: 1, column: 1), start: .atElement,
+            limit: limit)
+        var state = makeState(part)
+        var ticker = ProgressMeter.Ticker(meter, from: reader.position.offset)
+        while let _ = try reader.withNextPiece({ piece throws in
+          guard let element = piece.element else { return }
+          try state.scan(record: element, line: piece.position.line, column: piece.position.column)
+        }) { ticker.tick(at: reader.position.offset) }
+        return (state, reader.position)
+      }
+      let handed = UncheckedSendable(result)
+      results.withLock { $0[part] = handed }
+    }
+    let found = results.withLock { $0 }
+    guard let first = found[0] else { return nil }
+    var state: JSONLinesPassOne
+    var end: JSONArrayExtent.Position
+    do {
+      (state, end) = try first.value.get()
+    } catch is JSONArrayReader.Unfollowable {
+      return nil
+    }
+    guard state.firstObject != nil else { return nil }
+    var partStarts: [JSONArrayExtent.Position] = []
+    for part in 1..<parts {
+      // The part before ends at this part's guess only when the guess is a record start.
+      guard end.offset == guesses[part - 1], let (later, relative) = try? found[part]?.value.get() else { return nil }
+      partStarts.append(end)
+      state.add(later)
+      // The part counted lines from 1 and columns from 1 at its guess.
+      end = JSONArrayExtent.Position(
+        offset: relative.offset, line: end.line + relative.line - 1,
+        column: relative.line == 1 ? end.column + relative.column - 1 : relative.column)
+    }
+    return (state, JSONArrayExtent(start: start, end: end, partStarts: partStarts))
+  }
+
+  /// Guesses of record starts: per target, the first `{` at or after it whose previous non-blank byte (after
+  /// the target) is `,`, when one is within 64 KiB; each after `after` and after the one before (targets that
+  /// give no new guess are left out).
+  private static func recordStartGuesses(_ readPath: String, targets: [Int], after first: Int) -> [Int] {
+    var guesses: [Int] = []
+    let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return [] }
+    defer { close(descriptor) }
+    var window = [UInt8](repeating: 0, count: 1 << 16)
+    for target in targets where target > first {
+      let count = window.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(target)) }
+      guard count > 0 else { break }
+      var previous: UInt8 = 0
+      for index in 0..<count {
+        let byte = window[index]
+        if byte == UInt8(ascii: "{"), previous == UInt8(ascii: ","), target + index > (guesses.last ?? first) {
+          guesses.append(target + index)
+          break
+        }
+        if byte != 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D { previous = byte }
+      }
+    }
+    return guesses
   }
 
   /// Pass 2 over a JSON document that pass 1 read on the byte-level path (``FileScan/jsonArray``): writes the

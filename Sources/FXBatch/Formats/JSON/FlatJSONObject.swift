@@ -3,9 +3,10 @@
 ///
 /// ``scan(_:)`` accepts only a subset of RFC 8259 that the general ``JSONParser`` reads the same way: the
 /// object `{…}` with nothing around it, and any JSON whitespace between its tokens (a JSON document's record
-/// may span lines; a JSON Lines line holds no line feed); member names that are strings without
-/// escapes or control bytes; values that are such strings, numbers in the JSON grammar, `true`, `false` or
-/// `null`; at most ``maximumMembers`` members. Anything else (nested values, escapes, an empty object) is declined, and the caller reads the record through the general parser.
+/// may span lines; a JSON Lines line holds no line feed); member names that are strings without escapes or
+/// control bytes; values that are such strings, numbers in the JSON grammar, `true`, `false` or `null`; at
+/// most ``maximumMembers`` members. Anything else (nested values, escapes, an empty object) is declined, and
+/// the caller reads the record through the general parser.
 ///
 /// Byte ranges are relative to the scanned bytes; strings are given without their quotes. Bytes of 0x80 and
 /// above are taken as they are, as the general parser takes them (decoded with `String(decoding:as:)`).

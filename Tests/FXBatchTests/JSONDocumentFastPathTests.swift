@@ -398,6 +398,48 @@ struct JSONDocumentFastPathTests {
     #expect((try Self.fastScan(text)?.jsonArray != nil) == follows)
   }
 
+  /// The reader hands out each element with the bytes before it and its line and column, then the bytes up to
+  /// and including the `]` and the place after it; a part stops at its limit between two elements.
+  @Test func readerPiecesAndPlaces() throws {
+    let text = "{\"r\": [\n  1,\n  {\"a\": [2, \"]\"],\n   \"b\": 3} ,\"x\"\r\n]}"
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.url.appendingPathComponent("in.json").path
+    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    /// The pieces of a reader: (leading bytes, element, line, column, offset).
+    func pieces(_ reader: JSONArrayReader) throws -> [(String, String?, Int, Int, Int)] {
+      var found: [(String, String?, Int, Int, Int)] = []
+      while let piece = try reader.withNextPiece({ piece in
+        (
+          String(decoding: piece.leading, as: UTF8.self), piece.element.map { String(decoding: $0, as: UTF8.self) },
+          piece.position.line, piece.position.column, piece.position.offset
+        )
+      }) { found.append(piece) }
+      return found
+    }
+    let start = JSONArrayExtent.Position(offset: 7, line: 1, column: 8)
+    let whole = try pieces(JSONArrayReader(path: path, at: start, start: .afterOpening))
+    let expected: [(String, String?, Int, Int, Int)] = [
+      ("\n  ", "1", 2, 3, 10), (",\n  ", "{\"a\": [2, \"]\"],\n   \"b\": 3}", 3, 3, 15), (" ,", "\"x\"", 4, 13, 43),
+      ("\r\n]", nil, 5, 2, 49),
+    ]
+    #expect(whole.count == expected.count)
+    for (got, want) in zip(whole, expected) {
+      #expect(got.0 == want.0 && got.1 == want.1 && got.2 == want.2 && got.3 == want.3 && got.4 == want.4, "\(got)")
+    }
+    // Two parts split before the second element: together the same pieces.
+    let first = try pieces(JSONArrayReader(path: path, at: start, start: .afterOpening, limit: 15))
+    let second = try pieces(
+      JSONArrayReader(path: path, at: JSONArrayExtent.Position(offset: 15, line: 3, column: 3), start: .atElement))
+    #expect(first.map(\.1) == ["1", nil] && first.last?.0 == ",\n  " && first.last?.4 == 15)
+    #expect(second.map(\.1) == expected.dropFirst().map(\.1) && second.first?.0 == "")
+    #expect(second.map(\.2) == [3, 4, 5] && second.map(\.3) == [3, 13, 2])
+    // A limit that is not between two elements: the part cannot be read.
+    #expect(throws: JSONArrayReader.Unfollowable.self) {
+      _ = try pieces(JSONArrayReader(path: path, at: start, start: .afterOpening, limit: 20))
+    }
+  }
+
   /// A value the scanner reads whole is one the general parser reads, and the other way round.
   @Test func valueScannerAgreesWithTheParser() throws {
     var random = Random(state: 17)

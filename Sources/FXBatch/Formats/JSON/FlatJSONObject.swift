@@ -91,7 +91,10 @@ struct FlatJSONObject {
     /// The first index at or after `from` that is not JSON whitespace (at most `last`).
     @inline(__always) func skipSpaces(_ from: Int) -> Int {
       var at = from
-      while at < last, base[at] == 0x20 || base[at] == 0x09 || base[at] == 0x0A || base[at] == 0x0D { at += 1 }
+      // One comparison for the common case, a token byte (all above 0x20).
+      while at < last, base[at] <= 0x20, base[at] == 0x20 || base[at] == 0x09 || base[at] == 0x0A || base[at] == 0x0D {
+        at += 1
+      }
       return at
     }
     var index = skipSpaces(1)

@@ -34,11 +34,16 @@ struct TableSourceDifferentialTests {
   }()
 
   enum Format: String, CaseIterable, Sendable {
-    case csv, jsonl, xml
+    case csv, json, jsonl, xml
 
     func messyFile(seed: UInt64) -> [UInt8] {
       switch self {
       case .csv: return Array(CSVFastPathTests.messyFile(records: 1_500, seed: seed).utf8)
+      case .json:
+        let layouts = JSONDocumentFastPathTests.Layout.allCases
+        return Array(
+          JSONDocumentFastPathTests.document(records: 1_500, seed: seed, layout: layouts[Int(seed % UInt64(layouts.count))])
+            .utf8)
       case .jsonl: return JSONLinesFastPathTests.messyFile(lines: 1_500, seed: seed)
       case .xml: return Array(XMLFastPathTests.messyDocument(records: 1_500, seed: seed).utf8)
       }
@@ -383,6 +388,11 @@ struct TableSourceDifferentialTests {
     case .csv: text = "date,amount,from,to\n" + records.map { "\($0.0),\($0.1),\($0.2),\($0.3)\n" }.joined()
     case .jsonl:
       text = records.map { #"{"date":"\#($0.0)","amount":\#($0.1),"from":"\#($0.2)","to":"\#($0.3)"}"# + "\n" }.joined()
+    case .json:
+      text =
+        "[\n"
+        + records.map { #"{"date":"\#($0.0)","amount":\#($0.1),"from":"\#($0.2)","to":"\#($0.3)"}"# }.joined(separator: ",\n")
+        + "\n]\n"
     case .xml:
       text =
         "<payments>\n"

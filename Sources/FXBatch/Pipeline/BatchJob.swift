@@ -74,6 +74,9 @@ public struct BatchJob {
     /// XML: set when pass 1 read the document with ``XMLSimpleScanner`` (pass 2 then does too, in parts from
     /// ``partStarts``); `nil`: libxml2 reads it.
     var xmlDocument: XMLScannedDocument? = nil
+    /// JSON document: where pass 1's byte-level scan found the records array (pass 2 then reads it so, in
+    /// parts); `nil`: the general path reads it.
+    var jsonArray: JSONArrayExtent? = nil
 
     struct PartStart {
       /// The file offset of the part's first record.

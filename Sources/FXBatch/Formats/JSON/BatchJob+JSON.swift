@@ -18,6 +18,11 @@ extension BatchJob {
       let (scan, span) = try scanJSONLinesFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath)
       return (scan, Set(span))
     }
+    if format == .json,
+      let (scan, span) = try scanJSONDocumentFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath)
+    {
+      return (scan, Set(span))
+    }
     let locator = jsonFieldLocator
     let normalizer = RecordNormalizer(
       fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
@@ -68,6 +73,9 @@ extension BatchJob {
     -> (RunReport.Counts, Int, ReconciliationLedger)
   {
     if let fastPass = jsonLinesFastPass(scan) {
+      if let extent = scan.jsonArray {
+        return try convertJSONDocument(scan, extent: extent, fastPass: fastPass, quotes: quotes, standardOutput: standardOutput)
+      }
       return try convertJSONLines(scan, fastPass: fastPass, quotes: quotes, standardOutput: standardOutput)
     }
     let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)

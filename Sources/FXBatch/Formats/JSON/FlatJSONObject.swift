@@ -1,10 +1,12 @@
-/// The members of a compact, flat JSON object found in place: the fast paths' reading of a JSON Lines record.
+/// The members of a flat JSON object found in place: the fast paths' reading of a JSON Lines record or of an
+/// element of a JSON document's records array.
 ///
 /// ``scan(_:)`` accepts only a subset of RFC 8259 that the general ``JSONParser`` reads the same way: the
-/// object `{…}` with nothing around it, and only spaces and tabs between its tokens; member names that are strings without
-/// escapes or control bytes; values that are such strings, numbers in the JSON grammar, `true`, `false` or
-/// `null`; at most ``maximumMembers`` members. Anything else (other whitespace, nested values, escapes, an
-/// empty object) is declined, and the caller reads the record through the general parser.
+/// object `{…}` with nothing around it, and any JSON whitespace between its tokens (a JSON document's record
+/// may span lines; a JSON Lines line holds no line feed); member names that are strings without escapes or
+/// control bytes; values that are such strings, numbers in the JSON grammar, `true`, `false` or `null`; at
+/// most ``maximumMembers`` members. Anything else (nested values, escapes, an empty object) is declined, and
+/// the caller reads the record through the general parser.
 ///
 /// Byte ranges are relative to the scanned bytes; strings are given without their quotes. Bytes of 0x80 and
 /// above are taken as they are, as the general parser takes them (decoded with `String(decoding:as:)`).
@@ -86,10 +88,13 @@ struct FlatJSONObject {
     let kinds = storage.kinds
     // The last byte is `}`: every scan below stops at it, so `last` bounds them all.
     let last = total - 1
-    /// The first index at or after `from` that is not a space or a tab (at most `last`).
+    /// The first index at or after `from` that is not JSON whitespace (at most `last`).
     @inline(__always) func skipSpaces(_ from: Int) -> Int {
       var at = from
-      while at < last, base[at] == 0x20 || base[at] == 0x09 { at += 1 }
+      // One comparison for the common case, a token byte (all above 0x20).
+      while at < last, base[at] <= 0x20, base[at] == 0x20 || base[at] == 0x09 || base[at] == 0x0A || base[at] == 0x0D {
+        at += 1
+      }
       return at
     }
     var index = skipSpaces(1)

@@ -72,6 +72,17 @@ final class JSONByteStream {
     return byte
   }
 
+  /// Continues at a later place in the file (after bytes another reader took); nothing may be left to drain.
+  ///
+  /// - Throws: ``JSONParseError`` when the file cannot be read there.
+  func seek(to position: JSONArrayExtent.Position) throws(JSONParseError) {
+    guard lseek(descriptor, off_t(position.offset), SEEK_SET) == off_t(position.offset) else {
+      throw error("cannot read the file: \(String(cString: strerror(errno)))")
+    }
+    (start, end, atEndOfFile) = (0, 0, false)
+    (offset, line, column) = (position.offset, position.line, position.column)
+  }
+
   /// An error at the next byte.
   func error(_ message: String) -> JSONParseError {
     JSONParseError(message: message, offset: offset, line: line, column: column)

@@ -11,6 +11,7 @@ public final class JSONDocumentWalker {
   private let recordsPath: [String]
   private var copy: ([UInt8]) throws -> Void = { _ in }
   private var record: (JSONRecordText) throws -> Bool = { _ in true }
+  private var records: ((JSONArrayExtent.Position) throws -> JSONArrayExtent.Position)?
   private var depth = 0
   private static let maximumDepth = 512
   private static let drainSize = 1 << 16
@@ -36,10 +37,21 @@ public final class JSONDocumentWalker {
   ///   - copy: receives every byte that is not part of a record, in order (a byte order mark included).
   ///   - record: called with each element of the records array, after the bytes before it were copied;
   ///     returns `false` to stop the walk (the rest of the document is then neither read nor checked).
-  /// - Throws: ``JSONParseError`` for a malformed document, or what `copy` or `record` throw.
+  ///   - records: when given, takes the records array instead of `record` (the byte-level path): called with
+  ///     the place after the array's `[` once the bytes up to it were copied, it reads (and writes) everything
+  ///     up to and including the `]` and returns the place after it, where the walk goes on.
+  /// - Throws: ``JSONParseError`` for a malformed document, or what `copy`, `record` or `records` throw.
   public func walk(copy: @escaping ([UInt8]) throws -> Void, record: @escaping (JSONRecordText) throws -> Bool) throws {
+    try walk(copy: copy, record: record, records: nil)
+  }
+
+  func walk(
+    copy: @escaping ([UInt8]) throws -> Void, record: @escaping (JSONRecordText) throws -> Bool,
+    records: ((JSONArrayExtent.Position) throws -> JSONArrayExtent.Position)?
+  ) throws {
     self.copy = copy
     self.record = record
+    self.records = records
     do {
       if try stream.peek() == 0xEF {
         for expected: UInt8 in [0xEF, 0xBB, 0xBF] {
@@ -133,6 +145,11 @@ public final class JSONDocumentWalker {
   /// Walks the records array (its `[` next), handing out each element.
   private func walkRecords() throws {
     _ = try stream.take()
+    if let records {
+      try drain()
+      try stream.seek(to: try records(JSONArrayExtent.Position(offset: stream.offset, line: stream.line, column: stream.column)))
+      return
+    }
     try skipWhitespace()
     if try stream.peek() == UInt8(ascii: "]") {
       stream.advance()

@@ -69,6 +69,22 @@ extension BatchJob {
     } catch {
       throw FileError(path: displayPath, message: "\(error)")
     }
+    var scan = try jsonScan(
+      found, displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .jsonl, normalizer: normalizer)
+    scan.partStarts = partStarts.filter { $0.offset < size }
+    scan.size = size
+    return (scan, found.span?.keys.allKeys.sorted { $0.day < $1.day } ?? [])
+  }
+
+  /// The scan of a JSON Lines file or a JSON document from what the byte-level pass 1 found in its records.
+  ///
+  /// - Throws: ``FileError`` when no record has an amount (or a currency) field, as
+  ///   ``scanJSONFile(displayPath:readPath:outputPath:format:)`` says it.
+  func jsonScan(
+    _ found: JSONLinesPassOne, displayPath: String, readPath: String, outputPath: String?, format: RecordFormat,
+    normalizer: RecordNormalizer
+  ) throws(FileError) -> FileScan {
+    let locator = jsonFieldLocator
     let located = found.located
     if let (record, names) = found.firstObject, let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
       let fix = role == .amount ? "use --amount-field NAME" : "use \(role.optionName) NAME or --\(role.rawValue) CODE"
@@ -80,13 +96,10 @@ extension BatchJob {
     // JSON numbers always have a decimal point; only text amounts ("1.234,50") say anything about the mark.
     let (decimalMark, basis) =
       options.decimalMark.map { ($0, nil) } ?? found.inference.decide(delimiter: UInt8(ascii: ","))
-    var scan = FileScan(
-      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .jsonl, delimiter: UInt8(ascii: ","),
+    return FileScan(
+      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: format, delimiter: UInt8(ascii: ","),
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
       normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }))
-    scan.partStarts = partStarts.filter { $0.offset < size }
-    scan.size = size
-    return (scan, found.span?.keys.allKeys.sorted { $0.day < $1.day } ?? [])
   }
 
   /// Pass 1 in parts on all cores: each part starts after the first line feed at or after its target, and the
@@ -136,12 +149,18 @@ extension BatchJob {
   /// The fast pass of pass 2 over a JSON Lines file, when the run converts from a local table whose texts the
   /// annotation members can hold unescaped, with `.` output decimal marks.
   func jsonLinesFastPass(_ scan: FileScan) -> JSONLinesFastPass? {
-    guard scan.format == .jsonl, let table = convertingTable, options.outputDecimalMark == .point else { return nil }
-    let converter = TableConverter(table: table, maxStaleness: options.maxStaleness, rounding: options.rounding)
-    guard converter.textsAreSafe(in: .jsonMembers) else { return nil }
+    guard scan.format == .jsonl || scan.jsonArray != nil, let converter = jsonConverter else { return nil }
     return JSONLinesFastPass(
       decoder: JSONLinesFieldDecoder(normalizer: scan.normalizer, locator: jsonFieldLocator), converter: converter,
       decimalMark: scan.decimalMark?.byte)
+  }
+
+  /// The converter of the fast pass over JSON records: a local table whose texts the annotation members can
+  /// hold unescaped, with `.` output decimal marks; `nil` when the run has none.
+  var jsonConverter: TableConverter? {
+    guard let table = convertingTable, options.outputDecimalMark == .point else { return nil }
+    let converter = TableConverter(table: table, maxStaleness: options.maxStaleness, rounding: options.rounding)
+    return converter.textsAreSafe(in: .jsonMembers) ? converter : nil
   }
 
   /// Pass 2 over a JSON Lines file with a fast pass (``jsonLinesFastPass(_:)``): writes the annotated copy.

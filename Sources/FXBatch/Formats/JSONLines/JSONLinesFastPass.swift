@@ -71,20 +71,36 @@ struct JSONLinesFastPass {
   /// - Returns: whether it did; `false` leaves the line to the general path, with nothing written.
   @inline(__always)
   mutating func convert(_ line: JSONLinesByteReader.Line, sink: ByteSink) throws(OutputError) -> Bool {
-    let content = line.content
+    try convert(line.bytes, length: line.length, sink: sink)
+  }
+
+  /// Appends bytes between records unchanged (a JSON document's whitespace and commas).
+  @inline(__always)
+  mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>, sink: ByteSink) throws(OutputError) {
+    pending.append(bytes)
+    if pending.count >= Self.pendingLimit { try flush(to: sink) }
+  }
+
+  /// Converts and writes one record: the first `length` of `bytes` (a JSON Lines line's content, or an
+  /// element of a JSON document's records array), followed by the rest of `bytes` unchanged (a line end).
+  ///
+  /// - Returns: whether it did; `false` leaves the record to the general path, with nothing written.
+  @inline(__always)
+  mutating func convert(_ bytes: UnsafeBufferPointer<UInt8>, length: Int, sink: ByteSink) throws(OutputError) -> Bool {
+    let content = UnsafeBufferPointer(rebasing: bytes[0..<length])
     guard object.scan(content), let (_, shape) = decoder.shape(of: object, in: content),
       let key = decoder.key(of: object, shape: shape, in: content),
       let amount = JSONLinesFieldDecoder.amount(of: object, shape: shape, in: content, mark: decimalMark),
       let conversion = converter.convert(base: key.base, quote: key.quote, day: key.day, amount: amount)
     else { return false }
     let insertion = object.insertion
-    pending.append(UnsafeBufferPointer(rebasing: line.bytes[0..<insertion]))
+    pending.append(UnsafeBufferPointer(rebasing: bytes[0..<insertion]))
     if object.isCompact {
       converter.appendAnnotation(conversion, template: compactTemplate, to: &pending)
     } else {
       converter.appendAnnotation(conversion, template: spacedTemplate(for: object.layout(in: content)), to: &pending)
     }
-    pending.append(UnsafeBufferPointer(rebasing: line.bytes[insertion...]))
+    pending.append(UnsafeBufferPointer(rebasing: bytes[insertion...]))
     if pending.count >= Self.pendingLimit { try flush(to: sink) }
     counts.records += 1
     if conversion.isFallback { counts.fallback += 1 } else { counts.ok += 1 }

@@ -41,7 +41,17 @@ struct JSONLinesPassOne {
   /// - Throws: ``FileError`` when the first record object ends with the annotation members.
   mutating func scan(_ line: JSONLinesByteReader.Line) throws(FileError) {
     guard !line.isBlank else { return }
-    let content = line.content
+    try scan(record: line.content, line: line.number, column: 1)
+  }
+
+  /// Reads one record: a JSON Lines line's content, or an element of a JSON document's records array.
+  ///
+  /// - Parameters:
+  ///   - content: the record's bytes.
+  ///   - line: the 1-based line of its first byte.
+  ///   - column: the 1-based byte column of its first byte.
+  /// - Throws: ``FileError`` when the first record object ends with the annotation members.
+  mutating func scan(record content: UnsafeBufferPointer<UInt8>, line: Int, column: Int) throws(FileError) {
     if !looksForFirstObject || firstObject != nil, object.scan(content),
       let (index, shape) = decoder.shape(of: object, in: content)
     {
@@ -61,13 +71,13 @@ struct JSONLinesPassOne {
         if let key = decoder.key(of: object, shape: shape, in: content) {
           span?.add(base: key.base, quote: key.quote, day: key.day)
         } else {
-          let (fields, _, _) = locator.fields(of: JSONRecordText(bytes: Array(content), line: line.number, column: 1))
+          let (fields, _, _) = locator.fields(of: JSONRecordText(bytes: Array(content), line: line, column: column))
           if case .success(let found) = decoder.normalizer.rateKey(of: fields) { span?.add(found.key) }
         }
       }
       return
     }
-    try scanGeneral(JSONRecordText(bytes: Array(content), line: line.number, column: 1))
+    try scanGeneral(JSONRecordText(bytes: Array(content), line: line, column: column))
   }
 
   /// The general rules' work on one record.

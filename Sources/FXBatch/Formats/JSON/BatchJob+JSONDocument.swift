@@ -1,0 +1,274 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// The two passes over a JSON document under a local rate table: the document around the records array is
+/// walked as the general path walks it (``JSONDocumentWalker``, so its errors are the general path's), and the
+/// array itself is read from bytes (``JSONArrayReader``) with the JSON Lines fast path's pieces: flat records
+/// read in place (``FlatJSONObject``), fields found per shape (``JSONLinesFieldDecoder``), converted from the
+/// table (``TableConverter``) and annotated from a template. Every other record goes through the general
+/// per-record rules and writer at its place, so the output, the report and the errors are the same as the
+/// general path's (`JSONDocumentFastPathTests` compares them).
+extension BatchJob {
+  /// Pass 1 over a JSON document on the byte-level path: checks it (an already annotated document, records
+  /// without an amount or currency field), finds the decimal mark of its text amounts and where the parts of
+  /// pass 2 start (between records, found by reading every record); collects no keys.
+  ///
+  /// - Returns: the scan, and under a table provider the keys of the span of days to ask it; `nil` when the run
+  ///   has no fast pass for JSON records, or the records array holds
+  ///   something the byte-level reader does not follow (then the general path reads the document, and reports
+  ///   its errors).
+  /// - Throws: ``FileError``, as ``scanJSONFile(displayPath:readPath:outputPath:format:)`` does.
+  func scanJSONDocumentFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (
+    FileScan, [RateKey]
+  )? {
+    // Under a table provider, pass 1 needs only the span of days to ask it (``KeySpan``); pass 2 then converts from
+    // the table it answers, on this path.
+    let spanAccepts = tableProviderAccepts
+    guard jsonConverter != nil || (spanAccepts != nil && options.outputDecimalMark == .point) else { return nil }
+    let normalizer = RecordNormalizer(
+      fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
+      currencies: options.currencies)
+    let locator = jsonFieldLocator
+    let checkMark = options.decimalMark == nil
+    let makeState: @Sendable (Int) -> JSONLinesPassOne = { part in
+      JSONLinesPassOne(
+        displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark, looksForFirstObject: part == 0,
+        span: spanAccepts.map(KeySpan.init))
+    }
+    var found = makeState(0)
+    let size = Self.fileSize(readPath)
+    let targets = Self.partTargets(fileSize: size, parts: options.parallelParts, minimumSize: options.parallelMinimumSize)
+    let meter = ProgressMeter(file: displayPath, pass: 1, bytesTotal: size, handler: options.progress)
+    var extent: JSONArrayExtent?
+    do {
+      let walker = try JSONDocumentWalker(path: readPath, recordsPath: options.recordsPath)
+      try walker.walk(copy: { _ in }, record: { _ in true }) { start in
+        if !targets.isEmpty,
+          let parallel = try Self.scanJSONArrayInParts(
+            readPath: readPath, start: start, targets: targets, meter: meter, makeState: makeState)
+        {
+          (found, extent) = parallel
+          return parallel.1.end
+        }
+        let reader = try JSONArrayReader(path: readPath, at: start, start: .afterOpening)
+        var partStarts: [JSONArrayExtent.Position] = []
+        var isFirst = true
+        var ticker = ProgressMeter.Ticker(meter, from: start.offset)
+        while let _ = try reader.withNextPiece({ piece throws in
+          guard let element = piece.element else { return }
+          try found.scan(record: element, line: piece.position.line, column: piece.position.column)
+          // A part starts at a record (never the first): the reader has read every byte before it.
+          if !isFirst, partStarts.count < targets.count, piece.position.offset >= targets[partStarts.count] {
+            partStarts.append(piece.position)
+          }
+          isFirst = false
+        }) { ticker.tick(at: reader.position.offset) }
+        let end = reader.position
+        extent = JSONArrayExtent(start: start, end: end, partStarts: partStarts)
+        return end
+      }
+    } catch is JSONArrayReader.Unfollowable {
+      return nil
+    } catch {
+      throw fileError(error, displayPath: displayPath)
+    }
+    guard let extent else { return nil }
+    var scan = try jsonScan(
+      found, displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .json, normalizer: normalizer)
+    scan.jsonArray = extent
+    scan.size = size
+    return (scan, found.span?.keys.allKeys.sorted { $0.day < $1.day } ?? [])
+  }
+
+  /// Pass 1 over the records array in parts on all cores. Each part after the first starts at a guess: the
+  /// first `{` after its target whose previous non-blank byte is `,`. A guess holds when the part before it,
+  /// read from a record start, ends exactly there between two records; the parts' findings then add up in
+  /// order, and their lines and columns (counted from the guess) are made the file's.
+  ///
+  /// - Returns: the findings and the array's extent (the guesses become pass 2's part starts); `nil` when a
+  ///   guess cannot be made or does not hold, a part meets bytes it does not follow, or the first part holds no
+  ///   record object: the caller reads the array in one pass.
+  /// - Throws: what the first part throws (an annotated document), or a read error.
+  private static func scanJSONArrayInParts(
+    readPath: String, start: JSONArrayExtent.Position, targets: [Int], meter: ProgressMeter?,
+    makeState: @escaping @Sendable (Int) -> JSONLinesPassOne
+  ) throws -> (JSONLinesPassOne, JSONArrayExtent)? {
+    let guesses = recordStartGuesses(readPath, targets: targets, after: start.offset)
+    guard !guesses.isEmpty else { return nil }
+    let parts = guesses.count + 1
+    let found = PartsRunner.scan(parts: parts) { part throws -> (JSONLinesPassOne, end: JSONArrayExtent.Position) in
+      let limit = part < guesses.count ? guesses[part] : nil
+      let reader =
+        part == 0
+        ? try JSONArrayReader(path: readPath, at: start, start: .afterOpening, limit: limit)
+        : try JSONArrayReader(
+          path: readPath, at: JSONArrayExtent.Position(offset: guesses[part - 1], line: 1, column: 1), start: .atElement,
+          limit: limit)
+      var state = makeState(part)
+      var ticker = ProgressMeter.Ticker(meter, from: reader.position.offset)
+      while let _ = try reader.withNextPiece({ piece throws in
+        guard let element = piece.element else { return }
+        try state.scan(record: element, line: piece.position.line, column: piece.position.column)
+      }) { ticker.tick(at: reader.position.offset) }
+      return (state, reader.position)
+    }
+    var state: JSONLinesPassOne
+    var end: JSONArrayExtent.Position
+    do {
+      (state, end) = try found[0].get()
+    } catch is JSONArrayReader.Unfollowable {
+      return nil
+    }
+    guard state.firstObject != nil else { return nil }
+    var partStarts: [JSONArrayExtent.Position] = []
+    for part in 1..<parts {
+      // The part before ends at this part's guess only when the guess is a record start.
+      guard end.offset == guesses[part - 1], let (later, relative) = try? found[part].get() else { return nil }
+      partStarts.append(end)
+      state.add(later)
+      // The part counted lines from 1 and columns from 1 at its guess.
+      end = JSONArrayExtent.Position(
+        offset: relative.offset, line: end.line + relative.line - 1,
+        column: relative.line == 1 ? end.column + relative.column - 1 : relative.column)
+    }
+    return (state, JSONArrayExtent(start: start, end: end, partStarts: partStarts))
+  }
+
+  /// Guesses of record starts: per target, the first `{` at or after it whose previous non-blank byte (after
+  /// the target) is `,`, when one is within 64 KiB; each after `after` and after the one before (targets that
+  /// give no new guess are left out).
+  private static func recordStartGuesses(_ readPath: String, targets: [Int], after first: Int) -> [Int] {
+    var guesses: [Int] = []
+    let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return [] }
+    defer { close(descriptor) }
+    var window = [UInt8](repeating: 0, count: 1 << 16)
+    for target in targets where target > first {
+      let count = window.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(target)) }
+      guard count > 0 else { break }
+      var previous: UInt8 = 0
+      for index in 0..<count {
+        let byte = window[index]
+        if byte == UInt8(ascii: "{"), previous == UInt8(ascii: ","), target + index > (guesses.last ?? first) {
+          guesses.append(target + index)
+          break
+        }
+        if byte != 0x20, byte != 0x09, byte != 0x0A, byte != 0x0D { previous = byte }
+      }
+    }
+    return guesses
+  }
+
+  /// Pass 2 over a JSON document that pass 1 read on the byte-level path (``FileScan/jsonArray``): writes the
+  /// annotated copy; the records array of a big document in parts on all cores, each part but the first to a
+  /// temporary file appended in order, so the output is the same as one pass would write.
+  func convertJSONDocument(
+    _ scan: FileScan, extent: JSONArrayExtent, fastPass: JSONLinesFastPass, quotes: QuoteBook, standardOutput: Int32
+  ) throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger) {
+    let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
+    defer { atomicFile?.discard() }
+    let writer = JSONAnnotatingWriter(sink: sink)
+    var result: PartResult?
+    do {
+      let walker = try JSONDocumentWalker(path: scan.readPath, recordsPath: options.recordsPath)
+      let meter = ProgressMeter(file: scan.displayPath, pass: 2, bytesTotal: scan.size, handler: options.progress)
+      try walker.walk(copy: writer.copy, record: { _ in throw JSONArrayReader.Unfollowable(offset: 0) }) { start in
+        guard start == extent.start else { throw JSONArrayReader.Unfollowable(offset: start.offset) }
+        result = try convertJSONArray(scan, extent: extent, sink: sink, fastPass: fastPass, quotes: quotes, meter: meter)
+        return extent.end
+      }
+    } catch is JSONArrayReader.Unfollowable {
+      throw FileError(path: scan.displayPath, message: "the file changed while it was converted")
+    } catch {
+      throw fileError(error, displayPath: scan.displayPath)
+    }
+    guard let result else { throw FileError(path: scan.displayPath, message: "the file changed while it was converted") }
+    do {
+      if let atomicFile { try atomicFile.commit() } else { try sink.flush() }
+    } catch {
+      throw FileError(path: scan.displayPath, message: error.description)
+    }
+    return (result.counts, result.withoutDate, result.ledger)
+  }
+
+  /// A ``FileError`` for what reading a JSON file threw.
+  private func fileError(_ error: any Error, displayPath: String) -> FileError {
+    switch error {
+    case let error as FileError: return error
+    case let error as JSONParseError:
+      return FileError(path: displayPath, line: error.line, column: error.column, message: error.message)
+    default: return FileError(path: displayPath, message: "\(error)")
+    }
+  }
+
+  /// Converts the records array, in the parts pass 1 chose (``JSONArrayExtent/partStarts``).
+  private func convertJSONArray(
+    _ scan: FileScan, extent: JSONArrayExtent, sink: ByteSink, fastPass: JSONLinesFastPass, quotes: QuoteBook,
+    meter: ProgressMeter?
+  ) throws -> PartResult {
+    let starts = extent.partStarts
+    guard !starts.isEmpty else {
+      let reader = try JSONArrayReader(path: scan.readPath, at: extent.start, start: .afterOpening)
+      return try convertJSONArrayPart(scan, reader: reader, sink: sink, fastPass: fastPass, quotes: quotes, meter: meter)
+    }
+    // Not `fxbatch-part` nor `fxbatch-jsonl-part`: the other suites' checks for part files left behind must not
+    // take these.
+    let results = try PartsRunner.convert(parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-json-part") {
+      part, partSink in
+      let limit = part < starts.count ? starts[part].offset : nil
+      if part == 0 {
+        let reader = try JSONArrayReader(path: scan.readPath, at: extent.start, start: .afterOpening, limit: limit)
+        return try convertJSONArrayPart(scan, reader: reader, sink: partSink, fastPass: fastPass, quotes: quotes, meter: meter)
+      }
+      let reader = try JSONArrayReader(path: scan.readPath, at: starts[part - 1], start: .atElement, limit: limit)
+      var partFastPass = fastPass
+      partFastPass.restart()
+      return try convertJSONArrayPart(
+        scan, reader: reader, sink: partSink, fastPass: partFastPass, quotes: quotes, meter: meter)
+    }
+    return total(of: results)
+  }
+
+  /// Converts the records a reader has left, writing them and the bytes between them to `sink`.
+  private func convertJSONArrayPart(
+    _ scan: FileScan, reader: JSONArrayReader, sink: ByteSink, fastPass: JSONLinesFastPass, quotes: QuoteBook,
+    meter: ProgressMeter?
+  ) throws -> PartResult {
+    var ticker = ProgressMeter.Ticker(meter, from: reader.position.offset)
+    let writer = JSONAnnotatingWriter(sink: sink)
+    let locator = jsonFieldLocator
+    let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
+    // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
+    var counts = RunReport.Counts()
+    var withoutDate = 0
+    var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
+    /// Writes one record through the general path (``convertJSON(_:quotes:standardOutput:)``).
+    func writeGeneral(_ element: UnsafeBufferPointer<UInt8>, at position: JSONArrayExtent.Position) throws {
+      let record = JSONRecordText(bytes: Array(element), line: position.line, column: position.column)
+      let (fields, _, extendable) = locator.fields(of: record)
+      let outcome = self.outcome(
+        of: fields, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
+      counts.add(outcome)
+      try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark), extend: extendable)
+    }
+    var fastPass = fastPass
+    while let _ = try reader.withNextPiece({ piece throws in
+      try fastPass.copy(piece.leading, sink: sink)
+      guard let element = piece.element else { return }
+      if try fastPass.convert(element, length: element.count, sink: sink) { return }
+      try fastPass.flush(to: sink)
+      try writeGeneral(element, at: piece.position)
+    }) { ticker.tick(at: reader.position.offset) }
+    try fastPass.flush(to: sink)
+    counts.add(fastPass.counts)
+    withoutDate += fastPass.withoutDate
+    fastPass.converter.flush(into: &ledger)
+    try sink.flush()
+    return PartResult(counts: counts, withoutDate: withoutDate, ledger: ledger)
+  }
+}

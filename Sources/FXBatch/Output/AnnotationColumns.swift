@@ -15,6 +15,12 @@ public enum AnnotationColumn: String, CaseIterable, Sendable {
   case status = "fx_status"
   /// `code: message` for a record that could not be converted; empty otherwise.
   case error = "fx_error"
+
+  /// Whether field names end with the annotation fields, in order: the header (or first record) of an fxbatch
+  /// output, which is never converted again (it would repeat them).
+  static func endAnnotated(_ names: [String]) -> Bool {
+    names.suffix(allCases.count).elementsEqual(allCases.lazy.map(\.rawValue))
+  }
 }
 
 /// What happened to one record.

@@ -326,11 +326,6 @@ public struct BatchJob {
     return path
   }
 
-  /// Whether a header is that of an fxbatch output (it ends with the annotation fields).
-  static func isAnnotated(header: [String]) -> Bool {
-    header.suffix(AnnotationColumn.allCases.count) == AnnotationColumn.allCases.map(\.rawValue)[...]
-  }
-
   /// Whether a file is an earlier fxbatch output (its format's ``FileFormat/isAnnotatedOutput(_:job:)``).
   private func isAnnotatedOutput(_ path: String) -> Bool {
     let format = options.format ?? RecordFormat.detect(readPath: path, displayPath: path, recordsPath: options.recordsPath)

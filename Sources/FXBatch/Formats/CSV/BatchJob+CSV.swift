@@ -38,7 +38,7 @@ extension BatchJob {
   {
     var (reader, _, header) = try openFile(readPath, displayPath: displayPath, delimiter: options.delimiter)
     let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingWhitespace }
-    if Self.isAnnotated(header: headerFields) {
+    if AnnotationColumn.endAnnotated(headerFields) {
       throw FileError(
         path: displayPath, line: header.line, column: 1,
         message:

@@ -37,7 +37,7 @@ extension BatchJob {
       if firstObject == nil, case .success(let members) = record.members() {
         let names = members.map(\.key)
         firstObject = (record, names)
-        if names.suffix(AnnotationColumn.allCases.count) == AnnotationColumn.allCases.map(\.rawValue)[...] {
+        if AnnotationColumn.endAnnotated(names) {
           throw FileError(
             path: displayPath, line: record.line, column: record.column,
             message:
@@ -110,7 +110,7 @@ extension BatchJob {
     try? JSONRecordStream(path: path, format: format, recordsPath: options.recordsPath).forEach(copy: { _ in }) { record in
       guard case .success(let members) = record.members() else { return true }
       annotated =
-        members.map(\.key).suffix(AnnotationColumn.allCases.count) == AnnotationColumn.allCases.map(\.rawValue)[...]
+        AnnotationColumn.endAnnotated(members.map(\.key))
       return false
     }
     return annotated

@@ -85,7 +85,7 @@ struct JSONLinesPassOne {
     if looksForFirstObject, firstObject == nil, case .success(let members) = record.members() {
       let names = members.map(\.key)
       firstObject = (record, names)
-      if names.suffix(AnnotationColumn.allCases.count) == AnnotationColumn.allCases.map(\.rawValue)[...] {
+      if AnnotationColumn.endAnnotated(names) {
         throw FileError(
           path: displayPath, line: record.line, column: record.column,
           message:

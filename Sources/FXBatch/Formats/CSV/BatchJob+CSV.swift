@@ -267,7 +267,7 @@ extension BatchJob {
     /// Writes one record through the general path.
     func writeGeneral(_ view: CSVRecordView) throws {
       if view.isBlank {
-        try sink.write(UnsafeBufferPointer(rebasing: view.bytes[view.length...]))
+        try sink.write(view.terminator)
         return
       }
       let record = view.record
@@ -371,8 +371,7 @@ extension BatchJob {
     if try sink.transfer(from: descriptor) { return }
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
     while true {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0, errno == EINTR { continue }
+      let count = FileBytes.read(from: descriptor, into: &buffer)
       guard count >= 0 else { throw OutputError.writeFailed(reason: String(cString: strerror(errno))) }
       if count == 0 { return }
       try sink.write(buffer[0..<count])
@@ -444,7 +443,7 @@ extension BatchJob {
     defer { close(descriptor) }
     var window = [UInt8](repeating: 0, count: 1 << 16)
     for target in targets {
-      let count = window.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(target - 1)) }
+      let count = FileBytes.read(from: descriptor, into: &window, fileOffset: target - 1)
       guard count > 0, let feed = window[0..<count].firstIndex(of: 10) else { return nil }
       let start = target - 1 + feed + 1
       guard start > first, start > (starts.last ?? 0), start < size else { return nil }

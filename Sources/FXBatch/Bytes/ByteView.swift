@@ -14,7 +14,7 @@
 /// Indices are offsets from the view's first byte. ``readablePadding`` more bytes after the last may be read by
 /// the word loads (``word(at:)``), whose values are unspecified: it lets a short field be loaded a word at a time.
 /// Every access is checked against these bounds in debug builds.
-struct ByteView {
+struct ByteView: Sequence {
   /// The first byte; `nil` only for an empty view without padding.
   private let start: UnsafePointer<UInt8>?
   /// The bytes in the view.
@@ -76,6 +76,15 @@ struct ByteView {
   @inline(__always)
   var buffer: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
 
+  func makeIterator() -> UnsafeBufferPointer<UInt8>.Iterator { buffer.makeIterator() }
+
+  var underestimatedCount: Int { count }
+
+  /// The bytes in one block (so that `Array.append(contentsOf:)` copies them at once).
+  func withContiguousStorageIfAvailable<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+    try body(buffer)
+  }
+
   /// A copy of the bytes `range`.
   func array(_ range: Range<Int>) -> [UInt8] { Array(slice(range).buffer) }
 
@@ -93,7 +102,7 @@ struct ByteView {
   /// ``word(at:)``, all 8 bytes from `offset` must be readable.
   @inline(__always)
   func word(at offset: Int, length: Int) -> UInt64 {
-    assert(length >= 0 && offset + min(length, 8) <= count, "ByteView: \(length) bytes at \(offset) past \(count)")
+    assert(length >= 0 && offset + Swift.min(length, 8) <= count, "ByteView: \(length) bytes at \(offset) past \(count)")
     let word = word(at: offset)
     return length >= 8 ? word : word & ((1 << (UInt64(length) &* 8)) &- 1)
   }
@@ -110,6 +119,16 @@ struct ByteView {
       offset += 8
     }
     return true
+  }
+
+  /// Whether the `length` bytes at `left` and at `right` (both within the view) are equal (`memcmp`).
+  @inline(__always)
+  func bytesEqual(at left: Int, _ right: Int, length: Int) -> Bool {
+    assert(
+      left >= 0 && right >= 0 && length >= 0 && left + length <= count && right + length <= count,
+      "ByteView: \(length) bytes at \(left) and \(right) out of 0..<\(count)")
+    guard length > 0 else { return true }
+    return memcmp(start.unsafelyUnwrapped + left, start.unsafelyUnwrapped + right, length) == 0
   }
 
   /// Whether the bytes at `index` are `other`'s bytes (`false` when the view ends before them).

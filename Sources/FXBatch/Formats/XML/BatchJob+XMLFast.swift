@@ -78,7 +78,7 @@ extension BatchJob {
     var window = [UInt8](repeating: 0, count: 1 << 16)
     var starts: [Int] = []
     for target in targets where target > first {
-      let count = window.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(target)) }
+      let count = FileBytes.read(from: descriptor, into: &window, fileOffset: target)
       guard count > pattern.count else { return starts }
       var index = 0
       var start: Int? = nil
@@ -114,7 +114,7 @@ extension BatchJob {
     var lastShape = -1
     while let item = try scanner.next() {
       guard case .record = item else { continue }
-      let bytes = UnsafePointer(scanner.bytes)
+      let bytes = scanner.bytes
       let shape = shapes.shape(of: scanner.record, in: bytes)
       if result.records == 0 {
         result.firstRecord = scanner.offset(of: scanner.record.start)
@@ -227,7 +227,7 @@ extension BatchJob {
     var shapes = XMLRecordShapes(locator: xmlFieldLocator)
     /// Writes one record through the general rules.
     func writeGeneral(_ record: XMLScannedRecord, shape: Int, shapes: XMLRecordShapes) throws {
-      let bytes = UnsafePointer(scanner.bytes)
+      let bytes = scanner.bytes
       let outcome = self.outcome(
         of: shapes.fields(of: record, shape: shape, in: bytes), normalizer: scan.normalizer, parser: parser,
         quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
@@ -241,10 +241,10 @@ extension BatchJob {
     }
     if var fastPass {  // not optional in the loop: force-unwrapping it per record copies it
       while let item = try scanner.next() {
-        let bytes = UnsafePointer(scanner.bytes)
+        let bytes = scanner.bytes
         switch item {
         case .markup(let markup):
-          pending.append(UnsafeBufferPointer(start: bytes + markup.lowerBound, count: markup.count))
+          pending.append(bytes.slice(markup))
         case .record:
           let record = scanner.record
           let shape = fastPass.shapes.shape(of: record, in: bytes)
@@ -268,7 +268,7 @@ extension BatchJob {
       while let item = try scanner.next() {
         switch item {
         case .markup(let markup):
-          pending.append(UnsafeBufferPointer(start: scanner.bytes + markup.lowerBound, count: markup.count))
+          pending.append(scanner.bytes.slice(markup))
         case .record:
           let record = scanner.record
           let shape = shapes.shape(of: record, in: scanner.bytes)
@@ -289,34 +289,33 @@ extension BatchJob {
   /// last child's line with its indentation when the record is laid out one child per line, else just before
   /// the end tag; an empty element is opened up).
   @inline(__always)
-  private static func appendHead(of record: XMLScannedRecord, bytes: UnsafeMutablePointer<UInt8>, to output: inout ByteBuffer) {
+  private static func appendHead(of record: XMLScannedRecord, bytes: ByteView, to output: inout ByteBuffer) {
     if record.isEmptyElement {
-      output.append(UnsafeBufferPointer(start: bytes + record.start, count: record.slash - record.start))
+      output.append(bytes.slice(record.start..<record.slash))
       output.append(UInt8(ascii: ">"))
     } else if isIndented(record, bytes) {
-      output.append(UnsafeBufferPointer(start: bytes + record.start, count: record.textBeforeEndTag - record.start))
-      output.append(
-        UnsafeBufferPointer(start: bytes + record.lastChildTextStart, count: record.lastChildStart - record.lastChildTextStart))
+      output.append(bytes.slice(record.start..<record.textBeforeEndTag))
+      output.append(bytes.slice(record.lastChildTextStart..<record.lastChildStart))
     } else {
-      output.append(UnsafeBufferPointer(start: bytes + record.start, count: record.endTagStart - record.start))
+      output.append(bytes.slice(record.start..<record.endTagStart))
     }
   }
 
   /// Appends the rest of a record after its `fx` element (see ``appendHead(of:bytes:to:)``).
   @inline(__always)
   private static func appendTail(
-    of record: XMLScannedRecord, bytes: UnsafeMutablePointer<UInt8>, closing: [UInt8], to output: inout ByteBuffer
+    of record: XMLScannedRecord, bytes: ByteView, closing: [UInt8], to output: inout ByteBuffer
   ) {
     if record.isEmptyElement {
       output.append(closing)
     } else {
       let from = isIndented(record, bytes) ? record.textBeforeEndTag : record.endTagStart
-      output.append(UnsafeBufferPointer(start: bytes + from, count: record.end - from))
+      output.append(bytes.slice(from..<record.end))
     }
   }
 
   @inline(__always)
-  private static func isIndented(_ record: XMLScannedRecord, _ bytes: UnsafeMutablePointer<UInt8>) -> Bool {
+  private static func isIndented(_ record: XMLScannedRecord, _ bytes: ByteView) -> Bool {
     record.lastChildStart >= 0 && record.textBeforeEndTag < record.endTagStart
       && XMLSimpleScanner.isIndentation(record.textBeforeEndTag..<record.endTagStart, in: bytes)
       && XMLSimpleScanner.isIndentation(record.lastChildTextStart..<record.lastChildStart, in: bytes)

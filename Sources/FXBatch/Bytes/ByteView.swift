@@ -132,6 +132,7 @@ struct ByteView: Sequence {
   }
 
   /// Whether the bytes at `index` are `other`'s bytes (`false` when the view ends before them).
+  @inline(__always)
   func hasBytes(_ other: [UInt8], at index: Int) -> Bool {
     assert(index >= 0 && index <= count, "ByteView: index \(index) out of 0...\(count)")
     guard other.count <= count - index else { return false }

@@ -34,6 +34,19 @@ struct ScratchList<Element>: RandomAccessCollection {
   var startIndex: Int { 0 }
   var endIndex: Int { count }
 
+  // Plain index moves and iteration, as a buffer pointer's: the collection defaults check every step against the
+  // bounds, in release builds too.
+  @inline(__always)
+  func index(after index: Int) -> Int { index &+ 1 }
+
+  @inline(__always)
+  func index(before index: Int) -> Int { index &- 1 }
+
+  @inline(__always)
+  func makeIterator() -> UnsafeBufferPointer<Element>.Iterator {
+    UnsafeBufferPointer(start: base, count: count).makeIterator()
+  }
+
   @inline(__always)
   subscript(index: Int) -> Element {
     assert(index >= 0 && index < count, "ScratchList: index \(index) out of 0..<\(count)")

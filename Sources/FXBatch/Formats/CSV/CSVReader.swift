@@ -197,12 +197,11 @@ public final class CSVReader {
   private func scanRecord() throws -> (start: Int, end: Int, terminatorLength: Int, line: Int)? {
     let quote = UInt8(ascii: "\"")
     // Locals, not properties, in the loop: a class property costs an exclusivity check per access.
+    // Not captured by a nested function either: a captured variable is boxed, and its accesses around the call
+    // that grows the list would be checked at run time on every append.
     var ranges = self.fieldRanges
     ranges.removeAll()
     defer { self.fieldRanges = ranges }
-    @inline(__always) func append(_ range: Range<Int>) {
-      if ranges.appendGrowing(range) { self.fieldRanges = ranges }
-    }
     let start = self.start
     let end = self.end
     let atEndOfFile = self.atEndOfFile
@@ -242,7 +241,7 @@ public final class CSVReader {
             if stop < 8 { fieldEnds &= (1 << (8 * UInt64(stop))) &- 1 }
             while fieldEnds != 0 {
               let position = index + fieldEnds.trailingZeroBitCount >> 3
-              append(fieldStart - start..<position - start)
+              ranges.appendGrowing(fieldStart - start..<position - start)
               fieldStart = position + 1
               fieldEnds &= fieldEnds &- 1
             }
@@ -256,7 +255,7 @@ public final class CSVReader {
             let (line, column) = position(of: quoteOpenedAt)
             throw CSVError.unterminatedQuote(line: line, column: column)
           }
-          append(fieldStart - start..<index - start)
+          ranges.appendGrowing(fieldStart - start..<index - start)
           return finish(recordEnd: index, terminatorLength: 0, newlinesInside: newlinesInside)
         }
         let byte = buffer[index]
@@ -276,7 +275,7 @@ public final class CSVReader {
         }
         if byte > quote {  // neither a delimiter (`,` `;` tab), a quote nor a line end: the common case
           if byte == delimiter {
-            append(fieldStart - start..<index - start)
+            ranges.appendGrowing(fieldStart - start..<index - start)
             fieldStart = index + 1
           }
           index += 1
@@ -288,14 +287,14 @@ public final class CSVReader {
           quoteOpenedAt = index
           opensQuotedField = true
         case delimiter:
-          append(fieldStart - start..<index - start)
+          ranges.appendGrowing(fieldStart - start..<index - start)
           fieldStart = index + 1
         case 10:
-          append(fieldStart - start..<index - start)
+          ranges.appendGrowing(fieldStart - start..<index - start)
           return finish(recordEnd: index, terminatorLength: 1, newlinesInside: newlinesInside)
         case 13:
           if index + 1 == end, !atEndOfFile { return nil }
-          append(fieldStart - start..<index - start)
+          ranges.appendGrowing(fieldStart - start..<index - start)
           let crlf = index + 1 < end && buffer[index + 1] == 10
           return finish(recordEnd: index, terminatorLength: crlf ? 2 : 1, newlinesInside: newlinesInside)
         default:

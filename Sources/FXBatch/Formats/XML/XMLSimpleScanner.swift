@@ -740,7 +740,8 @@ struct XMLSimpleScanner {
       && bytes[index + 2] == UInt8(ascii: "l") && bytes[index + 3] == UInt8(ascii: "n") && bytes[index + 4] == UInt8(ascii: "s")
   }
 
-  private mutating func matches(_ name: [UInt8], at index: Int, length: Int) -> Bool {
+  @inline(__always)
+  private func matches(_ name: [UInt8], at index: Int, length: Int) -> Bool {
     name.count == length && bytes.hasBytes(name, at: index)
   }
 

@@ -1,6 +1,6 @@
 // Bytes/ holds the library's unsafe code: pointers live only in these small types, which check every index,
 // offset and count in debug builds (`assert`, free in release builds) and are tested directly (`BytesTests`).
-// Code elsewhere reads and writes bytes through them; see DESIGN.md, "Unsafe code", for the exceptions left.
+// Code elsewhere reads and writes bytes through them; README.md, "Unsafe code", lists the exceptions left.
 
 #if canImport(Glibc)
   import Glibc
@@ -26,7 +26,7 @@ enum FileBytes {
       guard room > 0, let start = bytes.baseAddress else { return 0 }
       while true {
         let got =
-          if let fileOffset { pread(descriptor, start + index, room, off_t(fileOffset)) } else { Glibc.read(descriptor, start + index, room) }
+          fileOffset.map { pread(descriptor, start + index, room, off_t($0)) } ?? Glibc.read(descriptor, start + index, room)
         if got < 0, errno == EINTR { continue }
         return got
       }

@@ -1,6 +1,6 @@
 // Bytes/ holds the library's unsafe code: pointers live only in these small types, which check every index,
 // offset and count in debug builds (`assert`, free in release builds) and are tested directly (`BytesTests`).
-// Code elsewhere reads and writes bytes through them; see DESIGN.md, "Unsafe code", for the exceptions left.
+// Code elsewhere reads and writes bytes through them; README.md, "Unsafe code", lists the exceptions left.
 
 #if canImport(Glibc)
   import Glibc
@@ -72,10 +72,11 @@ final class ReadBuffer {
   ///   - offset: the file offset to read at (`pread(2)`), or `nil` to read at the file's position (`read(2)`).
   /// - Returns: the bytes read (0 at the end of the file), or −1 with `errno` set.
   func read(from descriptor: Int32, into index: Int, count: Int, fileOffset offset: Int? = nil) -> Int {
-    assert(index >= 0 && count >= 0 && index + count <= capacity, "ReadBuffer: read of \(count) at \(index), capacity \(capacity)")
+    assert(
+      index >= 0 && count >= 0 && index + count <= capacity, "ReadBuffer: read of \(count) at \(index), capacity \(capacity)")
     while true {
       let got =
-        if let offset { pread(descriptor, start + index, count, off_t(offset)) } else { Glibc.read(descriptor, start + index, count) }
+        offset.map { pread(descriptor, start + index, count, off_t($0)) } ?? Glibc.read(descriptor, start + index, count)
       if got < 0, errno == EINTR { continue }
       return got
     }

@@ -41,7 +41,8 @@ extension BytesTests {
         return 24
       }
       #expect(buffer.capacity == 64)
-      #expect(Array(buffer.bytes) == Array(repeating: UInt8(ascii: "a"), count: 40) + Array(repeating: UInt8(ascii: "b"), count: 24))
+      #expect(
+        Array(buffer.bytes) == Array(repeating: UInt8(ascii: "a"), count: 40) + Array(repeating: UInt8(ascii: "b"), count: 24))
       // One more byte than there is room for: the buffer grows first, and keeps what it had.
       buffer.append(maximum: 1) { start in
         start[0] = UInt8(ascii: "c")

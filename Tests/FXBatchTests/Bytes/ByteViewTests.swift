@@ -66,7 +66,8 @@ extension BytesTests {
       // 8 bytes from the last index: `padding` of them are the padding's fill, up to the allocation's end.
       let memory = ExactBytes([0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48], padding: padding, fill: 0xEE)
       let offset = padding
-      let expected = Self.expectedWord([0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48] + Array(repeating: 0xEE, count: padding), offset)
+      let expected = Self.expectedWord(
+        [0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48] + Array(repeating: 0xEE, count: padding), offset)
       #expect(memory.view.word(at: offset) == expected)
     }
 

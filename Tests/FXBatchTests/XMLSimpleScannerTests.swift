@@ -43,9 +43,7 @@ struct XMLSimpleScannerTests {
         guard case .record = item else { continue }
         var record = XMLRecord(line: 0)
         for field in scanner.record.fields {
-          let name = String(
-            decoding: UnsafeBufferPointer(start: scanner.bytes + field.nameStart, count: field.nameEnd - field.nameStart),
-            as: UTF8.self)
+          let name = scanner.bytes.slice(field.nameStart..<field.nameEnd).text
           let value = XMLSimpleScanner.decodedText(field, in: scanner.bytes)
           if field.isAttribute { record.attributes.append((name, value)) } else { record.children.append((name, value)) }
         }

@@ -1,3 +1,7 @@
+// Bytes/ holds the library's unsafe code: pointers live only in these small types, which check every index,
+// offset and count in debug builds (`assert`, free in release builds) and are tested directly (`BytesTests`).
+// Code elsewhere reads and writes bytes through them; README.md, "Unsafe code", lists the exceptions left.
+
 /// A growable buffer of output bytes written through a pointer: the fast paths' output, without `Array`'s
 /// uniqueness and capacity checks on every small append.
 ///
@@ -28,6 +32,7 @@ struct ByteBuffer {
   /// Makes room for `extra` more bytes.
   @inline(__always)
   mutating func reserve(_ extra: Int) {
+    assert(extra >= 0, "ByteBuffer: reserving \(extra) bytes")
     if count &+ extra > capacity { grow(to: count + extra) }
   }
 
@@ -56,6 +61,10 @@ struct ByteBuffer {
     count &+= bytes.count
   }
 
+  /// Appends the bytes of a view.
+  @inline(__always)
+  mutating func append(_ bytes: ByteView) { append(bytes.buffer) }
+
   @inline(__always)
   mutating func append(_ bytes: [UInt8]) {
     bytes.withUnsafeBufferPointer { append($0) }
@@ -66,7 +75,9 @@ struct ByteBuffer {
   @inline(__always)
   mutating func append(maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
     reserve(maximum)
-    count &+= body(base + count)
+    let written = body(base + count)
+    assert(written >= 0 && written <= maximum, "ByteBuffer: \(written) bytes written, \(maximum) reserved")
+    count &+= written
   }
 
   mutating func removeAll() { count = 0 }

@@ -1,3 +1,7 @@
+// Bytes/ holds the library's unsafe code: pointers live only in these small types, which check every index,
+// offset and count in debug builds (`assert`, free in release builds) and are tested directly (`BytesTests`).
+// Code elsewhere reads and writes bytes through them; README.md, "Unsafe code", lists the exceptions left.
+
 /// A write position in memory reserved beforehand (``ByteBuffer/append(maximum:_:)``): the fast paths write a
 /// record's annotation through it without a capacity check per value.
 struct ByteCursor {
@@ -18,6 +22,7 @@ struct ByteCursor {
   /// Copies `count` bytes.
   @inline(__always)
   mutating func put(_ source: UnsafePointer<UInt8>, count: Int) {
+    assert(count >= 0, "ByteCursor: \(count) bytes")
     position.update(from: source, count: count)
     position += count
   }
@@ -26,6 +31,7 @@ struct ByteCursor {
   /// are copied as ``put(_:count:)`` does): four word copies, then the position moves by `count`.
   @inline(__always)
   mutating func putShort(_ source: UnsafePointer<UInt8>, count: Int) {
+    assert(count >= 0, "ByteCursor: \(count) bytes")
     guard count <= Self.wordCopyLimit else { return put(source, count: count) }
     // Four word moves (a 32-byte `copyMemory` was left as a `memmove` call).
     let from = UnsafeRawPointer(source)
@@ -47,6 +53,7 @@ struct ByteCursor {
   /// Writes the low `count` bytes (at most 8) of a word, least significant first; 8 bytes are stored.
   @inline(__always)
   mutating func putWord(_ word: UInt64, count: Int) {
+    assert(count >= 0 && count <= 8, "ByteCursor: \(count) bytes of a word")
     UnalignedWord.store(word.littleEndian, to: UnsafeMutableRawPointer(position))
     position += count
   }

@@ -1,3 +1,7 @@
+// Bytes/ holds the library's unsafe code: pointers live only in these small types, which check every index,
+// offset and count in debug builds (`assert`, free in release builds) and are tested directly (`BytesTests`).
+// Code elsewhere reads and writes bytes through them; README.md, "Unsafe code", lists the exceptions left.
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -33,6 +37,9 @@ public final class ByteSink {
     try flush()
     try writeAll(UnsafeRawBufferPointer(bytes))
   }
+
+  /// Writes the bytes of a view (as the buffer pointer variant).
+  func write(_ bytes: ByteView) throws(OutputError) { try write(bytes.buffer) }
 
   /// Writes everything buffered.
   ///

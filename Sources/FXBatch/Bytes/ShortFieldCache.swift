@@ -1,3 +1,7 @@
+// Bytes/ holds the library's unsafe code: pointers live only in these small types, which check every index,
+// offset and count in debug builds (`assert`, free in release builds) and are tested directly (`BytesTests`).
+// Code elsewhere reads and writes bytes through them; README.md, "Unsafe code", lists the exceptions left.
+
 /// Remembers what a short field's bytes decode to (a currency code, a date), so that a column with few distinct
 /// values (30 currencies, 366 dates) is decoded once per distinct value instead of once per record.
 ///
@@ -46,6 +50,19 @@ struct ShortFieldCache<Value> {
     let lowMask: UInt64 = count >= 8 ? ~0 : (1 << (8 * UInt64(count))) &- 1
     let highMask: UInt64 = count <= 8 ? 0 : (1 << (8 * UInt64(count - 8))) &- 1
     return (first & lowMask, (second & highMask) | UInt64(count) << 56 | 1 << 63)
+  }
+
+  /// ``key(_:)`` of a view's bytes.
+  @inline(__always)
+  static func key(_ bytes: ByteView) -> (UInt64, UInt64)? { key(bytes.buffer) }
+
+  /// ``key(padded:)`` of a view whose bytes are followed by readable ones up to 16 in all (checked in debug builds).
+  @inline(__always)
+  static func key(padded bytes: ByteView) -> (UInt64, UInt64)? {
+    assert(
+      bytes.count > 15 || bytes.count + bytes.readablePadding >= 16 || bytes.buffer.baseAddress == nil,
+      "ShortFieldCache: a field without 16 readable bytes")
+    return key(padded: bytes.buffer)
   }
 
   @inline(__always)

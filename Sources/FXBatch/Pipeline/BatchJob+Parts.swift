@@ -40,7 +40,7 @@ extension BatchJob {
     defer { close(descriptor) }
     var window = [UInt8](repeating: 0, count: 1 << 16)
     for target in targets {
-      let count = window.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(target - 1)) }
+      let count = FileBytes.read(from: descriptor, into: &window, fileOffset: target - 1)
       guard count > 0, let feed = window[0..<count].firstIndex(of: 10) else { return nil }
       let start = target - 1 + feed + 1
       guard start > first, start > (starts.last ?? 0), start < size else { return nil }

@@ -86,8 +86,7 @@ enum PartsRunner {
     if try sink.transfer(from: descriptor) { return }
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
     while true {
-      let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-      if count < 0, errno == EINTR { continue }
+      let count = FileBytes.read(from: descriptor, into: &buffer)
       guard count >= 0 else { throw OutputError.writeFailed(reason: String(cString: strerror(errno))) }
       if count == 0 { return }
       try sink.write(buffer[0..<count])

@@ -21,9 +21,14 @@ public enum ECBHistoryCSV {
   /// - Returns: a table with one EUR/currency pair per currency column, days ascending.
   /// - Throws: ``RatesFileError`` for an unknown currency in the header, a bad date, a duplicate day, a rate
   ///   that is not a positive decimal, or a line with the wrong number of fields.
-  public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String, info: RateSourceInfo) throws(RatesFileError)
+  public static func parse(_ buffer: UnsafeBufferPointer<UInt8>, path: String, info: RateSourceInfo) throws(RatesFileError)
     -> RateTable
   {
+    try parse(ByteView(buffer), path: path, info: info)
+  }
+
+  /// Parses a whole history file from a view of its bytes (as the public `parse` does).
+  static func parse(_ bytes: ByteView, path: String, info: RateSourceInfo) throws(RatesFileError) -> RateTable {
     var lineNumber = 0
     var currencies: [CurrencyCode] = []
     var currencyColumns: [Int] = []  // field index of each currency
@@ -48,7 +53,7 @@ public enum ECBHistoryCSV {
         fieldStart = position + 1
       }
       func text(_ field: (start: Int, end: Int)) -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[field.start..<field.end]), as: UTF8.self)
+        bytes.slice(field.start..<field.end).text
       }
       func fail(_ field: (start: Int, end: Int), _ message: String) -> RatesFileError {
         RatesFileError(path: path, line: lineNumber, column: field.start - lineStart + 1, message: message)
@@ -86,12 +91,12 @@ public enum ECBHistoryCSV {
           continue
         }
         let field = fields[column]
-        let cell = UnsafeBufferPointer(rebasing: bytes[field.start..<field.end])
+        let cell = bytes.slice(field.start..<field.end)
         if cell.isEmpty || cell.elementsEqual("N/A".utf8) {
           values.append(nil)
           continue
         }
-        guard let rate = ExactDecimal(plainUTF8: cell), rate.significand > 0 else {
+        guard let rate = ExactDecimal(plainUTF8: cell.buffer), rate.significand > 0 else {
           throw fail(field, "\(RowError.quoted(text(field))) is not a positive decimal rate")
         }
         values.append(rate)
@@ -115,18 +120,17 @@ public enum ECBHistoryCSV {
   ///
   /// - Precondition: the text is a valid history (``parse(_:path:info:)`` accepts it; the tests check the
   ///   compiled-in one).
-  static func indexLazily(_ bytes: UnsafeBufferPointer<UInt8>, info: RateSourceInfo) -> RateTable {
+  static func indexLazily(_ text: StaticString, info: RateSourceInfo) -> RateTable {
+    let bytes = ByteView(text)
     var currencies: [CurrencyCode] = []
     var columns: [Int] = []
     var rows: [(day: CalendarDay, line: Range<Int>)] = []
     var index = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
-    guard let base = bytes.baseAddress else { preconditionFailure("the embedded ECB history is empty") }
+    precondition(!bytes.isEmpty, "the embedded ECB history is empty")
     while index < bytes.count {
       // memchr finds each line feed (a CR before it is trimmed): the whole history is 1.9 MB.
       let start = index
-      let feed =
-        memchr(base + index, 10, bytes.count - index).map { UnsafeRawPointer(base).distance(to: UnsafeRawPointer($0)) }
-        ?? bytes.count
+      let feed = bytes.firstIndex(of: 10, from: index) ?? bytes.count
       index = feed + 1
       var lineEnd = feed
       if lineEnd > start, bytes[lineEnd - 1] == 13 { lineEnd -= 1 }
@@ -137,7 +141,7 @@ public enum ECBHistoryCSV {
         var start = line.lowerBound
         for position in line.lowerBound...line.upperBound
         where position == line.upperBound || bytes[position] == UInt8(ascii: ",") {
-          let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self).trimmingWhitespace
+          let name = bytes.slice(start..<position).text.trimmingWhitespace
           if field > 0, let code = CurrencyCode(name) {
             currencies.append(code)
             columns.append(field)
@@ -148,7 +152,7 @@ public enum ECBHistoryCSV {
         continue
       }
       let dateEnd = min(line.lowerBound + 10, line.upperBound)
-      guard let day = CalendarDay(iso8601Bytes: UnsafeBufferPointer(rebasing: bytes[line.lowerBound..<dateEnd])) else {
+      guard let day = CalendarDay(iso8601Bytes: bytes.slice(line.lowerBound..<dateEnd).buffer) else {
         preconditionFailure("the embedded ECB history has a line without a date")
       }
       rows.append((day, line))
@@ -156,7 +160,7 @@ public enum ECBHistoryCSV {
     rows.sort { $0.day < $1.day }
     return RateTable(
       info: info, pairs: currencies.map { CurrencyPair(base: .euro, quote: $0) }, days: rows.map(\.day),
-      grid: RateGrid(lazy: RateGrid.LazyRows(bytes: bytes, lineRanges: rows.map(\.line), columns: columns)))
+      grid: RateGrid(lazy: RateGrid.LazyRows(text: text, lineRanges: rows.map(\.line), columns: columns)))
   }
 
   /// Writes a table of EUR/currency pairs in the ECB history layout: `Date,USD,…,` header, newest day first,

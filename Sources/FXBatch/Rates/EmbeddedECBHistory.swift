@@ -9,14 +9,11 @@ public enum EmbeddedECBHistory {
 
   /// The embedded history as a rate table: its days are indexed once per process on first use, and a day's
   /// rates are read when first asked (``RateGrid``), so a small file starts in milliseconds.
-  public static let table: RateTable = ECBHistoryCSV.indexLazily(
-    UnsafeBufferPointer(start: csv.utf8Start, count: csv.utf8CodeUnitCount), info: info)
+  public static let table: RateTable = ECBHistoryCSV.indexLazily(csv, info: info)
 
   /// The embedded history parsed in full with every check of a history file (for the tests).
   static func parsedInFull() throws(RatesFileError) -> RateTable {
-    try ECBHistoryCSV.parse(
-      UnsafeBufferPointer(start: csv.utf8Start, count: csv.utf8CodeUnitCount), path: "<embedded eurofxref-hist.csv>",
-      info: info)
+    try ECBHistoryCSV.parse(ByteView(csv), path: "<embedded eurofxref-hist.csv>", info: info)
   }
 
   /// The source name under which `fxbatch rates update` keeps a fetched history in the rate cache.

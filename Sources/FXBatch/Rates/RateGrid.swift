@@ -64,15 +64,15 @@ public struct RateGrid: Sendable {
   /// Rows of ECB-history text (`YYYY-MM-DD,1.0856,160.51,…,`) parsed when first asked, kept behind a lock.
   final class LazyRows: Sendable {
     /// Static text: the history compiled into the binary, alive as long as the process.
-    nonisolated(unsafe) let bytes: UnsafeBufferPointer<UInt8>
+    let text: StaticString
     /// Each row's line in ``bytes``, rows in the table's (ascending day) order.
     let lineRanges: [Range<Int>]
     /// The field index of each column.
     let columns: [Int]
     private let parsed: Mutex<[[ExactDecimal?]?]>
 
-    init(bytes: UnsafeBufferPointer<UInt8>, lineRanges: [Range<Int>], columns: [Int]) {
-      self.bytes = bytes
+    init(text: StaticString, lineRanges: [Range<Int>], columns: [Int]) {
+      self.text = text
       self.lineRanges = lineRanges
       self.columns = columns
       parsed = Mutex(Array(repeating: nil, count: lineRanges.count))
@@ -93,6 +93,7 @@ public struct RateGrid: Sendable {
     /// The line's cells; a cell that is not a positive decimal (`N/A`, empty) is `nil`. The compiled-in
     /// history is checked in full by the tests (`EmbeddedECBHistoryTests`).
     private func parse(_ row: Int) -> [ExactDecimal?] {
+      let bytes = ByteView(text)
       let line = lineRanges[row]
       var fields: [Range<Int>] = []
       var start = line.lowerBound
@@ -102,7 +103,7 @@ public struct RateGrid: Sendable {
         start = position + 1
       }
       return columns.map { column in
-        guard column < fields.count, let value = ExactDecimal(plainUTF8: UnsafeBufferPointer(rebasing: bytes[fields[column]])),
+        guard column < fields.count, let value = ExactDecimal(plainUTF8: bytes.slice(fields[column]).buffer),
           value.significand > 0
         else { return nil }
         return value

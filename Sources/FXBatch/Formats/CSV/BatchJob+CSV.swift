@@ -294,7 +294,7 @@ extension BatchJob {
     /// Writes one record through the general path.
     func writeGeneral(_ view: CSVRecordView) throws {
       if view.isBlank {
-        try sink.write(UnsafeBufferPointer(rebasing: view.bytes[view.length...]))
+        try sink.write(view.terminator)
         return
       }
       let record = view.record

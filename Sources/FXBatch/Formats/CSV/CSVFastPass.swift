@@ -54,9 +54,9 @@ struct CSVFastPass {
       let amount = CSVFieldDecoder.plainAmount(record.field(amountField), mark: decimalMark),
       let conversion = converter.convert(base: key.base, quote: key.quote, day: key.day, amount: amount)
     else { return false }
-    pending.append(UnsafeBufferPointer(rebasing: record.bytes[0..<record.length]))
+    pending.append(record.bytes.slice(0..<record.length))
     converter.appendAnnotation(conversion, template: template, to: &pending)
-    pending.append(UnsafeBufferPointer(rebasing: record.bytes[record.length...]))
+    pending.append(record.terminator)
     if pending.count >= Self.pendingLimit { try flush(to: sink) }
     counts.records += 1
     if conversion.isFallback { counts.fallback += 1 } else { counts.ok += 1 }

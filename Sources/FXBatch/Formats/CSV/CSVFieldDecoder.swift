@@ -24,8 +24,8 @@ struct CSVFieldDecoder {
     dates = ShortFieldCache()
   }
 
-  /// The rate key of a record (read in place, with ``CSVRecordView/readablePadding``) and whether it used the default day; `nil` when the general rules must decide
-  /// (including every record with an error).
+  /// The rate key of a record (read in place, with ``CSVRecordView/readablePadding``) and whether it used the
+  /// default day; `nil` when the general rules must decide (including every record with an error).
   @inline(__always)
   mutating func key(of record: CSVRecordView) -> (
     base: CurrencyCode, quote: CurrencyCode, day: CalendarDay, usedDefaultDay: Bool
@@ -58,22 +58,22 @@ struct CSVFieldDecoder {
   }
 
   @inline(__always)
-  private mutating func currency(_ bytes: UnsafeBufferPointer<UInt8>) -> CurrencyCode? {
+  private mutating func currency(_ bytes: ByteView) -> CurrencyCode? {
     let key = ShortFieldCache<CurrencyCode>.key(padded: bytes)
     if let key, let known = currencies.value(for: key) { return known }
-    guard bytes.first != UInt8(ascii: "\"") else { return nil }
-    let text = String(decoding: bytes, as: UTF8.self)
+    guard bytes.isEmpty || bytes[0] != UInt8(ascii: "\"") else { return nil }
+    let text = bytes.text
     guard !text.trimmingWhitespace.isEmpty, case .success(let code) = normalizer.currencies.currency(text) else { return nil }
     if let key { currencies.insert(code, for: key) }
     return code
   }
 
   @inline(__always)
-  private mutating func date(_ bytes: UnsafeBufferPointer<UInt8>) -> DateValue? {
+  private mutating func date(_ bytes: ByteView) -> DateValue? {
     let key = ShortFieldCache<DateValue>.key(padded: bytes)
     if let key, let known = dates.value(for: key) { return known }
-    guard bytes.first != UInt8(ascii: "\"") else { return nil }
-    let text = String(decoding: bytes, as: UTF8.self)
+    guard bytes.isEmpty || bytes[0] != UInt8(ascii: "\"") else { return nil }
+    let text = bytes.text
     let value: DateValue
     if text.trimmingWhitespace.isEmpty {
       value = .absent
@@ -84,6 +84,10 @@ struct CSVFieldDecoder {
     if let key { dates.insert(value, for: key) }
     return value
   }
+
+  /// ``plainAmount(_:mark:)`` of a view's bytes.
+  @inline(__always)
+  static func plainAmount(_ bytes: ByteView, mark: UInt8?) -> ExactDecimal? { plainAmount(bytes.buffer, mark: mark) }
 
   /// A plain amount — an optional leading `+` or `-`, digits, and optionally `mark` and more digits, at most 18
   /// digits — read as ``AmountParser/plainValue(_:decimalMark:)`` reads it; `nil` for anything else.
@@ -118,6 +122,10 @@ struct CSVFieldDecoder {
     guard digits > 0, digits <= 18, !seenMark || (digitsBeforeMark > 0 && scale > 0) else { return nil }
     return ExactDecimal(significand: Int128(negative ? -value : value), scale: scale)
   }
+
+  /// ``evidence(_:)`` of a view's bytes.
+  @inline(__always)
+  static func evidence(_ bytes: ByteView) -> DecimalMarkInference.Evidence? { evidence(bytes.buffer) }
 
   /// What a plain cell (``plainAmount(_:mark:)`` with either mark) says about the column's decimal mark, as
   /// ``DecimalMarkInference/evidence(_:)`` decides it; `nil` when that general rule must look at the cell (a

@@ -18,14 +18,11 @@ public final class CSVReader {
   public private(set) var hasByteOrderMark = false
 
   private let descriptor: Int32
-  /// The buffer: `capacity` bytes, of which `start..<end` are unread (pointers, not an array: the per-record
-  /// loop must not retain and check an array for every record).
-  private var buffer: UnsafeMutablePointer<UInt8>
-  private var capacity = chunkSize
+  /// The buffer, of which `start..<end` are unread (not an array: the per-record loop must not retain and check
+  /// an array for every record).
+  private let buffer = ReadBuffer(capacity: CSVReader.chunkSize, padding: CSVReader.readPadding)
   /// The field ranges of the last record scanned (relative to its start), reused from record to record.
-  private var fieldRanges: UnsafeMutablePointer<Range<Int>>
-  private var fieldCapacity = 64
-  private var fieldCount = 0
+  private var fieldRanges = ScratchList<Range<Int>>.allocate(capacity: 64)
   private var start = 0
   private var end = 0
   private var atEndOfFile = false
@@ -45,10 +42,9 @@ public final class CSVReader {
   public init(path: String, delimiter: UInt8? = nil) throws {
     descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw CSVError.unreadable(reason: String(cString: strerror(errno))) }
-    buffer = Self.allocate(Self.chunkSize)
-    fieldRanges = .allocate(capacity: fieldCapacity)
     try fill()
-    if end - start >= 3, buffer[start] == 0xEF, buffer[start + 1] == 0xBB, buffer[start + 2] == 0xBF {
+    let head = buffer.view(count: end)
+    if end - start >= 3, head[start] == 0xEF, head[start + 1] == 0xBB, head[start + 2] == 0xBF {
       hasByteOrderMark = true
       start += 3
     }
@@ -56,7 +52,7 @@ public final class CSVReader {
       fieldDelimiter = delimiter
     } else {
       try fillFirstLine()
-      fieldDelimiter = Self.detectDelimiter(in: bytes(from: start, to: end).drop { $0 == 10 || $0 == 13 })
+      fieldDelimiter = Self.detectDelimiter(in: bytes(from: start, to: end).buffer.drop { $0 == 10 || $0 == 13 })
     }
   }
 
@@ -73,8 +69,6 @@ public final class CSVReader {
       close(descriptor)
       throw CSVError.unreadable(reason: String(cString: strerror(errno)))
     }
-    buffer = Self.allocate(Self.chunkSize)
-    fieldRanges = .allocate(capacity: fieldCapacity)
     bufferOffset = range.lowerBound
     limit = range.upperBound
     self.line = line
@@ -83,20 +77,12 @@ public final class CSVReader {
 
   deinit {
     close(descriptor)
-    buffer.deallocate()
     fieldRanges.deallocate()
   }
 
-  /// A zeroed buffer (the padding after the data is read, so it must be initialized memory).
-  private static func allocate(_ count: Int) -> UnsafeMutablePointer<UInt8> {
-    let pointer = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
-    pointer.initialize(repeating: 0, count: count)
-    return pointer
-  }
-
-  /// The unread bytes from `from`.
-  private func bytes(from: Int, to: Int) -> UnsafeBufferPointer<UInt8> {
-    UnsafeBufferPointer(start: buffer + from, count: to - from)
+  /// The buffer's bytes `from..<to` (within the bytes read), the rest of the buffer readable after them.
+  private func bytes(from: Int, to: Int) -> ByteView {
+    buffer.view(count: end).slice(from..<to)
   }
 
   /// Whether a record read so far has a quoted field (which may hold line ends: a file without one has a record
@@ -138,7 +124,7 @@ public final class CSVReader {
   /// Reads until the buffer holds the whole first non-blank line (or the file ends), for delimiter detection.
   private func fillFirstLine() throws {
     while !atEndOfFile,
-      !bytes(from: start, to: end).drop(while: { $0 == 10 || $0 == 13 }).contains(where: { $0 == 10 || $0 == 13 })
+      !bytes(from: start, to: end).buffer.drop(while: { $0 == 10 || $0 == 13 }).contains(where: { $0 == 10 || $0 == 13 })
     {
       try fill()
     }
@@ -147,27 +133,16 @@ public final class CSVReader {
   /// Moves unread bytes to the front of the buffer and reads more; grows the buffer when a record fills it.
   private func fill() throws {
     if start > 0 {
-      memmove(buffer, buffer + start, end - start)
+      buffer.moveToFront(start..<end)
       bufferOffset += start
       end -= start
       start = 0
     }
-    // The last `readPadding` bytes are never filled: a record view may read a word past its end.
-    if end + Self.readPadding >= capacity {
-      let grown = Self.allocate(capacity * 2)
-      grown.update(from: buffer, count: end)
-      buffer.deallocate()
-      buffer = grown
-      capacity *= 2
-    }
-    var wanted = capacity - Self.readPadding - end
+    // The buffer's padding is never filled: a record view may read a word past its end.
+    if end == buffer.capacity { buffer.grow(keeping: end) }
+    var wanted = buffer.capacity - end
     if let limit { wanted = min(wanted, max(0, limit - (bufferOffset + end))) }
-    var count = 0
-    while wanted > 0 {
-      count = read(descriptor, buffer + end, wanted)
-      if count < 0, errno == EINTR { continue }
-      break
-    }
+    let count = wanted > 0 ? buffer.read(from: descriptor, into: end, count: wanted) : 0
     guard count >= 0 else { throw CSVError.unreadable(reason: String(cString: strerror(errno))) }
     if count == 0 { atEndOfFile = true }
     end += count
@@ -179,9 +154,9 @@ public final class CSVReader {
   ///   ``CSVError/unreadable(reason:)`` on a read error.
   public func next() throws -> CSVRecord? {
     guard let bounds = try advance() else { return nil }
-    let raw = Array(bytes(from: bounds.start, to: bounds.end))
-    let terminator = Array(bytes(from: bounds.end, to: bounds.end + bounds.terminatorLength))
-    let fields = raw.isEmpty ? [] : Array(UnsafeBufferPointer(start: fieldRanges, count: fieldCount))
+    let raw = Array(bytes(from: bounds.start, to: bounds.end).buffer)
+    let terminator = Array(bytes(from: bounds.end, to: bounds.end + bounds.terminatorLength).buffer)
+    let fields = raw.isEmpty ? [] : Array(fieldRanges)
     return CSVRecord(raw: raw, fieldRanges: fields, terminator: terminator, line: bounds.line)
   }
 
@@ -195,7 +170,7 @@ public final class CSVReader {
     return try body(
       CSVRecordView(
         bytes: bytes(from: bounds.start, to: bounds.end + bounds.terminatorLength), length: bounds.end - bounds.start,
-        fieldRanges: UnsafeBufferPointer(start: fieldRanges, count: bounds.end == bounds.start ? 0 : fieldCount),
+        fieldRanges: fieldRanges, fieldCount: bounds.end == bounds.start ? 0 : fieldRanges.count,
         line: bounds.line))
   }
 
@@ -222,23 +197,11 @@ public final class CSVReader {
   private func scanRecord() throws -> (start: Int, end: Int, terminatorLength: Int, line: Int)? {
     let quote = UInt8(ascii: "\"")
     // Locals, not properties, in the loop: a class property costs an exclusivity check per access.
+    // Not captured by a nested function either: a captured variable is boxed, and its accesses around the call
+    // that grows the list would be checked at run time on every append.
     var ranges = self.fieldRanges
-    var rangeCapacity = self.fieldCapacity
-    var rangeCount = 0
-    defer { self.fieldCount = rangeCount }
-    @inline(__always) func append(_ range: Range<Int>) {
-      if rangeCount == rangeCapacity {
-        let grown = UnsafeMutablePointer<Range<Int>>.allocate(capacity: rangeCapacity * 2)
-        grown.moveInitialize(from: ranges, count: rangeCount)
-        ranges.deallocate()
-        ranges = grown
-        rangeCapacity *= 2
-        self.fieldRanges = grown
-        self.fieldCapacity = rangeCapacity
-      }
-      (ranges + rangeCount).initialize(to: range)
-      rangeCount += 1
-    }
+    ranges.removeAll()
+    defer { self.fieldRanges = ranges }
     let start = self.start
     let end = self.end
     let atEndOfFile = self.atEndOfFile
@@ -262,13 +225,13 @@ public final class CSVReader {
     let returns = UInt64(13) &* ones
     /// The high bit of each byte of `value` that is zero, exactly (no borrow between bytes).
     @inline(__always) func zeroBytes(_ value: UInt64) -> UInt64 { ~(((value & lows) &+ lows) | value | lows) }
-    let buffer = self.buffer
-    let raw = UnsafeRawPointer(buffer)
+    // Word loads may reach into the buffer's padding, after `end`.
+    let buffer = self.buffer.view(count: end)
     do {
       while true {
         if !inQuotes {
           while index + 8 <= end {
-            let word = UInt64(littleEndian: UnalignedWord.load(raw + index))
+            let word = buffer.word(at: index)
             var fieldEnds = zeroBytes(word ^ delimiters)
             // A quote (0x22), LF or CR is below 0x23: a word with no such byte (most of them) needs no exact test.
             let hasLow = (word &- belowQuote) & ~word & highs != 0
@@ -278,7 +241,7 @@ public final class CSVReader {
             if stop < 8 { fieldEnds &= (1 << (8 * UInt64(stop))) &- 1 }
             while fieldEnds != 0 {
               let position = index + fieldEnds.trailingZeroBitCount >> 3
-              append(fieldStart - start..<position - start)
+              ranges.appendGrowing(fieldStart - start..<position - start)
               fieldStart = position + 1
               fieldEnds &= fieldEnds &- 1
             }
@@ -292,7 +255,7 @@ public final class CSVReader {
             let (line, column) = position(of: quoteOpenedAt)
             throw CSVError.unterminatedQuote(line: line, column: column)
           }
-          append(fieldStart - start..<index - start)
+          ranges.appendGrowing(fieldStart - start..<index - start)
           return finish(recordEnd: index, terminatorLength: 0, newlinesInside: newlinesInside)
         }
         let byte = buffer[index]
@@ -312,7 +275,7 @@ public final class CSVReader {
         }
         if byte > quote {  // neither a delimiter (`,` `;` tab), a quote nor a line end: the common case
           if byte == delimiter {
-            append(fieldStart - start..<index - start)
+            ranges.appendGrowing(fieldStart - start..<index - start)
             fieldStart = index + 1
           }
           index += 1
@@ -324,14 +287,14 @@ public final class CSVReader {
           quoteOpenedAt = index
           opensQuotedField = true
         case delimiter:
-          append(fieldStart - start..<index - start)
+          ranges.appendGrowing(fieldStart - start..<index - start)
           fieldStart = index + 1
         case 10:
-          append(fieldStart - start..<index - start)
+          ranges.appendGrowing(fieldStart - start..<index - start)
           return finish(recordEnd: index, terminatorLength: 1, newlinesInside: newlinesInside)
         case 13:
           if index + 1 == end, !atEndOfFile { return nil }
-          append(fieldStart - start..<index - start)
+          ranges.appendGrowing(fieldStart - start..<index - start)
           let crlf = index + 1 < end && buffer[index + 1] == 10
           return finish(recordEnd: index, terminatorLength: crlf ? 2 : 1, newlinesInside: newlinesInside)
         default:
@@ -353,6 +316,7 @@ public final class CSVReader {
 
   /// The 1-based line and column (in bytes) of a buffer index inside the current record.
   private func position(of target: Int) -> (line: Int, column: Int) {
+    let buffer = self.buffer.view(count: end)
     var line = self.line
     var lineStart = start
     var index = start

@@ -4,11 +4,13 @@
 struct CSVRecordView {
   /// The record's bytes followed by its line terminator; at least ``readablePadding`` more bytes after them
   /// may be read (their values are unspecified), so a field's bytes can be loaded a word at a time.
-  let bytes: UnsafeBufferPointer<UInt8>
+  let bytes: ByteView
   /// How many of ``bytes`` belong to the record (the rest is the terminator: `\r\n`, `\n`, `\r` or nothing).
   let length: Int
-  /// Each field's range in ``bytes``, quotes included for a quoted field; empty for a blank line.
-  let fieldRanges: UnsafeBufferPointer<Range<Int>>
+  /// Each field's range in ``bytes``, quotes included for a quoted field: the first ``fieldCount`` of them.
+  let fieldRanges: ScratchList<Range<Int>>
+  /// The record's fields; 0 for a blank line.
+  let fieldCount: Int
   /// The 1-based line on which the record starts.
   let line: Int
 
@@ -16,17 +18,21 @@ struct CSVRecordView {
   static let readablePadding = 16
 
   var isBlank: Bool { length == 0 }
-  var fieldCount: Int { fieldRanges.count }
 
   /// The record as a ``CSVRecord`` (a copy).
   var record: CSVRecord {
     CSVRecord(
-      raw: Array(bytes[0..<length]), fieldRanges: Array(fieldRanges), terminator: Array(bytes[length...]), line: line)
+      raw: bytes.array(0..<length), fieldRanges: Array(fieldRanges.prefix(fieldCount)),
+      terminator: bytes.array(length..<bytes.count), line: line)
   }
 
-  /// A field's raw bytes (quotes included), or an empty slice when the record has no such field.
-  func field(_ index: Int?) -> UnsafeBufferPointer<UInt8> {
-    guard let index, index < fieldRanges.count else { return UnsafeBufferPointer(start: nil, count: 0) }
-    return UnsafeBufferPointer(rebasing: bytes[fieldRanges[index]])
+  /// The record's terminator (`\r\n`, `\n`, `\r` or nothing).
+  var terminator: ByteView { bytes.slice(from: length) }
+
+  /// A field's raw bytes (quotes included), or an empty view when the record has no such field.
+  @inline(__always)
+  func field(_ index: Int?) -> ByteView {
+    guard let index, index < fieldCount else { return ByteView(start: nil, count: 0) }
+    return bytes.slice(fieldRanges[index])
   }
 }

@@ -70,11 +70,11 @@ extension BatchJob {
     /// Adds a record's key: a plain ISO date inside the span found so far is skipped, any other record's key
     /// is read by the general rules.
     func add(
-      _ record: XMLScannedRecord, shape: Int, shapes: XMLRecordShapes, bytes: UnsafePointer<UInt8>, to span: inout KeySpan
+      _ record: XMLScannedRecord, shape: Int, shapes: XMLRecordShapes, bytes: ByteView, to span: inout KeySpan
     ) {
       let dateField = shapes.field(.date, shape: shape)
       if normalizer.dateFormat == .iso, dateField >= 0, !record.fields[dateField].needsDecoding,
-        let day = CalendarDay(iso8601: String(decoding: XMLFastPass.trimmed(record.fields[dateField], bytes), as: UTF8.self)),
+        let day = CalendarDay(iso8601: XMLFastPass.trimmed(record.fields[dateField], bytes).text),
         let oldest = span.oldest, let newest = span.newest, oldest.day <= day, day <= newest.day
       {
         return
@@ -108,7 +108,7 @@ extension BatchJob {
     var window = [UInt8](repeating: 0, count: 1 << 16)
     var starts: [Int] = []
     for target in targets where target > first {
-      let count = window.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(target)) }
+      let count = FileBytes.read(from: descriptor, into: &window, fileOffset: target)
       guard count > pattern.count else { return starts }
       var index = 0
       var start: Int? = nil
@@ -145,7 +145,7 @@ extension BatchJob {
     var lastShape = -1
     while let item = try scanner.next() {
       guard case .record = item else { continue }
-      let bytes = UnsafePointer(scanner.bytes)
+      let bytes = scanner.bytes
       let shape = shapes.shape(of: scanner.record, in: bytes)
       if result.records == 0 {
         result.firstRecord = scanner.offset(of: scanner.record.start)
@@ -258,7 +258,7 @@ extension BatchJob {
     var shapes = XMLRecordShapes(locator: xmlFieldLocator)
     /// Writes one record through the general rules.
     func writeGeneral(_ record: XMLScannedRecord, shape: Int, shapes: XMLRecordShapes) throws {
-      let bytes = UnsafePointer(scanner.bytes)
+      let bytes = scanner.bytes
       let outcome = self.outcome(
         of: shapes.fields(of: record, shape: shape, in: bytes), normalizer: scan.normalizer, parser: parser,
         quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
@@ -272,10 +272,10 @@ extension BatchJob {
     }
     if var fastPass {  // not optional in the loop: force-unwrapping it per record copies it
       while let item = try scanner.next() {
-        let bytes = UnsafePointer(scanner.bytes)
+        let bytes = scanner.bytes
         switch item {
         case .markup(let markup):
-          pending.append(UnsafeBufferPointer(start: bytes + markup.lowerBound, count: markup.count))
+          pending.append(bytes.slice(markup))
         case .record:
           let record = scanner.record
           let shape = fastPass.shapes.shape(of: record, in: bytes)
@@ -299,7 +299,7 @@ extension BatchJob {
       while let item = try scanner.next() {
         switch item {
         case .markup(let markup):
-          pending.append(UnsafeBufferPointer(start: scanner.bytes + markup.lowerBound, count: markup.count))
+          pending.append(scanner.bytes.slice(markup))
         case .record:
           let record = scanner.record
           let shape = shapes.shape(of: record, in: scanner.bytes)
@@ -320,34 +320,33 @@ extension BatchJob {
   /// last child's line with its indentation when the record is laid out one child per line, else just before
   /// the end tag; an empty element is opened up).
   @inline(__always)
-  private static func appendHead(of record: XMLScannedRecord, bytes: UnsafeMutablePointer<UInt8>, to output: inout ByteBuffer) {
+  private static func appendHead(of record: XMLScannedRecord, bytes: ByteView, to output: inout ByteBuffer) {
     if record.isEmptyElement {
-      output.append(UnsafeBufferPointer(start: bytes + record.start, count: record.slash - record.start))
+      output.append(bytes.slice(record.start..<record.slash))
       output.append(UInt8(ascii: ">"))
     } else if isIndented(record, bytes) {
-      output.append(UnsafeBufferPointer(start: bytes + record.start, count: record.textBeforeEndTag - record.start))
-      output.append(
-        UnsafeBufferPointer(start: bytes + record.lastChildTextStart, count: record.lastChildStart - record.lastChildTextStart))
+      output.append(bytes.slice(record.start..<record.textBeforeEndTag))
+      output.append(bytes.slice(record.lastChildTextStart..<record.lastChildStart))
     } else {
-      output.append(UnsafeBufferPointer(start: bytes + record.start, count: record.endTagStart - record.start))
+      output.append(bytes.slice(record.start..<record.endTagStart))
     }
   }
 
   /// Appends the rest of a record after its `fx` element (see ``appendHead(of:bytes:to:)``).
   @inline(__always)
   private static func appendTail(
-    of record: XMLScannedRecord, bytes: UnsafeMutablePointer<UInt8>, closing: [UInt8], to output: inout ByteBuffer
+    of record: XMLScannedRecord, bytes: ByteView, closing: [UInt8], to output: inout ByteBuffer
   ) {
     if record.isEmptyElement {
       output.append(closing)
     } else {
       let from = isIndented(record, bytes) ? record.textBeforeEndTag : record.endTagStart
-      output.append(UnsafeBufferPointer(start: bytes + from, count: record.end - from))
+      output.append(bytes.slice(from..<record.end))
     }
   }
 
   @inline(__always)
-  private static func isIndented(_ record: XMLScannedRecord, _ bytes: UnsafeMutablePointer<UInt8>) -> Bool {
+  private static func isIndented(_ record: XMLScannedRecord, _ bytes: ByteView) -> Bool {
     record.lastChildStart >= 0 && record.textBeforeEndTag < record.endTagStart
       && XMLSimpleScanner.isIndentation(record.textBeforeEndTag..<record.endTagStart, in: bytes)
       && XMLSimpleScanner.isIndentation(record.lastChildTextStart..<record.lastChildStart, in: bytes)

@@ -170,7 +170,7 @@ public struct XMLAnnotatingWriter {
             lastChildIndent = nil
           }
         } else if let level = recordDepth, depth == level + 1 {
-          lastChildIndent = try isIndentation(text) ? window.withBytes(text) { Array($0) } : nil
+          lastChildIndent = try isIndentation(text) ? window.withBytes(text) { Array($0.buffer) } : nil
         }
         if empty { depth -= 1 }
       }

@@ -13,8 +13,8 @@
 final class XMLByteWindow {
   private let descriptor: Int32
   private let form: XMLDocumentEncoding.Form
-  /// The window: `buffer[0..<loaded]` holds the file's bytes `base..<base + loaded`.
-  private var buffer: UnsafeMutableBufferPointer<UInt8>
+  /// The window: its first `loaded` bytes are the file's bytes `base..<base + loaded`.
+  private let buffer: ReadBuffer
   private var base = 0
   private var loaded = 0
   /// Bytes before this offset may be dropped.
@@ -35,13 +35,13 @@ final class XMLByteWindow {
       throw XMLInputError(line: 1, column: 1, message: "cannot open the file: \(String(cString: strerror(errno)))")
     }
     self.form = form
-    buffer = .allocate(capacity: max(capacity, 16))
+    buffer = ReadBuffer(capacity: max(capacity, 16), padding: 0)
   }
 
-  deinit {
-    close(descriptor)
-    buffer.deallocate()
-  }
+  deinit { close(descriptor) }
+
+  /// The bytes read and not dropped.
+  private var bytes: ByteView { buffer.view(count: loaded) }
 
   /// The code unit at a byte offset (a multiple of the code unit width), or `nil` past the end of the file.
   ///
@@ -49,6 +49,7 @@ final class XMLByteWindow {
   @inline(__always)
   func unit(at offset: Int) throws(XMLInputError) -> UInt16? {
     let index = offset - base
+    let buffer = bytes
     switch form {
     case .asciiCompatible:
       if index < loaded { return UInt16(buffer[index]) }
@@ -68,10 +69,7 @@ final class XMLByteWindow {
     var offset = offset
     while true {
       if form == .asciiCompatible, offset >= base, offset < base + loaded {
-        let start = buffer.baseAddress! + (offset - base)
-        if let found = memchr(start, Int32(unit), loaded - (offset - base)) {
-          return base + (found.assumingMemoryBound(to: UInt8.self) - buffer.baseAddress!)
-        }
+        if let found = bytes.firstIndex(of: UInt8(truncatingIfNeeded: unit), from: offset - base) { return base + found }
         offset = base + loaded
       }
       guard let next = try self.unit(at: offset) else { return nil }
@@ -81,13 +79,13 @@ final class XMLByteWindow {
   }
 
   /// Hands the bytes `range` (read already, not released) to `body`.
-  func withBytes<Result>(_ range: Range<Int>, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+  func withBytes<Result>(_ range: Range<Int>, _ body: (ByteView) throws -> Result) rethrows -> Result {
     precondition(range.lowerBound >= base && range.upperBound <= base + loaded, "bytes outside the window")
-    return try body(UnsafeBufferPointer(rebasing: buffer[(range.lowerBound - base)..<(range.upperBound - base)]))
+    return try body(bytes.slice((range.lowerBound - base)..<(range.upperBound - base)))
   }
 
   /// Hands the bytes from `offset` to the end of the file to `body`, a window at a time, releasing them.
-  func drain(from offset: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+  func drain(from offset: Int, _ body: (ByteView) throws -> Void) throws {
     var offset = offset
     while true {
       if offset < base + loaded {
@@ -108,28 +106,18 @@ final class XMLByteWindow {
   private func load(through end: Int) throws(XMLInputError) -> Bool {
     while base + loaded < end {
       if reachedEnd { return false }
-      if loaded == buffer.count {
+      if loaded == buffer.capacity {
         let keep = max(0, min(releasedBefore, base + loaded) - base)
         if keep > 0 {
           // Slide: move what is still needed to the front.
-          let remaining = loaded - keep
-          if remaining > 0 {
-            UnsafeMutableRawPointer(buffer.baseAddress!).copyMemory(
-              from: buffer.baseAddress! + keep, byteCount: remaining)
-          }
+          buffer.moveToFront(keep..<loaded)
           base += keep
-          loaded = remaining
+          loaded -= keep
         }
-        if loaded == buffer.count {
-          let larger = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: buffer.count * 2)
-          _ = larger.initialize(from: buffer)
-          buffer.deallocate()
-          buffer = larger
-        }
+        if loaded == buffer.capacity { buffer.grow(keeping: loaded) }
       }
-      let count = read(descriptor, buffer.baseAddress! + loaded, buffer.count - loaded)
+      let count = buffer.read(from: descriptor, into: loaded, count: buffer.capacity - loaded)
       if count < 0 {
-        if errno == EINTR { continue }
         throw XMLInputError(line: 1, column: 1, message: "cannot read the file: \(String(cString: strerror(errno)))")
       }
       if count == 0 { reachedEnd = true }

@@ -49,7 +49,7 @@ final class XMLElementEncoder {
   ///   - output: receives the encoded bytes.
   /// - Throws: ``OutputError/writeFailed(reason:)`` when libxml2 fails; what `output` throws.
   func writeEmptyElement(
-    _ name: String, attributes: some Sequence<(String, String)>, to output: (UnsafeBufferPointer<UInt8>) throws -> Void
+    _ name: String, attributes: some Sequence<(String, String)>, to output: (ByteView) throws -> Void
   ) throws {
     try check(xmlTextWriterStartElement(writer, name))
     for (attribute, value) in attributes {
@@ -62,7 +62,7 @@ final class XMLElementEncoder {
   /// Writes markup as it is (`>`, `</name>`), only encoded.
   ///
   /// - Throws: ``OutputError/writeFailed(reason:)`` when libxml2 fails; what `output` throws.
-  func writeRaw(_ markup: String, to output: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+  func writeRaw(_ markup: String, to output: (ByteView) throws -> Void) throws {
     try check(xmlTextWriterWriteRaw(writer, markup))
     try take(output)
   }
@@ -72,15 +72,15 @@ final class XMLElementEncoder {
   /// - Throws: ``OutputError/writeFailed(reason:)`` when libxml2 fails.
   func encoded(_ markup: String) throws -> [UInt8] {
     var bytes: [UInt8] = []
-    try writeRaw(markup) { bytes.append(contentsOf: $0) }
+    try writeRaw(markup) { bytes.append(contentsOf: $0.buffer) }
     return bytes
   }
 
   /// Flushes the writer into the buffer, hands over the buffer's bytes and empties it.
-  private func take(_ output: (UnsafeBufferPointer<UInt8>) throws -> Void) throws {
+  private func take(_ output: (ByteView) throws -> Void) throws {
     try check(xmlTextWriterFlush(writer))
     defer { xmlBufferEmpty(buffer) }
-    try output(UnsafeBufferPointer(start: xmlBufferContent(buffer), count: Int(xmlBufferLength(buffer))))
+    try output(ByteView(start: xmlBufferContent(buffer), count: Int(xmlBufferLength(buffer))))
   }
 
   private func check(_ status: Int32) throws(OutputError) {

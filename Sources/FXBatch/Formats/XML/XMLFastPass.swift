@@ -48,7 +48,7 @@ struct XMLFastPass {
   /// - Returns: the conversion, for ``TableConverter/appendAnnotation(_:template:to:)``; `nil` leaves the record
   ///   to the general path.
   @inline(__always)
-  mutating func convert(_ record: XMLScannedRecord, shape: Int, in bytes: UnsafePointer<UInt8>) -> TableConverter.Conversion? {
+  mutating func convert(_ record: XMLScannedRecord, shape: Int, in bytes: ByteView) -> TableConverter.Conversion? {
     guard !shapes.hasProblem(shape) else { return nil }
     let amountField = shapes.field(.amount, shape: shape)
     guard amountField >= 0 else { return nil }
@@ -90,21 +90,20 @@ struct XMLFastPass {
   /// A field's raw value without XML white space around it (where ``String/trimmingWhitespace`` trims more, the
   /// bytes left are not a plain amount, and the general path reads them).
   @inline(__always)
-  static func trimmed(_ field: XMLScannedRecord.Field, _ bytes: UnsafePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+  static func trimmed(_ field: XMLScannedRecord.Field, _ bytes: ByteView) -> ByteView {
     var start = field.valueStart
     var end = field.valueEnd
     while start < end, XMLSimpleScanner.isSpace(bytes[start]) { start += 1 }
     while end > start, XMLSimpleScanner.isSpace(bytes[end - 1]) { end -= 1 }
-    return UnsafeBufferPointer(start: bytes + start, count: end - start)
+    return bytes.slice(start..<end)
   }
 
   @inline(__always)
-  private mutating func currency(_ field: XMLScannedRecord.Field, _ bytes: UnsafePointer<UInt8>) -> CurrencyCode? {
+  private mutating func currency(_ field: XMLScannedRecord.Field, _ bytes: ByteView) -> CurrencyCode? {
     let key =
       field.needsDecoding
       ? nil
-      : ShortFieldCache<CurrencyCode>.key(
-        UnsafeBufferPointer(start: bytes + field.valueStart, count: field.valueEnd - field.valueStart))
+      : ShortFieldCache<CurrencyCode>.key(bytes.slice(field.valueStart..<field.valueEnd))
     if let key, let known = currencies.value(for: key) { return known }
     let text = XMLSimpleScanner.decodedText(field, in: bytes).trimmingWhitespace
     guard !text.isEmpty, case .success(let code) = normalizer.currencies.currency(text) else { return nil }
@@ -113,12 +112,11 @@ struct XMLFastPass {
   }
 
   @inline(__always)
-  private mutating func date(_ field: XMLScannedRecord.Field, _ bytes: UnsafePointer<UInt8>) -> CSVFieldDecoder.DateValue? {
+  private mutating func date(_ field: XMLScannedRecord.Field, _ bytes: ByteView) -> CSVFieldDecoder.DateValue? {
     let key =
       field.needsDecoding
       ? nil
-      : ShortFieldCache<CSVFieldDecoder.DateValue>.key(
-        UnsafeBufferPointer(start: bytes + field.valueStart, count: field.valueEnd - field.valueStart))
+      : ShortFieldCache<CSVFieldDecoder.DateValue>.key(bytes.slice(field.valueStart..<field.valueEnd))
     if let key, let known = dates.value(for: key) { return known }
     let text = XMLSimpleScanner.decodedText(field, in: bytes).trimmingWhitespace
     let value: CSVFieldDecoder.DateValue

@@ -47,17 +47,17 @@ struct XMLRecordShapes {
   ///   - record: the record.
   ///   - bytes: the scanner's buffer the record's indices point into.
   @inline(__always)
-  mutating func shape(of record: XMLScannedRecord, in bytes: UnsafePointer<UInt8>) -> Int {
+  mutating func shape(of record: XMLScannedRecord, in bytes: ByteView) -> Int {
     if last >= 0, Self.matches(words[last], record, bytes) { return last }
     return lookUp(record, bytes)
   }
 
   @inline(never)
-  private mutating func lookUp(_ record: XMLScannedRecord, _ bytes: UnsafePointer<UInt8>) -> Int {
+  private mutating func lookUp(_ record: XMLScannedRecord, _ bytes: ByteView) -> Int {
     var key: [UInt8] = []
     for field in record.fields {
       key.append(field.isAttribute ? 1 : 0)
-      key.append(contentsOf: UnsafeBufferPointer(start: bytes + field.nameStart, count: field.nameEnd - field.nameStart))
+      key.append(contentsOf: bytes.slice(field.nameStart..<field.nameEnd).buffer)
       key.append(0)
     }
     if let found = index[key] {
@@ -73,7 +73,7 @@ struct XMLRecordShapes {
       index.removeAll()
     }
     func name(_ field: XMLScannedRecord.Field) -> String {
-      String(decoding: UnsafeBufferPointer(start: bytes + field.nameStart, count: field.nameEnd - field.nameStart), as: UTF8.self)
+      bytes.slice(field.nameStart..<field.nameEnd).text
     }
     let layout = locator.layout(
       attributeNames: record.fields[..<record.attributeCount].map(name),
@@ -111,7 +111,7 @@ struct XMLRecordShapes {
 
   /// Whether a record's names are a shape's (``words``).
   @inline(__always)
-  private static func matches(_ words: [UInt64], _ record: XMLScannedRecord, _ bytes: UnsafePointer<UInt8>) -> Bool {
+  private static func matches(_ words: [UInt64], _ record: XMLScannedRecord, _ bytes: ByteView) -> Bool {
     words.withUnsafeBufferPointer { words in
       var at = 0
       for field in record.fields {
@@ -120,7 +120,7 @@ struct XMLRecordShapes {
         at += 1
         for offset in stride(from: 0, to: length, by: 8) {
           guard at < words.count,
-            words[at] == XMLSimpleScanner.word(bytes + field.nameStart + offset, count: length - offset)
+            words[at] == bytes.word(at: field.nameStart + offset, length: length - offset)
           else { return false }
           at += 1
         }
@@ -131,7 +131,7 @@ struct XMLRecordShapes {
 
   /// A record's fields as ``XMLFieldLocator/fields(of:)`` gives them for the same record read by libxml2:
   /// each role's value decoded and trimmed, and the shape's problem.
-  func fields(of record: XMLScannedRecord, shape: Int, in bytes: UnsafePointer<UInt8>) -> RecordFields {
+  func fields(of record: XMLScannedRecord, shape: Int, in bytes: ByteView) -> RecordFields {
     var fields = RecordFields(amount: .absent, from: .absent, to: .absent, date: .absent)
     for (role, index) in layouts[shape].found {
       let value = RecordFields.Value.text(XMLSimpleScanner.decodedText(record.fields[index], in: bytes).trimmingWhitespace)

@@ -30,30 +30,25 @@ struct XMLScannedRecord {
   /// The `<` of the last child's start tag and where the text before it starts; `-1` without children.
   var lastChildStart = -1
   var lastChildTextStart = -1
-  /// Room for the fields, owned by the scanner (a pointer, not an array: copying a record then costs nothing).
-  private let storage: UnsafeMutablePointer<Field>
-  private(set) var fieldCount = 0
+  /// The fields: attributes first, then children; in memory the scanner owns (not an array: copying a record
+  /// then costs nothing).
+  private(set) var fields: ScratchList<Field>
+  var fieldCount: Int { fields.count }
   var attributeCount = 0
 
-  /// - Parameter storage: room for ``XMLSimpleScanner/maximumFields`` fields.
-  init(storage: UnsafeMutablePointer<Field>) { self.storage = storage }
-
-  /// The fields: attributes first, then children.
-  var fields: UnsafeBufferPointer<Field> { UnsafeBufferPointer(start: storage, count: fieldCount) }
+  /// - Parameter fields: an empty list with room for ``XMLSimpleScanner/maximumFields`` fields.
+  init(fields: ScratchList<Field>) { self.fields = fields }
 
   /// Adds a field (the caller checks there is room).
   @inline(__always)
-  mutating func append(_ field: Field) {
-    (storage + fieldCount).initialize(to: field)
-    fieldCount += 1
-  }
+  mutating func append(_ field: Field) { fields.append(field) }
 
   mutating func reset(start: Int) {
     self.start = start
     isEmptyElement = false
     lastChildStart = -1
     lastChildTextStart = -1
-    fieldCount = 0
+    fields.removeAll()
     attributeCount = 0
   }
 }

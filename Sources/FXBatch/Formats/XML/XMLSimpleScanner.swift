@@ -70,25 +70,25 @@ struct XMLSimpleScanner {
   /// access when compiled, not at run time as a class's would be in every loop).
   private final class Storage {
     let descriptor: Int32
-    var bytes: UnsafeMutablePointer<UInt8>
-    let fields: UnsafeMutablePointer<XMLScannedRecord.Field>
+    /// `capacity` bytes and ``XMLSimpleScanner/padding`` more, so that ``ByteView/word(at:)`` may read 8 bytes
+    /// at any index before the capacity.
+    let buffer: ReadBuffer
+    let fields: ScratchList<XMLScannedRecord.Field>
     init(descriptor: Int32, capacity: Int) {
       self.descriptor = descriptor
-      bytes = XMLSimpleScanner.allocateBuffer(capacity: capacity)
+      buffer = ReadBuffer(capacity: capacity, padding: XMLSimpleScanner.padding)
       fields = .allocate(capacity: XMLSimpleScanner.maximumFields)
     }
     deinit {
       close(descriptor)
-      bytes.deallocate()
       fields.deallocate()
     }
   }
 
   private let storage: Storage
   private let descriptor: Int32
-  /// The buffer: `bytes[0..<loaded]` holds the file's bytes `base..<base + loaded`.
-  private(set) var bytes: UnsafeMutablePointer<UInt8>
-  private var capacity: Int
+  /// The bytes read: the file's bytes `base..<base + loaded` (a view of the buffer, renewed when it changes).
+  private(set) var bytes: ByteView
   private(set) var base: Int
   private var loaded = 0
   private var position = 0
@@ -128,40 +128,13 @@ struct XMLSimpleScanner {
     self.phase = phase
     self.rootName = rootName
     self.recordName = recordName
-    capacity = 1 << 20
-    storage = Storage(descriptor: descriptor, capacity: capacity)
-    bytes = storage.bytes
-    record = XMLScannedRecord(storage: storage.fields)
+    storage = Storage(descriptor: descriptor, capacity: 1 << 20)
+    bytes = storage.buffer.view(count: 0)
+    record = XMLScannedRecord(fields: storage.fields)
   }
 
-  /// A zeroed buffer of `capacity` bytes and ``padding`` more, so that ``word(_:count:)`` may read 8 bytes at
-  /// any index before `capacity`.
-  static func allocateBuffer(capacity: Int) -> UnsafeMutablePointer<UInt8> {
-    let buffer = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity + padding)
-    buffer.initialize(repeating: 0, count: capacity + padding)
-    return buffer
-  }
-
+  /// Readable bytes after the buffer's capacity: a word load at any index before it stays inside.
   static let padding = 16
-
-  /// The `count` (at most 8) bytes at `pointer` as a little-endian word, the bytes after them as zeros; the 8
-  /// bytes from `pointer` must be readable (the scanner's buffer has ``padding``).
-  @inline(__always)
-  static func word(_ pointer: UnsafePointer<UInt8>, count: Int) -> UInt64 {
-    let word = UnalignedWord.load(UnsafeRawPointer(pointer))
-    return count >= 8 ? word : word & ((1 << (UInt64(count) &* 8)) &- 1)
-  }
-
-  /// Whether `count` bytes at two places in the scanner's buffer are equal, compared a word at a time.
-  @inline(__always)
-  static func equal(_ left: UnsafePointer<UInt8>, _ right: UnsafePointer<UInt8>, count: Int) -> Bool {
-    var offset = 0
-    while offset < count {
-      guard word(left + offset, count: count - offset) == word(right + offset, count: count - offset) else { return false }
-      offset += 8
-    }
-    return true
-  }
 
   private static func fileSize(_ descriptor: Int32) -> Int {
     var status = stat()
@@ -210,34 +183,31 @@ struct XMLSimpleScanner {
   /// - Returns: `false` when the range has no more bytes.
   private mutating func refill(keepingFrom start: Int) throws(Stop) -> Bool {
     if reachedEnd || base + loaded >= end { return false }
+    let buffer = storage.buffer
     if start > 0 {
-      let remaining = loaded - start
-      if remaining > 0 { UnsafeMutableRawPointer(bytes).copyMemory(from: bytes + start, byteCount: remaining) }
+      buffer.moveToFront(start..<loaded)
       base += start
-      loaded = remaining
+      loaded -= start
       position -= start
+      bytes = buffer.view(count: loaded)
     }
-    if loaded == capacity {
-      guard capacity < Self.maximumItemSize else { throw .declined("an item larger than \(Self.maximumItemSize) bytes") }
-      let larger = Self.allocateBuffer(capacity: capacity * 2)
-      larger.update(from: bytes, count: loaded)
-      storage.bytes.deallocate()
-      storage.bytes = larger
-      bytes = larger
-      capacity *= 2
-    }
-    while true {
-      let wanted = min(capacity - loaded, end - (base + loaded))
-      let count = pread(descriptor, bytes + loaded, wanted, off_t(base + loaded))
-      if count < 0, errno == EINTR { continue }
-      guard count >= 0 else { throw .declined("cannot read the file") }
-      if count == 0 {
-        reachedEnd = true
-        return false
+    if loaded == buffer.capacity {
+      guard buffer.capacity < Self.maximumItemSize else {
+        throw .declined("an item larger than \(Self.maximumItemSize) bytes")
       }
-      loaded += count
-      return true
+      buffer.grow(keeping: loaded)
+      bytes = buffer.view(count: loaded)
     }
+    let wanted = min(buffer.capacity - loaded, end - (base + loaded))
+    let count = buffer.read(from: descriptor, into: loaded, count: wanted, fileOffset: base + loaded)
+    guard count >= 0 else { throw .declined("cannot read the file") }
+    if count == 0 {
+      reachedEnd = true
+      return false
+    }
+    loaded += count
+    bytes = buffer.view(count: loaded)
+    return true
   }
 
   // MARK: Items
@@ -309,7 +279,7 @@ struct XMLSimpleScanner {
       guard Self.isNameStart(next) else { throw .declined("a processing instruction or declaration in the prolog") }
       let tag = try startTag(at: index, kind: .root)
       guard !tag.isEmptyElement else { throw .declined("an empty root element") }
-      rootName = Array(UnsafeBufferPointer(start: bytes + index + 1, count: tag.nameEnd - index - 1))
+      rootName = bytes.array(index + 1..<tag.nameEnd)
       guard rootName != recordName else { throw .declined("the root element has the record elements' name") }
       position = tag.end
       return
@@ -341,7 +311,7 @@ struct XMLSimpleScanner {
         close += 1
       }
       index = close + 1
-      return Array(UnsafeBufferPointer(start: bytes + at + 1, count: close - at - 1))
+      return bytes.array(at + 1..<close)
     }
     guard try attribute("version", required: true) == Array("1.0".utf8) else { throw .declined("an XML version other than 1.0") }
     if let encoding = try attribute("encoding", required: false) {
@@ -370,7 +340,7 @@ struct XMLSimpleScanner {
     let tag = try startTag(at: index, kind: .record)
     let nameLength = tag.nameEnd - index - 1
     if recordName.isEmpty {
-      recordName = Array(UnsafeBufferPointer(start: bytes + index + 1, count: nameLength))
+      recordName = bytes.array(index + 1..<index + 1 + nameLength)
     } else if !matches(recordName, at: index + 1, length: nameLength) {
       throw .declined("a child of the root that is not a record element")
     }
@@ -452,13 +422,13 @@ struct XMLSimpleScanner {
       if kind == .record {
         for field in record.fields
         where field.nameEnd - field.nameStart == length
-          && Self.equal(bytes + field.nameStart, bytes + attributeStart, count: length)
+          && bytes.wordsEqual(at: field.nameStart, attributeStart, length: length)
         {
           throw .declined("an attribute twice")
         }
       } else {
         for (start, end) in tagAttributes
-        where end - start == length && Self.equal(bytes + start, bytes + attributeStart, count: length) {
+        where end - start == length && bytes.wordsEqual(at: start, attributeStart, length: length) {
           throw .declined("an attribute twice")
         }
       }
@@ -505,7 +475,7 @@ struct XMLSimpleScanner {
         let localEnd = try name(at: attributeEnd + 1)
         if try self.byte(localEnd) == UInt8(ascii: ":") { throw .declined("a malformed attribute name") }
         if isXMLNS(at: attributeStart, length: attributeEnd - attributeStart) {
-          let prefix = Array(UnsafeBufferPointer(start: bytes + attributeEnd + 1, count: localEnd - attributeEnd - 1))
+          let prefix = bytes.array(attributeEnd + 1..<localEnd)
           guard prefix.count < 3 || prefix[0..<3].map({ $0 | 0x20 }) != Array("xml".utf8) else {
             throw .declined("a reserved namespace prefix")
           }
@@ -515,7 +485,7 @@ struct XMLSimpleScanner {
           // Two prefixes may name one namespace: attributes with one local name could then be the same one.
           for earlier in prefixed
           where earlier.end - earlier.colon == localEnd - attributeEnd
-            && memcmp(bytes + earlier.colon, bytes + attributeEnd, localEnd - attributeEnd) == 0
+            && bytes.bytesEqual(at: earlier.colon, attributeEnd, length: localEnd - attributeEnd)
           {
             throw .declined("two prefixed attributes with one local name")
           }
@@ -525,7 +495,7 @@ struct XMLSimpleScanner {
       }
       let length = attributeEnd - attributeStart
       for (start, end) in tagAttributes
-      where end - start == length && memcmp(bytes + start, bytes + attributeStart, length) == 0 {
+      where end - start == length && bytes.bytesEqual(at: start, attributeStart, length: length) {
         throw .declined("an attribute twice")
       }
       at = try valueStart(after: attributeEnd)
@@ -561,7 +531,7 @@ struct XMLSimpleScanner {
     let close = index + 2 + length
     if close < loaded, bytes[close] == UInt8(ascii: ">") {
       // The usual `</name>`, without white space before `>`.
-      guard Self.equal(bytes + index + 2, bytes + nameStart, count: length) else { throw .declined("a mismatched end tag") }
+      guard bytes.wordsEqual(at: index + 2, nameStart, length: length) else { throw .declined("a mismatched end tag") }
       return close + 1
     }
     guard close <= loaded else { throw .needMore }
@@ -770,17 +740,18 @@ struct XMLSimpleScanner {
       && bytes[index + 2] == UInt8(ascii: "l") && bytes[index + 3] == UInt8(ascii: "n") && bytes[index + 4] == UInt8(ascii: "s")
   }
 
-  private mutating func matches(_ name: [UInt8], at index: Int, length: Int) -> Bool {
-    name.count == length && (length == 0 || name.withUnsafeBufferPointer { memcmp($0.baseAddress!, bytes + index, length) == 0 })
+  @inline(__always)
+  private func matches(_ name: [UInt8], at index: Int, length: Int) -> Bool {
+    name.count == length && bytes.hasBytes(name, at: index)
   }
 
   // MARK: Values
 
   /// A field's value as libxml2 reports it: its bytes with line ends normalized (§2.11: CR LF and CR become
   /// LF) and, in an attribute value, tabs and line ends as spaces (§3.3.3).
-  static func decodedText(_ field: XMLScannedRecord.Field, in bytes: UnsafePointer<UInt8>) -> String {
-    let raw = UnsafeBufferPointer(start: bytes + field.valueStart, count: field.valueEnd - field.valueStart)
-    guard field.needsDecoding else { return String(decoding: raw, as: UTF8.self) }
+  static func decodedText(_ field: XMLScannedRecord.Field, in bytes: ByteView) -> String {
+    let raw = bytes.slice(field.valueStart..<field.valueEnd)
+    guard field.needsDecoding else { return raw.text }
     var result: [UInt8] = []
     result.reserveCapacity(raw.count)
     var index = 0
@@ -798,7 +769,7 @@ struct XMLSimpleScanner {
   }
 
   /// Whether bytes `range` are white space holding a line feed (``XMLAnnotatingWriter``'s indentation).
-  static func isIndentation(_ range: Range<Int>, in bytes: UnsafePointer<UInt8>) -> Bool {
+  static func isIndentation(_ range: Range<Int>, in bytes: ByteView) -> Bool {
     var hasLineFeed = false
     for index in range {
       guard Self.isSpace(bytes[index]) else { return false }

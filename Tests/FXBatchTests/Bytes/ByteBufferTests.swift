@@ -1,0 +1,109 @@
+import Testing
+
+@testable import FXBatch
+
+extension BytesTests {
+  @Suite("ByteBuffer and ByteCursor")
+  struct ByteBufferTests {
+    @Test func appendsGrowAndKeepTheBytes() {
+      var buffer = ByteBuffer(capacity: 1)
+      #expect(buffer.capacity == 64)  // the smallest capacity
+      var expected: [UInt8] = []
+      for round in 0..<50 {
+        let piece = Array("record \(round);".utf8)
+        buffer.append(piece)
+        buffer.append(UInt8(ascii: "\n"))
+        expected += piece + [UInt8(ascii: "\n")]
+      }
+      #expect(buffer.count == expected.count)
+      #expect(buffer.capacity >= expected.count)
+      #expect(Array(buffer.bytes) == expected)
+      buffer.removeAll()
+      #expect(buffer.count == 0)
+      #expect(Array(buffer.bytes) == [])
+    }
+
+    @Test func appendsAViewAndABufferPointer() {
+      let memory = ExactBytes("EUR,USD,1.5\r\n")
+      var buffer = ByteBuffer(capacity: 64)
+      buffer.append(memory.view.slice(0..<11))
+      buffer.append(memory.buffer)
+      buffer.append(ByteView(start: nil, count: 0))
+      #expect(Array(buffer.bytes) == Array("EUR,USD,1.5EUR,USD,1.5\r\n".utf8))
+    }
+
+    @Test func reservationAtTheEndOfTheStorage() {
+      // 64 bytes of storage: 40 used, then a reservation of exactly the 24 left, filled to its last byte.
+      var buffer = ByteBuffer(capacity: 64)
+      buffer.append([UInt8](repeating: UInt8(ascii: "a"), count: 40))
+      buffer.append(maximum: 24) { start in
+        for index in 0..<24 { start[index] = UInt8(ascii: "b") }
+        return 24
+      }
+      #expect(buffer.capacity == 64)
+      #expect(
+        Array(buffer.bytes) == Array(repeating: UInt8(ascii: "a"), count: 40) + Array(repeating: UInt8(ascii: "b"), count: 24))
+      // One more byte than there is room for: the buffer grows first, and keeps what it had.
+      buffer.append(maximum: 1) { start in
+        start[0] = UInt8(ascii: "c")
+        return 1
+      }
+      #expect(buffer.capacity == 128)
+      #expect(buffer.count == 65)
+      #expect(Array(buffer.bytes).last == UInt8(ascii: "c"))
+    }
+
+    @Test func makeUniqueGivesACopyItsOwnStorage() {
+      var first = ByteBuffer(capacity: 64)
+      first.append(Array("shared".utf8))
+      var second = first
+      second.makeUnique()
+      #expect(second.count == 0)
+      second.append(Array("other".utf8))
+      first.append(Array("!".utf8))
+      #expect(Array(first.bytes) == Array("shared!".utf8))
+      #expect(Array(second.bytes) == Array("other".utf8))
+    }
+
+    /// Writes with a cursor into a reservation of exactly `reserved` bytes at the end of a 64-byte storage.
+    static func written(reserved: Int, _ body: (inout ByteCursor) -> Void) -> [UInt8] {
+      var buffer = ByteBuffer(capacity: 64)
+      buffer.append([UInt8](repeating: UInt8(ascii: "-"), count: 64 - reserved))
+      buffer.append(maximum: reserved) { start in
+        var cursor = ByteCursor(start)
+        body(&cursor)
+        return cursor.position - start
+      }
+      #expect(buffer.capacity == 64)
+      return Array(Array(buffer.bytes)[(64 - reserved)...])
+    }
+
+    @Test(arguments: [0, 1, 7, 8, 9, 31, 32, 33, 40])
+    func putShortCopiesExactlyTheCount(count: Int) {
+      // The source has `wordCopyLimit` readable bytes after the text, as the templates and tables keep them.
+      let text = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmn".utf8).prefix(count)
+      let source = ExactBytes(Array(text), padding: ByteCursor.wordCopyLimit, fill: 0xEE)
+      // Room for the word copies after the text, up to the storage's last byte.
+      let reserved = max(count, 0) + ByteCursor.wordCopyLimit
+      let output = Self.written(reserved: min(reserved, 64)) { cursor in
+        cursor.putShort(source.pointer, count: count)
+      }
+      #expect(output == Array(text))
+    }
+
+    @Test func putsBytesWordsAndDecimals() {
+      let text = ExactBytes("fx_rate")
+      let output = Self.written(reserved: 40) { cursor in
+        cursor.put(UInt8(ascii: "["))
+        cursor.put(text.pointer, count: 7)
+        cursor.put(UInt8(ascii: "="))
+        cursor.put(ExactDecimal(significand: -123_405, scale: 4))
+        cursor.put(UInt8(ascii: ","))
+        cursor.putWord(0x6B63_6162_6C6C_6166, count: 8)  // "fallback"
+        cursor.putWord(0x6B6F, count: 2)  // "ok"
+      }
+      // The last putWord stores 8 bytes but moves by 2: the reservation must have room for the 6 after.
+      #expect(output == Array("[fx_rate=-12.3405,fallbackok".utf8))
+    }
+  }
+}

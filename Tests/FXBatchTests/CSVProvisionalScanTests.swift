@@ -55,7 +55,7 @@ struct CSVProvisionalScanTests {
     options.parallelMinimumSize = 0
     let job = BatchJob(options: options, rates: EmbeddedECBHistory.table)
     let (scan, _) = try job.scanCSVFile(displayPath: path, readPath: path, outputPath: path + ".out")
-    return scan.isProvisional && !scan.partStarts.isEmpty
+    return scan.csv.isProvisional && !scan.partStarts.isEmpty
   }
 
   @Test func plainFileIsConvertedInOnePassWithTheGeneralPathsOutput() throws {

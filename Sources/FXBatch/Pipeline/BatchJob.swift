@@ -51,8 +51,6 @@ public struct BatchJob {
     let readPath: String
     var outputPath: String?  // nil: standard output
     let format: RecordFormat
-    /// The CSV field delimiter (unused for JSON).
-    let delimiter: UInt8
     /// `nil` when nothing settles it (``DecimalMarkInference/decide(delimiter:)``).
     let decimalMark: DecimalMark?
     let decimalMarkInferred: Bool
@@ -60,23 +58,14 @@ public struct BatchJob {
     let normalizer: RecordNormalizer
     /// Role (`amount`, `from`, `to`, `date`) → the header name that plays it.
     let fields: [String: String]
-    /// XML: the name of the record elements.
-    var recordElement: String? = nil
     /// CSV, JSON Lines and XML: where the parts of a big file start (see
     /// ``BatchJob/convertCSV(_:quotes:standardOutput:)``); empty: one part.
     var partStarts: [PartStart] = []
     /// CSV, JSON Lines and XML: the file's size when pass 1 read it.
     var size = 0
-    /// CSV: pass 1 only found the part starts (their lines are unknown) and took the decimal mark from the first
-    /// records; pass 2 reads the mark's evidence in every record and checks the decision is the same, else the
-    /// file is read again in two full passes (``BatchJob/convertCSV(_:quotes:standardOutput:)``).
-    var isProvisional = false
-    /// XML: set when pass 1 read the document with ``XMLSimpleScanner`` (pass 2 then does too, in parts from
-    /// ``partStarts``); `nil`: libxml2 reads it.
-    var xmlDocument: XMLScannedDocument? = nil
-    /// JSON document: where pass 1's byte-level scan found the records array (pass 2 then reads it so, in
-    /// parts); `nil`: the general path reads it.
-    var jsonArray: JSONArrayExtent? = nil
+    /// What only the file's format reads in pass 2 (CSV's delimiter, XML's record element, …), declared in its
+    /// folder; `nil` for a format that needs nothing more.
+    var details: (any FormatScanDetails)? = nil
 
     struct PartStart {
       /// The file offset of the part's first record.

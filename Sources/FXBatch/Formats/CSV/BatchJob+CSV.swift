@@ -104,12 +104,12 @@ extension BatchJob {
       let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? sample.decide(delimiter: reader.delimiter)
       if options.decimalMark != nil || decimalMark != nil {
         var scan = FileScan(
-          displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .csv, delimiter: reader.delimiter,
+          displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .csv,
           decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
-          normalizer: normalizer, fields: fields)
+          normalizer: normalizer, fields: fields, details: CSVScanDetails(delimiter: reader.delimiter))
         scan.partStarts = starts.map { FileScan.PartStart(offset: $0, line: 0) }
         scan.size = size
-        scan.isProvisional = true
+        scan.csv.isProvisional = true
         return (scan, keys)
       }
     }
@@ -154,9 +154,9 @@ extension BatchJob {
     let (decimalMark, basis) =
       options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: reader.delimiter)
     var scan = FileScan(
-      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .csv, delimiter: reader.delimiter,
+      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .csv,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
-      normalizer: normalizer, fields: fields)
+      normalizer: normalizer, fields: fields, details: CSVScanDetails(delimiter: reader.delimiter))
     // The last record boundary may be the end of the file: no part starts there.
     scan.partStarts = partStarts.filter { $0.offset < size }
     scan.size = size
@@ -208,7 +208,7 @@ extension BatchJob {
   func convertCSV(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError) -> (
     RunReport.Counts, Int, ReconciliationLedger, FileScan
   ) {
-    guard scan.isProvisional else { return try convertCSVChecked(scan, quotes: quotes, standardOutput: standardOutput) }
+    guard scan.csv.isProvisional else { return try convertCSVChecked(scan, quotes: quotes, standardOutput: standardOutput) }
     do {
       return try convertCSVChecked(scan, quotes: quotes, standardOutput: standardOutput)
     } catch {
@@ -225,21 +225,21 @@ extension BatchJob {
     RunReport.Counts, Int, ReconciliationLedger, FileScan
   ) {
     let (reader, leadingBlankLines, header) = try openFile(
-      scan.readPath, displayPath: scan.displayPath, delimiter: scan.delimiter)
+      scan.readPath, displayPath: scan.displayPath, delimiter: scan.csv.delimiter)
     let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     var fastPass: CSVFastPass? = nil
     if let table = convertingTable {
       let converter = TableConverter(table: table, maxStaleness: options.maxStaleness, rounding: options.rounding)
       // The fast path writes `.` decimal marks and the table's texts unquoted.
-      if options.outputDecimalMark == .point, converter.textsAreSafe(in: .csv(delimiter: scan.delimiter)) {
+      if options.outputDecimalMark == .point, converter.textsAreSafe(in: .csv(delimiter: scan.csv.delimiter)) {
         fastPass = CSVFastPass(
-          decoder: CSVFieldDecoder(normalizer: scan.normalizer), converter: converter, delimiter: scan.delimiter,
+          decoder: CSVFieldDecoder(normalizer: scan.normalizer), converter: converter, delimiter: scan.csv.delimiter,
           decimalMark: scan.decimalMark?.byte, amountField: scan.normalizer.mapping?.amount)
       }
     }
     do {
-      let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.delimiter, headerFieldCount: header.fieldCount)
+      let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.csv.delimiter, headerFieldCount: header.fieldCount)
       try writer.writeHeader(header, byteOrderMark: reader.hasByteOrderMark, leadingBlankLines: leadingBlankLines)
       var result: PartResult
       let meter = ProgressMeter(file: scan.displayPath, pass: 2, bytesTotal: scan.size, handler: options.progress)
@@ -253,12 +253,12 @@ extension BatchJob {
           meter: meter)
       }
       var checked = scan
-      if scan.isProvisional {
+      if scan.csv.isProvisional {
         if options.decimalMark == nil {
-          let (mark, basis) = result.inference.decide(delimiter: scan.delimiter)
+          let (mark, basis) = result.inference.decide(delimiter: scan.csv.delimiter)
           guard mark == scan.decimalMark, basis == scan.decimalMarkBasis else { throw ProvisionalScanMismatch() }
         }
-        checked.isProvisional = false
+        checked.csv.isProvisional = false
       }
       if let atomicFile { try atomicFile.commit() } else { try sink.flush() }
       return (result.counts, result.withoutDate, result.ledger, checked)
@@ -275,7 +275,7 @@ extension BatchJob {
     meter: ProgressMeter?
   ) throws -> PartResult {
     var ticker = ProgressMeter.Ticker(meter, from: reader.nextRecordOffset)
-    let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.delimiter, headerFieldCount: headerFieldCount)
+    let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.csv.delimiter, headerFieldCount: headerFieldCount)
     let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
     // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
     var counts = RunReport.Counts()
@@ -283,7 +283,7 @@ extension BatchJob {
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
     // A provisional scan: the decimal mark's evidence of every record, and no quoted field (a part of the file
     // split at line feeds may start inside one).
-    let provisional = scan.isProvisional
+    let provisional = scan.csv.isProvisional
     let inferMark = provisional && options.decimalMark == nil
     var inference = DecimalMarkInference()
     @inline(__always) func check(_ view: CSVRecordView) throws {
@@ -341,7 +341,7 @@ extension BatchJob {
       }
       let end = part < starts.count ? starts[part].offset : scan.size
       let reader = try CSVReader(
-        path: scan.readPath, delimiter: scan.delimiter, range: starts[part - 1].offset..<end, line: starts[part - 1].line)
+        path: scan.readPath, delimiter: scan.csv.delimiter, range: starts[part - 1].offset..<end, line: starts[part - 1].line)
       var partFastPass = fastPass
       partFastPass.restart()
       return try convertCSVPart(

@@ -33,7 +33,7 @@ enum CSVFormat: FileFormat {
   }
 
   static func describe(_ scan: BatchJob.FileScan, options: BatchOptions, in file: inout RunReport.File) {
-    file.delimiter = String(UnicodeScalar(scan.delimiter))
+    file.delimiter = String(UnicodeScalar(scan.csv.delimiter))
   }
 
   /// CSV says nothing of itself; a delimiter other than `,` is named.

@@ -62,7 +62,7 @@ extension BatchJob {
     // JSON numbers always have a decimal point; only text amounts ("1.234,50") say anything about the mark.
     let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
     let scan = FileScan(
-      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: format, delimiter: UInt8(ascii: ","),
+      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: format,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
       normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }))
     return (scan, keys)

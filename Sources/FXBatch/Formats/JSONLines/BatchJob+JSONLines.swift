@@ -97,7 +97,7 @@ extension BatchJob {
     let (decimalMark, basis) =
       options.decimalMark.map { ($0, nil) } ?? found.inference.decide(delimiter: UInt8(ascii: ","))
     return FileScan(
-      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: format, delimiter: UInt8(ascii: ","),
+      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: format,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
       normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }))
   }

@@ -64,10 +64,10 @@ extension BatchJob {
     }
     let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
     let scan = FileScan(
-      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .xml, delimiter: UInt8(ascii: ","),
+      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .xml,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
       normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }),
-      recordElement: recordElement)
+      details: XMLScanDetails(recordElement: recordElement))
     return (scan, keys)
   }
 
@@ -76,10 +76,10 @@ extension BatchJob {
   func convertXML(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError)
     -> (RunReport.Counts, Int, ReconciliationLedger)
   {
-    if let document = scan.xmlDocument {
+    if let document = scan.xml?.document {
       return try convertXMLFast(scan, document: document, quotes: quotes, standardOutput: standardOutput)
     }
-    let recordElement = scan.recordElement ?? ""
+    let recordElement = scan.xml?.recordElement ?? ""
     let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     let writer = XMLAnnotatingWriter(sink: sink)
@@ -122,6 +122,6 @@ extension BatchJob {
   private static func recordsOutOfStep(_ scan: FileScan) -> FileError {
     FileError(
       path: scan.displayPath,
-      message: "the <\(scan.recordElement ?? "")> elements could not be located in the file's bytes; nothing was written")
+      message: "the <\(scan.xml?.recordElement ?? "")> elements could not be located in the file's bytes; nothing was written")
   }
 }

@@ -52,13 +52,12 @@ extension BatchJob {
     let (decimalMark, basis) =
       options.decimalMark.map { ($0, nil) } ?? found.inference.decide(delimiter: UInt8(ascii: ","))
     var scan = FileScan(
-      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .xml, delimiter: UInt8(ascii: ","),
+      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .xml,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
       normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: found.located.map { ($0.key.rawValue, $0.value) }),
-      recordElement: String(decoding: document.recordName, as: UTF8.self))
+      details: XMLScanDetails(recordElement: String(decoding: document.recordName, as: UTF8.self), document: document))
     scan.partStarts = starts.map { FileScan.PartStart(offset: $0, line: 0) }
     scan.size = size
-    scan.xmlDocument = document
     return (scan, found.span?.keys.allKeys ?? [])
   }
 

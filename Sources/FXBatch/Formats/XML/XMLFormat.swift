@@ -33,7 +33,7 @@ enum XMLFormat: FileFormat {
   static func isAnnotatedOutput(_ path: String, job: BatchJob) -> Bool { job.isAnnotatedXMLOutput(path) }
 
   static func describe(_ scan: BatchJob.FileScan, options: BatchOptions, in file: inout RunReport.File) {
-    file.recordElement = scan.recordElement
+    file.recordElement = scan.xml?.recordElement
   }
 
   static func summaryDetails(of file: RunReport.File) -> [String] {

@@ -1,0 +1,17 @@
+/// What pass 1 learned about a CSV file for pass 2.
+struct CSVScanDetails: FormatScanDetails {
+  /// The field delimiter.
+  let delimiter: UInt8
+  /// Pass 1 only found the part starts (their lines are unknown) and took the decimal mark from the first
+  /// records; pass 2 reads the mark's evidence in every record and checks the decision is the same, else the
+  /// file is read again in two full passes (``BatchJob/convertCSV(_:quotes:standardOutput:)``).
+  var isProvisional = false
+}
+
+extension BatchJob.FileScan {
+  /// The CSV details of a CSV file's scan (a comma-delimited, settled scan for any other).
+  var csv: CSVScanDetails {
+    get { details as? CSVScanDetails ?? CSVScanDetails(delimiter: UInt8(ascii: ",")) }
+    set { details = newValue }
+  }
+}

@@ -1,0 +1,16 @@
+/// What pass 1 learned about an XML document for pass 2.
+struct XMLScanDetails: FormatScanDetails {
+  /// The name of the record elements.
+  let recordElement: String
+  /// Set when pass 1 read the document with ``XMLSimpleScanner`` (pass 2 then does too, in parts from
+  /// ``BatchJob/FileScan/partStarts``); `nil`: libxml2 reads it.
+  var document: XMLScannedDocument? = nil
+}
+
+extension BatchJob.FileScan {
+  /// The XML details of an XML document's scan (`nil` for any other file).
+  var xml: XMLScanDetails? {
+    get { details as? XMLScanDetails }
+    set { details = newValue }
+  }
+}

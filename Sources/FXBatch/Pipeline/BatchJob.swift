@@ -252,7 +252,8 @@ public struct BatchJob {
     var scans: [FileScan?] = []
     var keys = RateKeyIndex()
     var claimedOutputs: Set<String> = []
-    let skipped = inputsProducedByThisRun()
+    let outputs = OutputPlan(options: options)
+    let skipped = outputs.inputsProducedByThisRun(isAnnotatedOutput: isAnnotatedOutput)
     for inputPath in options.inputPaths {
       var fileReport = RunReport.File(input: inputPath)
       if let source = skipped[inputPath] {
@@ -268,7 +269,7 @@ public struct BatchJob {
           readPath = try Self.spoolStandardInput()
           spooledPath = readPath
         }
-        let outputPath = try output(for: inputPath, skipped: skipped, claimed: &claimedOutputs)
+        let outputPath = try outputs.output(for: inputPath, skipped: skipped, claimed: &claimedOutputs)
         let (scan, fileKeys) = try scanFile(displayPath: inputPath, readPath: readPath, outputPath: outputPath)
         keys.formUnion(fileKeys)
         scans.append(scan)
@@ -282,63 +283,10 @@ public struct BatchJob {
     return (scans, keys)
   }
 
-  /// The output path of an input (`nil` for standard output), before any checks.
-  private func plannedOutput(for inputPath: String) -> String? {
-    switch options.destination {
-    case .standardOutput: return nil
-    case .besideInput where inputPath == "-": return nil
-    case .file(let file): return file
-    case .besideInput, .directory:
-      let name = inputPath == "-" ? "stdin.\((options.format ?? .csv).rawValue)" : (inputPath as NSString).lastPathComponent
-      let stem = (name as NSString).deletingPathExtension
-      let ext = (name as NSString).pathExtension
-      let outputName = stem + ".converted" + (ext.isEmpty ? "" : "." + ext)
-      if case .directory(let directory) = options.destination {
-        return (directory as NSString).appendingPathComponent(outputName)
-      }
-      return ((inputPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(outputName)
-    }
-  }
-
-  /// The output path of an input, refusing to overwrite an input or to give two inputs the same output.
-  private func output(for inputPath: String, skipped: [String: String], claimed: inout Set<String>) throws(FileError)
-    -> String?
-  {
-    guard let path = plannedOutput(for: inputPath) else { return nil }
-    let canonical = Self.canonical(path)
-    if options.inputPaths.contains(where: { $0 != "-" && skipped[$0] == nil && Self.canonical($0) == canonical }) {
-      throw FileError(path: inputPath, message: "the output \(path) is an input file; fxbatch never modifies its input")
-    }
-    guard claimed.insert(canonical).inserted else {
-      throw FileError(path: inputPath, message: "another input in this run also writes \(path)")
-    }
-    return path
-  }
-
   /// Whether a file is an earlier fxbatch output (its format's ``FileFormat/isAnnotatedOutput(_:job:)``).
   private func isAnnotatedOutput(_ path: String) -> Bool {
     let format = options.format ?? RecordFormat.detect(readPath: path, displayPath: path, recordsPath: options.recordsPath)
     return FormatRegistry.type(of: format).isAnnotatedOutput(path, job: self)
-  }
-
-  /// Inputs that are an earlier fxbatch output of another input of this run (a second
-  /// `fxbatch convert *.csv` also matches the first run's `X.converted.csv`): they are skipped rather than
-  /// read while being replaced. A file of the same name that is not an fxbatch output is never skipped, and
-  /// then blocks the other input's output instead of being overwritten.
-  private func inputsProducedByThisRun() -> [String: String] {
-    var producer: [String: String] = [:]
-    for input in options.inputPaths where input != "-" {
-      if let output = plannedOutput(for: input) { producer[Self.canonical(output)] = input }
-    }
-    var skipped: [String: String] = [:]
-    for input in options.inputPaths where input != "-" {
-      if let source = producer[Self.canonical(input)], source != input, isAnnotatedOutput(input) { skipped[input] = source }
-    }
-    return skipped
-  }
-
-  private static func canonical(_ path: String) -> String {
-    URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
   }
 
   /// Copies standard input to a temporary file, so it can be read twice.

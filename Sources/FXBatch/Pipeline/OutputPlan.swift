@@ -1,0 +1,62 @@
+import Foundation
+
+/// Where each input's annotated copy goes (`-o FILE`, `-o -`, `--output-dir DIR`, else `X.converted.EXT` beside
+/// `X.EXT`), decided before anything is read: never over an input, never two inputs to one file; an input that
+/// is this run's own earlier output is skipped rather than read while being replaced.
+struct OutputPlan {
+  let options: BatchOptions
+
+  /// The output path of an input (`nil` for standard output), before any checks.
+  func plannedOutput(for inputPath: String) -> String? {
+    switch options.destination {
+    case .standardOutput: return nil
+    case .besideInput where inputPath == "-": return nil
+    case .file(let file): return file
+    case .besideInput, .directory:
+      let name = inputPath == "-" ? "stdin.\((options.format ?? .csv).rawValue)" : (inputPath as NSString).lastPathComponent
+      let stem = (name as NSString).deletingPathExtension
+      let ext = (name as NSString).pathExtension
+      let outputName = stem + ".converted" + (ext.isEmpty ? "" : "." + ext)
+      if case .directory(let directory) = options.destination {
+        return (directory as NSString).appendingPathComponent(outputName)
+      }
+      return ((inputPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(outputName)
+    }
+  }
+
+  /// The output path of an input, refusing to overwrite an input or to give two inputs the same output.
+  func output(for inputPath: String, skipped: [String: String], claimed: inout Set<String>) throws(FileError)
+    -> String?
+  {
+    guard let path = plannedOutput(for: inputPath) else { return nil }
+    let canonical = Self.canonical(path)
+    if options.inputPaths.contains(where: { $0 != "-" && skipped[$0] == nil && Self.canonical($0) == canonical }) {
+      throw FileError(path: inputPath, message: "the output \(path) is an input file; fxbatch never modifies its input")
+    }
+    guard claimed.insert(canonical).inserted else {
+      throw FileError(path: inputPath, message: "another input in this run also writes \(path)")
+    }
+    return path
+  }
+
+  /// Inputs that are an earlier fxbatch output (`isAnnotatedOutput`, asked of the file's format) of another
+  /// input of this run (a second
+  /// `fxbatch convert *.csv` also matches the first run's `X.converted.csv`): they are skipped rather than
+  /// read while being replaced. A file of the same name that is not an fxbatch output is never skipped, and
+  /// then blocks the other input's output instead of being overwritten.
+  func inputsProducedByThisRun(isAnnotatedOutput: (String) -> Bool) -> [String: String] {
+    var producer: [String: String] = [:]
+    for input in options.inputPaths where input != "-" {
+      if let output = plannedOutput(for: input) { producer[Self.canonical(output)] = input }
+    }
+    var skipped: [String: String] = [:]
+    for input in options.inputPaths where input != "-" {
+      if let source = producer[Self.canonical(input)], source != input, isAnnotatedOutput(input) { skipped[input] = source }
+    }
+    return skipped
+  }
+
+  static func canonical(_ path: String) -> String {
+    URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+  }
+}

@@ -105,6 +105,18 @@ struct EndToEndTests {
     (["convert", "--max-staleness", "-1", "a.csv"], "fxbatch: error: --max-staleness -1"),
     (["frobnicate"], "fxbatch: error: no command 'frobnicate'"),
     (["convert", "--symbol", "€=USD", "a.csv"], "fxbatch: error: --symbol €=USD: € names EUR, not USD"),
+    // Found by trying to break it: the lock and the report replaced an input or an output, exit 0.
+    (
+      ["convert", "a.csv", "--lock", "./a.csv", "-o", "o.csv"],
+      "fxbatch: error: --lock ./a.csv: it is the input a.csv; fxbatch never modifies its input"
+    ),
+    (["convert", "a.csv", "--lock", "o.csv", "-o", "o.csv"], "fxbatch: error: --lock o.csv: it is the output of a.csv"),
+    (["convert", "a.csv", "--report", "a.converted.csv"], "fxbatch: error: --report a.converted.csv: it is the output of a.csv"),
+    (
+      ["convert", "a.csv", "b.csv", "--report", "b.csv"],
+      "fxbatch: error: --report b.csv: it is the input b.csv; fxbatch never modifies its input"
+    ),
+    (["convert", "a.csv", "--lock", "r.json", "--report", "r.json"], "fxbatch: error: --lock and --report name the same file"),
   ])
   func usageErrorsExitWith64(arguments: [String], message: String) throws {
     let directory = try TemporaryDirectory()

@@ -15,14 +15,17 @@ struct TableSourceDifferentialTests {
   static let today = CalendarDay(year: 2026, month: 10, day: 30) ?? CalendarDay(daysSinceEpoch: 0)
 
   /// The embedded history in the ECB's XML feed layout (`eurofxref-hist.xml`), cells as published.
-  static let feed: String = {
+  static let feed = feed(from: nil)
+
+  /// The embedded history's days from `first` on (all of them for `nil`) in the ECB's XML feed layout.
+  static func feed(from first: CalendarDay?) -> String {
     let table = EmbeddedECBHistory.table
     var text = """
       <?xml version="1.0" encoding="UTF-8"?>
       <gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><Cube>
 
       """
-    for row in table.days.indices.reversed() {
+    for row in table.days.indices.reversed() where first.map({ table.days[row] >= $0 }) ?? true {
       text += "<Cube time=\"\(table.days[row])\">"
       for (column, value) in table.values.row(row, width: table.pairs.count).enumerated() {
         guard let value else { continue }
@@ -31,7 +34,7 @@ struct TableSourceDifferentialTests {
       text += "</Cube>\n"
     }
     return text + "</Cube></gesmes:Envelope>\n"
-  }()
+  }
 
   enum Format: String, CaseIterable, Sendable {
     case csv, json, jsonl, xml
@@ -83,6 +86,14 @@ struct TableSourceDifferentialTests {
     case .table(let table): return (.table(table), lock.defaultDay)
     case .quotes(let quotes): return (.lockFile(path: path, quotes: quotes), lock.defaultDay)
     }
+  }
+
+  /// The ECB feed on a loopback server whose routes the test sets, as `--source ecb --endpoint … --no-cache`
+  /// makes it.
+  static func ecbSourceWithoutRoutes(_ server: LoopbackHTTPServer) -> RateSourceChoice {
+    var settings = FetchSettings()
+    settings.retryPolicy.baseDelay = 0.01
+    return .provider(ECBFeedProvider(endpoint: server.url("/")), settings)
   }
 
   /// The ECB feed on a loopback server (every file name), as `--source ecb --endpoint … --no-cache` makes it.
@@ -473,5 +484,61 @@ struct TableSourceDifferentialTests {
     let description = ECBFeedProvider(endpoint: server.url("/")).info.description
     #expect(cache.quotes(for: [key], source: description).isEmpty, "no row per key")
     #expect(cache.history(source: "table:" + description) != nil)
+  }
+
+  // Found by trying to break it: a table the cache kept holds the feed as fetched, no later publication. Offline
+  // on a later day, a record after the fetch day is `no_rate` naming the cache, never the kept last day's rate
+  // taken as a fallback; a record the kept 90-day file does not reach is not "before the ECB rates start".
+  @Test func keptTableHoldsNoPublicationAfterItsFetch() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let cache = try RateCache(directory: directory.url.appendingPathComponent("cache").path)
+    // The feed as fetched on 2026-10-27: its last publication is 2026-10-27.
+    let fetchDay = try day("2026-10-27")
+    let ninetyDays = Self.feed(from: try day("2026-08-04")).replacingOccurrences(
+      of: #"<Cube time="2026-10-30">.*?</Cube>\n|<Cube time="2026-10-29">.*?</Cube>\n|<Cube time="2026-10-28">.*?</Cube>\n"#,
+      with: "", options: .regularExpression)
+    server.route("/eurofxref-hist-90d.xml", [.xml(ninetyDays)])
+    var settings = FetchSettings()
+    settings.cache = cache
+    let fetching = RateSourceChoice.provider(ECBFeedProvider(endpoint: server.url("/")), settings)
+    let first = try directory.write("date,amount,from,to\n2026-10-20,100,USD,EUR\n", named: "first.csv")
+    let fetched = try Self.run(first, format: .csv, source: fetching, parts: 1) { $0.today = fetchDay }
+    #expect(server.requestCount == 1)
+    #expect(fetched.report.totals.ok == 1)
+    settings.offline = true
+    let offline = RateSourceChoice.provider(ECBFeedProvider(endpoint: server.url("/")), settings)
+    let later = try directory.write(
+      "date,amount,from,to\n2026-10-26,100,USD,EUR\n2026-10-29,100,USD,EUR\n2025-05-05,100,USD,EUR\n", named: "later.csv")
+    let run = try Self.run(later, format: .csv, source: offline, parts: 1) { $0.today = Self.today }
+    let text = String(decoding: run.output, as: UTF8.self)
+    #expect(server.requestCount == 1)
+    #expect(text.contains(",2026-10-26,ecb EUR/USD="), "a kept day converts")
+    #expect(text.contains(",error,no_rate: the rate cache "))
+    #expect(text.contains("holds no ECB publication deciding 2026-10-29"))
+    #expect(text.contains("holds no ECB publication deciding 2025-05-05"))
+    #expect(!text.contains("fallback"))
+    #expect(!text.contains("2026-08-04; no earlier rate"))
+    #expect(run.report.totals.ok == 1 && run.report.totals.error == 2)
+  }
+
+  @Test func lockOfTheNinetyDayFileDoesNotMoveTheECBsStart() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    server.route("/eurofxref-hist-90d.xml", [.xml(Self.feed(from: try day("2026-08-04")))])
+    let input = try directory.write("date,amount,from,to\n2026-10-01,100,USD,EUR\n", named: "in.csv")
+    let lock = directory.url.appendingPathComponent("rates.lock").path
+    _ = try Self.run(input, format: .csv, source: Self.ecbSourceWithoutRoutes(server), parts: 1, lock: lock)
+    #expect(server.requestCount(path: "/eurofxref-hist-90d.xml") == 1)
+    let (frozen, defaultDay) = try Self.frozen(lock)
+    let other = try directory.write("date,amount,from,to\n2025-05-05,100,USD,EUR\n1998-05-05,1,USD,EUR\n", named: "other.csv")
+    let run = try Self.run(other, format: .csv, source: frozen, parts: 1) { $0.defaultDate = defaultDay }
+    let text = String(decoding: run.output, as: UTF8.self)
+    #expect(text.contains("no_rate: the lock file \(lock) (--frozen) holds no ECB publication deciding 2025-05-05"))
+    #expect(text.contains("date_out_of_range: 1998-05-05 is before the ECB rates start (1999-01-04)"))
   }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 extension BatchJob {
   /// Answers every distinct key once. Each key is first routed through the currency lifecycle
   /// (``CurrencyLifecycle/route(for:)``): a legacy currency on or after its change asks the source for its
@@ -184,7 +186,8 @@ extension BatchJob {
     let cacheSource = "table:" + provider.info.description
     var kept: RateTable? = nil
     if let cache = settings.cache, let entry = cache.history(source: cacheSource) {
-      kept = try? provider.cachedTable(entry.csv, path: cache.path, today: options.today)
+      let fetchedOn = CalendarDay(daysSinceEpoch: Int((entry.fetchedAt.timeIntervalSince1970 / 86_400).rounded(.down)))
+      kept = try? provider.cachedTable(entry.csv, path: cache.path, today: options.today, fetchedOn: fetchedOn)
     }
     if let kept, let first = kept.days.first, let last = kept.days.last, let oldest, let newest,
       settings.offline || (first <= oldest.day && newest.day <= last)
@@ -216,7 +219,7 @@ extension BatchJob {
             kept.flatMap { kept in kept.days.first.map { $0 < fetchedFirst } == true ? kept : nil }
             .map { $0.extended(with: table, info: provider.info) } ?? table
           if let text = provider.tableText(keep), let last = keep.days.last {
-            try? cache.storeHistory(csv: text, lastDay: last, source: cacheSource)
+            try? cache.storeHistory(csv: text, lastDay: last, source: cacheSource, now: runClock())
           }
         }
         return .table(table)
@@ -232,6 +235,13 @@ extension BatchJob {
       }
     }
     return .failed { _ in error }
+  }
+
+  /// Now, on the run's day (`today`, which `FXBATCH_TODAY` may set): the time a fetched table is kept with, so
+  /// that the day it covers up to is the run's.
+  private func runClock() -> Date {
+    let now = Date().timeIntervalSince1970
+    return Date(timeIntervalSince1970: Double(options.today.daysSinceEpoch) * 86_400 + now.truncatingRemainder(dividingBy: 86_400))
   }
 
   /// The answer of a key when a ``TableRateProvider`` gave no table: rate 1 for the same currency, the

@@ -138,8 +138,8 @@ public struct BatchJob {
       switch providerTable(&keys, provider: provider, settings: settings, report: &report) {
       case .table(let table):
         passTwo.passTwoTable = options.lockPath != nil ? table.recordingUsage() : table
-        report.rates.firstDay = table.firstDay?.description
-        report.rates.lastDay = table.lastDay?.description
+        report.rates.firstDay = table.days.first?.description
+        report.rates.lastDay = table.days.last?.description
       case .failed(let failure):
         passTwo.tableFailure = failure
       }

@@ -60,3 +60,24 @@ struct OutputPlan {
     URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
   }
 }
+
+extension BatchOptions {
+  /// Why a file the run writes besides its outputs (`--lock`, `--report`) may not be written at `path`: it is
+  /// an input (fxbatch never modifies its input) or an input's output; `nil` when it may.
+  public func conflict(ofWrittenFile path: String) -> String? {
+    let plan = OutputPlan(options: self)
+    let target = OutputPlan.canonical(path)
+    if let input = inputPaths.first(where: { $0 != "-" && OutputPlan.canonical($0) == target }) {
+      return "it is the input \(input); fxbatch never modifies its input"
+    }
+    if let input = inputPaths.first(where: { plan.plannedOutput(for: $0).map(OutputPlan.canonical) == target }) {
+      return "it is the output of \(input)"
+    }
+    return nil
+  }
+
+  /// Whether two paths name the same file.
+  public static func sameFile(_ first: String, _ second: String) -> Bool {
+    OutputPlan.canonical(first) == OutputPlan.canonical(second)
+  }
+}

@@ -53,16 +53,30 @@ public struct ECBFeedProvider: TableRateProvider {
   /// ``precheck(_:today:)`` gives such a key.
   public func table(from response: HTTPResponse, request: RateRequest, today: CalendarDay) throws(RatesFileError) -> RateTable {
     var table = try parse(response, request: request)
+    // Whichever file answered (the 90-day one too), the ECB's rates start in 1999: an earlier day is out of
+    // range, a later one not in the file is not held.
+    table.coverage.firstDay = ECBCoverage.firstDay
     table.coverage.validThrough = today
     return table
   }
 
   /// The cache keeps the feed in the ECB history CSV layout (``ECBHistoryCSV``).
-  public func cachedTable(_ bytes: [UInt8], path: String, today: CalendarDay) throws(RatesFileError) -> RateTable {
+  public func cachedTable(_ bytes: [UInt8], path: String, today: CalendarDay, fetchedOn: CalendarDay) throws(RatesFileError)
+    -> RateTable
+  {
     var table = try bytes.withUnsafeBufferPointer { buffer throws(RatesFileError) in
       try ECBHistoryCSV.parse(buffer, path: path, info: info)
     }
+    table.coverage.firstDay = ECBCoverage.firstDay
     table.coverage.validThrough = today
+    // The fetch saw every publication up to its day: the last row decides days up to then, no later ones.
+    let days = table.days
+    let nextDays: [CalendarDay?] = days.indices.map { row in
+      row + 1 < days.count ? days[row + 1] : max(days[row], fetchedOn).adding(days: 1)
+    }
+    table.coverage.partial = RateTable.Partial(
+      holder: "the rate cache \(path) (the ECB feed as fetched on \(fetchedOn))", nextDays: nextDays,
+      keptColumns: table.pairs.count)
     return table
   }
 

@@ -78,7 +78,7 @@ public enum LockFile {
         fields += ["-", "-"]
       } else {
         fields.append(table.days[row].description)
-        fields.append(row + 1 < table.days.count ? table.days[row + 1].description : "-")
+        fields.append(table.nextDay(after: row)?.description ?? "-")
       }
       let cells = table.values.row(row, width: table.pairs.count)
       for column in used.columns { fields.append(cells[column]?.description ?? "N/A") }

@@ -64,8 +64,13 @@ public protocol TableRateProvider: RateProvider {
   /// - Throws: ``RatesFileError`` for a body that is not such a table.
   func table(from response: HTTPResponse, request: RateRequest, today: CalendarDay) throws(RatesFileError) -> RateTable
 
-  /// Reads a table the rate cache kept (``table(from:request:today:)``'s table, stored by ``tableText(_:)``).
-  func cachedTable(_ bytes: [UInt8], path: String, today: CalendarDay) throws(RatesFileError) -> RateTable
+  /// Reads a table the rate cache kept (``table(from:request:today:)``'s table, stored by ``tableText(_:)``): it
+  /// holds the source's publications up to the day it was fetched and no later ones, so a later day is a
+  /// `no_rate` naming the cache (``RateTable/Partial``), never the kept table's last rate taken as a fallback.
+  ///
+  /// - Parameter fetchedOn: the run day it was fetched on.
+  func cachedTable(_ bytes: [UInt8], path: String, today: CalendarDay, fetchedOn: CalendarDay) throws(RatesFileError)
+    -> RateTable
 
   /// The text the rate cache keeps for a table; `nil` when it cannot be kept.
   func tableText(_ table: RateTable) -> String?

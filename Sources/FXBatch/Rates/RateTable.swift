@@ -82,6 +82,13 @@ public struct RateTable: Sendable {
   /// The source's last publication day (``Coverage/lastDay``, else the last row's).
   public var lastDay: CalendarDay? { coverage.lastDay ?? days.last }
 
+  /// The source's next publication day after a row (`nil`: none known, the row decides every later day within
+  /// the staleness limit).
+  func nextDay(after row: Int) -> CalendarDay? {
+    if let partial = coverage.partial { return partial.nextDays[row] }
+    return row + 1 < days.count ? days[row + 1] : nil
+  }
+
   /// This table, recording the rows and columns its rules read from now on (for a lock file).
   func recordingUsage() -> RateTable {
     var table = self

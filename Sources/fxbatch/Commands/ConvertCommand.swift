@@ -213,6 +213,14 @@ enum ConvertCommand {
     }
     options.ratesPath = parsed.value("--rates")
     if !parsed.has("--frozen") { options.lockPath = parsed.value("--lock") }
+    // The lock and the report never replace an input, an output or each other.
+    let written = ["--lock", "--report"].compactMap { option in parsed.value(option).map { (option, $0) } }
+    for (option, path) in written {
+      if let conflict = options.conflict(ofWrittenFile: path) { throw UsageError("\(option) \(path): \(conflict)") }
+    }
+    if written.count == 2, BatchOptions.sameFile(written[0].1, written[1].1) {
+      throw UsageError("--lock and --report name the same file \(written[1].1)")
+    }
     if let text = parsed.value("--from") { options.fixedFrom = try OptionValues.currency(text, option: "--from") }
     if let text = parsed.value("--to") { options.fixedTo = try OptionValues.currency(text, option: "--to") }
     options.fieldNames = FieldNames(

@@ -541,4 +541,33 @@ struct TableSourceDifferentialTests {
     #expect(text.contains("no_rate: the lock file \(lock) (--frozen) holds no ECB publication deciding 2025-05-05"))
     #expect(text.contains("date_out_of_range: 1998-05-05 is before the ECB rates start (1999-01-04)"))
   }
+
+  // Found by trying to break it: a quote whose rate text is not its numerator ÷ denominator would print one rate
+  // and convert at another; such a lock is refused, in both versions, even with a matching digest.
+  @Test func lockWhoseRateTextContradictsItsRateIsRefused() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let body = """
+      fxbatch-lock/2
+      source frankfurter
+      publisher Frankfurter
+      description x
+      default-day 2024-01-02
+      quotes
+      quote USD EUR 2024-01-03 1 2 7.5 2024-01-03 ok frankfurter USD/EUR=0.5
+
+      """
+    let v2 = try directory.write(body + "sha256 " + SHA256Digest.hex(of: Array(body.utf8)[...]) + "\n", named: "v2.lock")
+    #expect(throws: RatesFileError.self) { try LockFile.load(path: v2) }
+    let honest = body.replacingOccurrences(of: " 7.5 ", with: " 0.5 ")
+    let good = try directory.write(honest + "sha256 " + SHA256Digest.hex(of: Array(honest.utf8)[...]) + "\n", named: "good.lock")
+    #expect(throws: Never.self) { try LockFile.load(path: good) }
+    let v1 = try directory.write(
+      """
+      {"defaultDay": "2024-01-05", "format": "fxbatch-lock/1", "rates": [{"base": "USD", "date": "2024-01-05",
+      "denominator": "2", "fallback": false, "numerator": "1", "quote": "EUR", "rate": "7.5", "rateDate": "2024-01-05",
+      "source": "x"}]}
+      """, named: "v1.lock")
+    #expect(throws: RatesFileError.self) { try LockFile.load(path: v1) }
+  }
 }

@@ -135,11 +135,21 @@ public enum LockFile {
 
   // MARK: Reading
 
+  /// The largest lock file read (bytes).
+  static let maximumSize = 256 << 20
+
   /// Reads a lock file of either version.
   ///
   /// - Returns: its rates and the day for records without a date.
   /// - Throws: ``RatesFileError`` naming the first bad line, or a digest that does not match the content.
   public static func load(path: String) throws(RatesFileError) -> (rates: Rates, defaultDay: CalendarDay) {
+    // A lock is read whole: one far larger than any run writes (a year of 30 currencies is under 100 KB, a
+    // million answered quotes about 100 MB) is refused before it is read.
+    if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumSize {
+      throw RatesFileError(
+        path: path, line: 1, column: 1,
+        message: "the lock file is \(size >> 20) MB, more than the \(maximumSize >> 20) MB a lock file may have")
+    }
     guard let data = FileManager.default.contents(atPath: path) else {
       throw RatesFileError(path: path, line: 1, column: 1, message: "cannot read the lock file")
     }
@@ -199,6 +209,10 @@ public enum LockFile {
           let denominator = ExactDecimal(fields[5]), denominator.significand > 0,
           fields[7] == "-" || CalendarDay(iso8601: fields[7]) != nil, fields[8] == "ok" || fields[8] == "fallback"
         else { throw fail(index, "malformed quote line") }
+        let rate = ExchangeRate(numerator: numerator, denominator: denominator)
+        guard fields[6] == rate.decimalText() else {
+          throw fail(index, "the rate \(fields[6]) is not the quote's \(numerator) ÷ \(denominator) (\(rate.decimalText()))")
+        }
         quotes[RateKey(base: base, quote: quote, day: keyDay)] = RateQuote(
           rate: ExchangeRate(numerator: numerator, denominator: denominator), rateText: fields[6],
           rateDay: CalendarDay(iso8601: fields[7]), isFallback: fields[8] == "fallback", source: fields[9])
@@ -307,6 +321,10 @@ public enum LockFile {
         let numerator = ExactDecimal(entry.numerator), numerator.significand > 0,
         let denominator = ExactDecimal(entry.denominator), denominator.significand > 0
       else { throw fail("malformed rate entry \(index + 1)") }
+      let rate = ExchangeRate(numerator: numerator, denominator: denominator)
+      guard entry.rate == rate.decimalText() else {
+        throw fail("the rate \(entry.rate) of entry \(index + 1) is not its \(numerator) ÷ \(denominator) (\(rate.decimalText()))")
+      }
       var rateDay: CalendarDay? = nil
       if let text = entry.rateDate {
         guard let parsed = CalendarDay(iso8601: text) else { throw fail("malformed rateDate in entry \(index + 1)") }

@@ -459,7 +459,7 @@ struct TableSourceDifferentialTests {
     let lines = String(decoding: run.output, as: UTF8.self).split(separator: "\n").map(String.init)
     #expect(lines[1] == "2024-01-05,100,EUR,USD,,,USD,,ecb,error," + error)
     #expect(lines[2] == "2024-01-05,100,USD,USD,1,100.00,USD,2024-01-05,same currency,ok,")
-    #expect(lines[3].hasSuffix(",error,no_rate: the ECB has no XXX rates (it serves the ECB reference rates)"))
+    #expect(lines[3].hasSuffix(",error,no_rate: the ECB rates have no XXX rates at all"))
     #expect(run.report.fetch?.failedRequests == 1)
   }
 
@@ -569,5 +569,35 @@ struct TableSourceDifferentialTests {
       "source": "x"}]}
       """, named: "v1.lock")
     #expect(throws: RatesFileError.self) { try LockFile.load(path: v1) }
+  }
+
+  // Found by trying to break it: a record the ECB cannot answer got one message when the run fetched the feed
+  // and another when it did not, and a run that asked nothing wrote a quotes lock whose --frozen run differed.
+  @Test func recordsTheFeedCannotAnswerReadTheSameFetchedOrNotAndFrozen() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let refused = "2030-01-02,100,USD,EUR\n1998-01-02,5,USD,EUR\n2024-01-02,5,EUR,EUR\n2024-01-02,5,XAU,EUR\n"
+    let alone = try directory.write("date,amount,from,to\n" + refused, named: "alone.csv")
+    let lock = directory.url.appendingPathComponent("alone.lock").path
+    let live = try Self.run(alone, format: .csv, source: Self.ecbSource(server), parts: 1, lock: lock)
+    #expect(server.requestCount == 0, "nothing to ask")
+    let lines = String(decoding: live.output, as: UTF8.self).split(separator: "\n").map(String.init)
+    #expect(lines[1].hasSuffix(",ecb,error,date_out_of_range: 2030-01-02 is in the future; no rates exist for it yet"))
+    #expect(
+      lines[2].hasSuffix(
+        ",ecb,error,date_out_of_range: 1998-01-02 is before the ECB rates start (1999-01-04); no earlier rate exists"))
+    #expect(lines[3].hasSuffix(",same currency,ok,"))
+    #expect(lines[4].hasSuffix(",ecb,error,no_rate: the ECB rates have no XAU rates at all"))
+    let (frozen, defaultDay) = try Self.frozen(lock)
+    let frozenRun = try Self.run(alone, format: .csv, source: frozen, parts: 1) { $0.defaultDate = defaultDay }
+    Self.compare(frozenRun, live, "--frozen of a run that asked nothing")
+    // With a record that makes the run fetch the feed, the same records read the same.
+    let mixed = try directory.write("date,amount,from,to\n" + refused + "2024-01-05,100,USD,EUR\n", named: "mixed.csv")
+    let fetched = try Self.run(mixed, format: .csv, source: Self.ecbSource(server), parts: 1)
+    #expect(server.requestCount == 1)
+    let fetchedLines = String(decoding: fetched.output, as: UTF8.self).split(separator: "\n").map(String.init)
+    #expect(Array(fetchedLines[1...4]) == Array(lines[1...4]))
   }
 }

@@ -195,7 +195,12 @@ extension BatchJob {
       report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: asked)
       return .table(kept)
     }
-    if settings.offline || plan.requests.isEmpty {
+    if plan.requests.isEmpty {
+      // Nothing to ask: every key is refused before asking or is in one currency.
+      report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: 0)
+      return .table(provider.emptyTable(today: options.today))
+    }
+    if settings.offline {
       report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: 0)
       let publisher = provider.info.publisher
       return .failed { key in

@@ -18,8 +18,20 @@ public struct ECBFeedProvider: TableRateProvider {
       identifier: "ecb", publisher: "ECB", description: "ECB euro foreign exchange reference rates (\(endpoint.displayText))")
   }
 
+  /// The feed's table gives the same errors (``RateTable/quote(for:maxStaleness:)`` under the table's
+  /// ``RateTable/Coverage``), word for word: a record's message does not depend on whether the run fetched the
+  /// feed, and a `--frozen` run of its lock repeats it.
   public func precheck(_ key: RateKey, today: CalendarDay) -> RowError? {
-    ECBCoverage.precheck(key, today: today, service: "the ECB")
+    for currency in [key.pair.base, key.pair.quote] where !ECBCoverage.currencies.contains(currency) {
+      return RowError(.noRate, "the \(info.publisher) rates have no \(currency) rates at all")
+    }
+    let first = ECBCoverage.firstDay
+    if key.day < first {
+      return RowError(
+        .dateOutOfRange, "\(key.day) is before the \(info.publisher) rates start (\(first)); no earlier rate exists")
+    }
+    if key.day > today { return RowError(.dateOutOfRange, "\(key.day) is in the future; no rates exist for it yet") }
+    return nil
   }
 
   /// The file for a set of dates: the daily file when all are today, the 90-day file when all are within
@@ -56,6 +68,18 @@ public struct ECBFeedProvider: TableRateProvider {
     // Whichever file answered (the 90-day one too), the ECB's rates start in 1999: an earlier day is out of
     // range, a later one not in the file is not held.
     table.coverage.firstDay = ECBCoverage.firstDay
+    table.coverage.validThrough = today
+    return table
+  }
+
+  /// The table of a run that asks the feed nothing (every key is refused by ``precheck(_:today:)`` or is in one
+  /// currency): no rows, the feed's currencies and bounds, so its rules and a lock of it give the same answers.
+  public func emptyTable(today: CalendarDay) -> RateTable {
+    let pairs = EmbeddedECBHistory.table.pairs
+    var table = RateTable(
+      info: info, pairs: pairs, days: [], grid: RateGrid(Array(repeating: nil, count: pairs.count)), undated: false)
+    table.coverage.firstDay = ECBCoverage.firstDay
+    table.coverage.lastDay = today
     table.coverage.validThrough = today
     return table
   }

@@ -72,6 +72,9 @@ public protocol TableRateProvider: RateProvider {
   func cachedTable(_ bytes: [UInt8], path: String, today: CalendarDay, fetchedOn: CalendarDay) throws(RatesFileError)
     -> RateTable
 
+  /// The table of a run that asks the provider nothing: no rows, the provider's currencies and bounds.
+  func emptyTable(today: CalendarDay) -> RateTable
+
   /// The text the rate cache keeps for a table; `nil` when it cannot be kept.
   func tableText(_ table: RateTable) -> String?
 }

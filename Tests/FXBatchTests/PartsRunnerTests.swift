@@ -63,4 +63,21 @@ struct PartsRunnerTests {
       }
     }
   }
+
+  // Found by trying to break it: `kill -9` left part files in $TMPDIR. A part's file has no name from the start.
+  @Test func aPartsFileHasNoNameAndReadsBackWhatWasWritten() throws {
+    let descriptor = try UnnamedTemporaryFile.create(prefix: Self.prefix)
+    defer { close(descriptor) }
+    #expect(try Self.leftBehind().isEmpty, "unlinked as soon as it is made")
+    let sink = ByteSink(descriptor: descriptor)
+    try sink.write("part one\n")
+    try sink.flush()
+    let directory = try TemporaryDirectory()
+    let path = (directory.path as NSString).appendingPathComponent("out.txt")
+    let file = try AtomicFile(path: path)
+    try file.sink.write("head\n")
+    try PartsRunner.append(descriptor, to: file.sink)
+    try file.commit()
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "head\npart one\n")
+  }
 }

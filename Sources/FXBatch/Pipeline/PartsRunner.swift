@@ -11,8 +11,9 @@ import Synchronization
 /// A format splits its file at record boundaries it has found itself (``BatchJob/lineStarts(_:targets:after:size:)``
 /// for line-based formats, its own scanner otherwise) and hands the runner one closure that reads a part. Pass 1
 /// (``scan(parts:_:)``) gives each part's findings in order; pass 2 (``convert(parts:into:temporaryPrefix:_:)``)
-/// lets part 0 write straight to the output while every other part writes a temporary file, appended in part
-/// order once all are done and removed whatever happens (also by an interrupt: ``PendingFiles``).
+/// lets part 0 write straight to the output while every other part writes an unnamed temporary file
+/// (``UnnamedTemporaryFile``: nothing is left behind however the process ends), appended in part order once all
+/// are done.
 ///
 /// The closures run at once on several threads (`DispatchQueue.concurrentPerform`, which returns when all are
 /// done). They may read what they capture, but each must write only state it creates for its own part; the
@@ -42,7 +43,7 @@ enum PartsRunner {
   /// - Parameters:
   ///   - parts: how many parts (at least 1).
   ///   - sink: the file's output; part 0 writes to it directly.
-  ///   - temporaryPrefix: the temporary files' name prefix (tests look for files left behind by it).
+  ///   - temporaryPrefix: the temporary files' name prefix while they are created.
   ///   - body: converts one part (its index from 0), writing to the sink it is given, and returns its result.
   /// - Returns: the parts' results in order.
   /// - Throws: the first failing part's error, in part order, or the error of joining the outputs; the output
@@ -50,39 +51,36 @@ enum PartsRunner {
   static func convert<Outcome>(
     parts: Int, into sink: ByteSink, temporaryPrefix: String, _ body: (Int, ByteSink) throws -> Outcome
   ) throws -> [Outcome] {
-    let outcomes = scan(parts: parts) { part throws -> (Outcome, String?) in
+    let outcomes = scan(parts: parts) { part throws -> (Outcome, Int32?) in
       if part == 0 { return (try body(0, sink), nil) }
-      let path = (NSTemporaryDirectory() as NSString).appendingPathComponent(
-        "\(temporaryPrefix)-\(getpid())-\(UUID().uuidString)")
-      let temporary = try AtomicFile(path: path, mode: 0o600)
-      PendingFiles.add(path)
-      defer { temporary.discard() }
-      let outcome = try body(part, temporary.sink)
-      try temporary.commit()
-      return (outcome, path)
+      let descriptor = try UnnamedTemporaryFile.create(prefix: temporaryPrefix)
+      do {
+        let partSink = ByteSink(descriptor: descriptor)
+        let outcome = try body(part, partSink)
+        try partSink.flush()
+        return (outcome, descriptor)
+      } catch {
+        close(descriptor)
+        throw error
+      }
     }
     defer {
-      for case .success((_, let path?)) in outcomes {
-        unlink(path)
-        PendingFiles.remove(path)
-      }
+      for case .success((_, let descriptor?)) in outcomes { close(descriptor) }
     }
     var results: [Outcome] = []
     for outcome in outcomes {
-      let (result, path) = try outcome.get()
-      if let path { try append(path, to: sink) }
+      let (result, descriptor) = try outcome.get()
+      if let descriptor { try append(descriptor, to: sink) }
       results.append(result)
     }
     return results
   }
 
-  /// Copies a file's bytes to a sink (with `sendfile(2)` where the sink allows it).
-  static func append(_ path: String, to sink: ByteSink) throws {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else {
-      throw OutputError.writeFailed(reason: "cannot reopen \(path): \(String(cString: strerror(errno)))")
+  /// Copies a file's bytes, from its start, to a sink (with `sendfile(2)` where the sink allows it).
+  static func append(_ descriptor: Int32, to sink: ByteSink) throws {
+    guard lseek(descriptor, 0, SEEK_SET) == 0 else {
+      throw OutputError.writeFailed(reason: "cannot reread a part: \(String(cString: strerror(errno)))")
     }
-    defer { close(descriptor) }
     if try sink.transfer(from: descriptor) { return }
     var buffer = [UInt8](repeating: 0, count: 1 << 20)
     while true {

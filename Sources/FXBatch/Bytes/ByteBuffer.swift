@@ -15,7 +15,7 @@ struct ByteBuffer {
 
   private var storage: Storage
   /// The first byte.
-  private(set) var base: UnsafeMutablePointer<UInt8>
+  private var base: UnsafeMutablePointer<UInt8>
   private(set) var count = 0
   private(set) var capacity: Int
 
@@ -70,12 +70,15 @@ struct ByteBuffer {
     bytes.withUnsafeBufferPointer { append($0) }
   }
 
-  /// Writes at most `maximum` bytes straight into the buffer: `body` gets a pointer to room for them and
-  /// returns how many it wrote.
+  /// Writes at most `maximum` bytes straight into the buffer: `body` gets a cursor with room for them (which
+  /// checks its writes against that room in debug builds); the bytes up to where it leaves the cursor are kept.
   @inline(__always)
-  mutating func append(maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+  mutating func append(maximum: Int, _ body: (inout ByteCursor) -> Void) {
     reserve(maximum)
-    let written = body(base + count)
+    let start = base + count
+    var cursor = ByteCursor(start, count: maximum)
+    body(&cursor)
+    let written = start.distance(to: cursor.position)
     assert(written >= 0 && written <= maximum, "ByteBuffer: \(written) bytes written, \(maximum) reserved")
     count &+= written
   }

@@ -85,6 +85,9 @@ struct ByteView: Sequence {
     try body(buffer)
   }
 
+  /// A copy of the bytes.
+  var array: [UInt8] { Array(buffer) }
+
   /// A copy of the bytes `range`.
   func array(_ range: Range<Int>) -> [UInt8] { Array(slice(range).buffer) }
 
@@ -96,6 +99,14 @@ struct ByteView: Sequence {
   func word(at offset: Int) -> UInt64 {
     assert(offset >= 0 && offset + 8 <= count + readablePadding, "ByteView: word at \(offset) past \(count)+\(readablePadding)")
     return UInt64(littleEndian: UnalignedWord.load(UnsafeRawPointer(start.unsafelyUnwrapped + offset)))
+  }
+
+  /// The 8 bytes at `offset` in memory order (a native-endian word, to be stored as it is); `offset + 8` may
+  /// reach into ``readablePadding``.
+  @inline(__always)
+  func nativeWord(at offset: Int) -> UInt64 {
+    assert(offset >= 0 && offset + 8 <= count + readablePadding, "ByteView: word at \(offset) past \(count)+\(readablePadding)")
+    return UnalignedWord.load(UnsafeRawPointer(start.unsafelyUnwrapped + offset))
   }
 
   /// The `length` bytes (at most 8) at `offset` as a little-endian word, the bytes after them as zeros; as
@@ -148,5 +159,13 @@ struct ByteView: Sequence {
     guard index < count, let start else { return nil }
     guard let found = memchr(start + index, Int32(byte), count - index) else { return nil }
     return UnsafeRawPointer(start).distance(to: UnsafeRawPointer(found))
+  }
+}
+
+extension [UInt8] {
+  /// Calls `body` with a view of the array's bytes (valid only inside `body`).
+  @inline(__always)
+  func withByteView<Result>(_ body: (ByteView) throws -> Result) rethrows -> Result {
+    try withUnsafeBufferPointer { try body(ByteView($0)) }
   }
 }

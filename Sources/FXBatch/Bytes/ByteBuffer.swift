@@ -83,6 +83,22 @@ struct ByteBuffer {
     count &+= written
   }
 
+  /// ``append(maximum:_:)`` with views of three arrays that `body` copies from (a template and the texts
+  /// of its values), valid while `body` runs: one closure for the caller's writes, so that they stay inline.
+  @inline(__always)
+  mutating func append(
+    maximum: Int, copyingFrom first: [UInt8], _ second: [UInt8], _ third: [UInt8],
+    _ body: (inout ByteCursor, ByteView, ByteView, ByteView) -> Void
+  ) {
+    first.withUnsafeBufferPointer { first in
+      second.withUnsafeBufferPointer { second in
+        third.withUnsafeBufferPointer { third in
+          append(maximum: maximum) { cursor in body(&cursor, ByteView(first), ByteView(second), ByteView(third)) }
+        }
+      }
+    }
+  }
+
   mutating func removeAll() { count = 0 }
 
   /// Gives this copy storage of its own (empty).

@@ -58,16 +58,21 @@ struct ByteCursor {
   /// ``ByteView/readablePadding``; a longer view is copied as ``put(_:)-(ByteView)`` does): four word copies,
   /// then the position moves by the view's count. The reservation must have room for the four words.
   @inline(__always)
-  mutating func putShort(_ bytes: ByteView) {
-    let count = bytes.count
-    guard count <= Self.wordCopyLimit else { return put(bytes) }
+  mutating func putShort(_ bytes: ByteView) { putShort(bytes, from: 0, count: bytes.count) }
+
+  /// ``putShort(_:)`` of the `count` bytes at `offset` in a view (without making a slice): the view must have
+  /// ``wordCopyLimit`` readable bytes from `offset`, within its count and padding.
+  @inline(__always)
+  mutating func putShort(_ bytes: ByteView, from offset: Int, count: Int) {
+    assert(offset >= 0 && count >= 0 && offset + count <= bytes.count, "ByteCursor: \(count) bytes at \(offset) of \(bytes.count)")
+    guard count <= Self.wordCopyLimit else { return put(bytes.slice(offset..<offset + count)) }
     checkRoom(Self.wordCopyLimit)
     // Four word moves (a 32-byte `copyMemory` was left as a `memmove` call); the view checks its padding.
     let to = UnsafeMutableRawPointer(position)
-    UnalignedWord.store(bytes.nativeWord(at: 0), to: to)
-    UnalignedWord.store(bytes.nativeWord(at: 8), to: to + 8)
-    UnalignedWord.store(bytes.nativeWord(at: 16), to: to + 16)
-    UnalignedWord.store(bytes.nativeWord(at: 24), to: to + 24)
+    UnalignedWord.store(bytes.nativeWord(at: offset), to: to)
+    UnalignedWord.store(bytes.nativeWord(at: offset + 8), to: to + 8)
+    UnalignedWord.store(bytes.nativeWord(at: offset + 16), to: to + 16)
+    UnalignedWord.store(bytes.nativeWord(at: offset + 24), to: to + 24)
     position += count
   }
 
@@ -75,7 +80,7 @@ struct ByteCursor {
   @inline(__always)
   mutating func putPiece(_ index: Int, of template: AnnotationTemplate, from bytes: ByteView) {
     let (start, count) = template.piece(index)
-    putShort(bytes.slice(start..<start + count))
+    putShort(bytes, from: start, count: count)
   }
 
   /// Writes the low `count` bytes (at most 8) of a word, least significant first; 8 bytes are stored (the
@@ -88,10 +93,17 @@ struct ByteCursor {
     position += count
   }
 
-  /// Writes a decimal's text (``ExactDecimal/write(to:mark:)``); the reservation must have room for its
-  /// longest text (``ExactDecimal/maximumTextLength``).
+  /// Writes a decimal's text with a `.` mark (``ExactDecimal/write(to:mark:)``); the reservation must have room
+  /// for its longest text (``ExactDecimal/maximumTextLength``).
   @inline(__always)
-  mutating func put(_ value: ExactDecimal, mark: UInt8 = UInt8(ascii: ".")) {
+  mutating func put(_ value: ExactDecimal) {
+    checkRoom(ExactDecimal.maximumTextLength)
+    position += value.write(to: position)
+  }
+
+  /// ``put(_:)-(ExactDecimal)`` with `mark` as the decimal mark.
+  @inline(__always)
+  mutating func put(_ value: ExactDecimal, mark: UInt8) {
     checkRoom(ExactDecimal.maximumTextLength)
     position += value.write(to: position, mark: mark)
   }

@@ -161,11 +161,3 @@ struct ByteView: Sequence {
     return UnsafeRawPointer(start).distance(to: UnsafeRawPointer(found))
   }
 }
-
-extension [UInt8] {
-  /// Calls `body` with a view of the array's bytes (valid only inside `body`).
-  @inline(__always)
-  func withByteView<Result>(_ body: (ByteView) throws -> Result) rethrows -> Result {
-    try withUnsafeBufferPointer { try body(ByteView($0)) }
-  }
-}

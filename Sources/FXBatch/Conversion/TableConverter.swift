@@ -93,7 +93,7 @@ struct TableConverter {
       rowByDay = []
     }
     dayTexts = Array(repeating: -1, count: max(table.days.count, 1) * 2)
-    // Kept with readable bytes after them for ``ByteCursor/putShort(_:)``.
+    // Kept with readable bytes after them for ``ByteCursor/putShort(_:from:count:)``.
     let padding = repeatElement(UInt8(0), count: ByteCursor.wordCopyLimit)
     identifiers = (
       Array(table.identifier(for: nil).utf8) + padding,
@@ -359,42 +359,36 @@ struct TableConverter {
     let isFallback = conversion.isFallback
     let letters = plan.quote.packed
     let hasSecond = plan.second != nil
-    // The views first, then the writes in one closure whose cursor no other closure captures (a captured
-    // variable is boxed and checked for exclusive access on every use).
-    template.bytes.withByteView { pieces in
-      texts.withByteView { texts in
-        identifier.withByteView { identifier in
-          bytes.append(maximum: bound) { cursor in
-            cursor.putPiece(0, of: template, from: pieces)
-            writeRateText(conversion, to: &cursor)
-            cursor.putPiece(1, of: template, from: pieces)
-            cursor.put(conversion.converted)
-            cursor.putPiece(2, of: template, from: pieces)
-            cursor.put(UInt8(truncatingIfNeeded: letters >> 16))
-            cursor.put(UInt8(truncatingIfNeeded: letters >> 8))
-            cursor.put(UInt8(truncatingIfNeeded: letters))
-            cursor.putPiece(3, of: template, from: pieces)
-            cursor.putShort(texts.slice(dayText.start..<dayText.start + dayText.length))
-            cursor.putPiece(4, of: template, from: pieces)
-            cursor.putShort(identifier.slice(0..<identifierLength))
-            cursor.put(UInt8(ascii: " "))
-            cursor.putShort(texts.slice(firstText.start..<firstText.start + firstText.length))
-            if hasSecond {
-              cursor.put(UInt8(ascii: " "))
-              cursor.putShort(texts.slice(secondText.start..<secondText.start + secondText.length))
-            }
-            cursor.putPiece(5, of: template, from: pieces)
-            if isFallback {
-              // "fallback"
-              cursor.putWord(0x6B63_6162_6C6C_6166, count: 8)
-            } else {
-              cursor.putWord(0x6B6F, count: 2)  // "ok"
-            }
-            cursor.putPiece(6, of: template, from: pieces)
-            cursor.putPiece(7, of: template, from: pieces)
-          }
-        }
+    // The writes in one closure, whose cursor no other closure captures (a captured variable is boxed and
+    // checked for exclusive access on every use).
+    bytes.append(maximum: bound, copyingFrom: template.bytes, texts, identifier) { cursor, pieces, texts, identifier in
+      cursor.putPiece(0, of: template, from: pieces)
+      writeRateText(conversion, to: &cursor)
+      cursor.putPiece(1, of: template, from: pieces)
+      cursor.put(conversion.converted)
+      cursor.putPiece(2, of: template, from: pieces)
+      cursor.put(UInt8(truncatingIfNeeded: letters >> 16))
+      cursor.put(UInt8(truncatingIfNeeded: letters >> 8))
+      cursor.put(UInt8(truncatingIfNeeded: letters))
+      cursor.putPiece(3, of: template, from: pieces)
+      cursor.putShort(texts, from: dayText.start, count: dayText.length)
+      cursor.putPiece(4, of: template, from: pieces)
+      cursor.putShort(identifier, from: 0, count: identifierLength)
+      cursor.put(UInt8(ascii: " "))
+      cursor.putShort(texts, from: firstText.start, count: firstText.length)
+      if hasSecond {
+        cursor.put(UInt8(ascii: " "))
+        cursor.putShort(texts, from: secondText.start, count: secondText.length)
       }
+      cursor.putPiece(5, of: template, from: pieces)
+      if isFallback {
+        // "fallback"
+        cursor.putWord(0x6B63_6162_6C6C_6166, count: 8)
+      } else {
+        cursor.putWord(0x6B6F, count: 2)  // "ok"
+      }
+      cursor.putPiece(6, of: template, from: pieces)
+      cursor.putPiece(7, of: template, from: pieces)
     }
   }
 

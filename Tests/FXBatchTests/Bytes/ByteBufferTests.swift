@@ -105,16 +105,17 @@ extension BytesTests {
 
     @Test func putsArraysPiecesAndDecimalsWithAMark() {
       let template = AnnotationTemplate.jsonMembers
-      let output = template.bytes.withByteView { pieces in
-        Self.written(reserved: 64) { cursor in
-          cursor.put(Array("<".utf8))
-          cursor.put(ExactDecimal(significand: 5, scale: 2), mark: UInt8(ascii: ","))
-          cursor.putPiece(7, of: template, from: pieces)
-          cursor.put(Array(">".utf8))
-        }
+      var buffer = ByteBuffer(capacity: 64)
+      buffer.append(maximum: 128, copyingFrom: template.bytes, Array("<".utf8), Array(">".utf8)) {
+        cursor, pieces, open, close in
+        cursor.put(open)
+        cursor.put(ExactDecimal(significand: 5, scale: 2), mark: UInt8(ascii: ","))
+        cursor.putPiece(7, of: template, from: pieces)
+        cursor.put(close)
+        cursor.put(Array("!".utf8))
       }
       let (start, count) = template.piece(7)
-      #expect(output == Array("<0,05".utf8) + Array(template.bytes[start..<start + count]) + Array(">".utf8))
+      #expect(Array(buffer.bytes) == Array("<0,05".utf8) + Array(template.bytes[start..<start + count]) + Array(">!".utf8))
     }
 
     @Test func aCursorCountsItsRoom() {

@@ -64,7 +64,8 @@ struct ByteCursor {
   /// ``wordCopyLimit`` readable bytes from `offset`, within its count and padding.
   @inline(__always)
   mutating func putShort(_ bytes: ByteView, from offset: Int, count: Int) {
-    assert(offset >= 0 && count >= 0 && offset + count <= bytes.count, "ByteCursor: \(count) bytes at \(offset) of \(bytes.count)")
+    assert(
+      offset >= 0 && count >= 0 && offset + count <= bytes.count, "ByteCursor: \(count) bytes at \(offset) of \(bytes.count)")
     guard count <= Self.wordCopyLimit else { return put(bytes.slice(offset..<offset + count)) }
     checkRoom(Self.wordCopyLimit)
     // Four word moves (a 32-byte `copyMemory` was left as a `memmove` call); the view checks its padding.

@@ -39,8 +39,8 @@ struct CSVEvidenceTests {
       markIndex = index
       mark = byte
     }
-    if markIndex < 0 { return CSVFieldDecoder.plainAmount(bytes, mark: nil) == nil ? nil : .neutral }
-    guard bytes.count - markIndex - 1 != 3, CSVFieldDecoder.plainAmount(bytes, mark: mark) != nil else { return nil }
+    if markIndex < 0 { return CSVFieldDecoder.plainAmount(ByteView(bytes), mark: nil) == nil ? nil : .neutral }
+    guard bytes.count - markIndex - 1 != 3, CSVFieldDecoder.plainAmount(ByteView(bytes), mark: mark) != nil else { return nil }
     return mark == UInt8(ascii: ".") ? .point : .comma
   }
 
@@ -49,7 +49,7 @@ struct CSVEvidenceTests {
     var checked = 0
     func visit(_ cell: [UInt8]) {
       cell.withUnsafeBufferPointer { bytes in
-        #expect(CSVFieldDecoder.evidence(bytes) == Self.twoStep(bytes), "\(String(decoding: cell, as: UTF8.self))")
+        #expect(CSVFieldDecoder.evidence(ByteView(bytes)) == Self.twoStep(bytes), "\(String(decoding: cell, as: UTF8.self))")
       }
       checked += 1
       guard cell.count < 6 else { return }

@@ -411,7 +411,7 @@ struct JSONDocumentFastPathTests {
       var found: [(String, String?, Int, Int, Int)] = []
       while let piece = try reader.withNextPiece({ piece in
         (
-          String(decoding: piece.leading, as: UTF8.self), piece.element.map { String(decoding: $0, as: UTF8.self) },
+          piece.leading.text, piece.element.map(\.text),
           piece.position.line, piece.position.column, piece.position.offset
         )
       }) { found.append(piece) }
@@ -455,7 +455,7 @@ struct JSONDocumentFastPathTests {
       guard !text.isEmpty else { continue }
       let bytes = Array((text + " ]").utf8)
       let read = bytes.withUnsafeBufferPointer { buffer -> Bool in
-        var scanner = JSONValueScanner(buffer)
+        var scanner = JSONValueScanner(ByteView(buffer))
         guard let end = try? scanner.valueEnd(from: 0) else { return false }
         return scanner.skipWhitespace(from: end) == buffer.count - 1
       }

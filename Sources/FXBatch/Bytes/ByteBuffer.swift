@@ -15,7 +15,7 @@ struct ByteBuffer {
 
   private var storage: Storage
   /// The first byte.
-  private(set) var base: UnsafeMutablePointer<UInt8>
+  private var base: UnsafeMutablePointer<UInt8>
   private(set) var count = 0
   private(set) var capacity: Int
 
@@ -70,14 +70,33 @@ struct ByteBuffer {
     bytes.withUnsafeBufferPointer { append($0) }
   }
 
-  /// Writes at most `maximum` bytes straight into the buffer: `body` gets a pointer to room for them and
-  /// returns how many it wrote.
+  /// Writes at most `maximum` bytes straight into the buffer: `body` gets a cursor with room for them (which
+  /// checks its writes against that room in debug builds); the bytes up to where it leaves the cursor are kept.
   @inline(__always)
-  mutating func append(maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+  mutating func append(maximum: Int, _ body: (inout ByteCursor) -> Void) {
     reserve(maximum)
-    let written = body(base + count)
+    let start = base + count
+    var cursor = ByteCursor(start, count: maximum)
+    body(&cursor)
+    let written = start.distance(to: cursor.position)
     assert(written >= 0 && written <= maximum, "ByteBuffer: \(written) bytes written, \(maximum) reserved")
     count &+= written
+  }
+
+  /// ``append(maximum:_:)`` with views of three arrays that `body` copies from (a template and the texts
+  /// of its values), valid while `body` runs: one closure for the caller's writes, so that they stay inline.
+  @inline(__always)
+  mutating func append(
+    maximum: Int, copyingFrom first: [UInt8], _ second: [UInt8], _ third: [UInt8],
+    _ body: (inout ByteCursor, ByteView, ByteView, ByteView) -> Void
+  ) {
+    first.withUnsafeBufferPointer { first in
+      second.withUnsafeBufferPointer { second in
+        third.withUnsafeBufferPointer { third in
+          append(maximum: maximum) { cursor in body(&cursor, ByteView(first), ByteView(second), ByteView(third)) }
+        }
+      }
+    }
   }
 
   mutating func removeAll() { count = 0 }

@@ -4,63 +4,108 @@
 
 /// A write position in memory reserved beforehand (``ByteBuffer/append(maximum:_:)``): the fast paths write a
 /// record's annotation through it without a capacity check per value.
+///
+/// It knows the end of its reservation, and every write is checked against it in debug builds (in release
+/// builds the end is never read, and the optimizer drops it).
 struct ByteCursor {
-  /// ``putShort(_:count:)`` copies this many bytes whatever the count: its source must have them readable,
-  /// and the reservation must leave room for them after the last value.
+  /// ``putShort(_:)`` copies this many bytes whatever the count: its source must have them readable, and the
+  /// reservation must leave room for them after the last value.
   static let wordCopyLimit = 32
 
   private(set) var position: UnsafeMutablePointer<UInt8>
+  /// The first byte after the reservation (read only by the debug-build checks).
+  private let end: UnsafeMutablePointer<UInt8>
 
-  init(_ start: UnsafeMutablePointer<UInt8>) { position = start }
+  /// A cursor at `start`, with room for `count` bytes.
+  init(_ start: UnsafeMutablePointer<UInt8>, count: Int) {
+    assert(count >= 0, "ByteCursor: room for \(count) bytes")
+    position = start
+    end = start + count
+  }
+
+  /// The bytes left in the reservation.
+  var room: Int { position.distance(to: end) }
+
+  /// Checks, in debug builds, that `count` bytes may be stored at the position.
+  @inline(__always)
+  private func checkRoom(_ count: Int) {
+    assert(count >= 0 && count <= position.distance(to: end), "ByteCursor: \(count) bytes, room for \(room)")
+  }
 
   @inline(__always)
   mutating func put(_ byte: UInt8) {
+    checkRoom(1)
     position.pointee = byte
     position += 1
   }
 
-  /// Copies `count` bytes.
+  /// Copies a view's bytes.
   @inline(__always)
-  mutating func put(_ source: UnsafePointer<UInt8>, count: Int) {
-    assert(count >= 0, "ByteCursor: \(count) bytes")
-    position.update(from: source, count: count)
-    position += count
+  mutating func put(_ bytes: ByteView) {
+    checkRoom(bytes.count)
+    guard !bytes.isEmpty else { return }
+    position.update(from: bytes.buffer.baseAddress.unsafelyUnwrapped, count: bytes.count)
+    position += bytes.count
   }
 
-  /// Copies `count` bytes from a source followed by readable bytes up to ``wordCopyLimit`` (more than that
-  /// are copied as ``put(_:count:)`` does): four word copies, then the position moves by `count`.
+  /// Copies an array's bytes.
   @inline(__always)
-  mutating func putShort(_ source: UnsafePointer<UInt8>, count: Int) {
-    assert(count >= 0, "ByteCursor: \(count) bytes")
-    guard count <= Self.wordCopyLimit else { return put(source, count: count) }
-    // Four word moves (a 32-byte `copyMemory` was left as a `memmove` call).
-    let from = UnsafeRawPointer(source)
+  mutating func put(_ bytes: [UInt8]) {
+    bytes.withUnsafeBufferPointer { put(ByteView($0)) }
+  }
+
+  /// Copies a view's bytes when the view is followed by readable bytes up to ``wordCopyLimit`` (its
+  /// ``ByteView/readablePadding``; a longer view is copied as ``put(_:)-(ByteView)`` does): four word copies,
+  /// then the position moves by the view's count. The reservation must have room for the four words.
+  @inline(__always)
+  mutating func putShort(_ bytes: ByteView) { putShort(bytes, from: 0, count: bytes.count) }
+
+  /// ``putShort(_:)`` of the `count` bytes at `offset` in a view (without making a slice): the view must have
+  /// ``wordCopyLimit`` readable bytes from `offset`, within its count and padding.
+  @inline(__always)
+  mutating func putShort(_ bytes: ByteView, from offset: Int, count: Int) {
+    assert(
+      offset >= 0 && count >= 0 && offset + count <= bytes.count, "ByteCursor: \(count) bytes at \(offset) of \(bytes.count)")
+    guard count <= Self.wordCopyLimit else { return put(bytes.slice(offset..<offset + count)) }
+    checkRoom(Self.wordCopyLimit)
+    // Four word moves (a 32-byte `copyMemory` was left as a `memmove` call); the view checks its padding.
     let to = UnsafeMutableRawPointer(position)
-    UnalignedWord.store(UnalignedWord.load(from), to: to)
-    UnalignedWord.store(UnalignedWord.load(from + 8), to: to + 8)
-    UnalignedWord.store(UnalignedWord.load(from + 16), to: to + 16)
-    UnalignedWord.store(UnalignedWord.load(from + 24), to: to + 24)
+    UnalignedWord.store(bytes.nativeWord(at: offset), to: to)
+    UnalignedWord.store(bytes.nativeWord(at: offset + 8), to: to + 8)
+    UnalignedWord.store(bytes.nativeWord(at: offset + 16), to: to + 16)
+    UnalignedWord.store(bytes.nativeWord(at: offset + 24), to: to + 24)
     position += count
   }
 
-  /// Copies piece `index` of a template whose bytes start at `base` (``AnnotationTemplate/bytes``).
+  /// Copies piece `index` of a template (``AnnotationTemplate/bytes``, viewed as `bytes`).
   @inline(__always)
-  mutating func putPiece(_ index: Int, of template: AnnotationTemplate, from base: UnsafePointer<UInt8>) {
+  mutating func putPiece(_ index: Int, of template: AnnotationTemplate, from bytes: ByteView) {
     let (start, count) = template.piece(index)
-    putShort(base + start, count: count)
+    putShort(bytes, from: start, count: count)
   }
 
-  /// Writes the low `count` bytes (at most 8) of a word, least significant first; 8 bytes are stored.
+  /// Writes the low `count` bytes (at most 8) of a word, least significant first; 8 bytes are stored (the
+  /// reservation must have room for them).
   @inline(__always)
   mutating func putWord(_ word: UInt64, count: Int) {
     assert(count >= 0 && count <= 8, "ByteCursor: \(count) bytes of a word")
+    checkRoom(8)
     UnalignedWord.store(word.littleEndian, to: UnsafeMutableRawPointer(position))
     position += count
   }
 
-  /// Writes a decimal's text (``ExactDecimal/write(to:mark:)``).
+  /// Writes a decimal's text with a `.` mark (``ExactDecimal/write(to:mark:)``); the reservation must have room
+  /// for its longest text (``ExactDecimal/maximumTextLength``).
   @inline(__always)
   mutating func put(_ value: ExactDecimal) {
+    checkRoom(ExactDecimal.maximumTextLength)
     position += value.write(to: position)
+  }
+
+  /// ``put(_:)-(ExactDecimal)`` with `mark` as the decimal mark.
+  @inline(__always)
+  mutating func put(_ value: ExactDecimal, mark: UInt8) {
+    checkRoom(ExactDecimal.maximumTextLength)
+    position += value.write(to: position, mark: mark)
   }
 }

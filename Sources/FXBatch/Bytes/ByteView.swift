@@ -85,6 +85,9 @@ struct ByteView: Sequence {
     try body(buffer)
   }
 
+  /// A copy of the bytes.
+  var array: [UInt8] { Array(buffer) }
+
   /// A copy of the bytes `range`.
   func array(_ range: Range<Int>) -> [UInt8] { Array(slice(range).buffer) }
 
@@ -96,6 +99,14 @@ struct ByteView: Sequence {
   func word(at offset: Int) -> UInt64 {
     assert(offset >= 0 && offset + 8 <= count + readablePadding, "ByteView: word at \(offset) past \(count)+\(readablePadding)")
     return UInt64(littleEndian: UnalignedWord.load(UnsafeRawPointer(start.unsafelyUnwrapped + offset)))
+  }
+
+  /// The 8 bytes at `offset` in memory order (a native-endian word, to be stored as it is); `offset + 8` may
+  /// reach into ``readablePadding``.
+  @inline(__always)
+  func nativeWord(at offset: Int) -> UInt64 {
+    assert(offset >= 0 && offset + 8 <= count + readablePadding, "ByteView: word at \(offset) past \(count)+\(readablePadding)")
+    return UnalignedWord.load(UnsafeRawPointer(start.unsafelyUnwrapped + offset))
   }
 
   /// The `length` bytes (at most 8) at `offset` as a little-endian word, the bytes after them as zeros; as

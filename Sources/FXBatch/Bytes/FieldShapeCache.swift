@@ -35,7 +35,7 @@ struct FieldShapeCache<Value> {
   ///   ``capacityLimit``.
   @inline(__always)
   mutating func shape(
-    count: Int, name: (Int) -> UnsafeBufferPointer<UInt8>, resolve: ([String]) -> Value
+    count: Int, name: (Int) -> ByteView, resolve: ([String]) -> Value
   ) -> (index: Int, value: Value)? {
     if last >= 0, matches(last, count: count, name: name) { return (last, values[last]) }
     var hash: UInt64 = 0xCBF2_9CE4_8422_2325
@@ -60,7 +60,7 @@ struct FieldShapeCache<Value> {
       let bytes = name(member)
       members.append((names.count, bytes.count))
       names.append(contentsOf: bytes)
-      decoded.append(String(decoding: bytes, as: UTF8.self))
+      decoded.append(bytes.text)
     }
     let index = values.count
     values.append(resolve(decoded))
@@ -73,7 +73,7 @@ struct FieldShapeCache<Value> {
 
   /// Whether shape `index` has these names.
   @inline(__always)
-  private func matches(_ index: Int, count: Int, name: (Int) -> UnsafeBufferPointer<UInt8>) -> Bool {
+  private func matches(_ index: Int, count: Int, name: (Int) -> ByteView) -> Bool {
     let shape = bounds[index]
     guard shape.count == count else { return false }
     return names.withUnsafeBufferPointer { stored in

@@ -93,7 +93,7 @@ struct TableConverter {
       rowByDay = []
     }
     dayTexts = Array(repeating: -1, count: max(table.days.count, 1) * 2)
-    // Kept with readable bytes after them for ``ByteCursor/putShort(_:count:)``.
+    // Kept with readable bytes after them for ``ByteCursor/putShort(_:from:count:)``.
     let padding = repeatElement(UInt8(0), count: ByteCursor.wordCopyLimit)
     identifiers = (
       Array(table.identifier(for: nil).utf8) + padding,
@@ -117,13 +117,13 @@ struct TableConverter {
     else { return nil }
     let offset = day.daysSinceEpoch - firstDay
     guard offset >= 0, offset < rowByDay.count else { return nil }
-    var row = rowByDay.withUnsafeBufferPointer { Int($0[offset]) }
+    var row = Int(rowByDay[offset])
     if row == Int(Self.unknownRow) {
       row = (try? table.publicationRow(for: day, maxStaleness: maxStaleness).get()) ?? -1
       rowByDay[offset] = Int32(row)
     }
     guard row >= 0, let plan = plans[planNumber] else { return nil }
-    var slot = slotOfRow.withUnsafeBufferPointer { Int($0[row]) }
+    var slot = Int(slotOfRow[row])
     if slot < 0 { slot = load(row: row) }
     // rate = numerator ÷ denominator, each a product of published values: (nq·db) ÷ (dq·nb).
     let firstCell = slot * width + plan.first
@@ -233,7 +233,8 @@ struct TableConverter {
   /// Gives this copy its own buffers for everything it reads per record (before it runs on another thread
   /// than the value it was copied from, so the threads do not contend for the same reference counts).
   mutating func makeUnique() {
-    func copy<Element>(_ array: [Element]) -> [Element] { array.withUnsafeBufferPointer { Array($0) } }
+    // `map` makes new storage (an assignment would share the old).
+    func copy<Element>(_ array: [Element]) -> [Element] { array.map { $0 } }
     significands = copy(significands)
     scales = copy(scales)
     slotOfRow = copy(slotOfRow)
@@ -331,8 +332,7 @@ struct TableConverter {
       return
     }
     if let rate = rate(conversion) {
-      let text = Array(rate.decimalText().utf8.prefix(64))
-      text.withUnsafeBufferPointer { cursor.put($0.baseAddress!, count: $0.count) }
+      cursor.put(Array(rate.decimalText().utf8.prefix(64)))
     }
   }
 
@@ -359,47 +359,36 @@ struct TableConverter {
     let isFallback = conversion.isFallback
     let letters = plan.quote.packed
     let hasSecond = plan.second != nil
-    // The pointers first, then the writes in one closure whose cursor no other closure captures (a captured
-    // variable is boxed and checked for exclusive access on every use).
-    template.bytes.withUnsafeBufferPointer { pieces in
-      texts.withUnsafeBufferPointer { texts in
-        identifier.withUnsafeBufferPointer { identifier in
-          let pieceBase = pieces.baseAddress!
-          let textBase = texts.baseAddress!
-          let identifierBase = identifier.baseAddress!
-          bytes.append(maximum: bound) { start in
-            var cursor = ByteCursor(start)
-            cursor.putPiece(0, of: template, from: pieceBase)
-            writeRateText(conversion, to: &cursor)
-            cursor.putPiece(1, of: template, from: pieceBase)
-            cursor.put(conversion.converted)
-            cursor.putPiece(2, of: template, from: pieceBase)
-            cursor.put(UInt8(truncatingIfNeeded: letters >> 16))
-            cursor.put(UInt8(truncatingIfNeeded: letters >> 8))
-            cursor.put(UInt8(truncatingIfNeeded: letters))
-            cursor.putPiece(3, of: template, from: pieceBase)
-            cursor.putShort(textBase + dayText.start, count: dayText.length)
-            cursor.putPiece(4, of: template, from: pieceBase)
-            cursor.putShort(identifierBase, count: identifierLength)
-            cursor.put(UInt8(ascii: " "))
-            cursor.putShort(textBase + firstText.start, count: firstText.length)
-            if hasSecond {
-              cursor.put(UInt8(ascii: " "))
-              cursor.putShort(textBase + secondText.start, count: secondText.length)
-            }
-            cursor.putPiece(5, of: template, from: pieceBase)
-            if isFallback {
-              // "fallback"
-              cursor.putWord(0x6B63_6162_6C6C_6166, count: 8)
-            } else {
-              cursor.putWord(0x6B6F, count: 2)  // "ok"
-            }
-            cursor.putPiece(6, of: template, from: pieceBase)
-            cursor.putPiece(7, of: template, from: pieceBase)
-            return cursor.position - start
-          }
-        }
+    // The writes in one closure, whose cursor no other closure captures (a captured variable is boxed and
+    // checked for exclusive access on every use).
+    bytes.append(maximum: bound, copyingFrom: template.bytes, texts, identifier) { cursor, pieces, texts, identifier in
+      cursor.putPiece(0, of: template, from: pieces)
+      writeRateText(conversion, to: &cursor)
+      cursor.putPiece(1, of: template, from: pieces)
+      cursor.put(conversion.converted)
+      cursor.putPiece(2, of: template, from: pieces)
+      cursor.put(UInt8(truncatingIfNeeded: letters >> 16))
+      cursor.put(UInt8(truncatingIfNeeded: letters >> 8))
+      cursor.put(UInt8(truncatingIfNeeded: letters))
+      cursor.putPiece(3, of: template, from: pieces)
+      cursor.putShort(texts, from: dayText.start, count: dayText.length)
+      cursor.putPiece(4, of: template, from: pieces)
+      cursor.putShort(identifier, from: 0, count: identifierLength)
+      cursor.put(UInt8(ascii: " "))
+      cursor.putShort(texts, from: firstText.start, count: firstText.length)
+      if hasSecond {
+        cursor.put(UInt8(ascii: " "))
+        cursor.putShort(texts, from: secondText.start, count: secondText.length)
       }
+      cursor.putPiece(5, of: template, from: pieces)
+      if isFallback {
+        // "fallback"
+        cursor.putWord(0x6B63_6162_6C6C_6166, count: 8)
+      } else {
+        cursor.putWord(0x6B6F, count: 2)  // "ok"
+      }
+      cursor.putPiece(6, of: template, from: pieces)
+      cursor.putPiece(7, of: template, from: pieces)
     }
   }
 
@@ -407,7 +396,7 @@ struct TableConverter {
   @inline(__always)
   private mutating func cellText(slot: Int, row: Int, column: Int) -> (start: Int, length: Int) {
     let cell = slot * width + column
-    let known = cellTexts.withUnsafeBufferPointer { texts in (Int(texts[2 * cell]), Int(texts[2 * cell + 1])) }
+    let known = (Int(cellTexts[2 * cell]), Int(cellTexts[2 * cell + 1]))
     if known.0 >= 0 { return known }
     let start = addText(QuoteBook.LegPlan.cellText(row: row, column: column, in: table))
     let length = texts.count - ByteCursor.wordCopyLimit - start
@@ -419,7 +408,7 @@ struct TableConverter {
   /// A row's day text, `YYYY-MM-DD`, in ``texts`` (made on first use).
   @inline(__always)
   private mutating func dayText(row: Int) -> (start: Int, length: Int) {
-    let known = dayTexts.withUnsafeBufferPointer { texts in (Int(texts[2 * row]), Int(texts[2 * row + 1])) }
+    let known = (Int(dayTexts[2 * row]), Int(dayTexts[2 * row + 1]))
     if known.0 >= 0 { return known }
     let start = addText(table.days[row].description)
     let length = texts.count - ByteCursor.wordCopyLimit - start

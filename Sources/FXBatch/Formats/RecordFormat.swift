@@ -45,8 +45,7 @@ public struct RecordFormat: RawRepresentable, Hashable, Sendable, Codable, Custo
     var prefix = [UInt8](repeating: 0, count: 1 << 16)
     var count = 0
     while count < prefix.count {
-      let got = prefix.withUnsafeMutableBytes { read(descriptor, $0.baseAddress! + count, $0.count - count) }
-      if got < 0, errno == EINTR { continue }
+      let got = FileBytes.read(from: descriptor, into: &prefix, at: count)
       if got <= 0 { break }
       count += got
     }

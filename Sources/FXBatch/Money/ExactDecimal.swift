@@ -225,7 +225,7 @@ extension ExactDecimal {
   /// Appends ``description``'s UTF-8 bytes, with `mark` as the decimal mark.
   @inline(__always)
   func appendText(to buffer: inout ByteBuffer, mark: UInt8 = UInt8(ascii: ".")) {
-    buffer.append(maximum: Self.maximumTextLength) { write(to: $0, mark: mark) }
+    buffer.append(maximum: Self.maximumTextLength) { $0.put(self, mark: mark) }
   }
 
   /// Writes ``description``'s UTF-8 bytes at `start` (room for ``maximumTextLength`` bytes), with `mark` as

@@ -19,7 +19,7 @@ struct AnnotationTemplate: Sendable {
   /// - Parameter pieces: the eight pieces.
   init(pieces: [[UInt8]], allowsUnescaped: @escaping @Sendable (UInt8) -> Bool) {
     precondition(pieces.count == 8)
-    // Readable bytes after the last piece for ``ByteCursor/putShort(_:count:)``.
+    // Readable bytes after the last piece for ``ByteCursor/putShort(_:from:count:)``.
     bytes = pieces.flatMap { $0 } + repeatElement(0, count: ByteCursor.wordCopyLimit)
     starts = pieces.reduce(into: [0]) { starts, piece in starts.append(starts.last! + piece.count) }
     precondition(starts.last! < 256)

@@ -296,8 +296,7 @@ public struct BatchJob {
       let output = try AtomicFile(path: path, mode: 0o600)
       var buffer = [UInt8](repeating: 0, count: 1 << 16)
       while true {
-        let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-        if count < 0, errno == EINTR { continue }
+        let count = FileBytes.read(from: 0, into: &buffer)
         guard count >= 0 else {
           throw FileError(path: "-", message: "cannot read standard input: \(String(cString: strerror(errno)))")
         }

@@ -29,24 +29,31 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
   /// Parses an ISO 8601 calendar date, `YYYY-MM-DD`, exactly (no time, no other layout).
   public init?(iso8601 text: some StringProtocol) {
     let bytes = Array(text.utf8)
-    guard let day = bytes.withUnsafeBufferPointer({ CalendarDay(iso8601Bytes: $0) }) else { return nil }
+    guard let day = Self.parse(count: bytes.count, { bytes[$0] }) else { return nil }
     self = day
   }
 
   /// ``init(iso8601:)`` of UTF-8 bytes (no `String` made: the embedded history's 7,000 days are read at start).
-  init?(iso8601Bytes bytes: UnsafeBufferPointer<UInt8>) {
-    guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-") else { return nil }
+  init?(iso8601Bytes bytes: ByteView) {
+    guard let day = Self.parse(count: bytes.count, { bytes[$0] }) else { return nil }
+    self = day
+  }
+
+  /// The day of a `YYYY-MM-DD` text of `count` bytes, read by `byte`.
+  @inline(__always)
+  private static func parse(count: Int, _ byte: (Int) -> UInt8) -> CalendarDay? {
+    guard count == 10, byte(4) == UInt8(ascii: "-"), byte(7) == UInt8(ascii: "-") else { return nil }
     func number(_ range: Range<Int>) -> Int? {
       var value = 0
       for index in range {
-        let digit = bytes[index] &- UInt8(ascii: "0")
+        let digit = byte(index) &- UInt8(ascii: "0")
         guard digit < 10 else { return nil }
         value = value * 10 + Int(digit)
       }
       return value
     }
     guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10) else { return nil }
-    self.init(year: year, month: month, day: day)
+    return CalendarDay(year: year, month: month, day: day)
   }
 
   static func number(_ digits: ArraySlice<UInt8>) -> Int? {

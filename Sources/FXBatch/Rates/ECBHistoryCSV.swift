@@ -152,7 +152,7 @@ public enum ECBHistoryCSV {
         continue
       }
       let dateEnd = min(line.lowerBound + 10, line.upperBound)
-      guard let day = CalendarDay(iso8601Bytes: bytes.slice(line.lowerBound..<dateEnd).buffer) else {
+      guard let day = CalendarDay(iso8601Bytes: bytes.slice(line.lowerBound..<dateEnd)) else {
         preconditionFailure("the embedded ECB history has a line without a date")
       }
       rows.append((day, line))

@@ -36,17 +36,17 @@ extension BytesTests {
       // 64 bytes of storage: 40 used, then a reservation of exactly the 24 left, filled to its last byte.
       var buffer = ByteBuffer(capacity: 64)
       buffer.append([UInt8](repeating: UInt8(ascii: "a"), count: 40))
-      buffer.append(maximum: 24) { start in
-        for index in 0..<24 { start[index] = UInt8(ascii: "b") }
-        return 24
+      buffer.append(maximum: 24) { cursor in
+        for _ in 0..<24 { cursor.put(UInt8(ascii: "b")) }
+        #expect(cursor.room == 0)
       }
       #expect(buffer.capacity == 64)
       #expect(
         Array(buffer.bytes) == Array(repeating: UInt8(ascii: "a"), count: 40) + Array(repeating: UInt8(ascii: "b"), count: 24))
       // One more byte than there is room for: the buffer grows first, and keeps what it had.
-      buffer.append(maximum: 1) { start in
-        start[0] = UInt8(ascii: "c")
-        return 1
+      buffer.append(maximum: 1) { cursor in
+        #expect(cursor.room == 1)
+        cursor.put(UInt8(ascii: "c"))
       }
       #expect(buffer.capacity == 128)
       #expect(buffer.count == 65)
@@ -69,11 +69,7 @@ extension BytesTests {
     static func written(reserved: Int, _ body: (inout ByteCursor) -> Void) -> [UInt8] {
       var buffer = ByteBuffer(capacity: 64)
       buffer.append([UInt8](repeating: UInt8(ascii: "-"), count: 64 - reserved))
-      buffer.append(maximum: reserved) { start in
-        var cursor = ByteCursor(start)
-        body(&cursor)
-        return cursor.position - start
-      }
+      buffer.append(maximum: reserved) { cursor in body(&cursor) }
       #expect(buffer.capacity == 64)
       return Array(Array(buffer.bytes)[(64 - reserved)...])
     }
@@ -86,16 +82,17 @@ extension BytesTests {
       // Room for the word copies after the text, up to the storage's last byte.
       let reserved = max(count, 0) + ByteCursor.wordCopyLimit
       let output = Self.written(reserved: min(reserved, 64)) { cursor in
-        cursor.putShort(source.pointer, count: count)
+        cursor.putShort(source.view)
       }
       #expect(output == Array(text))
     }
 
     @Test func putsBytesWordsAndDecimals() {
       let text = ExactBytes("fx_rate")
-      let output = Self.written(reserved: 40) { cursor in
+      let output = Self.written(reserved: 64) { cursor in
         cursor.put(UInt8(ascii: "["))
-        cursor.put(text.pointer, count: 7)
+        cursor.put(text.view)
+        cursor.put(ByteView(start: nil, count: 0))
         cursor.put(UInt8(ascii: "="))
         cursor.put(ExactDecimal(significand: -123_405, scale: 4))
         cursor.put(UInt8(ascii: ","))
@@ -104,6 +101,34 @@ extension BytesTests {
       }
       // The last putWord stores 8 bytes but moves by 2: the reservation must have room for the 6 after.
       #expect(output == Array("[fx_rate=-12.3405,fallbackok".utf8))
+    }
+
+    @Test func putsArraysPiecesAndDecimalsWithAMark() {
+      let template = AnnotationTemplate.jsonMembers
+      var buffer = ByteBuffer(capacity: 64)
+      buffer.append(maximum: 128, copyingFrom: template.bytes, Array("<".utf8), Array(">".utf8)) {
+        cursor, pieces, open, close in
+        cursor.put(open)
+        cursor.put(ExactDecimal(significand: 5, scale: 2), mark: UInt8(ascii: ","))
+        cursor.putPiece(7, of: template, from: pieces)
+        cursor.put(close)
+        cursor.put(Array("!".utf8))
+      }
+      let (start, count) = template.piece(7)
+      #expect(Array(buffer.bytes) == Array("<0,05".utf8) + Array(template.bytes[start..<start + count]) + Array(">!".utf8))
+    }
+
+    @Test func aCursorCountsItsRoom() {
+      let text = ExactBytes("abc", padding: ByteCursor.wordCopyLimit)
+      var buffer = ByteBuffer(capacity: 64)
+      buffer.append(maximum: 48) { cursor in
+        #expect(cursor.room == 48)
+        cursor.putWord(0x6B6F, count: 2)
+        #expect(cursor.room == 46)
+        cursor.putShort(text.view)
+        #expect(cursor.room == 43)
+      }
+      #expect(Array(buffer.bytes) == Array("okabc".utf8))
     }
   }
 }

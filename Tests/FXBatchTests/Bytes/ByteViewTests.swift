@@ -54,6 +54,22 @@ extension BytesTests {
       #expect(memory.view.array(5..<5) == [])
     }
 
+    @Test func arrayCopiesTheWholeView() {
+      let memory = ExactBytes([1, 2, 3, 4, 5])
+      #expect(memory.view.array == [1, 2, 3, 4, 5])
+      #expect(memory.view.slice(2..<5).array == [3, 4, 5])
+      #expect(ByteView(start: nil, count: 0).array == [])
+    }
+
+    @Test func nativeWordIsTheBytesInMemoryOrder() {
+      // The 4 bytes after the view are padding: a word from index 1 reads 3 of them.
+      let memory = ExactBytes([0x01, 0x02, 0x03, 0x04, 0x05, 0x06], padding: 4, fill: 0xEE)
+      withUnsafeBytes(of: memory.view.nativeWord(at: 1)) { bytes in
+        #expect(Array(bytes) == [0x02, 0x03, 0x04, 0x05, 0x06, 0xEE, 0xEE, 0xEE])
+      }
+      #expect(UInt64(littleEndian: memory.view.nativeWord(at: 2)) == memory.view.word(at: 2))
+    }
+
     @Test func wordIsLittleEndian() {
       let memory = ExactBytes([0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08, 0x09])
       #expect(memory.view.word(at: 0) == 0x0807_0605_0403_0201)

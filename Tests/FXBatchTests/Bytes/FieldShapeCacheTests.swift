@@ -10,7 +10,7 @@ extension BytesTests {
       index: Int, value: String
     )? {
       let memories = names.map { ExactBytes($0) }
-      return cache.shape(count: names.count, name: { memories[$0].buffer }) { decoded in
+      return cache.shape(count: names.count, name: { memories[$0].view }) { decoded in
         resolved.append(decoded)
         return decoded.joined(separator: "|")
       }

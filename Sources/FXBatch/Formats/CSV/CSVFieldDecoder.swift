@@ -85,14 +85,10 @@ struct CSVFieldDecoder {
     return value
   }
 
-  /// ``plainAmount(_:mark:)`` of a view's bytes.
-  @inline(__always)
-  static func plainAmount(_ bytes: ByteView, mark: UInt8?) -> ExactDecimal? { plainAmount(bytes.buffer, mark: mark) }
-
   /// A plain amount — an optional leading `+` or `-`, digits, and optionally `mark` and more digits, at most 18
   /// digits — read as ``AmountParser/plainValue(_:decimalMark:)`` reads it; `nil` for anything else.
   @inline(__always)
-  static func plainAmount(_ bytes: UnsafeBufferPointer<UInt8>, mark: UInt8?) -> ExactDecimal? {
+  static func plainAmount(_ bytes: ByteView, mark: UInt8?) -> ExactDecimal? {
     var index = 0
     let count = bytes.count
     var negative = false
@@ -123,15 +119,11 @@ struct CSVFieldDecoder {
     return ExactDecimal(significand: Int128(negative ? -value : value), scale: scale)
   }
 
-  /// ``evidence(_:)`` of a view's bytes.
-  @inline(__always)
-  static func evidence(_ bytes: ByteView) -> DecimalMarkInference.Evidence? { evidence(bytes.buffer) }
-
   /// What a plain cell (``plainAmount(_:mark:)`` with either mark) says about the column's decimal mark, as
   /// ``DecimalMarkInference/evidence(_:)`` decides it; `nil` when that general rule must look at the cell (a
   /// mark followed by exactly three digits could be a group separator, and anything not plain).
   @inline(__always)
-  static func evidence(_ bytes: UnsafeBufferPointer<UInt8>) -> DecimalMarkInference.Evidence? {
+  static func evidence(_ bytes: ByteView) -> DecimalMarkInference.Evidence? {
     // One pass with ``plainAmount(_:mark:)``'s rules, for either mark: a sign first, digits, at most one mark.
     let count = bytes.count
     var index = 0

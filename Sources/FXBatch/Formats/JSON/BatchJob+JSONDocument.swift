@@ -149,7 +149,7 @@ extension BatchJob {
     defer { close(descriptor) }
     var window = [UInt8](repeating: 0, count: 1 << 16)
     for target in targets where target > first {
-      let count = window.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, off_t(target)) }
+      let count = FileBytes.read(from: descriptor, into: &window, fileOffset: target)
       guard count > 0 else { break }
       var previous: UInt8 = 0
       for index in 0..<count {
@@ -248,8 +248,8 @@ extension BatchJob {
     var withoutDate = 0
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
     /// Writes one record through the general path (``convertJSON(_:quotes:standardOutput:)``).
-    func writeGeneral(_ element: UnsafeBufferPointer<UInt8>, at position: JSONArrayExtent.Position) throws {
-      let record = JSONRecordText(bytes: Array(element), line: position.line, column: position.column)
+    func writeGeneral(_ element: ByteView, at position: JSONArrayExtent.Position) throws {
+      let record = JSONRecordText(bytes: element.array, line: position.line, column: position.column)
       let (fields, _, extendable) = locator.fields(of: record)
       let outcome = self.outcome(
         of: fields, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)

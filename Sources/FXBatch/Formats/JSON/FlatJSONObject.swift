@@ -19,53 +19,55 @@ struct FlatJSONObject {
   /// The most members a record may have on the fast path.
   static let maximumMembers = 64
 
-  /// The ranges and kinds, written through pointers in the scan loop. Copies share it: a copy for another
-  /// thread is a new value (``init()``).
-  private final class Storage {
+  /// Frees the lists when the last copy goes. Copies share the lists: a copy for another thread is a new value
+  /// (``init()``).
+  private final class Owner {
     /// Per member: the name's start and end, the value's start and end (strings without quotes).
-    let ranges = UnsafeMutablePointer<Int32>.allocate(capacity: 4 * FlatJSONObject.maximumMembers)
-    let kinds = UnsafeMutablePointer<Kind>.allocate(capacity: FlatJSONObject.maximumMembers)
+    let ranges = ScratchList<Int32>.allocate(capacity: 4 * FlatJSONObject.maximumMembers)
+    let kinds = ScratchList<Kind>.allocate(capacity: FlatJSONObject.maximumMembers)
     deinit {
       ranges.deallocate()
       kinds.deallocate()
     }
   }
 
-  private let storage = Storage()
+  private let owner = Owner()
+  // The owner's lists, refilled by each scan (they never grow: a scan stops at ``maximumMembers``).
+  private var ranges: ScratchList<Int32>
+  private var kinds: ScratchList<Kind>
   private(set) var count = 0
   /// The index after the last member's value, where the annotation members go.
   private(set) var insertion = 0
 
-  init() {}
+  init() {
+    ranges = owner.ranges
+    kinds = owner.kinds
+  }
 
   /// The kind of member `index`'s value.
   @inline(__always)
-  func kind(_ index: Int) -> Kind { storage.kinds[index] }
+  func kind(_ index: Int) -> Kind { kinds[index] }
 
   /// The name of member `index`.
   @inline(__always)
-  func name(_ index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-    let ranges = storage.ranges
-    return UnsafeBufferPointer(rebasing: bytes[Int(ranges[4 * index])..<Int(ranges[4 * index + 1])])
+  func name(_ index: Int, in bytes: ByteView) -> ByteView {
+    bytes.slice(Int(ranges[4 * index])..<Int(ranges[4 * index + 1]))
   }
 
   /// The value of member `index` (a string without its quotes).
   @inline(__always)
-  func value(_ index: Int, in bytes: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
-    let ranges = storage.ranges
-    return UnsafeBufferPointer(rebasing: bytes[Int(ranges[4 * index + 2])..<Int(ranges[4 * index + 3])])
+  func value(_ index: Int, in bytes: ByteView) -> ByteView {
+    bytes.slice(Int(ranges[4 * index + 2])..<Int(ranges[4 * index + 3]))
   }
 
   /// Where the annotation members go and how they are spaced, as ``JSONObjectLayout`` finds them: the bytes
   /// before each appended member's name (after its comma), and around its colon.
   @inline(__always)
-  func layout(in bytes: UnsafeBufferPointer<UInt8>) -> (
-    separator: UnsafeBufferPointer<UInt8>, beforeColon: UnsafeBufferPointer<UInt8>, afterColon: UnsafeBufferPointer<UInt8>
-  ) {
-    func range(_ start: Int, _ end: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[start..<end]) }
-    return (
-      range(spacing.separator.start, spacing.separator.end), range(spacing.beforeColon.start, spacing.beforeColon.end),
-      range(spacing.afterColon.start, spacing.afterColon.end)
+  func layout(in bytes: ByteView) -> (separator: ByteView, beforeColon: ByteView, afterColon: ByteView) {
+    (
+      bytes.slice(spacing.separator.start..<spacing.separator.end),
+      bytes.slice(spacing.beforeColon.start..<spacing.beforeColon.end),
+      bytes.slice(spacing.afterColon.start..<spacing.afterColon.end)
     )
   }
 
@@ -79,13 +81,13 @@ struct FlatJSONObject {
   ///
   /// - Returns: whether they are a flat object this type reads (see the type's description).
   @inline(__always)
-  mutating func scan(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+  mutating func scan(_ bytes: ByteView) -> Bool {
     let total = bytes.count
-    guard total >= 2, total < Int(Int32.max), let base = bytes.baseAddress, base[0] == UInt8(ascii: "{"),
-      base[total - 1] == UInt8(ascii: "}")
+    guard total >= 2, total < Int(Int32.max), bytes[0] == UInt8(ascii: "{"), bytes[total - 1] == UInt8(ascii: "}")
     else { return false }
-    let ranges = storage.ranges
-    let kinds = storage.kinds
+    let base = bytes
+    ranges.removeAll()
+    kinds.removeAll()
     // The last byte is `}`: every scan below stops at it, so `last` bounds them all.
     let last = total - 1
     /// The first index at or after `from` that is not JSON whitespace (at most `last`).
@@ -105,8 +107,8 @@ struct FlatJSONObject {
       guard member < Self.maximumMembers, base[index] == UInt8(ascii: "\"") else { return false }
       let nameEnd = Self.stringEnd(base, from: index + 1, last: last)
       guard nameEnd < last else { return false }
-      ranges[4 * member] = Int32(truncatingIfNeeded: index + 1)
-      ranges[4 * member + 1] = Int32(truncatingIfNeeded: nameEnd)
+      ranges.append(Int32(truncatingIfNeeded: index + 1))
+      ranges.append(Int32(truncatingIfNeeded: nameEnd))
       let colon = skipSpaces(nameEnd + 1)
       guard base[colon] == UInt8(ascii: ":") else { return false }
       index = skipSpaces(colon + 1)
@@ -123,23 +125,23 @@ struct FlatJSONObject {
         valueStart = index + 1
         valueEnd = Self.stringEnd(base, from: valueStart, last: last)
         guard valueEnd < last else { return false }
-        kinds[member] = .string
+        kinds.append(.string)
         index = valueEnd + 1
       } else if first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10 {
         valueStart = index
         valueEnd = Self.numberEnd(base, from: index, last: last)
         guard valueEnd > index else { return false }
-        kinds[member] = .number
+        kinds.append(.number)
         index = valueEnd
       } else {
         valueStart = index
         valueEnd = index + Self.literalLength(base, from: index, last: last)
         guard valueEnd > index else { return false }
-        kinds[member] = .literal
+        kinds.append(.literal)
         index = valueEnd
       }
-      ranges[4 * member + 2] = Int32(truncatingIfNeeded: valueStart)
-      ranges[4 * member + 3] = Int32(truncatingIfNeeded: valueEnd)
+      ranges.append(Int32(truncatingIfNeeded: valueStart))
+      ranges.append(Int32(truncatingIfNeeded: valueEnd))
       member += 1
       // `index` ≤ `last` here: every value ends before the closing `}`.
       let afterValue = index
@@ -164,14 +166,14 @@ struct FlatJSONObject {
   /// The index of the quote that closes a string whose content starts at `from`; `last` (the closing `}`)
   /// when the string has an escape or a control byte, or does not close before it.
   @inline(__always)
-  private static func stringEnd(_ base: UnsafePointer<UInt8>, from: Int, last: Int) -> Int {
+  private static func stringEnd(_ base: ByteView, from: Int, last: Int) -> Int {
     var at = from
     // Eight bytes at a time: the classic "has a zero byte" test on the word xor'ed with `"` and with `\`, and
     // "has a byte below 0x20"; in a little-endian word the lowest byte it flags is exactly the first such byte
     // (a borrow only runs upwards).
     let ones: UInt64 = 0x0101_0101_0101_0101
     while at + 8 <= last {
-      let word = UInt64(littleEndian: UnalignedWord.load(UnsafeRawPointer(base + at)))
+      let word = base.word(at: at)
       let quote = word ^ 0x2222_2222_2222_2222
       let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
       let found =
@@ -195,7 +197,7 @@ struct FlatJSONObject {
   /// The end of a number in the JSON grammar (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`) that starts at
   /// `start`; `start` when the grammar does not hold.
   @inline(__always)
-  private static func numberEnd(_ base: UnsafePointer<UInt8>, from start: Int, last: Int) -> Int {
+  private static func numberEnd(_ base: ByteView, from start: Int, last: Int) -> Int {
     var index = start
     @inline(__always) func digits() -> Int {
       let from = index
@@ -220,12 +222,11 @@ struct FlatJSONObject {
 
   /// The length of `true`, `false` or `null` at `start`, before `last`; 0 for anything else.
   @inline(__always)
-  private static func literalLength(_ base: UnsafePointer<UInt8>, from start: Int, last: Int) -> Int {
+  private static func literalLength(_ base: ByteView, from start: Int, last: Int) -> Int {
     func matches(_ word: StaticString) -> Bool {
-      let count = word.utf8CodeUnitCount
-      guard last - start >= count else { return false }
-      let letters = word.utf8Start
-      for offset in 0..<count where base[start + offset] != letters[offset] { return false }
+      let letters = ByteView(word)
+      guard last - start >= letters.count else { return false }
+      for offset in 0..<letters.count where base[start + offset] != letters[offset] { return false }
       return true
     }
     switch base[start] {

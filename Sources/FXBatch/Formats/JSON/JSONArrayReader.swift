@@ -22,9 +22,9 @@ final class JSONArrayReader {
   struct Piece {
     /// The bytes since the previous piece: whitespace and the comma before the element; at the end of the
     /// array, everything up to and including its `]`; at the end of a part, the bytes up to the next part.
-    let leading: UnsafeBufferPointer<UInt8>
+    let leading: ByteView
     /// The element as written; `nil` at the end.
-    let element: UnsafeBufferPointer<UInt8>?
+    let element: ByteView?
     /// Where the element starts (at the end: where the reader stopped).
     let position: JSONArrayExtent.Position
   }
@@ -42,7 +42,7 @@ final class JSONArrayReader {
   }
 
   private let descriptor: Int32
-  private var buffer: [UInt8]
+  private let buffer: ReadBuffer
   private var start = 0
   private var end = 0
   private var atEndOfData = false
@@ -67,7 +67,7 @@ final class JSONArrayReader {
   init(path: String, at position: JSONArrayExtent.Position, start: Start, limit: Int? = nil) throws(JSONParseError) {
     descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw Self.error() }
-    buffer = [UInt8](repeating: 0, count: Self.blockSize)
+    buffer = ReadBuffer(capacity: Self.blockSize, padding: 0)
     bufferOffset = position.offset
     self.limit = limit
     line = position.line
@@ -98,9 +98,7 @@ final class JSONArrayReader {
     while true {
       let found: (leading: Int, element: Range<Int>?, scanner: JSONValueScanner, elementLine: (Int, Int?))
       do {
-        found = try buffer.withUnsafeBufferPointer { bytes throws(JSONValueScanner.Failure) in
-          try self.scanPiece(in: UnsafeBufferPointer(rebasing: bytes[..<end]))
-        }
+        found = try scanPiece(in: buffer.view(count: end))
       } catch .needsMore where !atEndOfData {
         try fill()
         continue
@@ -123,20 +121,19 @@ final class JSONArrayReader {
         start = found.leading
         state = .done
       }
-      return try buffer.withUnsafeBufferPointer { bytes in
-        let leadingEnd = found.element?.lowerBound ?? found.leading
-        return try body(
-          Piece(
-            leading: UnsafeBufferPointer(rebasing: bytes[pieceStart..<leadingEnd]),
-            element: found.element.map { UnsafeBufferPointer(rebasing: bytes[$0]) }, position: elementPosition))
-      }
+      let bytes = buffer.view(count: end)
+      let leadingEnd = found.element?.lowerBound ?? found.leading
+      return try body(
+        Piece(
+          leading: bytes.slice(pieceStart..<leadingEnd), element: found.element.map { bytes.slice($0) },
+          position: elementPosition))
     }
   }
 
   /// Finds the next piece from ``start``: where its leading bytes end, the element's range (`nil` at the end),
   /// the scanner (with the line feeds it passed) and the line feeds before the element (count, last index).
   @inline(__always)
-  private func scanPiece(in bytes: UnsafeBufferPointer<UInt8>) throws(JSONValueScanner.Failure) -> (
+  private func scanPiece(in bytes: ByteView) throws(JSONValueScanner.Failure) -> (
     leading: Int, element: Range<Int>?, scanner: JSONValueScanner, elementLine: (Int, Int?)
   ) {
     var scanner = JSONValueScanner(bytes)
@@ -172,27 +169,15 @@ final class JSONArrayReader {
   /// Moves unread bytes to the front of the buffer and reads more; grows the buffer when a piece fills it.
   private func fill() throws(JSONParseError) {
     if start > 0 {
-      let (from, count) = (start, end - start)
-      buffer.withUnsafeMutableBufferPointer { pointer in
-        guard let base = pointer.baseAddress else { return }
-        memmove(base, base + from, count)
-      }
+      buffer.moveToFront(start..<end)
       bufferOffset += start
       end -= start
       start = 0
     }
-    if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
-    var wanted = buffer.count - end
+    if end == buffer.capacity { buffer.grow(keeping: end) }
+    var wanted = buffer.capacity - end
     if let limit { wanted = min(wanted, max(0, limit - (bufferOffset + end))) }
-    let filled = end
-    let count = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
-      guard let base = pointer.baseAddress, wanted > 0 else { return 0 }
-      while true {
-        let result = read(descriptor, base + filled, wanted)
-        if result < 0, errno == EINTR { continue }
-        return result
-      }
-    }
+    let count = wanted > 0 ? buffer.read(from: descriptor, into: end, count: wanted) : 0
     guard count >= 0 else { throw Self.error() }
     if count == 0 { atEndOfData = true }
     end += count

@@ -91,13 +91,7 @@ final class JSONByteStream {
   private func fill() throws(JSONParseError) {
     start = 0
     end = 0
-    let count = buffer.withUnsafeMutableBytes { pointer -> Int in
-      while true {
-        let result = read(descriptor, pointer.baseAddress, pointer.count)
-        if result < 0, errno == EINTR { continue }
-        return result
-      }
-    }
+    let count = FileBytes.read(from: descriptor, into: &buffer)
     guard count >= 0 else { throw error("cannot read the file: \(String(cString: strerror(errno)))") }
     if count == 0 { atEndOfFile = true }
     end = count

@@ -19,7 +19,7 @@ struct JSONValueScanner {
   /// The deepest nesting read (a record's object is level 1).
   static let maximumDepth = 128
 
-  private let bytes: UnsafeBufferPointer<UInt8>
+  private let bytes: ByteView
   /// The index after the last byte of the buffer.
   let end: Int
   /// The line feeds skipped so far.
@@ -27,7 +27,7 @@ struct JSONValueScanner {
   /// The index of the last line feed skipped; `nil` when none was.
   private(set) var lastLineFeed: Int?
 
-  init(_ bytes: UnsafeBufferPointer<UInt8>) {
+  init(_ bytes: ByteView) {
     self.bytes = bytes
     end = bytes.count
   }
@@ -101,8 +101,8 @@ struct JSONValueScanner {
     // Eight bytes at a time to the first quote, backslash or control byte (as ``FlatJSONObject`` finds them).
     let ones: UInt64 = 0x0101_0101_0101_0101
     while true {
-      while index + 8 <= end, let base = bytes.baseAddress {
-        let word = UInt64(littleEndian: UnalignedWord.load(UnsafeRawPointer(base + index)))
+      while index + 8 <= end {
+        let word = bytes.word(at: index)
         let quote = word ^ 0x2222_2222_2222_2222
         let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
         let found =
@@ -163,10 +163,10 @@ struct JSONValueScanner {
   }
 
   private func literalEnd(from start: Int, _ word: StaticString) throws(Failure) -> Int {
-    let letters = word.utf8Start
-    for offset in 0..<word.utf8CodeUnitCount {
+    let letters = ByteView(word)
+    for offset in 0..<letters.count {
       guard try byte(start + offset) == letters[offset] else { throw .invalid }
     }
-    return start + word.utf8CodeUnitCount
+    return start + letters.count
   }
 }

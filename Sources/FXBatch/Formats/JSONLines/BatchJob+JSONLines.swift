@@ -215,13 +215,13 @@ extension BatchJob {
         try sink.write(line.bytes)
         return
       }
-      let record = JSONRecordText(bytes: Array(line.content), line: line.number, column: 1)
+      let record = JSONRecordText(bytes: line.content.array, line: line.number, column: 1)
       let (fields, _, extendable) = locator.fields(of: record)
       let outcome = self.outcome(
         of: fields, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
       counts.add(outcome)
       try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark), extend: extendable)
-      try sink.write(UnsafeBufferPointer(rebasing: line.bytes[line.length...]))
+      try sink.write(line.bytes.slice(from: line.length))
     }
     var fastPass = fastPass
     while let _ = try reader.withNextLine({ line throws in

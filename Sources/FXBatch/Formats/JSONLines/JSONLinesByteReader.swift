@@ -14,14 +14,14 @@ final class JSONLinesByteReader {
   /// One line in the reader's buffer.
   struct Line {
     /// The line's bytes with its line end (`\n`, `\r\n`, or none for a last line without one).
-    let bytes: UnsafeBufferPointer<UInt8>
+    let bytes: ByteView
     /// How many of ``bytes`` are the line's content (without the line end).
     let length: Int
     /// The 1-based line number.
     let number: Int
 
     /// The content: the record when the line is not blank.
-    var content: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: bytes[0..<length]) }
+    var content: ByteView { bytes.slice(0..<length) }
 
     /// Whether the content holds only spaces, tabs or carriage returns (``JSONLinesReader/Line/isBlank``).
     var isBlank: Bool {
@@ -33,7 +33,7 @@ final class JSONLinesByteReader {
   /// Whether the file starts with a UTF-8 byte order mark (read only when the range starts at 0).
   private(set) var hasByteOrderMark = false
   private let descriptor: Int32
-  private var buffer: [UInt8]
+  private let buffer: ReadBuffer
   private var start = 0
   private var end = 0
   private var atEndOfFile = false
@@ -55,7 +55,7 @@ final class JSONLinesByteReader {
   init(path: String, range: Range<Int>? = nil, line: Int = 1) throws(JSONParseError) {
     descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw Self.error() }
-    buffer = [UInt8](repeating: 0, count: Self.blockSize)
+    buffer = ReadBuffer(capacity: Self.blockSize, padding: 0)
     bufferOffset = range?.lowerBound ?? 0
     limit = range?.upperBound
     self.line = line
@@ -65,7 +65,7 @@ final class JSONLinesByteReader {
     }
     if range == nil || range?.lowerBound == 0 {
       while end < 3, !atEndOfFile { try fill() }
-      if end >= 3, buffer[0] == 0xEF, buffer[1] == 0xBB, buffer[2] == 0xBF {
+      if end >= 3, buffer.view(count: 3).hasBytes([0xEF, 0xBB, 0xBF], at: 0) {
         hasByteOrderMark = true
         start = 3
       }
@@ -96,21 +96,14 @@ final class JSONLinesByteReader {
   func withNextLine<Result>(_ body: (Line) throws -> Result) throws -> Result? {
     var scanFrom = start
     while true {
-      let found: Int? = buffer.withUnsafeBufferPointer { bytes in
-        guard let base = bytes.baseAddress, end > scanFrom else { return nil }
-        guard let hit = memchr(base + scanFrom, 0x0A, end - scanFrom) else { return nil }
-        return base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
-      }
-      if let feed = found {
+      let bytes = buffer.view(count: end)
+      if let feed = bytes.firstIndex(of: 0x0A, from: scanFrom) {
         let lineStart = start
         start = feed + 1
         let number = line
         line += 1
-        return try buffer.withUnsafeBufferPointer { bytes in
-          let length = feed > lineStart && bytes[feed - 1] == 0x0D ? feed - 1 - lineStart : feed - lineStart
-          return try body(
-            Line(bytes: UnsafeBufferPointer(rebasing: bytes[lineStart...feed]), length: length, number: number))
-        }
+        let length = feed > lineStart && bytes[feed - 1] == 0x0D ? feed - 1 - lineStart : feed - lineStart
+        return try body(Line(bytes: bytes.slice(lineStart..<feed + 1), length: length, number: number))
       }
       if atEndOfFile {
         guard start < end else { return nil }
@@ -118,11 +111,7 @@ final class JSONLinesByteReader {
         start = end
         let number = line
         line += 1
-        return try buffer.withUnsafeBufferPointer { bytes in
-          try body(
-            Line(
-              bytes: UnsafeBufferPointer(rebasing: bytes[lineStart..<end]), length: end - lineStart, number: number))
-        }
+        return try body(Line(bytes: bytes.slice(lineStart..<end), length: end - lineStart, number: number))
       }
       scanFrom = end - start
       try fill()
@@ -132,27 +121,15 @@ final class JSONLinesByteReader {
   /// Moves unread bytes to the front of the buffer and reads more; grows the buffer when a line fills it.
   private func fill() throws(JSONParseError) {
     if start > 0 {
-      let (from, count) = (start, end - start)
-      buffer.withUnsafeMutableBufferPointer { pointer in
-        guard let base = pointer.baseAddress else { return }
-        memmove(base, base + from, count)
-      }
+      buffer.moveToFront(start..<end)
       bufferOffset += start
       end -= start
       start = 0
     }
-    if end == buffer.count { buffer.append(contentsOf: repeatElement(0, count: buffer.count)) }
-    var wanted = buffer.count - end
+    if end == buffer.capacity { buffer.grow(keeping: end) }
+    var wanted = buffer.capacity - end
     if let limit { wanted = min(wanted, max(0, limit - (bufferOffset + end))) }
-    let filled = end
-    let count = buffer.withUnsafeMutableBufferPointer { pointer -> Int in
-      guard let base = pointer.baseAddress, wanted > 0 else { return 0 }
-      while true {
-        let result = read(descriptor, base + filled, wanted)
-        if result < 0, errno == EINTR { continue }
-        return result
-      }
-    }
+    let count = wanted > 0 ? buffer.read(from: descriptor, into: end, count: wanted) : 0
     guard count >= 0 else { throw Self.error() }
     if count == 0 { atEndOfFile = true }
     end += count

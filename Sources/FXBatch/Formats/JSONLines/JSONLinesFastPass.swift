@@ -48,9 +48,7 @@ struct JSONLinesFastPass {
   /// The annotation template of a spaced record (`{"amount": 12.5, "from": "USD"}`), made when its layout
   /// differs from the last one's.
   private mutating func spacedTemplate(
-    for layout: (
-      separator: UnsafeBufferPointer<UInt8>, beforeColon: UnsafeBufferPointer<UInt8>, afterColon: UnsafeBufferPointer<UInt8>
-    )
+    for layout: (separator: ByteView, beforeColon: ByteView, afterColon: ByteView)
   ) -> AnnotationTemplate {
     if let spaced, spaced.separator.elementsEqual(layout.separator), spaced.beforeColon.elementsEqual(layout.beforeColon),
       spaced.afterColon.elementsEqual(layout.afterColon)
@@ -59,8 +57,8 @@ struct JSONLinesFastPass {
     }
     let made = (
       template: AnnotationTemplate.jsonMembers(
-        separator: Array(layout.separator), beforeColon: Array(layout.beforeColon), afterColon: Array(layout.afterColon)),
-      separator: Array(layout.separator), beforeColon: Array(layout.beforeColon), afterColon: Array(layout.afterColon)
+        separator: layout.separator.array, beforeColon: layout.beforeColon.array, afterColon: layout.afterColon.array),
+      separator: layout.separator.array, beforeColon: layout.beforeColon.array, afterColon: layout.afterColon.array
     )
     spaced = made
     return made.template
@@ -76,7 +74,7 @@ struct JSONLinesFastPass {
 
   /// Appends bytes between records unchanged (a JSON document's whitespace and commas).
   @inline(__always)
-  mutating func copy(_ bytes: UnsafeBufferPointer<UInt8>, sink: ByteSink) throws(OutputError) {
+  mutating func copy(_ bytes: ByteView, sink: ByteSink) throws(OutputError) {
     pending.append(bytes)
     if pending.count >= Self.pendingLimit { try flush(to: sink) }
   }
@@ -86,21 +84,21 @@ struct JSONLinesFastPass {
   ///
   /// - Returns: whether it did; `false` leaves the record to the general path, with nothing written.
   @inline(__always)
-  mutating func convert(_ bytes: UnsafeBufferPointer<UInt8>, length: Int, sink: ByteSink) throws(OutputError) -> Bool {
-    let content = UnsafeBufferPointer(rebasing: bytes[0..<length])
+  mutating func convert(_ bytes: ByteView, length: Int, sink: ByteSink) throws(OutputError) -> Bool {
+    let content = bytes.slice(0..<length)
     guard object.scan(content), let (_, shape) = decoder.shape(of: object, in: content),
       let key = decoder.key(of: object, shape: shape, in: content),
       let amount = JSONLinesFieldDecoder.amount(of: object, shape: shape, in: content, mark: decimalMark),
       let conversion = converter.convert(base: key.base, quote: key.quote, day: key.day, amount: amount)
     else { return false }
     let insertion = object.insertion
-    pending.append(UnsafeBufferPointer(rebasing: bytes[0..<insertion]))
+    pending.append(bytes.slice(0..<insertion))
     if object.isCompact {
       converter.appendAnnotation(conversion, template: compactTemplate, to: &pending)
     } else {
       converter.appendAnnotation(conversion, template: spacedTemplate(for: object.layout(in: content)), to: &pending)
     }
-    pending.append(UnsafeBufferPointer(rebasing: bytes[insertion...]))
+    pending.append(bytes.slice(from: insertion))
     if pending.count >= Self.pendingLimit { try flush(to: sink) }
     counts.records += 1
     if conversion.isFallback { counts.fallback += 1 } else { counts.ok += 1 }

@@ -28,7 +28,7 @@ struct JSONLinesFieldDecoder {
   /// The shape of a record and its index; `nil` when the record must take the general path (a shape that is
   /// not usable, or one past the cache's limit).
   @inline(__always)
-  mutating func shape(of object: FlatJSONObject, in bytes: UnsafeBufferPointer<UInt8>) -> (
+  mutating func shape(of object: FlatJSONObject, in bytes: ByteView) -> (
     index: Int, shape: JSONMemberShape
   )? {
     let locator = self.locator
@@ -44,7 +44,7 @@ struct JSONLinesFieldDecoder {
   /// The rate key of a record and whether it used the default day; `nil` when the general rules must decide
   /// (including every record with an error).
   @inline(__always)
-  mutating func key(of object: FlatJSONObject, shape: JSONMemberShape, in bytes: UnsafeBufferPointer<UInt8>) -> (
+  mutating func key(of object: FlatJSONObject, shape: JSONMemberShape, in bytes: ByteView) -> (
     base: CurrencyCode, quote: CurrencyCode, day: CalendarDay, usedDefaultDay: Bool
   )? {
     let from: CurrencyCode
@@ -84,7 +84,7 @@ struct JSONLinesFieldDecoder {
   /// that ``CSVFieldDecoder/plainAmount(_:mark:)`` reads with the file's mark; `nil` for anything else.
   @inline(__always)
   static func amount(
-    of object: FlatJSONObject, shape: JSONMemberShape, in bytes: UnsafeBufferPointer<UInt8>, mark: UInt8?
+    of object: FlatJSONObject, shape: JSONMemberShape, in bytes: ByteView, mark: UInt8?
   ) -> ExactDecimal? {
     guard shape.amount >= 0 else { return nil }
     let value = object.value(shape.amount, in: bytes)
@@ -96,20 +96,20 @@ struct JSONLinesFieldDecoder {
   }
 
   @inline(__always)
-  private mutating func currency(_ bytes: UnsafeBufferPointer<UInt8>) -> CurrencyCode? {
+  private mutating func currency(_ bytes: ByteView) -> CurrencyCode? {
     let key = ShortFieldCache<CurrencyCode>.key(bytes)
     if let key, let known = currencies.value(for: key) { return known }
-    let text = String(decoding: bytes, as: UTF8.self)
+    let text = bytes.text
     guard !text.trimmingWhitespace.isEmpty, case .success(let code) = normalizer.currencies.currency(text) else { return nil }
     if let key { currencies.insert(code, for: key) }
     return code
   }
 
   @inline(__always)
-  private mutating func date(_ bytes: UnsafeBufferPointer<UInt8>) -> CSVFieldDecoder.DateValue? {
+  private mutating func date(_ bytes: ByteView) -> CSVFieldDecoder.DateValue? {
     let key = ShortFieldCache<CSVFieldDecoder.DateValue>.key(bytes)
     if let key, let known = dates.value(for: key) { return known }
-    let text = String(decoding: bytes, as: UTF8.self)
+    let text = bytes.text
     let value: CSVFieldDecoder.DateValue
     if text.trimmingWhitespace.isEmpty {
       value = .absent

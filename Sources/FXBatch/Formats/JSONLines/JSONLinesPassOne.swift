@@ -51,7 +51,7 @@ struct JSONLinesPassOne {
   ///   - line: the 1-based line of its first byte.
   ///   - column: the 1-based byte column of its first byte.
   /// - Throws: ``FileError`` when the first record object ends with the annotation members.
-  mutating func scan(record content: UnsafeBufferPointer<UInt8>, line: Int, column: Int) throws(FileError) {
+  mutating func scan(record content: ByteView, line: Int, column: Int) throws(FileError) {
     if !looksForFirstObject || firstObject != nil, object.scan(content),
       let (index, shape) = decoder.shape(of: object, in: content)
     {
@@ -59,25 +59,25 @@ struct JSONLinesPassOne {
       if !mergedShapes[index] {
         mergedShapes[index] = true
         let names = (0..<object.count).map {
-          (key: String(decoding: object.name($0, in: content), as: UTF8.self), value: JSONValue.null)
+          (key: object.name($0, in: content).text, value: JSONValue.null)
         }
         located.merge(locator.fields(of: names).located) { earlier, _ in earlier }
       }
       if checkMark, shape.amount >= 0, object.kind(shape.amount) == .string {
         let text = object.value(shape.amount, in: content)
-        inference.add(CSVFieldDecoder.evidence(text) ?? DecimalMarkInference.evidence(String(decoding: text, as: UTF8.self)))
+        inference.add(CSVFieldDecoder.evidence(text) ?? DecimalMarkInference.evidence(text.text))
       }
       if span != nil {
         if let key = decoder.key(of: object, shape: shape, in: content) {
           span?.add(base: key.base, quote: key.quote, day: key.day)
         } else {
-          let (fields, _, _) = locator.fields(of: JSONRecordText(bytes: Array(content), line: line, column: column))
+          let (fields, _, _) = locator.fields(of: JSONRecordText(bytes: content.array, line: line, column: column))
           if case .success(let found) = decoder.normalizer.rateKey(of: fields) { span?.add(found.key) }
         }
       }
       return
     }
-    try scanGeneral(JSONRecordText(bytes: Array(content), line: line, column: column))
+    try scanGeneral(JSONRecordText(bytes: content.array, line: line, column: column))
   }
 
   /// The general rules' work on one record.

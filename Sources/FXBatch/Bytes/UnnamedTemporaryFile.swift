@@ -30,7 +30,8 @@ enum UnnamedTemporaryFile {
       return descriptor
     }
     guard descriptor >= 0 else {
-      throw .writeFailed(reason: "cannot create a temporary file in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))")
+      throw .writeFailed(
+        reason: "cannot create a temporary file in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))")
     }
     return descriptor
   }

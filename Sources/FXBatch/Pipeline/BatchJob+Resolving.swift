@@ -246,7 +246,8 @@ extension BatchJob {
   /// that the day it covers up to is the run's.
   private func runClock() -> Date {
     let now = Date().timeIntervalSince1970
-    return Date(timeIntervalSince1970: Double(options.today.daysSinceEpoch) * 86_400 + now.truncatingRemainder(dividingBy: 86_400))
+    return Date(
+      timeIntervalSince1970: Double(options.today.daysSinceEpoch) * 86_400 + now.truncatingRemainder(dividingBy: 86_400))
   }
 
   /// The answer of a key when a ``TableRateProvider`` gave no table: rate 1 for the same currency, the

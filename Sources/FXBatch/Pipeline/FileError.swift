@@ -16,6 +16,20 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
     self.hint = hint
   }
 
+  /// A file that is already an fxbatch output: converting it again would repeat its annotation.
+  ///
+  /// - Parameters:
+  ///   - evidence: what shows it, e.g. "its header has the fx_* fields".
+  ///   - annotation: what would be repeated ("them", "it").
+  static func alreadyAnnotated(path: String, line: Int, column: Int, evidence: String, annotation: String = "them")
+    -> FileError
+  {
+    FileError(
+      path: path, line: line, column: column,
+      message: "the file is already annotated by fxbatch (\(evidence)); converting it again would repeat \(annotation)",
+      hint: "convert the original file instead")
+  }
+
   /// `path:line:column: error: message`, then the hint on its own line.
   public var description: String {
     "\(path):\(line):\(column): error: \(message)" + (hint.map { "\n  hint: \($0)" } ?? "")

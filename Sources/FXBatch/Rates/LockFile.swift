@@ -323,7 +323,8 @@ public enum LockFile {
       else { throw fail("malformed rate entry \(index + 1)") }
       let rate = ExchangeRate(numerator: numerator, denominator: denominator)
       guard entry.rate == rate.decimalText() else {
-        throw fail("the rate \(entry.rate) of entry \(index + 1) is not its \(numerator) ÷ \(denominator) (\(rate.decimalText()))")
+        throw fail(
+          "the rate \(entry.rate) of entry \(index + 1) is not its \(numerator) ÷ \(denominator) (\(rate.decimalText()))")
       }
       var rateDay: CalendarDay? = nil
       if let text = entry.rateDate {

@@ -39,11 +39,9 @@ extension BatchJob {
     var (reader, _, header) = try openFile(readPath, displayPath: displayPath, delimiter: options.delimiter)
     let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingWhitespace }
     if AnnotationColumn.endAnnotated(headerFields) {
-      throw FileError(
+      throw FileError.alreadyAnnotated(
         path: displayPath, line: header.line, column: 1,
-        message:
-          "the file is already annotated by fxbatch (its header has the fx_* fields); converting it again would repeat them",
-        hint: "convert the original file instead")
+        evidence: "its header has the fx_* fields")
     }
     let mapping: FieldMapping
     do {

@@ -27,7 +27,7 @@ enum CSVFormat: FileFormat {
     guard let reader = try? CSVReader(path: path, delimiter: job.options.delimiter) else { return false }
     while let record = try? reader.next() {
       if record.isBlank { continue }
-      return AnnotationColumn.endAnnotated( (0..<record.fieldCount).map { record.field($0).trimmingWhitespace })
+      return AnnotationColumn.endAnnotated((0..<record.fieldCount).map { record.field($0).trimmingWhitespace })
     }
     return false
   }

@@ -38,11 +38,9 @@ extension BatchJob {
         let names = members.map(\.key)
         firstObject = (record, names)
         if AnnotationColumn.endAnnotated(names) {
-          throw FileError(
+          throw FileError.alreadyAnnotated(
             path: displayPath, line: record.line, column: record.column,
-            message:
-              "the file is already annotated by fxbatch (its records end with the fx_* members); converting it again would repeat them",
-            hint: "convert the original file instead")
+            evidence: "its records end with the fx_* members")
         }
       }
       let (fields, found, _) = locator.fields(of: record)

@@ -29,11 +29,9 @@ extension BatchJob {
         if first == nil {
           first = record
           if record.children.last?.name == XMLFieldLocator.annotationElement {
-            throw FileError(
+            throw FileError.alreadyAnnotated(
               path: displayPath, line: record.line, column: 1,
-              message:
-                "the file is already annotated by fxbatch (its records end with an <fx> element); converting it again would repeat it",
-              hint: "convert the original file instead")
+              evidence: "its records end with an <fx> element", annotation: "it")
           }
         }
         let (fields, found) = locator.fields(of: record)

@@ -109,6 +109,14 @@ public struct BatchJob {
     }
   }
 
+  /// The normalizer of records whose fields are found by name (JSON, JSON Lines, XML); CSV adds its header's
+  /// mapping.
+  var recordNormalizer: RecordNormalizer {
+    RecordNormalizer(
+      fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
+      currencies: options.currencies)
+  }
+
   /// The day records without a date use: `--date`, else the newest rate day, else today.
   var defaultDay: CalendarDay { options.defaultDate ?? source.lastDay ?? options.today }
 

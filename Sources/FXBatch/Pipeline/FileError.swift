@@ -30,6 +30,22 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
       hint: "convert the original file instead")
   }
 
+  /// A file none of whose records has a field the conversion needs, located at its first record.
+  ///
+  /// - Parameters:
+  ///   - role: the missing role (never the date, which may be absent).
+  ///   - names: the first record's field names, as the format writes them.
+  ///   - nameKind: what the format calls them ("members", "fields").
+  static func missingField(
+    _ role: FieldMapping.Role, path: String, line: Int, column: Int, names: [String], nameKind: String
+  ) -> FileError {
+    let fix = role == .amount ? "use --amount-field NAME" : "use \(role.optionName) NAME or --\(role.rawValue) CODE"
+    let shown = names.prefix(12).map(RowError.quoted).joined(separator: ", ") + (names.count > 12 ? ", …" : "")
+    return FileError(
+      path: path, line: line, column: column,
+      message: "no record has a \(role.rawValue) field (the first record's \(nameKind): \(shown)); \(fix)")
+  }
+
   /// `path:line:column: error: message`, then the hint on its own line.
   public var description: String {
     "\(path):\(line):\(column): error: \(message)" + (hint.map { "\n  hint: \($0)" } ?? "")

@@ -24,9 +24,7 @@ extension BatchJob {
       return (scan, Set(span))
     }
     let locator = jsonFieldLocator
-    let normalizer = RecordNormalizer(
-      fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
-      currencies: options.currencies)
+    let normalizer = recordNormalizer
     var keys: Set<RateKey> = []
     let collectKeys = convertingTable == nil
     var inference = DecimalMarkInference()
@@ -51,11 +49,8 @@ extension BatchJob {
       return true
     }
     if let (record, names) = firstObject, let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
-      let fix = role == .amount ? "use --amount-field NAME" : "use \(role.optionName) NAME or --\(role.rawValue) CODE"
-      let shown = names.prefix(12).map(RowError.quoted).joined(separator: ", ") + (names.count > 12 ? ", …" : "")
-      throw FileError(
-        path: displayPath, line: record.line, column: record.column,
-        message: "no record has a \(role.rawValue) field (the first record's members: \(shown)); \(fix)")
+      throw FileError.missingField(
+        role, path: displayPath, line: record.line, column: record.column, names: names, nameKind: "members")
     }
     // JSON numbers always have a decimal point; only text amounts ("1.234,50") say anything about the mark.
     let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))

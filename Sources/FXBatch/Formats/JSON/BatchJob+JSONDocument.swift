@@ -30,9 +30,7 @@ extension BatchJob {
     // the table it answers, on this path.
     let spanAccepts = tableProviderAccepts
     guard jsonConverter != nil || (spanAccepts != nil && options.outputDecimalMark == .point) else { return nil }
-    let normalizer = RecordNormalizer(
-      fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
-      currencies: options.currencies)
+    let normalizer = recordNormalizer
     let locator = jsonFieldLocator
     let checkMark = options.decimalMark == nil
     let makeState: @Sendable (Int) -> JSONLinesPassOne = { part in

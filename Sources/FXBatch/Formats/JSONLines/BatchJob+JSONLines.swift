@@ -24,9 +24,7 @@ extension BatchJob {
   ) {
     let spanAccepts = tableProviderAccepts
     let locator = jsonFieldLocator
-    let normalizer = RecordNormalizer(
-      fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
-      currencies: options.currencies)
+    let normalizer = recordNormalizer
     let checkMark = options.decimalMark == nil
     let targets = Self.partTargets(
       fileSize: Self.fileSize(readPath), parts: options.parallelParts, minimumSize: options.parallelMinimumSize)
@@ -87,11 +85,8 @@ extension BatchJob {
     let locator = jsonFieldLocator
     let located = found.located
     if let (record, names) = found.firstObject, let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
-      let fix = role == .amount ? "use --amount-field NAME" : "use \(role.optionName) NAME or --\(role.rawValue) CODE"
-      let shown = names.prefix(12).map(RowError.quoted).joined(separator: ", ") + (names.count > 12 ? ", …" : "")
-      throw FileError(
-        path: displayPath, line: record.line, column: record.column,
-        message: "no record has a \(role.rawValue) field (the first record's members: \(shown)); \(fix)")
+      throw FileError.missingField(
+        role, path: displayPath, line: record.line, column: record.column, names: names, nameKind: "members")
     }
     // JSON numbers always have a decimal point; only text amounts ("1.234,50") say anything about the mark.
     let (decimalMark, basis) =

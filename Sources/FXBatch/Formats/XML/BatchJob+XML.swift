@@ -13,9 +13,7 @@ extension BatchJob {
   func scanXMLFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (FileScan, Set<RateKey>) {
     if let scanned = scanXMLFileFast(displayPath: displayPath, readPath: readPath, outputPath: outputPath) { return scanned }
     var locator = xmlFieldLocator
-    let normalizer = RecordNormalizer(
-      fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
-      currencies: options.currencies)
+    let normalizer = recordNormalizer
     var keys: Set<RateKey> = []
     let collectKeys = convertingTable == nil
     var inference = DecimalMarkInference()
@@ -54,11 +52,8 @@ extension BatchJob {
     }
     if let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
       let names = first.attributes.map { "@" + $0.name } + first.children.map(\.name)
-      let fix = role == .amount ? "use --amount-field NAME" : "use \(role.optionName) NAME or --\(role.rawValue) CODE"
-      let shown = names.prefix(12).map(RowError.quoted).joined(separator: ", ") + (names.count > 12 ? ", …" : "")
-      throw FileError(
-        path: displayPath, line: first.line, column: 1,
-        message: "no record has a \(role.rawValue) field (the first record's fields: \(shown)); \(fix)")
+      throw FileError.missingField(
+        role, path: displayPath, line: first.line, column: 1, names: names, nameKind: "fields")
     }
     let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
     let scan = FileScan(

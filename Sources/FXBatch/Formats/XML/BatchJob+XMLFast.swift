@@ -22,9 +22,7 @@ extension BatchJob {
   func scanXMLFileFast(displayPath: String, readPath: String, outputPath: String?) -> (FileScan, Set<RateKey>)? {
     let spanAccepts = tableProviderAccepts
     guard convertingTable != nil || spanAccepts != nil else { return nil }
-    let normalizer = RecordNormalizer(
-      fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
-      currencies: options.currencies)
+    let normalizer = recordNormalizer
     let spanReader = spanAccepts.map { SpanReader(span: KeySpan(accepts: $0), normalizer: normalizer) }
     let size = Self.fileSize(readPath)
     guard size > 0, let head = Self.xmlHead(path: readPath, recordName: options.recordElement.map { Array($0.utf8) } ?? [])

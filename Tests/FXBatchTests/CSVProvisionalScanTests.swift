@@ -54,7 +54,8 @@ struct CSVProvisionalScanTests {
     options.parallelParts = 2
     options.parallelMinimumSize = 0
     let job = BatchJob(options: options, rates: EmbeddedECBHistory.table)
-    let (scan, _) = try job.scanCSVFile(displayPath: path, readPath: path, outputPath: path + ".out")
+    let (scan, _) = try CSVFormat.scanCSVFile(
+      displayPath: path, readPath: path, outputPath: path + ".out", context: job.formatContext)
     return scan.csv.isProvisional && !scan.partStarts.isEmpty
   }
 

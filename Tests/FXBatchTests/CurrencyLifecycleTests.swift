@@ -160,7 +160,7 @@ struct CurrencyLifecycleTests {
       RateKey(base: try code("EUR"), quote: try code("USD"), day: day),
       RateKey(base: try code("VEF"), quote: try code("USD"), day: day),  // withdrawn: not asked
     ]
-    #expect(BatchJob.marketKeys(of: keys) == [RateKey(base: .euro, quote: try code("USD"), day: day)])
+    #expect(RateResolver.marketKeys(of: keys) == [RateKey(base: .euro, quote: try code("USD"), day: day)])
   }
 
   /// The table's euro rates are those of the EU Council regulations (units per 1 EUR), each from its day.

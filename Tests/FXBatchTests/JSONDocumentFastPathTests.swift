@@ -76,7 +76,7 @@ struct JSONDocumentFastPathTests {
   /// Pass 1 of the byte-level path on a document: its scan, or `nil` when it leaves the document to the
   /// general path.
   static func fastScan(_ text: String, parts: Int = 1, configure: (inout BatchOptions) -> Void = { _ in }) throws
-    -> BatchJob.FileScan?
+    -> FileScan?
   {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
@@ -87,7 +87,8 @@ struct JSONDocumentFastPathTests {
     options.parallelMinimumSize = 0
     configure(&options)
     let job = BatchJob(options: options, rates: EmbeddedECBHistory.table)
-    return try job.scanJSONDocumentFile(displayPath: input, readPath: input, outputPath: nil)?.0
+    return try JSONFormat.scanJSONDocumentFile(
+      displayPath: input, readPath: input, outputPath: nil, context: job.formatContext)?.0
   }
 
   /// Strings that look like the structure around records: brackets, commas and braces, escaped quotes,

@@ -109,7 +109,8 @@ struct XMLFastPathTests {
     options.inputPaths = [path]
     configure(&options)
     let job = BatchJob(options: options, rates: EmbeddedECBHistory.table)
-    return job.scanXMLFileFast(displayPath: path, readPath: path, outputPath: "/dev/null") != nil
+    return XMLFormat.scanXMLFileFast(
+      displayPath: path, readPath: path, outputPath: "/dev/null", context: job.formatContext) != nil
   }
 
   /// Reports the first differing line of two outputs.

@@ -26,55 +26,6 @@ public struct BatchJob {
     self.init(options: options, source: .table(rates))
   }
 
-  /// One input of pass 1: the name the user gave, the file to read (standard input's spooled copy for `-`), and
-  /// where its annotated copy goes (`nil`: standard output).
-  struct FileInput {
-    let displayPath: String
-    let readPath: String
-    let outputPath: String?
-  }
-
-  /// What pass 2 did with one file.
-  struct FileConversion {
-    let counts: RunReport.Counts
-    /// Records that used the default day.
-    let withoutDate: Int
-    /// The converted amounts, for the rounding reconciliation.
-    let ledger: ReconciliationLedger
-    /// The file's scan after the pass (a provisional CSV scan is replaced).
-    let scan: FileScan
-  }
-
-  /// What pass 1 learned about one file.
-  struct FileScan {
-    let displayPath: String
-    let readPath: String
-    var outputPath: String?  // nil: standard output
-    let format: RecordFormat
-    /// `nil` when nothing settles it (``DecimalMarkInference/decide(delimiter:)``).
-    let decimalMark: DecimalMark?
-    let decimalMarkInferred: Bool
-    let decimalMarkBasis: DecimalMarkInference.Basis?
-    let normalizer: RecordNormalizer
-    /// Role (`amount`, `from`, `to`, `date`) → the header name that plays it.
-    let fields: [String: String]
-    /// CSV, JSON Lines and XML: where the parts of a big file start (see
-    /// ``BatchJob/convertCSV(_:quotes:standardOutput:)``); empty: one part.
-    var partStarts: [PartStart] = []
-    /// CSV, JSON Lines and XML: the file's size when pass 1 read it.
-    var size = 0
-    /// What only the file's format reads in pass 2 (CSV's delimiter, XML's record element, …), declared in its
-    /// folder; `nil` for a format that needs nothing more.
-    var details: (any FormatScanDetails)? = nil
-
-    struct PartStart {
-      /// The file offset of the part's first record.
-      let offset: Int
-      /// Its 1-based line.
-      let line: Int
-    }
-  }
-
   /// The table the run's rates come from: the local one, or (in pass 2) the one a provider's answer filled.
   var sourceTable: RateTable? {
     if let passTwoTable { return passTwoTable }
@@ -86,39 +37,20 @@ public struct BatchJob {
   /// whose keys are collected to plan the fetch.
   var convertingTable: RateTable? { options.fastPath ? sourceTable : nil }
 
-  /// Under a ``TableRateProvider`` on the fast path: which keys it would be asked (for pass 1's ``KeySpan``);
-  /// `nil` for any other source.
-  var tableProviderAccepts: (@Sendable (RateKey) -> Bool)? {
-    guard options.fastPath, case .provider(let provider as any TableRateProvider, _) = source else { return nil }
-    let today = options.today
-    return { key in
-      guard case .success(let route) = CurrencyLifecycle.route(for: key) else { return false }
-      let market = route.marketKey
-      return market.pair.base != market.pair.quote && provider.precheck(market, today: today) == nil
-    }
-  }
-
-  /// Whether pass 2 will convert from a table (a local one, or a ``TableRateProvider``'s): pass 1 then finds
-  /// where a big file's parts start even while it collects keys.
-  var passTwoConvertsFromTable: Bool {
-    guard options.fastPath else { return false }
-    switch source {
-    case .table: return true
-    case .provider(let provider, _): return provider is any TableRateProvider
-    case .lockFile: return false
-    }
-  }
-
-  /// The normalizer of records whose fields are found by name (JSON, JSON Lines, XML); CSV adds its header's
-  /// mapping.
-  var recordNormalizer: RecordNormalizer {
-    RecordNormalizer(
-      fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
-      currencies: options.currencies)
-  }
-
   /// The day records without a date use: `--date`, else the newest rate day, else today.
-  var defaultDay: CalendarDay { options.defaultDate ?? source.lastDay ?? options.today }
+  var defaultDay: CalendarDay { FormatContext.defaultDay(options: options, source: source) }
+
+  /// What the formats' passes get from the run (``FormatContext``).
+  var formatContext: FormatContext {
+    FormatContext(options: options, source: source, convertingTable: convertingTable)
+  }
+
+  /// What answers the run's rate keys (``RateResolver``).
+  var rateResolver: RateResolver {
+    RateResolver(
+      source: source, sourceTable: sourceTable, tableFailure: tableFailure, maxStaleness: options.maxStaleness,
+      today: options.today)
+  }
 
   /// Runs the job.
   ///
@@ -143,7 +75,7 @@ public struct BatchJob {
     case .table(let table):
       if options.lockPath != nil { passTwo.passTwoTable = table.recordingUsage() }
     case .provider(let provider as any TableRateProvider, let settings):
-      switch providerTable(&keys, provider: provider, settings: settings, report: &report) {
+      switch rateResolver.providerTable(&keys, provider: provider, settings: settings, report: &report) {
       case .table(let table):
         passTwo.passTwoTable = options.lockPath != nil ? table.recordingUsage() : table
         report.rates.firstDay = table.days.first?.description
@@ -154,20 +86,21 @@ public struct BatchJob {
     case .provider, .lockFile: break
     }
     let passTwoJob = passTwo
+    let resolver = passTwoJob.rateResolver
     // One answer per distinct key, for all files.
     var market: [RateKey: Result<RateQuote, RowError>] = [:]
     let table = passTwo.convertingTable
     // Keys not collected (under a table, or a table provider's) are answered as records ask.
     var onDemand: ((RateKey) -> Result<RateQuote, RowError>)? = nil
     if let sourceTable = passTwoJob.sourceTable {
-      onDemand = { passTwoJob.resolve($0, table: sourceTable) }
+      onDemand = { resolver.resolve($0, table: sourceTable) }
     } else if let failure = passTwoJob.tableFailure, case .provider(let provider, _) = source {
       onDemand = { key in
-        passTwoJob.resolve(key) { passTwoJob.tableFailureAnswer($0, provider: provider, failure: failure) }
+        resolver.resolve(key) { resolver.tableFailureAnswer($0, provider: provider, failure: failure) }
       }
     }
     let quotes = QuoteBook(keys: keys, table: table, maxStaleness: options.maxStaleness, onDemand: onDemand) { generalKeys in
-      let resolved = passTwoJob.resolve(generalKeys, report: &report)
+      let resolved = resolver.resolve(generalKeys, report: &report)
       market = resolved.market
       return resolved.quotes
     }
@@ -291,10 +224,10 @@ public struct BatchJob {
     return (scans, keys)
   }
 
-  /// Whether a file is an earlier fxbatch output (its format's ``FileFormat/isAnnotatedOutput(_:job:)``).
+  /// Whether a file is an earlier fxbatch output (its format's ``FileFormat/isAnnotatedOutput(_:context:)``).
   private func isAnnotatedOutput(_ path: String) -> Bool {
     let format = options.format ?? RecordFormat.detect(readPath: path, displayPath: path, recordsPath: options.recordsPath)
-    return FormatRegistry.type(of: format).isAnnotatedOutput(path, job: self)
+    return FormatRegistry.type(of: format).isAnnotatedOutput(path, context: formatContext)
   }
 
   /// Copies standard input to a temporary file, so it can be read twice.
@@ -327,7 +260,7 @@ public struct BatchJob {
     let format =
       options.format ?? RecordFormat.detect(readPath: readPath, displayPath: displayPath, recordsPath: options.recordsPath)
     return try FormatRegistry.type(of: format).scan(
-      FileInput(displayPath: displayPath, readPath: readPath, outputPath: outputPath), job: self)
+      FileInput(displayPath: displayPath, readPath: readPath, outputPath: outputPath), context: formatContext)
   }
 
   /// Pass 2 over one file: writes the annotated copy in the file's format.
@@ -337,58 +270,25 @@ public struct BatchJob {
   private func convert(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError)
     -> (RunReport.Counts, Int, ReconciliationLedger, FileScan)
   {
-    let done = try FormatRegistry.type(of: scan.format).convert(scan, job: self, quotes: quotes, standardOutput: standardOutput)
+    let done = try FormatRegistry.type(of: scan.format).convert(
+      scan, context: formatContext, quotes: quotes, standardOutput: standardOutput)
     return (done.counts, done.withoutDate, done.ledger, done.scan)
   }
 
-  /// The output of a file: a temporary file beside the target (renamed into place by its `commit()`), or
-  /// standard output.
-  func openOutput(_ scan: FileScan, standardOutput: Int32) throws(FileError) -> (file: AtomicFile?, sink: ByteSink) {
-    guard let outputPath = scan.outputPath else { return (nil, ByteSink(descriptor: standardOutput)) }
-    do {
-      let file = try AtomicFile(path: outputPath, permissionsOf: scan.displayPath == "-" ? nil : scan.readPath)
-      return (file, file.sink)
-    } catch {
-      throw FileError(path: scan.displayPath, message: error.description)
+  /// The plan a run would follow (`convert --plan`): nothing is fetched and nothing is written.
+  ///
+  /// - Returns: the report of pass 1 (file errors included) and the plan; the plan is `nil` for a local table.
+  public func plan() -> (report: RunReport, plan: RatePlan?) {
+    var report = makeReport()
+    let keys = scanAll(report: &report).keys.allKeys
+    guard case .provider(let provider, let settings) = source else {
+      return (report, nil)
     }
-  }
-
-  /// The outcome of one record; checks run in field order: the record itself (field count, JSON shape),
-  /// amount (its currency mark against the from-currency when that is known), currencies, date, rate. A
-  /// converted record is added to `ledger`.
-  func outcome(
-    of fields: RecordFields, normalizer: RecordNormalizer, parser: AmountParser,
-    quotes: QuoteBook, withoutDate: inout Int, ledger: inout ReconciliationLedger
-  ) -> RowOutcome {
-    // Shifted CSV fields or a malformed JSON record: not even the to-field is trustworthy.
-    if let problem = fields.problem { return .failed(problem, currency: nil, source: nil) }
-    let target = normalizer.targetCurrency(of: fields)
-    let keyResult = normalizer.rateKey(of: fields)
-    let amount: ExactDecimal
-    let from = try? keyResult.get().key.pair.base
-    switch normalizer.amount(of: fields, parser: parser, currency: from) {
-    case .success(let value): amount = value
-    case .failure(let error): return .failed(error, currency: target, source: nil)
-    }
-    let key: RateKey
-    switch keyResult {
-    case .success(let found):
-      key = found.key
-      if found.usedDefaultDay { withoutDate += 1 }
-    case .failure(let error): return .failed(error, currency: target, source: nil)
-    }
-    let quote: RateQuote
-    switch quotes.quote(for: key) {
-    case .success(let found): quote = found
-    case .failure(let error): return .failed(error, currency: key.pair.quote, source: source.info.identifier)
-    }
-    let minorUnits = ISO4217.currency(for: key.pair.quote)?.minorUnits ?? 2
-    guard let converted = quote.rate.convert(amount, minorUnits: minorUnits, rounding: options.rounding) else {
-      return .failed(
-        RowError(.amountOverflow, "\(amount) \(key.pair.base) in \(key.pair.quote) needs more than 38 digits"),
-        currency: key.pair.quote, source: quote.source)
-    }
-    ledger.add(amount: amount, rate: quote.rate, rounded: converted, currency: key.pair.quote)
-    return .converted(converted, currency: key.pair.quote, quote: quote)
+    return (
+      report,
+      RatePlanner.plan(
+        keys: RateResolver.marketKeys(of: keys), provider: provider, today: options.today, cache: settings.cache,
+        maxStaleness: options.maxStaleness)
+    )
   }
 }

@@ -11,20 +11,22 @@ enum CSVFormat: FileFormat {
 
   static func recognizes(raw: ArraySlice<UInt8>, content: ArraySlice<UInt8>, recordsPath: [String]) -> Bool { true }
 
-  static func scan(_ file: BatchJob.FileInput, job: BatchJob) throws(FileError) -> (BatchJob.FileScan, RateKeyIndex) {
-    try job.scanCSVFile(displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath)
+  static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
+    try scanCSVFile(
+      displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, context: context)
   }
 
-  static func convert(_ scan: BatchJob.FileScan, job: BatchJob, quotes: QuoteBook, standardOutput: Int32)
-    throws(FileError) -> BatchJob.FileConversion
+  static func convert(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
+    throws(FileError) -> FileConversion
   {
-    let (counts, withoutDate, ledger, scan) = try job.convertCSV(scan, quotes: quotes, standardOutput: standardOutput)
-    return BatchJob.FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
+    let (counts, withoutDate, ledger, scan) = try convertCSV(
+      scan, context: context, quotes: quotes, standardOutput: standardOutput)
+    return FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
   }
 
   /// Its header (first non-blank record) ends with the annotation fields.
-  static func isAnnotatedOutput(_ path: String, job: BatchJob) -> Bool {
-    guard let reader = try? CSVReader(path: path, delimiter: job.options.delimiter) else { return false }
+  static func isAnnotatedOutput(_ path: String, context: FormatContext) -> Bool {
+    guard let reader = try? CSVReader(path: path, delimiter: context.options.delimiter) else { return false }
     while let record = try? reader.next() {
       if record.isBlank { continue }
       return AnnotationColumn.endAnnotated((0..<record.fieldCount).map { record.field($0).trimmingWhitespace })
@@ -32,7 +34,7 @@ enum CSVFormat: FileFormat {
     return false
   }
 
-  static func describe(_ scan: BatchJob.FileScan, options: BatchOptions, in file: inout RunReport.File) {
+  static func describe(_ scan: FileScan, options: BatchOptions, in file: inout RunReport.File) {
     file.delimiter = String(UnicodeScalar(scan.csv.delimiter))
   }
 

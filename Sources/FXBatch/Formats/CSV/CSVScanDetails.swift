@@ -4,11 +4,11 @@ struct CSVScanDetails: FormatScanDetails {
   let delimiter: UInt8
   /// Pass 1 only found the part starts (their lines are unknown) and took the decimal mark from the first
   /// records; pass 2 reads the mark's evidence in every record and checks the decision is the same, else the
-  /// file is read again in two full passes (``BatchJob/convertCSV(_:quotes:standardOutput:)``).
+  /// file is read again in two full passes (``CSVFormat/convertCSV(_:context:quotes:standardOutput:)``).
   var isProvisional = false
 }
 
-extension BatchJob.FileScan {
+extension FileScan {
   /// The CSV details of a CSV file's scan (a comma-delimited, settled scan for any other).
   var csv: CSVScanDetails {
     get { details as? CSVScanDetails ?? CSVScanDetails(delimiter: UInt8(ascii: ",")) }

@@ -23,23 +23,27 @@ enum JSONFormat: FileFormat {
     }
   }
 
-  static func scan(_ file: BatchJob.FileInput, job: BatchJob) throws(FileError) -> (BatchJob.FileScan, RateKeyIndex) {
-    let (scan, keys) = try job.scanJSONFile(
-      displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, format: format)
+  static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
+    let (scan, keys) = try scanJSONFile(
+      displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, format: format,
+      context: context)
     return (scan, RateKeyIndex(keys))
   }
 
-  static func convert(_ scan: BatchJob.FileScan, job: BatchJob, quotes: QuoteBook, standardOutput: Int32)
-    throws(FileError) -> BatchJob.FileConversion
+  static func convert(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
+    throws(FileError) -> FileConversion
   {
-    let (counts, withoutDate, ledger) = try job.convertJSON(scan, quotes: quotes, standardOutput: standardOutput)
-    return BatchJob.FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
+    let (counts, withoutDate, ledger) = try convertJSON(
+      scan, context: context, quotes: quotes, standardOutput: standardOutput)
+    return FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
   }
 
   /// Its first record object ends with the annotation members.
-  static func isAnnotatedOutput(_ path: String, job: BatchJob) -> Bool { job.isAnnotatedJSONOutput(path) }
+  static func isAnnotatedOutput(_ path: String, context: FormatContext) -> Bool {
+    isAnnotatedJSONOutput(path, context: context)
+  }
 
-  static func describe(_ scan: BatchJob.FileScan, options: BatchOptions, in file: inout RunReport.File) {
+  static func describe(_ scan: FileScan, options: BatchOptions, in file: inout RunReport.File) {
     if !options.recordsPath.isEmpty { file.recordsPath = options.recordsPath.joined(separator: ".") }
   }
 

@@ -4,7 +4,7 @@ struct JSONScanDetails: FormatScanDetails {
   let array: JSONArrayExtent
 }
 
-extension BatchJob.FileScan {
+extension FileScan {
   /// The records array a byte-level pass 1 found in a JSON document; `nil`: the general path reads the file.
   var jsonArray: JSONArrayExtent? {
     get { (details as? JSONScanDetails)?.array }

@@ -13,19 +13,25 @@ enum JSONLinesFormat: FileFormat {
     content.first == UInt8(ascii: "{")
   }
 
-  static func scan(_ file: BatchJob.FileInput, job: BatchJob) throws(FileError) -> (BatchJob.FileScan, RateKeyIndex) {
-    let (scan, keys) = try job.scanJSONFile(
-      displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, format: format)
+  /// Read as JSON documents are (``JSONFormat/scanJSONFile(displayPath:readPath:outputPath:format:context:)``),
+  /// which takes the byte-level path of JSON Lines files where it can.
+  static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
+    let (scan, keys) = try JSONFormat.scanJSONFile(
+      displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, format: format,
+      context: context)
     return (scan, RateKeyIndex(keys))
   }
 
-  static func convert(_ scan: BatchJob.FileScan, job: BatchJob, quotes: QuoteBook, standardOutput: Int32)
-    throws(FileError) -> BatchJob.FileConversion
+  static func convert(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
+    throws(FileError) -> FileConversion
   {
-    let (counts, withoutDate, ledger) = try job.convertJSON(scan, quotes: quotes, standardOutput: standardOutput)
-    return BatchJob.FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
+    let (counts, withoutDate, ledger) = try JSONFormat.convertJSON(
+      scan, context: context, quotes: quotes, standardOutput: standardOutput)
+    return FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
   }
 
   /// Its first record object ends with the annotation members.
-  static func isAnnotatedOutput(_ path: String, job: BatchJob) -> Bool { job.isAnnotatedJSONOutput(path) }
+  static func isAnnotatedOutput(_ path: String, context: FormatContext) -> Bool {
+    JSONFormat.isAnnotatedJSONOutput(path, context: context)
+  }
 }

@@ -4,7 +4,7 @@
 ///
 /// A flat line (``FlatJSONObject``) of a usable shape is read from its bytes, its shape's fields merged once;
 /// any other line, and every line until the first record object, is read by the general rules of
-/// ``BatchJob/scanJSONFile(displayPath:readPath:outputPath:format:)``.
+/// ``JSONFormat/scanJSONFile(displayPath:readPath:outputPath:format:context:)``.
 struct JSONLinesPassOne {
   let displayPath: String
   let locator: JSONFieldLocator

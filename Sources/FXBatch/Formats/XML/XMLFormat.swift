@@ -17,22 +17,26 @@ enum XMLFormat: FileFormat {
     return utf16Starts.contains { raw.starts(with: $0) } || content.first == UInt8(ascii: "<")
   }
 
-  static func scan(_ file: BatchJob.FileInput, job: BatchJob) throws(FileError) -> (BatchJob.FileScan, RateKeyIndex) {
-    let (scan, keys) = try job.scanXMLFile(displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath)
+  static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
+    let (scan, keys) = try scanXMLFile(
+      displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, context: context)
     return (scan, RateKeyIndex(keys))
   }
 
-  static func convert(_ scan: BatchJob.FileScan, job: BatchJob, quotes: QuoteBook, standardOutput: Int32)
-    throws(FileError) -> BatchJob.FileConversion
+  static func convert(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
+    throws(FileError) -> FileConversion
   {
-    let (counts, withoutDate, ledger) = try job.convertXML(scan, quotes: quotes, standardOutput: standardOutput)
-    return BatchJob.FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
+    let (counts, withoutDate, ledger) = try convertXML(
+      scan, context: context, quotes: quotes, standardOutput: standardOutput)
+    return FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
   }
 
   /// Its first record ends with an `fx` element.
-  static func isAnnotatedOutput(_ path: String, job: BatchJob) -> Bool { job.isAnnotatedXMLOutput(path) }
+  static func isAnnotatedOutput(_ path: String, context: FormatContext) -> Bool {
+    isAnnotatedXMLOutput(path, context: context)
+  }
 
-  static func describe(_ scan: BatchJob.FileScan, options: BatchOptions, in file: inout RunReport.File) {
+  static func describe(_ scan: FileScan, options: BatchOptions, in file: inout RunReport.File) {
     file.recordElement = scan.xml?.recordElement
   }
 

@@ -3,11 +3,11 @@ struct XMLScanDetails: FormatScanDetails {
   /// The name of the record elements.
   let recordElement: String
   /// Set when pass 1 read the document with ``XMLSimpleScanner`` (pass 2 then does too, in parts from
-  /// ``BatchJob/FileScan/partStarts``); `nil`: libxml2 reads it.
+  /// ``FileScan/partStarts``); `nil`: libxml2 reads it.
   var document: XMLScannedDocument? = nil
 }
 
-extension BatchJob.FileScan {
+extension FileScan {
   /// The XML details of an XML document's scan (`nil` for any other file).
   var xml: XMLScanDetails? {
     get { details as? XMLScanDetails }

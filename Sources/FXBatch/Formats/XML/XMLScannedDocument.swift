@@ -1,5 +1,5 @@
 /// What pass 1 learned about an XML document that ``XMLSimpleScanner`` read (it is in the scanner's subset):
-/// pass 2 reads it with the scanner too, in parts from ``BatchJob/FileScan/partStarts`` when there are any.
+/// pass 2 reads it with the scanner too, in parts from ``FileScan/partStarts`` when there are any.
 struct XMLScannedDocument: Sendable {
   let rootName: [UInt8]
   let recordName: [UInt8]

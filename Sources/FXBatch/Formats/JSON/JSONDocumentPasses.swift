@@ -13,7 +13,7 @@ import Synchronization
 /// table (``TableConverter``) and annotated from a template. Every other record goes through the general
 /// per-record rules and writer at its place, so the output, the report and the errors are the same as the
 /// general path's (`JSONDocumentFastPathTests` compares them).
-extension BatchJob {
+extension JSONFormat {
   /// Pass 1 over a JSON document on the byte-level path: checks it (an already annotated document, records
   /// without an amount or currency field), finds the decimal mark of its text amounts and where the parts of
   /// pass 2 start (between records, found by reading every record); collects no keys.
@@ -22,16 +22,18 @@ extension BatchJob {
   ///   has no fast pass for JSON records, or the records array holds
   ///   something the byte-level reader does not follow (then the general path reads the document, and reports
   ///   its errors).
-  /// - Throws: ``FileError``, as ``scanJSONFile(displayPath:readPath:outputPath:format:)`` does.
-  func scanJSONDocumentFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (
-    FileScan, [RateKey]
-  )? {
+  /// - Throws: ``FileError``, as ``scanJSONFile(displayPath:readPath:outputPath:format:context:)`` does.
+  static func scanJSONDocumentFile(displayPath: String, readPath: String, outputPath: String?, context: FormatContext)
+    throws(FileError) -> (FileScan, [RateKey])?
+  {
+    let options = context.options
     // Under a table provider, pass 1 needs only the span of days to ask it (``KeySpan``); pass 2 then converts from
     // the table it answers, on this path.
-    let spanAccepts = tableProviderAccepts
-    guard jsonConverter != nil || (spanAccepts != nil && options.outputDecimalMark == .point) else { return nil }
-    let normalizer = recordNormalizer
-    let locator = jsonFieldLocator
+    let spanAccepts = context.tableProviderAccepts
+    guard JSONLinesFormat.jsonConverter(context) != nil || (spanAccepts != nil && options.outputDecimalMark == .point)
+    else { return nil }
+    let normalizer = context.recordNormalizer
+    let locator = fieldLocator(options)
     let checkMark = options.decimalMark == nil
     let makeState: @Sendable (Int) -> JSONLinesPassOne = { part in
       JSONLinesPassOne(
@@ -39,8 +41,9 @@ extension BatchJob {
         span: spanAccepts.map(KeySpan.init))
     }
     var found = makeState(0)
-    let size = Self.fileSize(readPath)
-    let targets = Self.partTargets(fileSize: size, parts: options.parallelParts, minimumSize: options.parallelMinimumSize)
+    let size = PartsRunner.fileSize(readPath)
+    let targets = PartsRunner.partTargets(
+      fileSize: size, parts: options.parallelParts, minimumSize: options.parallelMinimumSize)
     let meter = ProgressMeter(file: displayPath, pass: 1, bytesTotal: size, handler: options.progress)
     var extent: JSONArrayExtent?
     do {
@@ -76,8 +79,9 @@ extension BatchJob {
       throw fileError(error, displayPath: displayPath)
     }
     guard let extent else { return nil }
-    var scan = try jsonScan(
-      found, displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .json, normalizer: normalizer)
+    var scan = try JSONLinesFormat.jsonScan(
+      found, displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .json,
+      normalizer: normalizer, options: options)
     scan.jsonArray = extent
     scan.size = size
     return (scan, found.span?.keys.allKeys.sorted { $0.day < $1.day } ?? [])
@@ -165,10 +169,12 @@ extension BatchJob {
   /// Pass 2 over a JSON document that pass 1 read on the byte-level path (``FileScan/jsonArray``): writes the
   /// annotated copy; the records array of a big document in parts on all cores, each part but the first to a
   /// temporary file appended in order, so the output is the same as one pass would write.
-  func convertJSONDocument(
-    _ scan: FileScan, extent: JSONArrayExtent, fastPass: JSONLinesFastPass, quotes: QuoteBook, standardOutput: Int32
+  static func convertJSONDocument(
+    _ scan: FileScan, extent: JSONArrayExtent, fastPass: JSONLinesFastPass, context: FormatContext, quotes: QuoteBook,
+    standardOutput: Int32
   ) throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger) {
-    let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
+    let options = context.options
+    let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     let writer = JSONAnnotatingWriter(sink: sink)
     var result: PartResult?
@@ -177,7 +183,8 @@ extension BatchJob {
       let meter = ProgressMeter(file: scan.displayPath, pass: 2, bytesTotal: scan.size, handler: options.progress)
       try walker.walk(copy: writer.copy, record: { _ in throw JSONArrayReader.Unfollowable(offset: 0) }) { start in
         guard start == extent.start else { throw JSONArrayReader.Unfollowable(offset: start.offset) }
-        result = try convertJSONArray(scan, extent: extent, sink: sink, fastPass: fastPass, quotes: quotes, meter: meter)
+        result = try convertJSONArray(
+          scan, extent: extent, sink: sink, fastPass: fastPass, context: context, quotes: quotes, meter: meter)
         return extent.end
       }
     } catch is JSONArrayReader.Unfollowable {
@@ -195,7 +202,7 @@ extension BatchJob {
   }
 
   /// A ``FileError`` for what reading a JSON file threw.
-  private func fileError(_ error: any Error, displayPath: String) -> FileError {
+  private static func fileError(_ error: any Error, displayPath: String) -> FileError {
     switch error {
     case let error as FileError: return error
     case let error as JSONParseError:
@@ -205,14 +212,15 @@ extension BatchJob {
   }
 
   /// Converts the records array, in the parts pass 1 chose (``JSONArrayExtent/partStarts``).
-  private func convertJSONArray(
-    _ scan: FileScan, extent: JSONArrayExtent, sink: ByteSink, fastPass: JSONLinesFastPass, quotes: QuoteBook,
-    meter: ProgressMeter?
+  private static func convertJSONArray(
+    _ scan: FileScan, extent: JSONArrayExtent, sink: ByteSink, fastPass: JSONLinesFastPass, context: FormatContext,
+    quotes: QuoteBook, meter: ProgressMeter?
   ) throws -> PartResult {
     let starts = extent.partStarts
     guard !starts.isEmpty else {
       let reader = try JSONArrayReader(path: scan.readPath, at: extent.start, start: .afterOpening)
-      return try convertJSONArrayPart(scan, reader: reader, sink: sink, fastPass: fastPass, quotes: quotes, meter: meter)
+      return try convertJSONArrayPart(
+        scan, reader: reader, sink: sink, fastPass: fastPass, context: context, quotes: quotes, meter: meter)
     }
     // Not `fxbatch-part` nor `fxbatch-jsonl-part`: the other suites' checks for part files left behind must not
     // take these.
@@ -221,35 +229,38 @@ extension BatchJob {
       let limit = part < starts.count ? starts[part].offset : nil
       if part == 0 {
         let reader = try JSONArrayReader(path: scan.readPath, at: extent.start, start: .afterOpening, limit: limit)
-        return try convertJSONArrayPart(scan, reader: reader, sink: partSink, fastPass: fastPass, quotes: quotes, meter: meter)
+        return try convertJSONArrayPart(
+          scan, reader: reader, sink: partSink, fastPass: fastPass, context: context, quotes: quotes, meter: meter)
       }
       let reader = try JSONArrayReader(path: scan.readPath, at: starts[part - 1], start: .atElement, limit: limit)
       var partFastPass = fastPass
       partFastPass.restart()
       return try convertJSONArrayPart(
-        scan, reader: reader, sink: partSink, fastPass: partFastPass, quotes: quotes, meter: meter)
+        scan, reader: reader, sink: partSink, fastPass: partFastPass, context: context, quotes: quotes, meter: meter)
     }
-    return total(of: results)
+    return context.total(of: results)
   }
 
   /// Converts the records a reader has left, writing them and the bytes between them to `sink`.
-  private func convertJSONArrayPart(
-    _ scan: FileScan, reader: JSONArrayReader, sink: ByteSink, fastPass: JSONLinesFastPass, quotes: QuoteBook,
-    meter: ProgressMeter?
+  private static func convertJSONArrayPart(
+    _ scan: FileScan, reader: JSONArrayReader, sink: ByteSink, fastPass: JSONLinesFastPass, context: FormatContext,
+    quotes: QuoteBook, meter: ProgressMeter?
   ) throws -> PartResult {
+    let options = context.options
+    let recordConverter = context.recordConverter
     var ticker = ProgressMeter.Ticker(meter, from: reader.position.offset)
     let writer = JSONAnnotatingWriter(sink: sink)
-    let locator = jsonFieldLocator
+    let locator = fieldLocator(options)
     let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
     // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
     var counts = RunReport.Counts()
     var withoutDate = 0
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
-    /// Writes one record through the general path (``convertJSON(_:quotes:standardOutput:)``).
+    /// Writes one record through the general path (``convertJSON(_:context:quotes:standardOutput:)``).
     func writeGeneral(_ element: ByteView, at position: JSONArrayExtent.Position) throws {
       let record = JSONRecordText(bytes: element.array, line: position.line, column: position.column)
       let (fields, _, extendable) = locator.fields(of: record)
-      let outcome = self.outcome(
+      let outcome = recordConverter.outcome(
         of: fields, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
       counts.add(outcome)
       try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark), extend: extendable)

@@ -1,6 +1,21 @@
 import Foundation
 
-extension BatchJob {
+/// Answers a run's rate keys from its source: a local table, the table a ``TableRateProvider`` answered, a lock
+/// file, or a provider asked through the planner and the bounded fetcher. Every key is routed through the
+/// currency lifecycle first, and each distinct market key is asked once.
+struct RateResolver {
+  /// Where the run's rates come from.
+  let source: RateSourceChoice
+  /// The table the run's rates come from: the local one, or (in pass 2) the one a provider's answer filled.
+  let sourceTable: RateTable?
+  /// Why a ``TableRateProvider`` gave no table, as the error of each key it would have been asked (see
+  /// ``providerTable(_:provider:settings:report:)``).
+  let tableFailure: ((RateKey) -> RowError)?
+  /// `--max-staleness`.
+  let maxStaleness: Int
+  /// The run's day (`FXBATCH_TODAY` may set it).
+  let today: CalendarDay
+
   /// Answers every distinct key once. Each key is first routed through the currency lifecycle
   /// (``CurrencyLifecycle/route(for:)``): a legacy currency on or after its change asks the source for its
   /// successor, and keys that route to the same market key share one answer.
@@ -29,7 +44,7 @@ extension BatchJob {
   /// The answer of a local table to one key, routed through the currency lifecycle (what ``resolve(_:report:)``
   /// gives a table source's key).
   func resolve(_ key: RateKey, table: RateTable) -> Result<RateQuote, RowError> {
-    resolve(key) { table.quote(for: $0, maxStaleness: options.maxStaleness) }
+    resolve(key) { table.quote(for: $0, maxStaleness: maxStaleness) }
   }
 
   /// The answer to one key, routed through the currency lifecycle, from the answers to market keys.
@@ -52,7 +67,7 @@ extension BatchJob {
     if let table = sourceTable {
       var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
       quotes.reserveCapacity(keys.count)
-      for key in keys { quotes[key] = table.quote(for: key, maxStaleness: options.maxStaleness) }
+      for key in keys { quotes[key] = table.quote(for: key, maxStaleness: maxStaleness) }
       return quotes
     }
     if let tableFailure, case .provider(let provider, _) = source {
@@ -64,17 +79,17 @@ extension BatchJob {
     case .table(let table):
       var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
       quotes.reserveCapacity(keys.count)
-      for key in keys { quotes[key] = table.quote(for: key, maxStaleness: options.maxStaleness) }
+      for key in keys { quotes[key] = table.quote(for: key, maxStaleness: maxStaleness) }
       return quotes
     case .lockFile(let path, let locked):
       var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
       for key in keys {
         if let quote = locked[key] {
-          if let rateDay = quote.rateDay, key.day.days(since: rateDay) > options.maxStaleness {
+          if let rateDay = quote.rateDay, key.day.days(since: rateDay) > maxStaleness {
             quotes[key] = .failure(
               RowError(
                 .staleRate,
-                "the lock file's rate for \(key.pair) on \(key.day) is of \(rateDay), older than --max-staleness \(options.maxStaleness)"
+                "the lock file's rate for \(key.pair) on \(key.day) is of \(rateDay), older than --max-staleness \(maxStaleness)"
               ))
           } else {
             quotes[key] = .success(quote)
@@ -89,7 +104,7 @@ extension BatchJob {
       return quotes
     case .provider(let provider, let settings):
       let plan = RatePlanner.plan(
-        keys: keys, provider: provider, today: options.today, cache: settings.cache, maxStaleness: options.maxStaleness)
+        keys: keys, provider: provider, today: today, cache: settings.cache, maxStaleness: maxStaleness)
       if settings.offline { return offlineAnswers(to: plan, provider: provider, report: &report) }
       let (results, retries) = fetch(plan.requests, settings: settings)
       return answers(to: plan, results: results, retries: retries, provider: provider, settings: settings, report: &report)
@@ -115,7 +130,7 @@ extension BatchJob {
     for (request, result) in zip(plan.requests, results) {
       switch result {
       case .success(let response):
-        let answers = provider.answers(to: request, response: response, maxStaleness: options.maxStaleness)
+        let answers = provider.answers(to: request, response: response, maxStaleness: maxStaleness)
         for (key, answer) in answers {
           quotes[key] = answer
           if case .success(let quote) = answer { fetched[key] = quote }
@@ -129,7 +144,7 @@ extension BatchJob {
       }
     }
     if provider.cachesAnswers, !(provider is any TableRateProvider) {
-      settings.cache?.store(fetched, source: provider.info.description, today: options.today)
+      settings.cache?.store(fetched, source: provider.info.description, today: today)
     }
     // A key the answer did not mention is an error of that key, never a silent gap.
     for request in plan.requests {
@@ -174,20 +189,20 @@ extension BatchJob {
     for index in 0..<keys.count {
       guard case .success(let route) = CurrencyLifecycle.route(for: keys.key(at: index)) else { continue }
       let key = route.marketKey
-      guard key.pair.base != key.pair.quote, provider.precheck(key, today: options.today) == nil else { continue }
+      guard key.pair.base != key.pair.quote, provider.precheck(key, today: today) == nil else { continue }
       asked += 1
       if oldest.map({ key.day < $0.day }) ?? true { oldest = key }
       if newest.map({ key.day > $0.day }) ?? true { newest = key }
     }
     keys = RateKeyIndex()
     let plan = RatePlanner.plan(
-      keys: Set([oldest, newest].compactMap { $0 }), provider: provider, today: options.today, cache: nil,
-      maxStaleness: options.maxStaleness)
+      keys: Set([oldest, newest].compactMap { $0 }), provider: provider, today: today, cache: nil,
+      maxStaleness: maxStaleness)
     let cacheSource = "table:" + provider.info.description
     var kept: RateTable? = nil
     if let cache = settings.cache, let entry = cache.history(source: cacheSource) {
       let fetchedOn = CalendarDay(daysSinceEpoch: Int((entry.fetchedAt.timeIntervalSince1970 / 86_400).rounded(.down)))
-      kept = try? provider.cachedTable(entry.csv, path: cache.path, today: options.today, fetchedOn: fetchedOn)
+      kept = try? provider.cachedTable(entry.csv, path: cache.path, today: today, fetchedOn: fetchedOn)
     }
     if let kept, let first = kept.days.first, let last = kept.days.last, let oldest, let newest,
       settings.offline || (first <= oldest.day && newest.day <= last)
@@ -198,7 +213,7 @@ extension BatchJob {
     if plan.requests.isEmpty {
       // Nothing to ask: every key is refused before asking or is in one currency.
       report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: 0)
-      return .table(provider.emptyTable(today: options.today))
+      return .table(provider.emptyTable(today: today))
     }
     if settings.offline {
       report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: 0)
@@ -216,7 +231,7 @@ extension BatchJob {
       error = provider.rowError(for: failure, request: request)
     case .success(let response):
       do {
-        let table = try provider.table(from: response, request: request, today: options.today)
+        let table = try provider.table(from: response, request: request, today: today)
         report.fetch?.failedRequests = 0
         if let cache = settings.cache, let fetchedFirst = table.days.first {
           // A shorter file (the 90-day one) extends a longer kept table rather than replace it.
@@ -230,7 +245,7 @@ extension BatchJob {
         return .table(table)
       } catch let parseError {
         // The provider's own reading of the body says why it is not an answer.
-        let answer = provider.answers(to: request, response: response, maxStaleness: options.maxStaleness).values.first
+        let answer = provider.answers(to: request, response: response, maxStaleness: maxStaleness).values.first
         if case .failure(let reason) = answer {
           error = reason
         } else {
@@ -247,7 +262,7 @@ extension BatchJob {
   private func runClock() -> Date {
     let now = Date().timeIntervalSince1970
     return Date(
-      timeIntervalSince1970: Double(options.today.daysSinceEpoch) * 86_400 + now.truncatingRemainder(dividingBy: 86_400))
+      timeIntervalSince1970: Double(today.daysSinceEpoch) * 86_400 + now.truncatingRemainder(dividingBy: 86_400))
   }
 
   /// The answer of a key when a ``TableRateProvider`` gave no table: rate 1 for the same currency, the
@@ -258,7 +273,7 @@ extension BatchJob {
     if key.pair.base == key.pair.quote {
       return .success(RateQuote(rate: .one, rateText: "1", rateDay: key.day, isFallback: false, source: "same currency"))
     }
-    if let error = provider.precheck(key, today: options.today) { return .failure(error) }
+    if let error = provider.precheck(key, today: today) { return .failure(error) }
     return .failure(failure(key))
   }
 
@@ -276,22 +291,5 @@ extension BatchJob {
     }
     report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: plan.cacheHits)
     return quotes
-  }
-
-  /// The plan a run would follow (`convert --plan`): nothing is fetched and nothing is written.
-  ///
-  /// - Returns: the report of pass 1 (file errors included) and the plan; the plan is `nil` for a local table.
-  public func plan() -> (report: RunReport, plan: RatePlan?) {
-    var report = makeReport()
-    let keys = scanAll(report: &report).keys.allKeys
-    guard case .provider(let provider, let settings) = source else {
-      return (report, nil)
-    }
-    return (
-      report,
-      RatePlanner.plan(
-        keys: Self.marketKeys(of: keys), provider: provider, today: options.today, cache: settings.cache,
-        maxStaleness: options.maxStaleness)
-    )
   }
 }

@@ -9,31 +9,35 @@ import Synchronization
 /// The two passes over a JSON Lines file under a local rate table: lines read in place in big blocks
 /// (``JSONLinesByteReader``), flat records read without the general parser (``FlatJSONObject``) and their
 /// member names resolved once per shape (``JSONLinesFieldDecoder``). Every line the fast path declines is read
-/// and written by the general per-record code of ``scanJSONFile(displayPath:readPath:outputPath:format:)`` and
-/// ``convertJSON(_:quotes:standardOutput:)``, so the output, the report and the errors are the same.
-extension BatchJob {
+/// and written by the general per-record code of
+/// ``JSONFormat/scanJSONFile(displayPath:readPath:outputPath:format:context:)`` and
+/// ``JSONFormat/convertJSON(_:context:quotes:standardOutput:)``, so the output, the report and the errors are the
+/// same.
+extension JSONLinesFormat {
   /// Pass 1 over a JSON Lines file under a local table: checks it (an already annotated file, records without
   /// an amount or currency field), finds the decimal mark of its text amounts and where the parts of pass 2
   /// start; collects no keys (the table answers them as records come).
   ///
-  /// - Throws: ``FileError``, as ``scanJSONFile(displayPath:readPath:outputPath:format:)`` does.
+  /// - Throws: ``FileError``, as ``JSONFormat/scanJSONFile(displayPath:readPath:outputPath:format:context:)`` does.
   ///
   /// - Returns: the scan, and under a table provider the keys of the span of days to ask it (``KeySpan``).
-  func scanJSONLinesFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (
-    FileScan, [RateKey]
-  ) {
-    let spanAccepts = tableProviderAccepts
-    let locator = jsonFieldLocator
-    let normalizer = recordNormalizer
+  static func scanJSONLinesFile(displayPath: String, readPath: String, outputPath: String?, context: FormatContext)
+    throws(FileError) -> (FileScan, [RateKey])
+  {
+    let options = context.options
+    let spanAccepts = context.tableProviderAccepts
+    let locator = JSONFormat.fieldLocator(options)
+    let normalizer = context.recordNormalizer
     let checkMark = options.decimalMark == nil
-    let targets = Self.partTargets(
-      fileSize: Self.fileSize(readPath), parts: options.parallelParts, minimumSize: options.parallelMinimumSize)
+    let targets = PartsRunner.partTargets(
+      fileSize: PartsRunner.fileSize(readPath), parts: options.parallelParts, minimumSize: options.parallelMinimumSize)
     var found = JSONLinesPassOne(
       displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark, looksForFirstObject: true,
       span: spanAccepts.map(KeySpan.init))
     var partStarts: [FileScan.PartStart] = []
     var size = 0
-    let meter = ProgressMeter(file: displayPath, pass: 1, bytesTotal: Self.fileSize(readPath), handler: options.progress)
+    let meter = ProgressMeter(
+      file: displayPath, pass: 1, bytesTotal: PartsRunner.fileSize(readPath), handler: options.progress)
     let makeState: @Sendable (Int) -> JSONLinesPassOne = { part in
       JSONLinesPassOne(
         displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark, looksForFirstObject: part == 0,
@@ -68,7 +72,8 @@ extension BatchJob {
       throw FileError(path: displayPath, message: "\(error)")
     }
     var scan = try jsonScan(
-      found, displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .jsonl, normalizer: normalizer)
+      found, displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .jsonl,
+      normalizer: normalizer, options: options)
     scan.partStarts = partStarts.filter { $0.offset < size }
     scan.size = size
     return (scan, found.span?.keys.allKeys.sorted { $0.day < $1.day } ?? [])
@@ -77,12 +82,12 @@ extension BatchJob {
   /// The scan of a JSON Lines file or a JSON document from what the byte-level pass 1 found in its records.
   ///
   /// - Throws: ``FileError`` when no record has an amount (or a currency) field, as
-  ///   ``scanJSONFile(displayPath:readPath:outputPath:format:)`` says it.
-  func jsonScan(
+  ///   ``JSONFormat/scanJSONFile(displayPath:readPath:outputPath:format:context:)`` says it.
+  static func jsonScan(
     _ found: JSONLinesPassOne, displayPath: String, readPath: String, outputPath: String?, format: RecordFormat,
-    normalizer: RecordNormalizer
+    normalizer: RecordNormalizer, options: BatchOptions
   ) throws(FileError) -> FileScan {
-    let locator = jsonFieldLocator
+    let locator = JSONFormat.fieldLocator(options)
     let located = found.located
     if let (record, names) = found.firstObject, let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
       throw FileError.missingField(
@@ -110,8 +115,10 @@ extension BatchJob {
     reader: JSONLinesByteReader, readPath: String, targets: [Int], meter: ProgressMeter?,
     makeState: @escaping @Sendable (Int) -> JSONLinesPassOne
   ) throws -> (JSONLinesPassOne, [FileScan.PartStart], Int)? {
-    let size = fileSize(readPath)
-    guard let starts = lineStarts(readPath, targets: targets, after: reader.nextOffset, size: size) else { return nil }
+    let size = PartsRunner.fileSize(readPath)
+    guard let starts = PartsRunner.lineStarts(readPath, targets: targets, after: reader.nextOffset, size: size) else {
+      return nil
+    }
     reader.stop(at: starts[0])
     let parts = starts.count + 1
     let offsets = starts
@@ -143,30 +150,30 @@ extension BatchJob {
 
   /// The fast pass of pass 2 over a JSON Lines file, when the run converts from a local table whose texts the
   /// annotation members can hold unescaped, with `.` output decimal marks.
-  func jsonLinesFastPass(_ scan: FileScan) -> JSONLinesFastPass? {
-    guard scan.format == .jsonl || scan.jsonArray != nil, let converter = jsonConverter else { return nil }
+  static func jsonLinesFastPass(_ scan: FileScan, context: FormatContext) -> JSONLinesFastPass? {
+    guard scan.format == .jsonl || scan.jsonArray != nil, let converter = jsonConverter(context) else { return nil }
     return JSONLinesFastPass(
-      decoder: JSONLinesFieldDecoder(normalizer: scan.normalizer, locator: jsonFieldLocator), converter: converter,
-      decimalMark: scan.decimalMark?.byte)
+      decoder: JSONLinesFieldDecoder(normalizer: scan.normalizer, locator: JSONFormat.fieldLocator(context.options)),
+      converter: converter, decimalMark: scan.decimalMark?.byte)
   }
 
   /// The converter of the fast pass over JSON records: a local table whose texts the annotation members can
   /// hold unescaped, with `.` output decimal marks; `nil` when the run has none.
-  var jsonConverter: TableConverter? {
-    guard let table = convertingTable, options.outputDecimalMark == .point else { return nil }
-    let converter = TableConverter(table: table, maxStaleness: options.maxStaleness, rounding: options.rounding)
+  static func jsonConverter(_ context: FormatContext) -> TableConverter? {
+    guard context.options.outputDecimalMark == .point, let converter = context.makeTableConverter() else { return nil }
     return converter.textsAreSafe(in: .jsonMembers) ? converter : nil
   }
 
-  /// Pass 2 over a JSON Lines file with a fast pass (``jsonLinesFastPass(_:)``): writes the annotated copy.
+  /// Pass 2 over a JSON Lines file with a fast pass (``jsonLinesFastPass(_:context:)``): writes the annotated copy.
   ///
   /// A big file is converted in parts (``FileScan/partStarts``) on all cores: the first part writes to the
   /// output, each other part to a temporary file, and the temporary files are appended in order, so the output
   /// is the same as one pass would write.
-  func convertJSONLines(_ scan: FileScan, fastPass: JSONLinesFastPass, quotes: QuoteBook, standardOutput: Int32)
-    throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger)
-  {
-    let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
+  static func convertJSONLines(
+    _ scan: FileScan, fastPass: JSONLinesFastPass, context: FormatContext, quotes: QuoteBook, standardOutput: Int32
+  ) throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger) {
+    let options = context.options
+    let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     let result: PartResult
     do {
@@ -174,9 +181,11 @@ extension BatchJob {
       if reader.hasByteOrderMark { try sink.write([0xEF, 0xBB, 0xBF]) }
       let meter = ProgressMeter(file: scan.displayPath, pass: 2, bytesTotal: scan.size, handler: options.progress)
       if scan.partStarts.isEmpty {
-        result = try convertJSONLinesPart(scan, reader: reader, sink: sink, fastPass: fastPass, quotes: quotes, meter: meter)
+        result = try convertJSONLinesPart(
+          scan, reader: reader, sink: sink, fastPass: fastPass, context: context, quotes: quotes, meter: meter)
       } else {
-        result = try convertJSONLinesInParts(scan, first: reader, sink: sink, fastPass: fastPass, quotes: quotes, meter: meter)
+        result = try convertJSONLinesInParts(
+          scan, first: reader, sink: sink, fastPass: fastPass, context: context, quotes: quotes, meter: meter)
       }
     } catch let error as JSONParseError {
       throw FileError(path: scan.displayPath, line: error.line, column: error.column, message: error.message)
@@ -192,19 +201,21 @@ extension BatchJob {
   }
 
   /// Converts the lines a reader has left, writing them to `sink`.
-  private func convertJSONLinesPart(
-    _ scan: FileScan, reader: JSONLinesByteReader, sink: ByteSink, fastPass: JSONLinesFastPass, quotes: QuoteBook,
-    meter: ProgressMeter?
+  private static func convertJSONLinesPart(
+    _ scan: FileScan, reader: JSONLinesByteReader, sink: ByteSink, fastPass: JSONLinesFastPass, context: FormatContext,
+    quotes: QuoteBook, meter: ProgressMeter?
   ) throws -> PartResult {
+    let options = context.options
+    let recordConverter = context.recordConverter
     var ticker = ProgressMeter.Ticker(meter, from: reader.nextOffset)
     let writer = JSONAnnotatingWriter(sink: sink)
-    let locator = jsonFieldLocator
+    let locator = JSONFormat.fieldLocator(options)
     let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
     // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
     var counts = RunReport.Counts()
     var withoutDate = 0
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
-    /// Writes one line through the general path (``convertJSON(_:quotes:standardOutput:)``).
+    /// Writes one line through the general path (``JSONFormat/convertJSON(_:context:quotes:standardOutput:)``).
     func writeGeneral(_ line: JSONLinesByteReader.Line) throws {
       if line.isBlank {
         try sink.write(line.bytes)
@@ -212,7 +223,7 @@ extension BatchJob {
       }
       let record = JSONRecordText(bytes: line.content.array, line: line.number, column: 1)
       let (fields, _, extendable) = locator.fields(of: record)
-      let outcome = self.outcome(
+      let outcome = recordConverter.outcome(
         of: fields, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
       counts.add(outcome)
       try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark), extend: extendable)
@@ -232,10 +243,11 @@ extension BatchJob {
     return PartResult(counts: counts, withoutDate: withoutDate, ledger: ledger)
   }
 
-  /// Converts a file's lines in parts on several threads (see ``convertJSONLines(_:fastPass:quotes:standardOutput:)``).
-  private func convertJSONLinesInParts(
-    _ scan: FileScan, first: JSONLinesByteReader, sink: ByteSink, fastPass: JSONLinesFastPass, quotes: QuoteBook,
-    meter: ProgressMeter?
+  /// Converts a file's lines in parts on several threads (see
+  /// ``convertJSONLines(_:fastPass:context:quotes:standardOutput:)``).
+  private static func convertJSONLinesInParts(
+    _ scan: FileScan, first: JSONLinesByteReader, sink: ByteSink, fastPass: JSONLinesFastPass, context: FormatContext,
+    quotes: QuoteBook, meter: ProgressMeter?
   ) throws -> PartResult {
     let starts = scan.partStarts
     first.stop(at: starts[0].offset)
@@ -243,15 +255,17 @@ extension BatchJob {
     let results = try PartsRunner.convert(parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-jsonl-part") {
       part, partSink in
       if part == 0 {
-        return try convertJSONLinesPart(scan, reader: first, sink: partSink, fastPass: fastPass, quotes: quotes, meter: meter)
+        return try convertJSONLinesPart(
+          scan, reader: first, sink: partSink, fastPass: fastPass, context: context, quotes: quotes, meter: meter)
       }
       let end = part < starts.count ? starts[part].offset : scan.size
       let reader = try JSONLinesByteReader(
         path: scan.readPath, range: starts[part - 1].offset..<end, line: starts[part - 1].line)
       var partFastPass = fastPass
       partFastPass.restart()
-      return try convertJSONLinesPart(scan, reader: reader, sink: partSink, fastPass: partFastPass, quotes: quotes, meter: meter)
+      return try convertJSONLinesPart(
+        scan, reader: reader, sink: partSink, fastPass: partFastPass, context: context, quotes: quotes, meter: meter)
     }
-    return total(of: results)
+    return context.total(of: results)
   }
 }

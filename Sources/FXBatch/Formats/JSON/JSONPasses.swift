@@ -1,7 +1,9 @@
-/// The two passes over JSON documents and JSON Lines files.
-extension BatchJob {
-  /// The locator of JSON record fields for this run's options.
-  var jsonFieldLocator: JSONFieldLocator {
+/// The two passes over JSON documents and JSON Lines files (the general path, and where the byte-level paths of
+/// ``JSONFormat/scanJSONDocumentFile(displayPath:readPath:outputPath:context:)`` and
+/// ``JSONLinesFormat/scanJSONLinesFile(displayPath:readPath:outputPath:context:)`` are taken).
+extension JSONFormat {
+  /// The locator of JSON record fields for a run's options.
+  static func fieldLocator(_ options: BatchOptions) -> JSONFieldLocator {
     JSONFieldLocator(names: options.fieldNames, fixedFrom: options.fixedFrom != nil, fixedTo: options.fixedTo != nil)
   }
 
@@ -10,28 +12,32 @@ extension BatchJob {
   ///
   /// - Throws: ``FileError`` for a malformed document, a file that is already fxbatch output (its first record
   ///   ends with the annotation members), or records of which none has an amount (or a currency) field.
-  func scanJSONFile(displayPath: String, readPath: String, outputPath: String?, format: RecordFormat) throws(FileError) -> (
-    FileScan, Set<RateKey>
-  ) {
+  static func scanJSONFile(
+    displayPath: String, readPath: String, outputPath: String?, format: RecordFormat, context: FormatContext
+  ) throws(FileError) -> (FileScan, Set<RateKey>) {
     // Under a table (or a table provider, whose pass 1 needs only the span of days: ``KeySpan``).
-    if format == .jsonl, convertingTable != nil || tableProviderAccepts != nil {
-      let (scan, span) = try scanJSONLinesFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath)
+    if format == .jsonl, context.hasConvertingTable || context.tableProviderAccepts != nil {
+      let (scan, span) = try JSONLinesFormat.scanJSONLinesFile(
+        displayPath: displayPath, readPath: readPath, outputPath: outputPath, context: context)
       return (scan, Set(span))
     }
     if format == .json,
-      let (scan, span) = try scanJSONDocumentFile(displayPath: displayPath, readPath: readPath, outputPath: outputPath)
+      let (scan, span) = try scanJSONDocumentFile(
+        displayPath: displayPath, readPath: readPath, outputPath: outputPath, context: context)
     {
       return (scan, Set(span))
     }
-    let locator = jsonFieldLocator
-    let normalizer = recordNormalizer
+    let options = context.options
+    let locator = fieldLocator(options)
+    let normalizer = context.recordNormalizer
     var keys: Set<RateKey> = []
-    let collectKeys = convertingTable == nil
+    let collectKeys = !context.hasConvertingTable
     var inference = DecimalMarkInference()
     var located: [FieldMapping.Role: String] = [:]
     var firstObject: (record: JSONRecordText, keys: [String])? = nil
     let checkMark = options.decimalMark == nil
-    try readJSON(displayPath: displayPath, readPath: readPath, format: format, copy: { _ in }) { record in
+    try readJSON(displayPath: displayPath, readPath: readPath, format: format, options: options, copy: { _ in }) {
+      record in
       if firstObject == nil, case .success(let members) = record.members() {
         let names = members.map(\.key)
         firstObject = (record, names)
@@ -62,26 +68,32 @@ extension BatchJob {
   }
 
   /// Pass 2 over a JSON document or a JSON Lines file: writes the annotated copy.
-  func convertJSON(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError)
-    -> (RunReport.Counts, Int, ReconciliationLedger)
+  static func convertJSON(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
+    throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger)
   {
-    if let fastPass = jsonLinesFastPass(scan) {
+    if let fastPass = JSONLinesFormat.jsonLinesFastPass(scan, context: context) {
       if let extent = scan.jsonArray {
-        return try convertJSONDocument(scan, extent: extent, fastPass: fastPass, quotes: quotes, standardOutput: standardOutput)
+        return try convertJSONDocument(
+          scan, extent: extent, fastPass: fastPass, context: context, quotes: quotes, standardOutput: standardOutput)
       }
-      return try convertJSONLines(scan, fastPass: fastPass, quotes: quotes, standardOutput: standardOutput)
+      return try JSONLinesFormat.convertJSONLines(
+        scan, fastPass: fastPass, context: context, quotes: quotes, standardOutput: standardOutput)
     }
-    let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
+    let options = context.options
+    let recordConverter = context.recordConverter
+    let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     let writer = JSONAnnotatingWriter(sink: sink)
-    let locator = jsonFieldLocator
+    let locator = fieldLocator(options)
     let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
     var counts = RunReport.Counts()
     var withoutDate = 0
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
-    try readJSON(displayPath: scan.displayPath, readPath: scan.readPath, format: scan.format, copy: writer.copy) { record in
+    try readJSON(
+      displayPath: scan.displayPath, readPath: scan.readPath, format: scan.format, options: options, copy: writer.copy
+    ) { record in
       let (fields, _, extendable) = locator.fields(of: record)
-      let outcome = self.outcome(
+      let outcome = recordConverter.outcome(
         of: fields, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
       counts.add(outcome)
       try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark), extend: extendable)
@@ -97,7 +109,8 @@ extension BatchJob {
 
   /// Whether a JSON document or JSON Lines file is an earlier fxbatch output: its first record object ends
   /// with the annotation members.
-  func isAnnotatedJSONOutput(_ path: String) -> Bool {
+  static func isAnnotatedJSONOutput(_ path: String, context: FormatContext) -> Bool {
+    let options = context.options
     let format = options.format ?? RecordFormat.detect(readPath: path, displayPath: path, recordsPath: options.recordsPath)
     var annotated = false
     try? JSONRecordStream(path: path, format: format, recordsPath: options.recordsPath).forEach(copy: { _ in }) { record in
@@ -110,8 +123,9 @@ extension BatchJob {
   }
 
   /// Reads a JSON file's records, turning every failure into a ``FileError`` located in the file.
-  private func readJSON(
-    displayPath: String, readPath: String, format: RecordFormat, copy: @escaping ([UInt8]) throws -> Void,
+  private static func readJSON(
+    displayPath: String, readPath: String, format: RecordFormat, options: BatchOptions,
+    copy: @escaping ([UInt8]) throws -> Void,
     record: @escaping (JSONRecordText) throws -> Bool
   ) throws(FileError) {
     do {

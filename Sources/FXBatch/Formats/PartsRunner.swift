@@ -8,7 +8,7 @@ import Synchronization
 
 /// Runs the parts of one big file on all cores: the one parts runner every format uses for both passes.
 ///
-/// A format splits its file at record boundaries it has found itself (``BatchJob/lineStarts(_:targets:after:size:)``
+/// A format splits its file at record boundaries it has found itself (``lineStarts(_:targets:after:size:)``
 /// for line-based formats, its own scanner otherwise) and hands the runner one closure that reads a part. Pass 1
 /// (``scan(parts:_:)``) gives each part's findings in order; pass 2 (``convert(parts:into:temporaryPrefix:_:)``)
 /// lets part 0 write straight to the output while every other part writes an unnamed temporary file
@@ -91,9 +91,66 @@ enum PartsRunner {
     }
   }
 
+  /// The offsets of the first line after each target offset (after the first line feed at or after it), for
+  /// parts of a file where a record starts after every line feed (CSV without quoted fields, JSON Lines); `nil`
+  /// when one is missing, not after `first`, or not after the one before.
+  static func lineStarts(_ readPath: String, targets: [Int], after first: Int, size: Int) -> [Int]? {
+    var starts: [Int] = []
+    let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var window = [UInt8](repeating: 0, count: 1 << 16)
+    for target in targets {
+      let count = FileBytes.read(from: descriptor, into: &window, fileOffset: target - 1)
+      guard count > 0, let feed = window[0..<count].firstIndex(of: 10) else { return nil }
+      let start = target - 1 + feed + 1
+      guard start > first, start > (starts.last ?? 0), start < size else { return nil }
+      starts.append(start)
+    }
+    return starts
+  }
+
+  /// The file offsets near which parts should start, for a file of `fileSize` bytes in `parts` parts; none for a
+  /// file too small to be worth it.
+  static func partTargets(fileSize: Int, parts: Int, minimumSize: Int) -> [Int] {
+    guard parts > 1, fileSize >= minimumSize else { return [] }
+    return (1..<parts).map { fileSize / parts * $0 }
+  }
+
+  /// The size of a regular file; 0 for anything else or an error.
+  static func fileSize(_ path: String) -> Int {
+    var status = stat()
+    guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return 0 }
+    return Int(status.st_size)
+  }
+
   /// A part that did not report (never expected: `concurrentPerform` runs every iteration).
   struct PartNotRun: Error, CustomStringConvertible {
     let part: Int
     var description: String { "part \(part) of the file was not read" }
   }
+}
+
+/// What converting a part of a file gave.
+struct PartResult {
+  var counts = RunReport.Counts()
+  var withoutDate = 0
+  var ledger: ReconciliationLedger
+  /// The decimal-mark evidence of the records (read only for a provisional scan).
+  var inference = DecimalMarkInference()
+
+  mutating func add(_ other: PartResult) {
+    counts.add(other.counts)
+    withoutDate += other.withoutDate
+    ledger.add(other.ledger)
+    inference.add(other.inference)
+  }
+}
+
+/// A value handed to the threads of ``DispatchQueue/concurrentPerform(iterations:execute:)``: each thread
+/// reads it and owns its copies. ``PartsRunner`` wraps its closures in it; the only shared objects the
+/// threads touch are the first part's reader and the output sink, which only thread 0 uses.
+struct UncheckedSendable<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
 }

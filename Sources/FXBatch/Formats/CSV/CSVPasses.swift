@@ -6,9 +6,10 @@ import Synchronization
   import Glibc
 #endif
 
-extension BatchJob {
+/// The two passes over CSV files.
+extension CSVFormat {
   /// Opens a file and reads its header.
-  private func openFile(_ readPath: String, displayPath: String, delimiter: UInt8?) throws(FileError) -> (
+  private static func openFile(_ readPath: String, displayPath: String, delimiter: UInt8?) throws(FileError) -> (
     reader: CSVReader, leadingBlankLines: [CSVRecord], header: CSVRecord
   ) {
     do {
@@ -33,9 +34,10 @@ extension BatchJob {
   ///
   /// A big file under a local table, written to a file, gets a provisional scan (``FileScan/isProvisional``)
   /// unless `allowProvisional` is `false`.
-  func scanCSVFile(displayPath: String, readPath: String, outputPath: String?, allowProvisional: Bool = true)
-    throws(FileError) -> (FileScan, RateKeyIndex)
-  {
+  static func scanCSVFile(
+    displayPath: String, readPath: String, outputPath: String?, allowProvisional: Bool = true, context: FormatContext
+  ) throws(FileError) -> (FileScan, RateKeyIndex) {
+    let options = context.options
     var (reader, _, header) = try openFile(readPath, displayPath: displayPath, delimiter: options.delimiter)
     let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingWhitespace }
     if AnnotationColumn.endAnnotated(headerFields) {
@@ -52,7 +54,7 @@ extension BatchJob {
     }
     let normalizer = RecordNormalizer(
       mapping: mapping, headerFieldCount: header.fieldCount, fixedFrom: options.fixedFrom, fixedTo: options.fixedTo,
-      dateFormat: options.dateFormat, defaultDay: defaultDay, currencies: options.currencies)
+      dateFormat: options.dateFormat, defaultDay: context.defaultDay, currencies: options.currencies)
     var decoder = CSVFieldDecoder(normalizer: normalizer)
     var keys = RateKeyIndex()
     var inference = DecimalMarkInference()
@@ -61,14 +63,15 @@ extension BatchJob {
     // Under a local table, records are converted as they come in pass 2: no keys to collect, and a big file is
     // converted in parts on all cores; the parts start at record boundaries found here. Under a provider whose
     // answer is a table, every record is read (in parts too) for the span of days to ask it (``KeySpan``).
-    let spanAccepts = tableProviderAccepts
-    let collectKeys = convertingTable == nil && spanAccepts == nil
+    let spanAccepts = context.tableProviderAccepts
+    let collectKeys = !context.hasConvertingTable && spanAccepts == nil
     var span = spanAccepts.map(KeySpan.init)
     let splitTargets =
-      !passTwoConvertsFromTable
+      !context.passTwoConvertsFromTable
       ? []
-      : Self.partTargets(
-        fileSize: Self.fileSize(readPath), parts: options.parallelParts, minimumSize: options.parallelMinimumSize)
+      : PartsRunner.partTargets(
+        fileSize: PartsRunner.fileSize(readPath), parts: options.parallelParts,
+        minimumSize: options.parallelMinimumSize)
     var partStarts: [FileScan.PartStart] = []
     var size = 0
     /// What one record says about the decimal mark (safe on any thread: it touches nothing but `inference`).
@@ -112,7 +115,7 @@ extension BatchJob {
       }
     }
     let readMeter = ProgressMeter(
-      file: displayPath, pass: 1, bytesTotal: Self.fileSize(readPath), handler: options.progress)
+      file: displayPath, pass: 1, bytesTotal: PartsRunner.fileSize(readPath), handler: options.progress)
     do {
       if !splitTargets.isEmpty, !collectKeys,
         let parallel = try Self.scanCSVInParts(
@@ -190,8 +193,8 @@ extension BatchJob {
   ///
   /// A record whose currencies, date and plain amount ``CSVFieldDecoder`` reads, and whose key has a rate, is
   /// converted and written from bytes (its raw bytes, then the annotation fields); any other record takes the
-  /// general path (``outcome(of:normalizer:parser:quotes:withoutDate:ledger:)`` and ``CSVAnnotatingWriter``),
-  /// which gives the same output.
+  /// general path (``RecordConverter/outcome(of:normalizer:parser:quotes:withoutDate:ledger:)`` and
+  /// ``CSVAnnotatingWriter``), which gives the same output.
   ///
   /// A big file under a local table is converted in parts (``FileScan/partStarts``) on all cores: the first part
   /// writes to the output, each other part to a temporary file, and the temporary files are appended in order,
@@ -203,32 +206,35 @@ extension BatchJob {
   ///
   /// - Returns: the counts, records without a date, the reconciliation figures, and the scan (no longer
   ///   provisional).
-  func convertCSV(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError) -> (
-    RunReport.Counts, Int, ReconciliationLedger, FileScan
-  ) {
-    guard scan.csv.isProvisional else { return try convertCSVChecked(scan, quotes: quotes, standardOutput: standardOutput) }
+  static func convertCSV(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
+    throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger, FileScan)
+  {
+    guard scan.csv.isProvisional else {
+      return try convertCSVChecked(scan, context: context, quotes: quotes, standardOutput: standardOutput)
+    }
     do {
-      return try convertCSVChecked(scan, quotes: quotes, standardOutput: standardOutput)
+      return try convertCSVChecked(scan, context: context, quotes: quotes, standardOutput: standardOutput)
     } catch {
       let (fresh, _) = try scanCSVFile(
-        displayPath: scan.displayPath, readPath: scan.readPath, outputPath: scan.outputPath, allowProvisional: false)
-      return try convertCSVChecked(fresh, quotes: quotes, standardOutput: standardOutput)
+        displayPath: scan.displayPath, readPath: scan.readPath, outputPath: scan.outputPath, allowProvisional: false,
+        context: context)
+      return try convertCSVChecked(fresh, context: context, quotes: quotes, standardOutput: standardOutput)
     }
   }
 
   /// A provisional scan whose check failed in pass 2.
   private struct ProvisionalScanMismatch: Error {}
 
-  private func convertCSVChecked(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError) -> (
-    RunReport.Counts, Int, ReconciliationLedger, FileScan
-  ) {
+  private static func convertCSVChecked(
+    _ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32
+  ) throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger, FileScan) {
+    let options = context.options
     let (reader, leadingBlankLines, header) = try openFile(
       scan.readPath, displayPath: scan.displayPath, delimiter: scan.csv.delimiter)
-    let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
+    let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     var fastPass: CSVFastPass? = nil
-    if let table = convertingTable {
-      let converter = TableConverter(table: table, maxStaleness: options.maxStaleness, rounding: options.rounding)
+    if let converter = context.makeTableConverter() {
       // The fast path writes `.` decimal marks and the table's texts unquoted.
       if options.outputDecimalMark == .point, converter.textsAreSafe(in: .csv(delimiter: scan.csv.delimiter)) {
         fastPass = CSVFastPass(
@@ -243,12 +249,12 @@ extension BatchJob {
       let meter = ProgressMeter(file: scan.displayPath, pass: 2, bytesTotal: scan.size, handler: options.progress)
       if let fastPass, !scan.partStarts.isEmpty {
         result = try convertCSVInParts(
-          scan, first: reader, headerFieldCount: header.fieldCount, sink: sink, fastPass: fastPass, quotes: quotes,
-          meter: meter)
+          scan, first: reader, headerFieldCount: header.fieldCount, sink: sink, fastPass: fastPass, context: context,
+          quotes: quotes, meter: meter)
       } else {
         result = try convertCSVPart(
-          scan, reader: reader, headerFieldCount: header.fieldCount, sink: sink, fastPass: fastPass, quotes: quotes,
-          meter: meter)
+          scan, reader: reader, headerFieldCount: header.fieldCount, sink: sink, fastPass: fastPass, context: context,
+          quotes: quotes, meter: meter)
       }
       var checked = scan
       if scan.csv.isProvisional {
@@ -268,10 +274,12 @@ extension BatchJob {
   }
 
   /// Converts the records a reader has left, writing them to `sink`.
-  private func convertCSVPart(
-    _ scan: FileScan, reader: CSVReader, headerFieldCount: Int, sink: ByteSink, fastPass: CSVFastPass?, quotes: QuoteBook,
-    meter: ProgressMeter?
+  private static func convertCSVPart(
+    _ scan: FileScan, reader: CSVReader, headerFieldCount: Int, sink: ByteSink, fastPass: CSVFastPass?,
+    context: FormatContext, quotes: QuoteBook, meter: ProgressMeter?
   ) throws -> PartResult {
+    let options = context.options
+    let recordConverter = context.recordConverter
     var ticker = ProgressMeter.Ticker(meter, from: reader.nextRecordOffset)
     let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.csv.delimiter, headerFieldCount: headerFieldCount)
     let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
@@ -296,7 +304,7 @@ extension BatchJob {
         return
       }
       let record = view.record
-      let outcome = self.outcome(
+      let outcome = recordConverter.outcome(
         of: scan.normalizer.fields(of: record), normalizer: scan.normalizer, parser: parser, quotes: quotes,
         withoutDate: &withoutDate, ledger: &ledger)
       counts.add(outcome)
@@ -323,10 +331,10 @@ extension BatchJob {
     return PartResult(counts: counts, withoutDate: withoutDate, ledger: ledger, inference: inference)
   }
 
-  /// Converts a file's records in parts on several threads (see ``convertCSV(_:quotes:standardOutput:)``).
-  private func convertCSVInParts(
-    _ scan: FileScan, first: CSVReader, headerFieldCount: Int, sink: ByteSink, fastPass: CSVFastPass, quotes: QuoteBook,
-    meter: ProgressMeter?
+  /// Converts a file's records in parts on several threads (see ``convertCSV(_:context:quotes:standardOutput:)``).
+  private static func convertCSVInParts(
+    _ scan: FileScan, first: CSVReader, headerFieldCount: Int, sink: ByteSink, fastPass: CSVFastPass,
+    context: FormatContext, quotes: QuoteBook, meter: ProgressMeter?
   ) throws -> PartResult {
     let starts = scan.partStarts
     first.stop(at: starts[0].offset)
@@ -334,8 +342,8 @@ extension BatchJob {
       part, partSink in
       if part == 0 {
         return try convertCSVPart(
-          scan, reader: first, headerFieldCount: headerFieldCount, sink: partSink, fastPass: fastPass, quotes: quotes,
-          meter: meter)
+          scan, reader: first, headerFieldCount: headerFieldCount, sink: partSink, fastPass: fastPass, context: context,
+          quotes: quotes, meter: meter)
       }
       let end = part < starts.count ? starts[part].offset : scan.size
       let reader = try CSVReader(
@@ -343,10 +351,10 @@ extension BatchJob {
       var partFastPass = fastPass
       partFastPass.restart()
       return try convertCSVPart(
-        scan, reader: reader, headerFieldCount: headerFieldCount, sink: partSink, fastPass: partFastPass, quotes: quotes,
-        meter: meter)
+        scan, reader: reader, headerFieldCount: headerFieldCount, sink: partSink, fastPass: partFastPass,
+        context: context, quotes: quotes, meter: meter)
     }
-    return total(of: results)
+    return context.total(of: results)
   }
 
   /// Pass 1 in parts on all cores, for a file without quoted fields, where a record starts after every line
@@ -363,8 +371,10 @@ extension BatchJob {
     makeState: @escaping @Sendable (Int) -> CSVPassOneState,
     scan: @escaping @Sendable (CSVRecordView, inout CSVPassOneState) -> Void
   ) throws -> (CSVPassOneState, [FileScan.PartStart], Int)? {
-    let size = fileSize(readPath)
-    guard let starts = lineStarts(readPath, targets: targets, after: reader.nextRecordOffset, size: size) else { return nil }
+    let size = PartsRunner.fileSize(readPath)
+    guard
+      let starts = PartsRunner.lineStarts(readPath, targets: targets, after: reader.nextRecordOffset, size: size)
+    else { return nil }
     reader.stop(at: starts[0])
     let parts = starts.count + 1
     let offsets = starts
@@ -411,12 +421,13 @@ extension BatchJob {
     reader: CSVReader, readPath: String, targets: [Int],
     scan: @escaping @Sendable (CSVRecordView, inout DecimalMarkInference) -> Void
   ) throws -> (DecimalMarkInference, [Int], Int)? {
-    let size = fileSize(readPath)
+    let size = PartsRunner.fileSize(readPath)
     let first = reader.nextRecordOffset
-    guard let starts = lineStarts(readPath, targets: targets, after: first, size: size) else { return nil }
+    guard let starts = PartsRunner.lineStarts(readPath, targets: targets, after: first, size: size) else { return nil }
     let sampleEnd =
       first + provisionalSampleSize < starts[0]
-      ? lineStarts(readPath, targets: [first + provisionalSampleSize], after: first, size: size)?.first ?? starts[0]
+      ? PartsRunner.lineStarts(readPath, targets: [first + provisionalSampleSize], after: first, size: size)?.first
+        ?? starts[0]
       : starts[0]
     let sample = try CSVReader(path: readPath, delimiter: reader.delimiter, range: first..<sampleEnd, line: reader.nextLine)
     var inference = DecimalMarkInference()

@@ -1,7 +1,7 @@
 /// The two passes over XML documents.
-extension BatchJob {
-  /// The locator of XML record fields for this run's options.
-  var xmlFieldLocator: XMLFieldLocator {
+extension XMLFormat {
+  /// The locator of XML record fields for a run's options.
+  static func fieldLocator(_ options: BatchOptions) -> XMLFieldLocator {
     XMLFieldLocator(names: options.fieldNames, fixedFrom: options.fixedFrom != nil, fixedTo: options.fixedTo != nil)
   }
 
@@ -10,12 +10,16 @@ extension BatchJob {
   ///
   /// - Throws: ``FileError`` for a malformed or refused document, one that is already fxbatch output, or
   ///   records of which none has an amount (or a currency) field.
-  func scanXMLFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (FileScan, Set<RateKey>) {
-    if let scanned = scanXMLFileFast(displayPath: displayPath, readPath: readPath, outputPath: outputPath) { return scanned }
-    var locator = xmlFieldLocator
-    let normalizer = recordNormalizer
+  static func scanXMLFile(displayPath: String, readPath: String, outputPath: String?, context: FormatContext)
+    throws(FileError) -> (FileScan, Set<RateKey>)
+  {
+    let fast = scanXMLFileFast(displayPath: displayPath, readPath: readPath, outputPath: outputPath, context: context)
+    if let fast { return fast }
+    let options = context.options
+    var locator = fieldLocator(options)
+    let normalizer = context.recordNormalizer
     var keys: Set<RateKey> = []
-    let collectKeys = convertingTable == nil
+    let collectKeys = !context.hasConvertingTable
     var inference = DecimalMarkInference()
     var located: [FieldMapping.Role: String] = [:]
     var first: XMLRecord? = nil
@@ -66,17 +70,20 @@ extension BatchJob {
 
   /// Pass 2 over an XML document: writes the annotated copy (``XMLAnnotatingWriter``), the records' fields
   /// read again with libxml2's streaming reader.
-  func convertXML(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError)
-    -> (RunReport.Counts, Int, ReconciliationLedger)
+  static func convertXML(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
+    throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger)
   {
     if let document = scan.xml?.document {
-      return try convertXMLFast(scan, document: document, quotes: quotes, standardOutput: standardOutput)
+      return try convertXMLFast(
+        scan, document: document, context: context, quotes: quotes, standardOutput: standardOutput)
     }
+    let options = context.options
+    let recordConverter = context.recordConverter
     let recordElement = scan.xml?.recordElement ?? ""
-    let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
+    let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     let writer = XMLAnnotatingWriter(sink: sink)
-    var locator = xmlFieldLocator
+    var locator = fieldLocator(options)
     let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
     var counts = RunReport.Counts()
     var withoutDate = 0
@@ -85,7 +92,7 @@ extension BatchJob {
       let reader = try XMLRecordReader(path: scan.readPath, recordElement: recordElement)
       try writer.write(path: scan.readPath, encoding: reader.encoding, recordElement: recordElement) {
         guard let record = try reader.next() else { throw Self.recordsOutOfStep(scan) }
-        let outcome = self.outcome(
+        let outcome = recordConverter.outcome(
           of: locator.fields(of: record).fields, normalizer: scan.normalizer, parser: parser, quotes: quotes,
           withoutDate: &withoutDate, ledger: &ledger)
         counts.add(outcome)
@@ -104,8 +111,8 @@ extension BatchJob {
   }
 
   /// Whether an XML document is an earlier fxbatch output: its first record ends with an `fx` element.
-  func isAnnotatedXMLOutput(_ path: String) -> Bool {
-    guard let element = try? options.recordElement ?? XMLRecordReader.detectRecordElement(path: path),
+  static func isAnnotatedXMLOutput(_ path: String, context: FormatContext) -> Bool {
+    guard let element = try? context.options.recordElement ?? XMLRecordReader.detectRecordElement(path: path),
       let reader = try? XMLRecordReader(path: path, recordElement: element), let record = try? reader.next()
     else { return false }
     return record.children.last?.name == XMLFieldLocator.annotationElement

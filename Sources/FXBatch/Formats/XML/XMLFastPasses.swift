@@ -10,8 +10,8 @@ import Synchronization
 /// bytes are read directly (libxml2's streaming reader alone takes about 8 s for a million records), records
 /// are converted by ``XMLFastPass`` or, when it declines one, by the general rules, and a big document is read
 /// and converted in parts on all cores. A document outside the subset takes the general path
-/// (``scanXMLFile(displayPath:readPath:outputPath:)``) from the start, so its errors are libxml2's.
-extension BatchJob {
+/// (``scanXMLFile(displayPath:readPath:outputPath:context:)``) from the start, so its errors are libxml2's.
+extension XMLFormat {
   /// Pass 1 through ``XMLSimpleScanner``.
   ///
   /// - Returns: the scan and no keys (records are converted from the table as they come); `nil` when the
@@ -19,19 +19,23 @@ extension BatchJob {
   ///   path then reads it and reports what is wrong.
   ///
   /// Under a table provider, it also finds the span of days to ask it (``KeySpan``), and returns its keys.
-  func scanXMLFileFast(displayPath: String, readPath: String, outputPath: String?) -> (FileScan, Set<RateKey>)? {
-    let spanAccepts = tableProviderAccepts
-    guard convertingTable != nil || spanAccepts != nil else { return nil }
-    let normalizer = recordNormalizer
+  static func scanXMLFileFast(displayPath: String, readPath: String, outputPath: String?, context: FormatContext) -> (
+    FileScan, Set<RateKey>
+  )? {
+    let options = context.options
+    let spanAccepts = context.tableProviderAccepts
+    guard context.hasConvertingTable || spanAccepts != nil else { return nil }
+    let normalizer = context.recordNormalizer
     let spanReader = spanAccepts.map { SpanReader(span: KeySpan(accepts: $0), normalizer: normalizer) }
-    let size = Self.fileSize(readPath)
+    let size = PartsRunner.fileSize(readPath)
     guard size > 0, let head = Self.xmlHead(path: readPath, recordName: options.recordElement.map { Array($0.utf8) } ?? [])
     else { return nil }
-    let locator = xmlFieldLocator
+    let locator = fieldLocator(options)
     let inferMark = options.decimalMark == nil
     var starts = Self.xmlPartStarts(
       path: readPath, document: head.document, after: head.firstRecord,
-      targets: Self.partTargets(fileSize: size, parts: options.parallelParts, minimumSize: options.parallelMinimumSize))
+      targets: PartsRunner.partTargets(
+        fileSize: size, parts: options.parallelParts, minimumSize: options.parallelMinimumSize))
     var found: XMLPartScan? = nil
     if !starts.isEmpty {
       found = Self.scanXMLInParts(
@@ -196,32 +200,34 @@ extension BatchJob {
     return total
   }
 
-  /// Pass 2 through ``XMLSimpleScanner`` (see ``scanXMLFileFast(displayPath:readPath:outputPath:)``): the
+  /// Pass 2 through ``XMLSimpleScanner`` (see ``scanXMLFileFast(displayPath:readPath:outputPath:context:)``): the
   /// document's bytes are copied, and each record gains its `fx` element where ``XMLAnnotatingWriter`` puts it,
   /// from ``XMLFastPass`` or else from the general rules and ``XMLElementEncoder``, so the output is the general
   /// path's byte for byte.
-  func convertXMLFast(_ scan: FileScan, document: XMLScannedDocument, quotes: QuoteBook, standardOutput: Int32)
-    throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger)
-  {
-    let (atomicFile, sink) = try openOutput(scan, standardOutput: standardOutput)
+  static func convertXMLFast(
+    _ scan: FileScan, document: XMLScannedDocument, context: FormatContext, quotes: QuoteBook, standardOutput: Int32
+  ) throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger) {
+    let options = context.options
+    let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     var fastPass: XMLFastPass? = nil
-    if let table = convertingTable {
-      let converter = TableConverter(table: table, maxStaleness: options.maxStaleness, rounding: options.rounding)
+    if let converter = context.makeTableConverter() {
       // The template writes `.` decimal marks and the table's texts unescaped.
       if options.outputDecimalMark == .point, converter.textsAreSafe(in: .xmlElement) {
         fastPass = XMLFastPass(
-          shapes: XMLRecordShapes(locator: xmlFieldLocator), converter: converter, normalizer: scan.normalizer,
+          shapes: XMLRecordShapes(locator: fieldLocator(options)), converter: converter, normalizer: scan.normalizer,
           decimalMark: scan.decimalMark?.byte)
       }
     }
     do {
       let result: PartResult
       if let fastPass, !scan.partStarts.isEmpty {
-        result = try convertXMLInParts(scan, document: document, sink: sink, fastPass: fastPass, quotes: quotes)
+        result = try convertXMLInParts(
+          scan, document: document, sink: sink, fastPass: fastPass, context: context, quotes: quotes)
       } else {
         result = try convertXMLPart(
-          scan, document: document, range: 0..<Int.max, phase: .prolog, sink: sink, fastPass: fastPass, quotes: quotes)
+          scan, document: document, range: 0..<Int.max, phase: .prolog, sink: sink, fastPass: fastPass,
+          context: context, quotes: quotes)
       }
       if let atomicFile { try atomicFile.commit() } else { try sink.flush() }
       return (result.counts, result.withoutDate, result.ledger)
@@ -238,10 +244,12 @@ extension BatchJob {
 
   /// Converts the records of a byte range of a document, writing the range's bytes with the `fx` elements to
   /// `sink`.
-  private func convertXMLPart(
+  private static func convertXMLPart(
     _ scan: FileScan, document: XMLScannedDocument, range: Range<Int>, phase: XMLSimpleScanner.Phase, sink: ByteSink,
-    fastPass: XMLFastPass?, quotes: QuoteBook
+    fastPass: XMLFastPass?, context: FormatContext, quotes: QuoteBook
   ) throws -> PartResult {
+    let options = context.options
+    let recordConverter = context.recordConverter
     var scanner = try XMLSimpleScanner(
       path: scan.readPath, range: range, phase: phase, rootName: document.rootName, recordName: document.recordName)
     let encoder = try XMLElementEncoder(encoding: document.encodingName)
@@ -252,11 +260,11 @@ extension BatchJob {
     var counts = RunReport.Counts()
     var withoutDate = 0
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
-    var shapes = XMLRecordShapes(locator: xmlFieldLocator)
+    var shapes = XMLRecordShapes(locator: fieldLocator(options))
     /// Writes one record through the general rules.
     func writeGeneral(_ record: XMLScannedRecord, shape: Int, shapes: XMLRecordShapes) throws {
       let bytes = scanner.bytes
-      let outcome = self.outcome(
+      let outcome = recordConverter.outcome(
         of: shapes.fields(of: record, shape: shape, in: bytes), normalizer: scan.normalizer, parser: parser,
         quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
       counts.add(outcome)
@@ -350,9 +358,10 @@ extension BatchJob {
   }
 
   /// Converts a document's records in parts on several threads: the first part writes to the output, each other
-  /// part to a temporary file, appended in order (as ``convertCSV(_:quotes:standardOutput:)`` does).
-  private func convertXMLInParts(
-    _ scan: FileScan, document: XMLScannedDocument, sink: ByteSink, fastPass: XMLFastPass, quotes: QuoteBook
+  /// part to a temporary file, appended in order (as ``CSVFormat/convertCSV(_:context:quotes:standardOutput:)`` does).
+  private static func convertXMLInParts(
+    _ scan: FileScan, document: XMLScannedDocument, sink: ByteSink, fastPass: XMLFastPass, context: FormatContext,
+    quotes: QuoteBook
   ) throws -> PartResult {
     let starts = scan.partStarts.map(\.offset)
     let results = try PartsRunner.convert(parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-part") {
@@ -362,8 +371,8 @@ extension BatchJob {
       partFastPass.restart()
       return try convertXMLPart(
         scan, document: document, range: range, phase: part == 0 ? .prolog : .content, sink: partSink,
-        fastPass: partFastPass, quotes: quotes)
+        fastPass: partFastPass, context: context, quotes: quotes)
     }
-    return total(of: results)
+    return context.total(of: results)
   }
 }

@@ -1,0 +1,48 @@
+/// One input of pass 1: the name the user gave, the file to read (standard input's spooled copy for `-`), and
+/// where its annotated copy goes (`nil`: standard output).
+struct FileInput {
+  let displayPath: String
+  let readPath: String
+  let outputPath: String?
+}
+
+/// What pass 1 learned about one file.
+struct FileScan {
+  let displayPath: String
+  let readPath: String
+  var outputPath: String?  // nil: standard output
+  let format: RecordFormat
+  /// `nil` when nothing settles it (``DecimalMarkInference/decide(delimiter:)``).
+  let decimalMark: DecimalMark?
+  let decimalMarkInferred: Bool
+  let decimalMarkBasis: DecimalMarkInference.Basis?
+  let normalizer: RecordNormalizer
+  /// Role (`amount`, `from`, `to`, `date`) → the header name that plays it.
+  let fields: [String: String]
+  /// CSV, JSON Lines and XML: where the parts of a big file start (see
+  /// ``CSVFormat/convertCSV(_:context:quotes:standardOutput:)``); empty: one part.
+  var partStarts: [PartStart] = []
+  /// CSV, JSON Lines and XML: the file's size when pass 1 read it.
+  var size = 0
+  /// What only the file's format reads in pass 2 (CSV's delimiter, XML's record element, …), declared in its
+  /// folder; `nil` for a format that needs nothing more.
+  var details: (any FormatScanDetails)? = nil
+
+  struct PartStart {
+    /// The file offset of the part's first record.
+    let offset: Int
+    /// Its 1-based line.
+    let line: Int
+  }
+}
+
+/// What pass 2 did with one file.
+struct FileConversion {
+  let counts: RunReport.Counts
+  /// Records that used the default day.
+  let withoutDate: Int
+  /// The converted amounts, for the rounding reconciliation.
+  let ledger: ReconciliationLedger
+  /// The file's scan after the pass (a provisional CSV scan is replaced).
+  let scan: FileScan
+}

@@ -99,6 +99,18 @@ struct ByteBuffer {
     }
   }
 
+  /// ``append(maximum:copyingFrom:_:_:_:)`` with two arrays.
+  @inline(__always)
+  mutating func append(
+    maximum: Int, copyingFrom first: [UInt8], _ second: [UInt8], _ body: (inout ByteCursor, ByteView, ByteView) -> Void
+  ) {
+    first.withUnsafeBufferPointer { first in
+      second.withUnsafeBufferPointer { second in
+        append(maximum: maximum) { cursor in body(&cursor, ByteView(first), ByteView(second)) }
+      }
+    }
+  }
+
   mutating func removeAll() { count = 0 }
 
   /// Gives this copy storage of its own (empty).

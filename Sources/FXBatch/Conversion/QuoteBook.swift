@@ -67,6 +67,9 @@ struct QuoteBook {
   private let onDemand: ((RateKey) -> Result<RateQuote, RowError>)?
   /// The table's identifier before and after ``RateTable/laterSource`` takes over, as UTF-8.
   private let identifiers: (early: [UInt8], later: [UInt8], from: CalendarDay?)
+  /// The general answers as the fast path reads them (``TableConverter/init(answers:rounding:)``), when asked
+  /// for (`answering`).
+  private(set) var answered: AnsweredQuotes? = nil
 
   /// Answers every key (the general ones through `resolveGeneral`).
   ///
@@ -77,10 +80,11 @@ struct QuoteBook {
   ///   - maxStaleness: `--max-staleness`.
   ///   - onDemand: answers a key that is not in `keys` (a CSV file's records under a table source are not collected:
   ///     they are converted by ``TableConverter``, and only a record it leaves to the general rules asks).
+  ///   - answering: whether to make ``answered`` (a run without a table, on the fast path).
   ///   - resolveGeneral: answers the keys a table does not answer with its own plan (or all of them).
   init(
     keys: RateKeyIndex, table: RateTable?, maxStaleness: Int,
-    onDemand: ((RateKey) -> Result<RateQuote, RowError>)? = nil,
+    onDemand: ((RateKey) -> Result<RateQuote, RowError>)? = nil, answering: Bool = false,
     resolveGeneral: (Set<RateKey>) -> [RateKey: Result<RateQuote, RowError>]
   ) {
     self.keys = keys
@@ -164,6 +168,16 @@ struct QuoteBook {
       let key = keys.key(at: index)
       general.append(resolved[key] ?? .failure(RowError(.noRate, "no rate was looked up for \(key.pair) on \(key.day)")))
       answers[index] = .general(Int32(general.count - 1))
+    }
+    if answering {
+      let answers = answers
+      let general = general
+      answered = AnsweredQuotes(keys: keys) { index in
+        guard case .general(let position) = answers[index], position >= 0 else {
+          return .failure(RowError(.noRate, "no general answer"))
+        }
+        return general[Int(position)]
+      }
     }
   }
 

@@ -1,5 +1,6 @@
-/// Converts records straight from a local rate table (the embedded ECB history, `--rates FILE`) without a
-/// per-key answer: the per-record fast path of big files.
+/// Converts records straight from a rate table (the embedded ECB history, `--rates FILE`, a fetched ECB feed, a
+/// table lock) without a per-key answer, or from the answered quotes of a source that answers pairs
+/// (``AnsweredQuotes``: Frankfurter, the calculator, a quotes lock): the per-record fast path of every source.
 ///
 /// Everything it looks up is small and reused across records — the pair's columns (``QuoteBook/LegPlan``), the
 /// publication row of each day, the table's cells as 64-bit integers — so a million records with 300,000
@@ -11,6 +12,10 @@
 /// applies), a published pair or a cross through the pivot, cells that fit 64 bits. For any other case
 /// ``convert(base:quote:day:amount:)`` returns `nil` and the caller takes the general path, which also writes
 /// every error.
+///
+/// Under answered quotes (``init(answers:rounding:)``) it converts a record whose key has an answer with the
+/// answer's exact rate, and writes the answer's texts: the general rules decided the answer, the converter only
+/// does its arithmetic in 64/128-bit integers.
 struct TableConverter {
   let table: RateTable
   let rounding: RoundingMode
@@ -46,6 +51,14 @@ struct TableConverter {
   /// Per target currency seen, its reconciliation figures (merged into a ledger by ``flush(into:)``).
   private var accounts: [Account] = []
   private var accountByCurrency: [UInt32: Int] = [:]
+  /// Whether records convert from ``answers`` rather than from ``table`` (then an empty table).
+  private let convertsAnswers: Bool
+  private var answers: AnsweredQuotes?
+  /// ``answers``' entries, texts and key lookup, and per entry its account (−1: not made yet), held directly:
+  /// read per record without unwrapping the optional.
+  private var answerEntries: [AnsweredQuotes.Entry] = []
+  private var answerTexts: [UInt8] = []
+  private var answerAccounts: [Int32] = []
 
   struct Account {
     let currency: CurrencyCode
@@ -82,6 +95,7 @@ struct TableConverter {
     rowDays = table.days.map(\.daysSinceEpoch)
     isUndated = table.isUndated
     self.maxStaleness = maxStaleness
+    convertsAnswers = false
     if let first = table.days.first, let last = table.days.last {
       firstDay = first.daysSinceEpoch
       // Days after the last publication use its row while within --max-staleness; the array covers ten years
@@ -102,9 +116,39 @@ struct TableConverter {
     )
   }
 
-  /// Whether the table's source identifiers may be written unescaped in a template's format.
+  /// A converter of answered quotes (see the type's description).
+  init(answers: AnsweredQuotes, rounding: RoundingMode) {
+    self.init(
+      table: RateTable(info: RateSourceInfo(identifier: "", publisher: "", description: ""), pairs: [], days: [], values: []),
+      maxStaleness: 0, rounding: rounding, convertsAnswers: true)
+    self.answers = answers
+    answerEntries = answers.entries
+    answerTexts = answers.texts
+    answerAccounts = Array(repeating: -1, count: answers.entries.count)
+  }
+
+  private init(table: RateTable, maxStaleness: Int, rounding: RoundingMode, convertsAnswers: Bool) {
+    self.table = table
+    self.rounding = rounding
+    self.convertsAnswers = convertsAnswers
+    width = 0
+    slotOfRow = []
+    rowDays = []
+    isUndated = false
+    self.maxStaleness = maxStaleness
+    firstDay = 0
+    rowByDay = []
+    dayTexts = []
+    identifiers = ([], [], Int.max)
+  }
+
+  /// Whether the table's source identifiers (or every answered quote's texts) may be written unescaped in a
+  /// template's format.
   func textsAreSafe(in template: AnnotationTemplate) -> Bool {
-    [identifiers.early, identifiers.later].allSatisfy {
+    if let answers {
+      return answers.textsAreSafe { template.allowsUnescaped($0) || ($0 == 32 && template.spaceIsPlain) }
+    }
+    return [identifiers.early, identifiers.later].allSatisfy {
       $0.dropLast(ByteCursor.wordCopyLimit).allSatisfy(template.allowsUnescaped)
     }
   }
@@ -112,6 +156,7 @@ struct TableConverter {
   /// Converts an amount; `nil` when the general rules must decide (see the type's description).
   @inline(__always)
   mutating func convert(base: CurrencyCode, quote: CurrencyCode, day: CalendarDay, amount: ExactDecimal) -> Conversion? {
+    if convertsAnswers { return convertAnswered(base: base, quote: quote, day: day, amount: amount) }
     guard base != quote, !isUndated, let planNumber = plan(base: base, quote: quote),
       day.daysSinceEpoch < planEnds[planNumber]
     else { return nil }
@@ -161,8 +206,56 @@ struct TableConverter {
       numerator = significands[firstCell]
       numeratorScale = Int(scales[firstCell])
     }
+    guard
+      let converted = round(
+        amount, numerator: numerator, numeratorScale: numeratorScale, denominator: denominator,
+        denominatorScale: denominatorScale, minorUnits: plan.minorUnits, account: planAccounts[planNumber])
+    else { return nil }
+    return Conversion(
+      converted: converted, row: row, slot: slot, plan: planNumber, isFallback: rowDays[row] != day.daysSinceEpoch,
+      numerator: numerator, numeratorScale: numeratorScale, denominator: denominator, denominatorScale: denominatorScale)
+  }
+
+  /// ``convert(base:quote:day:amount:)`` of a key's answered quote; the conversion's ``Conversion/row`` is the
+  /// answer's entry.
+  @inline(__always)
+  private mutating func convertAnswered(base: CurrencyCode, quote: CurrencyCode, day: CalendarDay, amount: ExactDecimal)
+    -> Conversion?
+  {
+    guard let index = answers?.entry(base: base, quote: quote, day: day) else { return nil }
+    let entry = answerEntries[index]
+    var account = Int(answerAccounts[index])
+    if account < 0 {
+      let currency = CurrencyCode(packed: entry.quoteLetters)
+      if let known = accountByCurrency[entry.quoteLetters] {
+        account = known
+      } else {
+        accounts.append(Account(currency: currency, minorUnits: Int(entry.minorUnits)))
+        account = accounts.count - 1
+        accountByCurrency[entry.quoteLetters] = account
+      }
+      answerAccounts[index] = Int32(account)
+    }
+    guard
+      let converted = round(
+        amount, numerator: entry.numerator, numeratorScale: Int(entry.numeratorScale), denominator: entry.denominator,
+        denominatorScale: Int(entry.denominatorScale), minorUnits: Int(entry.minorUnits), account: account)
+    else { return nil }
+    return Conversion(
+      converted: converted, row: index, slot: 0, plan: -1, isFallback: entry.isFallback, numerator: entry.numerator,
+      numeratorScale: Int(entry.numeratorScale), denominator: entry.denominator,
+      denominatorScale: Int(entry.denominatorScale))
+  }
+
+  /// `amount × numerator·10^(−numeratorScale) ÷ (denominator·10^(−denominatorScale))` rounded once to
+  /// `minorUnits` decimals, as ``ExchangeRate/convert(_:minorUnits:rounding:)``, added to an account; `nil`
+  /// when 128 bits do not suffice (the general path then converts the record).
+  @inline(__always)
+  private mutating func round(
+    _ amount: ExactDecimal, numerator: UInt64, numeratorScale: Int, denominator: UInt64, denominatorScale: Int,
+    minorUnits: Int, account: Int
+  ) -> ExactDecimal? {
     // result × 10^m = a·n·10^(sd + m) ÷ (d·10^(sa + sn))
-    let minorUnits = plan.minorUnits
     let exponent = denominatorScale + minorUnits - amount.scale - numeratorScale
     guard exponent > -20, exponent < 20 else { return nil }
     let magnitude = amount.significand.magnitude
@@ -192,12 +285,8 @@ struct TableConverter {
     guard rounded < ExactDecimal.powerOfTen(ExactDecimal.maximumDigits) else { return nil }
     let negative = amount.significand < 0
     let converted = ExactDecimal(significand: negative ? -Int128(rounded) : Int128(rounded), scale: minorUnits)
-    record(
-      converted, account: planAccounts[planNumber], negative: negative, quotient: quotient, remainder: remainder,
-      divisor: divisor)
-    return Conversion(
-      converted: converted, row: row, slot: slot, plan: planNumber, isFallback: rowDays[row] != day.daysSinceEpoch,
-      numerator: numerator, numeratorScale: numeratorScale, denominator: denominator, denominatorScale: denominatorScale)
+    record(converted, account: account, negative: negative, quotient: quotient, remainder: remainder, divisor: divisor)
+    return converted
   }
 
   /// Copies a row's cells into a new slot of ``significands`` and ``scales``.
@@ -248,6 +337,10 @@ struct TableConverter {
     cellTexts = copy(cellTexts)
     dayTexts = copy(dayTexts)
     identifiers = (copy(identifiers.early), copy(identifiers.later), identifiers.from)
+    answers?.makeUnique()
+    answerEntries = copy(answerEntries)
+    answerTexts = copy(answerTexts)
+    answerAccounts = copy(answerAccounts)
   }
 
   /// Hands the reconciliation figures of the records converted so far to a ledger, and starts afresh.
@@ -337,7 +430,14 @@ struct TableConverter {
   }
 
   /// The exact rate of a conversion.
-  func rate(_ conversion: Conversion) -> ExchangeRate? { plans[conversion.plan]?.rate(row: conversion.row, in: table) }
+  func rate(_ conversion: Conversion) -> ExchangeRate? {
+    if convertsAnswers {
+      return ExchangeRate(
+        numerator: ExactDecimal(significand: Int128(conversion.numerator), scale: conversion.numeratorScale),
+        denominator: ExactDecimal(significand: Int128(conversion.denominator), scale: conversion.denominatorScale))
+    }
+    return plans[conversion.plan]?.rate(row: conversion.row, in: table)
+  }
 
   /// Appends a conversion's annotation values in a format's template (``AnnotationTemplate``): the rate, the
   /// converted amount, the quote currency, the rate date, the source with the published rates used, the status
@@ -347,6 +447,7 @@ struct TableConverter {
   /// identifiers are kept with ``ByteCursor/wordCopyLimit`` readable bytes after them).
   @inline(__always)
   mutating func appendAnnotation(_ conversion: Conversion, template: AnnotationTemplate, to bytes: inout ByteBuffer) {
+    if convertsAnswers { return appendAnsweredAnnotation(conversion, template: template, to: &bytes) }
     guard let plan = plans[conversion.plan] else { return }
     let firstText = cellText(slot: conversion.slot, row: conversion.row, column: plan.first)
     var secondText = (start: 0, length: 0)
@@ -384,6 +485,40 @@ struct TableConverter {
       if isFallback {
         // "fallback"
         cursor.putWord(0x6B63_6162_6C6C_6166, count: 8)
+      } else {
+        cursor.putWord(0x6B6F, count: 2)  // "ok"
+      }
+      cursor.putPiece(6, of: template, from: pieces)
+      cursor.putPiece(7, of: template, from: pieces)
+    }
+  }
+
+  /// ``appendAnnotation(_:template:to:)`` of an answered quote: its rate text, the converted amount, the quote
+  /// currency, its rate day, its source text, its status and the empty error, as the general path writes them
+  /// (``RowOutcome/cells(decimalMark:)``).
+  @inline(__always)
+  private func appendAnsweredAnnotation(_ conversion: Conversion, template: AnnotationTemplate, to bytes: inout ByteBuffer) {
+    let entry = answerEntries[conversion.row]
+    let bound =
+      template.bytes.count + Int(entry.rateText.count) + Int(entry.dayText.count) + Int(entry.sourceText.count)
+      + ExactDecimal.maximumTextLength + 3 + 8 + 4 * ByteCursor.wordCopyLimit
+    let letters = entry.quoteLetters
+    bytes.append(maximum: bound, copyingFrom: template.bytes, answerTexts) { cursor, pieces, texts in
+      cursor.putPiece(0, of: template, from: pieces)
+      cursor.putShort(texts, from: Int(entry.rateText.start), count: Int(entry.rateText.count))
+      cursor.putPiece(1, of: template, from: pieces)
+      cursor.put(conversion.converted)
+      cursor.putPiece(2, of: template, from: pieces)
+      cursor.put(UInt8(truncatingIfNeeded: letters >> 16))
+      cursor.put(UInt8(truncatingIfNeeded: letters >> 8))
+      cursor.put(UInt8(truncatingIfNeeded: letters))
+      cursor.putPiece(3, of: template, from: pieces)
+      cursor.putShort(texts, from: Int(entry.dayText.start), count: Int(entry.dayText.count))
+      cursor.putPiece(4, of: template, from: pieces)
+      cursor.putShort(texts, from: Int(entry.sourceText.start), count: Int(entry.sourceText.count))
+      cursor.putPiece(5, of: template, from: pieces)
+      if entry.isFallback {
+        cursor.putWord(0x6B63_6162_6C6C_6166, count: 8)  // "fallback"
       } else {
         cursor.putWord(0x6B6F, count: 2)  // "ok"
       }

@@ -1,6 +1,6 @@
 /// What a format's two passes need from the run, and nothing of how the run is put together: the options, the
-/// table records are converted from as they come (behind ``makeTableConverter()``), which keys a table provider
-/// would be asked, the record normalizer and the default day, the one per-record rule (``RecordConverter``),
+/// table (or the answered quotes) records are converted from as they come (behind
+/// ``makeTableConverter(quotes:)``), which keys pass 1 gathers (``passOneKeys``), the record normalizer and the default day, the one per-record rule (``RecordConverter``),
 /// and where a file's annotated copy goes. `BatchJob` makes one for each pass.
 struct FormatContext {
   /// The run's options.
@@ -8,12 +8,14 @@ struct FormatContext {
   /// The table that converts records as they come (``TableConverter``); `nil` in pass 1 of a provider's run,
   /// whose keys are collected to plan the fetch.
   private let convertingTable: RateTable?
-  /// Under a ``TableRateProvider`` on the fast path: which keys it would be asked (for pass 1's ``KeySpan``);
-  /// `nil` for any other source.
-  let tableProviderAccepts: (@Sendable (RateKey) -> Bool)?
-  /// Whether pass 2 will convert from a table (a local one, or a ``TableRateProvider``'s): pass 1 then finds
-  /// where a big file's parts start even while it collects keys.
-  let passTwoConvertsFromTable: Bool
+  /// What pass 1's byte-level paths gather of the records' keys (``KeySpan``) on the fast path: under a
+  /// ``TableRateProvider``, the span of days of the keys it would be asked; under a source that answers keys
+  /// (a provider of pairs, a lock file's quotes), every key; `nil` under a local table (records convert as they
+  /// come) and off the fast path.
+  let passOneKeys: KeySpan?
+  /// Whether pass 2 converts on the fast path (``TableConverter``, from a table or from answered quotes): pass 1
+  /// then finds where a big file's parts start even while it collects keys.
+  var passTwoConvertsFromTable: Bool { options.fastPath }
   /// The day records without a date use: `--date`, else the newest rate day, else today.
   let defaultDay: CalendarDay
   /// The general per-record rule every format's general path calls.
@@ -29,30 +31,22 @@ struct FormatContext {
     self.convertingTable = convertingTable
     defaultDay = Self.defaultDay(options: options, source: source)
     recordConverter = RecordConverter(rounding: options.rounding, sourceIdentifier: source.info.identifier)
-    tableProviderAccepts = Self.tableProviderAccepts(options: options, source: source)
-    passTwoConvertsFromTable = Self.passTwoConvertsFromTable(options: options, source: source)
+    passOneKeys = Self.passOneKeys(options: options, source: source)
   }
 
-  /// Under a ``TableRateProvider`` on the fast path: which keys it would be asked; `nil` for any other source.
-  private static func tableProviderAccepts(options: BatchOptions, source: RateSourceChoice) -> (
-    @Sendable (RateKey) -> Bool
-  )? {
-    guard options.fastPath, case .provider(let provider as any TableRateProvider, _) = source else { return nil }
-    let today = options.today
-    return { key in
-      guard case .success(let route) = CurrencyLifecycle.route(for: key) else { return false }
-      let market = route.marketKey
-      return market.pair.base != market.pair.quote && provider.precheck(market, today: today) == nil
-    }
-  }
-
-  /// Whether pass 2 will convert from a table (a local one, or a ``TableRateProvider``'s).
-  private static func passTwoConvertsFromTable(options: BatchOptions, source: RateSourceChoice) -> Bool {
-    guard options.fastPath else { return false }
+  /// See ``passOneKeys``.
+  private static func passOneKeys(options: BatchOptions, source: RateSourceChoice) -> KeySpan? {
+    guard options.fastPath else { return nil }
     switch source {
-    case .table: return true
-    case .provider(let provider, _): return provider is any TableRateProvider
-    case .lockFile: return false
+    case .table: return nil
+    case .provider(let provider as any TableRateProvider, _):
+      let today = options.today
+      return KeySpan { key in
+        guard case .success(let route) = CurrencyLifecycle.route(for: key) else { return false }
+        let market = route.marketKey
+        return market.pair.base != market.pair.quote && provider.precheck(market, today: today) == nil
+      }
+    case .provider, .lockFile: return KeySpan()
     }
   }
 
@@ -64,11 +58,17 @@ struct FormatContext {
   /// Whether records are converted from a table as they come (no keys to collect in pass 1).
   var hasConvertingTable: Bool { convertingTable != nil }
 
-  /// The converter of records from the run's table as they come; `nil` when there is none (pass 1 of a
-  /// provider's run, a lock file, the general path). Each format checks that the table's texts suit its output.
-  func makeTableConverter() -> TableConverter? {
-    guard let table = convertingTable else { return nil }
-    return TableConverter(table: table, maxStaleness: options.maxStaleness, rounding: options.rounding)
+  /// The converter of records as they come: from the run's table, or in pass 2 from the answered quotes of a
+  /// source that answers keys (``QuoteBook/answered``); `nil` when there is none (pass 1 of a provider's run, the
+  /// general path). Each format checks that the converter's texts suit its output.
+  ///
+  /// - Parameter quotes: pass 2's answers; `nil` in pass 1.
+  func makeTableConverter(quotes: QuoteBook?) -> TableConverter? {
+    if let table = convertingTable {
+      return TableConverter(table: table, maxStaleness: options.maxStaleness, rounding: options.rounding)
+    }
+    guard options.fastPath, let answered = quotes?.answered else { return nil }
+    return TableConverter(answers: answered, rounding: options.rounding)
   }
 
   /// The normalizer of records whose fields are found by name (JSON, JSON Lines, XML); CSV adds its header's

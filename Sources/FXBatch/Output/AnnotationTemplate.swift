@@ -15,9 +15,14 @@ struct AnnotationTemplate: Sendable {
   /// Whether a byte may appear unescaped in a value of this format (the table's source identifiers are checked
   /// with it: one with any other byte takes the general path, which escapes or quotes it).
   let allowsUnescaped: @Sendable (UInt8) -> Bool
+  /// Whether the format's general writer writes a space in a value as it is (``allowsUnescaped`` is stricter:
+  /// a table identifier has none, and an answered quote's source text has some; ``AnsweredQuotes``).
+  let spaceIsPlain: Bool
 
-  /// - Parameter pieces: the eight pieces.
-  init(pieces: [[UInt8]], allowsUnescaped: @escaping @Sendable (UInt8) -> Bool) {
+  /// - Parameters:
+  ///   - pieces: the eight pieces.
+  ///   - spaceIsPlain: see ``spaceIsPlain``.
+  init(pieces: [[UInt8]], spaceIsPlain: Bool = true, allowsUnescaped: @escaping @Sendable (UInt8) -> Bool) {
     precondition(pieces.count == 8)
     // Readable bytes after the last piece for ``ByteCursor/putShort(_:from:count:)``.
     bytes = pieces.flatMap { $0 } + repeatElement(0, count: ByteCursor.wordCopyLimit)
@@ -28,6 +33,7 @@ struct AnnotationTemplate: Sendable {
     packedStarts = packed
     lastStart = starts[8]
     self.allowsUnescaped = allowsUnescaped
+    self.spaceIsPlain = spaceIsPlain
   }
 
   /// Piece `index`'s offset and length in ``bytes``.
@@ -40,7 +46,8 @@ struct AnnotationTemplate: Sendable {
 
   /// CSV fields (RFC 4180): each value after a delimiter, nothing after the empty `fx_error`.
   static func csv(delimiter: UInt8) -> AnnotationTemplate {
-    AnnotationTemplate(pieces: Array(repeating: [delimiter], count: 7) + [[]]) { byte in
+    // RFC 4180 writers quote a field for the delimiter, a quote, CR or LF (``CSVAnnotatingWriter``), not a space.
+    AnnotationTemplate(pieces: Array(repeating: [delimiter], count: 7) + [[]], spaceIsPlain: delimiter != 32) { byte in
       byte > 32 && byte < 127 && byte != UInt8(ascii: ",") && byte != UInt8(ascii: ";") && byte != UInt8(ascii: "\"")
     }
   }

@@ -99,7 +99,10 @@ public struct BatchJob {
         resolver.resolve(key) { resolver.tableFailureAnswer($0, provider: provider, failure: failure) }
       }
     }
-    let quotes = QuoteBook(keys: keys, table: table, maxStaleness: options.maxStaleness, onDemand: onDemand) { generalKeys in
+    let quotes = QuoteBook(
+      keys: keys, table: table, maxStaleness: options.maxStaleness, onDemand: onDemand,
+      answering: table == nil && options.fastPath
+    ) { generalKeys in
       let resolved = resolver.resolve(generalKeys, report: &report)
       market = resolved.market
       return resolved.quotes

@@ -62,10 +62,11 @@ extension CSVFormat {
     let useFastPath = options.fastPath
     // Under a local table, records are converted as they come in pass 2: no keys to collect, and a big file is
     // converted in parts on all cores; the parts start at record boundaries found here. Under a provider whose
-    // answer is a table, every record is read (in parts too) for the span of days to ask it (``KeySpan``).
-    let spanAccepts = context.tableProviderAccepts
-    let collectKeys = !context.hasConvertingTable && spanAccepts == nil
-    var span = spanAccepts.map(KeySpan.init)
+    // answer is a table, every record is read (in parts too) for the span of days to ask it (``KeySpan``); under a
+    // source that answers keys, for every key.
+    let passOneKeys = context.passOneKeys
+    let collectKeys = !context.hasConvertingTable && passOneKeys == nil
+    var span = passOneKeys
     let splitTargets =
       !context.passTwoConvertsFromTable
       ? []
@@ -121,7 +122,7 @@ extension CSVFormat {
         let parallel = try Self.scanCSVInParts(
           reader: reader, readPath: readPath, targets: splitTargets, meter: readMeter,
           makeState: { _ in
-            CSVPassOneState(decoder: CSVFieldDecoder(normalizer: normalizer), span: spanAccepts.map(KeySpan.init))
+            CSVPassOneState(decoder: CSVFieldDecoder(normalizer: normalizer), span: passOneKeys)
           },
           scan: { view, state in
             addEvidence(view, &state.inference)
@@ -136,7 +137,7 @@ extension CSVFormat {
         if !splitTargets.isEmpty, !collectKeys {  // the parts met a quoted field: read the file again, in one pass
           reader = try openFile(readPath, displayPath: displayPath, delimiter: reader.delimiter).reader
           inference = DecimalMarkInference()
-          span = spanAccepts.map(KeySpan.init)
+          span = passOneKeys
         }
         var ticker = ProgressMeter.Ticker(readMeter, from: reader.nextRecordOffset)
         while let _ = try reader.withNextRecord({ scanRecord($0, inference: &inference) }) {
@@ -234,8 +235,8 @@ extension CSVFormat {
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     var fastPass: CSVFastPass? = nil
-    if let converter = context.makeTableConverter() {
-      // The fast path writes `.` decimal marks and the table's texts unquoted.
+    if let converter = context.makeTableConverter(quotes: quotes) {
+      // The fast path writes `.` decimal marks and the table's (or the answers') texts unquoted.
       if options.outputDecimalMark == .point, converter.textsAreSafe(in: .csv(delimiter: scan.csv.delimiter)) {
         fastPass = CSVFastPass(
           decoder: CSVFieldDecoder(normalizer: scan.normalizer), converter: converter, delimiter: scan.csv.delimiter,

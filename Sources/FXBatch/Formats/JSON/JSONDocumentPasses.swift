@@ -29,8 +29,8 @@ extension JSONFormat {
     let options = context.options
     // Under a table provider, pass 1 needs only the span of days to ask it (``KeySpan``); pass 2 then converts from
     // the table it answers, on this path.
-    let spanAccepts = context.tableProviderAccepts
-    guard JSONLinesFormat.jsonConverter(context) != nil || (spanAccepts != nil && options.outputDecimalMark == .point)
+    let passOneKeys = context.passOneKeys
+    guard JSONLinesFormat.jsonConverter(context, quotes: nil) != nil || (passOneKeys != nil && options.outputDecimalMark == .point)
     else { return nil }
     let normalizer = context.recordNormalizer
     let locator = fieldLocator(options)
@@ -38,7 +38,7 @@ extension JSONFormat {
     let makeState: @Sendable (Int) -> JSONLinesPassOne = { part in
       JSONLinesPassOne(
         displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark, looksForFirstObject: part == 0,
-        span: spanAccepts.map(KeySpan.init))
+        span: passOneKeys)
     }
     var found = makeState(0)
     let size = PartsRunner.fileSize(readPath)

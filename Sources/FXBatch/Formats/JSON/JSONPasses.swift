@@ -16,7 +16,7 @@ extension JSONFormat {
     displayPath: String, readPath: String, outputPath: String?, format: RecordFormat, context: FormatContext
   ) throws(FileError) -> (FileScan, Set<RateKey>) {
     // Under a table (or a table provider, whose pass 1 needs only the span of days: ``KeySpan``).
-    if format == .jsonl, context.hasConvertingTable || context.tableProviderAccepts != nil {
+    if format == .jsonl, context.hasConvertingTable || context.passOneKeys != nil {
       let (scan, span) = try JSONLinesFormat.scanJSONLinesFile(
         displayPath: displayPath, readPath: readPath, outputPath: outputPath, context: context)
       return (scan, Set(span))
@@ -71,7 +71,7 @@ extension JSONFormat {
   static func convertJSON(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
     throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger)
   {
-    if let fastPass = JSONLinesFormat.jsonLinesFastPass(scan, context: context) {
+    if let fastPass = JSONLinesFormat.jsonLinesFastPass(scan, context: context, quotes: quotes) {
       if let extent = scan.jsonArray {
         return try convertJSONDocument(
           scan, extent: extent, fastPass: fastPass, context: context, quotes: quotes, standardOutput: standardOutput)

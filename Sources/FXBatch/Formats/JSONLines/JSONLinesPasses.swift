@@ -25,7 +25,7 @@ extension JSONLinesFormat {
     throws(FileError) -> (FileScan, [RateKey])
   {
     let options = context.options
-    let spanAccepts = context.tableProviderAccepts
+    let passOneKeys = context.passOneKeys
     let locator = JSONFormat.fieldLocator(options)
     let normalizer = context.recordNormalizer
     let checkMark = options.decimalMark == nil
@@ -33,7 +33,7 @@ extension JSONLinesFormat {
       fileSize: PartsRunner.fileSize(readPath), parts: options.parallelParts, minimumSize: options.parallelMinimumSize)
     var found = JSONLinesPassOne(
       displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark, looksForFirstObject: true,
-      span: spanAccepts.map(KeySpan.init))
+      span: passOneKeys)
     var partStarts: [FileScan.PartStart] = []
     var size = 0
     let meter = ProgressMeter(
@@ -41,7 +41,7 @@ extension JSONLinesFormat {
     let makeState: @Sendable (Int) -> JSONLinesPassOne = { part in
       JSONLinesPassOne(
         displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark, looksForFirstObject: part == 0,
-        span: spanAccepts.map(KeySpan.init))
+        span: passOneKeys)
     }
     do {
       var reader = try JSONLinesByteReader(path: readPath)
@@ -148,19 +148,26 @@ extension JSONLinesFormat {
     return (state, partStarts, size)
   }
 
-  /// The fast pass of pass 2 over a JSON Lines file, when the run converts from a local table whose texts the
-  /// annotation members can hold unescaped, with `.` output decimal marks.
-  static func jsonLinesFastPass(_ scan: FileScan, context: FormatContext) -> JSONLinesFastPass? {
-    guard scan.format == .jsonl || scan.jsonArray != nil, let converter = jsonConverter(context) else { return nil }
+  /// The fast pass of pass 2 over a JSON Lines file (or the records of a JSON document), when the run converts
+  /// from a table (or answered quotes) whose texts the annotation members can hold unescaped, with `.` output
+  /// decimal marks.
+  static func jsonLinesFastPass(_ scan: FileScan, context: FormatContext, quotes: QuoteBook) -> JSONLinesFastPass? {
+    guard scan.format == .jsonl || scan.jsonArray != nil, let converter = jsonConverter(context, quotes: quotes) else {
+      return nil
+    }
     return JSONLinesFastPass(
       decoder: JSONLinesFieldDecoder(normalizer: scan.normalizer, locator: JSONFormat.fieldLocator(context.options)),
       converter: converter, decimalMark: scan.decimalMark?.byte)
   }
 
-  /// The converter of the fast pass over JSON records: a local table whose texts the annotation members can
-  /// hold unescaped, with `.` output decimal marks; `nil` when the run has none.
-  static func jsonConverter(_ context: FormatContext) -> TableConverter? {
-    guard context.options.outputDecimalMark == .point, let converter = context.makeTableConverter() else { return nil }
+  /// The converter of the fast pass over JSON records: a table (or pass 2's answered quotes) whose texts the
+  /// annotation members can hold unescaped, with `.` output decimal marks; `nil` when the run has none.
+  ///
+  /// - Parameter quotes: pass 2's answers; `nil` in pass 1.
+  static func jsonConverter(_ context: FormatContext, quotes: QuoteBook?) -> TableConverter? {
+    guard context.options.outputDecimalMark == .point, let converter = context.makeTableConverter(quotes: quotes) else {
+      return nil
+    }
     return converter.textsAreSafe(in: .jsonMembers) ? converter : nil
   }
 

@@ -23,10 +23,10 @@ extension XMLFormat {
     FileScan, Set<RateKey>
   )? {
     let options = context.options
-    let spanAccepts = context.tableProviderAccepts
-    guard context.hasConvertingTable || spanAccepts != nil else { return nil }
+    let passOneKeys = context.passOneKeys
+    guard context.hasConvertingTable || passOneKeys != nil else { return nil }
     let normalizer = context.recordNormalizer
-    let spanReader = spanAccepts.map { SpanReader(span: KeySpan(accepts: $0), normalizer: normalizer) }
+    let spanReader = passOneKeys.map { SpanReader(span: $0, normalizer: normalizer) }
     let size = PartsRunner.fileSize(readPath)
     guard size > 0, let head = Self.xmlHead(path: readPath, recordName: options.recordElement.map { Array($0.utf8) } ?? [])
     else { return nil }
@@ -211,8 +211,8 @@ extension XMLFormat {
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     var fastPass: XMLFastPass? = nil
-    if let converter = context.makeTableConverter() {
-      // The template writes `.` decimal marks and the table's texts unescaped.
+    if let converter = context.makeTableConverter(quotes: quotes) {
+      // The template writes `.` decimal marks and the table's (or the answers') texts unescaped.
       if options.outputDecimalMark == .point, converter.textsAreSafe(in: .xmlElement) {
         fastPass = XMLFastPass(
           shapes: XMLRecordShapes(locator: fieldLocator(options)), converter: converter, normalizer: scan.normalizer,

@@ -1,0 +1,135 @@
+import FXBatchTestSupport
+import Foundation
+import Testing
+
+@testable import FXBatch
+
+/// A source that answers keys (Frankfurter over a loopback server; a lock file of its quotes under `--frozen`)
+/// converts on the same fast path as a table (``TableConverter`` over ``AnsweredQuotes``), in CSV, JSON, JSON
+/// Lines and XML, in one part and in parts: byte for byte what the general rules write for the same answers,
+/// with the same counts and reconciliation, for messy records (errors, fallbacks, legacy currencies, undated
+/// records, requests the service answers with "not found").
+@Suite("Answered quotes: fast path = general path")
+struct AnsweredQuotesDifferentialTests {
+  typealias Format = TableSourceDifferentialTests.Format
+
+  /// A Frankfurter v1 service on a loopback server answering from the embedded history for every request a run
+  /// on `input` plans (its rates rounded to 6 significant digits, as a service's own figures would be); every
+  /// 23rd (day, base) answers 404 `not found`.
+  static func frankfurter(for input: String, server: LoopbackHTTPServer) -> RateSourceChoice {
+    var settings = FetchSettings()
+    settings.retryPolicy.baseDelay = 0.01
+    settings.jobs = 4
+    let source = RateSourceChoice.provider(FrankfurterProvider(endpoint: server.url("/")), settings)
+    var options = BatchOptions(today: TableSourceDifferentialTests.today)
+    options.inputPaths = [input]
+    options.destination = .file("/dev/null")
+    guard let plan = BatchJob(options: options, source: source).plan().plan else { return source }
+    let table = EmbeddedECBHistory.table
+    for request in plan.requests {
+      guard let components = URLComponents(url: request.url, resolvingAgainstBaseURL: false),
+        let base = components.queryItems?.first(where: { $0.name == "base" })?.value,
+        let symbols = components.queryItems?.first(where: { $0.name == "symbols" })?.value,
+        let day = CalendarDay(iso8601: request.url.lastPathComponent), let baseCode = CurrencyCode(base)
+      else { continue }
+      var rates: [String] = []
+      var rateDay: CalendarDay? = nil
+      for symbol in symbols.split(separator: ",").map(String.init) {
+        guard let quote = CurrencyCode(symbol),
+          case .success(let found) = table.quote(
+            for: RateKey(base: baseCode, quote: quote, day: day), maxStaleness: 10),
+          let foundDay = found.rateDay
+        else { continue }
+        rateDay = foundDay
+        rates.append("\"\(symbol)\":\(found.rate.decimalText(significantDigits: 6))")
+      }
+      let path = components.percentEncodedPath
+      let query = components.percentEncodedQuery
+      let predicate: @Sendable (HTTPRequestHead) -> Bool = { $0.path == path && $0.query == query }
+      if let rateDay, (day.daysSinceEpoch + Int(baseCode.packed)) % 23 != 0 {
+        server.routeMatching(
+          predicate,
+          [.json(#"{"amount":1.0,"base":"\#(base)","date":"\#(rateDay)","rates":{\#(rates.joined(separator: ","))}}"#)])
+      } else {
+        server.routeMatching(predicate, [.json(#"{"message":"not found"}"#, status: 404)])
+      }
+    }
+    return source
+  }
+
+  @Test(arguments: Format.allCases, [1, 3])
+  func frankfurterLockAndFrozenRunsWriteWhatTheGeneralPathWrites(format: Format, parts: Int) throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = try directory.write(format.messyFile(seed: 41 + UInt64(parts)), named: "in.\(format.rawValue)")
+    let lock = directory.url.appendingPathComponent("rates.lock").path
+    let source = Self.frankfurter(for: input, server: server)
+    let general = try TableSourceDifferentialTests.run(input, format: format, source: source, parts: 1) {
+      $0.fastPath = false
+    }
+    #expect(general.report.totals.ok > 100, "the service answers most records")
+    #expect(general.report.totals.fallback > 0)
+    #expect(general.report.totals.error > 0)
+    let fast = try TableSourceDifferentialTests.run(input, format: format, source: source, parts: parts, lock: lock)
+    TableSourceDifferentialTests.compare(fast, general, "--source frankfurter, fast path")
+    let (frozen, defaultDay) = try TableSourceDifferentialTests.frozen(lock)
+    guard case .lockFile = frozen else {
+      Issue.record("a Frankfurter lock holds quotes")
+      return
+    }
+    let requests = server.requestCount
+    let frozenRun = try TableSourceDifferentialTests.run(input, format: format, source: frozen, parts: parts) {
+      $0.defaultDate = defaultDay
+    }
+    #expect(server.requestCount == requests, "a frozen run asks nothing")
+    let frozenGeneral = try TableSourceDifferentialTests.run(input, format: format, source: frozen, parts: 1) {
+      $0.defaultDate = defaultDay
+      $0.fastPath = false
+    }
+    TableSourceDifferentialTests.compare(frozenRun, frozenGeneral, "--frozen on a quotes lock, fast path")
+    // The frozen run writes what the live run wrote, but for the keys the service did not answer, which are not
+    // in the lock: the lines without `lock`.
+    let liveLines = fast.output.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    let frozenLines = frozenRun.output.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    #expect(liveLines.count == frozenLines.count)
+    let answered = Array("frankfurter ".utf8)
+    // (Their error names the lock, and their `fx_source` the source the run used: `lock`.)
+    let notLocked = Array("lock".utf8)
+    let same = zip(liveLines, frozenLines).filter { $0.1.firstRange(of: notLocked) == nil }
+    #expect(same.filter { $0.0.firstRange(of: answered) != nil }.count > 20)
+    #expect(same.allSatisfy { $0.0.elementsEqual($0.1) })
+  }
+
+  /// A source text the format would have to escape sends every record of the file to the general path, which
+  /// escapes it; the output is still the general path's.
+  @Test(arguments: Format.allCases)
+  func answersWithTextsToEscapeWriteWhatTheGeneralPathWrites(format: Format) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = try directory.write(format.messyFile(seed: 5), named: "in.\(format.rawValue)")
+    var quotes: [RateKey: RateQuote] = [:]
+    let table = EmbeddedECBHistory.table
+    var options = BatchOptions(today: TableSourceDifferentialTests.today)
+    options.inputPaths = [input]
+    let (_, plan) = BatchJob(
+      options: options, source: .provider(FrankfurterProvider(endpoint: URL(fileURLWithPath: "/")), FetchSettings())
+    ).plan()
+    for request in plan?.requests ?? [] {
+      for key in request.keys {
+        guard case .success(let found) = table.quote(for: key, maxStaleness: 10) else { continue }
+        quotes[key] = RateQuote(
+          rate: found.rate, rateText: found.rateText, rateDay: found.rateDay, isFallback: found.isFallback,
+          source: "desk \"A\", <book> & co; \(key.pair)")
+      }
+    }
+    let source = RateSourceChoice.lockFile(path: "quotes.lock", quotes: quotes)
+    let general = try TableSourceDifferentialTests.run(input, format: format, source: source, parts: 1) {
+      $0.fastPath = false
+    }
+    #expect(general.report.totals.ok > 100)
+    let fast = try TableSourceDifferentialTests.run(input, format: format, source: source, parts: 3)
+    TableSourceDifferentialTests.compare(fast, general, "texts to escape")
+  }
+}

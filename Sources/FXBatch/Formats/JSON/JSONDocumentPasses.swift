@@ -27,11 +27,11 @@ extension JSONFormat {
     throws(FileError) -> (FileScan, [RateKey])?
   {
     let options = context.options
-    // Under a table provider, pass 1 needs only the span of days to ask it (``KeySpan``); pass 2 then converts from
-    // the table it answers, on this path.
+    // Under a table provider, pass 1 needs only the span of days to ask it (``KeySpan``), under a source that
+    // answers keys every key; pass 2 then converts from the table (or the answers), on this path.
     let passOneKeys = context.passOneKeys
-    guard JSONLinesFormat.jsonConverter(context, quotes: nil) != nil || (passOneKeys != nil && options.outputDecimalMark == .point)
-    else { return nil }
+    let passTwoConverts = passOneKeys != nil && options.outputDecimalMark == .point
+    guard JSONLinesFormat.jsonConverter(context, quotes: nil) != nil || passTwoConverts else { return nil }
     let normalizer = context.recordNormalizer
     let locator = fieldLocator(options)
     let checkMark = options.decimalMark == nil

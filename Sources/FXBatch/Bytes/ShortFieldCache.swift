@@ -112,3 +112,6 @@ struct ShortFieldCache<Value> {
     }
   }
 }
+
+/// A cache is a value (its arrays copy on write): each thread's copy is its own.
+extension ShortFieldCache: Sendable where Value: Sendable {}

@@ -63,26 +63,29 @@ extension XMLFormat {
     return (scan, found.span?.keys.allKeys ?? [])
   }
 
-  /// What pass 1 needs to find the span of days under a table provider.
+  /// What pass 1 needs to gather the records' keys (``KeySpan``): under a table provider their span of days,
+  /// under a source that answers keys every key.
   struct SpanReader: Sendable {
     let span: KeySpan
-    let normalizer: RecordNormalizer
+    /// Decodes most records' keys from bytes; one per part (``XMLKeyDecoder/makeUnique()``).
+    var decoder: XMLKeyDecoder
 
-    /// Adds a record's key: a plain ISO date inside the span found so far is skipped, any other record's key
-    /// is read by the general rules.
-    func add(
+    init(span: KeySpan, normalizer: RecordNormalizer) {
+      self.span = span
+      decoder = XMLKeyDecoder(normalizer: normalizer)
+    }
+
+    /// Adds a record's key: decoded from bytes (a key inside a span found so far costs a comparison), else read
+    /// by the general rules.
+    mutating func add(
       _ record: XMLScannedRecord, shape: Int, shapes: XMLRecordShapes, bytes: ByteView, to span: inout KeySpan
     ) {
-      let dateField = shapes.field(.date, shape: shape)
-      if normalizer.dateFormat == .iso, dateField >= 0, !record.fields[dateField].needsDecoding,
-        let day = CalendarDay(iso8601: XMLFastPass.trimmed(record.fields[dateField], bytes).text),
-        let oldest = span.oldest, let newest = span.newest, oldest.day <= day, day <= newest.day
-      {
+      if let key = decoder.key(record, shape: shape, shapes: shapes, in: bytes) {
+        span.add(base: key.base, quote: key.quote, day: key.day)
         return
       }
-      if case .success(let found) = normalizer.rateKey(of: shapes.fields(of: record, shape: shape, in: bytes)) {
-        span.add(found.key)
-      }
+      let fields = shapes.fields(of: record, shape: shape, in: bytes)
+      if case .success(let found) = decoder.normalizer.rateKey(of: fields) { span.add(found.key) }
     }
   }
 
@@ -143,6 +146,8 @@ extension XMLFormat {
     var shapes = XMLRecordShapes(locator: locator)
     var result = XMLPartScan()
     result.span = spanReader?.span
+    var spanReader = spanReader
+    spanReader?.decoder.makeUnique()
     var lastShape = -1
     while let item = try scanner.next() {
       guard case .record = item else { continue }
@@ -161,9 +166,9 @@ extension XMLFormat {
         result.located.merge(shapes.layouts[shape].located) { earlier, _ in earlier }
         lastShape = shape
       }
-      if let spanReader, var span = result.span {
-        spanReader.add(scanner.record, shape: shape, shapes: shapes, bytes: bytes, to: &span)
-        result.span = span
+      // In place: a copy of the span would copy every key collected so far.
+      if spanReader != nil, result.span != nil {
+        spanReader!.add(scanner.record, shape: shape, shapes: shapes, bytes: bytes, to: &result.span!)
       }
       let amount = shapes.field(.amount, shape: shape)
       if inferMark, amount >= 0 {

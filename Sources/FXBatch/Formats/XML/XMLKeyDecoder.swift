@@ -1,0 +1,86 @@
+/// Decodes an XML record's rate key — its currencies and date — from its bytes through caches of their distinct
+/// values, for pass 2's fast path (``XMLFastPass``) and pass 1's key collection (``XMLFormat/SpanReader``).
+///
+/// It decides nothing of its own: a currency or date it has not seen is decoded by ``RecordNormalizer``'s rules
+/// from the value ``XMLFieldLocator`` would give (decoded, trimmed), and remembered; a record with a problem, a
+/// missing field or a value those rules refuse gives `nil`, and the caller asks the general rules.
+struct XMLKeyDecoder: Sendable {
+  let normalizer: RecordNormalizer
+  private var currencies = ShortFieldCache<CurrencyCode>()
+  private var dates = ShortFieldCache<CSVFieldDecoder.DateValue>()
+
+  init(normalizer: RecordNormalizer) { self.normalizer = normalizer }
+
+  /// Gives this copy its own caches (before it runs on another thread).
+  mutating func makeUnique() {
+    currencies = ShortFieldCache()
+    dates = ShortFieldCache()
+  }
+
+  /// A record's key, and whether it used the default day; `nil` when the general rules must read the record.
+  @inline(__always)
+  mutating func key(_ record: XMLScannedRecord, shape: Int, shapes: XMLRecordShapes, in bytes: ByteView) -> (
+    base: CurrencyCode, quote: CurrencyCode, day: CalendarDay, usedDefaultDay: Bool
+  )? {
+    guard !shapes.hasProblem(shape) else { return nil }
+    let from: CurrencyCode
+    if let fixed = normalizer.fixedFrom {
+      from = fixed
+    } else {
+      let index = shapes.field(.from, shape: shape)
+      guard index >= 0, let found = currency(record.fields[index], bytes) else { return nil }
+      from = found
+    }
+    let to: CurrencyCode
+    if let fixed = normalizer.fixedTo {
+      to = fixed
+    } else {
+      let index = shapes.field(.to, shape: shape)
+      guard index >= 0, let found = currency(record.fields[index], bytes) else { return nil }
+      to = found
+    }
+    var day = normalizer.defaultDay
+    var usedDefaultDay = true
+    let dateField = shapes.field(.date, shape: shape)
+    if dateField >= 0 {
+      guard let value = date(record.fields[dateField], bytes) else { return nil }
+      if case .day(let found) = value {
+        day = found
+        usedDefaultDay = false
+      }
+    }
+    return (from, to, day, usedDefaultDay)
+  }
+
+  @inline(__always)
+  private mutating func currency(_ field: XMLScannedRecord.Field, _ bytes: ByteView) -> CurrencyCode? {
+    let key =
+      field.needsDecoding
+      ? nil
+      : ShortFieldCache<CurrencyCode>.key(bytes.slice(field.valueStart..<field.valueEnd))
+    if let key, let known = currencies.value(for: key) { return known }
+    let text = XMLSimpleScanner.decodedText(field, in: bytes).trimmingWhitespace
+    guard !text.isEmpty, case .success(let code) = normalizer.currencies.currency(text) else { return nil }
+    if let key { currencies.insert(code, for: key) }
+    return code
+  }
+
+  @inline(__always)
+  private mutating func date(_ field: XMLScannedRecord.Field, _ bytes: ByteView) -> CSVFieldDecoder.DateValue? {
+    let key =
+      field.needsDecoding
+      ? nil
+      : ShortFieldCache<CSVFieldDecoder.DateValue>.key(bytes.slice(field.valueStart..<field.valueEnd))
+    if let key, let known = dates.value(for: key) { return known }
+    let text = XMLSimpleScanner.decodedText(field, in: bytes).trimmingWhitespace
+    let value: CSVFieldDecoder.DateValue
+    if text.isEmpty {
+      value = .absent
+    } else {
+      guard case .success(let day) = normalizer.dateFormat.parse(text) else { return nil }
+      value = .day(day)
+    }
+    if let key { dates.insert(value, for: key) }
+    return value
+  }
+}

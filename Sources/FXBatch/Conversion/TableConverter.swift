@@ -468,9 +468,7 @@ struct TableConverter {
       cursor.putPiece(1, of: template, from: pieces)
       cursor.put(conversion.converted)
       cursor.putPiece(2, of: template, from: pieces)
-      cursor.put(UInt8(truncatingIfNeeded: letters >> 16))
-      cursor.put(UInt8(truncatingIfNeeded: letters >> 8))
-      cursor.put(UInt8(truncatingIfNeeded: letters))
+      Self.putCurrency(letters, to: &cursor)
       cursor.putPiece(3, of: template, from: pieces)
       cursor.putShort(texts, from: dayText.start, count: dayText.length)
       cursor.putPiece(4, of: template, from: pieces)
@@ -482,12 +480,7 @@ struct TableConverter {
         cursor.putShort(texts, from: secondText.start, count: secondText.length)
       }
       cursor.putPiece(5, of: template, from: pieces)
-      if isFallback {
-        // "fallback"
-        cursor.putWord(0x6B63_6162_6C6C_6166, count: 8)
-      } else {
-        cursor.putWord(0x6B6F, count: 2)  // "ok"
-      }
+      Self.putStatus(isFallback: isFallback, to: &cursor)
       cursor.putPiece(6, of: template, from: pieces)
       cursor.putPiece(7, of: template, from: pieces)
     }
@@ -509,21 +502,33 @@ struct TableConverter {
       cursor.putPiece(1, of: template, from: pieces)
       cursor.put(conversion.converted)
       cursor.putPiece(2, of: template, from: pieces)
-      cursor.put(UInt8(truncatingIfNeeded: letters >> 16))
-      cursor.put(UInt8(truncatingIfNeeded: letters >> 8))
-      cursor.put(UInt8(truncatingIfNeeded: letters))
+      Self.putCurrency(letters, to: &cursor)
       cursor.putPiece(3, of: template, from: pieces)
       cursor.putShort(texts, from: Int(entry.dayText.start), count: Int(entry.dayText.count))
       cursor.putPiece(4, of: template, from: pieces)
       cursor.putShort(texts, from: Int(entry.sourceText.start), count: Int(entry.sourceText.count))
       cursor.putPiece(5, of: template, from: pieces)
-      if entry.isFallback {
-        cursor.putWord(0x6B63_6162_6C6C_6166, count: 8)  // "fallback"
-      } else {
-        cursor.putWord(0x6B6F, count: 2)  // "ok"
-      }
+      Self.putStatus(isFallback: entry.isFallback, to: &cursor)
       cursor.putPiece(6, of: template, from: pieces)
       cursor.putPiece(7, of: template, from: pieces)
+    }
+  }
+
+  /// Writes a currency's three letters (``CurrencyCode/packed``).
+  @inline(__always)
+  private static func putCurrency(_ letters: UInt32, to cursor: inout ByteCursor) {
+    cursor.put(UInt8(truncatingIfNeeded: letters >> 16))
+    cursor.put(UInt8(truncatingIfNeeded: letters >> 8))
+    cursor.put(UInt8(truncatingIfNeeded: letters))
+  }
+
+  /// Writes `fallback` or `ok` (``RowOutcome/status``).
+  @inline(__always)
+  private static func putStatus(isFallback: Bool, to cursor: inout ByteCursor) {
+    if isFallback {
+      cursor.putWord(0x6B63_6162_6C6C_6166, count: 8)  // "fallback"
+    } else {
+      cursor.putWord(0x6B6F, count: 2)  // "ok"
     }
   }
 

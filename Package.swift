@@ -29,7 +29,7 @@ let package = Package(
     .target(
       name: "FXBatch",
       dependencies: ["CLibXML2", "CSQLite3"],
-      exclude: ["Rates/Embedded"],
+      exclude: ["RateSources/Embedded"],
       plugins: ["EmbedECBHistoryPlugin"]
     ),
     .executableTarget(

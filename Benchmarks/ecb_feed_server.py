@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Loopback ECB feed for timing `fxbatch convert --source ecb`: serves the embedded history
-(Sources/FXBatch/Rates/Embedded/eurofxref-hist.csv) as the ECB's eurofxref-hist.xml (also under the 90-day and
+(Sources/FXBatch/RateSources/Embedded/eurofxref-hist.csv) as the ECB's eurofxref-hist.xml (also under the 90-day and
 daily names), built once at start, with the cell texts exactly as in the CSV.
 Usage: ecb_feed_server.py PORT   (prints "ready" when listening; GET /stats gives the request count)"""
 import http.server, os, sys, threading

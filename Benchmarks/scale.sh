@@ -41,7 +41,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export LC_ALL=C
 ROWS=${1:-${ROWS:-1000000}}; SEED=${2:-${SEED:-20240101}}; PEERS=${PEERS:-1}; SMALL_RUNS=${SMALL_RUNS:-15}
-ECB=Sources/FXBatch/Rates/Embedded/eurofxref-hist.csv
+ECB=Sources/FXBatch/RateSources/Embedded/eurofxref-hist.csv
 FIXED_DAY=2024-12-31 # the fixed rate table's day
 VENV=Benchmarks/.venv
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO=sudo

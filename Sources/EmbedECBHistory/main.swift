@@ -17,7 +17,7 @@ guard !input.contains(UInt8(ascii: "\"")), !input.contains(UInt8(ascii: "\r")) e
 var text = String(decoding: input, as: UTF8.self)
 if !text.hasSuffix("\n") { text += "\n" }
 let source = """
-  // Generated at build time by EmbedECBHistory from Rates/Embedded/eurofxref-hist.csv. Do not edit.
+  // Generated at build time by EmbedECBHistory from RateSources/Embedded/eurofxref-hist.csv. Do not edit.
   extension EmbeddedECBHistory {
     /// The ECB euro foreign exchange reference rates, full history CSV, byte for byte.
     static let csv: StaticString = #\"\"\"

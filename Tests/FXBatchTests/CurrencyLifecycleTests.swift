@@ -66,7 +66,7 @@ struct CurrencyLifecycleTests {
     }
   }
 
-  // By hand, exact, with the ECB history (Sources/FXBatch/Rates/Embedded/eurofxref-hist.csv):
+  // By hand, exact, with the ECB history (Sources/FXBatch/RateSources/Embedded/eurofxref-hist.csv):
   static let embeddedCases: [Case] = [
     // 753.45 ÷ 7.53450 = 100 exactly (Council Regulation (EU) 2022/1211).
     Case("753.45", "HRK", "EUR", "2023-03-01", "100.00", fixed: true),

@@ -77,13 +77,6 @@ struct ByteCursor {
     position += count
   }
 
-  /// Copies piece `index` of a template (``AnnotationTemplate/bytes``, viewed as `bytes`).
-  @inline(__always)
-  mutating func putPiece(_ index: Int, of template: AnnotationTemplate, from bytes: ByteView) {
-    let (start, count) = template.piece(index)
-    putShort(bytes, from: start, count: count)
-  }
-
   /// Writes the low `count` bytes (at most 8) of a word, least significant first; 8 bytes are stored (the
   /// reservation must have room for them).
   @inline(__always)
@@ -94,18 +87,14 @@ struct ByteCursor {
     position += count
   }
 
-  /// Writes a decimal's text with a `.` mark (``ExactDecimal/write(to:mark:)``); the reservation must have room
-  /// for its longest text (``ExactDecimal/maximumTextLength``).
+  /// Lets `write` store at most `maximum` bytes at the position (the reservation must have room for them), and
+  /// moves past the count it returns: the writers of values declared above `Bytes/` (an exact decimal's text,
+  /// ``put(_:)-(ExactDecimal)``).
   @inline(__always)
-  mutating func put(_ value: ExactDecimal) {
-    checkRoom(ExactDecimal.maximumTextLength)
-    position += value.write(to: position)
-  }
-
-  /// ``put(_:)-(ExactDecimal)`` with `mark` as the decimal mark.
-  @inline(__always)
-  mutating func put(_ value: ExactDecimal, mark: UInt8) {
-    checkRoom(ExactDecimal.maximumTextLength)
-    position += value.write(to: position, mark: mark)
+  mutating func put(maximum: Int, _ write: (UnsafeMutablePointer<UInt8>) -> Int) {
+    checkRoom(maximum)
+    let count = write(position)
+    assert(count >= 0 && count <= maximum, "ByteCursor: \(count) bytes written, \(maximum) reserved")
+    position += count
   }
 }

@@ -21,38 +21,22 @@ struct FormatContext {
   /// The general per-record rule every format's general path calls.
   let recordConverter: RecordConverter
 
-  /// A context for a pass of the run.
+  /// A context for a pass of the run (the job, which knows the source, works out the rest).
   ///
   /// - Parameters:
-  ///   - source: where the run's rates come from.
   ///   - convertingTable: the table that converts records as they come, if any.
-  init(options: BatchOptions, source: RateSourceChoice, convertingTable: RateTable?) {
+  ///   - passOneKeys: see ``passOneKeys``.
+  ///   - defaultDay: see ``defaultDay``.
+  ///   - sourceIdentifier: the source's identifier, the `fx_source` of a record whose rate it could not give.
+  init(
+    options: BatchOptions, convertingTable: RateTable?, passOneKeys: KeySpan?, defaultDay: CalendarDay,
+    sourceIdentifier: String
+  ) {
     self.options = options
     self.convertingTable = convertingTable
-    defaultDay = Self.defaultDay(options: options, source: source)
-    recordConverter = RecordConverter(rounding: options.rounding, sourceIdentifier: source.info.identifier)
-    passOneKeys = Self.passOneKeys(options: options, source: source)
-  }
-
-  /// See ``passOneKeys``.
-  private static func passOneKeys(options: BatchOptions, source: RateSourceChoice) -> KeySpan? {
-    guard options.fastPath else { return nil }
-    switch source {
-    case .table: return nil
-    case .provider(let provider as any TableRateProvider, _):
-      let today = options.today
-      return KeySpan { key in
-        guard case .success(let route) = CurrencyLifecycle.route(for: key) else { return false }
-        let market = route.marketKey
-        return market.pair.base != market.pair.quote && provider.precheck(market, today: today) == nil
-      }
-    case .provider, .lockFile: return KeySpan()
-    }
-  }
-
-  /// The day records without a date use: `--date`, else the newest rate day, else today.
-  static func defaultDay(options: BatchOptions, source: RateSourceChoice) -> CalendarDay {
-    options.defaultDate ?? source.lastDay ?? options.today
+    self.passOneKeys = passOneKeys
+    self.defaultDay = defaultDay
+    recordConverter = RecordConverter(rounding: options.rounding, sourceIdentifier: sourceIdentifier)
   }
 
   /// Whether records are converted from a table as they come (no keys to collect in pass 1).

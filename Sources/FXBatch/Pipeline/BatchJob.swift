@@ -38,11 +38,31 @@ public struct BatchJob {
   var convertingTable: RateTable? { options.fastPath ? sourceTable : nil }
 
   /// The day records without a date use: `--date`, else the newest rate day, else today.
-  var defaultDay: CalendarDay { FormatContext.defaultDay(options: options, source: source) }
+  var defaultDay: CalendarDay { options.defaultDate ?? source.lastDay ?? options.today }
 
   /// What the formats' passes get from the run (``FormatContext``).
   var formatContext: FormatContext {
-    FormatContext(options: options, source: source, convertingTable: convertingTable)
+    FormatContext(
+      options: options, convertingTable: convertingTable, passOneKeys: passOneKeys, defaultDay: defaultDay,
+      sourceIdentifier: source.info.identifier)
+  }
+
+  /// What pass 1's byte-level paths gather of the records' keys (``FormatContext/passOneKeys``): under a
+  /// ``TableRateProvider``, the span of days of the keys it would be asked; under a source that answers keys
+  /// (a provider of pairs, a lock file's quotes), every key; `nil` under a local table and off the fast path.
+  var passOneKeys: KeySpan? {
+    guard options.fastPath else { return nil }
+    switch source {
+    case .table: return nil
+    case .provider(let provider as any TableRateProvider, _):
+      let today = options.today
+      return KeySpan { key in
+        guard case .success(let route) = CurrencyLifecycle.route(for: key) else { return false }
+        let market = route.marketKey
+        return market.pair.base != market.pair.quote && provider.precheck(market, today: today) == nil
+      }
+    case .provider, .lockFile: return KeySpan()
+    }
   }
 
   /// What answers the run's rate keys (``RateResolver``).

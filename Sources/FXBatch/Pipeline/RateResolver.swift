@@ -84,7 +84,9 @@ struct RateResolver {
     case .lockFile(let path, let locked):
       var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
       for key in keys {
-        if let quote = locked[key] {
+        if let error = locked.errors[key] {
+          quotes[key] = .failure(error)  // what the source said in the locked run
+        } else if let quote = locked.quotes[key] {
           if let rateDay = quote.rateDay, key.day.days(since: rateDay) > maxStaleness {
             quotes[key] = .failure(
               RowError(

@@ -24,10 +24,14 @@ import Foundation
 /// quote EUR USD 2024-03-01 1.0833 1 1.0833 2024-03-01 ok frankfurter EUR/USD=1.0833
 ///                                          (quotes sources) base, quote, day, numerator, denominator, rate
 ///                                          text, rate day (- for none), ok|fallback, then fx_source's text
+/// error EUR USD 2024-02-01 no_rate Frankfurter: not found
+///                                          (quotes sources) a key the source gave no rate for: base, quote,
+///                                          day, the error's code and message, as the run wrote them
 /// sha256 9f86d0…                           SHA-256 of every byte before this line
 /// ```
-/// Rows ascend by day, pairs keep the table's column order, quotes sort by (day, base, quote): the same run
-/// writes the same bytes. An undated table has one row, `rate - - …`. A frozen run on a table lock converts
+/// Rows ascend by day, pairs keep the table's column order, quotes and errors sort by (day, base, quote): the
+/// same run writes the same bytes, and a frozen run on a quotes lock writes its records byte for byte as the run
+/// that wrote the lock did, its errors too. An undated table has one row, `rate - - …`. A frozen run on a table lock converts
 /// from the rows kept (``RateTable/Partial``); a day whose deciding publication, or a pair whose column, the
 /// lock does not hold is a `no_rate` error naming the lock.
 ///
@@ -43,7 +47,23 @@ public enum LockFile {
     /// A table source's rows and columns, as a table (its ``RateTable/info`` is the locked source's).
     case table(RateTable)
     /// Answered quotes by key (a quotes source, or a version 1 lock).
-    case quotes([RateKey: RateQuote])
+    case quotes(LockedQuotes)
+  }
+
+  /// What a source that answers keys said in the locked run.
+  public struct LockedQuotes: Sendable {
+    /// The rate of each key it answered.
+    public var quotes: [RateKey: RateQuote]
+    /// The error of each key it was asked and gave no rate for (version 2 locks).
+    public var errors: [RateKey: RowError]
+    /// The locked source (version 2 locks): a frozen run names it as the locked run did; `nil` for version 1.
+    public var source: RateSourceInfo?
+
+    public init(quotes: [RateKey: RateQuote], errors: [RateKey: RowError] = [:], source: RateSourceInfo? = nil) {
+      self.quotes = quotes
+      self.errors = errors
+      self.source = source
+    }
   }
 
   // MARK: Writing
@@ -87,10 +107,11 @@ public enum LockFile {
     try write(lines, to: path)
   }
 
-  /// Writes the successful answers of a run on a quotes source, sorted, atomically.
+  /// Writes the answers of a run on a quotes source, sorted, atomically: its quotes, and the errors of the keys it
+  /// gave no rate for.
   ///
   /// - Parameters:
-  ///   - quotes: the run's answers; failures are left out.
+  ///   - quotes: the run's answers.
   ///   - source: the source that answered.
   ///   - defaultDay: the day records without a date used.
   ///   - path: where to write.
@@ -98,17 +119,21 @@ public enum LockFile {
   static func write(
     quotes: [RateKey: Result<RateQuote, RowError>], source: RateSourceInfo, defaultDay: CalendarDay, to path: String
   ) throws(OutputError) {
-    let found = quotes.compactMap { key, result in (try? result.get()).map { (key, $0) } }
-      .sorted { ($0.0.day, $0.0.pair.base, $0.0.pair.quote) < ($1.0.day, $1.0.pair.base, $1.0.pair.quote) }
+    let sorted = quotes.sorted { ($0.key.day, $0.key.pair.base, $0.key.pair.quote) < ($1.key.day, $1.key.pair.base, $1.key.pair.quote) }
     var lines = header(source, defaultDay: defaultDay)
     lines.append("quotes")
-    for (key, quote) in found {
-      lines.append(
-        [
-          "quote", key.pair.base.description, key.pair.quote.description, key.day.description,
-          quote.rate.numerator.description, quote.rate.denominator.description, line(quote.rateText),
-          quote.rateDay?.description ?? "-", quote.isFallback ? "fallback" : "ok", line(quote.source),
-        ].joined(separator: " "))
+    for (key, answer) in sorted {
+      let pair = [key.pair.base.description, key.pair.quote.description, key.day.description]
+      switch answer {
+      case .success(let quote):
+        lines.append(
+          (["quote"] + pair + [
+            quote.rate.numerator.description, quote.rate.denominator.description, line(quote.rateText),
+            quote.rateDay?.description ?? "-", quote.isFallback ? "fallback" : "ok", line(quote.source),
+          ]).joined(separator: " "))
+      case .failure(let error):
+        lines.append((["error"] + pair + [error.code.rawValue, line(error.message)]).joined(separator: " "))
+      }
     }
     try write(lines, to: path)
   }
@@ -156,7 +181,7 @@ public enum LockFile {
     let bytes = [UInt8](data)
     if bytes.starts(with: Array((version2 + "\n").utf8)) { return try loadVersion2(bytes, path: path) }
     let (quotes, defaultDay) = try loadVersion1(data, path: path)
-    return (.quotes(quotes), defaultDay)
+    return (.quotes(LockedQuotes(quotes: quotes)), defaultDay)
   }
 
   private static func loadVersion2(_ bytes: [UInt8], path: String) throws(RatesFileError) -> (
@@ -200,7 +225,17 @@ public enum LockFile {
     let defaultDay = try day(try value("default-day"), line: index)
     if try value("quotes", optional: true) != nil {
       var quotes: [RateKey: RateQuote] = [:]
+      var errors: [RateKey: RowError] = [:]
       while index < lines.count {
+        if lines[index].hasPrefix("error ") {
+          let fields = lines[index].split(separator: " ", maxSplits: 5, omittingEmptySubsequences: false).map(String.init)
+          index += 1
+          guard fields.count == 6, let base = CurrencyCode(fields[1]), let quote = CurrencyCode(fields[2]),
+            let keyDay = CalendarDay(iso8601: fields[3]), let code = RowError.Code(rawValue: fields[4])
+          else { throw fail(index, "malformed error line") }
+          errors[RateKey(base: base, quote: quote, day: keyDay)] = RowError(code, fields[5])
+          continue
+        }
         let fields = lines[index].split(separator: " ", maxSplits: 9, omittingEmptySubsequences: false).map(String.init)
         index += 1
         guard fields.count == 10, fields[0] == "quote", let base = CurrencyCode(fields[1]), let quote = CurrencyCode(fields[2]),
@@ -217,7 +252,9 @@ public enum LockFile {
           rate: ExchangeRate(numerator: numerator, denominator: denominator), rateText: fields[6],
           rateDay: CalendarDay(iso8601: fields[7]), isFallback: fields[8] == "fallback", source: fields[9])
       }
-      return (.quotes(quotes), defaultDay)
+      let source = RateSourceInfo(
+        identifier: identifier, publisher: publisher, description: "\(description), frozen in the lock file \(path)")
+      return (.quotes(LockedQuotes(quotes: quotes, errors: errors, source: source)), defaultDay)
     }
     guard let kind = try value("table"), kind == "dated" || kind == "undated" else {
       throw fail(index, "expected `table dated`, `table undated` or `quotes`")

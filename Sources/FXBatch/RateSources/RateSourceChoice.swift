@@ -24,15 +24,16 @@ public struct FetchSettings: Sendable {
 public enum RateSourceChoice: Sendable {
   case table(RateTable)
   case provider(any RateProvider, FetchSettings)
-  /// `--frozen`: only the rates of a lock file.
-  case lockFile(path: String, quotes: [RateKey: RateQuote])
+  /// `--frozen` on a lock of a source that answers keys: only its quotes (and its errors) in the lock file.
+  case lockFile(path: String, quotes: LockFile.LockedQuotes)
 
   public var info: RateSourceInfo {
     switch self {
     case .table(let table): return table.info
     case .provider(let provider, _): return provider.info
-    case .lockFile(let path, _):
-      return RateSourceInfo(identifier: "lock", publisher: "the lock file", description: "lock file \(path) (--frozen)")
+    case .lockFile(let path, let locked):
+      return locked.source
+        ?? RateSourceInfo(identifier: "lock", publisher: "the lock file", description: "lock file \(path) (--frozen)")
     }
   }
 

@@ -126,3 +126,84 @@ struct AnsweredQuotesDifferentialTests {
     TableSourceDifferentialTests.compare(fast, general, "texts to escape")
   }
 }
+
+/// Quotes locks no run writes are refused with the line that is wrong (found by breaking the answered path).
+@Suite("Quotes locks: what no run writes is refused")
+struct QuotesLockRefusalTests {
+  /// A version 2 quotes lock with these lines after its header, and its digest.
+  static func lock(_ lines: [String]) -> String {
+    let body =
+      ([
+        "fxbatch-lock/2", "source frankfurter", "publisher Frankfurter", "description Frankfurter rates API (test)",
+        "default-day 2024-01-02", "quotes",
+      ] + lines).joined(separator: "\n") + "\n"
+    return body + "sha256 \(SHA256Digest.hex(of: Array(body.utf8)))\n"
+  }
+
+  @Test(
+    arguments: [
+      (
+        [
+          "quote USD EUR 2024-01-02 0.9 1 0.9 2024-01-02 ok frankfurter USD/EUR=0.9",
+          "quote USD EUR 2024-01-02 2 1 2 2024-01-02 ok frankfurter USD/EUR=2",
+        ],
+        "rates.lock:8:1: error: USD/EUR on 2024-01-02 is in the lock twice"
+      ),
+      (
+        [
+          "error USD EUR 2024-01-02 no_rate Frankfurter: not found",
+          "quote USD EUR 2024-01-02 0.9 1 0.9 2024-01-02 ok frankfurter USD/EUR=0.9",
+        ],
+        "rates.lock:8:1: error: USD/EUR on 2024-01-02 is in the lock twice"
+      ),
+      (
+        ["quote USD USD 2024-01-02 7 1 7 2024-01-02 ok same currency"],
+        "rates.lock:7:1: error: USD/USD is one currency: its rate is 1, not 7"
+      ),
+      (
+        ["quote USD EUR 2024-01-02 0.9 1 0.9 9999-12-31 ok frankfurter USD/EUR=0.9"],
+        "rates.lock:7:1: error: the rate of USD/EUR on 2024-01-02 is of a later day, 9999-12-31"
+      ),
+      (
+        ["quote USD EUR 2024-01-02 99999999999999999999999999999999999999 0.5 1 2024-01-02 ok frankfurter USD/EUR=1"],
+        "rates.lock:7:1: error: the rate 1 is not the quote's 99999999999999999999999999999999999999 ÷ 0.5 (2e+38)"
+      ),
+      (
+        ["error USD EUR 2024-01-02 no_such_code Frankfurter: not found"],
+        "rates.lock:7:1: error: malformed error line"
+      ),
+    ] as [([String], String)])
+  func refused(lines: [String], message: String) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = try directory.write(Self.lock(lines), named: "rates.lock")
+    #expect(throws: RatesFileError.self) { try LockFile.load(path: path) }
+    do {
+      _ = try LockFile.load(path: path)
+    } catch {
+      #expect("\(error)".hasSuffix(message.dropFirst("rates.lock".count)), "\(error)")
+    }
+  }
+
+  /// The same lines one at a time are read: a quote, an error, a same-currency quote of rate 1.
+  @Test func wellFormedLinesAreRead() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = try directory.write(
+      Self.lock([
+        "quote USD EUR 2024-01-02 0.9 1 0.9 2024-01-02 ok frankfurter USD/EUR=0.9",
+        "error USD JPY 2024-01-02 no_rate Frankfurter: not found",
+        "quote USD USD 2024-01-02 1 1 1 2024-01-02 ok same currency",
+      ]), named: "rates.lock")
+    guard case .quotes(let locked) = try LockFile.load(path: path).rates else {
+      Issue.record("a quotes lock")
+      return
+    }
+    #expect(locked.quotes.count == 2)
+    #expect(
+      locked.errors[
+        RateKey(base: CurrencyCode("USD")!, quote: CurrencyCode("JPY")!, day: CalendarDay(year: 2024, month: 1, day: 2)!)]
+        == RowError(.noRate, "Frankfurter: not found"))
+    #expect(locked.source?.identifier == "frankfurter")
+  }
+}

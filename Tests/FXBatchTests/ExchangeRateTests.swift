@@ -46,6 +46,24 @@ struct ExchangeRateTests {
     #expect(try converted(amount, at: ExchangeRate(numerator: decimal(rate)), rounding: rounding) == expected)
   }
 
+  /// A rate outside what 38 digits show is written in scientific notation, never trapped on (a rate between
+  /// 2¹²⁷ and 2¹²⁸ did) nor written as `0` (one of 2¹²⁸ or more, or under 0.5·10⁻³⁸, was).
+  @Test(
+    "rates outside 38 digits have a scientific rate text",
+    arguments: [
+      ("99999999999999999999999999999999999999", "0.5", "2e+38"),
+      ("99999999999999999999999999999999999999", "0.9", "1.111111111e+38"),
+      ("99999999999999999999999999999999999999", "0.01", "1e+40"),
+      ("0.00000000000000000000000000000000000001", "3", "3.333333333e-39"),
+      ("0.00000000000000000000000000000000000001", "99999999999999999999999999999999999999", "1e-76"),
+      ("1", "3", "0.3333333333"),
+      ("0.00000000000000000000000000000000000003", "1", "0.00000000000000000000000000000000000003"),
+      ("99999999999999999999999999999999999999", "1", "99999999999999999999999999999999999999"),
+    ] as [(String, String, String)])
+  func extremeRateTexts(numerator: String, denominator: String, text: String) throws {
+    #expect(ExchangeRate(numerator: try decimal(numerator), denominator: try decimal(denominator)).decimalText() == text)
+  }
+
   @Test(
     "a tie reached by division rounds like a tie reached by multiplication",
     arguments: [(RoundingMode.halfUp, "0.13"), (.halfEven, "0.12"), (.down, "0.12"), (.up, "0.13")] as [(RoundingMode, String)])

@@ -412,6 +412,8 @@ struct TableConverter {
       var rounded = quotient
       if comparison > 0 || (comparison == 0 && quotient & 1 == 1) { rounded += 1 }
       guard rounded <= UInt128(word: .max) else { break }
+      // A rate that rounds to zero here is written by the general function (in scientific notation).
+      guard rounded > 0 else { break }
       var value = UInt64(rounded)
       if decimals > 0, ExactDecimal.digitCount(value) > significantDigits {
         decimals -= 1

@@ -61,6 +61,9 @@ public struct ExchangeRate: Hashable, Sendable {
   /// The rate as decimal text: exact when it terminates within `significantDigits` digits, otherwise
   /// rounded half-even to that many significant digits; trailing zeros dropped. For display only:
   /// conversions use the exact ratio.
+  ///
+  /// A rate too large for 38 integer digits, or too small to show a digit within 38 decimals (a hostile
+  /// service or file can give one), is written in scientific notation, e.g. `2e+38`, `3.333333333e-39`.
   public func decimalText(significantDigits: Int = 10) -> String {
     let n = numerator.significand.magnitude
     let d = denominator.significand.magnitude
@@ -70,16 +73,56 @@ public struct ExchangeRate: Hashable, Sendable {
     let estimate = (Self.digitCount(n) - numerator.scale) - (Self.digitCount(d) - denominator.scale)
     var decimals = min(max(significantDigits - estimate, 0), ExactDecimal.maximumDigits)
     while true {
-      let rounded =
-        Self.divideRounded(
+      guard
+        let rounded = Self.divideRounded(
           n, 1, scaleUp: denominator.scale + decimals, divisor: d, scaleDivisor: numerator.scale,
-          rounding: .halfEven) ?? 0
+          rounding: .halfEven),
+        rounded > 0, rounded < ExactDecimal.powerOfTen(ExactDecimal.maximumDigits)
+      else { return scientificText(significantDigits: significantDigits, estimate: estimate) }
       if decimals > 0, Self.digitCount(rounded) > significantDigits {
         decimals -= 1
         continue
       }
       return ExactDecimal(significand: Int128(rounded), scale: decimals).normalized.description
     }
+  }
+
+  /// ``decimalText(significantDigits:)`` in scientific notation, `d.ddde±x`, for a rate outside what 38 digits
+  /// show.
+  ///
+  /// - Parameter estimate: the integer digits of the rate, as ``decimalText(significantDigits:)`` estimates them
+  ///   (the leading digit's exponent is `estimate − 1` or `estimate`).
+  private func scientificText(significantDigits: Int, estimate: Int) -> String {
+    let n = numerator.significand.magnitude
+    let d = denominator.significand.magnitude
+    var exponent = estimate - 1
+    for _ in 0..<4 {
+      // mantissa = round(rate × 10^(significantDigits − 1 − exponent))
+      var up = denominator.scale + significantDigits - 1 - exponent
+      var down = numerator.scale
+      if up < 0 {
+        down -= up
+        up = 0
+      }
+      guard
+        let mantissa = Self.divideRounded(n, 1, scaleUp: up, divisor: d, scaleDivisor: down, rounding: .halfEven)
+      else { break }
+      let digits = Self.digitCount(mantissa)
+      if digits > significantDigits {
+        exponent += 1
+        continue
+      }
+      if digits < significantDigits, mantissa > 0 {
+        exponent -= 1
+        continue
+      }
+      var text = String(mantissa)
+      while text.count > 1, text.hasSuffix("0") { text.removeLast() }
+      let head = text.prefix(1) + (text.count > 1 ? "." + text.dropFirst() : "")
+      return head + (exponent < 0 ? "e-\(-exponent)" : "e+\(exponent)")
+    }
+    // Not reached for positive rates of at most 38-digit parts; a text that says so rather than a wrong number.
+    return "\(numerator)/\(denominator)"
   }
 
   private static func digitCount(_ value: UInt128) -> Int {

@@ -119,7 +119,9 @@ public enum LockFile {
   static func write(
     quotes: [RateKey: Result<RateQuote, RowError>], source: RateSourceInfo, defaultDay: CalendarDay, to path: String
   ) throws(OutputError) {
-    let sorted = quotes.sorted { ($0.key.day, $0.key.pair.base, $0.key.pair.quote) < ($1.key.day, $1.key.pair.base, $1.key.pair.quote) }
+    let sorted = quotes.sorted {
+      ($0.key.day, $0.key.pair.base, $0.key.pair.quote) < ($1.key.day, $1.key.pair.base, $1.key.pair.quote)
+    }
     var lines = header(source, defaultDay: defaultDay)
     lines.append("quotes")
     for (key, answer) in sorted {
@@ -233,7 +235,9 @@ public enum LockFile {
           guard fields.count == 6, let base = CurrencyCode(fields[1]), let quote = CurrencyCode(fields[2]),
             let keyDay = CalendarDay(iso8601: fields[3]), let code = RowError.Code(rawValue: fields[4])
           else { throw fail(index, "malformed error line") }
-          errors[RateKey(base: base, quote: quote, day: keyDay)] = RowError(code, fields[5])
+          let key = RateKey(base: base, quote: quote, day: keyDay)
+          guard errors[key] == nil, quotes[key] == nil else { throw fail(index, "\(key.pair) on \(keyDay) is in the lock twice") }
+          errors[key] = RowError(code, fields[5])
           continue
         }
         let fields = lines[index].split(separator: " ", maxSplits: 9, omittingEmptySubsequences: false).map(String.init)
@@ -248,7 +252,13 @@ public enum LockFile {
         guard fields[6] == rate.decimalText() else {
           throw fail(index, "the rate \(fields[6]) is not the quote's \(numerator) ÷ \(denominator) (\(rate.decimalText()))")
         }
-        quotes[RateKey(base: base, quote: quote, day: keyDay)] = RateQuote(
+        let key = RateKey(base: base, quote: quote, day: keyDay)
+        if let problem = problem(
+          of: key, rate: rate, rateDay: CalendarDay(iso8601: fields[7]), seen: quotes[key] != nil || errors[key] != nil)
+        {
+          throw fail(index, problem)
+        }
+        quotes[key] = RateQuote(
           rate: ExchangeRate(numerator: numerator, denominator: denominator), rateText: fields[6],
           rateDay: CalendarDay(iso8601: fields[7]), isFallback: fields[8] == "fallback", source: fields[9])
       }
@@ -324,6 +334,18 @@ public enum LockFile {
     return (.table(table), defaultDay)
   }
 
+  /// What is wrong with a locked quote that no run writes: a key given twice (which one would a run take?), a
+  /// rate day after the key's day (no source answers with rates from the future), a same-currency rate other
+  /// than 1.
+  private static func problem(of key: RateKey, rate: ExchangeRate, rateDay: CalendarDay?, seen: Bool) -> String? {
+    if seen { return "\(key.pair) on \(key.day) is in the lock twice" }
+    if let rateDay, rateDay > key.day { return "the rate of \(key.pair) on \(key.day) is of a later day, \(rateDay)" }
+    if key.pair.base == key.pair.quote, rate.numerator.normalized != rate.denominator.normalized {
+      return "\(key.pair) is one currency: its rate is 1, not \(rate.decimalText())"
+    }
+    return nil
+  }
+
   struct Document: Codable {
     var format: String
     var defaultDay: String
@@ -368,7 +390,11 @@ public enum LockFile {
         guard let parsed = CalendarDay(iso8601: text) else { throw fail("malformed rateDate in entry \(index + 1)") }
         rateDay = parsed
       }
-      quotes[RateKey(base: base, quote: quote, day: day)] = RateQuote(
+      let key = RateKey(base: base, quote: quote, day: day)
+      if let problem = problem(of: key, rate: rate, rateDay: rateDay, seen: quotes[key] != nil) {
+        throw fail("entry \(index + 1): \(problem)")
+      }
+      quotes[key] = RateQuote(
         rate: ExchangeRate(numerator: numerator, denominator: denominator), rateText: entry.rate, rateDay: rateDay,
         isFallback: entry.fallback, source: entry.source)
     }

@@ -42,8 +42,12 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--record-element"], valueName: "NAME",
       help: "XML: the name of the record elements (default: the root's\nrepeated child); fields: children or @attributes"),
-    OptionSpec(names: ["--from"], valueName: "CODE", help: "The from-currency of every record (no from field needed)"),
-    OptionSpec(names: ["--to"], valueName: "CODE", help: "The to-currency of every record (no to field needed)"),
+    OptionSpec(
+      names: ["--from"], valueName: "CODE",
+      help: "The from-currency of every record, for a file without a from\nfield (see --override-currency-fields)"),
+    OptionSpec(
+      names: ["--to"], valueName: "CODE",
+      help: "The to-currency of every record, for a file without a to\nfield (see --override-currency-fields)"),
     OptionSpec(names: ["--amount-field"], valueName: "NAME", help: "Header name of the amount (default: amount, value, …)"),
     OptionSpec(
       names: ["--from-field"], valueName: "NAME", help: "Header name of the from-currency (default: from, currency, ccy, …)"),

@@ -189,15 +189,24 @@ struct CSVFastPathAdversarialTests {
     for (index, date) in ["2024-01-05", "2024-01-06", "", "2026-01-02"].enumerated() {
       text += "\(date),1\(index).25,USD,JPY\n\(date),3,,\n"
     }
-    try Self.check("--from", text) { $0.fixedFrom = CurrencyCode("GBP") }
-    try Self.check("--to", text) { $0.fixedTo = CurrencyCode("GBP") }
+    // The file has currency fields: --from/--to apply to them only with --override-currency-fields.
+    try Self.check("--from", text) {
+      $0.fixedFrom = CurrencyCode("GBP")
+      $0.overrideCurrencyFields = true
+    }
+    try Self.check("--to", text) {
+      $0.fixedTo = CurrencyCode("GBP")
+      $0.overrideCurrencyFields = true
+    }
     try Self.check("--from --to same", text) {
       $0.fixedFrom = CurrencyCode("EUR")
       $0.fixedTo = CurrencyCode("EUR")
+      $0.overrideCurrencyFields = true
     }
     try Self.check("--from BGN --to EUR", text) {
       $0.fixedFrom = CurrencyCode("BGN")
       $0.fixedTo = CurrencyCode("EUR")
+      $0.overrideCurrencyFields = true
     }
     try Self.check("no date field", "amount,from,to\n1,USD,EUR\n2,GBP,JPY\n") { _ in }
     try Self.check("no date field, --date", "amount,from,to\n1,USD,EUR\n2,GBP,JPY\n") {
@@ -561,6 +570,7 @@ struct CSVFastPathAdversarialTests {
       options.outputDecimalMark = output
       options.maxStaleness = staleness
       options.fixedTo = fixedTo
+      options.overrideCurrencyFields = fixedTo != nil  // the file has a to-currency field
       options.defaultDate = defaultDate
     }
     return (

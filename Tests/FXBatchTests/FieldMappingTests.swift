@@ -75,4 +75,78 @@ struct FieldMappingTests {
   func dateIsOptional() throws {
     #expect(try resolve(["amount", "from", "to"]).date == nil)
   }
+
+  // Issue 13: every spelling of a transaction-date name is the date field (camelCase, PascalCase, snake_case,
+  // kebab-case, spaced, German). Before, `issueDate`, `Buchungsdatum`, `trade-date` … were not recognised and
+  // every record was converted at the newest rates without a word.
+  @Test(
+    "date names in every spelling are recognised",
+    arguments: [
+      "issueDate", "IssueDate", "issue_date", "ISSUE-DATE", "bookingDate", "valueDate", "created_at", "Created At",
+      "transaction_date", "Buchungsdatum", "Valutadatum", "Datum", "trade-date", "settlement date", "documentDate",
+      "orderDate", "SaleDate", "purchase_date", "billingDate", "entry_date",
+    ])
+  func dateSpellings(name: String) throws {
+    #expect(try resolve(["id", name, "amount", "currency", "to"]).date == 1)
+  }
+
+  @Test("names that are not a transaction's date are not taken for it")
+  func notTheTransactionDate() throws {
+    for name in ["updated_at", "updatedAt", "due_date", "birthday", "modified"] {
+      #expect(try resolve(["id", name, "amount", "currency", "to"]).date == nil, "\(name)")
+    }
+  }
+
+  @Test(
+    "a name with date, time, day or datum looks like dates",
+    arguments: [
+      ("updated_at", true), ("dueDate", true), ("paid-time", true), ("BusinessDay", true), ("Lieferdatum", true),
+      ("@posted_date", true), ("when", false), ("amount", false), ("id", false), ("note", false),
+    ] as [(String, Bool)])
+  func dateLikeNames(name: String, expected: Bool) {
+    #expect(FieldMapping.looksLikeDateName(name) == expected)
+  }
+
+  @Test(
+    "a value written like a date looks like dates; a bare number does not",
+    arguments: [
+      ("2024-03-01", true), (" 2024-03-01T10:00:00Z ", true), ("01/03/2024", true), ("1.3.2024", true),
+      ("2024/03/01", true), ("20240301", false), ("12.50", false), ("INV-2024-01", false), ("USD", false),
+      ("", false), ("31/31/2024", false), ("2024-03-01 rent", false),
+    ] as [(String, Bool)])
+  func dateLikeValues(text: String, expected: Bool) {
+    #expect(FieldMapping.looksLikeDateValue(text) == expected)
+  }
+
+  @Test("the likely date field: by name first, else by value; never a field another role reads")
+  func likelyDateField() {
+    let names = ["id", "when", "amount", "updated", "currency"]
+    let values: [String?] = ["7", "2024-03-01", "12.50", "2024-03-02", "USD"]
+    #expect(FieldMapping.likelyDateField(names: names, values: values, taken: ["amount", "currency"]) == 3)
+    let plain = ["id", "when", "amount", "currency"]
+    #expect(FieldMapping.likelyDateField(names: plain, values: ["7", "2024-03-01", "1", "USD"], taken: []) == 1)
+    #expect(FieldMapping.likelyDateField(names: plain, values: [nil, nil, nil, nil], taken: []) == nil)
+    #expect(FieldMapping.likelyDateField(names: plain, values: [], taken: []) == nil)
+    // A field another role reads is no candidate, whatever its name.
+    #expect(FieldMapping.likelyDateField(names: ["day_amount", "ccy"], values: [], taken: ["day_amount"]) == nil)
+  }
+
+  @Test("--from and --to pass over the currency field the file has; no option, no field, nothing passed over")
+  func overriddenCurrencyFields() {
+    let header = ["date", "amount", "currency", "to"]
+    let both = FieldMapping.overriddenCurrencyFields(
+      names: header, fieldNames: FieldNames(), fixedFrom: true, fixedTo: true)
+    #expect(both.map(\.role) == [.from, .to])
+    #expect(both.map(\.index) == [2, 3])
+    let neither = FieldMapping.overriddenCurrencyFields(
+      names: header, fieldNames: FieldNames(), fixedFrom: false, fixedTo: false)
+    #expect(neither.isEmpty)
+    let noTo = FieldMapping.overriddenCurrencyFields(
+      names: ["date", "amount", "currency"], fieldNames: FieldNames(), fixedFrom: false, fixedTo: true)
+    #expect(noTo.isEmpty, "the only currency field is the from-currency's")
+    // XML attributes are matched without their `@`.
+    let xml = FieldMapping.overriddenCurrencyFields(
+      names: ["@amount", "@ccy", "date"], fieldNames: FieldNames(), fixedFrom: true, fixedTo: false)
+    #expect(xml.map(\.index) == [1])
+  }
 }

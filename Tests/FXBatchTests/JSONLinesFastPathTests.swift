@@ -169,8 +169,21 @@ struct JSONLinesFastPathTests {
     ("default", { _ in }),
     ("decimal comma", { $0.decimalMark = .comma }),
     ("decimal point", { $0.decimalMark = .point }),
-    ("fixed from", { $0.fixedFrom = CurrencyCode("USD") }),
-    ("fixed to, no date", { $0.fixedTo = CurrencyCode("CHF") }),
+    // The records have currency members: --from/--to apply to them only with --override-currency-fields.
+    (
+      "fixed from",
+      {
+        $0.fixedFrom = CurrencyCode("USD")
+        $0.overrideCurrencyFields = true
+      }
+    ),
+    (
+      "fixed to, no date",
+      {
+        $0.fixedTo = CurrencyCode("CHF")
+        $0.overrideCurrencyFields = true
+      }
+    ),
     ("named fields", { $0.fieldNames = FieldNames(amount: "value", from: "Currency", date: "id") }),
     (
       "half-even, staleness 0",

@@ -164,7 +164,9 @@ struct XMLFastPathTests {
     let path = try directory.write(Self.messyDocument(records: 600, seed: 40 + UInt64(variant)), named: "messy.xml")
     let configure: (inout BatchOptions) -> Void = { options in
       switch variant {
-      case 0: options.fixedFrom = CurrencyCode("CHF")
+      case 0:
+        options.fixedFrom = CurrencyCode("CHF")
+        options.overrideCurrencyFields = true  // the records have a from-currency field
       case 1: options.fieldNames = FieldNames(amount: "@amount", from: "currency", to: "to")
       case 2: options.decimalMark = .comma
       case 3: options.outputDecimalMark = .comma
@@ -172,6 +174,7 @@ struct XMLFastPathTests {
       default:
         options.recordElement = "payment"
         options.fixedTo = CurrencyCode("JPY")
+        options.overrideCurrencyFields = true
       }
     }
     let fast = try Self.run(path, fastPath: true, parts: 2, configure: configure)

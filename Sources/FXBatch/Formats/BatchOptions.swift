@@ -46,6 +46,12 @@ public struct BatchOptions: Sendable {
   public var fieldNames = FieldNames()
   public var fixedFrom: CurrencyCode?
   public var fixedTo: CurrencyCode?
+  /// `--undated`: records of a file without a recognised date field are converted at the default day even when
+  /// a field looks like dates (without it, or `--date`, such a file is refused: ``FileError``).
+  public var undated = false
+  /// `--override-currency-fields`: `--from`/`--to` apply even to a file that has that currency field (without
+  /// it, such a file is refused).
+  public var overrideCurrencyFields = false
   /// `--lock FILE`: write every rate the run used there (not with `--frozen`, which reads it).
   public var lockPath: String?
   /// Called as big CSV files are read and converted (see ``BatchProgress``); `nil`: no progress reports.

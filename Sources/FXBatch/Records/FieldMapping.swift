@@ -49,7 +49,9 @@ public struct FieldMapping: Sendable, Equatable {
       case .date:
         return [
           "date", "valuedate", "ratedate", "transactiondate", "bookingdate", "postingdate", "invoicedate",
-          "paymentdate", "txndate", "day", "timestamp", "createdat",
+          "paymentdate", "txndate", "day", "timestamp", "createdat", "issuedate", "documentdate", "orderdate",
+          "tradedate", "settlementdate", "saledate", "purchasedate", "billingdate", "entrydate", "transdate",
+          "buchungsdatum", "valutadatum", "rechnungsdatum", "datum",
         ]
       }
     }
@@ -69,6 +71,71 @@ public struct FieldMapping: Sendable, Equatable {
   /// A header name reduced for matching: lower-cased, without spaces, `_`, `-` and `.`.
   public static func normalizedName(_ name: String) -> String {
     String(name.lowercased().unicodeScalars.filter { !" _-.\t".unicodeScalars.contains($0) })
+  }
+
+  /// Parts of a normalised field name that say it holds dates or times (`issuedate`, `updatedat`, `paidtime`,
+  /// `businessday`, `buchungsdatum`).
+  static let dateNameParts = ["date", "time", "day", "datum"]
+
+  /// Whether a field's name says it holds dates: its normalised name (``normalizedName(_:)``, without a leading
+  /// `@` of an XML attribute) contains `date`, `time`, `day` or `datum`.
+  public static func looksLikeDateName(_ name: String) -> Bool {
+    let normalized = normalizedName(name.hasPrefix("@") ? String(name.dropFirst()) : name)
+    return dateNameParts.contains { normalized.contains($0) }
+  }
+
+  /// Whether a field's text is written like a date: it has a `-`, `/` or `.` and reads as a day in one of the
+  /// layouts of ``DateFormat`` (`2024-03-01`, `2024-03-01T10:00:00Z`, `01/03/2024`, `1.3.2024`). A bare number
+  /// (`20240301`, which could as well be an identifier) and text with words (`2024-03-01 rent`) are not taken for
+  /// dates.
+  public static func looksLikeDateValue(_ text: String) -> Bool {
+    let trimmed = text.trimmingWhitespace
+    let separators: Set<UInt8> = [UInt8(ascii: "-"), UInt8(ascii: "/"), UInt8(ascii: ".")]
+    guard trimmed.utf8.contains(where: separators.contains),
+      !trimmed.unicodeScalars.contains(where: { $0.properties.isAlphabetic && $0 != "T" && $0 != "Z" })
+    else { return false }
+    return DateFormat.allCases.contains { format in
+      if case .success = format.parse(trimmed) { return true }
+      return false
+    }
+  }
+
+  /// The first field that looks like it holds dates when no field was recognised as the date: by its name
+  /// (``looksLikeDateName(_:)``), else by its value in the record looked at (``looksLikeDateValue(_:)``).
+  ///
+  /// - Parameters:
+  ///   - names: the record's field names (an XML attribute as `@name`).
+  ///   - values: the fields' texts, in the order of `names`; `nil` for a value that is not text (a JSON number).
+  ///   - taken: the names of the fields the amount and the currencies are read from; they are not candidates.
+  /// - Returns: the index of the field, or `nil` when no field looks like dates.
+  public static func likelyDateField(names: [String], values: [String?], taken: Set<String>) -> Int? {
+    let candidates = names.indices.filter { !taken.contains(names[$0]) }
+    if let index = candidates.first(where: { looksLikeDateName(names[$0]) }) { return index }
+    return candidates.first { index in
+      index < values.count && values[index].map(looksLikeDateValue) == true
+    }
+  }
+
+  /// The currency fields that `--from CODE` and `--to CODE` would pass over: the field each fixed role would be
+  /// read from without the option (the field named with `--from-field`/`--to-field`, else the first synonym, as
+  /// ``locate(in:names:roles:)`` finds it with every role looked for).
+  ///
+  /// - Parameters:
+  ///   - names: a record's (or the header's) field names (an XML attribute as `@name`).
+  ///   - fieldNames: the names the user gave.
+  ///   - fixedFrom: whether `--from` gives the from-currency.
+  ///   - fixedTo: whether `--to` gives the to-currency.
+  /// - Returns: each fixed role whose field is there, with the field's index, from before to.
+  public static func overriddenCurrencyFields(names: [String], fieldNames: FieldNames, fixedFrom: Bool, fixedTo: Bool)
+    -> [(role: Role, index: Int)]
+  {
+    guard fixedFrom || fixedTo else { return [] }
+    func bare(_ name: String) -> String { normalizedName(name.hasPrefix("@") ? String(name.dropFirst()) : name) }
+    let found = locate(in: names.map(bare), names: fieldNames, roles: Role.allCases, normalize: bare)
+    return [(Role.from, fixedFrom), (Role.to, fixedTo)].compactMap { role, fixed in
+      guard fixed, let index = found[role] else { return nil }
+      return (role, index)
+    }
   }
 
   /// Finds the fields in a header.
@@ -100,16 +167,19 @@ public struct FieldMapping: Sendable, Equatable {
   ///   - names: names the user gave (`--amount-field` and so on); a named field that is absent is not found.
   ///   - roles: the roles to look for, in this order (a synonym is taken by the first role that matches it).
   /// - Returns: role → 0-based index of its field, for the roles found.
-  static func locate(in normalized: [String], names: FieldNames, roles: [Role]) -> [Role: Int] {
+  ///   - normalize: how a name the user gave is reduced to compare with `normalized`.
+  static func locate(
+    in normalized: [String], names: FieldNames, roles: [Role], normalize: (String) -> String = normalizedName
+  ) -> [Role: Int] {
     // Fields the user named are kept from synonym matching, so a synonym never takes another role's field.
     var used = Set(
       [names.amount, names.from, names.to, names.date].compactMap { name in
-        name.flatMap { normalized.firstIndex(of: normalizedName($0)) }
+        name.flatMap { normalized.firstIndex(of: normalize($0)) }
       })
     var found: [Role: Int] = [:]
     for role in roles {
       if let name = names.name(of: role) {
-        found[role] = normalized.firstIndex(of: normalizedName(name))
+        found[role] = normalized.firstIndex(of: normalize(name))
         continue
       }
       for synonym in role.synonyms {

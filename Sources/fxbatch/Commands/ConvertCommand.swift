@@ -42,8 +42,12 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--record-element"], valueName: "NAME",
       help: "XML: the name of the record elements (default: the root's\nrepeated child); fields: children or @attributes"),
-    OptionSpec(names: ["--from"], valueName: "CODE", help: "The from-currency of every record (no from field needed)"),
-    OptionSpec(names: ["--to"], valueName: "CODE", help: "The to-currency of every record (no to field needed)"),
+    OptionSpec(
+      names: ["--from"], valueName: "CODE",
+      help: "The from-currency of every record, for a file without a from\nfield (see --override-currency-fields)"),
+    OptionSpec(
+      names: ["--to"], valueName: "CODE",
+      help: "The to-currency of every record, for a file without a to\nfield (see --override-currency-fields)"),
     OptionSpec(names: ["--amount-field"], valueName: "NAME", help: "Header name of the amount (default: amount, value, …)"),
     OptionSpec(
       names: ["--from-field"], valueName: "NAME", help: "Header name of the from-currency (default: from, currency, ccy, …)"),
@@ -51,6 +55,12 @@ enum ConvertCommand {
       names: ["--to-field"], valueName: "NAME", help: "Header name of the to-currency (default: to, target_currency, …)"),
     OptionSpec(names: ["--date-field"], valueName: "NAME", help: "Header name of the value date (default: date, value_date, …)"),
     OptionSpec(names: ["--date"], valueName: "YYYY-MM-DD", help: "Date of records without one (default: newest rate day)"),
+    OptionSpec(
+      names: ["--undated"], valueName: nil,
+      help: "No recognised date field: use the newest rate day even\nwhen a field looks like dates (else refused)"),
+    OptionSpec(
+      names: ["--override-currency-fields"], valueName: nil,
+      help: "Let --from/--to override the file's from-/to-currency field\n(else a file that has one is refused)"),
     OptionSpec(
       names: ["--date-format"], valueName: "iso|dmy|mdy",
       help: "How slash dates are written: dmy 31/12/2024, mdy 12/31/2024\n(default iso: YYYY-MM-DD and other unambiguous layouts)"
@@ -226,6 +236,14 @@ enum ConvertCommand {
     options.fieldNames = FieldNames(
       amount: parsed.value("--amount-field"), from: parsed.value("--from-field"), to: parsed.value("--to-field"),
       date: parsed.value("--date-field"))
+    for role in ["from", "to"] where parsed.value("--\(role)") != nil && parsed.value("--\(role)-field") != nil {
+      throw UsageError("--\(role) and --\(role)-field both give the \(role)-currency: use one of them")
+    }
+    options.undated = parsed.has("--undated")
+    options.overrideCurrencyFields = parsed.has("--override-currency-fields")
+    if options.overrideCurrencyFields, options.fixedFrom == nil, options.fixedTo == nil {
+      throw UsageError("--override-currency-fields is for --from CODE or --to CODE")
+    }
     if let text = parsed.value("--date") { options.defaultDate = try OptionValues.day(text, option: "--date") }
     if let text = parsed.value("--date-format") { options.dateFormat = try OptionValues.dateFormat(text) }
     if let text = parsed.value("--max-staleness") {

@@ -27,6 +27,38 @@ extension CSVFormat {
     }
   }
 
+  /// Refuses a file whose fields the run would pass over
+  /// (``FileError/unreadField(names:values:located:options:path:line:column:nameKind:)``): the header's names, and
+  /// when no name tells, the first record's values (read by a second reader).
+  private static func checkUnreadFields(
+    _ names: [String], mapping: FieldMapping, header: CSVRecord, readPath: String, displayPath: String,
+    options: BatchOptions
+  ) throws(FileError) {
+    let roles: [(FieldMapping.Role, Int?)] = [
+      (.amount, mapping.amount), (.from, mapping.from), (.to, mapping.to), (.date, mapping.date),
+    ]
+    let located = Dictionary(uniqueKeysWithValues: roles.compactMap { role, index in index.map { (role, names[$0]) } })
+    func check(values: [String?]) -> FileError? {
+      FileError.unreadField(
+        names: names, values: values, located: located, options: options, path: displayPath, line: header.line,
+        column: 1, nameKind: "header fields")
+    }
+    if let error = check(values: []) { throw error }
+    // Only an undated run with no date-like name needs the values: look at the first record.
+    guard mapping.date == nil, options.defaultDate == nil, !options.undated,
+      let reader = try? openFile(readPath, displayPath: displayPath, delimiter: options.delimiter).reader
+    else { return }
+    var first: CSVRecord? = nil
+    while let record = try? reader.next() {
+      if !record.isBlank {
+        first = record
+        break
+      }
+    }
+    guard let first else { return }
+    if let error = check(values: (0..<min(first.fieldCount, names.count)).map { first.field($0) }) { throw error }
+  }
+
   /// Pass 1 over a CSV file: its fields, the decimal mark of its amounts, and its distinct rate keys.
   ///
   /// Records go through ``CSVFieldDecoder`` (no copy, cached currencies and dates); one it cannot decide is
@@ -52,6 +84,8 @@ extension CSVFormat {
     } catch {
       throw FileError(path: displayPath, line: header.line, column: 1, message: error.description)
     }
+    try checkUnreadFields(
+      headerFields, mapping: mapping, header: header, readPath: readPath, displayPath: displayPath, options: options)
     let normalizer = RecordNormalizer(
       mapping: mapping, headerFieldCount: header.fieldCount, fixedFrom: options.fixedFrom, fixedTo: options.fixedTo,
       dateFormat: options.dateFormat, defaultDay: context.defaultDay, currencies: options.currencies)

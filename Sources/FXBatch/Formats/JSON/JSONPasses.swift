@@ -58,6 +58,8 @@ extension JSONFormat {
       throw FileError.missingField(
         role, path: displayPath, line: record.line, column: record.column, names: names, nameKind: "members")
     }
+    try checkUnreadFields(
+      firstObject: firstObject?.record, located: located, options: options, displayPath: displayPath)
     // JSON numbers always have a decimal point; only text amounts ("1.234,50") say anything about the mark.
     let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
     let scan = FileScan(
@@ -65,6 +67,21 @@ extension JSONFormat {
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
       normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }))
     return (scan, keys)
+  }
+
+  /// Refuses a file whose fields the run would pass over
+  /// (``FileError/unreadField(names:values:located:options:path:line:column:nameKind:)``), judged on the first
+  /// record object's members and every record's located fields.
+  static func checkUnreadFields(
+    firstObject: JSONRecordText?, located: [FieldMapping.Role: String], options: BatchOptions, displayPath: String
+  ) throws(FileError) {
+    guard let record = firstObject, case .success(let members) = record.members() else { return }
+    if let error = FileError.unreadField(
+      names: members.map(\.key), values: members.map(\.value.stringValue), located: located, options: options,
+      path: displayPath, line: record.line, column: record.column, nameKind: "members")
+    {
+      throw error
+    }
   }
 
   /// Pass 2 over a JSON document or a JSON Lines file: writes the annotated copy.

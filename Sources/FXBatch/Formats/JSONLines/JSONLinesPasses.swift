@@ -93,6 +93,8 @@ extension JSONLinesFormat {
       throw FileError.missingField(
         role, path: displayPath, line: record.line, column: record.column, names: names, nameKind: "members")
     }
+    try JSONFormat.checkUnreadFields(
+      firstObject: found.firstObject?.record, located: located, options: options, displayPath: displayPath)
     // JSON numbers always have a decimal point; only text amounts ("1.234,50") say anything about the mark.
     let (decimalMark, basis) =
       options.decimalMark.map { ($0, nil) } ?? found.inference.decide(delimiter: UInt8(ascii: ","))

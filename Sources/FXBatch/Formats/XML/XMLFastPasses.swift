@@ -49,7 +49,11 @@ extension XMLFormat {
         spanReader: spanReader)
     }
     guard let found, let document = found.document, found.records > 0, !found.firstRecordIsAnnotated,
-      !locator.roles.contains(where: { $0 != .date && found.located[$0] == nil })
+      !locator.roles.contains(where: { $0 != .date && found.located[$0] == nil }),
+      // A field the run would pass over: the general path reads the document again and reports it.
+      FileError.unreadField(
+        names: found.firstRecordFields.names, values: found.firstRecordFields.values, located: found.located,
+        options: options, path: displayPath, line: 1, column: 1, nameKind: "fields") == nil
     else { return nil }
     let (decimalMark, basis) =
       options.decimalMark.map { ($0, nil) } ?? found.inference.decide(delimiter: UInt8(ascii: ","))
@@ -159,6 +163,11 @@ extension XMLFormat {
           result.firstRecordIsAnnotated =
             last.nameEnd - last.nameStart == 2 && bytes[last.nameStart] == UInt8(ascii: "f")
             && bytes[last.nameStart + 1] == UInt8(ascii: "x")
+        }
+        for field in scanner.record.fields {
+          let name = bytes.slice(field.nameStart..<field.nameEnd).text
+          result.firstRecordFields.names.append((field.isAttribute ? "@" : "") + name)
+          result.firstRecordFields.values.append(XMLSimpleScanner.decodedText(field, in: bytes).trimmingWhitespace)
         }
       }
       result.records += 1

@@ -59,6 +59,13 @@ extension XMLFormat {
       throw FileError.missingField(
         role, path: displayPath, line: first.line, column: 1, names: names, nameKind: "fields")
     }
+    if let error = FileError.unreadField(
+      names: first.attributes.map { "@" + $0.name } + first.children.map(\.name),
+      values: first.attributes.map(\.value) + first.children.map(\.text), located: located, options: options,
+      path: displayPath, line: first.line, column: 1, nameKind: "fields")
+    {
+      throw error
+    }
     let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
     let scan = FileScan(
       displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .xml,

@@ -135,6 +135,30 @@ struct EndToEndCrashTests {
     #expect(try directory.read("out.\(format)").contains("223.86"))
   }
 
+  // `/dev/stdin` redirected from a regular file is still standard input: its copy is printed, never written to
+  // `/dev/stdin.converted`.
+  @Test func aRedirectedFileGivenAsDevStdinIsPrinted() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = try directory.write("in.csv", "date,amount,from,to\n2020-01-02,100,EUR,USD\n")
+    let process = Process()
+    process.executableURL = cli.executable
+    process.arguments = ["convert", "-q", "/dev/stdin"]
+    process.currentDirectoryURL = directory.url
+    process.environment = cli.environment
+    process.standardInput = FileHandle(forReadingAtPath: input)
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let printed = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    // 100 EUR→USD on 2020-01-02 = 100 × 1.1193 = 111.93
+    #expect(String(decoding: printed, as: UTF8.self).contains("2020-01-02,100,EUR,USD,1.1193,111.93,USD,"))
+    #expect(!FileManager.default.fileExists(atPath: "/dev/stdin.converted"))
+    #expect(try directory.fileNames() == ["in.csv"])
+  }
+
   // A named FIFO hung: pass 2 opened it again and waited for a writer that was gone.
   @Test func aFIFOIsReadOnce() throws {
     let directory = try TemporaryDirectory()

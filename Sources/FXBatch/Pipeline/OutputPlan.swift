@@ -30,11 +30,12 @@ struct OutputPlan {
     }
   }
 
-  /// Whether an input is read as a stream, once: standard input (`-`), or a path that exists and is neither a
-  /// regular file nor a directory (`/dev/stdin`, a pipe such as `<(cat f.csv)`, a FIFO, a device). Such an
+  /// Whether an input is read as a stream, once: standard input (`-`), a path that exists and is neither a
+  /// regular file nor a directory (`/dev/stdin`, a pipe such as `<(cat f.csv)`, a FIFO, a device), or any path
+  /// under `/dev/` or `/proc/` (`/dev/stdin` redirected from a file: nothing may be written beside it). Such an
   /// input is spooled to a temporary file in pass 1 (``BatchJob``), and both passes read the spool.
   static func isStream(_ inputPath: String) -> Bool {
-    guard inputPath != "-" else { return true }
+    guard inputPath != "-", !inputPath.hasPrefix("/dev/"), !inputPath.hasPrefix("/proc/") else { return true }
     var info = stat()
     guard stat(inputPath, &info) == 0 else { return false }
     let type = info.st_mode & S_IFMT

@@ -193,7 +193,11 @@ struct EndToEndCrashTests {
     #expect(mkfifo(fifo, 0o600) == 0)
     let text = "{\"date\":\"2020-01-02\",\"amount\":100,\"from\":\"EUR\",\"to\":\"USD\"}\n"
     let csv = "date,amount,from,to\n2020-01-02,200,EUR,USD\n"
+    // The FIFO is never opened (its writer stands by, so that a run that opens it fails instead of hanging).
+    let unread = FIFOWriter(path: fifo, bytes: Data(text.utf8))
+    unread.start()
     let result = try cli.run(["convert", "-q", "-", "pipe.jsonl"], in: directory.url, input: Data(csv.utf8))
+    unread.stop()
     #expect(result.status == 2)
     #expect(
       result.standardError.contains(
@@ -275,10 +279,10 @@ struct EndToEndCrashTests {
   }
 }
 
-/// Writes bytes into a FIFO from a thread, as a producer process would: it opens the FIFO (waiting for a
-/// reader), writes, and closes it. Afterwards, until ``stop()``, it gives end of file to any reader that opens
-/// the FIFO again (a writer that opens and closes at once), so that a run that wrongly reads the FIFO twice
-/// finds it empty and fails its test instead of waiting forever.
+/// Writes bytes into a FIFO from a thread, as a producer process would: it waits for a reader to open the FIFO,
+/// writes, and closes it. Afterwards, until ``stop()``, it gives end of file to any reader that opens the FIFO
+/// again (a writer that opens and closes at once), so that a run that wrongly reads the FIFO twice finds it
+/// empty and fails its test instead of waiting forever. It never blocks: ``stop()`` ends it at any stage.
 private final class FIFOWriter: @unchecked Sendable {
   // @unchecked: `stopped` is accessed only through `lock`; `path` and `bytes` are constants.
   private let path: String
@@ -295,8 +299,14 @@ private final class FIFOWriter: @unchecked Sendable {
   func start() {
     Thread { [self] in
       defer { finished.signal() }
-      let descriptor = open(path, O_WRONLY | O_CLOEXEC)
-      guard descriptor >= 0 else { return }
+      // A non-blocking open for writing succeeds only while a reader has the FIFO open (else ENXIO).
+      var descriptor: Int32 = -1
+      while descriptor < 0 {
+        guard !isStopped else { return }
+        descriptor = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        if descriptor < 0 { Thread.sleep(forTimeInterval: 0.01) }
+      }
+      _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
       bytes.withUnsafeBytes { raw in
         var offset = 0
         while offset < raw.count, let base = raw.baseAddress {
@@ -307,7 +317,6 @@ private final class FIFOWriter: @unchecked Sendable {
       }
       close(descriptor)
       while !isStopped {
-        // Succeeds only while a reader has the FIFO open: it then reads end of file.
         let again = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
         if again >= 0 { close(again) }
         Thread.sleep(forTimeInterval: 0.05)
@@ -317,7 +326,7 @@ private final class FIFOWriter: @unchecked Sendable {
 
   private var isStopped: Bool { lock.withLock { stopped } }
 
-  /// Stops giving end of file, and waits (a few seconds at most) until the thread has ended.
+  /// Stops writing or giving end of file, and waits (a few seconds at most) until the thread has ended.
   func stop() {
     lock.withLock { stopped = true }
     _ = finished.wait(timeout: .now() + 5)

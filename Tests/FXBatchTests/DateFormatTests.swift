@@ -70,6 +70,25 @@ struct DateFormatTests {
     #expect(error.code == .invalidDate)
   }
 
+  // fxbatch issue 13: a year (or day, or month) too long for `Int` trapped while it was read.
+  @Test(
+    "numbers too long for a date are refused, never overflow",
+    arguments: [
+      (DateFormat.iso, "9999999999999999999-01-01"), (.iso, "01.01.99999999999999999999"),
+      (.iso, "99999999999999999999999999/01/01"), (.iso, "2020-01-99999999999999999999"),
+      (.iso, "2020.99999999999999999999.01"), (.iso, "9999999999999999999-01-01T10:00:00Z"),
+      (.dayMonthYear, "99999999999999999999/01/2020"), (.monthDayYear, "01/01/99999999999999999999"),
+      (.dayMonthYear, "1-1-18446744073709551616"), (.monthDayYear, "9223372036854775808-1-1"),
+      (.iso, "-9223372036854775809-01-01"), (.iso, "0009223372036854775807-01-01"),
+    ] as [(DateFormat, String)])
+  func hugeNumbers(format: DateFormat, text: String) {
+    guard case .failure(let error) = format.parse(text) else {
+      Issue.record("\(text) should be refused under \(format)")
+      return
+    }
+    #expect(error.code == .invalidDate)
+  }
+
   @Test("leap days exist in leap years", arguments: ["2024-02-29", "2000-02-29", "2020-02-29"])
   func leapDays(text: String) throws {
     let parsed = try DateFormat.iso.parse(text).get()

@@ -337,6 +337,29 @@ struct JSONDocumentFastPathTests {
     try Self.check("invalid UTF-8", bytes)
   }
 
+  /// fxbatch issue 13: records spaced more widely than an annotation template holds trapped in the template;
+  /// they take the general path, with the same output, in a top-level array and under `--records-path`.
+  @Test(arguments: [24, 26, 40, 300])
+  func wideSpacingTakesTheGeneralPath(width: Int) throws {
+    let spaces = String(repeating: " ", count: width)
+    let tabs = String(repeating: "\t", count: width)
+    let records = [
+      "{\"date\":\"2024-01-05\",\(spaces)\"amount\":12.5,\(spaces)\"from\":\"USD\",\(spaces)\"to\":\"EUR\"}",
+      "{\(tabs)\"date\"\(tabs):\(tabs)\"2024-01-05\"\(tabs),\(tabs)\"amount\"\(tabs):\(tabs)7\(tabs),"
+        + "\(tabs)\"from\"\(tabs):"
+        + "\(tabs)\"GBP\"\(tabs),\(tabs)\"to\"\(tabs):\(tabs)\"EUR\"\(tabs)}",
+      "{\"date\":\"2024-01-05\",\"amount\":1,\"from\":\"USD\",\"to\":\"EUR\"}",
+    ]
+    let array = "[\n" + records.joined(separator: ",\n") + "\n]\n"
+    let general = try Self.check("spacing \(width)", array)
+    #expect(general.report.totals.ok == 3)
+    let nested = "{\"data\": {\"items\":\(spaces)[\(spaces)" + records.joined(separator: ",\(spaces)") + "\(spaces)]}}"
+    let underPath = try Self.check("spacing \(width), records path", nested) { $0.recordsPath = ["data", "items"] }
+    #expect(underPath.report.totals.ok == 3)
+    let text = String(decoding: general.output ?? Data(), as: UTF8.self)
+    #expect(text.contains(",\(spaces)\"fx_status\":\"ok\",\(spaces)\"fx_error\":\"\"}"))
+  }
+
   /// Malformed documents: the general path's file error, at the same line and column, whatever the parts.
   @Test(arguments: [
     "", "  ", "[", "[{\"amount\":1,\"from\":\"USD\",\"to\":\"EUR\"}", "[1,]", "[,1]", "[1 2]", "[{\"a\":1}{\"b\":2}]",

@@ -300,6 +300,42 @@ struct JSONLinesFastPathTests {
     #expect(outcome.report.files.first?.fileError?.hasPrefix("\(input.path):3:1: error: the file is already annotated") == true)
   }
 
+  /// fxbatch issue 13: a record spaced more widely than an annotation template holds (about 25 bytes of
+  /// whitespace around each member) trapped in the template; it takes the general path, with the same output.
+  @Test(arguments: [1, 24, 25, 26, 40, 300])
+  func wideSpacingTakesTheGeneralPath(width: Int) throws {
+    let spaces = String(repeating: " ", count: width)
+    let tabs = String(repeating: "\t", count: width)
+    let mixed = String(repeating: " \t", count: width)
+    let text =
+      [
+        "{\"date\":\"2024-01-05\",\(spaces)\"amount\":12.5,\(spaces)\"from\":\"USD\",\(spaces)\"to\":\"EUR\"}",
+        "{\(tabs)\"date\"\(tabs):\(tabs)\"2024-01-05\"\(tabs),\(tabs)\"amount\"\(tabs):\(tabs)7\(tabs),"
+          + "\(tabs)\"from\"\(tabs):"
+          + "\(tabs)\"GBP\"\(tabs),\(tabs)\"to\"\(tabs):\(tabs)\"EUR\"\(tabs)}",
+        "{\"date\":\"2024-01-05\",\"amount\":1,\"from\":\"USD\",\"to\":\"EUR\"}",
+        "{\"date\" :\(mixed)\"2024-01-05\",\(mixed)\"amount\" :\(mixed)2,\(mixed)\"from\" :\(mixed)\"USD\","
+          + "\(mixed)\"to\" :"
+          + "\(mixed)\"JPY\"}",
+        "{\"date\":\"2024-01-05\", \"amount\":3, \"from\":\"USD\", \"to\":\"EUR\"}",
+      ].joined(separator: "\n") + "\n"
+    #expect(try Self.check("spacing \(width)", text))
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = directory.url.appendingPathComponent("in.jsonl")
+    try text.write(to: input, atomically: true, encoding: .utf8)
+    let output = directory.url.appendingPathComponent("out.jsonl")
+    let fast = try CSVFastPathAdversarialTests.run(
+      input: input.path, output: output.path, fastPath: true, parts: 1, rates: EmbeddedECBHistory.table
+    ) { _ in }
+    #expect(fast.report.totals.ok == 5)
+    // Each record's annotation is spaced as its own members are.
+    let lines = String(decoding: fast.output ?? Data(), as: UTF8.self).split(separator: "\n")
+    #expect(lines.count == 5)
+    #expect(lines.first?.contains(",\(spaces)\"fx_status\":\"ok\",\(spaces)\"fx_error\":\"\"}") == true)
+    #expect(lines.dropFirst().first?.contains(",\(tabs)\"fx_error\"\(tabs):\(tabs)\"\"\(tabs)}") == true)
+  }
+
   /// Many record shapes (member orders and names), more than one part.
   @Test func manyShapes() throws {
     var random = Random(state: 5)

@@ -47,7 +47,7 @@ public final class AtomicFile {
     var descriptor: Int32 = -1
     repeat {
       attempt += 1
-      candidate = "\(directory).\(name).fxbatch-\(getpid())-\(attempt).tmp"
+      candidate = directory + StaleTemporaryFiles.atomicName(of: name, pid: getpid(), attempt: attempt)
       descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
     } while descriptor < 0 && errno == EEXIST && attempt < 100
     guard descriptor >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }

@@ -18,7 +18,7 @@ enum UnnamedTemporaryFile {
   /// - Returns: its descriptor, open for reading and writing, closed on `exec`; the caller closes it.
   /// - Throws: ``OutputError`` when it cannot be created.
   static func create(prefix: String) throws(OutputError) -> Int32 {
-    let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("\(prefix)-\(getpid())-XXXXXX")
+    let path = PathText.appending("\(prefix)-\(getpid())-XXXXXX", to: NSTemporaryDirectory())
     var template = Array(path.utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { buffer in
       guard let start = buffer.baseAddress else { return Int32(-1) }

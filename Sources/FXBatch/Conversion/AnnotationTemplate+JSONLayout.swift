@@ -7,7 +7,9 @@ extension AnnotationTemplate {
   ///   - separator: the whitespace before each member's name.
   ///   - beforeColon: the whitespace between a name and its colon.
   ///   - afterColon: the whitespace between the colon and the value.
-  static func jsonMembers(separator: [UInt8], beforeColon: [UInt8], afterColon: [UInt8]) -> AnnotationTemplate {
+  /// - Returns: the template; `nil` when the spacing is too wide for one (``AnnotationTemplate/fits(_:)``: about
+  ///   25 bytes of whitespace around each member), and the record takes the general path.
+  static func jsonMembers(separator: [UInt8], beforeColon: [UInt8], afterColon: [UInt8]) -> AnnotationTemplate? {
     let names = AnnotationColumn.allCases.map(\.rawValue)
     func member(_ name: String) -> [UInt8] {
       [UInt8(ascii: ",")] + separator + Array("\"\(name)\"".utf8) + beforeColon + [UInt8(ascii: ":")] + afterColon
@@ -16,6 +18,7 @@ extension AnnotationTemplate {
     var pieces = [member(names[0])]
     for name in names.dropFirst() { pieces.append([UInt8(ascii: "\"")] + member(name)) }
     pieces.append([UInt8(ascii: "\"")])
+    guard fits(pieces) else { return nil }
     return AnnotationTemplate(pieces: pieces, allowsUnescaped: jsonMembers.allowsUnescaped)
   }
 }

@@ -8,8 +8,8 @@ struct AnnotationTemplate: Sendable {
   /// piece `i` is `bytes[starts[i]..<starts[i + 1]]`.
   let bytes: [UInt8]
   let starts: [Int]
-  /// ``starts`` packed a byte each (the template is shorter than 256 bytes), starts 0–7 then start 8: read
-  /// without an array access.
+  /// ``starts`` packed a byte each (the template is at most ``maximumLength`` bytes), starts 0–7 then start 8:
+  /// read without an array access.
   let packedStarts: UInt64
   let lastStart: Int
   /// Whether a byte may appear unescaped in a value of this format (the table's source identifiers are checked
@@ -19,15 +19,23 @@ struct AnnotationTemplate: Sendable {
   /// a table identifier has none, and an answered quote's source text has some; ``AnsweredQuotes``).
   let spaceIsPlain: Bool
 
+  /// The most bytes the eight pieces may hold together: every start must fit in a byte of ``packedStarts``.
+  static let maximumLength = 255
+
+  /// Whether eight pieces fit in one template (``maximumLength``); a format whose pieces come from its input
+  /// (a record's own spacing) asks first, and takes the general path when they do not.
+  static func fits(_ pieces: [[UInt8]]) -> Bool {
+    pieces.count == 8 && pieces.reduce(0) { $0 + $1.count } <= maximumLength
+  }
+
   /// - Parameters:
-  ///   - pieces: the eight pieces.
+  ///   - pieces: the eight pieces, ``maximumLength`` bytes at most (``fits(_:)``).
   ///   - spaceIsPlain: see ``spaceIsPlain``.
   init(pieces: [[UInt8]], spaceIsPlain: Bool = true, allowsUnescaped: @escaping @Sendable (UInt8) -> Bool) {
-    precondition(pieces.count == 8)
+    precondition(Self.fits(pieces), "an annotation template has eight pieces of at most 255 bytes in all")
     // Readable bytes after the last piece for ``ByteCursor/putShort(_:from:count:)``.
     bytes = pieces.flatMap { $0 } + repeatElement(0, count: ByteCursor.wordCopyLimit)
     starts = pieces.reduce(into: [0]) { starts, piece in starts.append(starts.last! + piece.count) }
-    precondition(starts.last! < 256)
     var packed: UInt64 = 0
     for index in 0..<8 { packed |= UInt64(starts[index]) << (8 * UInt64(index)) }
     packedStarts = packed

@@ -18,7 +18,7 @@ public final class RateCache: Sendable {
   ///
   /// - Throws: ``RateCacheError`` when the directory or database cannot be created or opened.
   public init(directory: String) throws(RateCacheError) {
-    path = (directory as NSString).appendingPathComponent("rates.sqlite3")
+    path = PathText.appending("rates.sqlite3", to: directory)
     do {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     } catch {

@@ -68,7 +68,7 @@ struct FormatContext {
   func openOutput(_ scan: FileScan, standardOutput: Int32) throws(FileError) -> (file: AtomicFile?, sink: ByteSink) {
     guard let outputPath = scan.outputPath else { return (nil, ByteSink(descriptor: standardOutput)) }
     do {
-      let file = try AtomicFile(path: outputPath, permissionsOf: scan.displayPath == "-" ? nil : scan.readPath)
+      let file = try AtomicFile(path: outputPath, permissionsOf: scan.displayPath == "-" ? nil : scan.displayPath)
       return (file, file.sink)
     } catch {
       throw FileError(path: scan.displayPath, message: error.description)

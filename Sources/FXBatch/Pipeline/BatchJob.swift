@@ -78,15 +78,10 @@ public struct BatchJob {
   /// - Returns: the report; file problems are in it (``RunReport/File/fileError``), never thrown.
   public func run(standardOutput: Int32 = 1) -> RunReport {
     var report = makeReport()
+    // Temporary files of earlier runs killed before they could remove them (SIGKILL), where this run writes.
+    StaleTemporaryFiles.remove(in: writtenDirectories)
     var (scans, keys) = scanAll(report: &report)
-    defer {
-      for scan in scans {
-        if let scan, scan.displayPath == "-" {
-          unlink(scan.readPath)
-          PendingFiles.remove(scan.readPath)
-        }
-      }
-    }
+    defer { Self.removeSpools(of: scans) }
 
     // Every source becomes a table before pass 2 where it can: a local table as it is, a table provider's
     // answer once fetched. A lock file then records the table's rows and columns the rules read.
@@ -197,6 +192,29 @@ public struct BatchJob {
     return totals
   }
 
+  /// The directories this run writes files to: its outputs', the lock file's and `$TMPDIR` (standard input's
+  /// spool).
+  var writtenDirectories: [String] {
+    var directories = [NSTemporaryDirectory()]
+    switch options.destination {
+    case .directory(let directory): directories.append(directory)
+    case .file(let file): directories.append(PathText.directory(of: file))
+    case .besideInput:
+      directories += options.inputPaths.filter { !OutputPlan.isStream($0) }.map { PathText.directory(of: $0) }
+    case .standardOutput: break
+    }
+    if let lockPath = options.lockPath { directories.append(PathText.directory(of: lockPath)) }
+    return directories
+  }
+
+  /// Removes the spooled copies of streamed inputs (``FileScan/readPath`` differs from the name the user gave).
+  static func removeSpools(of scans: [FileScan?]) {
+    for case let scan? in scans where scan.readPath != scan.displayPath {
+      unlink(scan.readPath)
+      PendingFiles.remove(scan.readPath)
+    }
+  }
+
   /// A report with the run's settings and no files yet.
   func makeReport() -> RunReport {
     RunReport(
@@ -208,8 +226,9 @@ public struct BatchJob {
   }
 
   /// Pass 1 over every input: validates each file, finds its fields and decimal mark, and collects the
-  /// distinct rate keys. Standard input is spooled to a temporary file (``FileScan/readPath``), which the
-  /// caller removes.
+  /// distinct rate keys. A stream — standard input, a pipe, a FIFO (``OutputPlan/isStream(_:)``) — is read once,
+  /// into a temporary file (``FileScan/readPath``) that both passes read and the caller removes
+  /// (``removeSpools(of:)``).
   ///
   /// - Returns: per input, its scan (`nil` for a skipped or failed file, whose report says why), and the keys.
   func scanAll(report: inout RunReport) -> (scans: [FileScan?], keys: RateKeyIndex) {
@@ -218,7 +237,7 @@ public struct BatchJob {
     var claimedOutputs: Set<String> = []
     let outputs = OutputPlan(options: options)
     let skipped = outputs.inputsProducedByThisRun(isAnnotatedOutput: isAnnotatedOutput)
-    for inputPath in options.inputPaths {
+    for (number, inputPath) in options.inputPaths.enumerated() {
       var fileReport = RunReport.File(input: inputPath)
       if let source = skipped[inputPath] {
         fileReport.skipped = "it is the output of \(source) in this run"
@@ -227,18 +246,24 @@ public struct BatchJob {
         continue
       }
       var spooledPath: String? = nil
-      do {
+      do throws(FileError) {
         var readPath = inputPath
-        if inputPath == "-" {
-          readPath = try Self.spoolStandardInput()
-          spooledPath = readPath
+        if Self.isDirectory(inputPath) {
+          throw FileError(path: inputPath, message: "is a directory, not a file; name the files in it (DIR/*.csv)")
         }
         let outputPath = try outputs.output(for: inputPath, skipped: skipped, claimed: &claimedOutputs)
+        if OutputPlan.isStream(inputPath) {
+          readPath = try Self.spool(inputPath, number: number)
+          spooledPath = readPath
+        }
         let (scan, fileKeys) = try scanFile(displayPath: inputPath, readPath: readPath, outputPath: outputPath)
         keys.formUnion(fileKeys)
         scans.append(scan)
       } catch {
-        if let spooledPath { unlink(spooledPath) }
+        if let spooledPath {
+          unlink(spooledPath)
+          PendingFiles.remove(spooledPath)
+        }
         fileReport.fileError = error.description
         scans.append(nil)
       }
@@ -253,16 +278,37 @@ public struct BatchJob {
     return FormatRegistry.type(of: format).isAnnotatedOutput(path, context: formatContext)
   }
 
-  /// Copies standard input to a temporary file, so it can be read twice.
-  private static func spoolStandardInput() throws(FileError) -> String {
-    let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("fxbatch-stdin-\(getpid()).csv")
+  /// Whether a path names a directory (following symbolic links).
+  private static func isDirectory(_ path: String) -> Bool {
+    guard path != "-" else { return false }
+    var info = stat()
+    return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
+  }
+
+  /// Copies a stream (standard input for `-`, else the pipe, FIFO or device at `inputPath`) to a private
+  /// temporary file in `$TMPDIR`, so that it can be read twice: a pipe gives its bytes once, and a FIFO opened
+  /// again would wait for a writer that is gone.
+  ///
+  /// - Parameters:
+  ///   - inputPath: the input as the user gave it.
+  ///   - number: the input's position among the run's inputs, which names the spool.
+  /// - Returns: the spool's path (``StaleTemporaryFiles/spoolName(pid:number:)``), pending until removed.
+  private static func spool(_ inputPath: String, number: Int) throws(FileError) -> String {
+    let what = inputPath == "-" ? "standard input" : "the stream"
+    let path = PathText.appending(
+      StaleTemporaryFiles.spoolName(pid: getpid(), number: number), to: NSTemporaryDirectory())
+    let descriptor = inputPath == "-" ? 0 : open(inputPath, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      throw FileError(path: inputPath, message: "cannot read \(what): \(String(cString: strerror(errno)))")
+    }
+    defer { if descriptor != 0 { close(descriptor) } }
     do {
       let output = try AtomicFile(path: path, mode: 0o600)
       var buffer = [UInt8](repeating: 0, count: 1 << 16)
       while true {
-        let count = FileBytes.read(from: 0, into: &buffer)
+        let count = FileBytes.read(from: descriptor, into: &buffer)
         guard count >= 0 else {
-          throw FileError(path: "-", message: "cannot read standard input: \(String(cString: strerror(errno)))")
+          throw FileError(path: inputPath, message: "cannot read \(what): \(String(cString: strerror(errno)))")
         }
         if count == 0 { break }
         try output.sink.write(buffer[0..<count])
@@ -272,7 +318,7 @@ public struct BatchJob {
     } catch let error as FileError {
       throw error
     } catch {
-      throw FileError(path: "-", message: "cannot spool standard input: \(error)")
+      throw FileError(path: inputPath, message: "cannot copy \(what) to a temporary file: \(error)")
     }
     return path
   }
@@ -303,7 +349,9 @@ public struct BatchJob {
   /// - Returns: the report of pass 1 (file errors included) and the plan; the plan is `nil` for a local table.
   public func plan() -> (report: RunReport, plan: RatePlan?) {
     var report = makeReport()
-    let keys = scanAll(report: &report).keys.allKeys
+    let (scans, index) = scanAll(report: &report)
+    Self.removeSpools(of: scans)
+    let keys = index.allKeys
     guard case .provider(let provider, let settings) = source else {
       return (report, nil)
     }

@@ -7,28 +7,56 @@ struct OutputPlan {
   let options: BatchOptions
 
   /// The output path of an input (`nil` for standard output), before any checks.
+  ///
+  /// A stream (standard input, a pipe, a FIFO, a device: ``isStream(_:)``) has nothing beside it to write to:
+  /// its copy goes to standard output unless `-o` or `--output-dir` says otherwise, and in a directory it is
+  /// named by its last component (`stdin` for `-`) with the format's extension when it has none.
   func plannedOutput(for inputPath: String) -> String? {
     switch options.destination {
     case .standardOutput: return nil
-    case .besideInput where inputPath == "-": return nil
+    case .besideInput where Self.isStream(inputPath): return nil
     case .file(let file): return file
     case .besideInput, .directory:
-      let name = inputPath == "-" ? "stdin.\((options.format ?? .csv).rawValue)" : (inputPath as NSString).lastPathComponent
-      let stem = (name as NSString).deletingPathExtension
-      let ext = (name as NSString).pathExtension
+      let stream = Self.isStream(inputPath)
+      var name = inputPath == "-" ? "stdin" : PathText.lastComponent(of: inputPath)
+      if name.isEmpty || name == "." || name == ".." { name = "input" }
+      var (stem, ext) = PathText.splitExtension(name)
+      if stream, ext.isEmpty { ext = (options.format ?? .csv).rawValue }
       let outputName = stem + ".converted" + (ext.isEmpty ? "" : "." + ext)
       if case .directory(let directory) = options.destination {
-        return (directory as NSString).appendingPathComponent(outputName)
+        return PathText.appending(outputName, to: directory)
       }
-      return ((inputPath as NSString).deletingLastPathComponent as NSString).appendingPathComponent(outputName)
+      return PathText.appending(outputName, to: PathText.directory(of: inputPath))
     }
   }
 
-  /// The output path of an input, refusing to overwrite an input or to give two inputs the same output.
+  /// Whether an input is read as a stream, once: standard input (`-`), a path that exists and is neither a
+  /// regular file nor a directory (`/dev/stdin`, a pipe such as `<(cat f.csv)`, a FIFO, a device), or any path
+  /// under `/dev/` or `/proc/` (`/dev/stdin` redirected from a file: nothing may be written beside it). Such an
+  /// input is spooled to a temporary file in pass 1 (``BatchJob``), and both passes read the spool.
+  static func isStream(_ inputPath: String) -> Bool {
+    guard inputPath != "-", !inputPath.hasPrefix("/dev/"), !inputPath.hasPrefix("/proc/") else { return true }
+    var info = stat()
+    guard stat(inputPath, &info) == 0 else { return false }
+    let type = info.st_mode & S_IFMT
+    return type != S_IFREG && type != S_IFDIR
+  }
+
+  /// The output path of an input, refusing to overwrite an input, to give two inputs the same output, or to
+  /// write two inputs' copies to standard output.
   func output(for inputPath: String, skipped: [String: String], claimed: inout Set<String>) throws(FileError)
     -> String?
   {
-    guard let path = plannedOutput(for: inputPath) else { return nil }
+    guard let path = plannedOutput(for: inputPath) else {
+      // Canonical paths are absolute: "-" stands for standard output.
+      guard claimed.insert("-").inserted else {
+        throw FileError(
+          path: inputPath,
+          message:
+            "another input of this run already writes its annotated copy to standard output; give --output-dir DIR")
+      }
+      return nil
+    }
     let canonical = Self.canonical(path)
     if options.inputPaths.contains(where: { $0 != "-" && skipped[$0] == nil && Self.canonical($0) == canonical }) {
       throw FileError(path: inputPath, message: "the output \(path) is an input file; fxbatch never modifies its input")
@@ -50,7 +78,8 @@ struct OutputPlan {
       if let output = plannedOutput(for: input) { producer[Self.canonical(output)] = input }
     }
     var skipped: [String: String] = [:]
-    for input in options.inputPaths where input != "-" {
+    // A stream is never skipped: asking whether it is an fxbatch output would read it.
+    for input in options.inputPaths where !Self.isStream(input) {
       if let source = producer[Self.canonical(input)], source != input, isAnnotatedOutput(input) { skipped[input] = source }
     }
     return skipped

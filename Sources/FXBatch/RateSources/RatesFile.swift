@@ -9,7 +9,7 @@ public enum RatesFile {
   /// - Returns: its rate table; its source identifier is `file:NAME` and its publisher the file's name.
   /// - Throws: ``RatesFileError`` when the file cannot be read, is of no known layout, or has a bad line.
   public static func load(path: String) throws(RatesFileError) -> RateTable {
-    let name = (path as NSString).lastPathComponent
+    let name = PathText.lastComponent(of: path)
     let info = RateSourceInfo(identifier: "file:\(name)", publisher: name, description: "rates file \(path)")
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {

@@ -56,14 +56,20 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
     return CalendarDay(year: year, month: month, day: day)
   }
 
+  /// The value of a run of ASCII digits; `nil` when it is empty, holds anything else, or has more than
+  /// ``maximumNumberDigits`` digits (a year of twenty digits is no date, and must not overflow `Int`).
   static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+    guard !digits.isEmpty, digits.count <= maximumNumberDigits else { return nil }
     var value = 0
     for byte in digits {
       guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
       value = value * 10 + Int(byte - UInt8(ascii: "0"))
     }
-    return digits.isEmpty ? nil : value
+    return value
   }
+
+  /// The most digits ``number(_:)`` reads: any more could overflow `Int` (whose largest value has 19 digits).
+  static let maximumNumberDigits = 18
 
   static func daysInMonth(year: Int, month: Int) -> Int {
     switch month {

@@ -178,6 +178,7 @@ enum ConvertCommand {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
       do {
+        StaleTemporaryFiles.remove(in: [PathText.directory(of: reportPath)])
         let file = try AtomicFile(path: reportPath)
         try file.sink.write(try encoder.encode(report))
         try file.commit()
@@ -200,19 +201,12 @@ enum ConvertCommand {
     // Files written after the conversion must be writable before it starts, or a run would fail half done.
     for option in ["--report", "--lock"] {
       guard let path = parsed.value(option), !(option == "--lock" && parsed.has("--frozen")) else { continue }
-      var isDirectory: ObjCBool = false
-      let parent = (path as NSString).deletingLastPathComponent
-      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue {
-        throw UsageError("\(option) \(path): is a directory")
-      }
-      guard parent.isEmpty || (FileManager.default.fileExists(atPath: parent, isDirectory: &isDirectory) && isDirectory.boolValue)
-      else {
-        throw UsageError("\(option) \(path): no such directory \(parent)")
-      }
+      try WrittenPath.check(path, option: option)
     }
     if let output = parsed.value("--output") {
       guard options.inputPaths.count == 1 else { throw UsageError("-o takes one input file; use --output-dir for several") }
       guard parsed.value("--output-dir") == nil else { throw UsageError("-o and --output-dir exclude each other") }
+      if output != "-" { try WrittenPath.check(output, option: "-o", directoryHint: "use --output-dir \(output)") }
       options.destination = output == "-" ? .standardOutput : .file(output)
     } else if let directory = parsed.value("--output-dir") {
       var isDirectory: ObjCBool = false

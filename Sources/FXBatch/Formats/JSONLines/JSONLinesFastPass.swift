@@ -11,8 +11,9 @@ struct JSONLinesFastPass {
   let decimalMark: UInt8?
   private var object = FlatJSONObject()
   private let compactTemplate = AnnotationTemplate.jsonMembers
-  /// The template of the last spaced record's layout (``FlatJSONObject/layout(in:)``), and that layout.
-  private var spaced: (template: AnnotationTemplate, separator: [UInt8], beforeColon: [UInt8], afterColon: [UInt8])?
+  /// The template of the last spaced record's layout (``FlatJSONObject/layout(in:)``), and that layout; the
+  /// template is `nil` when the layout is too wide for one.
+  private var spaced: (template: AnnotationTemplate?, separator: [UInt8], beforeColon: [UInt8], afterColon: [UInt8])?
   /// The records this pass converted, and how many of them had no date.
   private(set) var counts = RunReport.Counts()
   private(set) var withoutDate = 0
@@ -46,10 +47,11 @@ struct JSONLinesFastPass {
   }
 
   /// The annotation template of a spaced record (`{"amount": 12.5, "from": "USD"}`), made when its layout
-  /// differs from the last one's.
+  /// differs from the last one's; `nil` when the spacing is too wide for a template (the general path writes
+  /// the record).
   private mutating func spacedTemplate(
     for layout: (separator: ByteView, beforeColon: ByteView, afterColon: ByteView)
-  ) -> AnnotationTemplate {
+  ) -> AnnotationTemplate? {
     if let spaced, spaced.separator.elementsEqual(layout.separator), spaced.beforeColon.elementsEqual(layout.beforeColon),
       spaced.afterColon.elementsEqual(layout.afterColon)
     {
@@ -89,15 +91,13 @@ struct JSONLinesFastPass {
     guard object.scan(content), let (_, shape) = decoder.shape(of: object, in: content),
       let key = decoder.key(of: object, shape: shape, in: content),
       let amount = JSONLinesFieldDecoder.amount(of: object, shape: shape, in: content, mark: decimalMark),
+      // Before the conversion, which counts the record: a declined record is converted by the general path.
+      let template = object.isCompact ? compactTemplate : spacedTemplate(for: object.layout(in: content)),
       let conversion = converter.convert(base: key.base, quote: key.quote, day: key.day, amount: amount)
     else { return false }
     let insertion = object.insertion
     pending.append(bytes.slice(0..<insertion))
-    if object.isCompact {
-      converter.appendAnnotation(conversion, template: compactTemplate, to: &pending)
-    } else {
-      converter.appendAnnotation(conversion, template: spacedTemplate(for: object.layout(in: content)), to: &pending)
-    }
+    converter.appendAnnotation(conversion, template: template, to: &pending)
     pending.append(bytes.slice(from: insertion))
     if pending.count >= Self.pendingLimit { try flush(to: sink) }
     counts.records += 1

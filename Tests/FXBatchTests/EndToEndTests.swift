@@ -121,7 +121,6 @@ struct EndToEndTests {
 
   @Test(arguments: [
     ([String](), "fxbatch: error:"),
-    (["convert"], "fxbatch: error: no input files"),
     (["convert", "--bogus", "a.csv"], "fxbatch: error: unknown option --bogus"),
     (["convert", "-o", "out.csv", "a.csv", "b.csv"], "fxbatch: error: -o takes one input file"),
     (
@@ -176,6 +175,39 @@ struct EndToEndTests {
         100,EUR,USD,2020-01-02,1.1193,111.93,USD,2020-01-02,ecb-embedded EUR/USD=1.1193,ok,
         """)
     #expect(try directory.fileNames().isEmpty)
+  }
+
+  // Issue 13, first use: `cat f.csv | fxbatch convert` was the usage error "no input files" (exit 64).
+  @Test(arguments: [
+    ("amount,from,to,date\n100,EUR,USD,2020-01-02\n,,,\nx,EUR,USD,2020-01-02\n", [String]()),
+    ("{\"amount\":100,\"from\":\"EUR\",\"to\":\"USD\",\"date\":\"2020-01-02\"}\n", []),
+    ("[{\"amount\":100,\"from\":\"EUR\",\"to\":\"USD\",\"date\":\"2020-01-02\"}]\n", ["-q"]),
+    ("amount;from;to\n100;EUR;USD\n", ["--date", "2020-01-02"]),
+  ])
+  func pipedDataWithoutAFileIsReadLikeStandardInput(text: String, options: [String]) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let piped = try cli.run(["convert"] + options, in: directory.url, input: Data(text.utf8))
+    let explicit = try cli.run(["convert"] + options + ["-", "-o", "-"], in: directory.url, input: Data(text.utf8))
+    #expect(piped.status == explicit.status)
+    #expect(piped.standardOutput == explicit.standardOutput)
+    #expect(piped.standardError == explicit.standardError)
+    // 100 EUR→USD on 2020-01-02 = 100 × 1.1193 = 111.93
+    #expect(piped.standardOutput.contains("111.93"), "\(piped.standardError)")
+    #expect(try directory.fileNames().isEmpty)
+  }
+
+  /// From a terminal nothing would come: no file is still a usage error, which says what to give.
+  @Test func noFileFromATerminalIsAUsageError() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let result = try cli.run(["convert"], in: directory.url, inputIsTerminal: true)
+    #expect(result.status == 64)
+    #expect(
+      result.standardError.contains(
+        "fxbatch: error: no input files; give FILE..., or pipe the data in (standard input is a terminal)"),
+      "\(result.standardError)")
+    #expect(result.standardOutput.isEmpty)
   }
 
   @Test func reportIsJSONWithCountsAndExitStatus() throws {

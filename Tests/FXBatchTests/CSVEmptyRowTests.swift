@@ -21,7 +21,9 @@ struct CSVEmptyRowTests {
       let reader = try CSVReader(path: directory.url.appendingPathComponent("row.csv").path, delimiter: delimiter)
       return try #require(try reader.next())
     }
-    for blank in ["", ",,,,,", ",", " , ,\t,", "   ", "\t"] { #expect(try record(blank).isBlank, "\(blank.debugDescription)") }
+    for blank in ["", ",,,,,", ",", " , ,\t,", "   ", "\t"] {
+      #expect(try record(blank).isBlank, "\(blank.debugDescription)")
+    }
     #expect(try record(";;;;", delimiter: UInt8(ascii: ";")).isBlank)
     for data in ["\"\",,,", ",,,0", "x,,,", ",,\" \",", ",,,,,.", "\u{A0},,"] {
       #expect(try !record(data).isBlank, "\(data.debugDescription)")
@@ -63,7 +65,8 @@ struct CSVEmptyRowTests {
     try directory.write("quoted.csv", "date,amount,from,to\n2020-01-02,1,USD,EUR\n,\"\",,\n")
     let result = try cli.run(["convert", "quoted.csv"], in: directory.url)
     #expect(result.status == 1)
-    #expect(result.standardError.contains("2 records: 1 ok, 0 fallback, 1 error (missing_field 1)"), "\(result.standardError)")
+    let summary = "2 records: 1 ok, 0 fallback, 1 error (missing_field 1)"
+    #expect(result.standardError.contains(summary), "\(result.standardError)")
   }
 
   /// The fast path (in parts, across part boundaries) writes and counts empty rows as the general path does.
@@ -72,7 +75,8 @@ struct CSVEmptyRowTests {
       var text = "date,amount,from,to\n"
       for index in 0..<60 { text += "2024-01-05,\(index).50,USD,EUR\n" + (index % 3 == 0 ? row + "\n" : "") }
       try CSVFastPathAdversarialTests.check("rows \(row.debugDescription)", Array(text.utf8))
-      try CSVFastPathAdversarialTests.check("rows before the header \(row.debugDescription)", Array((row + "\n" + text).utf8))
+      try CSVFastPathAdversarialTests.check(
+        "rows before the header \(row.debugDescription)", Array((row + "\n" + text).utf8))
     }
     var semicolons = "date;amount;from;to\r\n"
     for index in 0..<60 { semicolons += "2024-01-05;\(index),50;USD;EUR\r\n" + (index % 4 == 0 ? ";;;\r\n" : "") }

@@ -105,7 +105,8 @@ struct EndToEndJSONTests {
     // Issue 13: the message read "no record has a amount field".
     (
       "amount.json", "[{\"from\":\"EUR\",\"to\":\"USD\"}]", [],
-      "amount.json:1:2: error: no record has an amount field (the first record's members: \"from\", \"to\"); use --amount-field NAME"
+      "amount.json:1:2: error: no record has an amount field (the first record's members: \"from\", \"to\");"
+        + " use --amount-field NAME"
     ),
   ])
   func malformedDocumentIsAFileErrorWithNothingWritten(name: String, text: String, options: [String], message: String) throws {

@@ -69,17 +69,33 @@ struct JSONInvalidUTF8Tests {
       let text = try #require(String(validating: output, as: UTF8.self), "fast \(fastPath), parts \(parts): not UTF-8")
       let lines = text.split(separator: "\n")
       #expect(lines.count == 3)
-      #expect(outcome.report.files.first?.counts.errorsByCode == ["invalid_record": 1], "fast \(fastPath), parts \(parts)")
+      let counts = outcome.report.files.first?.counts
+      #expect(counts?.errorsByCode == ["invalid_record": 1], "fast \(fastPath), parts \(parts)")
       #expect(
         lines.count == 3
           && lines[1].contains(
-            "\"fx_status\":\"error\",\"fx_error\":\"invalid_record: not valid JSON: invalid UTF-8 in a string (\(shown))"
-              + " (line 2, column 10)\"}"),
+            "\"fx_status\":\"error\",\"fx_error\":\"invalid_record: not valid JSON: "
+              + "invalid UTF-8 in a string (\(shown)) (line 2, column 10)\"}"),
         "fast \(fastPath), parts \(parts): \(lines.count > 1 ? String(lines[1]) : "")")
       // The other lines, é included, are converted.
       #expect(lines.first?.contains("\"note\":\"café\",\"fx_rate\":\"1.1193\"") == true)
       for line in lines { #expect((try? JSONParser.parse(Array(line.utf8))) != nil, "\(line)") }
     }
+  }
+
+  /// Read from standard input, the format comes from the content: a first line that is not UTF-8 is still a
+  /// JSON Lines record (not a JSON document refused whole).
+  @Test func standardInputWithABadFirstLineIsJSONLines() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let bytes =
+      Array("{\"note\":\"".utf8) + [0xFF] + Array("\",\"amount\":1,\"from\":\"EUR\",\"to\":\"USD\"}\n".utf8)
+      + Array("{\"amount\":100,\"from\":\"EUR\",\"to\":\"USD\",\"date\":\"2020-01-02\"}\n".utf8)
+    let result = try CLIRunner().run(["convert", "-"], in: directory.url, input: Data(bytes))
+    #expect(result.status == 1, "\(result.standardError)")
+    #expect(result.standardError.contains("2 records: 1 ok, 0 fallback, 1 error (invalid_record 1) [JSON Lines]"))
+    #expect(result.standardOutput.contains("invalid UTF-8 in a string (byte 0xff) (line 1, column 10)"))
+    #expect(result.standardOutput.contains("\"fx_converted\":\"111.93\""))
   }
 
   // Before: the document was converted and its bytes copied, so the output was not JSON.
@@ -88,7 +104,8 @@ struct JSONInvalidUTF8Tests {
     let record = "{\"amount\":1,\"from\":\"EUR\",\"to\":\"USD\",\"date\":\"2020-01-02\",\"note\":\"café\"}"
     // In a record: line 2, column 11; outside the records (--records-path): line 1, column 10.
     let inRecord =
-      Array("[\(record),\n {\"note\":\"".utf8) + sequence + Array("\",\"amount\":2,\"from\":\"EUR\",\"to\":\"USD\"}]\n".utf8)
+      Array("[\(record),\n {\"note\":\"".utf8) + sequence
+      + Array("\",\"amount\":2,\"from\":\"EUR\",\"to\":\"USD\"}]\n".utf8)
     let outside = Array("{\"meta\":\"".utf8) + sequence + Array("\",\n\"data\":[\(record)]}\n".utf8)
     for (bytes, position, path) in [(inRecord, "2:11", [String]()), (outside, "1:10", ["data"])] {
       for (fastPath, parts) in [(false, 1), (true, 1), (true, 2)] {
@@ -112,7 +129,8 @@ struct JSONInvalidUTF8Tests {
       for padding in [0, 3, 7] {
         let pad = Array(String(repeating: "x", count: padding).utf8)
         let variants: [[UInt8]] = [
-          Array("{\"note\":\"".utf8) + pad + piece + Array("\",\"amount\":\(index),\"from\":\"EUR\",\"to\":\"USD\"}".utf8),
+          Array("{\"note\":\"".utf8) + pad + piece
+            + Array("\",\"amount\":\(index),\"from\":\"EUR\",\"to\":\"USD\"}".utf8),
           Array("{\"amount\":1,\"from\":\"EUR\",\"to\":\"US".utf8) + pad + piece + Array("D\"}".utf8),
           Array("{\"amount\":1,\"from\":\"EUR\",\"to\":\"USD\",\"n".utf8) + pad + piece + Array("\":2}".utf8),
         ]

@@ -86,7 +86,8 @@ enum ConvertCommand {
     OptionSpec(names: ["-h", "--help"], valueName: nil, help: "Show this help"),
   ]
 
-  static let usage = "fxbatch convert [options] [FILE...]   (FILE - reads standard input; \(FormatRegistry.displayNames))"
+  static let usage =
+    "fxbatch convert [options] [FILE...]   (FILE - reads standard input; \(FormatRegistry.displayNames))"
 
   static let help = helpText(
     usage: usage,

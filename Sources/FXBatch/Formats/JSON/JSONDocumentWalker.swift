@@ -266,7 +266,8 @@ public final class JSONDocumentWalker {
         }
         if case .invalid = character {
           throw JSONParseError(
-            message: UTF8Validation.message(taken), offset: escapeAt.offset, line: escapeAt.line, column: escapeAt.column)
+            message: UTF8Validation.message(taken), offset: escapeAt.offset, line: escapeAt.line,
+            column: escapeAt.column)
         }
         // A character the file ends inside: the next peek finds the end (the string is never closed).
         continue

@@ -62,6 +62,10 @@ struct CalculatorAnswerTests {
     ("U+202F in UTF-8", [0xE2, 0x80, 0xAF]),
     (#"escape \u202f"#, Array(#"\u202f"#.utf8)),
     ("plain space", [0x20]),
+    // Issue 13: U+0080 where the live service sent a no-break space, as the real fixture has it.
+    (#"escape \u0080"#, Array(#"\u0080"#.utf8)),
+    (#"escape \x80"#, Array(#"\x80"#.utf8)),
+    ("U+0080 in UTF-8", [0xC2, 0x80]),
   ]
 
   @Test(arguments: noBreakSpaceSpellings)
@@ -75,16 +79,17 @@ struct CalculatorAnswerTests {
     #expect(rate.convert(try decimal("100"), minorUnits: 2, rounding: .halfUp) == (try decimal("5483.66")))
   }
 
-  /// The fixture has the six characters `\u0080` where the live service sent a no-break space. U+0080 is a C1
-  /// control character, not a space, and nothing proves it was a group separator rather than a truncated or
-  /// otherwise corrupted number, so the reader refuses it instead of repairing it; the real spellings of the
-  /// no-break space are read (above). The message shows the character escaped.
-  @Test func refusesTheCorruptedSeparatorOfTheFixture() throws {
+  /// Issue 13: the fixture has the six characters `\u0080` where the live service sent a no-break space. Between
+  /// digit groups the grouping rules show it is a separator (one to three digits, then groups of three), so it
+  /// reads as 5 483.6587 rupees like the other spellings of the no-break space (it was refused as "cannot read").
+  @Test func readsTheCorruptedSeparatorOfTheFixture() throws {
     let answer = try answer(try Fixture.bytes("responses", "google-calc-usd-inr-100-separator.txt"))
     #expect(answer.rhs == "5\u{80}483.6587 Indian rupees")
-    #expect(
-      answer.rate()
-        == .failure(RowError(.badResponse, #"calculator: cannot read "5\u{80}483.6587 Indian rupees" as a number"#)))
+    let quantity = try #require(CalculatorQuantity(reading: answer.rhs))
+    #expect(quantity.value == (try decimal("5483.6587")))
+    #expect(quantity.unit == "Indian rupees")
+    // 5 483.6587 ÷ 100 = 54.836587.
+    try expectRate(try answer.rate().get(), equals: "54.836587")
   }
 
   @Test func keepsCommasAndColonsInsideValues() throws {
@@ -137,7 +142,9 @@ struct CalculatorAnswerTests {
     // Text glued to the number.
     "1e5 dollars", "10USD", "5. dollars", "5.5.5 dollars", "1.5million dollars", "5.123 456 dollars", "5, dollars",
     // Not a space.
-    "5\u{80}483.6587 Indian rupees", "5\u{2009}483 rupees", "5&#xa0;483 rupees",
+    "5\u{2009}483 rupees", "5&#xa0;483 rupees",
+    // U+0080 only between digit groups: not as the gap before the unit, nor in uneven or mixed grouping.
+    "5483\u{80}rupees", "5\u{80}rupees", "54\u{80}83.6587 rupees", "5\u{80}483 000 rupees", "5\u{80}\u{80}483 rupees",
     // More than 38 digits.
     String(repeating: "9", count: 39) + " dollars", String(repeating: "9", count: 30) + " trillion dollars",
   ])

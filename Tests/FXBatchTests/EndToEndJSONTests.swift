@@ -100,7 +100,13 @@ struct EndToEndJSONTests {
     ),
     (
       "fields.json", "[{\"sum\":1,\"note\":\"x\"}]", [],
-      "fields.json:1:2: error: no record has a from field (the first record's members: \"sum\", \"note\")"
+      "fields.json:1:2: error: no record has a from-currency field (the first record's members: \"sum\", \"note\")"
+    ),
+    // Issue 13: the message read "no record has a amount field".
+    (
+      "amount.json", "[{\"from\":\"EUR\",\"to\":\"USD\"}]", [],
+      "amount.json:1:2: error: no record has an amount field (the first record's members: \"from\", \"to\");"
+        + " use --amount-field NAME"
     ),
   ])
   func malformedDocumentIsAFileErrorWithNothingWritten(name: String, text: String, options: [String], message: String) throws {

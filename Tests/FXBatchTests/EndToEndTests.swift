@@ -77,6 +77,32 @@ struct EndToEndTests {
     #expect(try directory.read("good.converted.csv").contains(",111.93,USD,2020-01-02,"))
   }
 
+  // Issue 13: the messages read "no amount field in the header" and "no record has a amount field".
+  @Test(arguments: [
+    (
+      "no-amount.csv", "date,from,to\n2020-01-02,USD,EUR\n",
+      "no-amount.csv:1:1: error: the header has no amount field (\"date\", \"from\", \"to\"); use --amount-field NAME"
+    ),
+    (
+      "no-amount.jsonl", "{\"from\":\"USD\",\"to\":\"EUR\"}\n",
+      "no-amount.jsonl:1:1: error: no record has an amount field (the first record's members: \"from\", \"to\");"
+        + " use --amount-field NAME"
+    ),
+    (
+      "no-from.jsonl", "{\"amount\":1,\"to\":\"EUR\"}\n",
+      "no-from.jsonl:1:1: error: no record has a from-currency field (the first record's members: \"amount\", \"to\");"
+        + " use --from-field NAME or --from CODE"
+    ),
+  ])
+  func missingFieldMessageReadsNaturally(name: String, text: String, message: String) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write(name, text)
+    let result = try cli.run(["convert", name], in: directory.url)
+    #expect(result.status == 2)
+    #expect(result.standardError.contains(message), "\(result.standardError)")
+  }
+
   @Test func missingTargetFieldIsAFileErrorThatNamesTheFix() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
@@ -85,7 +111,8 @@ struct EndToEndTests {
     #expect(result.status == 2)
     #expect(
       result.standardError.contains(
-        "no-to.csv:1:1: error: no to field in the header (\"date\", \"amount\", \"currency\"); use --to-field NAME or --to CODE"))
+        "no-to.csv:1:1: error: the header has no to-currency field (\"date\", \"amount\", \"currency\");"
+          + " use --to-field NAME or --to CODE"))
     let fixed = try cli.run(["convert", "--to", "EUR", "no-to.csv"], in: directory.url)
     #expect(fixed.status == 0)
     // 1 USD→EUR on 2020-01-02 = 1 / 1.1193 = 0.89341552756… → rate shown to 10 digits 0.8934155276, amount 0.89
@@ -94,7 +121,6 @@ struct EndToEndTests {
 
   @Test(arguments: [
     ([String](), "fxbatch: error:"),
-    (["convert"], "fxbatch: error: no input files"),
     (["convert", "--bogus", "a.csv"], "fxbatch: error: unknown option --bogus"),
     (["convert", "-o", "out.csv", "a.csv", "b.csv"], "fxbatch: error: -o takes one input file"),
     (
@@ -149,6 +175,39 @@ struct EndToEndTests {
         100,EUR,USD,2020-01-02,1.1193,111.93,USD,2020-01-02,ecb-embedded EUR/USD=1.1193,ok,
         """)
     #expect(try directory.fileNames().isEmpty)
+  }
+
+  // Issue 13, first use: `cat f.csv | fxbatch convert` was the usage error "no input files" (exit 64).
+  @Test(arguments: [
+    ("amount,from,to,date\n100,EUR,USD,2020-01-02\n,,,\nx,EUR,USD,2020-01-02\n", [String]()),
+    ("{\"amount\":100,\"from\":\"EUR\",\"to\":\"USD\",\"date\":\"2020-01-02\"}\n", []),
+    ("[{\"amount\":100,\"from\":\"EUR\",\"to\":\"USD\",\"date\":\"2020-01-02\"}]\n", ["-q"]),
+    ("amount;from;to\n100;EUR;USD\n", ["--date", "2020-01-02"]),
+  ])
+  func pipedDataWithoutAFileIsReadLikeStandardInput(text: String, options: [String]) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let piped = try cli.run(["convert"] + options, in: directory.url, input: Data(text.utf8))
+    let explicit = try cli.run(["convert"] + options + ["-", "-o", "-"], in: directory.url, input: Data(text.utf8))
+    #expect(piped.status == explicit.status)
+    #expect(piped.standardOutput == explicit.standardOutput)
+    #expect(piped.standardError == explicit.standardError)
+    // 100 EUR→USD on 2020-01-02 = 100 × 1.1193 = 111.93
+    #expect(piped.standardOutput.contains("111.93"), "\(piped.standardError)")
+    #expect(try directory.fileNames().isEmpty)
+  }
+
+  /// From a terminal nothing would come: no file is still a usage error, which says what to give.
+  @Test func noFileFromATerminalIsAUsageError() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let result = try cli.run(["convert"], in: directory.url, inputIsTerminal: true)
+    #expect(result.status == 64)
+    #expect(
+      result.standardError.contains(
+        "fxbatch: error: no input files; give FILE..., or pipe the data in (standard input is a terminal)"),
+      "\(result.standardError)")
+    #expect(result.standardOutput.isEmpty)
   }
 
   @Test func reportIsJSONWithCountsAndExitStatus() throws {

@@ -150,7 +150,15 @@ struct EndToEndXMLTests {
       "doctype.xml:3:18: error: a DTD (<!DOCTYPE …>) is not accepted"
     ),
 
-    ("fields.xml", "<rs><r><sum>1</sum></r><r><sum>2</sum></r></rs>", "fields.xml:1:1: error: no record has a from field"),
+    (
+      "fields.xml", "<rs><r><sum>1</sum></r><r><sum>2</sum></r></rs>",
+      "fields.xml:1:1: error: no record has a from-currency field"
+    ),
+    // Issue 13: the message read "no record has a amount field".
+    (
+      "amount.xml", "<rs><r><from>EUR</from><to>USD</to></r><r><from>EUR</from><to>USD</to></r></rs>",
+      "amount.xml:1:1: error: no record has an amount field"
+    ),
     ("single.xml", "<rs><a/><b/></rs>", "single.xml:1:1: error: cannot tell which elements are the records"),
     ("empty.xml", "", "empty.xml:1:1: error: the document is empty; expected XML records"),
     ("blank.xml", "   \n\n", "blank.xml:3:1: error: the document is empty; expected XML records"),

@@ -92,6 +92,11 @@ struct JSONRecordInputTests {
     (
       #"{"amount": 1, "Amount": 2, "from": "EUR", "to": "USD"}"#, #"the members "amount" and "Amount" both name the amount field"#
     ),
+    // Issue 13: read "both name the from field".
+    (
+      #"{"amount": 1, "from": "EUR", "From": "GBP", "to": "USD"}"#,
+      #"the members "from" and "From" both name the from-currency field"#
+    ),
   ])
   func aKeyTwiceIsTheRecordsErrorNeverAChoice(text: String, message: String) {
     #expect(fields(text).fields.problem == RowError(.invalidRecord, message))

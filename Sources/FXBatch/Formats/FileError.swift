@@ -43,7 +43,7 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
     let shown = names.prefix(12).map(RowError.quoted).joined(separator: ", ") + (names.count > 12 ? ", …" : "")
     return FileError(
       path: path, line: line, column: column,
-      message: "no record has a \(role.rawValue) field (the first record's \(nameKind): \(shown)); \(fix)")
+      message: "no record has \(role.aField) (the first record's \(nameKind): \(shown)); \(fix)")
   }
 
   /// `path:line:column: error: message`, then the hint on its own line.

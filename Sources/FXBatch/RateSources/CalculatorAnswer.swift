@@ -97,7 +97,7 @@ public struct CalculatorAnswer: Sendable, Equatable {
   }
 
   /// ``RowError/quoted(_:)`` with C1 control characters (U+0080 ... U+009F, among them U+0085, a line break
-  /// to some readers) also escaped, so a corrupted separator shows as `\u{80}` and the message stays one line.
+  /// to some readers) also escaped, so a control character shows as `\u{85}` and the message stays one line.
   private static func quoted(_ text: String) -> String {
     var escaped = String.UnicodeScalarView()
     for scalar in RowError.quoted(text).unicodeScalars {

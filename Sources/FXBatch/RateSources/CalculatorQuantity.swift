@@ -5,15 +5,17 @@
 /// - digits with an optional `.` fraction;
 /// - digit groups of three after a first group of one to three digits, all separated by the same spelling of
 ///   one separator: a space, a no-break space (U+00A0, whichever byte form the body used; `&#160;`;
-///   `&nbsp;`), a narrow no-break space (U+202F) or a comma (`1,000,000`);
+///   `&nbsp;`), a narrow no-break space (U+202F) or a comma (`1,000,000`); also U+0080 (`\u0080`, `\x80` or
+///   the bytes C2 80), which captured answers hold where the live service sent a no-break space — only between
+///   digit groups, where the grouping rules show it is a separator, never as the gap before the unit;
 /// - then optionally a scale word, `thousand`, `million`, `billion` or `trillion` (×10^3, 10^6, 10^9, 10^12),
 ///   or a power of ten as the calculator's HTML writes it: `1.5 &#215; 10<sup>13</sup>` (also with `&times;`
 ///   or `×`, and a negative exponent), never both.
 ///
 /// The number must end at the end of the text or at a space before the unit; the unit is any text and is not
 /// interpreted. Anything else, such as an uneven group (`1 00 000`), a scale word the reader does not know
-/// (`zillion`, `lakh`), a decimal comma (`1,5`), an exponent (`1e5`) or a control character between digits, is
-/// refused rather than guessed.
+/// (`zillion`, `lakh`), a decimal comma (`1,5`), an exponent (`1e5`) or another control character between digits,
+/// is refused rather than guessed.
 public struct CalculatorQuantity: Sendable, Equatable {
   /// The number, scale word and power of ten applied.
   public let value: ExactDecimal
@@ -49,6 +51,9 @@ extension CalculatorQuantity {
   private static let separators: [[Unicode.Scalar]] = [" ", "\u{A0}", "\u{202F}", "&#160;", "&nbsp;", ","].map {
     Array($0.unicodeScalars)
   }
+  /// Spellings that separate digit groups only: ``separators`` and U+0080, the corrupted no-break space of
+  /// captured answers.
+  private static let groupSeparators: [[Unicode.Scalar]] = separators + [["\u{80}"]]
   private static let timesSigns: [[Unicode.Scalar]] = ["\u{D7}", "&#215;", "&times;"].map { Array($0.unicodeScalars) }
 
   private struct Reader {
@@ -103,7 +108,9 @@ extension CalculatorQuantity {
       var digits = readDigits()
       guard !digits.isEmpty else { return nil }
       var groupSeparator: [Unicode.Scalar]?
-      while let length = separator(at: index), isDigit(at: index + length) {
+      while let length = Self.match(CalculatorQuantity.groupSeparators, in: scalars, at: index),
+        isDigit(at: index + length)
+      {
         let spelling = Array(scalars[index..<index + length])
         if let groupSeparator {
           guard spelling == groupSeparator else { return nil }

@@ -57,6 +57,19 @@ public struct FieldMapping: Sendable, Equatable {
     }
 
     var optionName: String { "--\(rawValue)-field" }
+
+    /// The field as a message names it: "amount field", "from-currency field", "to-currency field",
+    /// "date field".
+    var fieldName: String {
+      switch self {
+      case .amount, .date: return "\(rawValue) field"
+      case .from, .to: return "\(rawValue)-currency field"
+      }
+    }
+
+    /// ``fieldName`` with its article, for a message that says a record or a file has none: "an amount field",
+    /// "a from-currency field".
+    var aField: String { (self == .amount ? "an " : "a ") + fieldName }
   }
 
   /// 0-based field index of the amount.
@@ -207,7 +220,7 @@ public enum FieldMappingError: Error, Equatable, Sendable, CustomStringConvertib
       return "\(role.optionName) \(RowError.quoted(name)): no such field in the header (\(Self.describe(header)))"
     case .roleMissing(let role, let header):
       let fix = role == .amount ? "use --amount-field NAME" : "use \(role.optionName) NAME or --\(role.rawValue) CODE"
-      return "no \(role.rawValue) field in the header (\(Self.describe(header))); \(fix)"
+      return "the header has no \(role.fieldName) (\(Self.describe(header))); \(fix)"
     }
   }
 

@@ -86,7 +86,8 @@ enum ConvertCommand {
     OptionSpec(names: ["-h", "--help"], valueName: nil, help: "Show this help"),
   ]
 
-  static let usage = "fxbatch convert [options] FILE...   (FILE - reads standard input; \(FormatRegistry.displayNames))"
+  static let usage =
+    "fxbatch convert [options] [FILE...]   (FILE - reads standard input; \(FormatRegistry.displayNames))"
 
   static let help = helpText(
     usage: usage,
@@ -97,6 +98,8 @@ enum ConvertCommand {
       CSV files gain columns; in JSON and JSON Lines files each record object gains these members; in XML each
       record element gains an <fx> child whose attributes carry them (rate, converted, currency, rate-date, ...).
       Rates: the embedded ECB euro reference rates 1999-01-04 .. 2026-10-30, unless --rates is given.
+      With no FILE, when standard input is not a terminal (a pipe or a redirected file), reads it and writes the
+      annotated copy to standard output: 'cat f.csv | fxbatch convert' is 'fxbatch convert - -o -'.
       """,
     options: options,
     footer: """
@@ -193,7 +196,14 @@ enum ConvertCommand {
   private static func batchOptions(_ parsed: ParsedArguments) throws(UsageError) -> BatchOptions {
     var options = BatchOptions(today: try FXBatchCommand.today())
     options.inputPaths = parsed.positionals
-    guard !options.inputPaths.isEmpty else { throw UsageError("no input files") }
+    if options.inputPaths.isEmpty {
+      // First use: data piped in is the input, as Miller and xsv read it; its copy goes to standard output (the
+      // destination of `-` without -o). From a terminal nothing would come: say what to give instead.
+      guard isatty(0) == 0 else {
+        throw UsageError("no input files; give FILE..., or pipe the data in (standard input is a terminal)")
+      }
+      options.inputPaths = ["-"]
+    }
     if options.inputPaths.filter({ $0 == "-" }).count > 1 { throw UsageError("standard input (-) can be read only once") }
     for option in ["--output", "--output-dir", "--rates", "--report", "--lock", "--cache-dir"] where parsed.value(option) == "" {
       throw UsageError("\(option) needs a non-empty path")

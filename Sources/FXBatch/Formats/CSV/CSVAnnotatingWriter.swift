@@ -20,8 +20,11 @@ public struct CSVAnnotatingWriter {
     try write(header, cells: AnnotationColumn.allCases.map(\.rawValue))
   }
 
-  /// Copies a blank line.
-  public func writeBlank(_ record: CSVRecord) throws(OutputError) { try sink.write(record.terminator) }
+  /// Copies a blank line (``CSVRecord/isBlank``) as it was read: its delimiters and spaces, and its terminator.
+  public func writeBlank(_ record: CSVRecord) throws(OutputError) {
+    try sink.write(record.raw)
+    try sink.write(record.terminator)
+  }
 
   /// Writes one record and its annotations.
   public func write(_ record: CSVRecord, cells: [String]) throws(OutputError) {

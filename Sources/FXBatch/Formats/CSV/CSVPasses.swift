@@ -335,7 +335,7 @@ extension CSVFormat {
     /// Writes one record through the general path.
     func writeGeneral(_ view: CSVRecordView) throws {
       if view.isBlank {
-        try sink.write(view.terminator)
+        try sink.write(view.bytes)
         return
       }
       let record = view.record

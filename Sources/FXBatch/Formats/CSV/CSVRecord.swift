@@ -10,9 +10,17 @@ public struct CSVRecord: Sendable {
   /// The 1-based line on which the record starts.
   public let line: Int
 
-  /// Whether the record is an empty line (no bytes before its terminator). Blank lines are not records:
-  /// they are copied to the output and not counted.
-  public var isBlank: Bool { raw.isEmpty }
+  /// Whether the record holds no data: an empty line, or a line of only delimiters, spaces and tabs, as a
+  /// spreadsheet writes an empty row (`,,,,`, `;;;;`, `, , ,`). Blank lines are not records: they are copied to
+  /// the output and not counted. A quoted field (`"",""`) is data.
+  public var isBlank: Bool { fieldRanges.allSatisfy { Self.holdsNoData(raw[$0]) } }
+
+  /// Whether a field's bytes (quotes included) are only spaces and tabs, or none: the one rule of
+  /// ``isBlank`` and ``CSVRecordView/isBlank``.
+  @inline(__always)
+  static func holdsNoData(_ field: some Sequence<UInt8>) -> Bool {
+    field.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+  }
 
   public var fieldCount: Int { fieldRanges.count }
 

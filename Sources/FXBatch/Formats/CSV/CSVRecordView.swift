@@ -17,7 +17,12 @@ struct CSVRecordView {
   /// Bytes that may be read after ``bytes``.
   static let readablePadding = 16
 
-  var isBlank: Bool { length == 0 }
+  /// Whether the record holds no data (``CSVRecord/isBlank``): an empty line, or only delimiters, spaces and
+  /// tabs.
+  var isBlank: Bool {
+    for index in 0..<fieldCount where !CSVRecord.holdsNoData(bytes.slice(fieldRanges[index])) { return false }
+    return true
+  }
 
   /// The record as a ``CSVRecord`` (a copy).
   var record: CSVRecord {

@@ -8,8 +8,8 @@
 /// most ``maximumMembers`` members. Anything else (nested values, escapes, an empty object) is declined, and
 /// the caller reads the record through the general parser.
 ///
-/// Byte ranges are relative to the scanned bytes; strings are given without their quotes. Bytes of 0x80 and
-/// above are taken as they are, as the general parser takes them (decoded with `String(decoding:as:)`).
+/// Byte ranges are relative to the scanned bytes; strings are given without their quotes. A string whose bytes
+/// of 0x80 and above are not UTF-8 is declined: the general parser gives the record its `invalid_record` error.
 struct FlatJSONObject {
   /// The kind of a member's value.
   enum Kind: UInt8 {
@@ -164,34 +164,42 @@ struct FlatJSONObject {
   }
 
   /// The index of the quote that closes a string whose content starts at `from`; `last` (the closing `}`)
-  /// when the string has an escape or a control byte, or does not close before it.
+  /// when the string has an escape, a control byte or bytes that are not UTF-8 (``UTF8Validation``), or does
+  /// not close before it.
   @inline(__always)
   private static func stringEnd(_ base: ByteView, from: Int, last: Int) -> Int {
     var at = from
-    // Eight bytes at a time: the classic "has a zero byte" test on the word xor'ed with `"` and with `\`, and
-    // "has a byte below 0x20"; in a little-endian word the lowest byte it flags is exactly the first such byte
-    // (a borrow only runs upwards).
+    // Eight bytes at a time: the classic "has a zero byte" test on the word xor'ed with `"` and with `\`, "has a
+    // byte below 0x20", and any byte of 0x80 or above (its top bit); in a little-endian word the lowest byte it
+    // flags is exactly the first such byte (a borrow only runs upwards).
     let ones: UInt64 = 0x0101_0101_0101_0101
-    while at + 8 <= last {
-      let word = base.word(at: at)
-      let quote = word ^ 0x2222_2222_2222_2222
-      let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
-      let found =
-        (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- 0x2020_2020_2020_2020) & ~word))
-        & 0x8080_8080_8080_8080
-      if found != 0 {
-        at += found.trailingZeroBitCount >> 3
-        return base[at] == UInt8(ascii: "\"") ? at : last
+    while true {
+      while at + 8 <= last {
+        let word = base.word(at: at)
+        let quote = word ^ 0x2222_2222_2222_2222
+        let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
+        let found =
+          (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- 0x2020_2020_2020_2020) & ~word)
+            | word) & 0x8080_8080_8080_8080
+        if found != 0 {
+          at += found.trailingZeroBitCount >> 3
+          break
+        }
+        at += 8
       }
-      at += 8
-    }
-    while at < last {
+      guard at < last else { return last }
       let byte = base[at]
       if byte == UInt8(ascii: "\"") { return at }
       if byte < 0x20 || byte == UInt8(ascii: "\\") { return last }
-      at += 1
+      if byte >= 0x80 {
+        let lead = at
+        let character = UTF8Validation.character(lead: byte) { lead + $0 < last ? base[lead + $0] : nil }
+        guard case .valid(let length) = character else { return last }
+        at += length
+      } else {
+        at += 1
+      }
     }
-    return last
   }
 
   /// The end of a number in the JSON grammar (`-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`) that starts at

@@ -3,8 +3,9 @@
 ///
 /// The records array is the top-level value, or the array at a member path of nested objects
 /// (`--records-path data.items`). The whole document is checked as strict JSON (RFC 8259) while it is walked:
-/// a truncated document, text after the top-level value, nesting deeper than 512 levels, a records path that
-/// is absent, ambiguous (the member twice) or not an array is a ``JSONParseError`` with its line and column.
+/// a string that is not UTF-8, a truncated document, text after the top-level value, nesting deeper than 512
+/// levels, a records path that is absent, ambiguous (the member twice) or not an array is a ``JSONParseError``
+/// with its line and column.
 /// Elements are not parsed here: the caller parses each one (``JSONRecordText/members()``).
 public final class JSONDocumentWalker {
   private let stream: JSONByteStream
@@ -241,7 +242,7 @@ public final class JSONDocumentWalker {
     return key
   }
 
-  /// Takes a string, checking its escapes and that it holds no control characters.
+  /// Takes a string, checking its escapes, that it holds no control characters and that it is UTF-8.
   private func skipString() throws {
     let line = stream.line
     let column = stream.column
@@ -253,6 +254,24 @@ public final class JSONDocumentWalker {
       if byte < 0x20 { throw stream.error("control character in a string (escape it)") }
       let escapeAt = stream.error("")
       stream.advance()
+      if byte >= 0x80 {
+        // Takes the continuation bytes as it reads them: past a character that is not UTF-8 the walk stops.
+        var taken: [UInt8] = [byte]
+        let stream = stream
+        let character = UTF8Validation.character(lead: byte) { _ in
+          guard let next = try? stream.peek() else { return nil }
+          stream.advance()
+          taken.append(next)
+          return next
+        }
+        if case .invalid = character {
+          throw JSONParseError(
+            message: UTF8Validation.message(taken), offset: escapeAt.offset, line: escapeAt.line,
+            column: escapeAt.column)
+        }
+        // A character the file ends inside: the next peek finds the end (the string is never closed).
+        continue
+      }
       switch byte {
       case UInt8(ascii: "\""): return
       case UInt8(ascii: "\\"):

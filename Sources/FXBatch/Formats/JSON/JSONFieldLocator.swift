@@ -68,7 +68,7 @@ public struct JSONFieldLocator: Sendable {
     }) {
       let clashing = normalized.indices.filter { normalized[$0] == normalized[index] }.map { RowError.quoted(members[$0].key) }
       fields.problem = RowError(
-        .invalidRecord, "the members \(clashing.joined(separator: " and ")) both name the \(role.rawValue) field")
+        .invalidRecord, "the members \(clashing.joined(separator: " and ")) both name the \(role.fieldName)")
     }
     return (fields, located)
   }

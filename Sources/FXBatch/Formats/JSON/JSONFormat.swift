@@ -11,14 +11,16 @@ enum JSONFormat: FileFormat {
   static let fileExtensions = ["json"]
 
   /// `[` starts a JSON document; so does `{` when `--records-path` is given or the first line is not a whole
-  /// JSON value (else it is JSON Lines).
+  /// JSON value (else it is JSON Lines). The question is the line's shape, not its encoding: bytes of 0x80 and
+  /// above (which JSON allows only in strings) are read as `x`, so a first line that is not UTF-8 still makes
+  /// JSON Lines, whose record it is then refuses with its `invalid_record` error.
   static func recognizes(raw: ArraySlice<UInt8>, content: ArraySlice<UInt8>, recordsPath: [String]) -> Bool {
     switch content.first {
     case UInt8(ascii: "["): return true
     case UInt8(ascii: "{"):
       if !recordsPath.isEmpty { return true }
-      let firstLine = content.prefix { $0 != 0x0A }
-      return (try? JSONParser.parse(Array(firstLine))) == nil
+      let firstLine = content.prefix { $0 != 0x0A }.map { $0 >= 0x80 ? UInt8(ascii: "x") : $0 }
+      return (try? JSONParser.parse(firstLine)) == nil
     default: return false
     }
   }

@@ -1,7 +1,8 @@
 /// A strict JSON parser (RFC 8259) over UTF-8 bytes that keeps number text exact.
 ///
-/// Errors carry the byte offset, line and column; a truncated document or anything after the top-level value
-/// is an error, never a partial result. Nesting deeper than 512 levels is refused.
+/// Errors carry the byte offset, line and column; a truncated document, bytes in a string that are not
+/// well-formed UTF-8 (``UTF8Validation``) or anything after the top-level value is an error, never a partial
+/// result. Nesting deeper than 512 levels is refused.
 public struct JSONParser {
   private let bytes: [UInt8]
   private var index = 0
@@ -170,6 +171,16 @@ public struct JSONParser {
         return String(scalars)
       }
       if byte < 0x20 { throw error("control character in a string (escape it)") }
+      if byte >= 0x80 {
+        let lead = index
+        let end = bytes.count
+        switch UTF8Validation.character(lead: byte, following: { lead + $0 < end ? bytes[lead + $0] : nil }) {
+        case .valid(let length): index += length
+        case .invalid(let length): throw error(UTF8Validation.message(bytes[lead..<lead + length]))
+        case .truncated: throw error(UTF8Validation.message(bytes[lead...]))
+        }
+        continue
+      }
       if byte != UInt8(ascii: "\\") {
         index += 1
         continue

@@ -1,4 +1,4 @@
-/// Reads one JSON value in a buffer strictly, as ``JSONDocumentWalker`` checks it (RFC 8259: strings without
+/// Reads one JSON value in a buffer strictly, as ``JSONDocumentWalker`` checks it (RFC 8259: UTF-8 strings without
 /// control characters and with known escapes, numbers in the JSON grammar, `true`/`false`/`null`, objects and
 /// arrays), and finds where it ends: the byte-level path's way of finding a JSON document's records.
 ///
@@ -98,7 +98,8 @@ struct JSONValueScanner {
   @inline(__always)
   private func stringEnd(from start: Int) throws(Failure) -> Int {
     var index = start + 1
-    // Eight bytes at a time to the first quote, backslash or control byte (as ``FlatJSONObject`` finds them).
+    // Eight bytes at a time to the first quote, backslash, control byte or byte of 0x80 and above (as
+    // ``FlatJSONObject`` finds them).
     let ones: UInt64 = 0x0101_0101_0101_0101
     while true {
       while index + 8 <= end {
@@ -106,8 +107,8 @@ struct JSONValueScanner {
         let quote = word ^ 0x2222_2222_2222_2222
         let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
         let found =
-          (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- 0x2020_2020_2020_2020) & ~word))
-          & 0x8080_8080_8080_8080
+          (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- 0x2020_2020_2020_2020) & ~word)
+            | word) & 0x8080_8080_8080_8080
         if found != 0 {
           index += found.trailingZeroBitCount >> 3
           break
@@ -131,6 +132,14 @@ struct JSONValueScanner {
         default: throw .invalid
         }
       case ..<0x20: throw .invalid
+      case 0x80...:
+        // Not UTF-8: the walker says where, as a file error.
+        let lead = index
+        switch UTF8Validation.character(lead: byte, following: { lead + $0 < end ? bytes[lead + $0] : nil }) {
+        case .valid(let length): index += length
+        case .invalid: throw .invalid
+        case .truncated: throw .needsMore
+        }
       default: index += 1
       }
     }

@@ -79,14 +79,7 @@ public struct BatchJob {
   public func run(standardOutput: Int32 = 1) -> RunReport {
     var report = makeReport()
     var (scans, keys) = scanAll(report: &report)
-    defer {
-      for scan in scans {
-        if let scan, scan.displayPath == "-" {
-          unlink(scan.readPath)
-          PendingFiles.remove(scan.readPath)
-        }
-      }
-    }
+    defer { Self.removeTemporaryCopies(of: scans) }
 
     // Every source becomes a table before pass 2 where it can: a local table as it is, a table provider's
     // answer once fetched. A lock file then records the table's rows and columns the rules read.
@@ -133,8 +126,10 @@ public struct BatchJob {
     var converted: [(index: Int, scan: FileScan)] = []
     for (index, scan) in scans.enumerated() {
       guard let scan else { continue }
+      let encoding = scan.encoding
       do {
-        var (counts, withoutDate, fileLedger, scan) = try passTwoJob.convert(scan, quotes: quotes, standardOutput: standardOutput)
+        var (counts, withoutDate, fileLedger, scan) = try passTwoJob.convertInItsEncoding(
+          scan, quotes: quotes, standardOutput: standardOutput)
         fileLedger.settle(
           with: passTwoJob.exactTotals(
             of: [scan], currencies: fileLedger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes)
@@ -145,6 +140,7 @@ public struct BatchJob {
         converted.append((index, scan))
         report.files[index].output = scan.outputPath ?? "-"
         report.files[index].format = scan.format.rawValue
+        report.files[index].encoding = encoding?.rawValue
         FormatRegistry.type(of: scan.format).describe(scan, options: options, in: &report.files[index])
         report.files[index].decimalMark = scan.decimalMark?.rawValue
         report.files[index].decimalMarkInferred = scan.decimalMarkInferred
@@ -227,18 +223,39 @@ public struct BatchJob {
         continue
       }
       var spooledPath: String? = nil
-      do {
+      do throws(FileError) {
         var readPath = inputPath
         if inputPath == "-" {
           readPath = try Self.spoolStandardInput()
           spooledPath = readPath
         }
         let outputPath = try outputs.output(for: inputPath, skipped: skipped, claimed: &claimedOutputs)
-        let (scan, fileKeys) = try scanFile(displayPath: inputPath, readPath: readPath, outputPath: outputPath)
+        let format =
+          options.format
+          ?? RecordFormat.detect(readPath: readPath, displayPath: inputPath, recordsPath: options.recordsPath)
+        var encoding: TextEncoding? = nil
+        if format == .csv {
+          let found = try Self.encoding(of: readPath, displayPath: inputPath, declared: options.encoding)
+          encoding = found
+          if !found.isUTF8 {
+            let copy = try Self.utf8Copy(of: readPath, displayPath: inputPath, encoding: found, index: scans.count)
+            if let spooledPath { Self.removeTemporary(spooledPath) }
+            (readPath, spooledPath) = (copy, copy)
+          }
+        } else if let declared = options.encoding {
+          throw FileError(
+            path: inputPath,
+            message: "--encoding \(declared.rawValue) is for CSV input, and this file is read as \(format.rawValue)",
+            hint: "convert CSV files and the others in separate runs (XML declares its own encoding; JSON is UTF-8)")
+        }
+        var (scan, fileKeys) = try scanFile(
+          displayPath: inputPath, readPath: readPath, outputPath: outputPath, format: format)
+        scan.encoding = encoding
+        scan.readPathIsTemporary = spooledPath != nil
         keys.formUnion(fileKeys)
         scans.append(scan)
       } catch {
-        if let spooledPath { unlink(spooledPath) }
+        if let spooledPath { Self.removeTemporary(spooledPath) }
         fileReport.fileError = error.description
         scans.append(nil)
       }
@@ -278,11 +295,10 @@ public struct BatchJob {
   }
 
   /// Pass 1 over one file, in its format.
-  private func scanFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (FileScan, RateKeyIndex)
+  private func scanFile(displayPath: String, readPath: String, outputPath: String?, format: RecordFormat)
+    throws(FileError) -> (FileScan, RateKeyIndex)
   {
-    let format =
-      options.format ?? RecordFormat.detect(readPath: readPath, displayPath: displayPath, recordsPath: options.recordsPath)
-    return try FormatRegistry.type(of: format).scan(
+    try FormatRegistry.type(of: format).scan(
       FileInput(displayPath: displayPath, readPath: readPath, outputPath: outputPath), context: formatContext)
   }
 
@@ -290,7 +306,7 @@ public struct BatchJob {
   ///
   /// - Returns: the counts, the number of records without a date, and the converted amounts for the rounding
   ///   reconciliation, and the file's scan as it stands after the pass (a provisional CSV scan is replaced).
-  private func convert(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError)
+  func convert(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError)
     -> (RunReport.Counts, Int, ReconciliationLedger, FileScan)
   {
     let done = try FormatRegistry.type(of: scan.format).convert(
@@ -303,7 +319,9 @@ public struct BatchJob {
   /// - Returns: the report of pass 1 (file errors included) and the plan; the plan is `nil` for a local table.
   public func plan() -> (report: RunReport, plan: RatePlan?) {
     var report = makeReport()
-    let keys = scanAll(report: &report).keys.allKeys
+    let (scans, index) = scanAll(report: &report)
+    Self.removeTemporaryCopies(of: scans)
+    let keys = index.allKeys
     guard case .provider(let provider, let settings) = source else {
       return (report, nil)
     }

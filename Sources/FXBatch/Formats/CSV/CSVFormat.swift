@@ -38,9 +38,13 @@ enum CSVFormat: FileFormat {
     file.delimiter = String(UnicodeScalar(scan.csv.delimiter))
   }
 
-  /// CSV says nothing of itself; a delimiter other than `,` is named.
+  /// CSV says nothing of itself; a delimiter other than `,` and an encoding other than UTF-8 are named.
   static func summaryDetails(of file: RunReport.File) -> [String] {
-    guard let delimiter = file.delimiter, delimiter != "," else { return [] }
-    return ["delimiter \(delimiter == "\t" ? "tab" : delimiter)"]
+    var details: [String] = []
+    if let delimiter = file.delimiter, delimiter != "," {
+      details.append("delimiter \(delimiter == "\t" ? "tab" : delimiter)")
+    }
+    if let encoding = file.encoding, encoding != TextEncoding.utf8.rawValue { details.append("encoding \(encoding)") }
+    return details
   }
 }

@@ -232,9 +232,35 @@ struct EndToEndCSVEncodingTests {
     #expect(
       noMark.standardError.contains(
         "b.csv:1:1: error: --encoding utf-16 needs a byte order mark to tell the byte order, and the file has none"))
+    try directory.write(#"[{"amount": "1.50", "from": "EUR", "to": "USD"}]"#, named: "c.json")
+    let json = try cli.run(["convert", "--encoding", "windows-1252", "c.json"], in: directory.url)
+    #expect(json.status == 2)
+    #expect(
+      json.standardError.contains("c.json:1:1: error: --encoding windows-1252 is for CSV input, and this file is read as json"),
+      "\(json.standardError)")
     let usage = try cli.run(["convert", "--encoding", "latin-2", "b.csv"], in: directory.url)
     #expect(usage.status == 64)
     #expect(usage.standardError.contains("--encoding latin-2: expected utf-8, utf-16, utf-16le"))
+  }
+
+  // `convert *.csv` run twice: the Windows-1252 and the UTF-16 outputs of the first run are recognised as
+  // fxbatch outputs (their headers read in their encodings) and skipped, not converted again.
+  @Test func secondRunSkipsOutputsInTheirEncoding() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write(try Self.windows1252(Self.export), named: "konto.csv")
+    let utf16 = [UInt8](try #require(("\u{FEFF}" + Self.export).data(using: .utf16LittleEndian)))
+    try directory.write(utf16, named: "unicode.csv")
+    for (encoding, input) in [(["--encoding", "windows-1252"], "konto"), ([], "unicode")] {
+      let arguments = ["convert"] + encoding + Self.options
+      let first = try cli.run(arguments + ["\(input).csv"], in: directory.url)
+      #expect(first.status == 0, "\(first.standardError)")
+      let second = try cli.run(arguments + ["\(input).csv", "\(input).converted.csv"], in: directory.url)
+      #expect(second.status == 0, "\(second.standardError)")
+      #expect(
+        second.standardError.contains("\(input).converted.csv: skipped, it is the output of \(input).csv in this run"),
+        "\(second.standardError)")
+    }
   }
 
   // ISO-8859-1 has no "…": the fx_error of a long invalid amount shortens it with "...".

@@ -24,18 +24,8 @@ extension BatchJob {
   static func encoding(of readPath: String, displayPath: String, declared: TextEncoding?) throws(FileError)
     -> TextEncoding
   {
-    var start = [UInt8](repeating: 0, count: 3)
-    var count = 0
-    let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
-    if descriptor >= 0 {
-      while count < start.count {
-        let got = FileBytes.read(from: descriptor, into: &start, at: count)
-        if got <= 0 { break }
-        count += got
-      }
-      close(descriptor)
-    }
-    switch TextEncoding.resolve(declared: declared, byteOrderMark: TextEncoding.byteOrderMark(at: start[..<count])) {
+    let start = FileBytes.prefix(of: readPath, count: 3)
+    switch TextEncoding.resolve(declared: declared, byteOrderMark: TextEncoding.byteOrderMark(at: start)) {
     case .success(let encoding): return encoding
     case .failure(let conflict): throw FileError(path: displayPath, message: conflict.description, hint: conflict.hint)
     }

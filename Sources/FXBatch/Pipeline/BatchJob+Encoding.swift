@@ -31,15 +31,14 @@ extension BatchJob {
     }
   }
 
-  /// Converts a file to a private UTF-8 copy in `$TMPDIR`.
+  /// Converts a file to a private UTF-8 copy in `$TMPDIR`, named uniquely (jobs may run side by side in one
+  /// process).
   ///
-  /// - Parameter index: the input's place in the run, which names the copy.
   /// - Returns: the copy's path (a pending file until the caller removes it).
   /// - Throws: a ``FileError`` at the first byte that is not a character of `encoding`.
-  static func utf8Copy(of readPath: String, displayPath: String, encoding: TextEncoding, index: Int) throws(FileError)
-    -> String
-  {
-    let path = (NSTemporaryDirectory() as NSString).appendingPathComponent("fxbatch-utf8-\(getpid())-\(index).csv")
+  static func utf8Copy(of readPath: String, displayPath: String, encoding: TextEncoding) throws(FileError) -> String {
+    let name = "fxbatch-utf8-\(getpid())-\(UUID().uuidString).csv"
+    let path = (NSTemporaryDirectory() as NSString).appendingPathComponent(name)
     do {
       let copy = try AtomicFile(path: path, mode: 0o600)
       do {

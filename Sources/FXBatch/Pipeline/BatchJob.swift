@@ -238,7 +238,7 @@ public struct BatchJob {
           let found = try Self.encoding(of: readPath, displayPath: inputPath, declared: options.encoding)
           encoding = found
           if !found.isUTF8 {
-            let copy = try Self.utf8Copy(of: readPath, displayPath: inputPath, encoding: found, index: scans.count)
+            let copy = try Self.utf8Copy(of: readPath, displayPath: inputPath, encoding: found)
             if let spooledPath { Self.removeTemporary(spooledPath) }
             (readPath, spooledPath) = (copy, copy)
           }

@@ -19,6 +19,21 @@ enum FileBytes {
   ///   - index: where in `buffer` the bytes go (`0 ... buffer.count`).
   ///   - fileOffset: the file offset to read at (`pread(2)`), or `nil` to read at the file's position (`read(2)`).
   /// - Returns: the bytes read (0 at the end of the file), or −1 with `errno` set.
+  /// The first `count` bytes of a file (fewer when it is shorter; none when it cannot be read).
+  static func prefix(of path: String, count: Int) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: count)
+    var filled = 0
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return [] }
+    defer { close(descriptor) }
+    while filled < count {
+      let got = read(from: descriptor, into: &bytes, at: filled)
+      if got <= 0 { break }
+      filled += got
+    }
+    return Array(bytes[..<filled])
+  }
+
   static func read(from descriptor: Int32, into buffer: inout [UInt8], at index: Int = 0, fileOffset: Int? = nil) -> Int {
     assert(index >= 0 && index <= buffer.count, "FileBytes: index \(index) out of 0...\(buffer.count)")
     return buffer.withUnsafeMutableBytes { bytes in

@@ -23,7 +23,8 @@ public enum StaleTemporaryFiles {
   public static func spoolName(pid: pid_t, number: Int) -> String { "fxbatch-spool-\(pid)-\(number)" }
 
   /// The process that made a file of this name, when the name is one of fxbatch's temporary names
-  /// (``atomicName(of:pid:attempt:)``, ``spoolName(pid:number:)``, and `fxbatch-stdin-PID.csv`, the spool of
+  /// (``atomicName(of:pid:attempt:)``, ``spoolName(pid:number:)`` and its `.annotated` output, and
+  /// `fxbatch-stdin-PID.csv`, the spool of
   /// earlier versions); `nil` for any other name.
   static func owner(ofName name: String) -> pid_t? {
     if name.hasPrefix("."), name.hasSuffix(".tmp"), let marker = name.range(of: ".fxbatch-", options: .backwards),
@@ -35,7 +36,9 @@ public enum StaleTemporaryFiles {
       return processID(numbers[0])
     }
     if name.hasPrefix("fxbatch-spool-") {
-      let numbers = name.dropFirst("fxbatch-spool-".count).split(separator: "-", omittingEmptySubsequences: false)
+      // A spool, or the UTF-8 output of a spooled file in another encoding (`….annotated`).
+      let spool = name.hasSuffix(".annotated") ? name.dropLast(".annotated".count) : Substring(name)
+      let numbers = spool.dropFirst("fxbatch-spool-".count).split(separator: "-", omittingEmptySubsequences: false)
       guard numbers.count == 2, isNumber(numbers[1]) else { return nil }
       return processID(numbers[0])
     }

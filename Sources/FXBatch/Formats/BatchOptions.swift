@@ -33,6 +33,10 @@ public struct BatchOptions: Sendable {
   /// `--record-element`: the name of an XML document's record elements; `nil` to use the root's repeated
   /// child element (``XMLRecordReader/detectRecordElement(path:)``).
   public var recordElement: String?
+  /// `--encoding`: the encoding of every CSV input; `nil` for UTF-8 unless a file's byte order mark says UTF-16
+  /// (``TextEncoding/resolve(declared:byteOrderMark:)``). A file not in UTF-8 is read through a UTF-8 copy and
+  /// its annotated copy written in its own encoding.
+  public var encoding: TextEncoding?
   /// The field delimiter; `nil` to detect it per file from the header line.
   public var delimiter: UInt8?
   /// The decimal mark of amounts; `nil` to infer it per file from the amount column.

@@ -27,6 +27,12 @@ struct FileScan {
   /// What only the file's format reads in pass 2 (CSV's delimiter, XML's record element, …), declared in its
   /// folder; `nil` for a format that needs nothing more.
   var details: (any FormatScanDetails)? = nil
+  /// CSV: the encoding of the file the user gave (``readPath`` is its UTF-8 copy when it is not UTF-8, and pass 2
+  /// writes the annotated copy back in this encoding); `nil` for the other formats.
+  var encoding: TextEncoding? = nil
+  /// Whether ``readPath`` is a temporary copy the run made (standard input spooled, a file converted to UTF-8),
+  /// removed at the end of the run.
+  var readPathIsTemporary = false
 
   struct PartStart {
     /// The file offset of the part's first record.

@@ -42,6 +42,9 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var recordsPath: String?
     /// For an XML document, the name of its record elements.
     public var recordElement: String?
+    /// CSV: the file's text encoding, `"utf-8"`, `"windows-1252"`, `"iso-8859-1"`, `"iso-8859-15"`,
+    /// `"utf-16le"` or `"utf-16be"` (its annotated copy is written in it); `nil` for the other formats.
+    public var encoding: String?
     /// `","`, `";"` or `"\t"`; `nil` for JSON.
     public var delimiter: String?
     /// `"."` or `","`; `nil` when the file's amounts and delimiter do not settle it (cells that read

@@ -81,7 +81,7 @@ public struct BatchJob {
     // Temporary files of earlier runs killed before they could remove them (SIGKILL), where this run writes.
     StaleTemporaryFiles.remove(in: writtenDirectories)
     var (scans, keys) = scanAll(report: &report)
-    defer { Self.removeSpools(of: scans) }
+    defer { Self.removeTemporaryCopies(of: scans) }
 
     // Every source becomes a table before pass 2 where it can: a local table as it is, a table provider's
     // answer once fetched. A lock file then records the table's rows and columns the rules read.
@@ -128,8 +128,10 @@ public struct BatchJob {
     var converted: [(index: Int, scan: FileScan)] = []
     for (index, scan) in scans.enumerated() {
       guard let scan else { continue }
+      let encoding = scan.encoding
       do {
-        var (counts, withoutDate, fileLedger, scan) = try passTwoJob.convert(scan, quotes: quotes, standardOutput: standardOutput)
+        var (counts, withoutDate, fileLedger, scan) = try passTwoJob.convertInItsEncoding(
+          scan, quotes: quotes, standardOutput: standardOutput)
         fileLedger.settle(
           with: passTwoJob.exactTotals(
             of: [scan], currencies: fileLedger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes)
@@ -140,6 +142,7 @@ public struct BatchJob {
         converted.append((index, scan))
         report.files[index].output = scan.outputPath ?? "-"
         report.files[index].format = scan.format.rawValue
+        report.files[index].encoding = encoding?.rawValue
         FormatRegistry.type(of: scan.format).describe(scan, options: options, in: &report.files[index])
         report.files[index].decimalMark = scan.decimalMark?.rawValue
         report.files[index].decimalMarkInferred = scan.decimalMarkInferred
@@ -207,14 +210,6 @@ public struct BatchJob {
     return directories
   }
 
-  /// Removes the spooled copies of streamed inputs (``FileScan/readPath`` differs from the name the user gave).
-  static func removeSpools(of scans: [FileScan?]) {
-    for case let scan? in scans where scan.readPath != scan.displayPath {
-      unlink(scan.readPath)
-      PendingFiles.remove(scan.readPath)
-    }
-  }
-
   /// A report with the run's settings and no files yet.
   func makeReport() -> RunReport {
     RunReport(
@@ -228,7 +223,7 @@ public struct BatchJob {
   /// Pass 1 over every input: validates each file, finds its fields and decimal mark, and collects the
   /// distinct rate keys. A stream — standard input, a pipe, a FIFO (``OutputPlan/isStream(_:)``) — is read once,
   /// into a temporary file (``FileScan/readPath``) that both passes read and the caller removes
-  /// (``removeSpools(of:)``).
+  /// (``removeTemporaryCopies(of:)``).
   ///
   /// - Returns: per input, its scan (`nil` for a skipped or failed file, whose report says why), and the keys.
   func scanAll(report: inout RunReport) -> (scans: [FileScan?], keys: RateKeyIndex) {
@@ -256,14 +251,32 @@ public struct BatchJob {
           readPath = try Self.spool(inputPath, number: number)
           spooledPath = readPath
         }
-        let (scan, fileKeys) = try scanFile(displayPath: inputPath, readPath: readPath, outputPath: outputPath)
+        let format =
+          options.format
+          ?? RecordFormat.detect(readPath: readPath, displayPath: inputPath, recordsPath: options.recordsPath)
+        var encoding: TextEncoding? = nil
+        if format == .csv {
+          let found = try Self.encoding(of: readPath, displayPath: inputPath, declared: options.encoding)
+          encoding = found
+          if !found.isUTF8 {
+            let copy = try Self.utf8Copy(of: readPath, displayPath: inputPath, encoding: found)
+            if let spooledPath { Self.removeTemporary(spooledPath) }
+            (readPath, spooledPath) = (copy, copy)
+          }
+        } else if let declared = options.encoding {
+          throw FileError(
+            path: inputPath,
+            message: "--encoding \(declared.rawValue) is for CSV input, and this file is read as \(format.rawValue)",
+            hint: "convert CSV files and the others in separate runs (XML declares its own encoding; JSON is UTF-8)")
+        }
+        var (scan, fileKeys) = try scanFile(
+          displayPath: inputPath, readPath: readPath, outputPath: outputPath, format: format)
+        scan.encoding = encoding
+        scan.readPathIsTemporary = spooledPath != nil
         keys.formUnion(fileKeys)
         scans.append(scan)
       } catch {
-        if let spooledPath {
-          unlink(spooledPath)
-          PendingFiles.remove(spooledPath)
-        }
+        if let spooledPath { Self.removeTemporary(spooledPath) }
         fileReport.fileError = error.description
         scans.append(nil)
       }
@@ -324,11 +337,10 @@ public struct BatchJob {
   }
 
   /// Pass 1 over one file, in its format.
-  private func scanFile(displayPath: String, readPath: String, outputPath: String?) throws(FileError) -> (FileScan, RateKeyIndex)
+  private func scanFile(displayPath: String, readPath: String, outputPath: String?, format: RecordFormat)
+    throws(FileError) -> (FileScan, RateKeyIndex)
   {
-    let format =
-      options.format ?? RecordFormat.detect(readPath: readPath, displayPath: displayPath, recordsPath: options.recordsPath)
-    return try FormatRegistry.type(of: format).scan(
+    try FormatRegistry.type(of: format).scan(
       FileInput(displayPath: displayPath, readPath: readPath, outputPath: outputPath), context: formatContext)
   }
 
@@ -336,7 +348,7 @@ public struct BatchJob {
   ///
   /// - Returns: the counts, the number of records without a date, and the converted amounts for the rounding
   ///   reconciliation, and the file's scan as it stands after the pass (a provisional CSV scan is replaced).
-  private func convert(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError)
+  func convert(_ scan: FileScan, quotes: QuoteBook, standardOutput: Int32) throws(FileError)
     -> (RunReport.Counts, Int, ReconciliationLedger, FileScan)
   {
     let done = try FormatRegistry.type(of: scan.format).convert(
@@ -350,7 +362,7 @@ public struct BatchJob {
   public func plan() -> (report: RunReport, plan: RatePlan?) {
     var report = makeReport()
     let (scans, index) = scanAll(report: &report)
-    Self.removeSpools(of: scans)
+    Self.removeTemporaryCopies(of: scans)
     let keys = index.allKeys
     guard case .provider(let provider, let settings) = source else {
       return (report, nil)

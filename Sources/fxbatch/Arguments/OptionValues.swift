@@ -39,6 +39,16 @@ enum OptionValues {
     }
   }
 
+  /// `--encoding NAME`, a ``TextEncoding`` (any case).
+  static func encoding(_ text: String) throws(UsageError) -> TextEncoding {
+    guard let encoding = TextEncoding(rawValue: text.lowercased()) else {
+      let names = TextEncoding.allCases.map(\.rawValue)
+      throw UsageError(
+        "--encoding \(text): expected \(names.dropLast().joined(separator: ", ")) or \(names.last ?? "utf-8")")
+    }
+    return encoding
+  }
+
   /// `--format NAME`, a name of ``FormatRegistry``.
   static func format(_ text: String) throws(UsageError) -> RecordFormat {
     guard let format = RecordFormat.named(text) else {

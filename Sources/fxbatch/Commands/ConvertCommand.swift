@@ -68,6 +68,12 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--max-staleness"], valueName: "DAYS", help: "Use rates at most DAYS older than a record's date (default 5)"),
     OptionSpec(names: ["--rounding"], valueName: "MODE", help: "half-up (default, EU Reg. 1103/97), half-even, down, up"),
+    OptionSpec(
+      names: ["--encoding"], valueName: "NAME",
+      help:
+        "CSV: the encoding of the files: utf-8, windows-1252, iso-8859-1,\n"
+        + "iso-8859-15, utf-16, utf-16le, utf-16be (default: UTF-8, or\n"
+        + "UTF-16 when a byte order mark says so); the annotated copy is\nwritten in the same encoding"),
     OptionSpec(names: ["--delimiter"], valueName: "D", help: ", or ; or tab (default: detected from the header line)"),
     OptionSpec(names: ["--decimal-separator"], valueName: ". | ,", help: "Decimal mark of amounts (default: inferred per file)"),
     OptionSpec(
@@ -257,6 +263,7 @@ enum ConvertCommand {
     if let text = parsed.value("--format") { options.format = try OptionValues.format(text) }
     if let text = parsed.value("--records-path") { options.recordsPath = try OptionValues.recordsPath(text) }
     options.recordElement = parsed.value("--record-element")
+    if let text = parsed.value("--encoding") { options.encoding = try OptionValues.encoding(text) }
     if let text = parsed.value("--delimiter") { options.delimiter = try OptionValues.delimiter(text) }
     if let text = parsed.value("--decimal-separator") {
       options.decimalMark = try OptionValues.decimalMark(text, option: "--decimal-separator")

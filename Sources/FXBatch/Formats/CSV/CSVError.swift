@@ -6,15 +6,22 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
   case missingHeader
   /// The file could not be opened or read; `reason` is the system's message.
   case unreadable(reason: String)
+  /// The byte at this 1-based line and column (in bytes) starts no UTF-8 character: the file is in another
+  /// encoding (``TextEncoding``, `--encoding`).
+  case notUTF8(line: Int, column: Int, byte: UInt8)
 
   public var line: Int {
-    if case .unterminatedQuote(let line, _) = self { return line }
-    return 1
+    switch self {
+    case .unterminatedQuote(let line, _), .notUTF8(let line, _, _): return line
+    default: return 1
+    }
   }
 
   public var column: Int {
-    if case .unterminatedQuote(_, let column) = self { return column }
-    return 1
+    switch self {
+    case .unterminatedQuote(_, let column), .notUTF8(_, let column, _): return column
+    default: return 1
+    }
   }
 
   public var description: String {
@@ -23,6 +30,17 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
       return "quoted field is never closed (RFC 4180: a quote inside a quoted field is written as two quotes)"
     case .missingHeader: return "no header record: the file is empty"
     case .unreadable(let reason): return "cannot read the file: \(reason)"
+    case .notUTF8(let line, let column, let byte):
+      let hex = String(byte, radix: 16, uppercase: true)
+      return "the byte 0x\(hex) at line \(line), column \(column) is not UTF-8: the file is in another encoding; "
+        + "nothing is converted"
     }
+  }
+
+  /// What to do, when the error says.
+  public var hint: String? {
+    guard case .notUTF8 = self else { return nil }
+    return "a Windows or Excel export is usually Windows-1252: use --encoding windows-1252 (or iso-8859-1, "
+      + "iso-8859-15, utf-16le, utf-16be)"
   }
 }

@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 extension RecordFormat {
   /// RFC 4180 CSV (`,`, `;` or tab delimited): ``CSVReader``.
   public static let csv = RecordFormat(rawValue: "csv")
@@ -24,9 +28,27 @@ enum CSVFormat: FileFormat {
     return FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
   }
 
-  /// Its header (first non-blank record) ends with the annotation fields.
+  /// Its header (first non-blank record) ends with the annotation fields. A file not in UTF-8 (by `--encoding`
+  /// or its byte order mark, as it would be read) is read through a UTF-8 copy in an unnamed temporary file.
   static func isAnnotatedOutput(_ path: String, context: FormatContext) -> Bool {
-    guard let reader = try? CSVReader(path: path, delimiter: context.options.delimiter) else { return false }
+    var readPath = path
+    var copy: Int32 = -1
+    defer { if copy >= 0 { close(copy) } }
+    let start = FileBytes.prefix(of: path, count: 3)
+    guard
+      case .success(let encoding) = TextEncoding.resolve(
+        declared: context.options.encoding, byteOrderMark: TextEncoding.byteOrderMark(at: start))
+    else { return false }
+    if !encoding.isUTF8 {
+      guard let descriptor = try? UnnamedTemporaryFile.create(prefix: "fxbatch-header") else { return false }
+      copy = descriptor
+      // A file that does not convert to its end may still have the header: what converted is read.
+      let sink = ByteSink(descriptor: descriptor)
+      try? Transcoder.convert(file: path, from: encoding, to: .utf8, into: sink)
+      try? sink.flush()
+      readPath = "/proc/self/fd/\(descriptor)"
+    }
+    guard let reader = try? CSVReader(path: readPath, delimiter: context.options.delimiter) else { return false }
     while let record = try? reader.next() {
       if record.isBlank { continue }
       return AnnotationColumn.endAnnotated((0..<record.fieldCount).map { record.field($0).trimmingWhitespace })
@@ -38,9 +60,13 @@ enum CSVFormat: FileFormat {
     file.delimiter = String(UnicodeScalar(scan.csv.delimiter))
   }
 
-  /// CSV says nothing of itself; a delimiter other than `,` is named.
+  /// CSV says nothing of itself; a delimiter other than `,` and an encoding other than UTF-8 are named.
   static func summaryDetails(of file: RunReport.File) -> [String] {
-    guard let delimiter = file.delimiter, delimiter != "," else { return [] }
-    return ["delimiter \(delimiter == "\t" ? "tab" : delimiter)"]
+    var details: [String] = []
+    if let delimiter = file.delimiter, delimiter != "," {
+      details.append("delimiter \(delimiter == "\t" ? "tab" : delimiter)")
+    }
+    if let encoding = file.encoding, encoding != TextEncoding.utf8.rawValue { details.append("encoding \(encoding)") }
+    return details
   }
 }

@@ -21,7 +21,8 @@ extension CSVFormat {
       }
       throw CSVError.missingHeader
     } catch let error as CSVError {
-      throw FileError(path: displayPath, line: error.line, column: error.column, message: error.description)
+      throw FileError(
+        path: displayPath, line: error.line, column: error.column, message: error.description, hint: error.hint)
     } catch {
       throw FileError(path: displayPath, message: "\(error)")
     }
@@ -183,7 +184,8 @@ extension CSVFormat {
         size = reader.nextRecordOffset
       }
     } catch let error as CSVError {
-      throw FileError(path: displayPath, line: error.line, column: error.column, message: error.description)
+      throw FileError(
+        path: displayPath, line: error.line, column: error.column, message: error.description, hint: error.hint)
     } catch {
       throw FileError(path: displayPath, message: "\(error)")
     }
@@ -250,9 +252,10 @@ extension CSVFormat {
     do {
       return try convertCSVChecked(scan, context: context, quotes: quotes, standardOutput: standardOutput)
     } catch {
-      let (fresh, _) = try scanCSVFile(
+      var (fresh, _) = try scanCSVFile(
         displayPath: scan.displayPath, readPath: scan.readPath, outputPath: scan.outputPath, allowProvisional: false,
         context: context)
+      (fresh.encoding, fresh.readPathIsTemporary) = (scan.encoding, scan.readPathIsTemporary)
       return try convertCSVChecked(fresh, context: context, quotes: quotes, standardOutput: standardOutput)
     }
   }
@@ -302,7 +305,8 @@ extension CSVFormat {
       if let atomicFile { try atomicFile.commit() } else { try sink.flush() }
       return (result.counts, result.withoutDate, result.ledger, checked)
     } catch let error as CSVError {
-      throw FileError(path: scan.displayPath, line: error.line, column: error.column, message: error.description)
+      throw FileError(
+        path: scan.displayPath, line: error.line, column: error.column, message: error.description, hint: error.hint)
     } catch {
       throw FileError(path: scan.displayPath, message: "\(error)")
     }

@@ -188,7 +188,10 @@ public final class CSVReader {
         try fill()
         continue
       }
-      if let bounds = try scanRecord() { return bounds }
+      if let bounds = try scanRecord() {
+        try checkUTF8(from: bounds.start, to: bounds.end, line: bounds.line)
+        return bounds
+      }
       try fill()  // the record continues past the buffer: read more and scan it again from its start
     }
   }
@@ -314,10 +317,36 @@ public final class CSVReader {
     return bounds
   }
 
-  /// The 1-based line and column (in bytes) of a buffer index inside the current record.
-  private func position(of target: Int) -> (line: Int, column: Int) {
+  /// Refuses a record that is not UTF-8 (fxbatch reads UTF-8; another encoding is converted before it is read):
+  /// a word at a time while the bytes are ASCII, then the standard library's UTF-8 parser.
+  ///
+  /// - Throws: ``CSVError/notUTF8(line:column:byte:)`` at the first byte that starts no UTF-8 character.
+  @inline(__always)
+  private func checkUTF8(from recordStart: Int, to recordEnd: Int, line: Int) throws {
     let buffer = self.buffer.view(count: end)
-    var line = self.line
+    var index = recordStart
+    while index + 8 <= recordEnd, buffer.word(at: index) & 0x8080_8080_8080_8080 == 0 { index += 8 }
+    while index < recordEnd, buffer[index] < 0x80 { index += 1 }
+    guard index < recordEnd else { return }
+    var iterator = buffer.slice(index..<recordEnd).buffer.makeIterator()
+    var parser = Unicode.UTF8.ForwardParser()
+    while true {
+      switch parser.parseScalar(from: &iterator) {
+      case .valid(let scalar): index += scalar.count
+      case .emptyInput: return
+      case .error:
+        let (line, column) = position(of: index, recordStart: recordStart, line: line)
+        throw CSVError.notUTF8(line: line, column: column, byte: buffer[index])
+      }
+    }
+  }
+
+  /// The 1-based line and column (in bytes) of a buffer index inside the current record (or the record that
+  /// starts at `recordStart` on `line`).
+  private func position(of target: Int, recordStart: Int? = nil, line: Int? = nil) -> (line: Int, column: Int) {
+    let buffer = self.buffer.view(count: end)
+    var line = line ?? self.line
+    let start = recordStart ?? self.start
     var lineStart = start
     var index = start
     while index < target {

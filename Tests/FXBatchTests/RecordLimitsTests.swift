@@ -116,3 +116,85 @@ struct RecordLimitsTests {
     }
   }
 }
+
+/// Issue 13's XML examples: an element with 100,000 attributes took 31 s in libxml2 (quadratic), a record of a
+/// million child elements 28 s. Both are refused quickly, on the byte-level path and on libxml2's.
+@Suite("record limits: XML")
+struct XMLRecordLimitsTests {
+  let cli: CLIRunner
+
+  init() throws { cli = try CLIRunner() }
+
+  static let good = #"<r date="2020-01-02" amount="1" from="EUR" to="USD"/>"#
+
+  static func attributes(_ count: Int) -> String {
+    (0..<count).map { #"a\#($0)="1""# }.joined(separator: " ")
+  }
+
+  /// Documents with one element of 100,000 attributes: a record, a child of a record, the root; and a record of
+  /// 20,000 child elements. Each with the line of the refused element (or record) and the message.
+  static let cases: [(name: String, document: String, line: Int, message: String)] = [
+    (
+      "record-attributes.xml",
+      "<?xml version=\"1.0\"?>\n<rs>\n\(good)\n<r \(attributes(100_000))/>\n</rs>\n", 4,
+      "error: an element has more than 1000 attributes"
+    ),
+    (
+      "child-attributes.xml", "<rs>\n\(good)\n<r>\n<c \(attributes(100_000))/></r>\n</rs>\n", 4,
+      "error: an element has more than 1000 attributes"
+    ),
+    (
+      "root-attributes.xml", "<rs \(attributes(100_000))>\n\(good)\n</rs>\n", 1,
+      "error: an element has more than 1000 attributes"
+    ),
+    (
+      "children.xml", "<rs>\n\(good)\n<r>\n" + String(repeating: "<c>1</c>", count: 20_000) + "</r>\n</rs>\n", 3,
+      "error: the record has more than 10000 elements"
+    ),
+    (
+      "comment.xml", "<rs>\n<!-- <x a=\"1\" b=\"2\"> -->\n<r \(attributes(2_000))/>\n\(good)\n</rs>\n", 3,
+      "error: an element has more than 1000 attributes"
+    ),
+  ]
+
+  @Test(.timeLimit(.minutes(1)), arguments: cases.map(\.name))
+  func refusedQuickly(_ name: String) throws {
+    let example = try #require(Self.cases.first { $0.name == name })
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write(example.name, example.document)
+    let started = Date()
+    let result = try cli.run(["convert", "-q", example.name, "-o", "out"], in: directory.url)
+    #expect(Date().timeIntervalSince(started) < 10)
+    #expect(result.status == 2, "\(result.standardError)")
+    #expect(result.standardError.contains("\(example.name):\(example.line):1: \(example.message)"), "\(result.standardError)")
+    #expect(try directory.fileNames() == [example.name])
+  }
+
+  // At the limits, not past them: 1,000 attributes (none of them a field) and 10,000 child elements convert.
+  @Test func atTheLimitsConverts() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write(
+      "in.xml",
+      "<rs>\n<r date=\"2020-01-02\" amount=\"1\" from=\"EUR\" to=\"USD\" \(Self.attributes(996))/>\n"
+        + "<r date=\"2020-01-02\" amount=\"1\" from=\"EUR\" to=\"USD\">"
+        + String(repeating: "<c>1</c>", count: 10_000) + "</r>\n</rs>\n")
+    let result = try cli.run(["convert", "-q", "in.xml", "-o", "-"], in: directory.url)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput.components(separatedBy: #"status="ok""#).count == 3)
+  }
+
+  // A record whose text runs past --max-record-size on libxml2's path (CDATA keeps it off the byte-level path).
+  @Test func recordTextLongerThanTheLimit() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let text = String(repeating: "<n><![CDATA[" + String(repeating: "x", count: 1000) + "]]></n>", count: 100)
+    try directory.write("in.xml", "<rs>\n\(XMLRecordLimitsTests.good)\n<r>\(text)</r>\n</rs>\n")
+    let refused = try cli.run(["convert", "-q", "in.xml", "-o", "out", "--max-record-size", "64K"], in: directory.url)
+    #expect(refused.status == 2)
+    #expect(refused.standardError.contains("in.xml:3:1: error: the record is longer than 64 KiB (--max-record-size)"))
+    let read = try cli.run(["convert", "-q", "in.xml", "-o", "out", "--max-record-size", "1M"], in: directory.url)
+    #expect(read.status == 1, "\(read.standardError)")
+  }
+}

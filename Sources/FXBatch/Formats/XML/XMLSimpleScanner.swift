@@ -427,6 +427,9 @@ struct XMLSimpleScanner {
           throw .declined("an attribute twice")
         }
       } else {
+        // The duplicate check is quadratic: a tag with more attributes than a record may have fields is left to
+        // the general path, which refuses a tag past ``RecordLimits/maxAttributes`` before libxml2 reads it.
+        guard tagAttributes.count < Self.maximumFields else { throw .declined("too many attributes") }
         for (start, end) in tagAttributes
         where end - start == length && bytes.wordsEqual(at: start, attributeStart, length: length) {
           throw .declined("an attribute twice")
@@ -494,6 +497,7 @@ struct XMLSimpleScanner {
         attributeEnd = localEnd
       }
       let length = attributeEnd - attributeStart
+      guard tagAttributes.count < Self.maximumFields else { throw .declined("too many attributes") }  // as above
       for (start, end) in tagAttributes
       where end - start == length && bytes.bytesEqual(at: start, attributeStart, length: length) {
         throw .declined("an attribute twice")

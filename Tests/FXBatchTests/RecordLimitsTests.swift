@@ -2,6 +2,8 @@ import FXBatchTestSupport
 import Foundation
 import Testing
 
+@testable import FXBatch
+
 /// Issue 13 (unbounded memory or time): a record past ``RecordLimits`` makes its file a file error that names the
 /// record's line and `--max-record-size`, nothing is written for it, and memory stays a small multiple of the
 /// limit however the input is made (no line end at all, a line of delimiters).
@@ -196,5 +198,31 @@ struct XMLRecordLimitsTests {
     #expect(refused.standardError.contains("in.xml:3:1: error: the record is longer than 64 KiB (--max-record-size)"))
     let read = try cli.run(["convert", "-q", "in.xml", "-o", "out", "--max-record-size", "1M"], in: directory.url)
     #expect(read.status == 1, "\(read.standardError)")
+  }
+}
+
+/// A JSON record of many small values (`[1,1,1,…]`) is short as text but large parsed: past
+/// ``RecordLimits/maxFields`` values it is that record's `invalid_record` error, and the rest of the file converts.
+@Suite("record limits: JSON values")
+struct JSONValueLimitTests {
+  @Test func manyValuesAreARecordError() throws {
+    let record = #"{"date":"2020-01-02","amount":"1","from":"EUR","to":"USD","x":["#
+    let many = JSONRecordText(
+      bytes: Array((record + Array(repeating: "1", count: 70_000).joined(separator: ",") + "]}").utf8), line: 3,
+      column: 1)
+    guard case .failure(let error) = many.members() else {
+      Issue.record("a record of 70,004 values was parsed")
+      return
+    }
+    #expect(error.code == .invalidRecord)
+    #expect(error.message.hasPrefix("not valid JSON: more than 65536 values (members and array elements) (line 3, column "))
+    let fewer = JSONRecordText(
+      bytes: Array((record + Array(repeating: "1", count: 60_000).joined(separator: ",") + "]}").utf8), line: 3,
+      column: 1)
+    guard case .success(let members) = fewer.members() else {
+      Issue.record("a record of 60,004 values was refused")
+      return
+    }
+    #expect(members.count == 5)
   }
 }

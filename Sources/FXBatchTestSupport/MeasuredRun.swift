@@ -4,14 +4,19 @@ import Foundation
   import Glibc
 #endif
 
-/// One run of a program as a child process whose own resource use is read back (`wait4(2)`): its peak resident
-/// memory and how it ended, for tests that bound memory and time on hostile input.
+/// One run of a program as a child process, watched while it runs: its peak resident memory and how it ended,
+/// for tests that bound memory and time on hostile input.
+///
+/// The peak is the child's `VmHWM` in `/proc/PID/status`, read every 2 ms while it runs (it only grows, so the
+/// last reading is the peak up to a few milliseconds before exit). Not `ru_maxrss` from `wait4(2)`: Linux keeps
+/// the high-water mark across `execve`, and a child spawned with `vfork` semantics starts from the parent's,
+/// so a test runner of 400 MB reported every child at 400 MB.
 public struct MeasuredRun: Sendable {
   /// The exit status, or `nil` when a signal ended the process.
   public let status: Int32?
   /// The signal that ended the process, if one did.
   public let signal: Int32?
-  /// The child's peak resident set size in KiB (`ru_maxrss`).
+  /// The child's peak resident set size in KiB (`VmHWM`).
   public let peakResidentKiB: Int
   /// Wall-clock seconds from start to exit.
   public let seconds: Double
@@ -46,7 +51,9 @@ public struct MeasuredRun: Sendable {
     var status: Int32 = 0
     var usage = rusage()
     var timedOut = false
+    var peak = 0
     while true {
+      peak = max(peak, Self.highWaterMarkKiB(of: pid))
       let waited = wait4(pid, &status, WNOHANG, &usage)
       if waited == pid { break }
       if waited < 0, errno != EINTR { throw MeasuredRunError.cannotWait(code: errno) }
@@ -62,7 +69,15 @@ public struct MeasuredRun: Sendable {
     let signal = status & 0x7F
     return MeasuredRun(
       status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal,
-      peakResidentKiB: Int(usage.ru_maxrss), seconds: seconds, timedOut: timedOut, standardError: errorText)
+      peakResidentKiB: peak, seconds: seconds, timedOut: timedOut, standardError: errorText)
+  }
+
+  /// The `VmHWM` of a running process in KiB; 0 when it cannot be read (the process has exited).
+  private static func highWaterMarkKiB(of pid: pid_t) -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+      let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") })
+    else { return 0 }
+    return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
   }
 }
 

@@ -6,7 +6,8 @@
 
 /// A look at an XML file's bytes before libxml2 parses it: a start tag with more attributes than
 /// ``RecordLimits/maxAttributes`` is refused here, because libxml2 (2.9) checks an element's attributes for
-/// duplicates in quadratic time before its reader hands the element over (100,000 attributes took 31 s).
+/// duplicates in quadratic time before its reader hands the element over (100,000 attributes took 31 s), and so
+/// is a tag longer than ``RecordLimits/maxRecordBytes``, which libxml2 would hold whole.
 ///
 /// It counts the `=` signs outside quoted values in each tag, skipping comments, CDATA sections and processing
 /// instructions; it does not check well-formedness (libxml2 does that next). A byte scan, so it reads the
@@ -19,13 +20,14 @@ enum XMLMarkupLimits {
     case text
     /// After `<`, deciding what the markup is; `bytes` holds what came after the `<` so far.
     case markupStart(bytes: [UInt8])
-    case tag(quote: UInt8?, attributes: Int)
+    case tag(quote: UInt8?, attributes: Int, length: Int)
     /// Inside markup that ends at `terminator` (a comment's `-->`, a CDATA section's `]]>`, a processing
     /// instruction's `?>`); `matched` bytes of it were just seen.
     case skipping(terminator: [UInt8], matched: Int)
   }
 
-  /// Refuses the file when a tag has more than ``RecordLimits/maxAttributes`` attributes.
+  /// Refuses the file when a tag has more than ``RecordLimits/maxAttributes`` attributes or more than
+  /// ``RecordLimits/maxRecordBytes`` bytes.
   ///
   /// - Throws: ``XMLInputError`` at the tag's line (its `<`); nothing when the file cannot be read (the
   ///   reader that follows reports that).
@@ -71,14 +73,18 @@ enum XMLMarkupLimits {
           } else if Array("![CDATA[".utf8).starts(with: seen) || Array("!--".utf8).starts(with: seen) {
             state = .markupStart(bytes: seen)
           } else if !seen.isEmpty {
-            state = .tag(quote: nil, attributes: 0)
+            state = .tag(quote: nil, attributes: 0, length: 1)
             continue  // the byte is part of the tag: look at it again
           }
-        case .tag(let quote, var attributes):
+        case .tag(let quote, var attributes, let length):
+          if length > limits.maxRecordBytes {
+            throw XMLInputError(
+              line: tagLine, column: 1, message: limits.recordTooLargeMessage, hint: RecordLimits.hint)
+          }
           if let quote {
-            if byte == quote { state = .tag(quote: nil, attributes: attributes) }
+            state = .tag(quote: byte == quote ? nil : quote, attributes: attributes, length: length + 1)
           } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-            state = .tag(quote: byte, attributes: attributes)
+            state = .tag(quote: byte, attributes: attributes, length: length + 1)
           } else if byte == UInt8(ascii: "=") {
             attributes += 1
             if attributes > limits.maxAttributes {
@@ -87,9 +93,11 @@ enum XMLMarkupLimits {
                 message: "an element has more than \(limits.maxAttributes) attributes; the file is refused so that "
                   + "time stays bounded")
             }
-            state = .tag(quote: nil, attributes: attributes)
+            state = .tag(quote: nil, attributes: attributes, length: length + 1)
           } else if byte == UInt8(ascii: ">") {
             state = .text
+          } else {
+            state = .tag(quote: nil, attributes: attributes, length: length + 1)
           }
         case .skipping(let terminator, var matched):
           if byte == 0 { break }

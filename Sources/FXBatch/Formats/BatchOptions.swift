@@ -58,6 +58,8 @@ public struct BatchOptions: Sendable {
   public var overrideCurrencyFields = false
   /// `--lock FILE`: write every rate the run used there (not with `--frozen`, which reads it).
   public var lockPath: String?
+  /// How big one record may be in any format (`--max-record-size` sets ``RecordLimits/maxRecordBytes``).
+  public var limits = RecordLimits.standard
   /// Called as big CSV files are read and converted (see ``BatchProgress``); `nil`: no progress reports.
   public var progress: (@Sendable (BatchProgress) -> Void)?
   /// Whether CSV records may take the per-record fast path (``CSVFieldDecoder``); tests turn it off to compare

@@ -248,7 +248,7 @@ public struct BatchJob {
         }
         let outputPath = try outputs.output(for: inputPath, skipped: skipped, claimed: &claimedOutputs)
         if OutputPlan.isStream(inputPath) {
-          readPath = try Self.spool(inputPath, number: number)
+          readPath = try spool(inputPath, number: number)
           spooledPath = readPath
         }
         let format =
@@ -306,7 +306,11 @@ public struct BatchJob {
   ///   - inputPath: the input as the user gave it.
   ///   - number: the input's position among the run's inputs, which names the spool.
   /// - Returns: the spool's path (``StaleTemporaryFiles/spoolName(pid:number:)``), pending until removed.
-  private static func spool(_ inputPath: String, number: Int) throws(FileError) -> String {
+  ///
+  /// A stream of a line-based format (CSV, JSON Lines: `--format`, the name's extension, else its first 64 KiB)
+  /// is refused as soon as a line runs past the record limit (``RecordLimits/maxRecordBytes``): no record of it
+  /// could be read, and an endless stream without line ends (`/dev/zero`) would fill the disk.
+  private func spool(_ inputPath: String, number: Int) throws(FileError) -> String {
     let what = inputPath == "-" ? "standard input" : "the stream"
     let path = PathText.appending(
       StaleTemporaryFiles.spoolName(pid: getpid(), number: number), to: NSTemporaryDirectory())
@@ -318,10 +322,40 @@ public struct BatchJob {
     do {
       let output = try AtomicFile(path: path, mode: 0o600)
       var buffer = [UInt8](repeating: 0, count: 1 << 16)
+      var head: [UInt8] = []
+      var lineBased: Bool? = nil  // decided from the first 64 KiB
+      var line = 1
+      var sinceLineEnd = 0
+      let limit = options.limits.maxRecordBytes
       while true {
         let count = FileBytes.read(from: descriptor, into: &buffer)
         guard count >= 0 else {
+          output.discard()
           throw FileError(path: inputPath, message: "cannot read \(what): \(String(cString: strerror(errno)))")
+        }
+        if lineBased == nil {
+          if count > 0, head.count < 1 << 16 { head += buffer[0..<count] }
+          if count == 0 || head.count >= 1 << 16 {
+            let format =
+              options.format ?? (inputPath == "-" ? nil : RecordFormat.byExtension(of: inputPath))
+              ?? RecordFormat.sniff(head[...], recordsPath: options.recordsPath)
+            lineBased = format == .csv || format == .jsonl
+          }
+        }
+        // Counted on every chunk (the check waits for the decision, which comes within 64 KiB).
+        for byte in buffer[0..<count] {
+          if byte == 0x0A {
+            line += 1
+            sinceLineEnd = 0
+          } else {
+            sinceLineEnd += 1
+          }
+        }
+        if lineBased == true, sinceLineEnd > limit {
+          output.discard()
+          throw FileError(
+            path: inputPath, line: line, column: 1, message: options.limits.recordTooLargeMessage,
+            hint: RecordLimits.hint)
         }
         if count == 0 { break }
         try output.sink.write(buffer[0..<count])

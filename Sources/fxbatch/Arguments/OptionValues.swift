@@ -23,6 +23,24 @@ enum OptionValues {
     return value
   }
 
+  /// A count of bytes: digits, optionally followed by `K`, `M` or `G` (binary: `64M` is 64 × 2^20), from 1 KiB to
+  /// 64 GiB.
+  static func byteCount(_ text: String, option: String) throws(UsageError) -> Int {
+    let scales: [Character: Int] = ["K": 10, "M": 20, "G": 30]
+    var digits = Substring(text)
+    var shift = 0
+    if let last = digits.last?.uppercased().first, let scale = scales[last] {
+      shift = scale
+      digits = digits.dropLast()
+    }
+    guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let value = Int(digits), value >= 0, value <= 1 << 36,
+      value << shift >= 1 << 10, value << shift <= 1 << 36
+    else {
+      throw UsageError("\(option) \(text): expected a number of bytes from 1K to 64G, e.g. 16777216, 64M or 1G")
+    }
+    return value << shift
+  }
+
   static func rounding(_ text: String) throws(UsageError) -> RoundingMode {
     guard let mode = RoundingMode(rawValue: text) else {
       throw UsageError("--rounding \(text): expected one of \(RoundingMode.allCases.map(\.rawValue).joined(separator: ", "))")

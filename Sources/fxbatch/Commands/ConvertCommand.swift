@@ -67,6 +67,9 @@ enum ConvertCommand {
     ),
     OptionSpec(
       names: ["--max-staleness"], valueName: "DAYS", help: "Use rates at most DAYS older than a record's date (default 5)"),
+    OptionSpec(
+      names: ["--max-record-size"], valueName: "BYTES",
+      help: "Refuse a file with a record longer than BYTES (default 16M;\nK, M, G suffixes; a field may be a sixteenth)"),
     OptionSpec(names: ["--rounding"], valueName: "MODE", help: "half-up (default, EU Reg. 1103/97), half-even, down, up"),
     OptionSpec(
       names: ["--encoding"], valueName: "NAME",
@@ -258,6 +261,9 @@ enum ConvertCommand {
     if let text = parsed.value("--date-format") { options.dateFormat = try OptionValues.dateFormat(text) }
     if let text = parsed.value("--max-staleness") {
       options.maxStaleness = try OptionValues.nonNegativeInteger(text, option: "--max-staleness")
+    }
+    if let text = parsed.value("--max-record-size") {
+      options.limits.maxRecordBytes = try OptionValues.byteCount(text, option: "--max-record-size")
     }
     if let text = parsed.value("--rounding") { options.rounding = try OptionValues.rounding(text) }
     if let text = parsed.value("--format") { options.format = try OptionValues.format(text) }

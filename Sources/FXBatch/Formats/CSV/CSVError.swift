@@ -9,17 +9,19 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The byte at this 1-based line and column (in bytes) starts no UTF-8 character: the file is in another
   /// encoding (``TextEncoding``, `--encoding`).
   case notUTF8(line: Int, column: Int, byte: UInt8)
+  /// The record at this 1-based line and column passes one of the ``RecordLimits``; `message` says which.
+  case recordLimit(line: Int, column: Int, message: String, hint: String?)
 
   public var line: Int {
     switch self {
-    case .unterminatedQuote(let line, _), .notUTF8(let line, _, _): return line
+    case .unterminatedQuote(let line, _), .notUTF8(let line, _, _), .recordLimit(let line, _, _, _): return line
     default: return 1
     }
   }
 
   public var column: Int {
     switch self {
-    case .unterminatedQuote(_, let column), .notUTF8(_, let column, _): return column
+    case .unterminatedQuote(_, let column), .notUTF8(_, let column, _), .recordLimit(_, let column, _, _): return column
     default: return 1
     }
   }
@@ -34,13 +36,18 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
       let hex = String(byte, radix: 16, uppercase: true)
       return "the byte 0x\(hex) at line \(line), column \(column) is not UTF-8: the file is in another encoding; "
         + "nothing is converted"
+    case .recordLimit(_, _, let message, _): return message
     }
   }
 
   /// What to do, when the error says.
   public var hint: String? {
-    guard case .notUTF8 = self else { return nil }
-    return "a Windows or Excel export is usually Windows-1252: use --encoding windows-1252 (or iso-8859-1, "
-      + "iso-8859-15, utf-16le, utf-16be)"
+    switch self {
+    case .notUTF8:
+      return "a Windows or Excel export is usually Windows-1252: use --encoding windows-1252 (or iso-8859-1, "
+        + "iso-8859-15, utf-16le, utf-16be)"
+    case .recordLimit(_, _, _, let hint): return hint
+    default: return nil
+    }
   }
 }

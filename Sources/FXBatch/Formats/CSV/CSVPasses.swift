@@ -9,11 +9,13 @@ import Synchronization
 /// The two passes over CSV files.
 extension CSVFormat {
   /// Opens a file and reads its header.
-  private static func openFile(_ readPath: String, displayPath: String, delimiter: UInt8?) throws(FileError) -> (
+  private static func openFile(
+    _ readPath: String, displayPath: String, delimiter: UInt8?, limits: RecordLimits
+  ) throws(FileError) -> (
     reader: CSVReader, leadingBlankLines: [CSVRecord], header: CSVRecord
   ) {
     do {
-      let reader = try CSVReader(path: readPath, delimiter: delimiter)
+      let reader = try CSVReader(path: readPath, delimiter: delimiter, limits: limits)
       var blank: [CSVRecord] = []
       while let record = try reader.next() {
         if !record.isBlank { return (reader, blank, record) }
@@ -47,7 +49,7 @@ extension CSVFormat {
     if let error = check(values: []) { throw error }
     // Only an undated run with no date-like name needs the values: look at the first record.
     guard mapping.date == nil, options.defaultDate == nil, !options.undated,
-      let reader = try? openFile(readPath, displayPath: displayPath, delimiter: options.delimiter).reader
+      let reader = try? openFile(readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits).reader
     else { return }
     var first: CSVRecord? = nil
     while let record = try? reader.next() {
@@ -71,7 +73,8 @@ extension CSVFormat {
     displayPath: String, readPath: String, outputPath: String?, allowProvisional: Bool = true, context: FormatContext
   ) throws(FileError) -> (FileScan, RateKeyIndex) {
     let options = context.options
-    var (reader, _, header) = try openFile(readPath, displayPath: displayPath, delimiter: options.delimiter)
+    var (reader, _, header) = try openFile(
+      readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits)
     let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingWhitespace }
     if AnnotationColumn.endAnnotated(headerFields) {
       throw FileError.alreadyAnnotated(
@@ -170,7 +173,7 @@ extension CSVFormat {
         span = parallel.0.span
       } else {
         if !splitTargets.isEmpty, !collectKeys {  // the parts met a quoted field: read the file again, in one pass
-          reader = try openFile(readPath, displayPath: displayPath, delimiter: reader.delimiter).reader
+          reader = try openFile(readPath, displayPath: displayPath, delimiter: reader.delimiter, limits: options.limits).reader
           inference = DecimalMarkInference()
           span = passOneKeys
         }
@@ -268,7 +271,7 @@ extension CSVFormat {
   ) throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger, FileScan) {
     let options = context.options
     let (reader, leadingBlankLines, header) = try openFile(
-      scan.readPath, displayPath: scan.displayPath, delimiter: scan.csv.delimiter)
+      scan.readPath, displayPath: scan.displayPath, delimiter: scan.csv.delimiter, limits: options.limits)
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     var fastPass: CSVFastPass? = nil
@@ -386,7 +389,8 @@ extension CSVFormat {
       }
       let end = part < starts.count ? starts[part].offset : scan.size
       let reader = try CSVReader(
-        path: scan.readPath, delimiter: scan.csv.delimiter, range: starts[part - 1].offset..<end, line: starts[part - 1].line)
+        path: scan.readPath, delimiter: scan.csv.delimiter, range: starts[part - 1].offset..<end, line: starts[part - 1].line,
+        limits: first.limits)
       var partFastPass = fastPass
       partFastPass.restart()
       return try convertCSVPart(
@@ -423,7 +427,7 @@ extension CSVFormat {
         ? reader
         : try CSVReader(
           path: readPath, delimiter: reader.delimiter, range: offsets[part - 1]..<(part < offsets.count ? offsets[part] : size),
-          line: 1)
+          line: 1, limits: reader.limits)
       var state = makeState(part)
       var ticker = ProgressMeter.Ticker(meter, from: partReader.nextRecordOffset)
       while let _ = try partReader.withNextRecord({ scan($0, &state) }) {
@@ -468,7 +472,9 @@ extension CSVFormat {
       ? PartsRunner.lineStarts(readPath, targets: [first + provisionalSampleSize], after: first, size: size)?.first
         ?? starts[0]
       : starts[0]
-    let sample = try CSVReader(path: readPath, delimiter: reader.delimiter, range: first..<sampleEnd, line: reader.nextLine)
+    let sample = try CSVReader(
+      path: readPath, delimiter: reader.delimiter, range: first..<sampleEnd, line: reader.nextLine,
+      limits: reader.limits)
     var inference = DecimalMarkInference()
     while let _ = try sample.withNextRecord({ scan($0, &inference) }) {
       if sample.sawQuotedField { return nil }

@@ -17,6 +17,8 @@ public final class CSVReader {
   /// Whether the file starts with a UTF-8 byte order mark (EF BB BF), which is not part of the first record.
   public private(set) var hasByteOrderMark = false
 
+  /// How big a record may be.
+  let limits: RecordLimits
   private let descriptor: Int32
   /// The buffer, of which `start..<end` are unread (not an array: the per-record loop must not retain and check
   /// an array for every record).
@@ -38,8 +40,11 @@ public final class CSVReader {
   /// - Parameters:
   ///   - path: the file's path.
   ///   - delimiter: the field delimiter, or `nil` to detect it from the first line (see ``detectDelimiter(in:)``).
+  ///   - limits: how big a record may be (``next()`` throws ``CSVError/recordLimit(line:column:message:hint:)``
+  ///     past them).
   /// - Throws: ``CSVError/unreadable(reason:)`` when the file cannot be opened or read.
-  public init(path: String, delimiter: UInt8? = nil) throws {
+  public init(path: String, delimiter: UInt8? = nil, limits: RecordLimits = .standard) throws {
+    self.limits = limits
     descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw CSVError.unreadable(reason: String(cString: strerror(errno))) }
     try fill()
@@ -52,7 +57,8 @@ public final class CSVReader {
       fieldDelimiter = delimiter
     } else {
       try fillFirstLine()
-      fieldDelimiter = Self.detectDelimiter(in: bytes(from: start, to: end).buffer.drop { $0 == 10 || $0 == 13 })
+      fieldDelimiter = Self.detectDelimiter(
+        in: bytes(from: start, to: end).buffer.drop { $0 == 10 || $0 == 13 }.prefix(Self.delimiterSampleSize))
     }
   }
 
@@ -62,7 +68,8 @@ public final class CSVReader {
   /// - Parameters:
   ///   - range: file offsets, from the first byte of a record to the first byte after the part.
   ///   - line: the 1-based line of the part's first record.
-  init(path: String, delimiter: UInt8, range: Range<Int>, line: Int) throws {
+  init(path: String, delimiter: UInt8, range: Range<Int>, line: Int, limits: RecordLimits = .standard) throws {
+    self.limits = limits
     descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw CSVError.unreadable(reason: String(cString: strerror(errno))) }
     guard lseek(descriptor, off_t(range.lowerBound), SEEK_SET) == off_t(range.lowerBound) else {
@@ -121,9 +128,14 @@ public final class CSVReader {
     return candidates[best]
   }
 
-  /// Reads until the buffer holds the whole first non-blank line (or the file ends), for delimiter detection.
+  /// How much of the first line delimiter detection reads: the delimiters of a real header are counted long
+  /// before this, and a file without line ends is not read whole before its first record is refused.
+  private static let delimiterSampleSize = 64 << 10
+
+  /// Reads until the buffer holds the whole first non-blank line (or the file ends, or ``delimiterSampleSize``
+  /// bytes are read), for delimiter detection.
   private func fillFirstLine() throws {
-    while !atEndOfFile,
+    while !atEndOfFile, end - start <= Self.delimiterSampleSize,
       !bytes(from: start, to: end).buffer.drop(while: { $0 == 10 || $0 == 13 }).contains(where: { $0 == 10 || $0 == 13 })
     {
       try fill()
@@ -192,7 +204,13 @@ public final class CSVReader {
         try checkUTF8(from: bounds.start, to: bounds.end, line: bounds.line)
         return bounds
       }
-      try fill()  // the record continues past the buffer: read more and scan it again from its start
+      // The record continues past the buffer: read more and scan it again from its start, unless it is already
+      // too long (a file without line ends would otherwise be held whole).
+      if end - start > limits.maxRecordBytes {
+        throw CSVError.recordLimit(
+          line: line, column: 1, message: limits.recordTooLargeMessage, hint: RecordLimits.hint)
+      }
+      try fill()
     }
   }
 
@@ -216,6 +234,7 @@ public final class CSVReader {
     var opensQuotedField = false
     defer { if opensQuotedField { sawQuotedField = true } }
     let delimiter = fieldDelimiter
+    let maxFields = limits.maxFields
     // Eight bytes at a time outside quotes: the delimiters of a word are taken from a bit mask, and a word with no
     // quote, CR or LF is done without looking at its bytes one by one.
     let ones: UInt64 = 0x0101_0101_0101_0101
@@ -248,6 +267,7 @@ public final class CSVReader {
               fieldStart = position + 1
               fieldEnds &= fieldEnds &- 1
             }
+            if ranges.count > maxFields { throw tooManyFields() }
             index += stop
             if stop < 8 { break }
           }
@@ -259,6 +279,7 @@ public final class CSVReader {
             throw CSVError.unterminatedQuote(line: line, column: column)
           }
           ranges.appendGrowing(fieldStart - start..<index - start)
+          try checkSize(recordEnd: index, ranges: ranges)
           return finish(recordEnd: index, terminatorLength: 0, newlinesInside: newlinesInside)
         }
         let byte = buffer[index]
@@ -280,6 +301,7 @@ public final class CSVReader {
           if byte == delimiter {
             ranges.appendGrowing(fieldStart - start..<index - start)
             fieldStart = index + 1
+            if ranges.count > maxFields { throw tooManyFields() }
           }
           index += 1
           continue
@@ -292,19 +314,43 @@ public final class CSVReader {
         case delimiter:
           ranges.appendGrowing(fieldStart - start..<index - start)
           fieldStart = index + 1
+          if ranges.count > maxFields { throw tooManyFields() }
         case 10:
           ranges.appendGrowing(fieldStart - start..<index - start)
+          try checkSize(recordEnd: index, ranges: ranges)
           return finish(recordEnd: index, terminatorLength: 1, newlinesInside: newlinesInside)
         case 13:
           if index + 1 == end, !atEndOfFile { return nil }
           ranges.appendGrowing(fieldStart - start..<index - start)
           let crlf = index + 1 < end && buffer[index + 1] == 10
+          try checkSize(recordEnd: index, ranges: ranges)
           return finish(recordEnd: index, terminatorLength: crlf ? 2 : 1, newlinesInside: newlinesInside)
         default:
           break
         }
         index += 1
       }
+    }
+  }
+
+  /// The error of a record with more than ``RecordLimits/maxFields`` fields, at its first line.
+  private func tooManyFields() -> CSVError {
+    CSVError.recordLimit(line: line, column: 1, message: limits.tooManyFieldsMessage, hint: nil)
+  }
+
+  /// Refuses a whole record longer than ``RecordLimits/maxRecordBytes`` or with a field longer than
+  /// ``RecordLimits/maxFieldBytes`` (the fields are looked at only when the record is longer than that).
+  ///
+  /// - Parameter ranges: the record's field ranges, relative to `start`.
+  private func checkSize(recordEnd: Int, ranges: ScratchList<Range<Int>>) throws(CSVError) {
+    let length = recordEnd - start
+    if length > limits.maxRecordBytes {
+      throw CSVError.recordLimit(line: line, column: 1, message: limits.recordTooLargeMessage, hint: RecordLimits.hint)
+    }
+    guard length > limits.maxFieldBytes else { return }
+    for range in ranges where range.count > limits.maxFieldBytes {
+      let (line, column) = position(of: start + range.lowerBound)
+      throw CSVError.recordLimit(line: line, column: column, message: limits.fieldTooLargeMessage, hint: RecordLimits.hint)
     }
   }
 

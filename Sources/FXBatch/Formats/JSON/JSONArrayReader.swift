@@ -54,6 +54,8 @@ final class JSONArrayReader {
   /// The line of ``start`` and the file offset of its line's first byte.
   private var line: Int
   private var lineStart: Int
+  /// How big an element may be: a longer one is ``Unfollowable`` (the general path then refuses it).
+  private let limits: RecordLimits
   private static let blockSize = 1 << 20
 
   /// Opens a file at a place inside its records array.
@@ -63,8 +65,12 @@ final class JSONArrayReader {
   ///   - position: where to start.
   ///   - start: what is at `position`.
   ///   - limit: for a part that is not the last, the offset of the next part's first element.
+  ///   - limits: how big an element may be.
   /// - Throws: ``JSONParseError`` (at 1:1) when the file cannot be opened or read.
-  init(path: String, at position: JSONArrayExtent.Position, start: Start, limit: Int? = nil) throws(JSONParseError) {
+  init(
+    path: String, at position: JSONArrayExtent.Position, start: Start, limit: Int? = nil, limits: RecordLimits = .standard
+  ) throws(JSONParseError) {
+    self.limits = limits
     descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw Self.error() }
     buffer = ReadBuffer(capacity: Self.blockSize, padding: 0)
@@ -100,10 +106,15 @@ final class JSONArrayReader {
       do {
         found = try scanPiece(in: buffer.view(count: end))
       } catch .needsMore where !atEndOfData {
+        // An element longer than a record may be is not read further: the general path reports it.
+        if end - start > limits.maxRecordBytes { throw Unfollowable(offset: bufferOffset + start) }
         try fill()
         continue
       } catch {
         throw Unfollowable(offset: bufferOffset + start)
+      }
+      if let element = found.element, element.count > limits.maxRecordBytes {
+        throw Unfollowable(offset: bufferOffset + element.lowerBound)
       }
       let pieceStart = start
       // Line feeds are only in whitespace: before the element, inside it, or (at the end) before the `]`.

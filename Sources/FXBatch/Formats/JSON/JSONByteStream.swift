@@ -27,11 +27,16 @@ final class JSONByteStream {
   private var end = 0
   private var atEndOfFile = false
   private static let chunkSize = 1 << 16
+  /// How big a record (``captured``) may be, and the bytes between records (``passThrough``).
+  private let limits: RecordLimits
 
   /// Opens a file.
   ///
+  /// - Parameter limits: how many bytes may be captured or passed through before they are drained: more is a
+  ///   ``JSONParseError`` (``peek()``).
   /// - Throws: ``JSONParseError`` (at 1:1) when the file cannot be opened.
-  init(path: String) throws(JSONParseError) {
+  init(path: String, limits: RecordLimits) throws(JSONParseError) {
+    self.limits = limits
     descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       throw JSONParseError(message: "cannot read the file: \(String(cString: strerror(errno)))", offset: 0, line: 1, column: 1)
@@ -42,9 +47,20 @@ final class JSONByteStream {
   deinit { close(descriptor) }
 
   /// The next byte without taking it; `nil` at the end of the file.
+  ///
+  /// - Throws: ``JSONParseError`` when the file cannot be read, or when more than
+  ///   ``RecordLimits/maxRecordBytes`` are captured or waiting to be passed through (checked once per chunk).
   func peek() throws(JSONParseError) -> UInt8? {
     if start == end {
       if atEndOfFile { return nil }
+      if let captured, captured.count > limits.maxRecordBytes {
+        throw error(limits.recordTooLargeMessage + "; " + RecordLimits.hint)
+      }
+      if passThrough.count > limits.maxRecordBytes {
+        throw error(
+          "the text between records is longer than \(RecordLimits.text(ofBytes: limits.maxRecordBytes)) "
+            + "(--max-record-size); the file is refused so that memory stays bounded; " + RecordLimits.hint)
+      }
       try fill()
       if start == end { return nil }
     }
@@ -81,6 +97,16 @@ final class JSONByteStream {
     }
     (start, end, atEndOfFile) = (0, 0, false)
     (offset, line, column) = (position.offset, position.line, position.column)
+  }
+
+  /// Refuses a record of `count` bytes (just captured) when it is longer than ``RecordLimits/maxRecordBytes``
+  /// (``peek()`` checks only once per chunk).
+  ///
+  /// - Throws: ``JSONParseError`` at `line`, `column` (the record's start).
+  func checkRecordSize(_ count: Int, line: Int, column: Int) throws(JSONParseError) {
+    guard count > limits.maxRecordBytes else { return }
+    throw JSONParseError(
+      message: limits.recordTooLargeMessage + "; " + RecordLimits.hint, offset: offset, line: line, column: column)
   }
 
   /// An error at the next byte.

@@ -47,16 +47,17 @@ extension JSONFormat {
     let meter = ProgressMeter(file: displayPath, pass: 1, bytesTotal: size, handler: options.progress)
     var extent: JSONArrayExtent?
     do {
-      let walker = try JSONDocumentWalker(path: readPath, recordsPath: options.recordsPath)
+      let walker = try JSONDocumentWalker(path: readPath, recordsPath: options.recordsPath, limits: options.limits)
       try walker.walk(copy: { _ in }, record: { _ in true }) { start in
         if !targets.isEmpty,
           let parallel = try Self.scanJSONArrayInParts(
-            readPath: readPath, start: start, targets: targets, meter: meter, makeState: makeState)
+            readPath: readPath, start: start, targets: targets, meter: meter, limits: options.limits,
+            makeState: makeState)
         {
           (found, extent) = parallel
           return parallel.1.end
         }
-        let reader = try JSONArrayReader(path: readPath, at: start, start: .afterOpening)
+        let reader = try JSONArrayReader(path: readPath, at: start, start: .afterOpening, limits: options.limits)
         var partStarts: [JSONArrayExtent.Position] = []
         var isFirst = true
         var ticker = ProgressMeter.Ticker(meter, from: start.offset)
@@ -97,7 +98,7 @@ extension JSONFormat {
   ///   record object: the caller reads the array in one pass.
   /// - Throws: what the first part throws (an annotated document), or a read error.
   private static func scanJSONArrayInParts(
-    readPath: String, start: JSONArrayExtent.Position, targets: [Int], meter: ProgressMeter?,
+    readPath: String, start: JSONArrayExtent.Position, targets: [Int], meter: ProgressMeter?, limits: RecordLimits,
     makeState: @escaping @Sendable (Int) -> JSONLinesPassOne
   ) throws -> (JSONLinesPassOne, JSONArrayExtent)? {
     let guesses = recordStartGuesses(readPath, targets: targets, after: start.offset)
@@ -107,10 +108,10 @@ extension JSONFormat {
       let limit = part < guesses.count ? guesses[part] : nil
       let reader =
         part == 0
-        ? try JSONArrayReader(path: readPath, at: start, start: .afterOpening, limit: limit)
+        ? try JSONArrayReader(path: readPath, at: start, start: .afterOpening, limit: limit, limits: limits)
         : try JSONArrayReader(
           path: readPath, at: JSONArrayExtent.Position(offset: guesses[part - 1], line: 1, column: 1), start: .atElement,
-          limit: limit)
+          limit: limit, limits: limits)
       var state = makeState(part)
       var ticker = ProgressMeter.Ticker(meter, from: reader.position.offset)
       while let _ = try reader.withNextPiece({ piece throws in
@@ -179,7 +180,8 @@ extension JSONFormat {
     let writer = JSONAnnotatingWriter(sink: sink)
     var result: PartResult?
     do {
-      let walker = try JSONDocumentWalker(path: scan.readPath, recordsPath: options.recordsPath)
+      let walker = try JSONDocumentWalker(
+        path: scan.readPath, recordsPath: options.recordsPath, limits: options.limits)
       let meter = ProgressMeter(file: scan.displayPath, pass: 2, bytesTotal: scan.size, handler: options.progress)
       try walker.walk(copy: writer.copy, record: { _ in throw JSONArrayReader.Unfollowable(offset: 0) }) { start in
         guard start == extent.start else { throw JSONArrayReader.Unfollowable(offset: start.offset) }
@@ -218,7 +220,8 @@ extension JSONFormat {
   ) throws -> PartResult {
     let starts = extent.partStarts
     guard !starts.isEmpty else {
-      let reader = try JSONArrayReader(path: scan.readPath, at: extent.start, start: .afterOpening)
+      let reader = try JSONArrayReader(
+        path: scan.readPath, at: extent.start, start: .afterOpening, limits: context.options.limits)
       return try convertJSONArrayPart(
         scan, reader: reader, sink: sink, fastPass: fastPass, context: context, quotes: quotes, meter: meter)
     }
@@ -228,11 +231,13 @@ extension JSONFormat {
       part, partSink in
       let limit = part < starts.count ? starts[part].offset : nil
       if part == 0 {
-        let reader = try JSONArrayReader(path: scan.readPath, at: extent.start, start: .afterOpening, limit: limit)
+        let reader = try JSONArrayReader(
+          path: scan.readPath, at: extent.start, start: .afterOpening, limit: limit, limits: context.options.limits)
         return try convertJSONArrayPart(
           scan, reader: reader, sink: partSink, fastPass: fastPass, context: context, quotes: quotes, meter: meter)
       }
-      let reader = try JSONArrayReader(path: scan.readPath, at: starts[part - 1], start: .atElement, limit: limit)
+      let reader = try JSONArrayReader(
+        path: scan.readPath, at: starts[part - 1], start: .atElement, limit: limit, limits: context.options.limits)
       var partFastPass = fastPass
       partFastPass.restart()
       return try convertJSONArrayPart(

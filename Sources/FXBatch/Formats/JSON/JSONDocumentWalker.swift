@@ -26,9 +26,10 @@ public final class JSONDocumentWalker {
   ///   - path: the file.
   ///   - recordsPath: member names from the top-level object to the records array; empty when the document
   ///     is the array.
+  ///   - limits: how big a record may be (a bigger one is a ``JSONParseError``).
   /// - Throws: ``JSONParseError`` when the file cannot be opened.
-  public init(path: String, recordsPath: [String]) throws(JSONParseError) {
-    stream = try JSONByteStream(path: path)
+  public init(path: String, recordsPath: [String], limits: RecordLimits = .standard) throws(JSONParseError) {
+    stream = try JSONByteStream(path: path, limits: limits)
     self.recordsPath = recordsPath
   }
 
@@ -165,6 +166,7 @@ public final class JSONDocumentWalker {
       try skipValue()
       let bytes = stream.captured ?? []
       stream.captured = nil
+      try stream.checkRecordSize(bytes.count, line: line, column: column)
       guard try record(JSONRecordText(bytes: bytes, line: line, column: column)) else { throw Stop() }
       try skipWhitespace()
       switch try stream.take() {

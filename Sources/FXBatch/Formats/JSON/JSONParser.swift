@@ -8,14 +8,21 @@ public struct JSONParser {
   private var index = 0
   private var depth = 0
   private static let maximumDepth = 512
+  /// The most values the document may hold, and how many are left (``parse(_:maximumValues:)``).
+  private let maximumValues: Int
+  private var valuesLeft: Int
 
   /// Parses a whole document.
   ///
-  /// - Parameter bytes: UTF-8 (a byte order mark is skipped).
+  /// - Parameters:
+  ///   - bytes: UTF-8 (a byte order mark is skipped).
+  ///   - maximumValues: the most values (members' values and array elements, at any depth) the document may
+  ///     hold, so that a small text of many values (`[1,1,1,…]`, eight bytes of parsed value per byte of text)
+  ///     cannot take unbounded memory and time.
   /// - Returns: the top-level value.
   /// - Throws: ``JSONParseError``.
-  public static func parse(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
-    var parser = JSONParser(bytes: bytes)
+  public static func parse(_ bytes: [UInt8], maximumValues: Int = .max) throws(JSONParseError) -> JSONValue {
+    var parser = JSONParser(bytes: bytes, maximumValues: maximumValues)
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
     parser.skipWhitespace()
     let value = try parser.parseValue()
@@ -24,7 +31,11 @@ public struct JSONParser {
     return value
   }
 
-  private init(bytes: [UInt8]) { self.bytes = bytes }
+  private init(bytes: [UInt8], maximumValues: Int) {
+    self.bytes = bytes
+    self.maximumValues = maximumValues
+    valuesLeft = maximumValues
+  }
 
   private func error(_ message: String, at offset: Int? = nil) -> JSONParseError {
     let position = min(offset ?? index, bytes.count)
@@ -43,6 +54,8 @@ public struct JSONParser {
 
   private mutating func parseValue() throws(JSONParseError) -> JSONValue {
     guard index < bytes.count else { throw error("unexpected end of the document") }
+    valuesLeft -= 1
+    if valuesLeft < 0 { throw error("more than \(maximumValues) values (members and array elements)") }
     switch bytes[index] {
     case UInt8(ascii: "{"): return try parseObject()
     case UInt8(ascii: "["): return try parseArray()

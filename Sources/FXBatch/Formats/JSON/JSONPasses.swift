@@ -130,7 +130,9 @@ extension JSONFormat {
     let options = context.options
     let format = options.format ?? RecordFormat.detect(readPath: path, displayPath: path, recordsPath: options.recordsPath)
     var annotated = false
-    try? JSONRecordStream(path: path, format: format, recordsPath: options.recordsPath).forEach(copy: { _ in }) { record in
+    try? JSONRecordStream(
+      path: path, format: format, recordsPath: options.recordsPath, limits: options.limits
+    ).forEach(copy: { _ in }) { record in
       guard case .success(let members) = record.members() else { return true }
       annotated =
         AnnotationColumn.endAnnotated(members.map(\.key))
@@ -146,7 +148,9 @@ extension JSONFormat {
     record: @escaping (JSONRecordText) throws -> Bool
   ) throws(FileError) {
     do {
-      try JSONRecordStream(path: readPath, format: format, recordsPath: options.recordsPath).forEach(copy: copy, record: record)
+      try JSONRecordStream(
+        path: readPath, format: format, recordsPath: options.recordsPath, limits: options.limits
+      ).forEach(copy: copy, record: record)
     } catch let error as FileError {
       throw error
     } catch let error as JSONParseError {

@@ -6,11 +6,14 @@ public struct JSONRecordStream {
   public let format: RecordFormat
   /// `--records-path` (JSON documents only).
   public let recordsPath: [String]
+  /// How big a record may be (a bigger one is a ``JSONParseError``).
+  public let limits: RecordLimits
 
-  public init(path: String, format: RecordFormat, recordsPath: [String]) {
+  public init(path: String, format: RecordFormat, recordsPath: [String], limits: RecordLimits = .standard) {
     self.path = path
     self.format = format
     self.recordsPath = recordsPath
+    self.limits = limits
   }
 
   /// Reads the file once.
@@ -23,10 +26,10 @@ public struct JSONRecordStream {
   ///   Lines line is not thrown: it is that record's error), or what the closures throw.
   public func forEach(copy: @escaping ([UInt8]) throws -> Void, record: @escaping (JSONRecordText) throws -> Bool) throws {
     guard format == .jsonl else {
-      try JSONDocumentWalker(path: path, recordsPath: recordsPath).walk(copy: copy, record: record)
+      try JSONDocumentWalker(path: path, recordsPath: recordsPath, limits: limits).walk(copy: copy, record: record)
       return
     }
-    let reader = try JSONLinesReader(path: path)
+    let reader = try JSONLinesReader(path: path, limits: limits)
     var first = true
     while let line = try reader.next() {
       if first, reader.hasByteOrderMark { try copy([0xEF, 0xBB, 0xBF]) }

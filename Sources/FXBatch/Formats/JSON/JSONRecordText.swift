@@ -15,10 +15,14 @@ public struct JSONRecordText: Sendable {
 
   /// The record parsed: its members when it is an object, else why it is not a record.
   ///
+  /// - Parameter maximumValues: the most values the record may hold at any depth (more is an `invalid_record`
+  ///   error, so that memory stays bounded: ``RecordLimits/maxFields``).
   /// - Returns: the members in document order (duplicates included), or the `invalid_record` error.
-  public func members() -> Result<[(key: String, value: JSONValue)], RowError> {
+  public func members(maximumValues: Int = RecordLimits.standard.maxFields) -> Result<
+    [(key: String, value: JSONValue)], RowError
+  > {
     let value: JSONValue
-    do { value = try JSONParser.parse(bytes) } catch {
+    do { value = try JSONParser.parse(bytes, maximumValues: maximumValues) } catch {
       return .failure(RowError(.invalidRecord, "not valid JSON: \(error.message) (\(position(of: error)))"))
     }
     guard case .object(let members) = value else {

@@ -42,6 +42,8 @@ final class JSONLinesByteReader {
   /// The file offset at which reading stops.
   private var limit: Int?
   private var line: Int
+  /// How big a line may be (``RecordLimits``).
+  let limits: RecordLimits
   private static let blockSize = 1 << 20
 
   /// Opens a file, or a part of it that starts at a line start.
@@ -51,8 +53,10 @@ final class JSONLinesByteReader {
   ///   - range: file offsets from the first byte of a line to the first byte after the part; `nil`: the whole
   ///     file, whose byte order mark is then skipped.
   ///   - line: the 1-based line number of the first line.
+  ///   - limits: how big a line may be: a longer one is a ``JSONParseError`` (``withNextLine(_:)``).
   /// - Throws: ``JSONParseError`` (at 1:1) when the file cannot be opened or read.
-  init(path: String, range: Range<Int>? = nil, line: Int = 1) throws(JSONParseError) {
+  init(path: String, range: Range<Int>? = nil, line: Int = 1, limits: RecordLimits = .standard) throws(JSONParseError) {
+    self.limits = limits
     descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw Self.error() }
     buffer = ReadBuffer(capacity: Self.blockSize, padding: 0)
@@ -91,7 +95,8 @@ final class JSONLinesByteReader {
   /// Calls `body` with the next line.
   ///
   /// - Returns: what `body` returned; `nil` at the end of the file (or part).
-  /// - Throws: ``JSONParseError`` when the file cannot be read, or what `body` throws.
+  /// - Throws: ``JSONParseError`` when the file cannot be read or the line is longer than
+  ///   ``RecordLimits/maxRecordBytes``, or what `body` throws.
   @inline(__always)
   func withNextLine<Result>(_ body: (Line) throws -> Result) throws -> Result? {
     var scanFrom = start
@@ -103,6 +108,7 @@ final class JSONLinesByteReader {
         let number = line
         line += 1
         let length = feed > lineStart && bytes[feed - 1] == 0x0D ? feed - 1 - lineStart : feed - lineStart
+        if length > limits.maxRecordBytes { throw tooLong(line: number) }
         return try body(Line(bytes: bytes.slice(lineStart..<feed + 1), length: length, number: number))
       }
       if atEndOfFile {
@@ -114,6 +120,8 @@ final class JSONLinesByteReader {
         return try body(Line(bytes: bytes.slice(lineStart..<end), length: end - lineStart, number: number))
       }
       scanFrom = end - start
+      // A line longer than a record may be is refused before more of it is read.
+      if end - start > limits.maxRecordBytes { throw tooLong(line: line) }
       try fill()
     }
   }
@@ -133,6 +141,12 @@ final class JSONLinesByteReader {
     guard count >= 0 else { throw Self.error() }
     if count == 0 { atEndOfFile = true }
     end += count
+  }
+
+  /// The error of a line longer than ``RecordLimits/maxRecordBytes``.
+  private func tooLong(line: Int) -> JSONParseError {
+    JSONParseError(
+      message: limits.recordTooLargeMessage + "; " + RecordLimits.hint, offset: nextOffset, line: line, column: 1)
   }
 
   private static func error() -> JSONParseError {

@@ -44,7 +44,7 @@ extension JSONLinesFormat {
         span: passOneKeys)
     }
     do {
-      var reader = try JSONLinesByteReader(path: readPath)
+      var reader = try JSONLinesByteReader(path: readPath, limits: options.limits)
       if !targets.isEmpty,
         let parallel = try Self.scanJSONLinesInParts(
           reader: reader, readPath: readPath, targets: targets, meter: meter, makeState: makeState)
@@ -52,7 +52,7 @@ extension JSONLinesFormat {
         (found, partStarts, size) = parallel
       } else {
         if !targets.isEmpty {  // the first part had no record object
-          reader = try JSONLinesByteReader(path: readPath)
+          reader = try JSONLinesByteReader(path: readPath, limits: options.limits)
           found = makeState(0)
         }
         var ticker = ProgressMeter.Ticker(meter, from: reader.nextOffset)
@@ -129,7 +129,8 @@ extension JSONLinesFormat {
         part == 0
         ? reader
         : try JSONLinesByteReader(
-          path: readPath, range: offsets[part - 1]..<(part < offsets.count ? offsets[part] : size), line: 1)
+          path: readPath, range: offsets[part - 1]..<(part < offsets.count ? offsets[part] : size), line: 1,
+          limits: reader.limits)
       var state = makeState(part)
       var ticker = ProgressMeter.Ticker(meter, from: partReader.nextOffset)
       while let _ = try partReader.withNextLine({ line throws in try state.scan(line) }) {
@@ -186,7 +187,7 @@ extension JSONLinesFormat {
     defer { atomicFile?.discard() }
     let result: PartResult
     do {
-      let reader = try JSONLinesByteReader(path: scan.readPath)
+      let reader = try JSONLinesByteReader(path: scan.readPath, limits: context.options.limits)
       if reader.hasByteOrderMark { try sink.write([0xEF, 0xBB, 0xBF]) }
       let meter = ProgressMeter(file: scan.displayPath, pass: 2, bytesTotal: scan.size, handler: options.progress)
       if scan.partStarts.isEmpty {
@@ -269,7 +270,8 @@ extension JSONLinesFormat {
       }
       let end = part < starts.count ? starts[part].offset : scan.size
       let reader = try JSONLinesByteReader(
-        path: scan.readPath, range: starts[part - 1].offset..<end, line: starts[part - 1].line)
+        path: scan.readPath, range: starts[part - 1].offset..<end, line: starts[part - 1].line,
+        limits: context.options.limits)
       var partFastPass = fastPass
       partFastPass.restart()
       return try convertJSONLinesPart(

@@ -19,9 +19,10 @@ public final class JSONLinesReader {
 
   /// Opens a file.
   ///
+  /// - Parameter limits: how long a line may be (a longer one is a ``JSONParseError``).
   /// - Throws: ``JSONParseError`` when it cannot be opened.
-  public init(path: String) throws(JSONParseError) {
-    stream = try JSONByteStream(path: path)
+  public init(path: String, limits: RecordLimits = .standard) throws(JSONParseError) {
+    stream = try JSONByteStream(path: path, limits: limits)
   }
 
   /// The next line, or `nil` at the end of the file.
@@ -48,6 +49,7 @@ public final class JSONLinesReader {
     while let byte = try stream.peek(), byte != 0x0A { stream.advance() }
     var bytes = stream.captured ?? []
     stream.captured = nil
+    try stream.checkRecordSize(bytes.count, line: line, column: column)
     stream.passThrough.removeAll()
     var terminator: [UInt8] = []
     if try stream.take() != nil {

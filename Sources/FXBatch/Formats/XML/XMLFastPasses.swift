@@ -40,13 +40,13 @@ extension XMLFormat {
     if !starts.isEmpty {
       found = Self.scanXMLInParts(
         path: readPath, starts: starts, document: head.document, locator: locator, inferMark: inferMark,
-        spanReader: spanReader)
+        spanReader: spanReader, maximumItemBytes: options.limits.maxRecordBytes)
     }
     if found == nil {
       starts = []
       found = try? Self.scanXMLPart(
         path: readPath, range: 0..<Int.max, phase: .prolog, document: head.document, locator: locator, inferMark: inferMark,
-        spanReader: spanReader)
+        spanReader: spanReader, maximumItemBytes: options.limits.maxRecordBytes)
     }
     guard let found, let document = found.document, found.records > 0, !found.firstRecordIsAnnotated,
       !locator.roles.contains(where: { $0 != .date && found.located[$0] == nil }),
@@ -142,11 +142,11 @@ extension XMLFormat {
   ///   end (a part boundary that is not a record boundary).
   private static func scanXMLPart(
     path: String, range: Range<Int>, phase: XMLSimpleScanner.Phase, document: XMLScannedDocument, locator: XMLFieldLocator,
-    inferMark: Bool, spanReader: SpanReader?
+    inferMark: Bool, spanReader: SpanReader?, maximumItemBytes: Int
   ) throws(XMLSimpleScanner.Declined) -> XMLPartScan {
     var scanner = try XMLSimpleScanner(
       path: path, range: range, phase: phase, rootName: phase == .prolog ? [] : document.rootName,
-      recordName: document.recordName)
+      recordName: document.recordName, maximumItemBytes: maximumItemBytes)
     var shapes = XMLRecordShapes(locator: locator)
     var result = XMLPartScan()
     result.span = spanReader?.span
@@ -197,14 +197,14 @@ extension XMLFormat {
   /// Pass 1 in parts on all cores; `nil` when a part declines (the caller then reads the document in one part).
   private static func scanXMLInParts(
     path: String, starts: [Int], document: XMLScannedDocument, locator: XMLFieldLocator, inferMark: Bool,
-    spanReader: SpanReader?
+    spanReader: SpanReader?, maximumItemBytes: Int
   ) -> XMLPartScan? {
     let parts = starts.count + 1
     let found = PartsRunner.scan(parts: parts) { part in
       let range = (part == 0 ? 0 : starts[part - 1])..<(part < starts.count ? starts[part] : Int.max)
       return try scanXMLPart(
         path: path, range: range, phase: part == 0 ? .prolog : .content, document: document, locator: locator,
-        inferMark: inferMark, spanReader: spanReader)
+        inferMark: inferMark, spanReader: spanReader, maximumItemBytes: maximumItemBytes)
     }.map { try? $0.get() }
     guard var total = found[0] else { return nil }
     for part in 1..<parts {

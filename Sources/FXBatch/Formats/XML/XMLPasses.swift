@@ -26,7 +26,7 @@ extension XMLFormat {
     let recordElement: String
     do {
       recordElement = try options.recordElement ?? XMLRecordReader.detectRecordElement(path: readPath)
-      let reader = try XMLRecordReader(path: readPath, recordElement: recordElement)
+      let reader = try XMLRecordReader(path: readPath, recordElement: recordElement, limits: options.limits)
       while let record = try reader.next() {
         if first == nil {
           first = record
@@ -96,7 +96,8 @@ extension XMLFormat {
     var withoutDate = 0
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
     do {
-      let reader = try XMLRecordReader(path: scan.readPath, recordElement: recordElement)
+      let reader = try XMLRecordReader(
+        path: scan.readPath, recordElement: recordElement, limits: context.options.limits)
       try writer.write(path: scan.readPath, encoding: reader.encoding, recordElement: recordElement) {
         guard let record = try reader.next() else { throw Self.recordsOutOfStep(scan) }
         let outcome = recordConverter.outcome(
@@ -120,7 +121,8 @@ extension XMLFormat {
   /// Whether an XML document is an earlier fxbatch output: its first record ends with an `fx` element.
   static func isAnnotatedXMLOutput(_ path: String, context: FormatContext) -> Bool {
     guard let element = try? context.options.recordElement ?? XMLRecordReader.detectRecordElement(path: path),
-      let reader = try? XMLRecordReader(path: path, recordElement: element), let record = try? reader.next()
+      let reader = try? XMLRecordReader(path: path, recordElement: element, limits: context.options.limits),
+      let record = try? reader.next()
     else { return false }
     return record.children.last?.name == XMLFieldLocator.annotationElement
   }

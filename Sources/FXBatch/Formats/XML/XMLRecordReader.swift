@@ -46,6 +46,8 @@ public final class XMLRecordReader {
   private let reader: xmlTextReaderPtr
   private let recordElement: String
   private let path: String
+  /// How big a record may be: its attributes, descendant elements and bytes of text.
+  private let limits: RecordLimits
   /// The document's encoding, as its first bytes and XML declaration say.
   public let encoding: XMLDocumentEncoding
 
@@ -54,12 +56,17 @@ public final class XMLRecordReader {
   /// - Parameters:
   ///   - path: the file.
   ///   - recordElement: the name of the record elements.
-  /// - Throws: ``XMLInputError`` when the file cannot be opened, is in an encoding fxbatch does not copy, or
-  ///   has a DTD (located at its `<!DOCTYPE`, and refused before libxml2 reads it).
-  public init(path: String, recordElement: String) throws(XMLInputError) {
+  ///   - limits: how big a record may be (``next()`` refuses a bigger one); an element with more than
+  ///     ``RecordLimits/maxAttributes`` attributes is refused here, before libxml2 reads it
+  ///     (``XMLMarkupLimits``).
+  /// - Throws: ``XMLInputError`` when the file cannot be opened, is in an encoding fxbatch does not copy, has
+  ///   a DTD (located at its `<!DOCTYPE`, and refused before libxml2 reads it) or an element with too many
+  ///   attributes.
+  public init(path: String, recordElement: String, limits: RecordLimits = .standard) throws(XMLInputError) {
     let prolog = try XMLProlog.read(path: path)
     try prolog.checkStart(path: path)
     if let position = prolog.documentType { throw XMLProlog.documentTypeRefused(at: position) }
+    try XMLMarkupLimits.check(path: path, limits: limits)
     xmlResetLastError()
     guard let reader = xmlReaderForFile(path, nil, Self.options) else {
       throw XMLInputError(line: 1, column: 1, message: "cannot open the file as XML")
@@ -67,6 +74,7 @@ public final class XMLRecordReader {
     self.reader = reader
     self.recordElement = recordElement
     self.path = path
+    self.limits = limits
     encoding = prolog.encoding
   }
 
@@ -77,11 +85,15 @@ public final class XMLRecordReader {
 
   /// The next record, or `nil` at the end of a well-formed document.
   ///
-  /// - Throws: ``XMLInputError`` for a malformed document or a DTD.
+  /// - Throws: ``XMLInputError`` for a malformed document or a DTD, or a record past the ``RecordLimits``
+  ///   (more descendant elements than ``RecordLimits/maxChildElements``, more text than
+  ///   ``RecordLimits/maxRecordBytes``), checked as it is read.
   public func next() throws(XMLInputError) -> XMLRecord? {
     var record: XMLRecord? = nil
     var recordDepth = 0
     var child: (name: String, text: String)? = nil
+    var elements = 0
+    var textBytes = 0
     while try read() {
       let type = xmlTextReaderNodeType(reader)
       let depth = Int(xmlTextReaderDepth(reader))
@@ -94,12 +106,28 @@ public final class XMLRecordReader {
           record = XMLRecord(line: currentLine(), attributes: attributes())
           recordDepth = depth
           if empty { return record }
-        } else if depth == recordDepth + 1 {
-          if empty { record?.children.append((name, "")) } else { child = (name, "") }
+        } else {
+          elements += 1
+          if elements > limits.maxChildElements, let line = record?.line {
+            throw XMLInputError(
+              line: line, column: 1,
+              message: "the record has more than \(limits.maxChildElements) elements; the file is refused so that "
+                + "time stays bounded")
+          }
+          if depth == recordDepth + 1 {
+            if empty { record?.children.append((name, "")) } else { child = (name, "") }
+          }
         }
       case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
         Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue), Int32(XML_READER_TYPE_WHITESPACE.rawValue):
-        if child != nil, let value = xmlTextReaderConstValue(reader) { child?.text += String(cString: value) }
+        if child != nil, let value = xmlTextReaderConstValue(reader) {
+          textBytes += Int(xmlStrlen(value))
+          if textBytes > limits.maxRecordBytes, let line = record?.line {
+            throw XMLInputError(
+              line: line, column: 1, message: limits.recordTooLargeMessage, hint: RecordLimits.hint)
+          }
+          child?.text += String(cString: value)
+        }
       case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
         guard record != nil else { continue }
         if depth == recordDepth + 1, let finished = child {

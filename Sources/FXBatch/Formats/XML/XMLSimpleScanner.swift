@@ -106,6 +106,8 @@ struct XMLSimpleScanner {
   private(set) var record: XMLScannedRecord
   /// Attribute names of the tag being read (for the duplicate check of tags other than the record's).
   private var tagAttributes: [(Int, Int)] = []
+  /// The largest item read (see ``init(path:range:phase:rootName:recordName:maximumItemBytes:)``).
+  private let maximumItemBytes: Int
 
   /// Opens a document, or a part of one.
   ///
@@ -115,10 +117,14 @@ struct XMLSimpleScanner {
   ///     `.content`); a range that stops before the file's end stops at a record boundary (``next()`` returns
   ///     `nil` there, and declines if an item crosses it).
   ///   - rootName, recordName: the names, when they are known (a part after the first needs both).
+  ///   - maximumItemBytes: the largest item (a record) to read; a larger one declines, and the general path
+  ///     refuses it under ``RecordLimits/maxRecordBytes``. At most ``maximumItemSize``.
   /// - Throws: ``Declined`` when the file cannot be opened.
-  init(path: String, range: Range<Int>, phase: Phase = .prolog, rootName: [UInt8] = [], recordName: [UInt8] = [])
-    throws(Declined)
-  {
+  init(
+    path: String, range: Range<Int>, phase: Phase = .prolog, rootName: [UInt8] = [], recordName: [UInt8] = [],
+    maximumItemBytes: Int = XMLSimpleScanner.maximumItemSize
+  ) throws(Declined) {
+    self.maximumItemBytes = min(maximumItemBytes, Self.maximumItemSize)
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw Declined(reason: "cannot open", offset: 0) }
     self.descriptor = descriptor
@@ -161,15 +167,21 @@ struct XMLSimpleScanner {
         }
       }
       let start = position
+      let found: Item
       do {
-        return try item()
+        found = try item()
       } catch {
         guard case .needMore = error else { throw declined(error) }
         position = start
         let more: Bool
         do { more = try refill(keepingFrom: start) } catch { throw declined(error) }
         guard more else { throw Declined(reason: "the document ends inside markup", offset: base + start) }
+        continue
       }
+      if position - start > maximumItemBytes {
+        throw Declined(reason: "an item larger than \(maximumItemBytes) bytes", offset: base + start)
+      }
+      return found
     }
   }
 
@@ -427,6 +439,9 @@ struct XMLSimpleScanner {
           throw .declined("an attribute twice")
         }
       } else {
+        // The duplicate check is quadratic: a tag with more attributes than a record may have fields is left to
+        // the general path, which refuses a tag past ``RecordLimits/maxAttributes`` before libxml2 reads it.
+        guard tagAttributes.count < Self.maximumFields else { throw .declined("too many attributes") }
         for (start, end) in tagAttributes
         where end - start == length && bytes.wordsEqual(at: start, attributeStart, length: length) {
           throw .declined("an attribute twice")
@@ -494,6 +509,7 @@ struct XMLSimpleScanner {
         attributeEnd = localEnd
       }
       let length = attributeEnd - attributeStart
+      guard tagAttributes.count < Self.maximumFields else { throw .declined("too many attributes") }  // as above
       for (start, end) in tagAttributes
       where end - start == length && bytes.bytesEqual(at: start, attributeStart, length: length) {
         throw .declined("an attribute twice")

@@ -185,6 +185,19 @@ struct QuotesLockRefusalTests {
     }
   }
 
+  /// A lock that is not there says so (a newcomer's `--frozen` before any `--lock` run got "cannot read").
+  @Test func missingLockSaysItIsMissing() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.url.appendingPathComponent("none.lock").path
+    #expect(throws: RatesFileError.self) { try LockFile.load(path: path) }
+    do {
+      _ = try LockFile.load(path: path)
+    } catch {
+      #expect("\(error)".contains("cannot read the lock file: No such file or directory"), "\(error)")
+    }
+  }
+
   /// The same lines one at a time are read: a quote, an error, a same-currency quote of rate 1.
   @Test func wellFormedLinesAreRead() throws {
     let directory = try TemporaryDirectory()

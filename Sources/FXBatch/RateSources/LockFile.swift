@@ -178,7 +178,13 @@ public enum LockFile {
         message: "the lock file is \(size >> 20) MB, more than the \(maximumSize >> 20) MB a lock file may have")
     }
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw RatesFileError(path: path, line: 1, column: 1, message: "cannot read the lock file")
+      // Say why: a newcomer's `--frozen` before any `--lock` run met a bare "cannot read".
+      let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+      let reason = descriptor < 0 ? String(cString: strerror(errno)) : "it could not be read whole"
+      if descriptor >= 0 { close(descriptor) }
+      throw RatesFileError(
+        path: path, line: 1, column: 1,
+        message: "cannot read the lock file: \(reason) (a run with --lock FILE and without --frozen writes it)")
     }
     let bytes = [UInt8](data)
     if bytes.starts(with: Array((version2 + "\n").utf8)) { return try loadVersion2(bytes, path: path) }

@@ -24,6 +24,7 @@ public enum ECBXMLFeed {
   public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, path: String, info: RateSourceInfo) throws(RatesFileError)
     -> RateTable
   {
+    LibXML2.ensureInitialized()
     guard let base = bytes.baseAddress,
       let reader = base.withMemoryRebound(
         to: CChar.self, capacity: bytes.count,

@@ -19,6 +19,7 @@ final class XMLElementEncoder {
   ///   `UTF-16LE` (not `UTF-16`, which would start with a byte order mark).
   /// - Throws: ``OutputError/writeFailed(reason:)`` when libxml2 has no encoder for it.
   init(encoding: String) throws(OutputError) {
+    LibXML2.ensureInitialized()
     guard let buffer = xmlBufferCreate() else { throw .writeFailed(reason: "libxml2 could not allocate a buffer") }
     guard let writer = xmlNewTextWriterMemory(buffer, 0) else {
       xmlBufferFree(buffer)

@@ -67,6 +67,7 @@ public final class XMLRecordReader {
     try prolog.checkStart(path: path)
     if let position = prolog.documentType { throw XMLProlog.documentTypeRefused(at: position) }
     try XMLMarkupLimits.check(path: path, limits: limits)
+    LibXML2.ensureInitialized()
     xmlResetLastError()
     guard let reader = xmlReaderForFile(path, nil, Self.options) else {
       throw XMLInputError(line: 1, column: 1, message: "cannot open the file as XML")

@@ -1,0 +1,15 @@
+import CLibXML2
+
+/// libxml2's one-time set-up, done before any use of the library from any thread.
+///
+/// libxml2 2.9 sets up its globals and its encoding handlers lazily and not thread-safely unless
+/// `xmlInitParser()` ran first ("call once before processing in case of use in multithreaded programs"): two
+/// threads opening their first documents at once (the tests do, and a run converts files while a feed is
+/// parsed) raced in `xmlFindCharEncodingHandler` and crashed. A Swift `static let` runs its initializer exactly
+/// once, whichever thread comes first.
+enum LibXML2 {
+  private static let initialized: Void = xmlInitParser()
+
+  /// Makes sure libxml2 is set up; cheap after the first call.
+  static func ensureInitialized() { _ = initialized }
+}

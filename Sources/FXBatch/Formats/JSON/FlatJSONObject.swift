@@ -169,24 +169,8 @@ struct FlatJSONObject {
   @inline(__always)
   private static func stringEnd(_ base: ByteView, from: Int, last: Int) -> Int {
     var at = from
-    // Eight bytes at a time: the classic "has a zero byte" test on the word xor'ed with `"` and with `\`, "has a
-    // byte below 0x20", and any byte of 0x80 or above (its top bit); in a little-endian word the lowest byte it
-    // flags is exactly the first such byte (a borrow only runs upwards).
-    let ones: UInt64 = 0x0101_0101_0101_0101
     while true {
-      while at + 8 <= last {
-        let word = base.word(at: at)
-        let quote = word ^ 0x2222_2222_2222_2222
-        let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
-        let found =
-          (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- 0x2020_2020_2020_2020) & ~word)
-            | word) & 0x8080_8080_8080_8080
-        if found != 0 {
-          at += found.trailingZeroBitCount >> 3
-          break
-        }
-        at += 8
-      }
+      at = base.jsonStringStop(from: at, before: last)
       guard at < last else { return last }
       let byte = base[at]
       if byte == UInt8(ascii: "\"") { return at }

@@ -98,23 +98,8 @@ struct JSONValueScanner {
   @inline(__always)
   private func stringEnd(from start: Int) throws(Failure) -> Int {
     var index = start + 1
-    // Eight bytes at a time to the first quote, backslash, control byte or byte of 0x80 and above (as
-    // ``FlatJSONObject`` finds them).
-    let ones: UInt64 = 0x0101_0101_0101_0101
     while true {
-      while index + 8 <= end {
-        let word = bytes.word(at: index)
-        let quote = word ^ 0x2222_2222_2222_2222
-        let backslash = word ^ 0x5C5C_5C5C_5C5C_5C5C
-        let found =
-          (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- 0x2020_2020_2020_2020) & ~word)
-            | word) & 0x8080_8080_8080_8080
-        if found != 0 {
-          index += found.trailingZeroBitCount >> 3
-          break
-        }
-        index += 8
-      }
+      index = bytes.jsonStringStop(from: index, before: end)
       let byte = try byte(index)
       switch byte {
       case UInt8(ascii: "\""): return index + 1

@@ -201,6 +201,16 @@ final class LoopbackServerCore: Sendable {
         connection.closeGracefully()
       }
       return false
+    case .endlessBody:
+      guard connection.send(response.encoded(closing: true, bodyBytes: 0, announcingLength: false)) else { return false }
+      let chunk = Array(response.body)
+      while connection.send(chunk) {}
+      return false
+    case .endlessHeaders:
+      guard connection.send(Array("HTTP/1.1 \(response.status) OK\r\n".utf8)) else { return false }
+      let field = Array(("X-Filler: " + String(repeating: "a", count: 1000) + "\r\n").utf8)
+      while connection.send(field) {}
+      return false
     }
   }
 }

@@ -12,16 +12,17 @@ extension ScriptedResponse {
   ///
   /// - Parameters:
   ///   - closing: whether the connection closes after this response (`Connection: close`).
-  ///   - bodyBytes: how many body bytes to include; `Content-Length` always announces the whole body.
+  ///   - bodyBytes: how many body bytes to include; `Content-Length` announces the whole body unless
+  ///     `announcingLength` is `false`, when it is left out (the body ends when the connection closes).
   /// - Returns: the response as it goes on the wire.
-  func encoded(closing: Bool, bodyBytes: Int) -> [UInt8] {
+  func encoded(closing: Bool, bodyBytes: Int, announcingLength: Bool = true) -> [UInt8] {
     var head = "HTTP/1.1 \(status) \(Self.reasonPhrase(status))\r\n"
     for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
       let lowered = name.lowercased()
       guard lowered != "content-length", lowered != "connection" else { continue }
       head += "\(name): \(value)\r\n"
     }
-    head += "Content-Length: \(body.count)\r\n"
+    if announcingLength { head += "Content-Length: \(body.count)\r\n" }
     head += "Connection: \(closing ? "close" : "keep-alive")\r\n\r\n"
     var bytes = Array(head.utf8)
     bytes.append(contentsOf: body.prefix(max(0, min(bodyBytes, body.count))))

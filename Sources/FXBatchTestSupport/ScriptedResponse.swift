@@ -18,6 +18,12 @@ public struct ScriptedResponse: Sendable, Equatable {
     /// Sends the headers with the full `Content-Length` but only the first half of the body (rounded down),
     /// then closes the connection, as a transfer cut off midway would.
     case partialBody
+    /// Sends the status line and headers without `Content-Length`, then ``ScriptedResponse/body`` over and over
+    /// until the client closes the connection or the server stops, as a server streaming without end would.
+    case endlessBody
+    /// Sends the status line, then header fields without end (1 KB each) until the client closes the connection
+    /// or the server stops.
+    case endlessHeaders
   }
 
   /// The HTTP status code, such as 200 or 503.
@@ -120,6 +126,21 @@ public struct ScriptedResponse: Sendable, Equatable {
   public static func partialBody(_ string: String, status: Int = 200) -> ScriptedResponse {
     ScriptedResponse(status: status, body: Data(string.utf8), action: .partialBody)
   }
+
+  /// A body without end: `chunk` sent again and again after headers without `Content-Length`
+  /// (``Action/endlessBody``).
+  ///
+  /// - Parameters:
+  ///   - chunk: the bytes repeated; must not be empty.
+  ///   - headers: header fields to send, such as `Content-Type`.
+  /// - Returns: the response.
+  public static func endless(_ chunk: Data, headers: [String: String] = [:]) -> ScriptedResponse {
+    precondition(!chunk.isEmpty, "an endless body needs bytes to repeat")
+    return ScriptedResponse(headers: headers, body: chunk, action: .endlessBody)
+  }
+
+  /// Header fields without end (``Action/endlessHeaders``).
+  public static var endlessHeaders: ScriptedResponse { ScriptedResponse(action: .endlessHeaders) }
 
   /// This response, answered after a delay instead.
   ///

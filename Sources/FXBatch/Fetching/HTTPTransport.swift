@@ -22,6 +22,8 @@ public enum TransportError: Error, Equatable, Sendable {
   case connection(String)
   /// The answer's body grew past the transport's limit (bytes); it was cut off, not buffered.
   case tooLarge(limit: Int)
+  /// The answer's header fields grew past the transport's limit (bytes); the transfer was stopped.
+  case headersTooLarge(limit: Int)
   /// The server redirected to another origin, which is not followed.
   case redirected(to: String)
 }

@@ -84,6 +84,9 @@ public struct RateFetcher: Sendable {
       case .failure(.tooLarge(let limit)):
         finish(.failure(.refused("the answer is larger than \(limit >> 20) MB")))
         return
+      case .failure(.headersTooLarge(let limit)):
+        finish(.failure(.refused("the answer's header fields are larger than \(limit >> 10) KB")))
+        return
       case .failure(.redirected(let destination)):
         finish(.failure(.refused("redirected to another host (\(destination)), which is not followed")))
         return

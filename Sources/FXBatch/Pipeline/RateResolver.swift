@@ -115,7 +115,7 @@ struct RateResolver {
 
   /// Sends a plan's requests through the bounded fetcher.
   private func fetch(_ requests: [RateRequest], settings: FetchSettings) -> ([Result<HTTPResponse, FetchError>], Int) {
-    let transport = settings.transport ?? URLSessionTransport(maximumConnections: settings.jobs, timeout: settings.timeout)
+    let transport = settings.transport ?? CurlTransport(maximumConnections: settings.jobs, timeout: settings.timeout)
     let fetcher = RateFetcher(
       transport: transport, jobs: settings.jobs, timeout: settings.timeout, retryPolicy: settings.retryPolicy)
     return fetcher.fetch(requests.map(\.url), progress: settings.progress)

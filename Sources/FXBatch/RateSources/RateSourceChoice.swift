@@ -7,7 +7,7 @@ public struct FetchSettings: Sendable {
   /// Seconds a request may wait for its answer.
   public var timeout: TimeInterval = 10
   public var retryPolicy = RetryPolicy()
-  /// The transport; `nil` for a `URLSession` made for the run.
+  /// The transport; `nil` for a ``CurlTransport`` made for the run.
   public var transport: (any HTTPTransport)?
   /// Called as requests finish and retry (for a progress line).
   public var progress: (@Sendable (RateFetcher.Progress) -> Void)?

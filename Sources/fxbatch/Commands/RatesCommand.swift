@@ -113,7 +113,7 @@ enum RatesCommand {
     }
     let url = endpoint.appendingPathComponent("eurofxref-hist.xml")
     let fetcher = RateFetcher(
-      transport: URLSessionTransport(maximumConnections: 1, timeout: timeout), jobs: 1, timeout: timeout,
+      transport: CurlTransport(maximumConnections: 1, timeout: timeout), jobs: 1, timeout: timeout,
       retryPolicy: RetryPolicy())
     let response: HTTPResponse
     switch fetcher.fetch([url]).results[0] {

@@ -1,0 +1,281 @@
+import CCurl
+import Foundation
+import Synchronization
+
+/// ``HTTPTransport`` over libcurl (Debian's `libcurl4-openssl-dev`): a transport that really stops reading.
+///
+/// FoundationNetworking's `URLSession` kept buffering a cancelled transfer: a server streaming without end, or
+/// a gzip bomb, drove the process to 2.3–3.5 GB although each answer was cut off at its limit. Here every body
+/// byte passes through a write callback that appends it to the answer or, past ``maximumBodySize``, returns 0,
+/// which makes libcurl abort the transfer and close its connection at once. Compressed answers (gzip, deflate,
+/// brotli, zstd) are decoded by libcurl in small chunks before that callback, so the limit holds for the decoded
+/// size and a bomb costs at most the limit; a `Content-Length` above the limit is refused before the body is
+/// read. Header lines have a limit of their own (``maximumHeaderBytes``). Memory for answers thus stays within
+/// the number of transfers in flight (at most `maximumConnections`) times the limit.
+///
+/// Requests run on up to `maximumConnections` worker threads, each blocking in `curl_easy_perform` with an
+/// easy handle of its own; handles are kept between requests, so connections are reused (keep-alive). The
+/// timeout covers a whole exchange, redirects included. A redirect is followed only within the same origin
+/// (scheme, host and port; at most ``maximumRedirects``): an answer from elsewhere would be filed, and cached,
+/// under the endpoint the user named. Only `http` and `https` are spoken; proxies come from the usual
+/// environment variables (`https_proxy`, `no_proxy`, …), as with the `curl` tool.
+public final class CurlTransport: HTTPTransport {
+  /// The largest answer accepted, decoded: the ECB's full history is about 7 MB.
+  public static let maximumBodySize = 32 << 20
+  /// The most header bytes accepted in one exchange (below libcurl's own limit of 300 KB, so the message is
+  /// this transport's).
+  static let maximumHeaderBytes = 256 << 10
+  /// The most redirects followed within one exchange.
+  static let maximumRedirects = 5
+
+  private let workers: CurlWorkers
+  private let timeout: TimeInterval
+
+  /// - Parameters:
+  ///   - maximumConnections: transfers run at once (each on a connection of its own), the run's `--jobs`;
+  ///     further requests wait for a free worker.
+  ///   - timeout: seconds a request may take for its whole answer, from the moment a worker starts it.
+  public init(maximumConnections: Int, timeout: TimeInterval) {
+    CurlHandle.ensureGlobalInitialization()
+    workers = CurlWorkers(limit: max(1, maximumConnections))
+    self.timeout = timeout
+  }
+
+  public func get(_ url: URL, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
+    let timeout = self.timeout
+    workers.submit { handle in
+      guard let handle else {
+        completion(.failure(.connection("libcurl could not start a transfer")))
+        return
+      }
+      completion(Self.exchange(url, on: handle, timeout: timeout))
+    }
+  }
+
+  /// One request with its same-origin redirects, within one timeout.
+  static func exchange(_ url: URL, on handle: CurlHandle, timeout: TimeInterval) -> Result<HTTPResponse, TransportError> {
+    let origin = Self.origin(of: url)
+    let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64((timeout * 1000).rounded(.up))))
+    var target = url.absoluteString
+    for _ in 0...maximumRedirects {
+      let remaining = ContinuousClock.now.duration(to: deadline)
+      guard remaining > .zero else { return .failure(.timeout) }
+      let milliseconds = max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
+      switch handle.get(target, timeoutMilliseconds: Int(milliseconds)) {
+      case .failure(let error):
+        return .failure(error)
+      case .success(let answer):
+        guard (300...399).contains(answer.response.status), let location = answer.redirect else {
+          return .success(answer.response)
+        }
+        guard let next = URL(string: location), Self.origin(of: next) == origin else {
+          return .failure(.redirected(to: location))
+        }
+        target = location
+      }
+    }
+    return .failure(.connection("more than \(maximumRedirects) redirects"))
+  }
+
+  static func origin(of url: URL) -> String {
+    let scheme = url.scheme?.lowercased() ?? ""
+    return "\(scheme)://\(url.host?.lowercased() ?? ""):\(url.port ?? (scheme == "https" ? 443 : 80))"
+  }
+}
+
+/// The transport's worker threads: at most `limit` run at once, each takes requests until none is waiting
+/// and then ends, leaving its easy handle (and the handle's open connections) for the next worker.
+final class CurlWorkers: Sendable {
+  typealias Job = @Sendable (CurlHandle?) -> Void
+
+  private struct State {
+    var waiting: [Job] = []
+    var running = 0
+    var idleHandles: [CurlHandle] = []
+  }
+
+  private let state = Mutex(State())
+  private let limit: Int
+
+  init(limit: Int) { self.limit = limit }
+
+  func submit(_ job: @escaping Job) {
+    let startWorker = state.withLock { state in
+      state.waiting.append(job)
+      guard state.running < limit else { return false }
+      state.running += 1
+      return true
+    }
+    if startWorker { Thread { self.work() }.start() }
+  }
+
+  private func work() {
+    var handle: CurlHandle?
+    while true {
+      let next: Job? = state.withLock { state in
+        guard !state.waiting.isEmpty else {
+          state.running -= 1
+          if let handle { state.idleHandles.append(handle) }
+          return nil
+        }
+        if handle == nil { handle = state.idleHandles.popLast() }
+        return state.waiting.removeFirst()
+      }
+      guard let next else { return }
+      if handle == nil { handle = CurlHandle() }
+      next(handle)
+    }
+  }
+}
+
+/// A libcurl easy handle: used by one worker thread at a time (the workers' lock hands it over), cleaned up
+/// when the last worker lets it go.
+final class CurlHandle: @unchecked Sendable {
+  // @unchecked: the handle is only touched by the thread holding it; CurlWorkers passes it between threads
+  // under its Mutex, which orders the accesses.
+  private let handle: UnsafeMutableRawPointer
+
+  /// libcurl's global set-up, once, before the first handle (`curl_global_init` is not thread-safe).
+  private static let globalInitialization: Void = { _ = curl_global_init(Int(CURL_GLOBAL_DEFAULT)) }()
+
+  static func ensureGlobalInitialization() { _ = globalInitialization }
+
+  init?() {
+    Self.ensureGlobalInitialization()
+    guard let handle = curl_easy_init() else { return nil }
+    self.handle = handle
+  }
+
+  deinit { curl_easy_cleanup(handle) }
+
+  /// What one GET brought: the answer, and for a redirect the absolute address it points to.
+  struct Answer {
+    let response: HTTPResponse
+    let redirect: String?
+  }
+
+  /// Sends one GET (no redirect followed) and collects the answer within the limits.
+  func get(_ url: String, timeoutMilliseconds: Int) -> Result<Answer, TransportError> {
+    curl_easy_reset(handle)  // keeps the handle's live connections and DNS cache
+    let transfer = CurlTransfer()
+    let acceptHeader = curl_slist_append(nil, "Accept: application/json, application/xml")
+    defer { curl_slist_free_all(acceptHeader) }
+    var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    let code = withExtendedLifetime(transfer) {
+      errorText.withUnsafeMutableBufferPointer { errorBuffer -> CURLcode in
+        let context = Unmanaged.passUnretained(transfer).toOpaque()
+        var set = fxcurl_set_string(handle, CURLOPT_URL, url)
+        set = set == CURLE_OK ? fxcurl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https") : set
+        set = set == CURLE_OK ? fxcurl_set_long(handle, CURLOPT_NOSIGNAL, 1) : set
+        set = set == CURLE_OK ? fxcurl_set_long(handle, CURLOPT_TIMEOUT_MS, timeoutMilliseconds) : set
+        set = set == CURLE_OK ? fxcurl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "") : set
+        set = set == CURLE_OK ? fxcurl_set_string(handle, CURLOPT_USERAGENT, "fxbatch/0.1") : set
+        set = set == CURLE_OK ? fxcurl_set_list(handle, CURLOPT_HTTPHEADER, acceptHeader) : set
+        set =
+          set == CURLE_OK
+          ? fxcurl_set_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(CurlTransport.maximumBodySize)) : set
+        set = set == CURLE_OK ? fxcurl_set_write_callback(handle, CURLOPT_WRITEFUNCTION, curlReceiveBody) : set
+        set = set == CURLE_OK ? fxcurl_set_pointer(handle, CURLOPT_WRITEDATA, context) : set
+        set = set == CURLE_OK ? fxcurl_set_write_callback(handle, CURLOPT_HEADERFUNCTION, curlReceiveHeader) : set
+        set = set == CURLE_OK ? fxcurl_set_pointer(handle, CURLOPT_HEADERDATA, context) : set
+        set = set == CURLE_OK ? fxcurl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer.baseAddress) : set
+        guard set == CURLE_OK else { return set }
+        let code = curl_easy_perform(handle)
+        // The buffers lent to the handle end with this call: take them back before it returns.
+        _ = fxcurl_set_pointer(handle, CURLOPT_ERRORBUFFER, nil)
+        _ = fxcurl_set_list(handle, CURLOPT_HTTPHEADER, nil)
+        return code
+      }
+    }
+    if let overflow = transfer.overflow { return .failure(overflow) }
+    guard code == CURLE_OK else {
+      let written = errorText.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }
+      let detail = written.isEmpty ? String(cString: curl_easy_strerror(code)) : String(decoding: written, as: UTF8.self)
+      var systemError = 0
+      _ = fxcurl_get_long(handle, CURLINFO_OS_ERRNO, &systemError)
+      return .failure(Self.failure(code, detail: detail, systemError: Int32(truncatingIfNeeded: systemError)))
+    }
+    var status = 0
+    _ = fxcurl_get_long(handle, CURLINFO_RESPONSE_CODE, &status)
+    var redirect: UnsafeMutablePointer<CChar>?
+    _ = fxcurl_get_string(handle, CURLINFO_REDIRECT_URL, &redirect)
+    let response = HTTPResponse(status: status, headers: transfer.headers, body: transfer.body)
+    return .success(Answer(response: response, redirect: redirect.map { String(cString: $0) }))
+  }
+
+  /// The transport's failure for a libcurl error, with libcurl's message and the system's `errno` (0 if none).
+  static func failure(_ code: CURLcode, detail: String, systemError: Int32) -> TransportError {
+    switch code {
+    case CURLE_OPERATION_TIMEDOUT: return .timeout
+    case CURLE_FILESIZE_EXCEEDED: return .tooLarge(limit: CurlTransport.maximumBodySize)
+    case CURLE_COULDNT_CONNECT:
+      return .connection(systemError == ECONNREFUSED ? "connection refused" : "cannot connect (\(detail))")
+    case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: return .connection("host not found")
+    case CURLE_GOT_NOTHING: return .connection("connection closed without an answer")
+    case CURLE_PARTIAL_FILE: return .connection("connection closed before the whole answer arrived")
+    case CURLE_RECV_ERROR, CURLE_SEND_ERROR: return .connection("connection broken (\(detail))")
+    case CURLE_BAD_CONTENT_ENCODING: return .connection("the answer's compression is broken (\(detail))")
+    default: return .connection(detail)
+    }
+  }
+}
+
+/// One GET's answer as it arrives through libcurl's callbacks, on the thread running the transfer.
+final class CurlTransfer {
+  private(set) var body = Data()
+  private(set) var headers: [String: String] = [:]
+  private var headerBytes = 0
+  /// Set when the answer passed a limit; the callback then made libcurl abort.
+  private(set) var overflow: TransportError?
+
+  /// Appends body bytes; `false` (abort) past the body limit.
+  func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard body.count + bytes.count <= CurlTransport.maximumBodySize else {
+      overflow = .tooLarge(limit: CurlTransport.maximumBodySize)
+      return false
+    }
+    body.append(contentsOf: bytes)
+    return true
+  }
+
+  /// Files one header line (libcurl hands over whole lines, the status line and the blank line included);
+  /// `false` (abort) past the header limit.
+  func receiveHeader(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    headerBytes += bytes.count
+    guard headerBytes <= CurlTransport.maximumHeaderBytes else {
+      overflow = .headersTooLarge(limit: CurlTransport.maximumHeaderBytes)
+      return false
+    }
+    let line = String(decoding: bytes, as: UTF8.self)
+    if line.hasPrefix("HTTP/") {
+      headers = [:]  // a new response begins (after a 100 Continue, say): only the last one's fields count
+      return true
+    }
+    guard let colon = line.firstIndex(of: ":") else { return true }
+    let name = line[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+    let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+    headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+    return true
+  }
+}
+
+/// libcurl's write callback: hands the bytes to the transfer behind `context`; a count other than the bytes
+/// given (0) makes libcurl abort with `CURLE_WRITE_ERROR`.
+private func curlReceiveBody(
+  _ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+  guard let context else { return 0 }
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+  let length = size * count
+  return transfer.receiveBody(UnsafeRawBufferPointer(start: bytes, count: length)) ? length : 0
+}
+
+/// libcurl's header callback: one header line a call, as ``curlReceiveBody``.
+private func curlReceiveHeader(
+  _ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
+) -> Int {
+  guard let context else { return 0 }
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+  let length = size * count
+  return transfer.receiveHeader(UnsafeRawBufferPointer(start: bytes, count: length)) ? length : 0
+}

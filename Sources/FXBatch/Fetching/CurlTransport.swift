@@ -228,11 +228,21 @@ final class CurlTransfer {
   /// Set when the answer passed a limit; the callback then made libcurl abort.
   private(set) var overflow: TransportError?
 
+  /// Bytes the body has room for: grown by doubling, but never past the limit (a plain append would double a
+  /// 17 MB body to 34 MB of storage).
+  private var reserved = 0
+
   /// Appends body bytes; `false` (abort) past the body limit.
   func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    guard body.count + bytes.count <= CurlTransport.maximumBodySize else {
+    let needed = body.count + bytes.count
+    guard needed <= CurlTransport.maximumBodySize else {
       overflow = .tooLarge(limit: CurlTransport.maximumBodySize)
+      body = Data()
       return false
+    }
+    if needed > reserved {
+      reserved = min(CurlTransport.maximumBodySize, max(needed, reserved * 2, 16 << 10))
+      body.reserveCapacity(reserved)
     }
     body.append(contentsOf: bytes)
     return true

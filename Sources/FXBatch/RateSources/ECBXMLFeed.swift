@@ -93,11 +93,8 @@ public enum ECBXMLFeed {
       let status = xmlTextReaderRead(reader)
       if status == 0 { break }
       guard status == 1 else {
-        let message: String
-        if let error = xmlGetLastError(), let text = error.pointee.message {
-          message = String(cString: text).trimmingWhitespace
-          throw RatesFileError(
-            path: path, line: Int(error.pointee.line), column: Int(error.pointee.int2), message: "malformed XML: \(message)")
+        if let (message, line, column) = LibXML2.lastErrorMessage() {
+          throw RatesFileError(path: path, line: line, column: column, message: "malformed XML: \(message)")
         }
         throw fail("malformed XML")
       }

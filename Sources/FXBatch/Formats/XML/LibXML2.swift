@@ -12,4 +12,13 @@ enum LibXML2 {
 
   /// Makes sure libxml2 is set up; cheap after the first call.
   static func ensureInitialized() { _ = initialized }
+
+  /// The message of libxml2's last error on one line, or `nil` when there is none: libxml2 puts some details
+  /// on a second line ("Bytes: 0xE9 0x22"), and a file error or a record's error is one line.
+  static func lastErrorMessage() -> (message: String, line: Int, column: Int)? {
+    guard let error = xmlGetLastError(), let text = error.pointee.message else { return nil }
+    let message = String(cString: text).split(whereSeparator: \.isNewline).map(\.trimmingWhitespace)
+      .filter { !$0.isEmpty }.joined(separator: " ")
+    return (message, Int(error.pointee.line), Int(error.pointee.int2))
+  }
 }

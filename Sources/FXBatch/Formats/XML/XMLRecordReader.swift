@@ -177,17 +177,13 @@ public final class XMLRecordReader {
     if status == 0 { return false }
     guard status == 1 else {
       // Entities cannot be the cause: a document with a DTD, where entities are declared, never gets here.
-      if let error = xmlGetLastError(), let text = error.pointee.message {
-        // libxml2 puts some details on a second line ("Bytes: 0xE9 0x22"); a file error is one line.
-        let message = String(cString: text).split(whereSeparator: \.isNewline).map(\.trimmingWhitespace)
-          .joined(separator: " ")
+      if let (message, line, column) = LibXML2.lastErrorMessage() {
         if message.hasPrefix("Input is not proper UTF-8"), let position = try XMLSourcePosition.firstInvalidUTF8(path: path) {
           throw XMLInputError(
             line: position.line, column: position.column, message: "malformed XML: \(message)",
             hint: "the file is not UTF-8: declare its encoding, e.g. <?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>")
         }
-        throw XMLInputError(
-          line: Int(error.pointee.line), column: Int(max(error.pointee.int2, 1)), message: "malformed XML: \(message)")
+        throw XMLInputError(line: line, column: max(column, 1), message: "malformed XML: \(message)")
       }
       throw XMLInputError(
         line: Int(xmlTextReaderGetParserLineNumber(reader)), column: Int(xmlTextReaderGetParserColumnNumber(reader)),

@@ -59,7 +59,8 @@ struct HostileHTTPFuzzTests {
     case 8:
       return ScriptedResponse(status: [404, 422, 429, 500, 503].randomElement(using: &generator) ?? 500, body: Data(bytes))
     case 9:
-      return ScriptedResponse(headers: headers, body: Data(bytes), delay: .milliseconds(Int.random(in: 10...1500, using: &generator)))
+      return ScriptedResponse(
+        headers: headers, body: Data(bytes), delay: .milliseconds(Int.random(in: 10...1500, using: &generator)))
     case 10:
       return .endless(Data(bytes.isEmpty ? [0x20] : bytes), headers: headers)
     default:
@@ -164,8 +165,10 @@ struct HostileHTTPFuzzTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     var generator = SplitMix64(seed: Self.seed &+ 2)
-    let codes = ["AUD", "BRL", "CAD", "CHF", "CNY", "CZK", "DKK", "GBP", "HKD", "HUF", "INR", "JPY", "KRW", "MXN",
-      "NOK", "NZD", "PLN", "SEK", "SGD", "ZAR"]
+    let codes = [
+      "AUD", "BRL", "CAD", "CHF", "CNY", "CZK", "DKK", "GBP", "HKD", "HUF", "INR", "JPY", "KRW", "MXN",
+      "NOK", "NZD", "PLN", "SEK", "SGD", "ZAR",
+    ]
     var records: [String] = []
     for code in codes {
       for (from, to) in [("USD", code), (code, "USD")] {

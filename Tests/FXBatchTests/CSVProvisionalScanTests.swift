@@ -71,16 +71,46 @@ struct CSVProvisionalScanTests {
     #expect(fast == (try Self.run(input.path, fastPath: false)))
   }
 
-  /// The first records prove `.`, later ones `,`: the column mixes conventions, which only the whole file shows.
+  /// The first records prove `.`, more later ones `,`: the column is decimal-comma, which only the whole file
+  /// shows; its 1000 `.` cells are `ambiguous_amount` errors.
   @Test func markProvedOtherwiseLaterIsReadAgain() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let input = directory.url.appendingPathComponent("mixed.csv")
+    try Self.file(records: 3_000, lateFrom: 1_000) { "\($0 % 50),5" }.write(to: input, atomically: true, encoding: .utf8)
+    #expect(try Self.isProvisional(input.path))
+    let fast = try Self.run(input.path, fastPath: true)
+    #expect(fast.decimalMark == ",")
+    #expect(fast.counts?.error == 1_000)
+    #expect(fast.counts?.errorsByCode == ["ambiguous_amount": 1_000])
+    #expect(fast == (try Self.run(input.path, fastPath: false)))
+  }
+
+  /// The first records prove `.`, a few late ones `,`: the provisional mark stands, and the late cells are
+  /// `ambiguous_amount` errors as in two full passes.
+  @Test func fewLateCellsProvingTheOtherMarkAreErrors() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = directory.url.appendingPathComponent("stray.csv")
     try Self.file(records: 3_000, lateFrom: 2_900) { "\($0 % 50),5" }.write(to: input, atomically: true, encoding: .utf8)
     #expect(try Self.isProvisional(input.path))
     let fast = try Self.run(input.path, fastPath: true)
+    #expect(fast.decimalMark == ".")
+    #expect(fast.inferredFrom == "amounts")
+    #expect(fast.counts?.errorsByCode == ["ambiguous_amount": 100])
+    #expect(fast == (try Self.run(input.path, fastPath: false)))
+  }
+
+  /// As many records prove `.` as `,`: the column is undecided, and every cell that depends on the mark is
+  /// refused.
+  @Test func evenlySplitEvidenceLeavesTheMarkUndecided() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = directory.url.appendingPathComponent("split.csv")
+    try Self.file(records: 3_000, lateFrom: 1_500) { "\($0 % 50),5" }.write(to: input, atomically: true, encoding: .utf8)
+    let fast = try Self.run(input.path, fastPath: true)
     #expect(fast.decimalMark == nil)
-    #expect(fast.counts?.error ?? 0 > 0)
+    #expect(fast.counts?.errorsByCode == ["invalid_amount": 3_000])
     #expect(fast == (try Self.run(input.path, fastPath: false)))
   }
 

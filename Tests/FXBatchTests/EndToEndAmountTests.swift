@@ -210,6 +210,11 @@ struct EndToEndAmountTests {
       #expect(result.standardError.contains("6 records: 5 ok, 0 fallback, 1 error (ambiguous_amount 1)"))
       #expect(result.standardError.contains("decimal comma (inferred from the amounts)"))
     }
+    // Given with --decimal-separator, the mark is no evidence against the cell: 12.50 is simply not a number.
+    let given = try cli.run(["convert", "--decimal-separator", ",", "-o", "-", "bank.csv"], in: directory.url)
+    #expect(given.status == 1)
+    #expect(given.standardOutput.contains(#"invalid_amount: ""12.50"" does not read with a decimal comma"#))
+    #expect(given.standardError.contains("6 records: 5 ok, 0 fallback, 1 error (invalid_amount 1)"))
   }
 
   // The same column as JSON Lines string amounts (numbers always have a decimal point and prove nothing).

@@ -188,6 +188,64 @@ struct AmountParserTests {
     #expect(refusal(AmountParser(decimalMark: mark), text, currency: .euro)?.message == message)
   }
 
+  // A mark the column's amounts decided (fxbatch issue 13): a cell that reads only with the other mark is
+  // `ambiguous_amount`, naming both readings; the cells that agree with the mark, or read both ways, read by it.
+  @Test(
+    "a cell contradicting the mark the amounts decided",
+    arguments: [
+      (
+        "12.50", DecimalMark.comma,
+        "\"12.50\" is 12.50 with a decimal point, but most amounts in the file show a decimal comma, with which it is not a number (\".\" must group digits in threes)"
+      ),
+      (
+        "1,234.56", .comma,
+        "\"1,234.56\" is 1234.56 with a decimal point, but most amounts in the file show a decimal comma, with which it is not a number (\".\" follows the comma)"
+      ),
+      (
+        "-0.5", .comma,
+        "\"-0.5\" is -0.5 with a decimal point, but most amounts in the file show a decimal comma, with which it is not a number (\".\" must group digits in threes)"
+      ),
+      (
+        "12,50 €", .point,
+        "\"12,50 €\" is 12.50 with a decimal comma, but most amounts in the file show a decimal point, with which it is not a number (\",\" must group digits in threes)"
+      ),
+      (
+        "1.234.567", .point,
+        "\"1.234.567\" is 1234567 with a decimal comma, but most amounts in the file show a decimal point, with which it is not a number (more than one decimal point)"
+      ),
+      (
+        "1 234.56", .comma,
+        "\"1 234.56\" is 1234.56 with a decimal point, but most amounts in the file show a decimal comma, with which it is not a number (mixed digit group separators)"
+      ),
+    ] as [(String, DecimalMark, String)])
+  func contradictions(text: String, mark: DecimalMark, message: String) {
+    let parser = AmountParser(decimalMark: mark, decidedByAmounts: true)
+    let error = refusal(parser, text, currency: .euro)
+    #expect(error?.code == .ambiguousAmount)
+    #expect(error?.message == message)
+    // Given with --decimal-separator, the mark is not evidence against the cell: it is simply not a number.
+    #expect(refusal(AmountParser(decimalMark: mark), text, currency: .euro)?.code == .invalidAmount)
+  }
+
+  @Test(
+    "cells agreeing with the mark the amounts decided read by it",
+    arguments: [
+      ("12,50", DecimalMark.comma, "12.50"), ("1.000", .comma, "1000"), ("1,234", .comma, "1.234"),
+      ("1.234,56", .comma, "1234.56"), ("7", .comma, "7"), ("12.50", .point, "12.50"), ("1,234", .point, "1234"),
+      ("1.000", .point, "1.000"),
+    ] as [(String, DecimalMark, String)])
+  func agreements(text: String, mark: DecimalMark, expected: String) throws {
+    let parser = AmountParser(decimalMark: mark, decidedByAmounts: true)
+    #expect(try parser.parse(text, currency: .euro).get().description == expected)
+  }
+
+  @Test("a cell that reads with neither mark stays invalid_amount")
+  func neitherMark() {
+    let parser = AmountParser(decimalMark: .comma, decidedByAmounts: true)
+    #expect(refusal(parser, "12.3.4,5,6", currency: .euro)?.code == .invalidAmount)
+    #expect(refusal(parser, "abc", currency: .euro)?.code == .invalidAmount)
+  }
+
   @Test(
     "more than 38 digits says so", arguments: [String(repeating: "1", count: 39), "1,234" + String(repeating: ",567", count: 12)])
   func tooManyDigits(text: String) {

@@ -71,16 +71,25 @@ struct CSVProvisionalScanTests {
     #expect(fast == (try Self.run(input.path, fastPath: false)))
   }
 
-  /// The first records prove `.`, later ones `,`: the column mixes conventions, which only the whole file shows.
-  @Test func markProvedOtherwiseLaterIsReadAgain() throws {
+  /// The first records prove `.`, later ones `,` (`lateFrom` on): only the whole file shows which mark more
+  /// cells prove, and the cells proving the other are `ambiguous_amount` errors.
+  /// - 2900 `.`, 100 `,`: the provisional mark stands; the 100 late cells are errors, as in two full passes.
+  /// - 1000 `.`, 2000 `,`: decimal comma, decided otherwise than the sample: read again; the 1000 `.` cells are errors.
+  /// - 1500 each: undecided; every cell depends on the mark and is `invalid_amount`.
+  @Test(
+    arguments: [
+      (2_900, ".", ["ambiguous_amount": 100]), (1_000, ",", ["ambiguous_amount": 1_000]), (1_500, nil, ["invalid_amount": 3_000]),
+    ] as [(Int, String?, [String: Int])])
+  func markProvedOtherwiseLater(lateFrom: Int, mark: String?, errors: [String: Int]) throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let input = directory.url.appendingPathComponent("mixed.csv")
-    try Self.file(records: 3_000, lateFrom: 2_900) { "\($0 % 50),5" }.write(to: input, atomically: true, encoding: .utf8)
+    try Self.file(records: 3_000, lateFrom: lateFrom) { "\($0 % 50),5" }.write(to: input, atomically: true, encoding: .utf8)
     #expect(try Self.isProvisional(input.path))
     let fast = try Self.run(input.path, fastPath: true)
-    #expect(fast.decimalMark == nil)
-    #expect(fast.counts?.error ?? 0 > 0)
+    #expect(fast.decimalMark == mark)
+    #expect(fast.inferredFrom == mark.map { _ in "amounts" })
+    #expect(fast.counts?.errorsByCode == errors)
     #expect(fast == (try Self.run(input.path, fastPath: false)))
   }
 

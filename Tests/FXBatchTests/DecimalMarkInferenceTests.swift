@@ -13,6 +13,11 @@ struct DecimalMarkInferenceTests {
       ("-0,01", .comma), (" 20,00 ", .comma), ("1.355,90", .comma), ("1.234.567", .comma), ("10,00 €", .comma),
       ("1,234", .ambiguous), ("1.000", .ambiguous), ("173,900", .ambiguous), ("-1.000 €", .ambiguous), ("12", .neutral),
       ("1 234", .neutral), ("abc", .neutral), ("", .neutral), ("12.3.4,5,6", .neutral), ("(-5.5)", .neutral),
+      // A mark not followed by exactly three digits, a leading 0 or two group separators leave one reading.
+      ("12,5", .comma), ("0,75", .comma), ("0,500", .comma), ("12.5", .point), ("0.500", .point),
+      ("1.234.567,8", .comma), ("1 234.56", .point), ("1 234,56", .comma), ("1'234.50", .point),
+      // A mark followed by exactly three digits reads both ways.
+      ("12.345", .ambiguous), ("-1,234", .ambiguous), ("999,999", .ambiguous),
     ] as [(String, DecimalMarkInference.Evidence)])
   func evidence(text: String, expected: DecimalMarkInference.Evidence) {
     #expect(DecimalMarkInference.evidence(text) == expected)
@@ -24,12 +29,17 @@ struct DecimalMarkInferenceTests {
     arguments: [
       (["12,50", "1.000", "173,900"], ";", DecimalMark.comma, DecimalMarkInference.Basis.amounts),
       (["12.50", "1,234"], ";", .point, .amounts),
-      // Cells proving both marks: a column mixing conventions is undecided, whatever the vote or delimiter.
-      (["12,50", "12,50", "12.50"], ",", nil, nil),
+      // Cells proving both marks: the mark more cells prove wins (the others are `ambiguous_amount` errors,
+      // ``AmountParser``), whatever the delimiter; as many proving each leave the column undecided.
+      (["12,50", "12,50", "12.50"], ",", .comma, .amounts),
+      (["1.234,56", "12,50", "3,75", "12.50", "1.000"], ";", .comma, .amounts),
+      (["12.50", "12.75", "1,234.56", "3,25", "1,234"], ";", .point, .amounts),
+      (["12.50", "12.75", "0.5", "3,25", "1.234.567"], "\t", .point, .amounts),
       (["1.000", "173,900"], ";", .comma, .delimiter),
       (["1,000"], ",", nil, nil),
       (["12,50", "12.50"], ";", nil, nil),
       (["12,50", "12.50"], ",", nil, nil),
+      (["12,50", "1.234,56", "12.50", "1,234.56", "1.000"], ";", nil, nil),
       (["12.50", "1,000"], ",", .point, .amounts),
       (["12", "7"], ";", .point, nil),
       (["12", "7"], "\t", .point, nil),

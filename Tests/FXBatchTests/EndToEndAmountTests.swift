@@ -173,6 +173,71 @@ struct EndToEndAmountTests {
     #expect(given.standardOutput.contains("2019-12-31\t1,000\tUSD\tEUR\t0.890154887\t890.15\t"))
   }
 
+  // fxbatch issue 13: one stray `12.50` in a decimal-comma column. Three cells prove a comma (1.234,56, 12,50,
+  // 3,75) and one a point (12.50), so the column is decimal-comma and only the 12.50 row is an error, naming both
+  // readings. Embedded ECB rates, 2024-03-15 EUR/USD 1.0892, rounded half-up to 2 decimals:
+  //   1.234,56 → 1234.56 × 1.0892 = 1344.682752 → 1344.68
+  //   12,50    → 12.50 × 1.0892 = 13.615        → 13.62
+  //   3,75     → 3.75 × 1.0892 = 4.0845         → 4.08
+  //   1.000    → 1000 × 1.0892 = 1089.2         → 1089.20 (one thousand: the dot groups digits in this column)
+  //   7        → 7 × 1.0892 = 7.6244            → 7.62
+  @Test func strayDecimalPointInADecimalCommaColumn() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let cells = ["1.234,56", "12,50", "3,75", "12.50", "1.000", "7"]
+    let converted = ["1344.68", "13.62", "4.08", nil, "1089.20", "7.62"]
+    let stray =
+      "ambiguous_amount: \"\"12.50\"\" is 12.50 with a decimal point, but most amounts in the file show a decimal comma, with which it is not a number (\"\".\"\" must group digits in threes)"
+    let source = "ecb-embedded EUR/USD=1.0892"
+    for delimiter in [";", ","] {
+      let quote = delimiter == "," ? "\"" : ""
+      try directory.write(
+        "bank.csv",
+        (["date\(delimiter)amount\(delimiter)from\(delimiter)to"]
+          + cells.map { "2024-03-15\(delimiter)\(quote)\($0)\(quote)\(delimiter)EUR\(delimiter)USD" })
+          .joined(separator: "\n") + "\n")
+      let result = try cli.run(["convert", "bank.csv"], in: directory.url)
+      #expect(result.status == 1)
+      let lines = try directory.read("bank.converted.csv").split(separator: "\n").dropFirst().map(String.init)
+      try #require(lines.count == cells.count)
+      for (index, cell) in cells.enumerated() {
+        let input = ["2024-03-15", "\(quote)\(cell)\(quote)", "EUR", "USD"]
+        let annotation =
+          converted[index].map { ["1.0892", $0, "USD", "2024-03-15", source, "ok", ""] }
+          ?? ["", "", "USD", "", "", "error", "\"\(stray)\""]
+        #expect(lines[index] == (input + annotation).joined(separator: delimiter), "\(delimiter) \(cell)")
+      }
+      #expect(result.standardError.contains("6 records: 5 ok, 0 fallback, 1 error (ambiguous_amount 1)"))
+      #expect(result.standardError.contains("decimal comma (inferred from the amounts)"))
+    }
+    // Given with --decimal-separator, the mark is no evidence against the cell: 12.50 is simply not a number.
+    let given = try cli.run(["convert", "--decimal-separator", ",", "-o", "-", "bank.csv"], in: directory.url)
+    #expect(given.status == 1)
+    #expect(given.standardOutput.contains(#"invalid_amount: ""12.50"" does not read with a decimal comma"#))
+    #expect(given.standardError.contains("6 records: 5 ok, 0 fallback, 1 error (invalid_amount 1)"))
+  }
+
+  // The same column as JSON Lines string amounts (numbers always have a decimal point and prove nothing).
+  @Test func strayDecimalPointInJSONStringAmounts() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let amounts = [#""1.234,56""#, #""12,50""#, #""3,75""#, #""12.50""#, "12.5"]
+    try directory.write(
+      "in.jsonl",
+      amounts.map { #"{"date":"2024-03-15","amount":\#($0),"from":"EUR","to":"USD"}"# }.joined(separator: "\n") + "\n")
+    let result = try cli.run(["convert", "in.jsonl", "-o", "-"], in: directory.url)
+    #expect(result.status == 1)
+    let lines = result.standardOutput.split(separator: "\n").map(String.init)
+    try #require(lines.count == amounts.count)
+    // 1234.56 × 1.0892 → 1344.68; 12.50 × 1.0892 → 13.62; 3.75 × 1.0892 → 4.08; the number 12.5 × 1.0892 = 13.615
+    // → 13.62.
+    for (index, expected) in [(0, "1344.68"), (1, "13.62"), (2, "4.08"), (4, "13.62")] {
+      #expect(lines[index].contains(#""fx_converted":"\#(expected)""#), "\(lines[index])")
+    }
+    #expect(lines[3].contains(#""fx_status":"error""#))
+    #expect(lines[3].contains(#"ambiguous_amount: \"12.50\" is 12.50 with a decimal point"#), "\(lines[3])")
+  }
+
   @Test(arguments: [
     (["--alias", "USD=EUR"], "fxbatch: error: --alias USD=EUR: USD is an ISO 4217 code already"),
     (["--alias", "RMB=XYZ"], "fxbatch: error: --alias RMB=XYZ: XYZ is not an ISO 4217 currency code"),

@@ -42,6 +42,14 @@ struct FileScan {
   }
 }
 
+extension FileScan {
+  /// The file's amount parser: its decimal mark, and whether its amounts decided it (a cell that reads only
+  /// with the other mark is then `ambiguous_amount`, ``AmountParser/decidedByAmounts``).
+  func amountParser(currencies: CurrencyResolver) -> AmountParser {
+    AmountParser(decimalMark: decimalMark, decidedByAmounts: decimalMarkBasis == .amounts, currencies: currencies)
+  }
+}
+
 /// What pass 2 did with one file.
 struct FileConversion {
   let counts: RunReport.Counts

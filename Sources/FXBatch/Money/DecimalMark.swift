@@ -6,4 +6,10 @@ public enum DecimalMark: String, Sendable, Codable {
   case comma = ","
 
   var byte: UInt8 { self == .point ? UInt8(ascii: ".") : UInt8(ascii: ",") }
+
+  /// The mark that is not this one.
+  var other: DecimalMark { self == .point ? .comma : .point }
+
+  /// `decimal point` or `decimal comma`, for messages.
+  var name: String { self == .point ? "decimal point" : "decimal comma" }
 }

@@ -16,11 +16,17 @@ public struct AmountParser: Sendable {
   /// The decimal mark of the column; `nil` when nothing in the file settles it, so that only cells that read
   /// the same with either mark (`12`, `1 234`) are accepted.
   public let decimalMark: DecimalMark?
+  /// Whether the file's amounts decided ``decimalMark`` (``DecimalMarkInference``, by `.amounts`): then a cell
+  /// that reads only with the other mark contradicts most of them and is `ambiguous_amount`, naming both
+  /// readings (fxbatch issue 13). A mark given with `--decimal-separator` is not evidence against a cell: such a
+  /// cell is simply not a number, `invalid_amount`.
+  public let decidedByAmounts: Bool
   /// What a currency mark in a cell names.
   public let currencies: CurrencyResolver
 
-  public init(decimalMark: DecimalMark?, currencies: CurrencyResolver = CurrencyResolver()) {
+  public init(decimalMark: DecimalMark?, decidedByAmounts: Bool = false, currencies: CurrencyResolver = CurrencyResolver()) {
     self.decimalMark = decimalMark
+    self.decidedByAmounts = decidedByAmounts
     self.currencies = currencies
   }
 
@@ -63,7 +69,11 @@ public struct AmountParser: Sendable {
     if let decimalMark {
       switch Self.value(of: cell, decimalMark: decimalMark) {
       case .success(let found): value = found
-      case .failure(let problem): return .failure(error(problem, cell: trimmed, mark: decimalMark))
+      case .failure(let problem):
+        if decidedByAmounts, case .success(let other) = Self.value(of: cell, decimalMark: decimalMark.other) {
+          return .failure(contradiction(problem, cell: trimmed, mark: decimalMark, otherValue: other))
+        }
+        return .failure(error(problem, cell: trimmed, mark: decimalMark))
       }
     } else {
       switch (Self.value(of: cell, decimalMark: .point), Self.value(of: cell, decimalMark: .comma)) {
@@ -142,11 +152,29 @@ public struct AmountParser: Sendable {
     return middle.allSatisfy { $0 == 3 } || (first <= 2 && middle.allSatisfy { $0 == 2 })
   }
 
+  /// The `ambiguous_amount` error of a cell that reads only with the other mark than the one the file's
+  /// amounts decided: both readings, the other mark's value and why the file's mark does not read it.
+  private func contradiction(_ problem: Problem, cell: String, mark: DecimalMark, otherValue: ExactDecimal) -> RowError {
+    let why: String
+    switch problem {
+    case .twoDecimalMarks: why = "more than one \(mark.name)"
+    case .separatorAfterMark(let separator): why = "\(Self.name(separator)) follows the \(mark == .point ? "point" : "comma")"
+    case .grouping(let separator): why = "\(Self.name(separator)) must group digits in threes"
+    case .mixedSeparators: why = "mixed digit group separators"
+    case .tooManyDigits: why = "more than \(ExactDecimal.maximumDigits) digits"
+    case .notANumber, .twoSigns, .unmatchedParenthesis, .twoCurrencyMarks: why = "not a number"
+    }
+    return RowError(
+      .ambiguousAmount,
+      "\(RowError.quoted(cell)) is \(otherValue) with a \(mark.other.name), but most amounts in the file show a \(mark.name), with which it is not a number (\(why))"
+    )
+  }
+
   /// The row error for a problem, naming the cell and the decimal mark it was read with.
   private func error(_ problem: Problem, cell: String, mark: DecimalMark?) -> RowError {
     let quoted = RowError.quoted(cell)
     let message: String
-    switch (problem, mark.map { $0 == .point ? "decimal point" : "decimal comma" }) {
+    switch (problem, mark?.name) {
     case (.notANumber, _): message = "\(quoted) is not a number"
     case (.twoSigns, _): message = "\(quoted) has two signs (a minus sign or parentheses, not both)"
     case (.unmatchedParenthesis, _): message = "\(quoted) has an unmatched parenthesis"

@@ -4,10 +4,13 @@
 /// Each cell is read with a decimal point and with a decimal comma (``AmountParser``). A cell that reads only
 /// one way proves that mark (`12,50`, `1.355,90`, `1,234.56`, `1.234.567`); one that reads both ways with
 /// different values (`1,234`, `1.000`, `173,900`: one mark and three digits after it) proves nothing. The
-/// column's mark is the one more cells prove. When none or as many prove each, a `;` file is decimal-comma, as
-/// spreadsheet exports are (European locales separate fields with `;` because `,` is their decimal mark); in
-/// any other file the mark is then undecided, and the cells that depend on it are refused rather than guessed
-/// (`"1,234"` in a `,` file is 1234 in a US export but 1.234 in a German one).
+/// column's mark is the one more cells prove (fxbatch issue 13: one stray `12.50` among `12,50`s does not undo
+/// the column); the cells proving the other mark are then `ambiguous_amount` errors, never read by either mark
+/// (``AmountParser/decidedByAmounts``). When as many cells prove each mark, the column is undecided. When none
+/// prove either, a `;` file is decimal-comma, as spreadsheet exports are (European locales separate fields with
+/// `;` because `,` is their decimal mark); in any other file the mark is then undecided. In an undecided column
+/// the cells that depend on the mark are refused rather than guessed (`"1,234"` in a `,` file is 1234 in a US
+/// export but 1.234 in a German one).
 public struct DecimalMarkInference: Sendable {
   /// How many cells read only with a decimal point.
   public private(set) var point = 0
@@ -75,14 +78,14 @@ public struct DecimalMarkInference: Sendable {
   /// The column's mark.
   ///
   /// - Parameter delimiter: the file's field delimiter byte.
-  /// - Returns: the mark and what decided it; `.point` with no basis when no cell depends on the mark; a `nil`
-  ///   mark when cells depend on it and neither they nor the delimiter settle it, or when cells prove both
-  ///   marks (a column mixing conventions).
+  /// - Returns: the mark and what decided it: the mark more cells prove, by `.amounts`; `.point` with no basis
+  ///   when no cell depends on the mark; a `nil` mark when as many cells prove each mark, or when none prove
+  ///   either and cells depend on it and the delimiter does not settle it.
   public func decide(delimiter: UInt8) -> (mark: DecimalMark?, basis: Basis?) {
-    // Cells proving both marks: the column mixes conventions, and no vote may decide the ambiguous cells.
-    if point > 0, comma > 0 { return (nil, nil) }
     if point != comma { return (comma > point ? .comma : .point, .amounts) }
-    if point == 0, ambiguous == 0 { return (.point, nil) }
+    // As many cells prove a point as a comma: no majority to read the ambiguous cells by.
+    if point > 0 { return (nil, nil) }
+    if ambiguous == 0 { return (.point, nil) }
     return delimiter == UInt8(ascii: ";") ? (.comma, .delimiter) : (nil, nil)
   }
 }

@@ -10,6 +10,9 @@ public struct RowError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The amount is not a number under the file's decimal mark, or its currency symbol or code is not the
     /// record's from-currency.
     case invalidAmount = "invalid_amount"
+    /// The amount reads only with the decimal mark the file's other amounts do not use (`12.50` in a column
+    /// whose amounts prove a decimal comma, ``DecimalMarkInference``).
+    case ambiguousAmount = "ambiguous_amount"
     /// The date is not a valid calendar date in an accepted layout.
     case invalidDate = "invalid_date"
     /// The currency is not an ISO 4217 code, a symbol of one currency, or a name given with `--alias`.

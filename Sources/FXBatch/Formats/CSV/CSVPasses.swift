@@ -324,7 +324,7 @@ extension CSVFormat {
     let recordConverter = context.recordConverter
     var ticker = ProgressMeter.Ticker(meter, from: reader.nextRecordOffset)
     let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.csv.delimiter, headerFieldCount: headerFieldCount)
-    let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
+    let parser = scan.amountParser(currencies: options.currencies)
     // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
     var counts = RunReport.Counts()
     var withoutDate = 0

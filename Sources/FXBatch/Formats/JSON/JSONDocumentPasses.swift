@@ -256,7 +256,7 @@ extension JSONFormat {
     var ticker = ProgressMeter.Ticker(meter, from: reader.position.offset)
     let writer = JSONAnnotatingWriter(sink: sink)
     let locator = fieldLocator(options)
-    let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
+    let parser = scan.amountParser(currencies: options.currencies)
     // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
     var counts = RunReport.Counts()
     var withoutDate = 0

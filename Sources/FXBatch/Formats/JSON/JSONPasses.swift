@@ -102,7 +102,7 @@ extension JSONFormat {
     defer { atomicFile?.discard() }
     let writer = JSONAnnotatingWriter(sink: sink)
     let locator = fieldLocator(options)
-    let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
+    let parser = scan.amountParser(currencies: options.currencies)
     var counts = RunReport.Counts()
     var withoutDate = 0
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)

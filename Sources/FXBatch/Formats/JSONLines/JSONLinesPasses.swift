@@ -220,7 +220,7 @@ extension JSONLinesFormat {
     var ticker = ProgressMeter.Ticker(meter, from: reader.nextOffset)
     let writer = JSONAnnotatingWriter(sink: sink)
     let locator = JSONFormat.fieldLocator(options)
-    let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
+    let parser = scan.amountParser(currencies: options.currencies)
     // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
     var counts = RunReport.Counts()
     var withoutDate = 0

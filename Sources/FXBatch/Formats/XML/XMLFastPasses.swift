@@ -267,7 +267,7 @@ extension XMLFormat {
     var scanner = try XMLSimpleScanner(
       path: scan.readPath, range: range, phase: phase, rootName: document.rootName, recordName: document.recordName)
     let encoder = try XMLElementEncoder(encoding: document.encodingName)
-    let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
+    let parser = scan.amountParser(currencies: options.currencies)
     let closing = Array("</".utf8) + document.recordName + [UInt8(ascii: ">")]
     var pending = ByteBuffer(capacity: (1 << 20) + (1 << 16))
     // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.

@@ -91,7 +91,7 @@ extension XMLFormat {
     defer { atomicFile?.discard() }
     let writer = XMLAnnotatingWriter(sink: sink)
     var locator = fieldLocator(options)
-    let parser = AmountParser(decimalMark: scan.decimalMark, currencies: options.currencies)
+    let parser = scan.amountParser(currencies: options.currencies)
     var counts = RunReport.Counts()
     var withoutDate = 0
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)

@@ -161,25 +161,30 @@ final class CurlHandle: @unchecked Sendable {
     let acceptHeader = curl_slist_append(nil, "Accept: application/json, application/xml")
     defer { curl_slist_free_all(acceptHeader) }
     var errorText = [CChar](repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
-    let code = withExtendedLifetime(transfer) {
-      errorText.withUnsafeMutableBufferPointer { errorBuffer -> CURLcode in
-        let context = Unmanaged.passUnretained(transfer).toOpaque()
-        var set = fxcurl_set_string(handle, CURLOPT_URL, url)
-        set = set == CURLE_OK ? fxcurl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https") : set
-        set = set == CURLE_OK ? fxcurl_set_long(handle, CURLOPT_NOSIGNAL, 1) : set
-        set = set == CURLE_OK ? fxcurl_set_long(handle, CURLOPT_TIMEOUT_MS, timeoutMilliseconds) : set
-        set = set == CURLE_OK ? fxcurl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "") : set
-        set = set == CURLE_OK ? fxcurl_set_string(handle, CURLOPT_USERAGENT, "fxbatch/0.1") : set
-        set = set == CURLE_OK ? fxcurl_set_list(handle, CURLOPT_HTTPHEADER, acceptHeader) : set
-        set =
-          set == CURLE_OK
-          ? fxcurl_set_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(CurlTransport.maximumBodySize)) : set
-        set = set == CURLE_OK ? fxcurl_set_write_callback(handle, CURLOPT_WRITEFUNCTION, curlReceiveBody) : set
-        set = set == CURLE_OK ? fxcurl_set_pointer(handle, CURLOPT_WRITEDATA, context) : set
-        set = set == CURLE_OK ? fxcurl_set_write_callback(handle, CURLOPT_HEADERFUNCTION, curlReceiveHeader) : set
-        set = set == CURLE_OK ? fxcurl_set_pointer(handle, CURLOPT_HEADERDATA, context) : set
-        set = set == CURLE_OK ? fxcurl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer.baseAddress) : set
-        guard set == CURLE_OK else { return set }
+    let body = CurlReceiver(transfer.receiveBody)
+    let headers = CurlReceiver(transfer.receiveHeader)
+    let code = withExtendedLifetime((body, headers)) {
+      errorText.withUnsafeMutableBufferPointer { [handle] errorBuffer -> CURLcode in
+        let errorAddress = errorBuffer.baseAddress
+        let options: [() -> CURLcode] = [
+          { fxcurl_set_string(handle, CURLOPT_URL, url) },
+          { fxcurl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https") },
+          { fxcurl_set_long(handle, CURLOPT_NOSIGNAL, 1) },
+          { fxcurl_set_long(handle, CURLOPT_TIMEOUT_MS, timeoutMilliseconds) },
+          { fxcurl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "") },  // every encoding libcurl decodes
+          { fxcurl_set_string(handle, CURLOPT_USERAGENT, "fxbatch/0.1") },
+          { fxcurl_set_list(handle, CURLOPT_HTTPHEADER, acceptHeader) },
+          { fxcurl_set_offset(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(CurlTransport.maximumBodySize)) },
+          { fxcurl_set_write_callback(handle, CURLOPT_WRITEFUNCTION, curlReceive) },
+          { fxcurl_set_pointer(handle, CURLOPT_WRITEDATA, Unmanaged.passUnretained(body).toOpaque()) },
+          { fxcurl_set_write_callback(handle, CURLOPT_HEADERFUNCTION, curlReceive) },
+          { fxcurl_set_pointer(handle, CURLOPT_HEADERDATA, Unmanaged.passUnretained(headers).toOpaque()) },
+          { fxcurl_set_pointer(handle, CURLOPT_ERRORBUFFER, errorAddress) },
+        ]
+        for option in options {
+          let code = option()
+          guard code == CURLE_OK else { return code }
+        }
         let code = curl_easy_perform(handle)
         // The buffers lent to the handle end with this call: take them back before it returns.
         _ = fxcurl_set_pointer(handle, CURLOPT_ERRORBUFFER, nil)
@@ -269,23 +274,20 @@ final class CurlTransfer {
   }
 }
 
-/// libcurl's write callback: hands the bytes to the transfer behind `context`; a count other than the bytes
-/// given (0) makes libcurl abort with `CURLE_WRITE_ERROR`.
-private func curlReceiveBody(
-  _ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
-) -> Int {
-  guard let context else { return 0 }
-  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-  let length = size * count
-  return transfer.receiveBody(UnsafeRawBufferPointer(start: bytes, count: length)) ? length : 0
+/// Where one of libcurl's callbacks delivers: the transfer's body or its header lines.
+final class CurlReceiver {
+  let receive: (UnsafeRawBufferPointer) -> Bool
+
+  init(_ receive: @escaping (UnsafeRawBufferPointer) -> Bool) { self.receive = receive }
 }
 
-/// libcurl's header callback: one header line a call, as ``curlReceiveBody``.
-private func curlReceiveHeader(
+/// libcurl's write and header callback: hands the bytes to the ``CurlReceiver`` behind `context`; a count other
+/// than the bytes given (0) makes libcurl abort with `CURLE_WRITE_ERROR`.
+private func curlReceive(
   _ bytes: UnsafeMutablePointer<CChar>?, _ size: Int, _ count: Int, _ context: UnsafeMutableRawPointer?
 ) -> Int {
   guard let context else { return 0 }
-  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+  let receiver = Unmanaged<CurlReceiver>.fromOpaque(context).takeUnretainedValue()
   let length = size * count
-  return transfer.receiveHeader(UnsafeRawBufferPointer(start: bytes, count: length)) ? length : 0
+  return receiver.receive(UnsafeRawBufferPointer(start: bytes, count: length)) ? length : 0
 }

@@ -185,6 +185,42 @@ struct NetworkEndToEndTests {
     )
   }
 
+  // A newcomer locked a run made without network: the lock kept `source_unavailable host not found` and every
+  // --frozen run replayed it. A lock keeps the source's answers about keys (rates, no_rate), never a passing
+  // failure of the exchange (503, timeout, an unusable answer): the run says it left them out, and a frozen run
+  // reports them as not in the lock. 100 EUR × 1.0834 = 108.34.
+  @Test func lockLeavesOutFailuresOfTheExchange() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    server.route("/v1/2024-03-01", [.json(Self.frankfurter(date: "2024-03-01", rates: ["USD": "1.0834"]))])
+    server.route("/v1/2024-03-04", [.status(503)])
+    server.route("/v1/2024-03-05", [.json(#"{"message":"not found"}"#, status: 404)])
+    server.route("/v1/2024-03-06", [.text("<html>", status: 200)])
+    try directory.write(
+      "in.csv",
+      "date,amount,from,to\n2024-03-01,100,EUR,USD\n2024-03-04,100,EUR,USD\n2024-03-05,100,EUR,USD\n2024-03-06,100,EUR,USD\n")
+    let locked = try run(["--retries", "0", "--lock", "rates.lock", "-o", "out.csv", "in.csv"], server: server, in: directory)
+    #expect(locked.status == 1)
+    #expect(
+      locked.standardError.contains(
+        "lock file: rates.lock written without the 2 keys the source could not answer this time (source_unavailable, "
+          + "timeout or bad_response): a --frozen run gives them no rate; run again when the source answers to lock them"))
+    let lock = try String(contentsOf: directory.url.appendingPathComponent("rates.lock"), encoding: .utf8)
+    #expect(lock.contains("quote EUR USD 2024-03-01 "))
+    #expect(lock.contains("error EUR USD 2024-03-05 no_rate "))
+    #expect(!lock.contains("2024-03-04") && !lock.contains("2024-03-06"))
+    server.stop()
+    let frozen = try cli.run(["convert", "-q", "--lock", "rates.lock", "--frozen", "-o", "-", "in.csv"], in: directory.url)
+    let lines = frozen.standardOutput.split(separator: "\n").map(String.init)
+    #expect(lines.count == 5)
+    #expect(lines[1].hasPrefix("2024-03-01,100,EUR,USD,1.0834,108.34,USD,2024-03-01,"))
+    #expect(lines[2].hasSuffix("error,no_rate: EUR/USD on 2024-03-04 is not in the lock file rates.lock (--frozen)"))
+    #expect(lines[3].contains(",error,no_rate: Frankfurter"))
+    #expect(lines[4].hasSuffix("error,no_rate: EUR/USD on 2024-03-06 is not in the lock file rates.lock (--frozen)"))
+  }
+
   // The ECB source asks for one file for the whole batch: here the 90-day file (dates within 85 days of
   // "today", 2017-03-09). 100 USD→GBP on 2017-03-08 = 100 × 0.86753 / 1.0556 = 82.18.
   @Test func ecbSourceMakesOneRequest() throws {

@@ -198,7 +198,9 @@ final class CurlHandle: @unchecked Sendable {
       let detail = written.isEmpty ? String(cString: curl_easy_strerror(code)) : String(decoding: written, as: UTF8.self)
       var systemError = 0
       _ = fxcurl_get_long(handle, CURLINFO_OS_ERRNO, &systemError)
-      return .failure(Self.failure(code, detail: detail, systemError: Int32(truncatingIfNeeded: systemError)))
+      return .failure(
+        Self.failure(
+          code, detail: detail, systemError: Int32(truncatingIfNeeded: systemError), host: URL(string: url)?.host ?? url))
     }
     var status = 0
     _ = fxcurl_get_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -208,14 +210,16 @@ final class CurlHandle: @unchecked Sendable {
     return .success(Answer(response: response, redirect: redirect.map { String(cString: $0) }))
   }
 
-  /// The transport's failure for a libcurl error, with libcurl's message and the system's `errno` (0 if none).
-  static func failure(_ code: CURLcode, detail: String, systemError: Int32) -> TransportError {
+  /// The transport's failure for a libcurl error, with libcurl's message, the system's `errno` (0 if none) and
+  /// the host asked.
+  static func failure(_ code: CURLcode, detail: String, systemError: Int32, host: String) -> TransportError {
     switch code {
     case CURLE_OPERATION_TIMEDOUT: return .timeout
     case CURLE_FILESIZE_EXCEEDED: return .tooLarge(limit: CurlTransport.maximumBodySize)
     case CURLE_COULDNT_CONNECT:
       return .connection(systemError == ECONNREFUSED ? "connection refused" : "cannot connect (\(detail))")
-    case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY: return .connection("host not found")
+    case CURLE_COULDNT_RESOLVE_HOST: return .connection("host not found (\(host))")
+    case CURLE_COULDNT_RESOLVE_PROXY: return .connection("proxy host not found (\(detail))")
     case CURLE_GOT_NOTHING: return .connection("connection closed without an answer")
     case CURLE_PARTIAL_FILE: return .connection("connection closed before the whole answer arrived")
     case CURLE_RECV_ERROR, CURLE_SEND_ERROR: return .connection("connection broken (\(detail))")

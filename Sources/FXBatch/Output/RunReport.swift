@@ -106,6 +106,9 @@ public struct RunReport: Codable, Sendable, Equatable {
   /// The lock file written (`--lock`), or the problem writing it.
   public var lockFile: String?
   public var lockFileError: String?
+  /// Keys the lock file leaves out: the source could not answer them this time (unreachable, timeout, an
+  /// unusable answer).
+  public var lockFileLeftOut = 0
   /// 0: every record converted (fallback included); 1: some records failed; 2: a file could not be read.
   public var exitStatus: Int32 = 0
 }

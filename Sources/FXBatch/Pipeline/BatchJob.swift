@@ -163,7 +163,8 @@ public struct BatchJob {
         if let table = passTwoJob.sourceTable, let usage = table.usage {
           try LockFile.write(table: table, used: usage.used, defaultDay: defaultDay, to: lockPath)
         } else {
-          try LockFile.write(quotes: market, source: source.info, defaultDay: defaultDay, to: lockPath)
+          report.lockFileLeftOut = try LockFile.write(
+            quotes: market, source: source.info, defaultDay: defaultDay, to: lockPath)
         }
         report.lockFile = lockPath
       } catch {

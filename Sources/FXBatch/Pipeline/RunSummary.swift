@@ -52,7 +52,15 @@ public enum RunSummary {
       }
       lines.append("records without a date: \(rates.recordsWithoutDate), converted at the rates of \(rates.defaultDay)\(age)")
     }
-    if let lockFile = report.lockFile { lines.append("lock file: \(lockFile) written") }
+    if let lockFile = report.lockFile {
+      let leftOut = report.lockFileLeftOut
+      lines.append(
+        leftOut == 0
+          ? "lock file: \(lockFile) written"
+          : "lock file: \(lockFile) written without the \(leftOut) \(leftOut == 1 ? "key" : "keys") the source could not "
+            + "answer this time (source_unavailable, timeout or bad_response): a --frozen run gives \(leftOut == 1 ? "it" : "them") "
+            + "no rate; run again when the source answers to lock \(leftOut == 1 ? "it" : "them")")
+    }
     if let lockError = report.lockFileError { lines.append(lockError) }
     lines.append("rounding: \(report.rounding) to ISO 4217 minor units; max staleness \(report.maxStalenessDays) days")
     for entry in report.reconciliation {

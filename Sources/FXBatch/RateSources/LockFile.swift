@@ -108,17 +108,22 @@ public enum LockFile {
   }
 
   /// Writes the answers of a run on a quotes source, sorted, atomically: its quotes, and the errors of the keys it
-  /// gave no rate for.
+  /// gave no rate for. Errors about the exchange rather than the key (``RowError/Code/isAboutTheExchange``: the
+  /// source unreachable, a timeout, an unusable answer) are left out: replaying them would freeze a passing
+  /// failure, and a frozen run reports such a key as not in the lock file.
   ///
   /// - Parameters:
   ///   - quotes: the run's answers.
   ///   - source: the source that answered.
   ///   - defaultDay: the day records without a date used.
   ///   - path: where to write.
+  /// - Returns: how many keys were left out.
   /// - Throws: ``OutputError`` when the file cannot be written.
+  @discardableResult
   static func write(
     quotes: [RateKey: Result<RateQuote, RowError>], source: RateSourceInfo, defaultDay: CalendarDay, to path: String
-  ) throws(OutputError) {
+  ) throws(OutputError) -> Int {
+    var leftOut = 0
     let sorted = quotes.sorted {
       ($0.key.day, $0.key.pair.base, $0.key.pair.quote) < ($1.key.day, $1.key.pair.base, $1.key.pair.quote)
     }
@@ -133,11 +138,14 @@ public enum LockFile {
             quote.rate.numerator.description, quote.rate.denominator.description, line(quote.rateText),
             quote.rateDay?.description ?? "-", quote.isFallback ? "fallback" : "ok", line(quote.source),
           ]).joined(separator: " "))
+      case .failure(let error) where error.code.isAboutTheExchange:
+        leftOut += 1
       case .failure(let error):
         lines.append((["error"] + pair + [error.code.rawValue, line(error.message)]).joined(separator: " "))
       }
     }
     try write(lines, to: path)
+    return leftOut
   }
 
   private static func header(_ info: RateSourceInfo, defaultDay: CalendarDay) -> [String] {

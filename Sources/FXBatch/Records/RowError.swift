@@ -43,6 +43,10 @@ public struct RowError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The rate service answered with something that is not a valid answer (an error field, missing rates,
     /// truncated JSON or XML, an unexpected HTTP status).
     case badResponse = "bad_response"
+
+    /// Whether the error is about one exchange with a source (unreachable, too slow, an unusable answer), not
+    /// about the key: asking again may give a rate. A lock file does not keep such errors.
+    public var isAboutTheExchange: Bool { self == .sourceUnavailable || self == .timeout || self == .badResponse }
   }
 
   public let code: Code

@@ -30,9 +30,12 @@ public struct FrankfurterProvider: RateProvider {
       let symbols = Set(keys.map(\.pair.quote.description)).sorted().joined(separator: ",")
       var components = URLComponents(
         url: endpoint.appendingPathComponent("v1").appendingPathComponent(first.day.description), resolvingAgainstBaseURL: false)
-      components?.queryItems = [
-        URLQueryItem(name: "base", value: first.pair.base.description), URLQueryItem(name: "symbols", value: symbols),
-      ]
+      // The endpoint's own query (an access key, say) is kept, before the request's parameters.
+      let given = components?.queryItems ?? []
+      components?.queryItems =
+        given + [
+          URLQueryItem(name: "base", value: first.pair.base.description), URLQueryItem(name: "symbols", value: symbols),
+        ]
       guard let url = components?.url else { return nil }
       return RateRequest(url: url, keys: keys)
     }

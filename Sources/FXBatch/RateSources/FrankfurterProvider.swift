@@ -41,6 +41,11 @@ public struct FrankfurterProvider: RateProvider {
     }
   }
 
+  /// The most JSON values an answer may hold. A day's answer has one rate per currency (about 35 values); a
+  /// valid 28 MB answer of 2 million members made a JSON tree of 390 MB, past the memory the answer limit is
+  /// meant to bound, so a larger answer is refused while it is parsed.
+  static let maximumValues = 10_000
+
   public func answers(to request: RateRequest, response: HTTPResponse, maxStaleness: Int) -> [RateKey: Result<
     RateQuote, RowError
   >] {
@@ -48,7 +53,11 @@ public struct FrankfurterProvider: RateProvider {
       failAll(request, RowError(.badResponse, "Frankfurter: \(reason)"))
     }
     let document: JSONValue
-    do { document = try JSONParser.parse([UInt8](response.body)) } catch { return bad("not JSON (\(error))") }
+    do {
+      document = try JSONParser.parse([UInt8](response.body), maximumValues: Self.maximumValues)
+    } catch {
+      return bad(error.message.hasPrefix("more than") ? "the answer holds \(error.message)" : "not JSON (\(error))")
+    }
     if let message = document["error"]?.stringValue ?? document["message"]?.stringValue { return bad(message) }
     // A member given twice would be read differently by different JSON readers: refuse it.
     for object in [document, document["rates"]] {
@@ -106,7 +115,7 @@ public struct FrankfurterProvider: RateProvider {
   public func rowError(for failure: FetchError, request: RateRequest) -> RowError {
     // Only Frankfurter's own JSON message means "no such rate"; an HTML 404 is a wrong endpoint.
     if case .httpStatus(let status, _, _, let body) = failure, status == 404 || status == 422,
-      let message = (try? JSONParser.parse(Array(body.utf8)))?["message"]?.stringValue
+      let message = (try? JSONParser.parse(Array(body.utf8), maximumValues: Self.maximumValues))?["message"]?.stringValue
     {
       return RowError(.noRate, "Frankfurter: \(message)")
     }

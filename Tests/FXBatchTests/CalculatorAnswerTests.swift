@@ -45,7 +45,8 @@ struct CalculatorAnswerTests {
 
   // A body larger than any answer is refused before it is parsed (its JSON tree would cost many times its size).
   @Test func anOversizedAnswerIsRefusedUnread() throws {
-    let body = Array(#"{lhs: "1 Euro",rhs: "1.08 U.S. dollars",error: "",icc: true, pad: ""#.utf8)
+    let body =
+      Array(#"{lhs: "1 Euro",rhs: "1.08 U.S. dollars",error: "",icc: true, pad: ""#.utf8)
       + [UInt8](repeating: 0x61, count: 64 << 10) + Array(#""}"#.utf8)
     #expect(
       CalculatorAnswer.parse(body)

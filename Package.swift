@@ -18,6 +18,11 @@ let package = Package(
       pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]
     ),
+    .systemLibrary(
+      name: "CZip",
+      pkgConfig: "libzip",
+      providers: [.apt(["libzip-dev"])]
+    ),
     .executableTarget(
       name: "EmbedECBHistory"
     ),
@@ -28,7 +33,7 @@ let package = Package(
     ),
     .target(
       name: "FXBatch",
-      dependencies: ["CLibXML2", "CSQLite3"],
+      dependencies: ["CLibXML2", "CSQLite3", "CZip"],
       exclude: ["RateSources/Embedded"],
       plugins: ["EmbedECBHistoryPlugin"]
     ),

@@ -85,11 +85,7 @@ final class ZipArchiveSource {
       codes[1] = systemError
       return Int64(2 * MemoryLayout<Int32>.size)
     case ZIP_SOURCE_SEEK:
-      guard let data else { return fail(ZIP_ER_INVAL) }
-      let offset = zip_source_seek_compute_offset(position, size, data, length, nil)
-      guard offset >= 0 else { return fail(ZIP_ER_INVAL) }
-      position = UInt64(offset)
-      return 0
+      return seek(&position, in: size, data, length)
     case ZIP_SOURCE_TELL:
       return Int64(position)
     case ZIP_SOURCE_SUPPORTS:
@@ -119,11 +115,7 @@ final class ZipArchiveSource {
       writeLength = max(writeLength, writePosition)
       return Int64(length)
     case ZIP_SOURCE_SEEK_WRITE:
-      guard let data else { return fail(ZIP_ER_INVAL) }
-      let offset = zip_source_seek_compute_offset(writePosition, writeLength, data, length, nil)
-      guard offset >= 0 else { return fail(ZIP_ER_INVAL) }
-      writePosition = UInt64(offset)
-      return 0
+      return seek(&writePosition, in: writeLength, data, length)
     case ZIP_SOURCE_TELL_WRITE:
       return Int64(writePosition)
     case ZIP_SOURCE_COMMIT_WRITE, ZIP_SOURCE_ROLLBACK_WRITE, ZIP_SOURCE_REMOVE:
@@ -132,6 +124,17 @@ final class ZipArchiveSource {
     default:
       return fail(ZIP_ER_OPNOTSUPP)
     }
+  }
+
+  /// Moves `position` as a seek command's arguments (`zip_source_args_seek_t`) say, within `0 ... size`.
+  private func seek(_ position: inout UInt64, in size: UInt64, _ data: UnsafeMutableRawPointer?, _ length: UInt64)
+    -> Int64
+  {
+    guard let data else { return fail(ZIP_ER_INVAL) }
+    let offset = zip_source_seek_compute_offset(position, size, data, length, nil)
+    guard offset >= 0 else { return fail(ZIP_ER_INVAL) }
+    position = UInt64(offset)
+    return 0
   }
 
   private func fail(_ code: Int32, _ system: Int32 = 0) -> Int64 {

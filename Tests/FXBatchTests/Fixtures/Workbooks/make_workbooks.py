@@ -131,31 +131,25 @@ def package(path, entries):
     return bytearray(buffer.getvalue())
 
 
+def header_offset(data, signature, name_at, name):
+    """The offset of the zip header with this signature whose name is at name_at bytes from its start."""
+    at = data.index(signature)
+    while data[at + name_at : at + name_at + len(name)] != name:
+        at = data.index(signature, at + len(signature))
+    return at
+
+
 def patch_entry(data, name, size=None, crc=None):
     """Rewrites an entry's declared size or CRC-32 in its local header and its central directory record."""
     encoded = name.encode()
-    # Local file header: signature PK\\3\\4, CRC at 14, uncompressed size at 22, name length at 26, name at 30.
-    at = 0
-    while True:
-        at = data.index(b"PK\x03\x04", at)
-        if data[at + 30 : at + 30 + len(encoded)] == encoded:
-            break
-        at += 4
-    if crc is not None:
-        struct.pack_into("<I", data, at + 14, crc)
-    if size is not None:
-        struct.pack_into("<I", data, at + 22, size)
-    # Central directory header: signature PK\\1\\2, CRC at 16, uncompressed size at 24, name at 46.
-    at = 0
-    while True:
-        at = data.index(b"PK\x01\x02", at)
-        if data[at + 46 : at + 46 + len(encoded)] == encoded:
-            break
-        at += 4
-    if crc is not None:
-        struct.pack_into("<I", data, at + 16, crc)
-    if size is not None:
-        struct.pack_into("<I", data, at + 24, size)
+    # Local file header: signature PK\3\4, CRC at 14, uncompressed size at 22, name at 30.
+    # Central directory header: signature PK\1\2, CRC at 16, uncompressed size at 24, name at 46.
+    for signature, name_at, crc_at, size_at in [(b"PK\x03\x04", 30, 14, 22), (b"PK\x01\x02", 46, 16, 24)]:
+        at = header_offset(data, signature, name_at, encoded)
+        if crc is not None:
+            struct.pack_into("<I", data, at + crc_at, crc)
+        if size is not None:
+            struct.pack_into("<I", data, at + size_at, size)
     return data
 
 

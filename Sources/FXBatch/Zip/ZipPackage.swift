@@ -88,9 +88,13 @@ public final class ZipPackage {
 
   /// A stream of an entry's inflated bytes, checked against ``limits`` (before and while inflating) and for DTDs.
   ///
-  /// - Throws: ``ZipError`` when the entry is past the limits by its header, or cannot be opened.
+  /// - Throws: ``ZipError`` when the entry is past the limits by its header, or cannot be opened;
+  ///   ``ZipError/noSuchEntry(path:name:)`` for an entry of another package.
   public func stream(_ entry: ZipEntry) throws(ZipError) -> ZipEntryStream {
-    try ZipEntryStream(package: self, entry: entry)
+    guard entries.indices.contains(entry.index), entries[entry.index] == entry else {
+      throw .noSuchEntry(path: path, name: entry.name)
+    }
+    return try ZipEntryStream(package: self, entry: entry)
   }
 
   /// An entry's inflated bytes, whole: for the small parts read at once (the workbook, relationships, styles).

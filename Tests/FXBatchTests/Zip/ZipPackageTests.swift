@@ -98,6 +98,9 @@ struct ZipPackageTests {
     let path = try Self.workbook("openpyxl.xlsx")
     let package = try ZipPackage(path: path)
     #expect(package.entry(named: "xl/sharedStrings.xml") == nil)
+    // An entry of another package is not read as this package's entry of the same index.
+    let other = try #require(try ZipPackage(path: Self.workbook("libreoffice.xlsx")).entry(named: "xl/sharedStrings.xml"))
+    #expect(throws: ZipError.noSuchEntry(path: path, name: "xl/sharedStrings.xml")) { try package.stream(other) }
     #expect(throws: ZipError.noSuchEntry(path: path, name: "xl/sharedStrings.xml")) {
       try package.contents(ofEntryNamed: "xl/sharedStrings.xml")
     }

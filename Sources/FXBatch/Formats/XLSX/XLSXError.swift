@@ -2,6 +2,8 @@
 public enum XLSXError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The zip package or the entry refused (a zip bomb, a DTD, …).
   case package(ZipError)
+  /// A part the workbook needs is not in the package, or its relationships do not lead to it.
+  case missingPart(path: String, part: String)
   /// libxml2 could not parse the part.
   case malformedXML(path: String, entry: String, line: Int, column: Int, message: String)
   /// A cell whose `r` reference is not a cell of a sheet, or not where the row and the cells before it put it.
@@ -15,6 +17,8 @@ public enum XLSXError: Error, Equatable, Sendable, CustomStringConvertible {
     switch self {
     case .package(let error):
       return error.description
+    case .missingPart(let path, let part):
+      return "\(path): error: the package has no \(part): not an .xlsx workbook, or a damaged one"
     case .malformedXML(let path, let entry, let line, let column, let message):
       return "\(path): error: \(entry):\(line):\(column): malformed XML: \(message)"
     case .misplacedCell(let path, let entry, let line, let reference, let reason):

@@ -53,6 +53,15 @@ final class XLSXPartReader {
     self.reader = reader
   }
 
+  /// A reader of a package's entry.
+  ///
+  /// - Throws: ``XLSXError/package(_:)`` when the package refuses the entry (past its limits).
+  convenience init(package: ZipPackage, entry: ZipEntry) throws(XLSXError) {
+    let stream: ZipEntryStream
+    do { stream = try package.stream(entry) } catch { throw .package(error) }
+    try self.init(stream: stream)
+  }
+
   deinit { xmlFreeTextReader(reader) }
 
   /// Advances to the next node; `false` at the end of the document.
@@ -94,6 +103,14 @@ final class XLSXPartReader {
   /// The value of the current element's attribute with this (unprefixed) name.
   func attribute(_ name: StaticString) -> String? {
     guard xmlTextReaderMoveToAttribute(reader, name.utf8Start) == 1 else { return nil }
+    defer { xmlTextReaderMoveToElement(reader) }
+    return xmlTextReaderConstValue(reader).map { String(cString: $0) }
+  }
+
+  /// The value of the current element's attribute with this local name in this namespace (`r:id`, whatever the
+  /// prefix the document binds to the namespace).
+  func attribute(_ localName: StaticString, namespace: StaticString) -> String? {
+    guard xmlTextReaderMoveToAttributeNs(reader, localName.utf8Start, namespace.utf8Start) == 1 else { return nil }
     defer { xmlTextReaderMoveToElement(reader) }
     return xmlTextReaderConstValue(reader).map { String(cString: $0) }
   }

@@ -18,9 +18,7 @@ public struct XLSXSharedStrings: Sendable, Equatable {
   ///   - entry: the part (`xl/sharedStrings.xml`, or where the workbook's relationships put it).
   /// - Throws: ``XLSXError``.
   public static func read(from package: ZipPackage, entry: ZipEntry) throws(XLSXError) -> XLSXSharedStrings {
-    let stream: ZipEntryStream
-    do { stream = try package.stream(entry) } catch { throw .package(error) }
-    let part = try XLSXPartReader(stream: stream)
+    let part = try XLSXPartReader(package: package, entry: entry)
     var strings: [String] = []
     while try part.read() {
       if part.isElement(XML_READER_TYPE_ELEMENT, named: "si") { strings.append(try part.richText()) }

@@ -51,9 +51,7 @@ public final class XLSXSheetReader {
   ///   - sharedStrings: the workbook's shared strings (empty when it has none).
   /// - Throws: ``XLSXError``.
   public init(package: ZipPackage, entry: ZipEntry, sharedStrings: XLSXSharedStrings) throws(XLSXError) {
-    let stream: ZipEntryStream
-    do { stream = try package.stream(entry) } catch { throw .package(error) }
-    part = try XLSXPartReader(stream: stream)
+    part = try XLSXPartReader(package: package, entry: entry)
     self.sharedStrings = sharedStrings
   }
 

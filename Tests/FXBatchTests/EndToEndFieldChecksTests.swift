@@ -88,6 +88,84 @@ struct EndToEndFieldChecksTests {
           + " every record on that day, or --undated to convert every record at the newest rates"))
   }
 
+  /// Runs `fxbatch convert` with `options` on `text` written as `name`.
+  ///
+  /// - Returns: the run and the annotated copy's text (`nil` when none was written).
+  func convert(text: String, named name: String, options: [String] = []) throws -> (CLIRunner.Result, String?) {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    _ = try directory.write(text, named: name)
+    let result = try cli.run(["convert", "-q"] + options + [name], in: directory.url)
+    let (stem, ext) = (name.split(separator: ".").first ?? "", name.split(separator: ".").last ?? "")
+    let output = try? String(
+      contentsOf: directory.url.appendingPathComponent("\(stem).converted.\(ext)"), encoding: .utf8)
+    return (result, output)
+  }
+
+  /// Files whose first record's `posted` is empty, missing or null, and a later one's a date (break13 d2.csv,
+  /// d3.json, d4.jsonl, d5.xml, late.csv): name and text.
+  static let laterDates: [(String, String)] = {
+    let late: String = (0..<3000).map { (index: Int) -> String in "\(index),,10,USD,EUR\n" }.joined()
+    let lateLines: String = (0..<3000).map { (index: Int) -> String in
+      #"{"id":\#(index),"posted":"","amount":1,"currency":"USD","to":"EUR"}"# + "\n"
+    }.joined()
+    let json = #"[{"amount":1,"currency":"USD","to":"EUR"},{"posted":"2020-01-02","amount":1,"currency":"USD","to":"EUR"}]"#
+    let lines =
+      #"{"amount":1,"currency":"USD","to":"EUR","posted":null}"# + "\n"
+      + #"{"posted":"2020-01-02","amount":1,"currency":"USD","to":"EUR"}"# + "\n"
+    let xml =
+      "<r><o><amount>1</amount><currency>USD</currency><to>EUR</to><posted></posted></o>"
+      + "<o><amount>1</amount><currency>USD</currency><to>EUR</to><posted>2020-01-02</posted></o></r>"
+    return [
+      ("d2.csv", "id,posted,amount,currency,to\n1,,10,USD,EUR\n2,2020-01-02,10,USD,EUR\n"),
+      ("d3.json", json), ("d4.jsonl", lines), ("d5.xml", xml),
+      ("late.csv", "id,posted,amount,currency,to\n" + late + "9999,2020-01-02,10,USD,EUR\n"),
+      ("late.jsonl", lateLines + #"{"id":9999,"posted":"2020-01-02","amount":1,"currency":"USD","to":"EUR"}"# + "\n"),
+    ]
+  }()
+
+  // Before: exit 0, every record at the newest rates: only the first record's value was looked at, and it was
+  // empty, missing or null.
+  @Test(
+    "a field whose first non-empty value reads as a date refuses the file, however many records come before",
+    arguments: laterDates)
+  func laterDateLikeValueRefusesTheFile(name: String, text: String) throws {
+    let (result, output) = try convert(text: text, named: name)
+    #expect(result.status == 2, "\(result.standardError)")
+    #expect(output == nil, "nothing is written for a refused file")
+    #expect(
+      result.standardError.contains(
+        #"error: no date field is recognised, but the field "posted" looks like dates (its value "2020-01-02" reads"#
+          + " as a date)"), "\(result.standardError)")
+  }
+
+  // Before: exit 0, every record at the newest rates (fxbatch reads 20200102 as a date, the check did not).
+  @Test("a field of YYYYMMDD dates refuses the file", arguments: Layout.allCases)
+  func compactDatesRefuseTheFile(layout: Layout) throws {
+    let (result, output) = try convert(layout, Self.record(dateName: "posted", date: "20240301"))
+    #expect(result.status == 2, "\(result.standardError)")
+    #expect(output == nil)
+    #expect(
+      result.standardError.contains(
+        #"the field "posted" looks like dates (its values "20240301" read as YYYYMMDD dates)"#),
+      "\(result.standardError)")
+    let (named, namedOutput) = try convert(
+      layout, Self.record(dateName: "posted", date: "20240301"), options: ["--date-field", "posted"])
+    #expect(named.status == 0, "\(named.standardError)")
+    #expect(namedOutput?.contains("92.48") == true, "100 / 1.0813 on 2024-03-01: \(namedOutput ?? "no output")")
+  }
+
+  @Test(
+    "an 8-digit id field and a country-code field are neither dates nor currencies", arguments: Layout.allCases)
+  func idsAndCountriesAreNotEvidence(layout: Layout) throws {
+    let fields: [(name: String, value: String)] = [
+      ("invoice", "10004711"), ("country", "DEU"), ("land", "DE"), ("amount", "100"), ("to", "EUR"),
+    ]
+    let (result, output) = try convert(layout, fields, options: ["--from", "USD"])
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(output?.contains("2026-10-30") == true, "converted at the newest rates: \(output ?? "no output")")
+  }
+
   @Test("--date-field, --date and --undated each say what to do with such a file", arguments: Layout.allCases)
   func explicitChoices(layout: Layout) throws {
     let fields = Self.record(dateName: "updatedAt")
@@ -144,6 +222,71 @@ struct EndToEndFieldChecksTests {
     let (overridden, output) = try convert(layout, fields, options: ["--from", "GBP", "--override-currency-fields"])
     #expect(overridden.status == 0, "\(overridden.standardError)")
     #expect(output?.contains("EUR/GBP=") == true, "converted from GBP, as asked")
+  }
+
+  // Before: exit 0, the USD amount converted as GBP (break13 c2.csv, c3.csv): the names were not recognised.
+  @Test(
+    "--from on a file with a from-currency field named in another spelling or language refuses it",
+    arguments: Layout.allCases, ["ccy_code", "Währung", "Waehrung", "currencyCode", "Devise"])
+  func fromOverridesAnotherSpelling(layout: Layout, name: String) throws {
+    let fields: [(name: String, value: String)] = [
+      ("id", "1"), ("date", "2024-03-01"), ("amount", "100"), (name, "USD"), ("to", "EUR"),
+    ]
+    let (refused, output) = try convert(layout, fields, options: ["--from", "GBP"])
+    #expect(refused.status == 2, "\(refused.standardError)")
+    #expect(output == nil)
+    #expect(
+      refused.standardError.contains(
+        "error: the file has a from-currency field \"\(name)\"; --from GBP would override it"),
+      "\(refused.standardError)")
+    let (read, readOutput) = try convert(layout, fields)
+    #expect(read.status == 0, "\(read.standardError)")
+    #expect(readOutput?.contains("92.48") == true, "read from the field: \(readOutput ?? "no output")")
+  }
+
+  // Before: exit 0, the USD amounts converted as GBP: no name says "currency", its values do.
+  @Test(
+    "--from or --to on a file with an unread field of currency codes refuses it; --override-currency-fields applies it",
+    arguments: Layout.allCases)
+  func codesInAnUnreadField(layout: Layout) throws {
+    let fields: [(name: String, value: String)] = [
+      ("id", "1"), ("date", "2024-03-01"), ("amount", "100"), ("Valuta", "USD"), ("to", "EUR"),
+    ]
+    let (refused, output) = try convert(layout, fields, options: ["--from", "GBP"])
+    #expect(refused.status == 2, "\(refused.standardError)")
+    #expect(output == nil)
+    #expect(
+      refused.standardError.contains(
+        #"error: the file has a from-currency field "Valuta" (its values are currency codes: "USD"); --from GBP"#
+          + " would override it"), "\(refused.standardError)")
+    #expect(
+      refused.standardError.contains(
+        #"hint: use --from-field Valuta instead of --from to read each record's currency from "Valuta", or add"#
+          + " --override-currency-fields to convert every record from GBP anyway"))
+    let (named, namedOutput) = try convert(layout, fields, options: ["--from-field", "Valuta"])
+    #expect(named.status == 0, "\(named.standardError)")
+    #expect(namedOutput?.contains("92.48") == true)
+    let (overridden, overriddenOutput) = try convert(
+      layout, fields, options: ["--from", "GBP", "--override-currency-fields"])
+    #expect(overridden.status == 0, "\(overridden.standardError)")
+    #expect(overriddenOutput?.contains("EUR/GBP=") == true, "converted from GBP, as asked")
+    let toFields: [(name: String, value: String)] = [
+      ("date", "2024-03-01"), ("amount", "100"), ("currency", "USD"), ("target_ccy_iso", "EUR"),
+    ]
+    let (to, _) = try convert(layout, toFields, options: ["--to", "CHF"])
+    #expect(to.status == 2)
+    #expect(
+      to.standardError.contains(
+        #"the file has a to-currency field "target_ccy_iso" (its values are currency codes: "EUR"); --to CHF"#),
+      "\(to.standardError)")
+  }
+
+  @Test("a currency code only in a later record refuses the file too")
+  func laterCurrencyCode() throws {
+    let text = "id,date,amount,Valuta,to\n1,2024-03-01,100,,EUR\n2,2024-03-01,100,usd,EUR\n"
+    let (result, _) = try convert(text: text, named: "c.csv", options: ["--from", "GBP"])
+    #expect(result.status == 2)
+    #expect(result.standardError.contains(#"field "Valuta" (its values are currency codes: "usd")"#), "\(result.standardError)")
   }
 
   @Test("--to on a file with a to-currency field refuses it", arguments: Layout.allCases)

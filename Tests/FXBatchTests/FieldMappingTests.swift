@@ -118,17 +118,64 @@ struct FieldMappingTests {
     #expect(FieldMapping.looksLikeDateValue(text) == expected)
   }
 
-  @Test("the likely date field: by name first, else by value; never a field another role reads")
+  @Test("the likely date field: by name first, else by its first non-empty value; never a field another role reads")
   func likelyDateField() {
     let names = ["id", "when", "amount", "updated", "currency"]
-    let values: [String?] = ["7", "2024-03-01", "12.50", "2024-03-02", "USD"]
+    let values = [["7"], ["2024-03-01"], ["12.50"], ["2024-03-02"], ["USD"]]
     #expect(FieldMapping.likelyDateField(names: names, values: values, taken: ["amount", "currency"]) == 3)
     let plain = ["id", "when", "amount", "currency"]
-    #expect(FieldMapping.likelyDateField(names: plain, values: ["7", "2024-03-01", "1", "USD"], taken: []) == 1)
-    #expect(FieldMapping.likelyDateField(names: plain, values: [nil, nil, nil, nil], taken: []) == nil)
+    #expect(FieldMapping.likelyDateField(names: plain, values: [["7"], ["2024-03-01"], ["1"], ["USD"]], taken: []) == 1)
+    #expect(FieldMapping.likelyDateField(names: plain, values: [[], [], [], []], taken: []) == nil)
     #expect(FieldMapping.likelyDateField(names: plain, values: [], taken: []) == nil)
     // A field another role reads is no candidate, whatever its name.
     #expect(FieldMapping.likelyDateField(names: ["day_amount", "ccy"], values: [], taken: ["day_amount"]) == nil)
+  }
+
+  @Test(
+    "YYYYMMDD values make a field look like dates only when every one seen is a day from 1970 to 2099",
+    arguments: [
+      (["20200102"], true), (["20200102", "19991231", " 20240229 "], true), (["10004711", "10004712"], false),
+      (["20200102", "10004711"], false), (["20241301"], false), (["20230229"], false), (["19691231"], false),
+      (["2020010"], false), (["202001020"], false), (["2020-01-02x"], false),
+    ] as [([String], Bool)])
+  func compactDates(values: [String], expected: Bool) {
+    #expect(FieldMapping.likelyDateField(names: ["posted"], values: [values], taken: []) == (expected ? 0 : nil))
+  }
+
+  @Test(
+    "a field looks like currency codes when every value seen is an ISO 4217 code in capitals or small letters",
+    arguments: [
+      (["USD"], true), (["USD", "eur", " CHF "], true), (["USD", "Usd"], false), (["USA", "DEU", "FRA"], false),
+      (["US", "DE"], false), (["USD", "ABC"], false), (["the", "and"], false), ([], false),
+    ] as [([String], Bool)])
+  func currencyCodeValues(values: [String], expected: Bool) {
+    #expect(FieldMapping.looksLikeCurrencyCodes(values) == expected)
+    #expect(FieldMapping.likelyCurrencyField(names: ["x"], values: [values], taken: []) == (expected ? 0 : nil))
+    #expect(FieldMapping.likelyCurrencyField(names: ["x"], values: [values], taken: ["x"]) == nil)
+  }
+
+  @Test(
+    "currency field names in other spellings and languages are the from-currency's",
+    arguments: [
+      "ccy_code", "CcyCode", "Currency Code", "curr", "currency_iso", "Währung", "Waehrung", "Devise",
+      "Moneda", "Divisa",
+    ])
+  func currencyNameSpellings(name: String) throws {
+    let mapping = try FieldMapping.resolve(
+      header: ["date", "amount", name, "to"], names: FieldNames(), fixedFrom: false, fixedTo: false)
+    #expect(mapping.from == 2)
+    #expect(
+      FieldMapping.overriddenCurrencyFields(
+        names: ["date", "amount", name], fieldNames: FieldNames(), fixedFrom: true, fixedTo: false
+      ).map(\.index) == [2])
+  }
+
+  @Test("Valuta is no currency name (a value date in German exports, a currency in Italian ones)")
+  func valutaIsNeither() {
+    #expect(throws: FieldMappingError.self) {
+      try FieldMapping.resolve(header: ["amount", "Valuta", "to"], names: FieldNames(), fixedFrom: false, fixedTo: false)
+    }
+    #expect(!FieldMapping.looksLikeDateName("Valuta"))
   }
 
   @Test("--from and --to pass over the currency field the file has; no option, no field, nothing passed over")

@@ -1,39 +1,36 @@
 /// The checks that keep a run from passing over a file's fields without saying so: a currency field that
-/// `--from`/`--to` would override, a date field named with `--date-field` that no record has, and a field that
-/// looks like dates when no date field is recognised (every record would get the newest rates). Every format
-/// makes them on its header or first record, in pass 1, before anything is written.
+/// `--from`/`--to` would override (found by its name, or by its values being currency codes), a date field named
+/// with `--date-field` that no record has, and a field that looks like dates when no date field is recognised
+/// (every record would get the newest rates). Every format makes them in pass 1, before anything is written: on
+/// its header or first record's names, and on the first non-empty values of the fields the run does not read
+/// (``FieldSamples``).
 extension FileError {
   /// The error for a field the run would pass over, or `nil` when the run reads every field it should.
   ///
   /// - Parameters:
   ///   - names: the header's (CSV) or the first record's field names, as the user would give them to
   ///     `--date-field` (an XML attribute as `@name`).
-  ///   - values: the first record's texts in the order of `names`, `nil` where there is none (a JSON number).
   ///   - located: role → the field name the run reads it from (every record's findings for JSON and XML).
   ///   - options: the run's options (`--from`, `--to`, `--date`, `--undated`, `--override-currency-fields`,
   ///     the field names).
   ///   - nameKind: what the format calls the names ("header fields", "members", "fields").
+  ///   - samples: reads the first non-empty values of the fields not in `located` (``FieldSamples``); called
+  ///     only when a check needs values.
   static func unreadField(
-    names: [String], values: [String?], located: [FieldMapping.Role: String], options: BatchOptions, path: String,
-    line: Int, column: Int, nameKind: String
+    names: [String], located: [FieldMapping.Role: String], options: BatchOptions, path: String, line: Int,
+    column: Int, nameKind: String, samples: (Set<String>) -> FieldSamples
   ) -> FileError? {
-    if !options.overrideCurrencyFields,
+    let overriding = !options.overrideCurrencyFields && (options.fixedFrom != nil || options.fixedTo != nil)
+    if overriding,
       let (role, index) = FieldMapping.overriddenCurrencyFields(
         names: names, fieldNames: options.fieldNames, fixedFrom: options.fixedFrom != nil,
         fixedTo: options.fixedTo != nil
-      ).first,
-      let code = role == .from ? options.fixedFrom : options.fixedTo
+      ).first
     {
-      let field = RowError.quoted(names[index])
-      let option = "--\(role.rawValue)"
-      return FileError(
-        path: path, line: line, column: column,
-        message: "the file has a \(role.rawValue)-currency field \(field); \(option) \(code) would override it",
-        hint: "remove \(option) to read each record's currency from \(field) (\(role.optionName) NAME reads another"
-          + " field), or add --override-currency-fields to convert every record \(role.rawValue) \(code) anyway")
+      return overriddenCurrency(names[index], role: role, values: nil, options: options, at: (path, line, column))
     }
-    guard located[.date] == nil else { return nil }
-    if let name = options.fieldNames.date {
+    let dateless = located[.date] == nil
+    if dateless, let name = options.fieldNames.date {
       let shown = names.prefix(12).map(RowError.quoted).joined(separator: ", ") + (names.count > 12 ? ", …" : "")
       return FileError(
         path: path, line: line, column: column,
@@ -41,19 +38,69 @@ extension FileError {
           "--date-field \(RowError.quoted(name)): no record has such a field"
           + " (the first record's \(nameKind): \(shown))")
     }
-    guard options.defaultDate == nil, !options.undated,
-      let index = FieldMapping.likelyDateField(names: names, values: values, taken: Set(located.values))
-    else { return nil }
-    let name = names[index]
-    let evidence =
-      FieldMapping.looksLikeDateName(name)
-      ? "its name says so" : "its value \(RowError.quoted(values[index] ?? "")) reads as a date"
+    let checkDates = dateless && options.defaultDate == nil && !options.undated
+    let taken = Set(located.values)
+    if checkDates, let index = FieldMapping.likelyDateField(names: names, values: [], taken: taken) {
+      return likelyDates(names[index], values: [], at: (path, line, column))
+    }
+    guard overriding || checkDates else { return nil }
+    let found = samples(taken)
+    if overriding,
+      let index = FieldMapping.likelyCurrencyField(names: found.names, values: found.values, taken: taken)
+    {
+      let role: FieldMapping.Role = options.fixedFrom != nil ? .from : .to
+      return overriddenCurrency(
+        found.names[index], role: role, values: found.values[index], options: options, at: (path, line, column))
+    }
+    if checkDates, let index = FieldMapping.likelyDateField(names: found.names, values: found.values, taken: taken) {
+      return likelyDates(found.names[index], values: found.values[index], at: (path, line, column))
+    }
+    return nil
+  }
+
+  /// The refusal of `--from`/`--to` over a currency field: found by its name (`values` `nil`), or by its values.
+  private static func overriddenCurrency(
+    _ name: String, role: FieldMapping.Role, values: [String]?, options: BatchOptions,
+    at place: (path: String, line: Int, column: Int)
+  ) -> FileError {
+    let code = (role == .from ? options.fixedFrom : options.fixedTo).map(\.description) ?? ""
+    let field = RowError.quoted(name)
+    let option = "--\(role.rawValue)"
+    let evidence = values.map { " (its values are currency codes: \(shown($0)))" } ?? ""
+    let read =
+      values == nil
+      ? "remove \(option) to read each record's currency from \(field) (\(role.optionName) NAME reads another field)"
+      : "use \(role.optionName) \(optionWord(name)) instead of \(option) to read each record's currency from \(field)"
     return FileError(
-      path: path, line: line, column: column,
+      path: place.path, line: place.line, column: place.column,
+      message: "the file has a \(role.rawValue)-currency field \(field)\(evidence); \(option) \(code) would override it",
+      hint: read + ", or add --override-currency-fields to convert every record \(role.rawValue) \(code) anyway")
+  }
+
+  /// The refusal of a file without a date field that has a field looking like dates: by its name (`values`
+  /// empty), or by its first non-empty values.
+  private static func likelyDates(_ name: String, values: [String], at place: (path: String, line: Int, column: Int))
+    -> FileError
+  {
+    let evidence: String
+    if FieldMapping.looksLikeDateName(name) {
+      evidence = "its name says so"
+    } else if let first = values.first, FieldMapping.looksLikeDateValue(first) {
+      evidence = "its value \(RowError.quoted(first)) reads as a date"
+    } else {
+      evidence = "its values \(shown(values)) read as YYYYMMDD dates"
+    }
+    return FileError(
+      path: place.path, line: place.line, column: place.column,
       message: "no date field is recognised, but the field \(RowError.quoted(name)) looks like dates (\(evidence));"
         + " without a date every record would be converted at the newest rates",
       hint: "use --date-field \(optionWord(name)) to read each record's date from it, --date YYYY-MM-DD to convert"
         + " every record on that day, or --undated to convert every record at the newest rates")
+  }
+
+  /// A field's first values for a message: quoted, at most 3.
+  private static func shown(_ values: [String]) -> String {
+    values.prefix(3).map(RowError.quoted).joined(separator: ", ") + (values.count > 3 ? ", …" : "")
   }
 
   /// A field name as a shell word for a hint: as it is when it has only letters, digits and `_-.@`, else quoted

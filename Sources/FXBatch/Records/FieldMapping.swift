@@ -39,7 +39,8 @@ public struct FieldMapping: Sendable, Equatable {
       case .from:
         return [
           "from", "fromcurrency", "sourcecurrency", "basecurrency", "currency", "ccy", "cur", "currencycode",
-          "originalcurrency", "fromccy", "base", "source",
+          "originalcurrency", "fromccy", "base", "source", "ccycode", "curr", "currcode", "currencyiso",
+          "isocurrency", "isocurrencycode", "währung", "waehrung", "devise", "moneda", "divisa",
         ]
       case .to:
         return [
@@ -113,19 +114,56 @@ public struct FieldMapping: Sendable, Equatable {
     }
   }
 
+  /// Whether a field's text is a date written `YYYYMMDD`, as fxbatch reads it, with a year from 1970 to 2099
+  /// (`20240301`; not `10004711` or `20241301`). Alone it does not make a field look like dates
+  /// (``likelyDateField(names:values:taken:)`` wants every value seen to be one).
+  public static func looksLikeCompactDate(_ text: String) -> Bool {
+    let bytes = Array(text.trimmingWhitespace.utf8)
+    guard bytes.count == 8, bytes.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
+      let year = CalendarDay.number(bytes[0..<4]), (1970...2099).contains(year),
+      let month = CalendarDay.number(bytes[4..<6]), let day = CalendarDay.number(bytes[6..<8])
+    else { return false }
+    return CalendarDay(year: year, month: month, day: day) != nil
+  }
+
+  /// Whether a field's values are currency codes: each is a code of ``ISO4217`` written in capitals or in small
+  /// letters (`USD`, `usd`; not `Usd`, `USA`, `DE` or `the`). `false` for no values.
+  public static func looksLikeCurrencyCodes(_ values: [String]) -> Bool {
+    !values.isEmpty
+      && values.allSatisfy { value in
+        let text = value.trimmingWhitespace
+        return (text == text.uppercased() || text == text.lowercased()) && CurrencyCode(text) != nil
+      }
+  }
+
   /// The first field that looks like it holds dates when no field was recognised as the date: by its name
-  /// (``looksLikeDateName(_:)``), else by its value in the record looked at (``looksLikeDateValue(_:)``).
+  /// (``looksLikeDateName(_:)``), else by its values: its first non-empty value is written like a date
+  /// (``looksLikeDateValue(_:)``), or every value seen is a `YYYYMMDD` date (``looksLikeCompactDate(_:)``).
   ///
   /// - Parameters:
-  ///   - names: the record's field names (an XML attribute as `@name`).
-  ///   - values: the fields' texts, in the order of `names`; `nil` for a value that is not text (a JSON number).
+  ///   - names: the fields' names (an XML attribute as `@name`).
+  ///   - values: each field's first non-empty texts over the records looked at (``FieldSamples``), in the order
+  ///     of `names`; missing or empty for a field that had none.
   ///   - taken: the names of the fields the amount and the currencies are read from; they are not candidates.
   /// - Returns: the index of the field, or `nil` when no field looks like dates.
-  public static func likelyDateField(names: [String], values: [String?], taken: Set<String>) -> Int? {
+  public static func likelyDateField(names: [String], values: [[String]], taken: Set<String>) -> Int? {
     let candidates = names.indices.filter { !taken.contains(names[$0]) }
     if let index = candidates.first(where: { looksLikeDateName(names[$0]) }) { return index }
     return candidates.first { index in
-      index < values.count && values[index].map(looksLikeDateValue) == true
+      guard index < values.count, let first = values[index].first else { return false }
+      return looksLikeDateValue(first) || values[index].allSatisfy(looksLikeCompactDate)
+    }
+  }
+
+  /// The first field whose values are currency codes (``looksLikeCurrencyCodes(_:)``) among the fields not read.
+  ///
+  /// - Parameters:
+  ///   - names: the fields' names.
+  ///   - values: each field's first non-empty texts (``FieldSamples``), in the order of `names`.
+  ///   - taken: the names of the fields the run reads; they are not candidates.
+  public static func likelyCurrencyField(names: [String], values: [[String]], taken: Set<String>) -> Int? {
+    names.indices.first { index in
+      !taken.contains(names[index]) && index < values.count && looksLikeCurrencyCodes(values[index])
     }
   }
 

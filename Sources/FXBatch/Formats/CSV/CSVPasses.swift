@@ -31,8 +31,9 @@ extension CSVFormat {
   }
 
   /// Refuses a file whose fields the run would pass over
-  /// (``FileError/unreadField(names:values:located:options:path:line:column:nameKind:)``): the header's names, and
-  /// when no name tells, the first record's values (read by a second reader).
+  /// (``FileError/unreadField(names:located:options:path:line:column:nameKind:samples:)``): the header's names,
+  /// and when a check needs them, the first non-empty values of the fields not read (``FieldSamples``, read by a
+  /// second reader).
   private static func checkUnreadFields(
     _ names: [String], mapping: FieldMapping, header: CSVRecord, readPath: String, displayPath: String,
     options: BatchOptions
@@ -41,25 +42,23 @@ extension CSVFormat {
       (.amount, mapping.amount), (.from, mapping.from), (.to, mapping.to), (.date, mapping.date),
     ]
     let located = Dictionary(uniqueKeysWithValues: roles.compactMap { role, index in index.map { (role, names[$0]) } })
-    func check(values: [String?]) -> FileError? {
-      FileError.unreadField(
-        names: names, values: values, located: located, options: options, path: displayPath, line: header.line,
-        column: 1, nameKind: "header fields")
-    }
-    if let error = check(values: []) { throw error }
-    // Only an undated run with no date-like name needs the values: look at the first record.
-    guard mapping.date == nil, options.defaultDate == nil, !options.undated,
-      let reader = try? openFile(readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits).reader
-    else { return }
-    var first: CSVRecord? = nil
-    while let record = try? reader.next() {
-      if !record.isBlank {
-        first = record
-        break
+    let error = FileError.unreadField(
+      names: names, located: located, options: options, path: displayPath, line: header.line, column: 1,
+      nameKind: "header fields"
+    ) { taken in
+      var samples = FieldSamples(skipping: taken)
+      guard
+        let reader = try? openFile(
+          readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits
+        ).reader
+      else { return samples }
+      while !samples.isComplete, let record = try? reader.next() {
+        if record.isBlank { continue }
+        samples.add((0..<min(record.fieldCount, names.count)).lazy.map { (names[$0], record.field($0)) })
       }
+      return samples
     }
-    guard let first else { return }
-    if let error = check(values: (0..<min(first.fieldCount, names.count)).map { first.field($0) }) { throw error }
+    if let error { throw error }
   }
 
   /// Pass 1 over a CSV file: its fields, the decimal mark of its amounts, and its distinct rate keys.

@@ -59,7 +59,8 @@ extension JSONFormat {
         role, path: displayPath, line: record.line, column: record.column, names: names, nameKind: "members")
     }
     try checkUnreadFields(
-      firstObject: firstObject?.record, located: located, options: options, displayPath: displayPath)
+      firstObject: firstObject?.record, located: located, options: options, displayPath: displayPath,
+      readPath: readPath, format: format)
     // JSON numbers always have a decimal point; only text amounts ("1.234,50") say anything about the mark.
     let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
     let scan = FileScan(
@@ -70,18 +71,29 @@ extension JSONFormat {
   }
 
   /// Refuses a file whose fields the run would pass over
-  /// (``FileError/unreadField(names:values:located:options:path:line:column:nameKind:)``), judged on the first
-  /// record object's members and every record's located fields.
+  /// (``FileError/unreadField(names:located:options:path:line:column:nameKind:samples:)``), judged on the first
+  /// record object's members, every record's located fields, and when a check needs them, the first non-empty
+  /// values of the members not read (``FieldSamples``, read again by the general reader).
   static func checkUnreadFields(
-    firstObject: JSONRecordText?, located: [FieldMapping.Role: String], options: BatchOptions, displayPath: String
+    firstObject: JSONRecordText?, located: [FieldMapping.Role: String], options: BatchOptions, displayPath: String,
+    readPath: String, format: RecordFormat
   ) throws(FileError) {
     guard let record = firstObject, case .success(let members) = record.members() else { return }
-    if let error = FileError.unreadField(
-      names: members.map(\.key), values: members.map(\.value.stringValue), located: located, options: options,
-      path: displayPath, line: record.line, column: record.column, nameKind: "members")
-    {
-      throw error
+    let error = FileError.unreadField(
+      names: members.map(\.key), located: located, options: options, path: displayPath, line: record.line,
+      column: record.column, nameKind: "members"
+    ) { taken in
+      var samples = FieldSamples(skipping: taken)
+      try? JSONRecordStream(path: readPath, format: format, recordsPath: options.recordsPath, limits: options.limits)
+        .forEach(copy: { _ in }) { record in
+          if case .success(let members) = record.members() {
+            samples.add(members.lazy.map { ($0.key, $0.value.stringValue) })
+          }
+          return !samples.isComplete
+        }
+      return samples
     }
+    if let error { throw error }
   }
 
   /// Pass 2 over a JSON document or a JSON Lines file: writes the annotated copy.

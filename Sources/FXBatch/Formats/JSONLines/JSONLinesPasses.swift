@@ -94,7 +94,8 @@ extension JSONLinesFormat {
         role, path: displayPath, line: record.line, column: record.column, names: names, nameKind: "members")
     }
     try JSONFormat.checkUnreadFields(
-      firstObject: found.firstObject?.record, located: located, options: options, displayPath: displayPath)
+      firstObject: found.firstObject?.record, located: located, options: options, displayPath: displayPath,
+      readPath: readPath, format: format)
     // JSON numbers always have a decimal point; only text amounts ("1.234,50") say anything about the mark.
     let (decimalMark, basis) =
       options.decimalMark.map { ($0, nil) } ?? found.inference.decide(delimiter: UInt8(ascii: ","))

@@ -51,9 +51,9 @@ extension XMLFormat {
     guard let found, let document = found.document, found.records > 0, !found.firstRecordIsAnnotated,
       !locator.roles.contains(where: { $0 != .date && found.located[$0] == nil }),
       // A field the run would pass over: the general path reads the document again and reports it.
-      FileError.unreadField(
-        names: found.firstRecordFields.names, values: found.firstRecordFields.values, located: found.located,
-        options: options, path: displayPath, line: 1, column: 1, nameKind: "fields") == nil
+      unreadField(
+        names: found.firstRecordFields, located: found.located, options: options, displayPath: displayPath,
+        readPath: readPath, recordElement: String(decoding: document.recordName, as: UTF8.self), line: 1) == nil
     else { return nil }
     let (decimalMark, basis) =
       options.decimalMark.map { ($0, nil) } ?? found.inference.decide(delimiter: UInt8(ascii: ","))
@@ -166,8 +166,7 @@ extension XMLFormat {
         }
         for field in scanner.record.fields {
           let name = bytes.slice(field.nameStart..<field.nameEnd).text
-          result.firstRecordFields.names.append((field.isAttribute ? "@" : "") + name)
-          result.firstRecordFields.values.append(XMLSimpleScanner.decodedText(field, in: bytes).trimmingWhitespace)
+          result.firstRecordFields.append((field.isAttribute ? "@" : "") + name)
         }
       }
       result.records += 1

@@ -6,9 +6,9 @@ struct XMLPartScan: Sendable {
   var records = 0
   /// Whether the part's first record's last child is an `fx` element (the document is fxbatch output).
   var firstRecordIsAnnotated = false
-  /// The part's first record's field names (an attribute as `@name`) and texts, for
-  /// ``FileError/unreadField(names:values:located:options:path:line:column:nameKind:)``.
-  var firstRecordFields: (names: [String], values: [String?]) = ([], [])
+  /// The part's first record's field names (an attribute as `@name`), for
+  /// ``XMLFormat/unreadField(names:located:options:displayPath:readPath:recordElement:line:)``.
+  var firstRecordFields: [String] = []
   var document: XMLScannedDocument? = nil
   /// The file offset of the part's first record.
   var firstRecord: Int? = nil

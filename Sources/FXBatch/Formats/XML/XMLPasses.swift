@@ -59,10 +59,9 @@ extension XMLFormat {
       throw FileError.missingField(
         role, path: displayPath, line: first.line, column: 1, names: names, nameKind: "fields")
     }
-    if let error = FileError.unreadField(
-      names: first.attributes.map { "@" + $0.name } + first.children.map(\.name),
-      values: first.attributes.map(\.value) + first.children.map(\.text), located: located, options: options,
-      path: displayPath, line: first.line, column: 1, nameKind: "fields")
+    if let error = unreadField(
+      names: first.attributes.map { "@" + $0.name } + first.children.map(\.name), located: located, options: options,
+      displayPath: displayPath, readPath: readPath, recordElement: recordElement, line: first.line)
     {
       throw error
     }
@@ -73,6 +72,28 @@ extension XMLFormat {
       normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }),
       details: XMLScanDetails(recordElement: recordElement))
     return (scan, keys)
+  }
+
+  /// The error for a field the run would pass over
+  /// (``FileError/unreadField(names:located:options:path:line:column:nameKind:samples:)``), judged on the first
+  /// record's names, every record's located fields, and when a check needs them, the first non-empty texts of the
+  /// fields not read (``FieldSamples``, read again by libxml2's streaming reader, whichever path pass 1 took).
+  static func unreadField(
+    names: [String], located: [FieldMapping.Role: String], options: BatchOptions, displayPath: String,
+    readPath: String, recordElement: String, line: Int
+  ) -> FileError? {
+    FileError.unreadField(
+      names: names, located: located, options: options, path: displayPath, line: line, column: 1, nameKind: "fields"
+    ) { taken in
+      var samples = FieldSamples(skipping: taken)
+      guard let reader = try? XMLRecordReader(path: readPath, recordElement: recordElement, limits: options.limits)
+      else { return samples }
+      while !samples.isComplete, let record = try? reader.next() {
+        samples.add(
+          record.attributes.lazy.map { ("@" + $0.name, $0.value) } + record.children.lazy.map { ($0.name, $0.text) })
+      }
+      return samples
+    }
   }
 
   /// Pass 2 over an XML document: writes the annotated copy (``XMLAnnotatingWriter``), the records' fields

@@ -20,7 +20,7 @@ struct AnsweredQuotesDifferentialTests {
     var settings = FetchSettings()
     settings.retryPolicy.baseDelay = 0.01
     settings.jobs = 4
-    let source = RateSourceChoice.provider(FrankfurterProvider(endpoint: server.url("/")), settings)
+    let source = RateSourceChoice.provider(FrankfurterV1Provider(endpoint: server.url("/")), settings)
     var options = BatchOptions(today: TableSourceDifferentialTests.today)
     options.inputPaths = [input]
     options.destination = .file("/dev/null")
@@ -92,7 +92,7 @@ struct AnsweredQuotesDifferentialTests {
     // The frozen run writes what the live run wrote, byte for byte: the service's quotes and its errors (kept in
     // the lock), under the same source name.
     TableSourceDifferentialTests.compare(frozenRun, fast, "--frozen on a quotes lock = the run that wrote it")
-    #expect(frozenRun.report.rates.source.identifier == "frankfurter")
+    #expect(frozenRun.report.rates.source.identifier == "frankfurter-v1")
   }
 
   /// A source text the format would have to escape sends every record of the file to the general path, which
@@ -107,7 +107,7 @@ struct AnsweredQuotesDifferentialTests {
     var options = BatchOptions(today: TableSourceDifferentialTests.today)
     options.inputPaths = [input]
     let (_, plan) = BatchJob(
-      options: options, source: .provider(FrankfurterProvider(endpoint: URL(fileURLWithPath: "/")), FetchSettings())
+      options: options, source: .provider(FrankfurterV1Provider(endpoint: URL(fileURLWithPath: "/")), FetchSettings())
     ).plan()
     for request in plan?.requests ?? [] {
       for key in request.keys {

@@ -140,8 +140,7 @@ struct RateResolver {
         // An answer that served none of its keys (an error body, garbage) is a failed request too.
         if !answers.values.contains(where: { (try? $0.get()) != nil }) { fetch.failedRequests += 1 }
       case .failure(let failure):
-        let error = provider.rowError(for: failure, request: request)
-        for key in request.keys { quotes[key] = .failure(error) }
+        for (key, error) in provider.rowErrors(for: failure, request: request) { quotes[key] = .failure(error) }
         fetch.failedRequests += 1
       }
     }

@@ -40,6 +40,10 @@ public protocol RateProvider: Sendable {
   /// unless the service's answer says which keys it refused (an unknown currency among several).
   func rowErrors(for failure: FetchError, request: RateRequest) -> [RateKey: RowError]
 
+  /// A smaller request to send once more for the keys a failure did not concern (a service that refused a
+  /// request for one unknown currency among several), or `nil`. Its answers replace the failure's errors.
+  func narrowed(_ request: RateRequest, after failure: FetchError) -> RateRequest?
+
   /// Whether answers may be kept in the rate cache (not for a service that only knows today's rate).
   var cachesAnswers: Bool { get }
 }
@@ -48,6 +52,8 @@ extension RateProvider {
   public var cachesAnswers: Bool { true }
 
   public func rowError(for failure: FetchError, request: RateRequest) -> RowError { failure.rowError }
+
+  public func narrowed(_ request: RateRequest, after failure: FetchError) -> RateRequest? { nil }
 
   public func rowErrors(for failure: FetchError, request: RateRequest) -> [RateKey: RowError] {
     let error = rowError(for: failure, request: request)

@@ -187,29 +187,46 @@ public struct FrankfurterProvider: RateProvider {
   }
 
   /// ``rowError(for:request:)``, but a 422 that names unknown currencies is a `no_rate` only for keys in
-  /// them: the other keys of the request were refused with them, not for want of a rate (`bad_response`,
-  /// neither cached nor locked).
+  /// them; the other keys were refused with them, not for want of a rate, and are asked again
+  /// (``narrowed(_:after:)``), whose answers replace this `bad_response` (never cached nor locked).
   public func rowErrors(for failure: FetchError, request: RateRequest) -> [RateKey: RowError] {
     let error = rowError(for: failure, request: request)
-    guard error.code == .noRate, let message = Self.serviceMessage(failure), message.hasPrefix(Self.invalidCurrency) else {
+    guard let named = Self.unknownCurrencies(failure) else {
       return Dictionary(request.keys.map { ($0, error) }, uniquingKeysWith: { first, _ in first })
     }
-    let named = Set(
-      message.dropFirst(Self.invalidCurrency.count).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
     var errors: [RateKey: RowError] = [:]
     for key in request.keys {
       if named.contains(key.pair.base.description) || named.contains(key.pair.quote.description) {
         errors[key] = error
       } else {
         errors[key] = RowError(
-          .badResponse,
-          "Frankfurter refused the request for \(key.pair.base) rates with it (\(message)); \(key.pair) was not answered")
+          .badResponse, "Frankfurter refused the request for \(key.pair.base) rates with it (\(error.message))")
       }
     }
     return errors
   }
 
+  /// After a 422 naming unknown currencies, the same request without the keys in them (`nil` when none is
+  /// left): one unknown currency does not cost its base's other quotes.
+  public func narrowed(_ request: RateRequest, after failure: FetchError) -> RateRequest? {
+    guard let named = Self.unknownCurrencies(failure) else { return nil }
+    let keys = request.keys.filter { !named.contains($0.pair.base.description) && !named.contains($0.pair.quote.description) }
+    guard !keys.isEmpty, keys.count < request.keys.count,
+      var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+    else { return nil }
+    let quotes = Set(keys.map(\.pair.quote)).sorted().map(\.description).joined(separator: ",")
+    components.queryItems = components.queryItems?.map { $0.name == "quotes" ? URLQueryItem(name: "quotes", value: quotes) : $0 }
+    return components.url.map { RateRequest(url: $0, keys: keys) }
+  }
+
   private static let invalidCurrency = "invalid currency: "
+
+  /// The currencies a 422 `invalid currency: A,B` names.
+  private static func unknownCurrencies(_ failure: FetchError) -> Set<String>? {
+    guard case .httpStatus(422, _, _, _) = failure, let message = serviceMessage(failure), message.hasPrefix(invalidCurrency)
+    else { return nil }
+    return Set(message.dropFirst(invalidCurrency.count).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+  }
 
   /// The `message` of a `{"status","message"}` error body.
   private static func serviceMessage(_ failure: FetchError) -> String? {

@@ -30,9 +30,14 @@ public struct FrankfurterProvider: RateProvider {
 
   public init(endpoint: URL = FrankfurterProvider.defaultEndpoint) {
     self.endpoint = endpoint
-    info = RateSourceInfo(
-      identifier: "frankfurter-v2", publisher: "Frankfurter",
-      description: "Frankfurter v2 rates API (\(endpoint.displayText))")
+    info = Self.info(version: "v2", endpoint: endpoint)
+  }
+
+  /// The service at an endpoint, by API version: `fx_source` starts `frankfurter-v2` or `frankfurter-v1`.
+  static func info(version: String, endpoint: URL) -> RateSourceInfo {
+    RateSourceInfo(
+      identifier: "frankfurter-\(version)", publisher: "Frankfurter",
+      description: "Frankfurter \(version) rates API (\(endpoint.displayText))")
   }
 
   /// Days before the first rates and future days are never asked; currencies are the service's to judge
@@ -97,13 +102,15 @@ public struct FrankfurterProvider: RateProvider {
   public func answers(to request: RateRequest, response: HTTPResponse, maxStaleness: Int) -> [RateKey: Result<
     RateQuote, RowError
   >] {
+    let items: [JSONValue]
+    switch Self.document(response) {
+    case .success(.array(let array)): items = array
+    case .success: return failAll(request, RowError(.badResponse, "Frankfurter: the answer is not a list of rates"))
+    case .failure(let error): return failAll(request, error)
+    }
     func bad(_ reason: String) -> [RateKey: Result<RateQuote, RowError>] {
       failAll(request, RowError(.badResponse, "Frankfurter: \(reason)"))
     }
-    let document: JSONValue
-    do { document = try JSONParser.parse([UInt8](response.body)) } catch { return bad("not JSON (\(error))") }
-    if let message = document["message"]?.stringValue { return bad(message) }
-    guard case .array(let items) = document else { return bad("the answer is not a list of rates") }
     guard let base = request.keys.first?.pair.base.description else { return [:] }
     var rows: [String: [Row]] = [:]
     // A quote with a row fxbatch cannot read exactly answers none of its keys; the other quotes still do.
@@ -143,6 +150,19 @@ public struct FrankfurterProvider: RateProvider {
       }
     }
     return results
+  }
+
+  /// The JSON document of a 2xx answer (v1 or v2), or `bad_response` for a body that is not JSON or is an error
+  /// (`{"error": …}` or `{"message": …}`).
+  static func document(_ response: HTTPResponse) -> Result<JSONValue, RowError> {
+    let document: JSONValue
+    do { document = try JSONParser.parse([UInt8](response.body)) } catch {
+      return .failure(RowError(.badResponse, "Frankfurter: not JSON (\(error))"))
+    }
+    if let message = document["error"]?.stringValue ?? document["message"]?.stringValue {
+      return .failure(RowError(.badResponse, "Frankfurter: \(message)"))
+    }
+    return .success(document)
   }
 
   /// The last row on or before a day, of rows in day order (binary search: a year of rows per quote).

@@ -10,13 +10,12 @@ public struct FrankfurterV1Provider: RateProvider {
   /// Frankfurter serves the ECB reference rates, which start on 1999-01-04.
   public let firstDay = ECBCoverage.firstDay
 
-  public static let defaultEndpoint = URL(string: "https://api.frankfurter.dev")!
+  /// The same service as v2's (``FrankfurterProvider/defaultEndpoint``).
+  public static let defaultEndpoint = FrankfurterProvider.defaultEndpoint
 
   public init(endpoint: URL = FrankfurterV1Provider.defaultEndpoint) {
     self.endpoint = endpoint
-    info = RateSourceInfo(
-      identifier: "frankfurter-v1", publisher: "Frankfurter",
-      description: "Frankfurter v1 rates API (\(endpoint.displayText))")
+    info = FrankfurterProvider.info(version: "v1", endpoint: endpoint)
   }
 
   public func precheck(_ key: RateKey, today: CalendarDay) -> RowError? {
@@ -46,8 +45,10 @@ public struct FrankfurterV1Provider: RateProvider {
       failAll(request, RowError(.badResponse, "Frankfurter: \(reason)"))
     }
     let document: JSONValue
-    do { document = try JSONParser.parse([UInt8](response.body)) } catch { return bad("not JSON (\(error))") }
-    if let message = document["error"]?.stringValue ?? document["message"]?.stringValue { return bad(message) }
+    switch FrankfurterProvider.document(response) {
+    case .success(let parsed): document = parsed
+    case .failure(let error): return failAll(request, error)
+    }
     // A member given twice would be read differently by different JSON readers: refuse it.
     for object in [document, document["rates"]] {
       if case .object(let members)? = object, Set(members.map(\.key)).count != members.count {

@@ -299,6 +299,32 @@ struct FrankfurterV2Tests {
     #expect(FrankfurterV2Server.rubyText(FrankfurterV2Server.round(0.00004)) == "4.0e-05")
   }
 
+  // The plan: a base's keys are cut where a span would pass 366 days; a span reaches back --max-staleness days
+  // (at most 366) before its first day; one day within the service's 14-day carry-forward asks date=.
+  @Test func requestsSplitOnlyWhereARangeWouldBeHuge() throws {
+    let provider = FrankfurterProvider(endpoint: URL(string: "http://127.0.0.1:9")!)
+    func requests(_ keys: [(String, String, String)], maxStaleness: Int) throws -> [String] {
+      let keys = try keys.map { RateKey(base: try code($0.0), quote: try code($0.1), day: try day($0.2)) }
+      return provider.requests(for: keys, today: try day("2026-11-29"), maxStaleness: maxStaleness).map {
+        "\($0.url.query ?? "") \($0.keys.count)"
+      }
+    }
+    let keys = [
+      ("EUR", "USD", "2020-01-02"), ("EUR", "AED", "2020-06-01"), ("EUR", "USD", "2021-01-02"),
+      ("EUR", "NGN", "2021-01-03"), ("USD", "VND", "2020-03-03"),
+    ]
+    #expect(
+      try requests(keys, maxStaleness: 5) == [
+        "base=EUR&quotes=AED,USD&from=2019-12-28&to=2021-01-02 3", "base=EUR&quotes=NGN&date=2021-01-03 1",
+        "base=USD&quotes=VND&date=2020-03-03 1",
+      ])
+    #expect(
+      try requests(keys, maxStaleness: 10_000) == [
+        "base=EUR&quotes=AED,USD&from=2019-01-01&to=2021-01-02 3", "base=EUR&quotes=NGN&from=2020-01-03&to=2021-01-03 1",
+        "base=USD&quotes=VND&from=2019-03-03&to=2020-03-03 1",
+      ])
+  }
+
   // The provider's reading: exponents read exactly, a member twice, a row it cannot read fails only its quote.
   @Test func answersAreReadExactly() throws {
     let provider = FrankfurterProvider(endpoint: URL(string: "http://127.0.0.1:9/")!)

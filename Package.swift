@@ -23,6 +23,11 @@ let package = Package(
       pkgConfig: "libcurl",
       providers: [.apt(["libcurl4-openssl-dev"])]
     ),
+    .systemLibrary(
+      name: "CZip",
+      pkgConfig: "libzip",
+      providers: [.apt(["libzip-dev"])]
+    ),
     .executableTarget(
       name: "EmbedECBHistory"
     ),
@@ -33,7 +38,7 @@ let package = Package(
     ),
     .target(
       name: "FXBatch",
-      dependencies: ["CLibXML2", "CSQLite3", "CCurl"],
+      dependencies: ["CLibXML2", "CSQLite3", "CCurl", "CZip"],
       exclude: ["RateSources/Embedded"],
       plugins: ["EmbedECBHistoryPlugin"]
     ),

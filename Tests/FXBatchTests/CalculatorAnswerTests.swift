@@ -43,6 +43,18 @@ struct CalculatorAnswerTests {
     #expect(answer.rate() == .failure(RowError(.noRate, #"calculator error "4" (unknown unit)"#)))
   }
 
+  // A body larger than any answer is refused before it is parsed (its JSON tree would cost many times its size).
+  @Test func anOversizedAnswerIsRefusedUnread() throws {
+    let body =
+      Array(#"{lhs: "1 Euro",rhs: "1.08 U.S. dollars",error: "",icc: true, pad: ""#.utf8)
+      + [UInt8](repeating: 0x61, count: 64 << 10) + Array(#""}"#.utf8)
+    #expect(
+      CalculatorAnswer.parse(body)
+        == .failure(
+          RowError(
+            .badResponse, "calculator: the answer is \(body.count) bytes, more than any calculator answer (65536)")))
+  }
+
   @Test func aUnitConversionIsRefused() throws {
     let answer = try answer(try Fixture.bytes("responses", "google-calc-2m-feet-hex-escapes.txt"))
     #expect(answer.lhs == "2 meters")

@@ -78,7 +78,7 @@ struct CurlTransportTests {
     #expect(try String(decoding: Self.get(server.url("/old"), on: transport).get().body, as: UTF8.self) == "moved here")
     // localhost is another host name than 127.0.0.1: another origin, even on the same machine.
     #expect(Self.failure(server.url("/away"), on: transport) == .redirected(to: "http://localhost:\(server.port)/new"))
-    #expect(Self.failure(server.url("/loop"), on: transport) == .connection("more than 5 redirects"))
+    #expect(Self.failure(server.url("/loop"), on: transport) == .unusable("more than 5 redirects"))
     #expect(server.requestCount(path: "/loop") == 6)
   }
 
@@ -110,7 +110,8 @@ struct CurlTransportTests {
       Self.failure(server.url("/half"), on: transport) == .connection("connection closed before the whole answer arrived"))
     let closed = server.url("/x")
     server.stop()
-    #expect(Self.failure(closed, on: transport) == .connection("connection refused"))
+    // The address that refused is named: with a proxy in the environment it is the proxy's.
+    #expect(Self.failure(closed, on: transport) == .connection("connection refused (127.0.0.1 port \(server.port))"))
     // Only http and https are spoken.
     let ftp = Self.failure(URL(string: "ftp://127.0.0.1/x")!, on: transport)
     guard case .connection(let reason) = ftp else {

@@ -8,7 +8,9 @@ struct DateFormatTests {
     "ISO layouts, the date part of a date-time, and day-first dotted dates",
     arguments: [
       "2020-01-02", "2020/01/02", "2020.01.02", "20200102", "2020-1-2", " 2020-01-02 ", "2020-01-02T10:00:00Z",
-      "2020-01-02 10:00", "2020-01-02T10:00:00.123+01:00", "02.01.2020", "2.1.2020",
+      "2020-01-02 10:00", "2020-01-02T10:00:00.123+01:00", "02.01.2020", "2.1.2020", "2020-01-02T10:00:00-0500",
+      "2020-01-02T10:00:00+01", "2020-01-02 9:05", "2020-01-02 10:00 PM", "2020-01-02 10:00:00 UTC",
+      "2020-01-02T23:59:60Z",
     ])
   func isoLayouts(text: String) throws {
     #expect(try DateFormat.iso.parse(text).get() == day("2020-01-02"))
@@ -87,6 +89,22 @@ struct DateFormatTests {
       return
     }
     #expect(error.code == .invalidDate)
+  }
+
+  // A tester's times that cannot be were taken as dates (status ok): the date is not trusted when its time
+  // is impossible.
+  @Test(
+    "an impossible time of day or offset is an invalid date",
+    arguments: [
+      ("2020-01-02T25:00:00", "has no such time of day"), ("2020-01-02T10:60", "has no such time of day"),
+      ("2020-01-02T10:00:61", "has no such time of day"), ("2020-01-02T10:00:00.Z", "has no such time of day"),
+      ("2020-01-02T10:00:00+99:99", "has no such time zone offset"),
+      ("2020-01-02T10:00:00+15:00", "has no such time zone offset"),
+      ("2020-01-02T10:00:00+01:7", "has no such time zone offset"),
+      ("2020-01-02T10:00:00Zjunk", "has text after its time zone"),
+    ] as [(String, String)])
+  func impossibleTimes(text: String, reason: String) {
+    #expect(DateFormat.iso.parse(text) == .failure(RowError(.invalidDate, "\(RowError.quoted(text)) \(reason)")))
   }
 
   @Test("leap days exist in leap years", arguments: ["2024-02-29", "2000-02-29", "2020-02-29"])

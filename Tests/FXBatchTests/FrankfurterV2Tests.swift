@@ -318,6 +318,14 @@ struct FrankfurterV2Tests {
         "base=EUR&quotes=AED,USD&from=2019-12-28&to=2021-01-02 3", "base=EUR&quotes=NGN&date=2021-01-03 1",
         "base=USD&quotes=VND&date=2020-03-03 1",
       ])
+    // The endpoint's own query (an access key) is kept, before the request's parameters.
+    let keyed = FrankfurterProvider(endpoint: URL(string: "http://127.0.0.1:9/api?access_key=S")!)
+    #expect(
+      keyed.requests(
+        for: [RateKey(base: try code("EUR"), quote: try code("AED"), day: try day("2024-03-04"))],
+        today: try day("2026-11-29"), maxStaleness: 5
+      ).map(\.url.absoluteString)
+        == ["http://127.0.0.1:9/api/v2/rates?access_key=S&base=EUR&quotes=AED&date=2024-03-04"])
     #expect(
       try requests(keys, maxStaleness: 10_000) == [
         "base=EUR&quotes=AED,USD&from=2019-01-01&to=2021-01-02 3", "base=EUR&quotes=NGN&from=2020-01-03&to=2021-01-03 1",
@@ -343,5 +351,12 @@ struct FrankfurterV2Tests {
     #expect(twice[vnd] == .failure(RowError(.badResponse, "Frankfurter: a rate is not an object with each member once")))
     let other = answers(#"[{"date":"2024-03-04","base":"USD","quote":"VND","rate":1}]"#)
     #expect(other[aed] == .failure(RowError(.badResponse, "Frankfurter: the answer is for another base currency")))
+    // At most a row per quote and day from 2024-03-04 less 5 + 14 days: 2 × 20 rows of 5 values, the identity
+    // row and the array: 206 values. More is refused while it is parsed (memory), never read.
+    let row = #"{"date":"2024-03-04","base":"EUR","quote":"VND","rate":1}"#
+    let huge = answers("[" + Array(repeating: row, count: 42).joined(separator: ",") + "]")
+    #expect(
+      huge[vnd]
+        == .failure(RowError(.badResponse, "Frankfurter: the answer holds more than 206 values (members and array elements)")))
   }
 }

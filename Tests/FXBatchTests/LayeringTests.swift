@@ -21,6 +21,7 @@ struct LayeringTests {
     "Fetching",  // rate provider protocol, planner, fetcher, transport, cache
     "Conversion",  // the converter, quote book, reconciliation, annotation columns and templates
     "Output",  // the run report
+    "Zip",  // zip packages through libzip: entries as streams within limits, hostile packages refused, writing
     "Formats",  // FileFormat, the registry, one folder per format
     "RepairedJSON",  // the lenient JSON parser
     "RateSources",  // ECB history and feed, Frankfurter, calculator, rates files, lock files, source choice

@@ -135,6 +135,49 @@ struct NetworkEndToEndTests {
         """)
   }
 
+  // A query in --endpoint (an access key) was dropped for Frankfurter and the calculator while --plan and the
+  // summary showed it: it is kept, before the request's own parameters. 100 EUR × 1.0833 = 108.33.
+  @Test func endpointQueryIsKept() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    server.routeMatching(
+      { $0.path == "/api/v1/2024-03-01" && $0.queryItems.contains { $0.name == "access_key" && $0.value == "S" } },
+      [.json(Self.frankfurter(date: "2024-03-01", rates: ["USD": "1.0833"]))])
+    server.routeMatching(
+      { $0.path == "/calc" && $0.queryItems.contains { $0.name == "access_key" && $0.value == "S" } },
+      [.text(#"{lhs: "1 Euro",rhs: "1.0833 U.S. dollars",error: "",icc: true}"#)])
+    try directory.write("in.csv", "date,amount,from,to\n2024-03-01,100,EUR,USD\n")
+    let frankfurter = try cli.run(
+      [
+        "convert", "-q", "--source", "frankfurter-v1", "--endpoint", server.baseURL.absoluteString + "/api?access_key=S",
+        "--no-cache", "--retries", "0", "-o", "-", "in.csv",
+      ], in: directory.url)
+    #expect(frankfurter.standardOutput.contains(",1.0833,108.33,USD,2024-03-01,"), "\(frankfurter.standardOutput)")
+    var runner = cli
+    runner.environment["FXBATCH_TODAY"] = "2024-03-01"
+    let calculator = try runner.run(
+      [
+        "convert", "-q", "--source", "calculator", "--endpoint", server.baseURL.absoluteString + "/calc?access_key=S",
+        "--no-cache", "--retries", "0", "-o", "-", "in.csv",
+      ], in: directory.url)
+    #expect(calculator.standardOutput.contains(",1.0833,108.33,USD,"), "\(calculator.standardOutput)")
+  }
+
+  // A redirect loop is not retried: 6 requests (the first and 5 redirects) for its key, not 6 per attempt.
+  @Test func permanentFailuresAreNotRetried() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    server.route("/v1/2024-03-01", [.status(302, headers: ["Location": "/v1/2024-03-01"])])
+    try directory.write("in.csv", "date,amount,from,to\n2024-03-01,100,EUR,USD\n")
+    let result = try run(["--retries", "2", "-q", "-o", "-", "in.csv"], server: server, in: directory)
+    #expect(result.standardOutput.hasSuffix(",error,bad_response: more than 5 redirects\n"))
+    #expect(server.requestCount == 6)
+  }
+
   @Test func cacheOfflineAndFrozenLockFile() throws {
     let server = try LoopbackHTTPServer()
     defer { server.stop() }
@@ -365,7 +408,8 @@ struct NetworkEndToEndTests {
     #expect(lines[2].hasSuffix(",error,bad_response: Frankfurter: the answer has a member twice"))
     #expect(
       lines[3].contains(
-        ",error,\"bad_response: redirected to another host (http://localhost:9/v1/2024-03-05), which is not followed\""))
+        ",error,\"bad_response: redirected elsewhere (http://localhost:9/v1/2024-03-05), which is not followed: only"
+          + " redirects within the same scheme, host and port are\""))
     #expect(lines[4].hasSuffix(",error,bad_response: the answer is larger than 32 MB"))
     #expect(lines[5].hasSuffix(",error,bad_response: HTTP 404"))
   }

@@ -73,6 +73,12 @@ struct RateProviderTests {
       #"{"amount":1.0,"base":"USD","date":"2020-01-02","rates":{"USD":1}}"#,
       "bad_response: Frankfurter: the answer is for another base currency"
     ),
+    // A valid answer far larger than any Frankfurter answer is refused while it is parsed (memory).
+    (
+      #"{"amount":1.0,"base":"EUR","date":"2020-01-02","rates":{"#
+        + (0..<10_001).map { #""C\#($0)":1"# }.joined(separator: ",") + "}}",
+      "bad_response: Frankfurter: the answer holds more than 10000 values (members and array elements)"
+    ),
   ])
   func invalidAnswersFailTheKeyWithTheReason(body: String, expected: String) throws {
     let provider = FrankfurterV1Provider(endpoint: endpoint)

@@ -74,7 +74,7 @@ public final class CurlTransport: HTTPTransport {
         target = location
       }
     }
-    return .failure(.connection("more than \(maximumRedirects) redirects"))
+    return .failure(.unusable("more than \(maximumRedirects) redirects"))
   }
 
   static func origin(of url: URL) -> String {
@@ -198,9 +198,18 @@ final class CurlHandle: @unchecked Sendable {
       let detail = written.isEmpty ? String(cString: curl_easy_strerror(code)) : String(decoding: written, as: UTF8.self)
       var systemError = 0
       _ = fxcurl_get_long(handle, CURLINFO_OS_ERRNO, &systemError)
+      // libcurl names the address it could not reach, a proxy's when one is used: "Failed to connect to
+      // 127.0.0.1 port 9 after 0 ms: …".
+      var peer = ""
+      if let start = detail.range(of: "Failed to connect to "),
+        let end = detail.range(of: " after ", range: start.upperBound..<detail.endIndex)
+      {
+        peer = " (\(detail[start.upperBound..<end.lowerBound]))"
+      }
       return .failure(
         Self.failure(
-          code, detail: detail, systemError: Int32(truncatingIfNeeded: systemError), host: URL(string: url)?.host ?? url))
+          code, detail: detail, systemError: Int32(truncatingIfNeeded: systemError), host: URL(string: url)?.host ?? url,
+          peer: peer))
     }
     var status = 0
     _ = fxcurl_get_long(handle, CURLINFO_RESPONSE_CODE, &status)
@@ -210,20 +219,26 @@ final class CurlHandle: @unchecked Sendable {
     return .success(Answer(response: response, redirect: redirect.map { String(cString: $0) }))
   }
 
-  /// The transport's failure for a libcurl error, with libcurl's message, the system's `errno` (0 if none) and
-  /// the host asked.
-  static func failure(_ code: CURLcode, detail: String, systemError: Int32, host: String) -> TransportError {
+  /// The transport's failure for a libcurl error, with libcurl's message, the system's `errno` (0 if none), the
+  /// host asked and the address connected to (` (127.0.0.1 port 9)`, a proxy's when one is used; empty if none).
+  static func failure(_ code: CURLcode, detail: String, systemError: Int32, host: String, peer: String) -> TransportError {
     switch code {
     case CURLE_OPERATION_TIMEDOUT: return .timeout
     case CURLE_FILESIZE_EXCEEDED: return .tooLarge(limit: CurlTransport.maximumBodySize)
     case CURLE_COULDNT_CONNECT:
-      return .connection(systemError == ECONNREFUSED ? "connection refused" : "cannot connect (\(detail))")
+      return .connection(systemError == ECONNREFUSED ? "connection refused\(peer)" : "cannot connect (\(detail))")
     case CURLE_COULDNT_RESOLVE_HOST: return .connection("host not found (\(host))")
     case CURLE_COULDNT_RESOLVE_PROXY: return .connection("proxy host not found (\(detail))")
     case CURLE_GOT_NOTHING: return .connection("connection closed without an answer")
     case CURLE_PARTIAL_FILE: return .connection("connection closed before the whole answer arrived")
     case CURLE_RECV_ERROR, CURLE_SEND_ERROR: return .connection("connection broken (\(detail))")
-    case CURLE_BAD_CONTENT_ENCODING: return .connection("the answer's compression is broken (\(detail))")
+    case CURLE_BAD_CONTENT_ENCODING: return .unusable("the answer's compression is broken (\(detail))")
+    case CURLE_WEIRD_SERVER_REPLY: return .unusable("the answer is not HTTP (\(detail))")
+    case CURLE_UNSUPPORTED_PROTOCOL where detail.contains("HTTP/0.9"):
+      return .unusable("the answer is not HTTP: no status line")
+    case CURLE_OUT_OF_MEMORY:
+      // libcurl's own limit of 100 KB for one header line ends the transfer this way.
+      return .unusable("the answer cannot be read: a header line is too long, or memory ran out (\(detail))")
     default: return .connection(detail)
     }
   }

@@ -26,6 +26,9 @@ public enum TransportError: Error, Equatable, Sendable {
   case headersTooLarge(limit: Int)
   /// The server redirected to another origin, which is not followed.
   case redirected(to: String)
+  /// The server's answer cannot be used and asking again would not change that: not HTTP, a redirect loop, a
+  /// compression that cannot be decoded.
+  case unusable(String)
 }
 
 /// Sends GET requests: the seam between the fetch engine and the network, so tests drive the same engine

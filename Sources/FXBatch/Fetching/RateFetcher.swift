@@ -88,7 +88,14 @@ public struct RateFetcher: Sendable {
         finish(.failure(.refused("the answer's header fields are larger than \(limit >> 10) KB")))
         return
       case .failure(.redirected(let destination)):
-        finish(.failure(.refused("redirected to another host (\(destination)), which is not followed")))
+        finish(
+          .failure(
+            .refused(
+              "redirected elsewhere (\(destination)), which is not followed: only redirects within the same scheme,"
+                + " host and port are")))
+        return
+      case .failure(.unusable(let reason)):
+        finish(.failure(.refused(reason)))
         return
       }
       guard number <= retryPolicy.retries else {

@@ -21,6 +21,9 @@ public struct CalculatorAnswer: Sendable, Equatable {
     self.icc = icc
   }
 
+  /// The largest answer body read.
+  static let maximumBodySize = 64 << 10
+
   /// Reads an answer body.
   ///
   /// - Parameter body: the HTTP response body, UTF-8 or Latin-1.
@@ -28,6 +31,12 @@ public struct CalculatorAnswer: Sendable, Equatable {
   ///   not an object, lacks `lhs` or `rhs`, has a member twice or a member of the wrong type. Extra members are
   ///   ignored. A missing `error` is empty.
   public static func parse(_ body: [UInt8]) -> Result<CalculatorAnswer, RowError> {
+    // An answer is about 100 bytes; a large one (a JSON tree costs many times its text) is refused unread.
+    guard body.count <= maximumBodySize else {
+      return .failure(
+        RowError(
+          .badResponse, "calculator: the answer is \(body.count) bytes, more than any calculator answer (\(maximumBodySize))"))
+    }
     let value: JSONValue
     do {
       value = try RepairedJSON.parse(body)

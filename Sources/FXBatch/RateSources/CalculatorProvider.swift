@@ -61,9 +61,12 @@ public struct CalculatorProvider: RateProvider {
     for key in keys { groups[key.pair, default: []].append(key) }
     return groups.keys.sorted { ($0.base, $0.quote) < ($1.base, $1.quote) }.compactMap { pair in
       var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
-      components?.queryItems = [
-        URLQueryItem(name: "hl", value: "en"), URLQueryItem(name: "q", value: "1\(pair.base)=?\(pair.quote)"),
-      ]
+      // The endpoint's own query is kept, before the request's parameters.
+      let given = components?.queryItems ?? []
+      components?.queryItems =
+        given + [
+          URLQueryItem(name: "hl", value: "en"), URLQueryItem(name: "q", value: "1\(pair.base)=?\(pair.quote)"),
+        ]
       guard let url = components?.url, let keys = groups[pair] else { return nil }
       return RateRequest(url: url, keys: keys)
     }

@@ -78,15 +78,17 @@ public struct FrankfurterProvider: RateProvider {
   private func request(base: CurrencyCode, keys: [RateKey], lookback: Int) -> RateRequest? {
     guard let first = keys.first?.day, let last = keys.last?.day else { return nil }
     let quotes = Set(keys.map(\.pair.quote)).sorted().map(\.description).joined(separator: ",")
-    var items = [URLQueryItem(name: "base", value: base.description), URLQueryItem(name: "quotes", value: quotes)]
+    var components = URLComponents(
+      url: endpoint.appendingPathComponent("v2").appendingPathComponent("rates"), resolvingAgainstBaseURL: false)
+    // The endpoint's own query (an access key, say) is kept, before the request's parameters.
+    var items = components?.queryItems ?? []
+    items += [URLQueryItem(name: "base", value: base.description), URLQueryItem(name: "quotes", value: quotes)]
     if first == last, lookback <= Self.serviceCarryForwardDays {
       items.append(URLQueryItem(name: "date", value: first.description))
     } else {
       items.append(URLQueryItem(name: "from", value: max(first.adding(days: -lookback), firstDay).description))
       items.append(URLQueryItem(name: "to", value: last.description))
     }
-    var components = URLComponents(
-      url: endpoint.appendingPathComponent("v2").appendingPathComponent("rates"), resolvingAgainstBaseURL: false)
     components?.queryItems = items
     guard let url = components?.url else { return nil }
     return RateRequest(url: url, keys: keys)
@@ -103,7 +105,7 @@ public struct FrankfurterProvider: RateProvider {
     RateQuote, RowError
   >] {
     let items: [JSONValue]
-    switch Self.document(response) {
+    switch Self.document(response, maximumValues: Self.maximumValues(for: request, maxStaleness: maxStaleness)) {
     case .success(.array(let array)): items = array
     case .success: return failAll(request, RowError(.badResponse, "Frankfurter: the answer is not a list of rates"))
     case .failure(let error): return failAll(request, error)
@@ -152,12 +154,24 @@ public struct FrankfurterProvider: RateProvider {
     return results
   }
 
-  /// The JSON document of a 2xx answer (v1 or v2), or `bad_response` for a body that is not JSON or is an error
-  /// (`{"error": …}` or `{"message": …}`).
-  static func document(_ response: HTTPResponse) -> Result<JSONValue, RowError> {
+  /// The most JSON values a valid answer to a request holds: a row (an object of 4 members, 5 values) per
+  /// quote and day from the request's first day less the lookback and the service's carry-forward to its
+  /// last day, the base's identity row, and the array.
+  static func maximumValues(for request: RateRequest, maxStaleness: Int) -> Int {
+    guard let first = request.keys.map(\.day).min(), let last = request.keys.map(\.day).max() else { return 1 }
+    let days = last.days(since: first) + min(max(maxStaleness, 0), maximumLookbackDays) + serviceCarryForwardDays + 1
+    let quotes = Set(request.keys.map(\.pair.quote)).count
+    return 5 * (quotes * days + 1) + 1
+  }
+
+  /// The JSON document of a 2xx answer (v1 or v2), or `bad_response` for a body that is not JSON, holds more
+  /// values than the request can validly be answered with (refused while it is parsed: memory), or is an
+  /// error (`{"error": …}` or `{"message": …}`).
+  static func document(_ response: HTTPResponse, maximumValues: Int) -> Result<JSONValue, RowError> {
     let document: JSONValue
-    do { document = try JSONParser.parse([UInt8](response.body)) } catch {
-      return .failure(RowError(.badResponse, "Frankfurter: not JSON (\(error))"))
+    do { document = try JSONParser.parse([UInt8](response.body), maximumValues: maximumValues) } catch {
+      let reason = error.message.hasPrefix("more than") ? "the answer holds \(error.message)" : "not JSON (\(error))"
+      return .failure(RowError(.badResponse, "Frankfurter: \(reason)"))
     }
     if let message = document["error"]?.stringValue ?? document["message"]?.stringValue {
       return .failure(RowError(.badResponse, "Frankfurter: \(message)"))
@@ -251,6 +265,7 @@ public struct FrankfurterProvider: RateProvider {
   /// The `message` of a `{"status","message"}` error body.
   private static func serviceMessage(_ failure: FetchError) -> String? {
     guard case .httpStatus(_, _, _, let body) = failure else { return nil }
-    return (try? JSONParser.parse(Array(body.utf8)))?["message"]?.stringValue
+    // An error body is `{"status": …, "message": …}`.
+    return (try? JSONParser.parse(Array(body.utf8), maximumValues: 16))?["message"]?.stringValue
   }
 }

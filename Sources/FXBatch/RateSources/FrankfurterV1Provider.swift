@@ -30,13 +30,21 @@ public struct FrankfurterV1Provider: RateProvider {
       let symbols = Set(keys.map(\.pair.quote.description)).sorted().joined(separator: ",")
       var components = URLComponents(
         url: endpoint.appendingPathComponent("v1").appendingPathComponent(first.day.description), resolvingAgainstBaseURL: false)
-      components?.queryItems = [
-        URLQueryItem(name: "base", value: first.pair.base.description), URLQueryItem(name: "symbols", value: symbols),
-      ]
+      // The endpoint's own query (an access key, say) is kept, before the request's parameters.
+      let given = components?.queryItems ?? []
+      components?.queryItems =
+        given + [
+          URLQueryItem(name: "base", value: first.pair.base.description), URLQueryItem(name: "symbols", value: symbols),
+        ]
       guard let url = components?.url else { return nil }
       return RateRequest(url: url, keys: keys)
     }
   }
+
+  /// The most JSON values an answer may hold. A day's answer has one rate per currency (about 35 values); a
+  /// valid 28 MB answer of 2 million members made a JSON tree of 390 MB, past the memory the answer limit is
+  /// meant to bound, so a larger answer is refused while it is parsed.
+  static let maximumValues = 10_000
 
   public func answers(to request: RateRequest, response: HTTPResponse, maxStaleness: Int) -> [RateKey: Result<
     RateQuote, RowError
@@ -45,7 +53,7 @@ public struct FrankfurterV1Provider: RateProvider {
       failAll(request, RowError(.badResponse, "Frankfurter: \(reason)"))
     }
     let document: JSONValue
-    switch FrankfurterProvider.document(response) {
+    switch FrankfurterProvider.document(response, maximumValues: Self.maximumValues) {
     case .success(let parsed): document = parsed
     case .failure(let error): return failAll(request, error)
     }
@@ -105,7 +113,7 @@ public struct FrankfurterV1Provider: RateProvider {
   public func rowError(for failure: FetchError, request: RateRequest) -> RowError {
     // Only Frankfurter's own JSON message means "no such rate"; an HTML 404 is a wrong endpoint.
     if case .httpStatus(let status, _, _, let body) = failure, status == 404 || status == 422,
-      let message = (try? JSONParser.parse(Array(body.utf8)))?["message"]?.stringValue
+      let message = (try? JSONParser.parse(Array(body.utf8), maximumValues: Self.maximumValues))?["message"]?.stringValue
     {
       return RowError(.noRate, "Frankfurter: \(message)")
     }

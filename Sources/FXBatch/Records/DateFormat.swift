@@ -51,6 +51,7 @@ public enum DateFormat: String, CaseIterable, Sendable {
     if datePart.count != bytes.count, pieces[0].count != 4 {
       return invalid("is not a date (a time may only follow a YYYY-MM-DD date)")
     }
+    if let problem = Self.timeProblem(bytes[datePart.count...].dropFirst()) { return invalid(problem) }
     if pieces[0].count == 4 {
       guard pieces[2].count <= 2 else { return invalid("is not a date (expected YYYY-MM-DD)") }
       return day(first, second, third)
@@ -65,5 +66,41 @@ public enum DateFormat: String, CaseIterable, Sendable {
       if separator == UInt8(ascii: ".") { return day(third, second, first) }
       return invalid("is ambiguous (day/month or month/day?); pass --date-format dmy or --date-format mdy")
     }
+  }
+
+  /// What is wrong with the clock time after a date, or `nil` when it is a valid time or not a clock time at all.
+  ///
+  /// The day is the date as written, whatever the time; but a time that cannot be (`T25:00:00`, `+99:99`)
+  /// says the value is not what it seems, so it is refused rather than its date trusted. A time is `H:MM` or
+  /// `HH:MM`, then `:SS` and a fraction, then `Z` or an offset `±HH`, `±HHMM` or `±HH:MM`; text that does not
+  /// start as `H:MM` (`12 PM`, ` UTC`) is left alone, as before.
+  static func timeProblem(_ time: ArraySlice<UInt8>) -> String? {
+    var rest = time
+    func digits(_ count: ClosedRange<Int>) -> Int? {
+      let run = rest.prefix(count.upperBound).prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+      guard count.contains(run.count) else { return nil }
+      rest = rest.dropFirst(run.count)
+      return run.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+    }
+    func skip(_ byte: Character) -> Bool {
+      guard rest.first == byte.asciiValue else { return false }
+      rest = rest.dropFirst()
+      return true
+    }
+    guard let hour = digits(1...2), skip(":"), let minute = digits(2...2) else { return nil }
+    guard hour < 24, minute < 60 else { return "has no such time of day" }
+    if skip(":") {
+      guard let second = digits(2...2), second <= 60 else { return "has no such time of day" }
+      if skip(".") || skip(",") {
+        guard digits(1...12) != nil else { return "has no such time of day" }
+      }
+    }
+    if skip("Z") || rest.isEmpty { return rest.isEmpty ? nil : "has text after its time zone" }
+    guard skip("+") || skip("-") else { return nil }  // ` PM`, ` UTC`: words after the time are not checked
+    guard let offsetHours = digits(2...2), offsetHours <= 14 else { return "has no such time zone offset" }
+    if rest.isEmpty { return nil }
+    _ = skip(":")
+    guard let offsetMinutes = digits(2...2), offsetMinutes < 60, rest.isEmpty else { return "has no such time zone offset" }
+    return nil
   }
 }

@@ -1,0 +1,33 @@
+/// Why a part of an `.xlsx` workbook cannot be read: its package refused it, or its XML or its cells are malformed.
+public enum XLSXError: Error, Equatable, Sendable, CustomStringConvertible {
+  /// The zip package or the entry refused (a zip bomb, a DTD, …).
+  case package(ZipError)
+  /// A part the workbook needs is not in the package, or its relationships do not lead to it.
+  case missingPart(path: String, part: String)
+  /// libxml2 could not parse the part.
+  case malformedXML(path: String, entry: String, line: Int, column: Int, message: String)
+  /// A cell whose `r` reference is not a cell of a sheet, or not where the row and the cells before it put it.
+  case misplacedCell(path: String, entry: String, line: Int, reference: String, reason: String)
+  /// A row whose `r` number is not a row of a sheet, or not after the row before it.
+  case misplacedRow(path: String, entry: String, line: Int, row: String)
+  /// A shared-string cell whose index is not in the shared strings table.
+  case noSuchSharedString(path: String, entry: String, line: Int, reference: String, index: String)
+
+  public var description: String {
+    switch self {
+    case .package(let error):
+      return error.description
+    case .missingPart(let path, let part):
+      return "\(path): error: the package has no \(part): not an .xlsx workbook, or a damaged one"
+    case .malformedXML(let path, let entry, let line, let column, let message):
+      return "\(path): error: \(entry):\(line):\(column): malformed XML: \(message)"
+    case .misplacedCell(let path, let entry, let line, let reference, let reason):
+      return "\(path): error: \(entry):\(line): cell reference \(reference): \(reason)"
+    case .misplacedRow(let path, let entry, let line, let row):
+      return "\(path): error: \(entry):\(line): row number \(row) is not a row after the one before it (1 to 1048576)"
+    case .noSuchSharedString(let path, let entry, let line, let reference, let index):
+      return
+        "\(path): error: \(entry):\(line): cell \(reference) refers to shared string \(index), which the workbook does not have"
+    }
+  }
+}

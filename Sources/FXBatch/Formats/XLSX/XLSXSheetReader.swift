@@ -1,0 +1,159 @@
+import CLibXML2
+
+/// One cell of a sheet, as its XML stores it.
+public struct XLSXCell: Equatable, Sendable {
+  /// Where it is.
+  public let reference: XLSXCellReference
+  /// Its style's index in the workbook's cell formats (`s`; 0 when it has none): what says a number is a date.
+  public let style: Int
+  /// Its value.
+  public let value: XLSXCellValue
+}
+
+/// A cell's value by its type (`t`, ECMA-376 part 1, 18.18.11), its text exactly as stored.
+public enum XLSXCellValue: Equatable, Sendable {
+  /// A number (`t="n"` or no `t`), as its decimal text (`1234.56`, `4.5E-3`): never through `Double`.
+  case number(String)
+  /// A string: shared (`t="s"`, looked up), inline (`t="inlineStr"`), or a formula's string result (`t="str"`).
+  case text(String)
+  /// A boolean (`t="b"`).
+  case boolean(Bool)
+  /// An error (`t="e"`): `#N/A`, `#DIV/0!`, …
+  case error(String)
+  /// A date written as ISO 8601 text (`t="d"`), which Excel writes only in strict mode.
+  case date(String)
+  /// A formula without a cached value (the file was written by a program that does not compute, as openpyxl).
+  case formulaWithoutValue(formula: String)
+  /// A cell with no value (only a style).
+  case empty
+}
+
+/// A row of a sheet: its number and its cells, left to right (sparse: empty cells are not there).
+public struct XLSXRow: Equatable, Sendable {
+  /// The row's number, from 1.
+  public let number: Int
+  public let cells: [XLSXCell]
+}
+
+/// Reads a worksheet part (`xl/worksheets/sheet1.xml`) row by row as it inflates, so that memory holds one row.
+///
+/// Rows and cells are placed by their `r` attributes (`<row r="7">`, `<c r="C7">`); one without `r` follows the
+/// one before it, as Excel reads them. A row before or at the row before it, a cell before or at the cell before
+/// it, or a cell reference in another row is refused, as is a shared-string index the table does not have.
+public final class XLSXSheetReader {
+  private let part: XLSXPartReader
+  private let sharedStrings: XLSXSharedStrings
+  private var previousRow = 0
+
+  /// - Parameters:
+  ///   - package: the workbook.
+  ///   - entry: the worksheet part.
+  ///   - sharedStrings: the workbook's shared strings (empty when it has none).
+  /// - Throws: ``XLSXError``.
+  public init(package: ZipPackage, entry: ZipEntry, sharedStrings: XLSXSharedStrings) throws(XLSXError) {
+    part = try XLSXPartReader(package: package, entry: entry)
+    self.sharedStrings = sharedStrings
+  }
+
+  /// The next row, or `nil` after the last one.
+  ///
+  /// - Throws: ``XLSXError``.
+  public func nextRow() throws(XLSXError) -> XLSXRow? {
+    while try part.read() {
+      guard part.isElement(XML_READER_TYPE_ELEMENT, named: "row") else { continue }
+      let number = try rowNumber()
+      previousRow = number
+      var cells: [XLSXCell] = []
+      try part.forEachNodeInside { () throws(XLSXError) in
+        guard part.isElement(XML_READER_TYPE_ELEMENT, named: "c") else { return }
+        cells.append(try cell(row: number, after: cells.last?.reference.column ?? -1))
+      }
+      return XLSXRow(number: number, cells: cells)
+    }
+    return nil
+  }
+
+  /// The number of the row element the reader is on.
+  private func rowNumber() throws(XLSXError) -> Int {
+    guard let text = part.attribute("r") else {
+      guard previousRow < XLSXCellReference.rowCount else {
+        throw .misplacedRow(path: part.path, entry: part.entry, line: part.line, row: String(previousRow + 1))
+      }
+      return previousRow + 1
+    }
+    guard let number = Int(text), number > previousRow, number <= XLSXCellReference.rowCount else {
+      throw .misplacedRow(path: part.path, entry: part.entry, line: part.line, row: text)
+    }
+    return number
+  }
+
+  /// The cell element the reader is on, read to its end.
+  private func cell(row: Int, after previousColumn: Int) throws(XLSXError) -> XLSXCell {
+    let line = part.line
+    let reference = try cellReference(row: row, after: previousColumn, line: line)
+    let type = part.attribute("t") ?? "n"
+    let style = part.attribute("s").flatMap { Int($0) } ?? 0
+    var value: String? = nil
+    var formula: String? = nil
+    var inline: String? = nil
+    try part.forEachNodeInside { () throws(XLSXError) in
+      if part.isElement(XML_READER_TYPE_ELEMENT, named: "v") {
+        value = try part.elementText()
+      } else if part.isElement(XML_READER_TYPE_ELEMENT, named: "f") {
+        formula = try part.elementText()
+      } else if part.isElement(XML_READER_TYPE_ELEMENT, named: "is") {
+        inline = try part.richText()
+      }
+    }
+    return XLSXCell(
+      reference: reference, style: style,
+      value: try cellValue(type: type, value: value, formula: formula, inline: inline, reference: reference, line: line))
+  }
+
+  /// Where the cell element the reader is on is: its `r`, else the column after the previous cell's.
+  private func cellReference(row: Int, after previousColumn: Int, line: Int) throws(XLSXError) -> XLSXCellReference {
+    guard let text = part.attribute("r") else {
+      guard let reference = XLSXCellReference(column: previousColumn + 1, row: row) else {
+        throw .misplacedCell(
+          path: part.path, entry: part.entry, line: line, reference: "(none)", reason: "past the last column, XFD")
+      }
+      return reference
+    }
+    guard let reference = XLSXCellReference(text) else {
+      throw .misplacedCell(
+        path: part.path, entry: part.entry, line: line, reference: text, reason: "not a cell (A1 to XFD1048576)")
+    }
+    guard reference.row == row else {
+      throw .misplacedCell(path: part.path, entry: part.entry, line: line, reference: text, reason: "not in row \(row)")
+    }
+    guard reference.column > previousColumn else {
+      throw .misplacedCell(
+        path: part.path, entry: part.entry, line: line, reference: text, reason: "not after the cell before it")
+    }
+    return reference
+  }
+
+  /// A cell's value from its type and the text of its `<v>`, `<f>` and `<is>`.
+  private func cellValue(
+    type: String, value: String?, formula: String?, inline: String?, reference: XLSXCellReference, line: Int
+  ) throws(XLSXError) -> XLSXCellValue {
+    if type == "inlineStr" { return inline.map(XLSXCellValue.text) ?? .empty }
+    // openpyxl writes a formula without a cached value as `<f>…</f><v />`.
+    guard let value, !value.isEmpty || type == "str" else {
+      return formula.map { .formulaWithoutValue(formula: $0) } ?? .empty
+    }
+    switch type {
+    case "s":
+      guard let index = Int(value), sharedStrings.strings.indices.contains(index) else {
+        throw .noSuchSharedString(
+          path: part.path, entry: part.entry, line: line, reference: reference.description, index: value)
+      }
+      return .text(sharedStrings.strings[index])
+    case "str": return .text(XLSXText.unescaped(value))
+    case "b": return .boolean(value == "1" || value == "true")
+    case "e": return .error(value)
+    case "d": return .date(value)
+    default: return .number(value)
+    }
+  }
+}

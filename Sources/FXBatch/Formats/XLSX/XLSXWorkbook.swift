@@ -1,0 +1,94 @@
+import CLibXML2
+
+/// What an `.xlsx` package's workbook part says about its sheets, found the way OOXML readers find them (ECMA-376
+/// part 2, Open Packaging Conventions): the package relationships (`_rels/.rels`) lead to the workbook part, its
+/// relationships (`xl/_rels/workbook.xml.rels`) to the sheets, the shared strings and the styles.
+public struct XLSXWorkbook: Equatable, Sendable {
+  /// A sheet, in tab order.
+  public struct Sheet: Equatable, Sendable {
+    /// Its name on its tab.
+    public let name: String
+    /// Its part (`xl/worksheets/sheet1.xml`); `nil` for a sheet that is not a worksheet (a chart sheet).
+    public let entry: String?
+  }
+
+  /// The workbook part (`xl/workbook.xml`).
+  public let entry: String
+  /// The sheets, in tab order.
+  public let sheets: [Sheet]
+  /// The shared strings part, when the workbook has one (openpyxl writes none).
+  public let sharedStringsEntry: String?
+  /// The styles part, when the workbook has one.
+  public let stylesEntry: String?
+  /// Whether its dates count from 1904 (`<workbookPr date1904="1"/>`, old Mac Excel) rather than 1900.
+  public let usesDate1904: Bool
+
+  private static let relationshipsNamespace: StaticString =
+    "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+  /// Reads a package's workbook structure.
+  ///
+  /// - Throws: ``XLSXError/missingPart(path:part:)`` when the relationships lead nowhere, or as the parts' reads.
+  public static func read(from package: ZipPackage) throws(XLSXError) -> XLSXWorkbook {
+    let root = try relationships(of: "", in: package)
+    guard let entry = root.first(where: { $0.type.hasSuffix("/officeDocument") })?.target,
+      let workbook = package.entry(named: entry)
+    else { throw .missingPart(path: package.path, part: "workbook (no officeDocument relationship in _rels/.rels)") }
+    let related = try relationships(of: entry, in: package)
+    let part = try XLSXPartReader(package: package, entry: workbook)
+    var sheets: [Sheet] = []
+    var usesDate1904 = false
+    while try part.read() {
+      if part.isElement(XML_READER_TYPE_ELEMENT, named: "workbookPr") {
+        usesDate1904 = ["1", "true"].contains(part.attribute("date1904") ?? "")
+      } else if part.isElement(XML_READER_TYPE_ELEMENT, named: "sheet") {
+        let id = part.attribute("id", namespace: relationshipsNamespace)
+        let target = related.first { $0.id == id && $0.type.hasSuffix("/worksheet") }?.target
+        sheets.append(Sheet(name: part.attribute("name") ?? "", entry: target))
+      }
+    }
+    for sheet in sheets {
+      if let entry = sheet.entry, package.entry(named: entry) == nil {
+        throw .missingPart(path: package.path, part: "\(entry), the part of sheet \(sheet.name)")
+      }
+    }
+    return XLSXWorkbook(
+      entry: entry, sheets: sheets,
+      sharedStringsEntry: related.first { $0.type.hasSuffix("/sharedStrings") }?.target,
+      stylesEntry: related.first { $0.type.hasSuffix("/styles") }?.target, usesDate1904: usesDate1904)
+  }
+
+  /// A part's relationships (`<folder>/_rels/<name>.rels`; `_rels/.rels` for the package, `part` ""), their
+  /// targets resolved to entry names; none when the part has no relationships part. External targets are left out.
+  static func relationships(of part: String, in package: ZipPackage) throws(XLSXError)
+    -> [(id: String, type: String, target: String)]
+  {
+    let folder = PathText.directory(of: part)
+    let name = PathText.appending("_rels/" + PathText.lastComponent(of: part) + ".rels", to: folder)
+    guard let entry = package.entry(named: name) else { return [] }
+    let reader = try XLSXPartReader(package: package, entry: entry)
+    var relationships: [(id: String, type: String, target: String)] = []
+    while try reader.read() {
+      guard reader.isElement(XML_READER_TYPE_ELEMENT, named: "Relationship"), reader.attribute("TargetMode") != "External",
+        let id = reader.attribute("Id"), let type = reader.attribute("Type"), let target = reader.attribute("Target")
+      else { continue }
+      relationships.append((id, type, resolve(target, from: folder)))
+    }
+    return relationships
+  }
+
+  /// A relationship's target as an entry name: `/xl/a.xml` from the package root, `a.xml` or `../a.xml` from
+  /// the source part's folder.
+  static func resolve(_ target: String, from folder: String) -> String {
+    let path = target.hasPrefix("/") ? String(target.dropFirst()) : PathText.appending(target, to: folder)
+    var segments: [Substring] = []
+    for segment in path.split(separator: "/", omittingEmptySubsequences: true) {
+      switch segment {
+      case ".": continue
+      case "..": _ = segments.popLast()
+      default: segments.append(segment)
+      }
+    }
+    return segments.joined(separator: "/")
+  }
+}

@@ -1,0 +1,157 @@
+import FXBatchTestSupport
+import Foundation
+import Testing
+
+@testable import FXBatch
+
+/// Writing a package with some entries replaced: the rest copied as stored, the output written atomically.
+@Suite("Zip packages: writing")
+struct ZipWriteTests {
+  static let newSheet = Array(
+    (#"<?xml version="1.0" encoding="UTF-8"?>"# + "\n<worksheet><sheetData>"
+      + String(repeating: #"<row r="1"><c r="A1" t="n"><v>1234.56</v></c></row>"#, count: 200)
+      + "</sheetData></worksheet>").utf8)
+
+  /// Checks that `output` has the entries of `input` in the same order, every one not in `replaced` identical
+  /// to the input's (central-directory record and stored bytes), and returns the output's entries.
+  @discardableResult
+  static func expectUntouchedEntriesCopied(input: String, output: String, replaced: Set<String>) throws -> RawZip {
+    let before = try RawZip(Array(try Data(contentsOf: URL(fileURLWithPath: input))))
+    let after = try RawZip(Array(try Data(contentsOf: URL(fileURLWithPath: output))))
+    #expect(Array(after.entries.map(\.name).prefix(before.entries.count)) == before.entries.map(\.name))
+    for entry in before.entries where !replaced.contains(entry.name) {
+      var copy = try #require(after.entry(entry.name))
+      #expect(copy.data == entry.data, "\(entry.name): its compressed bytes")
+      #expect(copy.crc == entry.crc, "\(entry.name): its CRC-32")
+      // libzip writes each local header with the sizes in it, so it clears bit 3 (sizes in a data descriptor
+      // after the data), and sets bit 11 (UTF-8 name) only for a name that is not ASCII: LibreOffice sets both.
+      #expect(copy.flags & ~0x0808 == entry.flags & ~0x0808, "\(entry.name): its flags")
+      #expect(copy.flags & 0x0008 == 0, "\(entry.name): no data descriptor")
+      copy.flags = entry.flags
+      copy.data = entry.data
+      #expect(copy == entry, "\(entry.name): its central directory record")
+    }
+    return after
+  }
+
+  @Test(
+    "a replaced sheet, every other entry copied as it was stored",
+    arguments: [
+      ("libreoffice.xlsx", "xl/worksheets/sheet1.xml"), ("openpyxl.xlsx", "xl/worksheets/sheet1.xml"),
+      ("libreoffice.ods", "content.xml"),
+    ])
+  func replacesAnEntry(name: String, entryName: String) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = try Fixture.path("Workbooks", name)
+    let output = directory.path + "/converted-" + name
+    let package = try ZipPackage(path: input)
+    try package.write(to: output, replacing: [(entryName, .bytes(Self.newSheet))])
+
+    let after = try Self.expectUntouchedEntriesCopied(input: input, output: output, replaced: [entryName])
+    #expect(after.entries.count == package.entries.count)
+    let original = try #require(try RawZip(Fixture.bytes("Workbooks", name)).entry(entryName))
+    let replaced = try #require(after.entry(entryName))
+    #expect(replaced.method == 8)  // deflated, as it was
+    #expect(replaced.size == UInt32(Self.newSheet.count))
+    #expect(replaced.crc == crc32(Self.newSheet))
+    #expect(replaced.data.count < Self.newSheet.count / 10)  // deflated: 200 identical rows
+    #expect(replaced.dosDate == original.dosDate && replaced.dosTime == original.dosTime)  // its time kept
+    // Read back through the package reader: the new bytes, and the old bytes of every other entry.
+    let written = try ZipPackage(path: output)
+    #expect(try written.contents(ofEntryNamed: entryName) == Self.newSheet)
+    for entry in package.entries where entry.name != entryName {
+      #expect(try written.contents(ofEntryNamed: entry.name) == package.contents(of: entry), "\(entry.name)")
+    }
+    // Only the output was written beside it.
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["converted-" + name])
+  }
+
+  @Test func theSpreadsheetMimetypeStaysFirstAndStored() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let output = directory.path + "/out.ods"
+    try ZipPackage(path: Fixture.path("Workbooks", "libreoffice.ods"))
+      .write(to: output, replacing: [("content.xml", .bytes(Self.newSheet))])
+    let mimetype = try #require(try RawZip(Array(Data(contentsOf: URL(fileURLWithPath: output)))).entries.first)
+    #expect(mimetype.name == "mimetype")
+    #expect(mimetype.method == 0)
+    #expect(mimetype.data == Array("application/vnd.oasis.opendocument.spreadsheet".utf8))
+    // ODF readers look for the media type at offset 38 of the file (ODF 1.2 part 3, 3.3).
+    let head = Array(try Data(contentsOf: URL(fileURLWithPath: output)).prefix(38 + 46))
+    #expect(String(decoding: head.suffix(46), as: UTF8.self) == "application/vnd.oasis.opendocument.spreadsheet")
+  }
+
+  @Test func entriesAddedFromBytesAndFromAFile() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = try Fixture.path("Workbooks", "libreoffice.xlsx")
+    let sheetFile = try directory.write(Self.newSheet, named: "sheet.xml")
+    let output = directory.path + "/out.xlsx"
+    try ZipPackage(path: input).write(
+      to: output,
+      replacing: [
+        ("xl/worksheets/sheet2.xml", .file(path: sheetFile)), ("xl/new/first.xml", .bytes(Array("<a/>".utf8))),
+        ("xl/new/empty.xml", .bytes([])),
+      ])
+    let after = try Self.expectUntouchedEntriesCopied(input: input, output: output, replaced: ["xl/worksheets/sheet2.xml"])
+    #expect(after.entries.suffix(2).map(\.name) == ["xl/new/first.xml", "xl/new/empty.xml"])
+    let written = try ZipPackage(path: output)
+    #expect(try written.contents(ofEntryNamed: "xl/worksheets/sheet2.xml") == Self.newSheet)
+    #expect(try written.contents(ofEntryNamed: "xl/new/first.xml") == Array("<a/>".utf8))
+    #expect(try written.contents(ofEntryNamed: "xl/new/empty.xml") == [])
+    #expect(written.entry(named: "xl/new/first.xml")?.method == .deflated)
+  }
+
+  @Test func nothingReplacedIsTheSameFile() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let output = directory.path + "/out.xlsx"
+    try ZipPackage(path: Fixture.path("Workbooks", "openpyxl.xlsx")).write(to: output, replacing: [])
+    #expect(Array(try Data(contentsOf: URL(fileURLWithPath: output))) == (try Fixture.bytes("Workbooks", "openpyxl.xlsx")))
+  }
+
+  @Test func aFailedWriteLeavesNoFileAndTheOldOneAlone() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let package = try ZipPackage(path: Fixture.path("Workbooks", "libreoffice.xlsx"))
+    let missing = directory.path + "/missing-sheet.xml"
+    let output = directory.path + "/out.xlsx"
+    #expect(throws: ZipError.self) {
+      try package.write(to: output, replacing: [("xl/worksheets/sheet1.xml", .file(path: missing))])
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
+    // An output that exists stays as it was.
+    try directory.write(Array("old".utf8), named: "out.xlsx")
+    #expect(throws: ZipError.self) {
+      try package.write(to: output, replacing: [("xl/worksheets/sheet1.xml", .file(path: missing))])
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.xlsx"])
+    #expect(Array(try Data(contentsOf: URL(fileURLWithPath: output))) == Array("old".utf8))
+    // An entry replaced twice is refused before anything is written.
+    #expect(throws: ZipError.writeFailed(path: output, reason: "a.xml is replaced twice")) {
+      try package.write(to: output, replacing: [("a.xml", .bytes([])), ("a.xml", .bytes([]))])
+    }
+    // A directory that does not exist.
+    let nowhere = directory.path + "/no/such/out.xlsx"
+    #expect(throws: ZipError.writeFailed(path: nowhere, reason: "cannot create \(nowhere): No such file or directory")) {
+      try package.write(to: nowhere, replacing: [("xl/worksheets/sheet1.xml", .bytes([]))])
+    }
+  }
+
+  @Test func theInputIsNeverTouched() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let original = try Fixture.bytes("Workbooks", "libreoffice.xlsx")
+    let input = try directory.write(original, named: "book.xlsx")
+    let package = try ZipPackage(path: input)
+    try package.write(to: directory.path + "/out.xlsx", replacing: [("xl/worksheets/sheet1.xml", .bytes(Self.newSheet))])
+    #expect(Array(try Data(contentsOf: URL(fileURLWithPath: input))) == original)
+    // Writing over the input itself replaces it whole, through a rename: the open package still reads the old one.
+    try package.write(to: input, replacing: [("xl/worksheets/sheet1.xml", .bytes(Self.newSheet))])
+    #expect(try ZipPackage(path: input).contents(ofEntryNamed: "xl/worksheets/sheet1.xml") == Self.newSheet)
+    let oldSheet = try #require(package.entry(named: "xl/worksheets/sheet1.xml"))
+    #expect(try package.contents(of: oldSheet).count == Int(oldSheet.size))
+    #expect(oldSheet.size != UInt64(Self.newSheet.count))
+  }
+}

@@ -33,7 +33,10 @@ public struct FrankfurterV2Server: Sendable {
   }
 
   public let pivot: String
-  public let rows: [Row]
+  /// Each quote's rows in date order.
+  let rowsByQuote: [String: [Row]]
+  /// The days with rows, ascending.
+  let dates: [CalendarDay]
   /// The currencies the service knows, publishing or not: the pivot, the table's, and any given.
   public let known: Set<String>
   /// Bases answered 503.
@@ -50,12 +53,14 @@ public struct FrankfurterV2Server: Sendable {
     pivot: String = "EUR", rows: [(String, String, String)], alsoKnown: [String] = [], today: String = "2026-12-01"
   ) {
     self.pivot = pivot
-    self.rows = rows.compactMap { date, quote, rate in
+    let parsed = rows.map { date, quote, rate in
       guard let day = CalendarDay(iso8601: date), let value = Double(rate) else {
         preconditionFailure("not a row: \(date) \(quote) \(rate)")
       }
       return Row(date: day, quote: quote, rate: value)
     }
+    rowsByQuote = Dictionary(grouping: parsed, by: \.quote).mapValues { $0.sorted { $0.date < $1.date } }
+    dates = Set(parsed.map(\.date)).sorted()
     known = Set([pivot] + rows.map(\.1) + alsoKnown)
     self.today = CalendarDay(iso8601: today) ?? CalendarDay(daysSinceEpoch: 0)
   }
@@ -86,20 +91,20 @@ public struct FrankfurterV2Server: Sendable {
     var records: [(date: CalendarDay, quote: String, rate: String)] = []
     if let from {
       let end = to ?? today
-      let window = rows.filter { $0.date >= from.adding(days: -14) && $0.date <= end }
-      let allDates = Set(window.map(\.date))
-      var anchors = allDates.filter { $0 >= from }.sorted()
-      if !allDates.contains(from) { anchors.insert(from, at: 0) }
+      // The days with rows from the lookback before the range to its end; the anchors are those in the range.
+      let window = dates[Self.count(dates, onOrBefore: from.adding(days: -15)) { $0 }..<Self.count(dates, onOrBefore: end) { $0 }]
+      var anchors = window.filter { $0 >= from }
+      if !window.contains(from) { anchors.insert(from, at: 0) }
       var seen = Set<String>()
       for anchor in anchors {
-        for record in emit(snapshot(window, on: anchor), base: base, quotes: quotes, range: true)
+        for record in emit(snapshot(on: anchor), base: base, quotes: quotes, range: true)
         where seen.insert("\(record.quote) \(record.date)").inserted {
           records.append(record)
         }
       }
       records.sort { ($0.date, $0.quote) < ($1.date, $1.quote) }
     } else {
-      records = emit(snapshot(rows, on: date ?? today.adding(days: 1)), base: base, quotes: quotes, range: false)
+      records = emit(snapshot(on: date ?? today.adding(days: 1)), base: base, quotes: quotes, range: false)
     }
     let body = records.map { #"{"date":"\#($0.date)","base":"\#(base)","quote":"\#($0.quote)","rate":\#($0.rate)}"# }
     return .json("[" + body.joined(separator: ",") + "]")
@@ -110,12 +115,26 @@ public struct FrankfurterV2Server: Sendable {
   }
 
   /// Each quote's latest row within 14 days on or before a day (`CarryForward.apply`).
-  private func snapshot(_ rows: [Row], on day: CalendarDay) -> [Row] {
-    var best: [String: Row] = [:]
-    for row in rows where row.date <= day && row.date >= day.adding(days: -14) {
-      if best[row.quote].map({ row.date > $0.date }) ?? true { best[row.quote] = row }
+  private func snapshot(on day: CalendarDay) -> [Row] {
+    rowsByQuote.keys.sorted().compactMap { quote in
+      guard let rows = rowsByQuote[quote] else { return nil }
+      let count = Self.count(rows, onOrBefore: day) { $0.date }
+      guard count > 0, rows[count - 1].date >= day.adding(days: -14) else { return nil }
+      return rows[count - 1]
     }
-    return best.values.sorted { $0.quote < $1.quote }
+  }
+
+  /// How many of some items in ascending day order are on or before a day.
+  static func count<Item>(
+    _ items: [Item], onOrBefore day: CalendarDay, _ dayOf: (Item) -> CalendarDay
+  ) -> Int {
+    var low = 0
+    var high = items.count
+    while low < high {
+      let middle = (low + high) / 2
+      if dayOf(items[middle]) <= day { low = middle + 1 } else { high = middle }
+    }
+    return low
   }
 
   /// A snapshot's rows in the asked base, filtered, rounded and written (`emit_records`).

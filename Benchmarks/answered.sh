@@ -5,7 +5,7 @@
 #
 # The runs (release build; wall time from bash's clock, peak memory from /usr/bin/time -v):
 #   embedded-csv      the CSV on the embedded ECB history (the road the others are measured against)
-#   frankfurter-csv   the CSV with `--source frankfurter --endpoint http://127.0.0.1:PORT --no-cache --lock L`:
+#   frankfurter-csv   the CSV with `--source frankfurter-v1 --endpoint http://127.0.0.1:PORT --no-cache --lock L`:
 #                     every (day, base) asked of a loopback Frankfurter server (Benchmarks/fetch_server.py, no
 #                     latency, every rate 1.2345: the rates are synthetic, so amounts are not checked here; the
 #                     differential tests check them against the general path)
@@ -73,7 +73,7 @@ run() {
 export FXBATCH_TODAY=2025-01-15
 LOCK=$OUT/rates.lock
 run embedded-csv -o "$OUT/out.csv" "$DATA/payments.csv"
-run frankfurter-csv --source frankfurter --endpoint "http://127.0.0.1:$PORT" --no-cache --lock "$LOCK" \
+run frankfurter-csv --source frankfurter-v1 --endpoint "http://127.0.0.1:$PORT" --no-cache --lock "$LOCK" \
   -o "$OUT/out.csv" "$DATA/payments.csv"
 SERVED=$(requests)
 run frozen-csv --lock "$LOCK" --frozen -o "$OUT/out.csv" "$DATA/payments.csv"

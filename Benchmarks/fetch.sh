@@ -22,12 +22,12 @@ PY
 run() { # jobs -> wall seconds
   local start end
   start=$(date +%s.%N)
-  "$BIN" convert -q --source frankfurter --endpoint "http://127.0.0.1:$PORT" --no-cache --max-staleness 0 \
+  "$BIN" convert -q --source frankfurter-v1 --endpoint "http://127.0.0.1:$PORT" --no-cache --max-staleness 0 \
     --jobs "$1" -o /dev/null "$WORK/in.csv"
   end=$(date +%s.%N)
   echo "$end - $start" | bc -l
 }
-"$BIN" convert -q --source frankfurter --endpoint "http://127.0.0.1:$PORT" --no-cache --jobs "$C" -o /dev/null "$WORK/in.csv" # warm-up
+"$BIN" convert -q --source frankfurter-v1 --endpoint "http://127.0.0.1:$PORT" --no-cache --jobs "$C" -o /dev/null "$WORK/in.csv" # warm-up
 parallel=$(run "$C"); serial=$(run 1)
 ideal=$(echo "scale=3; $(( (N + C - 1) / C * L )) / 1000" | bc -l)
 stats=$(curl -s "http://127.0.0.1:$PORT/stats")

@@ -58,6 +58,17 @@ public final class LoopbackHTTPServer: Sendable {
     core.state.withLock { $0.routes.set(path: path, responses) }
   }
 
+  /// Answers the requests for a path with what a responder computes from each request (a service
+  /// implemented in the test, such as ``FrankfurterV2Server``), replacing any earlier script for it.
+  ///
+  /// - Parameters:
+  ///   - path: the path to match exactly, percent-encoded as sent, without the query.
+  ///   - responder: the answer to a request. Called while the server's lock is held: it must not call this
+  ///     server.
+  public func route(_ path: String, responder: @escaping @Sendable (HTTPRequestHead) -> ScriptedResponse) {
+    core.state.withLock { $0.routes.set(path: path, responder: responder) }
+  }
+
   /// Scripts the answers to the requests a predicate accepts, for matching on query, method or headers.
   ///
   /// Exact-path routes come first; predicate routes are tried in the order they were added.

@@ -20,7 +20,7 @@ struct AnsweredQuotesDifferentialTests {
     var settings = FetchSettings()
     settings.retryPolicy.baseDelay = 0.01
     settings.jobs = 4
-    let source = RateSourceChoice.provider(FrankfurterProvider(endpoint: server.url("/")), settings)
+    let source = RateSourceChoice.provider(FrankfurterV1Provider(endpoint: server.url("/")), settings)
     var options = BatchOptions(today: TableSourceDifferentialTests.today)
     options.inputPaths = [input]
     options.destination = .file("/dev/null")
@@ -57,15 +57,59 @@ struct AnsweredQuotesDifferentialTests {
     return source
   }
 
+  /// A Frankfurter v2 service (``FrankfurterV2Server``) on a loopback server: its table is the embedded
+  /// history's euro rates (6 significant digits) on the 30 days up to each key a run on `input` plans; the
+  /// service computes the crosses. Currencies outside the table are its 422s.
+  static func frankfurterV2(for input: String, server: LoopbackHTTPServer) -> RateSourceChoice {
+    var settings = FetchSettings()
+    settings.retryPolicy.baseDelay = 0.01
+    settings.jobs = 4
+    let source = RateSourceChoice.provider(FrankfurterProvider(endpoint: server.baseURL), settings)
+    var options = BatchOptions(today: TableSourceDifferentialTests.today)
+    options.inputPaths = [input]
+    options.destination = .file("/dev/null")
+    guard let plan = BatchJob(options: options, source: source).plan().plan, let euro = CurrencyCode("EUR") else {
+      return source
+    }
+    let days = Set(plan.requests.flatMap { $0.keys.flatMap { key in (0...30).map { key.day.adding(days: -$0) } } })
+    let table = EmbeddedECBHistory.table
+    var rows: [(String, String, String)] = []
+    for currency in table.currencies.sorted() where currency != euro {
+      for day in days.sorted() {
+        guard case .success(let found) = table.quote(for: RateKey(base: euro, quote: currency, day: day), maxStaleness: 0),
+          found.rateDay == day
+        else { continue }
+        rows.append((day.description, currency.description, found.rate.decimalText(significantDigits: 6)))
+      }
+    }
+    FrankfurterV2Server(rows: rows, today: TableSourceDifferentialTests.today.description).install(on: server)
+    return source
+  }
+
   @Test(arguments: Format.allCases, [1, 3])
   func frankfurterLockAndFrozenRunsWriteWhatTheGeneralPathWrites(format: Format, parts: Int) throws {
+    try Self.lockAndFrozenRunsWriteWhatTheGeneralPathWrites(
+      format: format, parts: parts, source: Self.frankfurter(for:server:), identifier: "frankfurter-v1")
+  }
+
+  @Test(arguments: Format.allCases, [1, 3])
+  func frankfurterV2LockAndFrozenRunsWriteWhatTheGeneralPathWrites(format: Format, parts: Int) throws {
+    try Self.lockAndFrozenRunsWriteWhatTheGeneralPathWrites(
+      format: format, parts: parts, source: Self.frankfurterV2(for:server:), identifier: "frankfurter-v2")
+  }
+
+  /// A run on a messy file from a service: the fast path writes what the general path writes; a lock of it,
+  /// under --frozen, writes the same again, on both paths, asking nothing.
+  static func lockAndFrozenRunsWriteWhatTheGeneralPathWrites(
+    format: Format, parts: Int, source makeSource: (String, LoopbackHTTPServer) -> RateSourceChoice, identifier: String
+  ) throws {
     let server = try LoopbackHTTPServer()
     defer { server.stop() }
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let input = try directory.write(format.messyFile(seed: 41 + UInt64(parts)), named: "in.\(format.rawValue)")
     let lock = directory.url.appendingPathComponent("rates.lock").path
-    let source = Self.frankfurter(for: input, server: server)
+    let source = makeSource(input, server)
     let general = try TableSourceDifferentialTests.run(input, format: format, source: source, parts: 1) {
       $0.fastPath = false
     }
@@ -92,7 +136,7 @@ struct AnsweredQuotesDifferentialTests {
     // The frozen run writes what the live run wrote, byte for byte: the service's quotes and its errors (kept in
     // the lock), under the same source name.
     TableSourceDifferentialTests.compare(frozenRun, fast, "--frozen on a quotes lock = the run that wrote it")
-    #expect(frozenRun.report.rates.source.identifier == "frankfurter")
+    #expect(frozenRun.report.rates.source.identifier == identifier)
   }
 
   /// A source text the format would have to escape sends every record of the file to the general path, which
@@ -107,7 +151,7 @@ struct AnsweredQuotesDifferentialTests {
     var options = BatchOptions(today: TableSourceDifferentialTests.today)
     options.inputPaths = [input]
     let (_, plan) = BatchJob(
-      options: options, source: .provider(FrankfurterProvider(endpoint: URL(fileURLWithPath: "/")), FetchSettings())
+      options: options, source: .provider(FrankfurterV1Provider(endpoint: URL(fileURLWithPath: "/")), FetchSettings())
     ).plan()
     for request in plan?.requests ?? [] {
       for key in request.keys {

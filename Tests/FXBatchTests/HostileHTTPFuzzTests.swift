@@ -120,7 +120,7 @@ struct HostileHTTPFuzzTests {
       records += ["\(day),100,EUR,USD", "\(day),250.50,EUR,GBP"]
     }
     try checkRun(
-      ["--source", "frankfurter", "--endpoint", server.baseURL.absoluteString, "--jobs", "4"], records: records,
+      ["--source", "frankfurter-v1", "--endpoint", server.baseURL.absoluteString, "--jobs", "4"], records: records,
       today: "2024-01-01", in: directory)
   }
 

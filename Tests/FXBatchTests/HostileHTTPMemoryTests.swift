@@ -51,7 +51,7 @@ struct HostileHTTPMemoryTests {
     let run = try MeasuredRun.run(
       cli.executable,
       [
-        "convert", "-q", "--source", "frankfurter", "--endpoint", server.baseURL.absoluteString, "--no-cache",
+        "convert", "-q", "--source", "frankfurter-v1", "--endpoint", server.baseURL.absoluteString, "--no-cache",
         "--retries", "0", "--jobs", "3", "-o", output, directory.url.appendingPathComponent("in.csv").path,
       ],
       in: directory.url, environment: cli.environment, timeLimit: 60)

@@ -18,7 +18,10 @@ struct NetworkEndToEndTests {
 
   func run(_ arguments: [String], server: LoopbackHTTPServer, in directory: TemporaryDirectory) throws -> CLIRunner.Result {
     try cli.run(
-      ["convert", "--source", "frankfurter", "--endpoint", server.baseURL.absoluteString, "--no-cache", "--retry-delay", "0.05"]
+      [
+        "convert", "--source", "frankfurter-v1", "--endpoint", server.baseURL.absoluteString, "--no-cache", "--retry-delay",
+        "0.05",
+      ]
         + arguments, in: directory.url)
   }
 
@@ -50,8 +53,8 @@ struct NetworkEndToEndTests {
     #expect(result.standardError.contains("requests: 40 sent, 0 retries, 0 failed"))
     let lines = try directory.read("many.converted.csv").split(separator: "\n")
     #expect(lines.count == 8001)
-    #expect(lines[1] == "2024-02-01,100,EUR,USD,1.1001,110.01,USD,2024-02-01,frankfurter EUR/USD=1.1001,ok,")
-    #expect(lines[8000] == "2024-03-12,100,EUR,USD,1.104,110.40,USD,2024-03-12,frankfurter EUR/USD=1.1040,ok,")
+    #expect(lines[1] == "2024-02-01,100,EUR,USD,1.1001,110.01,USD,2024-02-01,frankfurter-v1 EUR/USD=1.1001,ok,")
+    #expect(lines[8000] == "2024-03-12,100,EUR,USD,1.104,110.40,USD,2024-03-12,frankfurter-v1 EUR/USD=1.1040,ok,")
   }
 
   // Each failure mode fails only its own records; the rest converts; the run ends in bounded time.
@@ -92,9 +95,9 @@ struct NetworkEndToEndTests {
     #expect(elapsed < 20, "the run ends in bounded time")
     let lines = try directory.read("mixed.converted.csv").split(separator: "\n").map(String.init)
     // 100 × 1.0833 = 108.33
-    #expect(lines[1] == "2024-03-01,100,EUR,USD,1.0833,108.33,USD,2024-03-01,frankfurter EUR/USD=1.0833,ok,")
+    #expect(lines[1] == "2024-03-01,100,EUR,USD,1.0833,108.33,USD,2024-03-01,frankfurter-v1 EUR/USD=1.0833,ok,")
     // 429 with Retry-After: 1, then 200: 100 × 1.0855 = 108.55, at least a second later.
-    #expect(lines[2] == "2024-03-04,100,EUR,USD,1.0855,108.55,USD,2024-03-04,frankfurter EUR/USD=1.0855,ok,")
+    #expect(lines[2] == "2024-03-04,100,EUR,USD,1.0855,108.55,USD,2024-03-04,frankfurter-v1 EUR/USD=1.0855,ok,")
     #expect(server.requestCount(path: "/v1/2024-03-04") == 2)
     #expect(elapsed >= 1)
     #expect(lines[3].hasSuffix(",error,bad_response: Frankfurter: Rate limit exceeded"))
@@ -124,7 +127,7 @@ struct NetworkEndToEndTests {
       result.standardOutput == """
         plan: 1 file, 4 distinct (base, quote, day) keys
           answered without the network: 1 (same currency or cached 1, refused before asking 0)
-          requests to Frankfurter rates API (\(server.baseURL.absoluteString)): 2
+          requests to Frankfurter v1 rates API (\(server.baseURL.absoluteString)): 2
             GET \(server.baseURL.absoluteString)/v1/2024-03-01?base=EUR&symbols=GBP,USD  (2 keys)
             GET \(server.baseURL.absoluteString)/v1/2024-03-01?base=USD&symbols=EUR  (1 key)
           cache hits: 0
@@ -148,7 +151,7 @@ struct NetworkEndToEndTests {
     try directory.write("in.csv", "date,amount,from,to\n2024-03-01,100,EUR,USD\n")
     let frankfurter = try cli.run(
       [
-        "convert", "-q", "--source", "frankfurter", "--endpoint", server.baseURL.absoluteString + "/api?access_key=S",
+        "convert", "-q", "--source", "frankfurter-v1", "--endpoint", server.baseURL.absoluteString + "/api?access_key=S",
         "--no-cache", "--retries", "0", "-o", "-", "in.csv",
       ], in: directory.url)
     #expect(frankfurter.standardOutput.contains(",1.0833,108.33,USD,2024-03-01,"), "\(frankfurter.standardOutput)")
@@ -185,7 +188,7 @@ struct NetworkEndToEndTests {
     let endpoint = server.baseURL.absoluteString
     let first = try cli.run(
       [
-        "convert", "-q", "--source", "frankfurter", "--endpoint", endpoint, "--cache-dir", "cache", "--lock", "rates.lock",
+        "convert", "-q", "--source", "frankfurter-v1", "--endpoint", endpoint, "--cache-dir", "cache", "--lock", "rates.lock",
         "in.csv",
       ],
       in: directory.url)
@@ -199,7 +202,7 @@ struct NetworkEndToEndTests {
     // Second run: the server is gone; the cache answers everything.
     let offline = try cli.run(
       [
-        "convert", "--offline", "--source", "frankfurter", "--endpoint", endpoint, "--cache-dir", "cache", "-o", "again.csv",
+        "convert", "--offline", "--source", "frankfurter-v1", "--endpoint", endpoint, "--cache-dir", "cache", "-o", "again.csv",
         "in.csv",
       ],
       in: directory.url)
@@ -219,7 +222,7 @@ struct NetworkEndToEndTests {
     try directory.write("new.csv", "date,amount,from,to\n2024-03-05,100,EUR,USD\n")
     let uncached = try cli.run(
       [
-        "convert", "-q", "--offline", "--source", "frankfurter", "--endpoint", endpoint, "--cache-dir", "cache", "-o", "-",
+        "convert", "-q", "--offline", "--source", "frankfurter-v1", "--endpoint", endpoint, "--cache-dir", "cache", "-o", "-",
         "new.csv",
       ],
       in: directory.url)
@@ -422,12 +425,12 @@ struct NetworkEndToEndTests {
     let endpoint = server.baseURL.absoluteString
     let loose = try cli.run(
       [
-        "convert", "-q", "--source", "frankfurter", "--endpoint", endpoint, "--cache-dir", "cache", "--max-staleness", "10",
+        "convert", "-q", "--source", "frankfurter-v1", "--endpoint", endpoint, "--cache-dir", "cache", "--max-staleness", "10",
         "--lock", "rates.lock", "-o", "-", "in.csv",
       ], in: directory.url)
-    #expect(loose.standardOutput.contains(",108.33,USD,2024-03-01,frankfurter EUR/USD=1.0833,fallback,"))
+    #expect(loose.standardOutput.contains(",108.33,USD,2024-03-01,frankfurter-v1 EUR/USD=1.0833,fallback,"))
     let strict = try cli.run(
-      ["convert", "-q", "--source", "frankfurter", "--endpoint", endpoint, "--cache-dir", "cache", "-o", "-", "in.csv"],
+      ["convert", "-q", "--source", "frankfurter-v1", "--endpoint", endpoint, "--cache-dir", "cache", "-o", "-", "in.csv"],
       in: directory.url)
     #expect(server.requestCount == 2, "the cached 10-day-old answer is not used under the default 5-day limit")
     #expect(strict.standardOutput.contains(",error,stale_rate: "))
@@ -449,7 +452,8 @@ struct NetworkEndToEndTests {
     first.environment["FXBATCH_TODAY"] = "2026-11-27"
     let locked = try first.run(
       [
-        "convert", "-q", "--source", "frankfurter", "--endpoint", server.baseURL.absoluteString, "--no-cache", "--lock", "l.lock",
+        "convert", "-q", "--source", "frankfurter-v1", "--endpoint", server.baseURL.absoluteString, "--no-cache", "--lock",
+        "l.lock",
         "-o", "a.csv", "undated.csv",
       ], in: directory.url)
     #expect(locked.status == 0)

@@ -16,7 +16,7 @@ struct RateProviderTests {
   }
 
   @Test func frankfurterGroupsOneRequestPerBaseAndDay() throws {
-    let provider = FrankfurterProvider(endpoint: endpoint)
+    let provider = FrankfurterV1Provider(endpoint: endpoint)
     let keys = [
       try key("EUR", "USD", "2020-01-02"), try key("EUR", "GBP", "2020-01-02"), try key("USD", "JPY", "2020-01-02"),
       try key("EUR", "USD", "2020-01-03"),
@@ -34,7 +34,7 @@ struct RateProviderTests {
   }
 
   @Test func plannerNeverSendsWhatCannotSucceed() throws {
-    let provider = FrankfurterProvider(endpoint: endpoint)
+    let provider = FrankfurterV1Provider(endpoint: endpoint)
     let today = try day("2026-11-29")
     let plan = RatePlanner.plan(
       keys: [try key("AED", "EUR", "2020-01-02"), try key("EUR", "USD", "1998-12-31"), try key("EUR", "USD", "2027-01-01")],
@@ -48,7 +48,7 @@ struct RateProviderTests {
 
   // 2020-01-04 is a Saturday: Frankfurter answers Friday's rates; 100 EUR at 1.1147 = 111.47 (fallback).
   @Test func frankfurterAnswerWithAnEarlierDayIsAFallback() throws {
-    let provider = FrankfurterProvider(endpoint: endpoint)
+    let provider = FrankfurterV1Provider(endpoint: endpoint)
     let saturday = try key("EUR", "USD", "2020-01-04")
     let request = RateRequest(url: endpoint, keys: [saturday, try key("EUR", "GBP", "2020-01-04")])
     let answers = provider.answers(
@@ -81,7 +81,7 @@ struct RateProviderTests {
     ),
   ])
   func invalidAnswersFailTheKeyWithTheReason(body: String, expected: String) throws {
-    let provider = FrankfurterProvider(endpoint: endpoint)
+    let provider = FrankfurterV1Provider(endpoint: endpoint)
     let request = RateRequest(url: endpoint, keys: [try key("EUR", "USD", "2020-01-02")])
     let answers = provider.answers(to: request, response: response(body), maxStaleness: 5)
     #expect(answers.count == 1)
@@ -90,7 +90,7 @@ struct RateProviderTests {
   }
 
   @Test func frankfurter404CarriesTheServiceMessage() throws {
-    let provider = FrankfurterProvider(endpoint: endpoint)
+    let provider = FrankfurterV1Provider(endpoint: endpoint)
     let request = RateRequest(url: endpoint, keys: [try key("EUR", "USD", "2020-01-02")])
     let error = provider.rowError(
       for: .httpStatus(404, url: "u", attempts: 1, body: #"{"message":"not found"}"#), request: request)
@@ -101,12 +101,13 @@ struct RateProviderTests {
     let provider = ECBFeedProvider(endpoint: endpoint)
     let today = try day("2026-11-27")
     func file(_ days: [String]) throws -> String? {
-      provider.requests(for: try days.map { try key("EUR", "USD", $0) }, today: today).first?.url.lastPathComponent
+      provider.requests(for: try days.map { try key("EUR", "USD", $0) }, today: today, maxStaleness: 5).first?.url
+        .lastPathComponent
     }
     #expect(try file(["2026-11-27"]) == "eurofxref-daily.xml")
     #expect(try file(["2026-11-27", "2026-10-01"]) == "eurofxref-hist-90d.xml")
     #expect(try file(["2026-11-27", "2020-01-02"]) == "eurofxref-hist.xml")
-    #expect(provider.requests(for: [], today: today).isEmpty)
+    #expect(provider.requests(for: [], today: today, maxStaleness: 5).isEmpty)
   }
 
   // The real 2017-03-08 daily file served as the answer: 100 USD→GBP = 100 × 0.86753 / 1.0556 → 82.18.

@@ -46,7 +46,7 @@ public enum RatePlanner {
       plan.cacheHits = cached.count
       remote.removeAll { cached[$0] != nil }
     }
-    plan.requests = provider.requests(for: remote, today: today)
+    plan.requests = provider.requests(for: remote, today: today, maxStaleness: maxStaleness)
     return plan
   }
 }

@@ -14,7 +14,7 @@ public struct RateRequest: Sendable, Equatable {
 /// A rate service reachable over HTTP: what it can serve, how to ask it, how to read its answers.
 ///
 /// The planner calls ``precheck(_:)`` for each distinct key (a key that cannot succeed is never sent), then
-/// ``requests(for:today:)`` once with the rest; the fetch engine sends the requests; each answer goes to
+/// ``requests(for:today:maxStaleness:)`` once with the rest; the fetch engine sends the requests; each answer goes to
 /// ``answers(to:response:maxStaleness:)``, each final failure to ``rowError(for:request:)``.
 public protocol RateProvider: Sendable {
   var info: RateSourceInfo { get }
@@ -25,8 +25,9 @@ public protocol RateProvider: Sendable {
   /// `nil` when the key is worth asking. Same-currency keys never reach a provider.
   func precheck(_ key: RateKey, today: CalendarDay) -> RowError?
 
-  /// The fewest requests that cover `keys`.
-  func requests(for keys: [RateKey], today: CalendarDay) -> [RateRequest]
+  /// The fewest requests that cover `keys`; an answer must be able to hold a rate up to `maxStaleness` days
+  /// older than its key's day (a service asked for date ranges reaches back that far).
+  func requests(for keys: [RateKey], today: CalendarDay, maxStaleness: Int) -> [RateRequest]
 
   /// Reads a 2xx answer: a result for every key of the request (a key the answer does not cover gets an
   /// error, never a guess; a body that is not a valid answer fails every key with `bad_response`).
@@ -34,6 +35,14 @@ public protocol RateProvider: Sendable {
 
   /// The row error for the keys of a request that finally failed.
   func rowError(for failure: FetchError, request: RateRequest) -> RowError
+
+  /// The row error of each key of a request that finally failed: ``rowError(for:request:)`` for every key,
+  /// unless the service's answer says which keys it refused (an unknown currency among several).
+  func rowErrors(for failure: FetchError, request: RateRequest) -> [RateKey: RowError]
+
+  /// A smaller request to send once more for the keys a failure did not concern (a service that refused a
+  /// request for one unknown currency among several), or `nil`. Its answers replace the failure's errors.
+  func narrowed(_ request: RateRequest, after failure: FetchError) -> RateRequest?
 
   /// Whether answers may be kept in the rate cache (not for a service that only knows today's rate).
   var cachesAnswers: Bool { get }
@@ -43,6 +52,13 @@ extension RateProvider {
   public var cachesAnswers: Bool { true }
 
   public func rowError(for failure: FetchError, request: RateRequest) -> RowError { failure.rowError }
+
+  public func narrowed(_ request: RateRequest, after failure: FetchError) -> RateRequest? { nil }
+
+  public func rowErrors(for failure: FetchError, request: RateRequest) -> [RateKey: RowError] {
+    let error = rowError(for: failure, request: request)
+    return Dictionary(request.keys.map { ($0, error) }, uniquingKeysWith: { first, _ in first })
+  }
 
   /// Every key of a request failed for the same reason.
   func failAll(_ request: RateRequest, _ error: RowError) -> [RateKey: Result<RateQuote, RowError>] {
@@ -55,7 +71,7 @@ extension RateProvider {
 /// from a local one (``RateTable``, ``TableConverter``); ``RateProvider/answers(to:response:maxStaleness:)`` stays
 /// for the general path.
 ///
-/// Its ``RateProvider/requests(for:today:)`` must depend only on the oldest and newest day of the keys (the job
+/// Its ``RateProvider/requests(for:today:maxStaleness:)`` must depend only on the oldest and newest day of the keys (the job
 /// plans with those two keys), and plan one request.
 public protocol TableRateProvider: RateProvider {
   /// Reads a 2xx answer as the table it carries, with the provider's own limits in its ``RateTable/coverage``

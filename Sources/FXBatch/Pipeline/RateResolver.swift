@@ -108,8 +108,22 @@ struct RateResolver {
       let plan = RatePlanner.plan(
         keys: keys, provider: provider, today: today, cache: settings.cache, maxStaleness: maxStaleness)
       if settings.offline { return offlineAnswers(to: plan, provider: provider, report: &report) }
-      let (results, retries) = fetch(plan.requests, settings: settings)
-      return answers(to: plan, results: results, retries: retries, provider: provider, settings: settings, report: &report)
+      var requests = plan.requests
+      var (results, retries) = fetch(requests, settings: settings)
+      // One more round for the keys a failed request was refused with, not for (an unknown currency among several).
+      let narrowed = zip(requests, results).compactMap { request, result in
+        if case .failure(let failure) = result { return provider.narrowed(request, after: failure) }
+        return nil
+      }
+      if !narrowed.isEmpty {
+        let (more, moreRetries) = fetch(narrowed, settings: settings)
+        requests += narrowed
+        results += more
+        retries += moreRetries
+      }
+      return answers(
+        to: plan, requests: requests, results: results, retries: retries, provider: provider, settings: settings,
+        report: &report)
     }
   }
 
@@ -121,15 +135,16 @@ struct RateResolver {
     return fetcher.fetch(requests.map(\.url), progress: settings.progress)
   }
 
-  /// Every key's answer from a plan's local answers and its requests' results.
+  /// Every key's answer from a plan's local answers and the results of the requests sent (the plan's, then any
+  /// narrowed ones, whose answers replace earlier errors).
   private func answers(
-    to plan: RatePlan, results: [Result<HTTPResponse, FetchError>], retries: Int, provider: any RateProvider,
-    settings: FetchSettings, report: inout RunReport
+    to plan: RatePlan, requests: [RateRequest], results: [Result<HTTPResponse, FetchError>], retries: Int,
+    provider: any RateProvider, settings: FetchSettings, report: inout RunReport
   ) -> [RateKey: Result<RateQuote, RowError>] {
     var quotes = plan.localAnswers
-    var fetch = RunReport.Fetch(requests: plan.requests.count, retries: retries, failedRequests: 0, cacheHits: plan.cacheHits)
+    var fetch = RunReport.Fetch(requests: requests.count, retries: retries, failedRequests: 0, cacheHits: plan.cacheHits)
     var fetched: [RateKey: RateQuote] = [:]
-    for (request, result) in zip(plan.requests, results) {
+    for (request, result) in zip(requests, results) {
       switch result {
       case .success(let response):
         let answers = provider.answers(to: request, response: response, maxStaleness: maxStaleness)
@@ -140,8 +155,7 @@ struct RateResolver {
         // An answer that served none of its keys (an error body, garbage) is a failed request too.
         if !answers.values.contains(where: { (try? $0.get()) != nil }) { fetch.failedRequests += 1 }
       case .failure(let failure):
-        let error = provider.rowError(for: failure, request: request)
-        for key in request.keys { quotes[key] = .failure(error) }
+        for (key, error) in provider.rowErrors(for: failure, request: request) { quotes[key] = .failure(error) }
         fetch.failedRequests += 1
       }
     }

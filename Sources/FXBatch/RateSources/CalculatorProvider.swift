@@ -56,7 +56,7 @@ public struct CalculatorProvider: RateProvider {
     )
   }
 
-  public func requests(for keys: [RateKey], today: CalendarDay) -> [RateRequest] {
+  public func requests(for keys: [RateKey], today: CalendarDay, maxStaleness: Int) -> [RateRequest] {
     var groups: [CurrencyPair: [RateKey]] = [:]
     for key in keys { groups[key.pair, default: []].append(key) }
     return groups.keys.sorted { ($0.base, $0.quote) < ($1.base, $1.quote) }.compactMap { pair in

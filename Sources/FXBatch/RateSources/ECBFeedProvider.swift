@@ -36,7 +36,7 @@ public struct ECBFeedProvider: TableRateProvider {
 
   /// The file for a set of dates: the daily file when all are today, the 90-day file when all are within
   /// 85 days (the file holds about 64 publication days), else the full history.
-  public func requests(for keys: [RateKey], today: CalendarDay) -> [RateRequest] {
+  public func requests(for keys: [RateKey], today: CalendarDay, maxStaleness: Int) -> [RateRequest] {
     guard let oldest = keys.map(\.day).min() else { return [] }
     let name: String
     if oldest >= today {

@@ -1,124 +1,271 @@
 import Foundation
 
-/// Frankfurter's open-source rates API (`--source frankfurter`; self-hostable, default
-/// https://api.frankfurter.dev), v1: `GET /v1/{YYYY-MM-DD}?base=A&symbols=B,C` answers
-/// `{"amount":1.0,"base":"A","date":"…","rates":{"B":…,"C":…}}`, where `date` is the publication day used,
-/// possibly earlier than asked (weekends, holidays). One request per base currency and day.
+/// Frankfurter's rates API, v2 (`--source frankfurter`; self-hostable, default https://api.frankfurter.dev):
+/// about 200 currencies blended from the reference rates of many central banks and official sources.
+///
+/// `GET /v2/rates?base=B&quotes=Q1,Q2&from=D1&to=D2` (or `date=D`) answers a JSON array of
+/// `{"date","base","quote","rate"}` rows, each dated by its own observation day: a range holds every
+/// publication of each quote in it, and its first day reaches back to each quote's latest row before it
+/// (the service carries a currency forward up to 14 days). Errors are `{"status","message"}`: 422 for a
+/// validation error (an unknown currency, parameter or date), 404, 503.
+///
+/// Requests go per base currency and date range, not per day (``requests(for:today:maxStaleness:)``); each
+/// key takes the latest row of its pair on or before its day, within `--max-staleness`
+/// (``answers(to:response:maxStaleness:)``).
 public struct FrankfurterProvider: RateProvider {
   public let endpoint: URL
   public let info: RateSourceInfo
-  /// Frankfurter serves the ECB reference rates, which start on 1999-01-04.
-  public let firstDay = ECBCoverage.firstDay
+  /// The first day any v2 provider publishes (the Bundesbank's series start on 1948-06-21).
+  public let firstDay = CalendarDay(year: 1948, month: 6, day: 21) ?? CalendarDay(daysSinceEpoch: -7864)
 
   public static let defaultEndpoint = URL(string: "https://api.frankfurter.dev")!
+  /// The longest range one request asks for, in days from its first key's day to its last: a base's keys
+  /// further apart are asked in more requests.
+  static let maximumSpanDays = 366
+  /// The furthest a request reaches back before its first key's day for the latest earlier row (a longer
+  /// `--max-staleness` is honoured up to this).
+  static let maximumLookbackDays = 366
+  /// How many days the service itself carries a currency forward on a single day's answer.
+  static let serviceCarryForwardDays = 14
 
   public init(endpoint: URL = FrankfurterProvider.defaultEndpoint) {
     self.endpoint = endpoint
-    info = RateSourceInfo(
-      identifier: "frankfurter", publisher: "Frankfurter", description: "Frankfurter rates API (\(endpoint.displayText))")
+    info = Self.info(version: "v2", endpoint: endpoint)
   }
 
+  /// The service at an endpoint, by API version: `fx_source` starts `frankfurter-v2` or `frankfurter-v1`.
+  static func info(version: String, endpoint: URL) -> RateSourceInfo {
+    RateSourceInfo(
+      identifier: "frankfurter-\(version)", publisher: "Frankfurter",
+      description: "Frankfurter \(version) rates API (\(endpoint.displayText))")
+  }
+
+  /// Days before the first rates and future days are never asked; currencies are the service's to judge
+  /// (an unknown one is its 422).
   public func precheck(_ key: RateKey, today: CalendarDay) -> RowError? {
-    ECBCoverage.precheck(key, today: today, service: "Frankfurter")
+    if key.day < firstDay { return RowError(.dateOutOfRange, "\(key.day) is before Frankfurter's first rates (\(firstDay))") }
+    if key.day > today { return RowError(.dateOutOfRange, "\(key.day) is in the future; no rates exist for it yet") }
+    return nil
   }
 
-  public func requests(for keys: [RateKey], today: CalendarDay) -> [RateRequest] {
-    var groups: [String: [RateKey]] = [:]
-    for key in keys { groups["\(key.day) \(key.pair.base)", default: []].append(key) }
-    return groups.keys.sorted().compactMap { group in
-      guard let keys = groups[group], let first = keys.first else { return nil }
-      let symbols = Set(keys.map(\.pair.quote.description)).sorted().joined(separator: ",")
-      var components = URLComponents(
-        url: endpoint.appendingPathComponent("v1").appendingPathComponent(first.day.description), resolvingAgainstBaseURL: false)
-      // The endpoint's own query (an access key, say) is kept, before the request's parameters.
-      let given = components?.queryItems ?? []
-      components?.queryItems =
-        given + [
-          URLQueryItem(name: "base", value: first.pair.base.description), URLQueryItem(name: "symbols", value: symbols),
-        ]
-      guard let url = components?.url else { return nil }
-      return RateRequest(url: url, keys: keys)
+  /// One request per base currency and span of days: the base's keys, in day order, are cut where a span
+  /// would pass ``maximumSpanDays``; a span asks for the quotes of its keys from its first day less the
+  /// lookback (`maxStaleness`, at most ``maximumLookbackDays``) to its last day, so that the latest row on or
+  /// before each day is in the answer. A span of one day whose lookback is within the service's own
+  /// carry-forward asks `date=` instead. So a year of keys costs one request per base, and two weekend days
+  /// that fall back to one Friday are one request.
+  public func requests(for keys: [RateKey], today: CalendarDay, maxStaleness: Int) -> [RateRequest] {
+    let lookback = min(max(maxStaleness, 0), Self.maximumLookbackDays)
+    var byBase: [CurrencyCode: [RateKey]] = [:]
+    for key in keys { byBase[key.pair.base, default: []].append(key) }
+    var requests: [RateRequest] = []
+    for base in byBase.keys.sorted() {
+      let sorted = (byBase[base] ?? []).sorted { ($0.day, $0.pair.quote) < ($1.day, $1.pair.quote) }
+      var start = 0
+      while start < sorted.count {
+        var end = start
+        while end + 1 < sorted.count, sorted[end + 1].day.days(since: sorted[start].day) <= Self.maximumSpanDays { end += 1 }
+        if let request = request(base: base, keys: Array(sorted[start...end]), lookback: lookback) {
+          requests.append(request)
+        }
+        start = end + 1
+      }
     }
+    return requests
   }
 
-  /// The most JSON values an answer may hold. A day's answer has one rate per currency (about 35 values); a
-  /// valid 28 MB answer of 2 million members made a JSON tree of 390 MB, past the memory the answer limit is
-  /// meant to bound, so a larger answer is refused while it is parsed.
-  static let maximumValues = 10_000
+  /// The request for one base's keys, sorted by day.
+  private func request(base: CurrencyCode, keys: [RateKey], lookback: Int) -> RateRequest? {
+    guard let first = keys.first?.day, let last = keys.last?.day else { return nil }
+    let quotes = Set(keys.map(\.pair.quote)).sorted().map(\.description).joined(separator: ",")
+    var components = URLComponents(
+      url: endpoint.appendingPathComponent("v2").appendingPathComponent("rates"), resolvingAgainstBaseURL: false)
+    // The endpoint's own query (an access key, say) is kept, before the request's parameters.
+    var items = components?.queryItems ?? []
+    items += [URLQueryItem(name: "base", value: base.description), URLQueryItem(name: "quotes", value: quotes)]
+    if first == last, lookback <= Self.serviceCarryForwardDays {
+      items.append(URLQueryItem(name: "date", value: first.description))
+    } else {
+      items.append(URLQueryItem(name: "from", value: max(first.adding(days: -lookback), firstDay).description))
+      items.append(URLQueryItem(name: "to", value: last.description))
+    }
+    components?.queryItems = items
+    guard let url = components?.url else { return nil }
+    return RateRequest(url: url, keys: keys)
+  }
+
+  /// One published row of a quote: its day, and its rate as written and read exactly.
+  private struct Row {
+    let day: CalendarDay
+    let text: String
+    let value: ExactDecimal
+  }
 
   public func answers(to request: RateRequest, response: HTTPResponse, maxStaleness: Int) -> [RateKey: Result<
     RateQuote, RowError
   >] {
+    let items: [JSONValue]
+    switch Self.document(response, maximumValues: Self.maximumValues(for: request, maxStaleness: maxStaleness)) {
+    case .success(.array(let array)): items = array
+    case .success: return failAll(request, RowError(.badResponse, "Frankfurter: the answer is not a list of rates"))
+    case .failure(let error): return failAll(request, error)
+    }
     func bad(_ reason: String) -> [RateKey: Result<RateQuote, RowError>] {
       failAll(request, RowError(.badResponse, "Frankfurter: \(reason)"))
     }
-    let document: JSONValue
-    do {
-      document = try JSONParser.parse([UInt8](response.body), maximumValues: Self.maximumValues)
-    } catch {
-      return bad(error.message.hasPrefix("more than") ? "the answer holds \(error.message)" : "not JSON (\(error))")
-    }
-    if let message = document["error"]?.stringValue ?? document["message"]?.stringValue { return bad(message) }
-    // A member given twice would be read differently by different JSON readers: refuse it.
-    for object in [document, document["rates"]] {
-      if case .object(let members)? = object, Set(members.map(\.key)).count != members.count {
-        return bad("the answer has a member twice")
+    guard let base = request.keys.first?.pair.base.description else { return [:] }
+    var rows: [String: [Row]] = [:]
+    // A quote with a row fxbatch cannot read exactly answers none of its keys; the other quotes still do.
+    var badQuotes: [String: String] = [:]
+    for item in items {
+      // A member given twice would be read differently by different JSON readers: refuse it.
+      guard case .object(let members) = item, Set(members.map(\.key)).count == members.count else {
+        return bad("a rate is not an object with each member once")
       }
-    }
-    guard case .object(let rateMembers)? = document["rates"] else { return bad("the answer has no rates") }
-    guard let dayText = document["date"]?.stringValue, let rateDay = CalendarDay(iso8601: dayText) else {
-      return bad("the answer has no valid date")
-    }
-    guard let first = request.keys.first, document["base"]?.stringValue == first.pair.base.description else {
-      return bad("the answer is for another base currency")
-    }
-    // Rates are per `amount` units of the base (1 unless asked otherwise).
-    var amount = ExactDecimal.one
-    if let amountValue = document["amount"] {
-      guard let text = amountValue.numberText, let parsed = ExactDecimal(jsonNumber: text), parsed.significand > 0 else {
-        return bad("the amount is not a positive number")
+      guard item["base"]?.stringValue == base else { return bad("the answer is for another base currency") }
+      guard let quote = item["quote"]?.stringValue else { return bad("a rate has no quote currency") }
+      guard let dayText = item["date"]?.stringValue, let day = CalendarDay(iso8601: dayText) else {
+        return bad("a \(quote) rate has no valid date")
       }
-      amount = parsed
+      guard let text = item["rate"]?.numberText, let value = ExactDecimal(jsonNumber: text), value.significand > 0 else {
+        badQuotes[quote] = "the \(quote) rate of \(day) is not a positive number"
+        continue
+      }
+      rows[quote, default: []].append(Row(day: day, text: text, value: value))
+    }
+    for (quote, quoteRows) in rows {
+      let sorted = quoteRows.sorted { $0.day < $1.day }
+      rows[quote] = sorted
+      for (earlier, later) in zip(sorted, sorted.dropFirst()) where earlier.day == later.day && earlier.text != later.text {
+        badQuotes[quote] = "two \(quote) rates for \(later.day)"
+      }
     }
     var results: [RateKey: Result<RateQuote, RowError>] = [:]
     for key in request.keys {
-      guard rateDay <= key.day else {
-        results[key] = .failure(RowError(.badResponse, "Frankfurter answered rates of \(rateDay) for \(key.day), a later day"))
-        continue
+      let quote = key.pair.quote.description
+      if let reason = badQuotes[quote] {
+        results[key] = .failure(RowError(.badResponse, "Frankfurter: \(reason)"))
+      } else if let row = Self.latest(in: rows[quote] ?? [], onOrBefore: key.day) {
+        results[key] = answer(for: key, row: row, maxStaleness: maxStaleness)
+      } else {
+        results[key] = .failure(RowError(.noRate, "Frankfurter has no \(key.pair) rate on or before \(key.day)"))
       }
-      let age = key.day.days(since: rateDay)
-      guard age <= maxStaleness else {
-        results[key] = .failure(
-          RowError(
-            .staleRate,
-            "Frankfurter's latest rates before \(key.day) are of \(rateDay); use --max-staleness \(age) to accept them"))
-        continue
-      }
-      guard let member = rateMembers.first(where: { $0.key == key.pair.quote.description }) else {
-        results[key] = .failure(RowError(.noRate, "Frankfurter has no \(key.pair.quote) rate on \(rateDay)"))
-        continue
-      }
-      guard let text = member.value.numberText, let value = ExactDecimal(jsonNumber: text), value.significand > 0 else {
-        results[key] = .failure(RowError(.badResponse, "Frankfurter: the \(key.pair.quote) rate is not a positive number"))
-        continue
-      }
-      let rate = ExchangeRate(numerator: value, denominator: amount)
-      results[key] = .success(
-        RateQuote(
-          rate: rate, rateText: rate.decimalText(), rateDay: rateDay, isFallback: rateDay != key.day,
-          source: "frankfurter \(key.pair.base)/\(key.pair.quote)=\(text)"))
     }
     return results
   }
 
-  /// 404 and 422 carry a JSON `message` (e.g. an unknown currency or date): a `no_rate` with that message.
+  /// The most JSON values a valid answer to a request holds: a row (an object of 4 members, 5 values) per
+  /// quote and day from the request's first day less the lookback and the service's carry-forward to its
+  /// last day, the base's identity row, and the array.
+  static func maximumValues(for request: RateRequest, maxStaleness: Int) -> Int {
+    guard let first = request.keys.map(\.day).min(), let last = request.keys.map(\.day).max() else { return 1 }
+    let days = last.days(since: first) + min(max(maxStaleness, 0), maximumLookbackDays) + serviceCarryForwardDays + 1
+    let quotes = Set(request.keys.map(\.pair.quote)).count
+    return 5 * (quotes * days + 1) + 1
+  }
+
+  /// The JSON document of a 2xx answer (v1 or v2), or `bad_response` for a body that is not JSON, holds more
+  /// values than the request can validly be answered with (refused while it is parsed: memory), or is an
+  /// error (`{"error": …}` or `{"message": …}`).
+  static func document(_ response: HTTPResponse, maximumValues: Int) -> Result<JSONValue, RowError> {
+    let document: JSONValue
+    do { document = try JSONParser.parse([UInt8](response.body), maximumValues: maximumValues) } catch {
+      let reason = error.message.hasPrefix("more than") ? "the answer holds \(error.message)" : "not JSON (\(error))"
+      return .failure(RowError(.badResponse, "Frankfurter: \(reason)"))
+    }
+    if let message = document["error"]?.stringValue ?? document["message"]?.stringValue {
+      return .failure(RowError(.badResponse, "Frankfurter: \(message)"))
+    }
+    return .success(document)
+  }
+
+  /// The last row on or before a day, of rows in day order (binary search: a year of rows per quote).
+  private static func latest(in rows: [Row], onOrBefore day: CalendarDay) -> Row? {
+    var low = 0
+    var high = rows.count
+    while low < high {
+      let middle = (low + high) / 2
+      if rows[middle].day <= day { low = middle + 1 } else { high = middle }
+    }
+    return low == 0 ? nil : rows[low - 1]
+  }
+
+  /// A key's answer from the latest row on or before its day: `stale_rate` beyond `--max-staleness`.
+  private func answer(for key: RateKey, row: Row, maxStaleness: Int) -> Result<RateQuote, RowError> {
+    let age = key.day.days(since: row.day)
+    guard age <= maxStaleness else {
+      return .failure(
+        RowError(
+          .staleRate,
+          "Frankfurter's latest \(key.pair) rate before \(key.day) is of \(row.day); use --max-staleness \(age) to accept it"))
+    }
+    let rate = ExchangeRate(numerator: row.value)
+    return .success(
+      RateQuote(
+        rate: rate, rateText: rate.decimalText(), rateDay: row.day, isFallback: row.day != key.day,
+        source: "frankfurter-v2 \(key.pair.base)/\(key.pair.quote)=\(row.text)"))
+  }
+
+  /// A 422 names what it refused (`invalid currency: XYZ`): `no_rate` for the keys in an unknown currency. A
+  /// 404 is a wrong endpoint (v2 answers an empty list for days without rates). Service failures (5xx,
+  /// timeouts) keep their own errors.
   public func rowError(for failure: FetchError, request: RateRequest) -> RowError {
-    // Only Frankfurter's own JSON message means "no such rate"; an HTML 404 is a wrong endpoint.
-    if case .httpStatus(let status, _, _, let body) = failure, status == 404 || status == 422,
-      let message = (try? JSONParser.parse(Array(body.utf8), maximumValues: Self.maximumValues))?["message"]?.stringValue
-    {
-      return RowError(.noRate, "Frankfurter: \(message)")
+    guard case .httpStatus(let status, _, _, _) = failure, let message = Self.serviceMessage(failure) else {
+      return failure.rowError
+    }
+    if status == 404 { return RowError(.badResponse, "Frankfurter: \(message) (is --endpoint a Frankfurter v2 service?)") }
+    if status == 422 {
+      return RowError(message.hasPrefix(Self.invalidCurrency) ? .noRate : .badResponse, "Frankfurter: \(message)")
     }
     return failure.rowError
+  }
+
+  /// ``rowError(for:request:)``, but a 422 that names unknown currencies is a `no_rate` only for keys in
+  /// them; the other keys were refused with them, not for want of a rate, and are asked again
+  /// (``narrowed(_:after:)``), whose answers replace this `bad_response` (never cached nor locked).
+  public func rowErrors(for failure: FetchError, request: RateRequest) -> [RateKey: RowError] {
+    let error = rowError(for: failure, request: request)
+    guard let named = Self.unknownCurrencies(failure) else {
+      return Dictionary(request.keys.map { ($0, error) }, uniquingKeysWith: { first, _ in first })
+    }
+    var errors: [RateKey: RowError] = [:]
+    for key in request.keys {
+      if named.contains(key.pair.base.description) || named.contains(key.pair.quote.description) {
+        errors[key] = error
+      } else {
+        errors[key] = RowError(
+          .badResponse, "Frankfurter refused the request for \(key.pair.base) rates with it (\(error.message))")
+      }
+    }
+    return errors
+  }
+
+  /// After a 422 naming unknown currencies, the same request without the keys in them (`nil` when none is
+  /// left): one unknown currency does not cost its base's other quotes.
+  public func narrowed(_ request: RateRequest, after failure: FetchError) -> RateRequest? {
+    guard let named = Self.unknownCurrencies(failure) else { return nil }
+    let keys = request.keys.filter { !named.contains($0.pair.base.description) && !named.contains($0.pair.quote.description) }
+    guard !keys.isEmpty, keys.count < request.keys.count,
+      var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
+    else { return nil }
+    let quotes = Set(keys.map(\.pair.quote)).sorted().map(\.description).joined(separator: ",")
+    components.queryItems = components.queryItems?.map { $0.name == "quotes" ? URLQueryItem(name: "quotes", value: quotes) : $0 }
+    return components.url.map { RateRequest(url: $0, keys: keys) }
+  }
+
+  private static let invalidCurrency = "invalid currency: "
+
+  /// The currencies a 422 `invalid currency: A,B` names.
+  private static func unknownCurrencies(_ failure: FetchError) -> Set<String>? {
+    guard case .httpStatus(422, _, _, _) = failure, let message = serviceMessage(failure), message.hasPrefix(invalidCurrency)
+    else { return nil }
+    return Set(message.dropFirst(invalidCurrency.count).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
+  }
+
+  /// The `message` of a `{"status","message"}` error body.
+  private static func serviceMessage(_ failure: FetchError) -> String? {
+    guard case .httpStatus(_, _, _, let body) = failure else { return nil }
+    // An error body is `{"status": …, "message": …}`.
+    return (try? JSONParser.parse(Array(body.utf8), maximumValues: 16))?["message"]?.stringValue
   }
 }

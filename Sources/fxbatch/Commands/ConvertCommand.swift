@@ -12,13 +12,15 @@ enum ConvertCommand {
       help: "Use your rates: an ECB XML feed, an ECB history CSV,\nor a CSV with date,base,quote,rate (date optional)"),
     OptionSpec(
       names: ["--source"], valueName: "NAME",
-      help: "embedded (default), file (with --rates), ecb, frankfurter or calculator\n(the last three fetch rates over HTTP)"),
+      help:
+        "embedded (default), file (with --rates), ecb, frankfurter (v2, ~200\ncurrencies), frankfurter-v1 or calculator (the last four\nfetch rates over HTTP)"
+    ),
     OptionSpec(
       names: ["--date-policy"], valueName: "strict|latest",
       help:
         "calculator: strict (default) converts only records dated today;\nlatest uses today's rate for every record (marked fallback)"
     ),
-    OptionSpec(names: ["--endpoint"], valueName: "URL", help: "Base URL of the ecb or frankfurter service"),
+    OptionSpec(names: ["--endpoint"], valueName: "URL", help: "Base URL of the ecb, frankfurter or calculator service"),
     OptionSpec(names: ["--jobs"], valueName: "N", help: "Most requests in flight at once (default 8)"),
     OptionSpec(names: ["--timeout"], valueName: "SECONDS", help: "Wait this long for each answer (default 10)"),
     OptionSpec(names: ["--retries"], valueName: "N", help: "Retries on timeouts, connection errors, 5xx, 429 (default 3)"),
@@ -312,9 +314,11 @@ enum ConvertCommand {
     case "embedded", "file":
       if name == "embedded", ratesPath != nil { throw UsageError("--rates needs --source file (or no --source)") }
       if name == "file", ratesPath == nil { throw UsageError("--source file needs --rates FILE") }
-      if let option = networkOptions.first { throw UsageError("\(option) is for --source ecb, frankfurter or calculator") }
+      if let option = networkOptions.first {
+        throw UsageError("\(option) is for --source ecb, frankfurter, frankfurter-v1 or calculator")
+      }
       return .table(ratesPath, cacheDirectory: ratesPath == nil ? FXBatchCommand.cacheDirectory(parsed) : nil)
-    case "ecb", "frankfurter", "calculator":
+    case "ecb", "frankfurter", "frankfurter-v1", "calculator":
       if ratesPath != nil { throw UsageError("--rates is for --source file, not \(name)") }
       var settings = FetchSettings()
       if let text = parsed.value("--jobs") {
@@ -343,6 +347,7 @@ enum ConvertCommand {
       switch name {
       case "ecb": provider = ECBFeedProvider(endpoint: endpoint ?? ECBFeedProvider.defaultEndpoint)
       case "frankfurter": provider = FrankfurterProvider(endpoint: endpoint ?? FrankfurterProvider.defaultEndpoint)
+      case "frankfurter-v1": provider = FrankfurterV1Provider(endpoint: endpoint ?? FrankfurterV1Provider.defaultEndpoint)
       default:
         provider = CalculatorProvider(
           endpoint: endpoint ?? CalculatorProvider.defaultEndpoint, today: try FXBatchCommand.today(), datePolicy: datePolicy)
@@ -358,7 +363,7 @@ enum ConvertCommand {
       }
       return .provider(provider, settings, cache: cache)
     default:
-      throw UsageError("--source \(name): expected embedded, file, ecb, frankfurter or calculator")
+      throw UsageError("--source \(name): expected embedded, file, ecb, frankfurter, frankfurter-v1 or calculator")
     }
   }
 }

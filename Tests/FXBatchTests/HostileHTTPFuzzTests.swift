@@ -70,7 +70,9 @@ struct HostileHTTPFuzzTests {
 
   /// Runs `fxbatch convert` with `arguments` on `records` (CSV lines after the header `date,amount,from,to`) and
   /// checks the run ended by itself within bounds and wrote one line per record, each converted or an error.
-  func checkRun(_ arguments: [String], records: [String], today: String, in directory: TemporaryDirectory) throws {
+  func checkRun(
+    _ arguments: [String], records: [String], today: String, minimumConverted: Int = 0, in directory: TemporaryDirectory
+  ) throws {
     try directory.write("in.csv", "date,amount,from,to\n" + records.map { $0 + "\n" }.joined())
     let output = directory.url.appendingPathComponent("out.csv").path
     try? FileManager.default.removeItem(atPath: output)
@@ -84,9 +86,12 @@ struct HostileHTTPFuzzTests {
     #expect(!run.timedOut, "\(arguments)")
     #expect(run.signal == nil, "\(arguments): signal \(run.signal ?? 0)")
     #expect(run.status == 0 || run.status == 1, "\(arguments): \(run.standardError)")
-    #expect(run.peakResidentKiB > 0 && run.peakResidentKiB < 200 * 1024, "\(arguments): peak \(run.peakResidentKiB) KiB")
-    print("hostile HTTP fuzz \(arguments[1]): peak \(run.peakResidentKiB) KiB, \(run.seconds) s")
     let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").map(String.init)
+    #expect(run.peakResidentKiB > 0 && run.peakResidentKiB < 200 * 1024, "\(arguments): peak \(run.peakResidentKiB) KiB")
+    // The answers served as they are convert: the run is not failing every key for a reason of its own.
+    let converted = lines.filter { $0.hasSuffix(",ok,") || $0.hasSuffix(",fallback,") }.count
+    #expect(converted >= minimumConverted, "\(arguments): \(converted) of \(records.count) converted")
+    print("hostile HTTP fuzz \(arguments[1]): peak \(run.peakResidentKiB) KiB, \(run.seconds) s")
     #expect(lines.count == records.count + 1, "\(arguments): \(lines)")
     for (record, line) in zip(records, lines.dropFirst()) {
       let settled = line.hasSuffix(",ok,") || line.hasSuffix(",fallback,") || line.contains(",error,")
@@ -121,7 +126,39 @@ struct HostileHTTPFuzzTests {
     }
     try checkRun(
       ["--source", "frankfurter-v1", "--endpoint", server.baseURL.absoluteString, "--jobs", "4"], records: records,
-      today: "2024-01-01", in: directory)
+      today: "2024-01-01", minimumConverted: 1, in: directory)
+  }
+
+  /// Frankfurter v2: 30 base currencies, a month of records each (one range request per base), every answer a
+  /// mutated v2 array of rows for its base, served in a hostile way.
+  @Test(.timeLimit(.minutes(3)))
+  func frankfurterV2Answers() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var generator = SplitMix64(seed: Self.seed &+ 3)
+    let bases = [
+      "AED", "ARS", "AUD", "BRL", "CAD", "CHF", "CLP", "CNY", "COP", "CZK", "DKK", "EGP", "EUR", "GBP", "HKD", "HUF",
+      "INR", "JPY", "KES", "KRW", "MXN", "NGN", "NOK", "PEN", "PLN", "SAR", "SEK", "TWD", "UAH", "VND",
+    ]
+    let days = (2...31).map { String(format: "2024-01-%02d", $0) }
+    var records: [String] = []
+    for base in bases {
+      let quote = base == "USD" ? "EUR" : "USD"
+      let rows = (["2023-12-29"] + days).map { #"{"date":"\#($0)","base":"\#(base)","quote":"\#(quote)","rate":1.2345}"# }
+      let answer = "[" + rows.joined(separator: ",") + "]"
+      server.routeMatching(
+        { $0.path == "/v2/rates" && $0.queryItems.contains { $0.name == "base" && $0.value == base } },
+        [
+          try Self.hostile(answer, contentType: "application/json", using: &generator),
+          try Self.hostile(answer, contentType: "application/json", using: &generator),
+        ])
+      records += stride(from: 0, to: days.count, by: 7).map { "\(days[$0]),100,\(base),\(quote)" }
+    }
+    try checkRun(
+      ["--source", "frankfurter", "--endpoint", server.baseURL.absoluteString, "--jobs", "4"], records: records,
+      today: "2024-06-01", minimumConverted: 1, in: directory)
   }
 
   /// 24 runs, each against one mutated ECB feed served in a hostile way.
@@ -185,6 +222,6 @@ struct HostileHTTPFuzzTests {
     }
     try checkRun(
       ["--source", "calculator", "--endpoint", server.baseURL.appendingPathComponent("ig/calculator").absoluteString],
-      records: records, today: "2026-11-29", in: directory)
+      records: records, today: "2026-11-29", minimumConverted: 1, in: directory)
   }
 }

@@ -101,8 +101,22 @@ public struct RunReport: Codable, Sendable, Equatable {
   /// ``RoundingMode`` raw value.
   public var rounding: String
   public var maxStalenessDays: Int
-  /// For a network source: requests, attempts and failures.
+  /// For a network source: requests, attempts and failures (a chain's: over all its links).
   public var fetch: Fetch?
+  /// For a chain (`--source A,B`): per link, how many distinct market keys it answered.
+  public var chain: [ChainLinkUse]?
+
+  /// What one link of a chain answered.
+  public struct ChainLinkUse: Codable, Sendable, Equatable {
+    /// The link's name as given after `--source`, and its `fx_source` identifier.
+    public var name: String
+    public var source: String
+    /// Keys asked of it (those the earlier links have no rate for), keys it gave a rate, and keys it failed
+    /// for a reason that is not "no rate" (these are not passed on).
+    public var asked = 0
+    public var answered = 0
+    public var failed = 0
+  }
   /// The lock file written (`--lock`), or the problem writing it.
   public var lockFile: String?
   public var lockFileError: String?

@@ -61,7 +61,7 @@ public struct BatchJob {
         let market = route.marketKey
         return market.pair.base != market.pair.quote && provider.precheck(market, today: today) == nil
       }
-    case .provider, .lockFile: return KeySpan()
+    case .provider, .lockFile, .chain: return KeySpan()
     }
   }
 
@@ -98,7 +98,7 @@ public struct BatchJob {
       case .failed(let failure):
         passTwo.tableFailure = failure
       }
-    case .provider, .lockFile: break
+    case .provider, .lockFile, .chain: break
     }
     let passTwoJob = passTwo
     let resolver = passTwoJob.rateResolver
@@ -399,6 +399,7 @@ public struct BatchJob {
     let (scans, index) = scanAll(report: &report)
     Self.removeTemporaryCopies(of: scans)
     let keys = index.allKeys
+    if case .chain(let links) = source { return chainPlan(of: RateResolver.marketKeys(of: keys), links: links, report: report) }
     guard case .provider(let provider, let settings) = source else {
       return (report, nil)
     }
@@ -408,5 +409,44 @@ public struct BatchJob {
         keys: RateResolver.marketKeys(of: keys), provider: provider, today: options.today, cache: settings.cache,
         maxStaleness: options.maxStaleness)
     )
+  }
+
+  /// A chain's plan: its leading local tables answer what they can (counted in ``RunReport/chain``), and the
+  /// first network link is planned for the keys they have no rate for; what later links are asked is known
+  /// only after fetching.
+  private func chainPlan(of keys: Set<RateKey>, links: [RateSourceChoice.ChainLink], report: RunReport) -> (
+    report: RunReport, plan: RatePlan?
+  ) {
+    var report = report
+    var remaining = keys
+    var uses: [RunReport.ChainLinkUse] = []
+    var plan: RatePlan? = nil
+    for link in links {
+      var use = RunReport.ChainLinkUse(name: link.name, source: link.source.info.identifier, asked: remaining.count)
+      if case .table(let table) = link.source {
+        remaining = remaining.filter { key in
+          switch table.quote(for: key, maxStaleness: options.maxStaleness) {
+          case .success:
+            use.answered += 1
+            return false
+          case .failure(let error):
+            if RateResolver.passesOn(error) { return true }
+            use.failed += 1
+            return false
+          }
+        }
+        uses.append(use)
+        continue
+      }
+      if case .provider(let provider, let settings) = link.source {
+        plan = RatePlanner.plan(
+          keys: remaining, provider: provider, today: options.today, cache: settings.cache,
+          maxStaleness: options.maxStaleness)
+        uses.append(use)
+      }
+      break
+    }
+    report.chain = uses
+    return (report, plan)
   }
 }

@@ -81,6 +81,8 @@ struct RateResolver {
       quotes.reserveCapacity(keys.count)
       for key in keys { quotes[key] = table.quote(for: key, maxStaleness: maxStaleness) }
       return quotes
+    case .chain(let links):
+      return chainAnswers(to: keys, links: links, report: &report)
     case .lockFile(let path, let locked):
       var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
       for key in keys {
@@ -125,6 +127,76 @@ struct RateResolver {
         to: plan, requests: requests, results: results, retries: retries, provider: provider, settings: settings,
         report: &report)
     }
+  }
+
+  /// Whether a link's error for a key means it has no rate for it (so the next link of a chain is asked): no
+  /// rate, a date outside its coverage, only a rate older than `--max-staleness`. A failed exchange
+  /// (``RowError/Code/isAboutTheExchange``) is the key's answer: another link's rate would hide it.
+  static func passesOn(_ error: RowError) -> Bool {
+    [.noRate, .dateOutOfRange, .staleRate, .unknownCurrency].contains(error.code)
+  }
+
+  /// A chain's answers: each link answers, the way it answers alone, the keys every earlier link has no rate
+  /// for (``passesOn(_:)``); a key no link has a rate for gets `no_rate` (or the code all links gave) with
+  /// each link's reason. The fetch counts are summed over the links, and ``RunReport/chain`` says what each
+  /// answered.
+  private func chainAnswers(to keys: Set<RateKey>, links: [RateSourceChoice.ChainLink], report: inout RunReport)
+    -> [RateKey: Result<RateQuote, RowError>]
+  {
+    var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
+    var reasons: [RateKey: [RowError]] = [:]
+    var remaining = keys
+    var uses: [RunReport.ChainLinkUse] = []
+    var fetch: RunReport.Fetch? = nil
+    for link in links {
+      var use = RunReport.ChainLinkUse(name: link.name, source: link.source.info.identifier, asked: remaining.count)
+      defer { uses.append(use) }
+      guard !remaining.isEmpty else { continue }
+      var table: RateTable? = nil
+      if case .table(let linkTable) = link.source { table = linkTable }
+      let resolver = RateResolver(
+        source: link.source, sourceTable: table, tableFailure: nil, maxStaleness: maxStaleness, today: today)
+      var linkReport = report
+      linkReport.fetch = nil
+      let answers = resolver.resolveMarket(remaining, report: &linkReport)
+      if let linkFetch = linkReport.fetch {
+        var sum = fetch ?? RunReport.Fetch()
+        sum.requests += linkFetch.requests
+        sum.retries += linkFetch.retries
+        sum.failedRequests += linkFetch.failedRequests
+        sum.cacheHits += linkFetch.cacheHits
+        fetch = sum
+      }
+      var next: Set<RateKey> = []
+      for key in remaining {
+        let answer =
+          answers[key] ?? .failure(RowError(.noRate, "\(link.source.info.publisher) was not asked \(key.pair) on \(key.day)"))
+        switch answer {
+        case .failure(let error) where Self.passesOn(error):
+          reasons[key, default: []].append(error)
+          next.insert(key)
+        case .failure:
+          use.failed += 1
+          quotes[key] = answer
+        case .success:
+          use.answered += 1
+          quotes[key] = answer
+        }
+      }
+      remaining = next
+    }
+    for key in remaining {
+      let errors = reasons[key] ?? []
+      let code = Set(errors.map(\.code)).count == 1 ? errors[0].code : .noRate
+      let each = zip(links, errors).map { "\($0.name): \($1)" }.joined(separator: "; ")
+      quotes[key] = .failure(RowError(code, "no source of the chain has a rate for \(key.pair) on \(key.day) (\(each))"))
+    }
+    let rateDays = quotes.compactMap { key, result in key.pair.base == key.pair.quote ? nil : try? result.get().rateDay }
+    report.rates.firstDay = rateDays.min()?.description
+    report.rates.lastDay = rateDays.max()?.description
+    report.fetch = fetch
+    report.chain = uses
+    return quotes
   }
 
   /// Sends a plan's requests through the bounded fetcher.

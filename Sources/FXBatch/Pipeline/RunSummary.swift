@@ -45,6 +45,12 @@ public enum RunSummary {
         "requests: \(fetch.requests) sent, \(fetch.retries) retries, \(fetch.failedRequests) failed; \(fetch.cacheHits) rates from the cache"
       )
     }
+    if let chain = report.chain {
+      let each = chain.map { use in
+        "\(use.name) answered \(use.answered) of \(use.asked)" + (use.failed > 0 ? " (\(use.failed) failed)" : "")
+      }
+      lines.append("chain: \(each.joined(separator: ", then ")) distinct keys")
+    }
     if rates.recordsWithoutDate > 0 {
       var age = ""
       if let last = rates.lastDay, let days = rates.daysSinceLastPublication, last == rates.defaultDay {

@@ -26,6 +26,19 @@ public enum RateSourceChoice: Sendable {
   case provider(any RateProvider, FetchSettings)
   /// `--frozen` on a lock of a source that answers keys: only its quotes (and its errors) in the lock file.
   case lockFile(path: String, quotes: LockFile.LockedQuotes)
+  /// `--source A,B,…`: each key from the first link with a rate for it (``RateResolver``); never a lock file.
+  case chain([ChainLink])
+
+  /// One source of a chain, with its name as given after `--source`.
+  public struct ChainLink: Sendable {
+    public let name: String
+    public let source: RateSourceChoice
+
+    public init(name: String, source: RateSourceChoice) {
+      self.name = name
+      self.source = source
+    }
+  }
 
   public var info: RateSourceInfo {
     switch self {
@@ -34,6 +47,11 @@ public enum RateSourceChoice: Sendable {
     case .lockFile(let path, let locked):
       return locked.source
         ?? RateSourceInfo(identifier: "lock", publisher: "the lock file", description: "lock file \(path) (--frozen)")
+    case .chain(let links):
+      let names = links.map(\.name).joined(separator: ",")
+      return RateSourceInfo(
+        identifier: "chain:\(names)", publisher: "the sources \(names)",
+        description: "the chain " + links.map { "\($0.name) (\($0.source.info.description))" }.joined(separator: ", then "))
     }
   }
 
@@ -41,7 +59,7 @@ public enum RateSourceChoice: Sendable {
     switch self {
     case .table(let table): return table.firstDay
     case .provider(let provider, _): return provider.firstDay
-    case .lockFile: return nil
+    case .lockFile, .chain: return nil
     }
   }
 
@@ -54,6 +72,7 @@ public enum RateSourceChoice: Sendable {
   /// The newest publication day, when known before fetching.
   public var lastDay: CalendarDay? {
     if case .table(let table) = self { return table.lastDay }
+    if case .chain(let links) = self { return links.first?.source.lastDay }  // undated records: the first link's day
     return nil
   }
 }

@@ -13,7 +13,7 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--source"], valueName: "NAME",
       help:
-        "embedded (default), file (with --rates), ecb, frankfurter (v2, ~200\ncurrencies), frankfurter-v1 or calculator (the last four\nfetch rates over HTTP)"
+        "embedded (default), file (with --rates), ecb, frankfurter (v2, ~200\ncurrencies), frankfurter-v1 or calculator (the last four\nfetch rates over HTTP); a list (embedded,frankfurter) answers\neach rate from the first source that has it"
     ),
     OptionSpec(
       names: ["--date-policy"], valueName: "strict|latest",
@@ -138,40 +138,8 @@ enum ConvertCommand {
     } catch {
       return FXBatchCommand.usageError(error, usage: "USAGE: \(usage)\nSee 'fxbatch convert --help'.\n")
     }
-    let source: RateSourceChoice
-    switch sourceChoice {
-    case .lockFile(let path):
-      do {
-        let lock = try LockFile.load(path: path)
-        switch lock.rates {
-        case .table(let table): source = .table(table)  // the locked source's identity, on the table path
-        case .quotes(let quotes): source = .lockFile(path: path, quotes: quotes)
-        }
-        if options.defaultDate == nil { options.defaultDate = lock.defaultDay }  // the locked run's day for undated records
-      } catch {
-        Console.error("\(error)\n")
-        return ExitStatus.fileError
-      }
-    case .table(let path, let cacheDirectory):
-      switch FXBatchCommand.loadRates(path: path, cacheDirectory: cacheDirectory) {
-      case .success(let table): source = .table(table)
-      case .failure(let error):
-        Console.error("\(error)\n")
-        return ExitStatus.fileError
-      }
-    case .provider(let provider, var settings, let cacheDirectory):
-      if isatty(2) == 1, !quiet { settings.progress = ProgressLine.show }
-      // --plan writes nothing: it reads an existing cache but does not create one.
-      if let cacheDirectory, !planOnly || FileManager.default.fileExists(atPath: cacheDirectory.path) {
-        do { settings.cache = try RateCache(directory: cacheDirectory.path) } catch {
-          if cacheDirectory.explicit {
-            Console.error("\(error)\n")
-            return ExitStatus.fileError
-          }
-          Console.error("fxbatch: warning: running without the rate cache: \(error)\n")
-        }
-      }
-      source = .provider(provider, settings)
+    guard let source = load(sourceChoice, options: &options, quiet: quiet, planOnly: planOnly) else {
+      return ExitStatus.fileError
     }
     if isatty(2) == 1, !quiet { options.progress = ProgressLine.show }
     let job = BatchJob(options: options, source: source)
@@ -202,6 +170,53 @@ enum ConvertCommand {
       }
     }
     return report.exitStatus
+  }
+
+  /// Loads the source the options name; `nil` after printing why it cannot be loaded.
+  private static func load(_ choice: SourceChoice, options: inout BatchOptions, quiet: Bool, planOnly: Bool)
+    -> RateSourceChoice?
+  {
+    switch choice {
+    case .lockFile(let path):
+      do {
+        let lock = try LockFile.load(path: path)
+        if options.defaultDate == nil { options.defaultDate = lock.defaultDay }  // the locked run's day for undated records
+        switch lock.rates {
+        case .table(let table): return .table(table)  // the locked source's identity, on the table path
+        case .quotes(let quotes): return .lockFile(path: path, quotes: quotes)
+        }
+      } catch {
+        Console.error("\(error)\n")
+        return nil
+      }
+    case .table(let path, let cacheDirectory):
+      switch FXBatchCommand.loadRates(path: path, cacheDirectory: cacheDirectory) {
+      case .success(let table): return .table(table)
+      case .failure(let error):
+        Console.error("\(error)\n")
+        return nil
+      }
+    case .provider(let provider, var settings, let cacheDirectory):
+      if isatty(2) == 1, !quiet { settings.progress = ProgressLine.show }
+      // --plan writes nothing: it reads an existing cache but does not create one.
+      if let cacheDirectory, !planOnly || FileManager.default.fileExists(atPath: cacheDirectory.path) {
+        do { settings.cache = try RateCache(directory: cacheDirectory.path) } catch {
+          if cacheDirectory.explicit {
+            Console.error("\(error)\n")
+            return nil
+          }
+          Console.error("fxbatch: warning: running without the rate cache: \(error)\n")
+        }
+      }
+      return .provider(provider, settings)
+    case .chain(let links):
+      var loaded: [RateSourceChoice.ChainLink] = []
+      for (name, link) in links {
+        guard let source = load(link, options: &options, quiet: quiet, planOnly: planOnly) else { return nil }
+        loaded.append(RateSourceChoice.ChainLink(name: name, source: source))
+      }
+      return .chain(loaded)
+    }
   }
 
   private static func batchOptions(_ parsed: ParsedArguments) throws(UsageError) -> BatchOptions {
@@ -293,6 +308,50 @@ enum ConvertCommand {
     case provider(any RateProvider, FetchSettings, cache: (path: String, explicit: Bool)?)
     /// `--frozen`: the lock file.
     case lockFile(String)
+    /// `--source A,B,…`: each link by its name.
+    indirect case chain([(name: String, choice: SourceChoice)])
+  }
+
+  /// The sources `--source` may name.
+  static let sourceNames = ["embedded", "file", "ecb", "frankfurter", "frankfurter-v1", "calculator"]
+  /// Those that fetch over HTTP.
+  static let networkSourceNames: Set = ["ecb", "frankfurter", "frankfurter-v1", "calculator"]
+
+  /// `--source A,B,…`: every name known and named once; `--rates` for `file`, the network options only with a
+  /// network link, and `--endpoint` only when one link is a service (it is the root of one service).
+  private static func chainChoice(_ list: String, parsed: ParsedArguments) throws(UsageError) -> SourceChoice {
+    let names = list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    var seen: Set<String> = []
+    for name in names {
+      guard !name.isEmpty else { throw UsageError("--source \(list): an empty name in the list") }
+      guard sourceNames.contains(name) else {
+        throw UsageError("--source \(list): unknown source \(name); expected \(sourceNames.joined(separator: ", "))")
+      }
+      guard seen.insert(name).inserted else { throw UsageError("--source \(list): \(name) is named twice") }
+    }
+    if parsed.value("--rates") != nil, !seen.contains("file") {
+      throw UsageError("--rates is for the source file; add file to --source \(list)")
+    }
+    let network = names.filter { networkSourceNames.contains($0) }
+    if network.isEmpty, let option = networkOptions(parsed).first {
+      throw UsageError("\(option) is for a network source, and --source \(list) has none")
+    }
+    if parsed.value("--endpoint") != nil, network.count > 1 {
+      throw UsageError(
+        "--endpoint is the root of one service, and --source \(list) names \(network.count) (\(network.joined(separator: ", "))); "
+          + "drop --endpoint or chain one of them")
+    }
+    if parsed.value("--date-policy") != nil, !seen.contains("calculator") {
+      throw UsageError("--date-policy is for the source calculator, and --source \(list) does not name it")
+    }
+    var links: [(name: String, choice: SourceChoice)] = []
+    for name in names { links.append((name, try singleChoice(name, parsed: parsed, inChain: true))) }
+    return .chain(links)
+  }
+
+  /// The network options given.
+  private static func networkOptions(_ parsed: ParsedArguments) -> [String] {
+    ["--endpoint", "--jobs", "--timeout", "--retries", "--retry-delay", "--date-policy"].filter { parsed.value($0) != nil }
   }
 
   private static func sourceChoice(_ parsed: ParsedArguments) throws(UsageError) -> SourceChoice {
@@ -305,21 +364,30 @@ enum ConvertCommand {
     if parsed.has("--no-cache"), parsed.value("--cache-dir") != nil {
       throw UsageError("--no-cache and --cache-dir exclude each other")
     }
+    if name.contains(",") {
+      return try chainChoice(name, parsed: parsed)
+    }
+    return try singleChoice(name, parsed: parsed, inChain: false)
+  }
+
+  /// One source by its name (alone, or a link of a chain, whose options ``chainChoice(_:parsed:)`` checked).
+  private static func singleChoice(_ name: String, parsed: ParsedArguments, inChain: Bool) throws(UsageError)
+    -> SourceChoice
+  {
+    let ratesPath = parsed.value("--rates")
     var endpoint: URL? = nil
     if let text = parsed.value("--endpoint") { endpoint = try OptionValues.endpoint(text) }
-    let networkOptions = ["--endpoint", "--jobs", "--timeout", "--retries", "--retry-delay", "--date-policy"].filter {
-      parsed.value($0) != nil
-    }
     switch name {
     case "embedded", "file":
-      if name == "embedded", ratesPath != nil { throw UsageError("--rates needs --source file (or no --source)") }
+      if name == "embedded", ratesPath != nil, !inChain { throw UsageError("--rates needs --source file (or no --source)") }
       if name == "file", ratesPath == nil { throw UsageError("--source file needs --rates FILE") }
-      if let option = networkOptions.first {
+      if let option = networkOptions(parsed).first, !inChain {
         throw UsageError("\(option) is for --source ecb, frankfurter, frankfurter-v1 or calculator")
       }
-      return .table(ratesPath, cacheDirectory: ratesPath == nil ? FXBatchCommand.cacheDirectory(parsed) : nil)
+      let path = name == "file" ? ratesPath : nil
+      return .table(path, cacheDirectory: path == nil ? FXBatchCommand.cacheDirectory(parsed) : nil)
     case "ecb", "frankfurter", "frankfurter-v1", "calculator":
-      if ratesPath != nil { throw UsageError("--rates is for --source file, not \(name)") }
+      if ratesPath != nil, !inChain { throw UsageError("--rates is for --source file, not \(name)") }
       var settings = FetchSettings()
       if let text = parsed.value("--jobs") {
         guard let jobs = Int(text), (1...256).contains(jobs) else { throw UsageError("--jobs \(text): expected 1 to 256") }
@@ -337,7 +405,7 @@ enum ConvertCommand {
       }
       var datePolicy = CalculatorProvider.DatePolicy.strict
       if let text = parsed.value("--date-policy") {
-        guard name == "calculator" else { throw UsageError("--date-policy is for --source calculator") }
+        guard name == "calculator" || inChain else { throw UsageError("--date-policy is for --source calculator") }
         guard let policy = CalculatorProvider.DatePolicy(rawValue: text) else {
           throw UsageError("--date-policy \(text): expected strict or latest")
         }

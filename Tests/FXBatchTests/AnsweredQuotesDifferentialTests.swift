@@ -98,6 +98,20 @@ struct AnsweredQuotesDifferentialTests {
       format: format, parts: parts, source: Self.frankfurterV2(for:server:), identifier: "frankfurter-v2")
   }
 
+  // A chain of the embedded history and the v2 service, in either order: one link answers what the other has
+  // no rate for, in the one engine; the fast path, a lock and --frozen on it write what the general path writes.
+  @Test(arguments: Format.allCases, [false, true])
+  func chainLockAndFrozenRunsWriteWhatTheGeneralPathWrites(format: Format, serviceFirst: Bool) throws {
+    let identifier = serviceFirst ? "chain:frankfurter,embedded" : "chain:embedded,frankfurter"
+    try Self.lockAndFrozenRunsWriteWhatTheGeneralPathWrites(
+      format: format, parts: 3,
+      source: { input, server in
+        let embedded = RateSourceChoice.ChainLink(name: "embedded", source: .table(EmbeddedECBHistory.table))
+        let service = RateSourceChoice.ChainLink(name: "frankfurter", source: Self.frankfurterV2(for: input, server: server))
+        return .chain(serviceFirst ? [service, embedded] : [embedded, service])
+      }, identifier: identifier)
+  }
+
   /// A run on a messy file from a service: the fast path writes what the general path writes; a lock of it,
   /// under --frozen, writes the same again, on both paths, asking nothing.
   static func lockAndFrozenRunsWriteWhatTheGeneralPathWrites(

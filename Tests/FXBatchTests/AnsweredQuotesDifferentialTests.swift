@@ -102,7 +102,7 @@ struct AnsweredQuotesDifferentialTests {
   // no rate for, in the one engine; the fast path, a lock and --frozen on it write what the general path writes.
   @Test(arguments: Format.allCases, [false, true])
   func chainLockAndFrozenRunsWriteWhatTheGeneralPathWrites(format: Format, serviceFirst: Bool) throws {
-    let identifier = serviceFirst ? "chain:frankfurter,embedded" : "chain:embedded,frankfurter"
+    let identifier = serviceFirst ? "chain:frankfurter+embedded" : "chain:embedded+frankfurter"
     try Self.lockAndFrozenRunsWriteWhatTheGeneralPathWrites(
       format: format, parts: 3,
       source: { input, server in

@@ -48,9 +48,9 @@ public enum RateSourceChoice: Sendable {
       return locked.source
         ?? RateSourceInfo(identifier: "lock", publisher: "the lock file", description: "lock file \(path) (--frozen)")
     case .chain(let links):
-      let names = links.map(\.name).joined(separator: ",")
+      let names = links.map(\.name).joined(separator: "+")
       return RateSourceInfo(
-        identifier: "chain:\(names)", publisher: "the sources \(names)",
+        identifier: "chain:\(names)", publisher: links.map(\.name).joined(separator: ", "),
         description: "the chain " + links.map { "\($0.name) (\($0.source.info.description))" }.joined(separator: ", then "))
     }
   }

@@ -80,7 +80,8 @@ struct SourceChainTests {
     let (plan, planQueries) = try convert("embedded,frankfurter", ["--plan"], input: input + "2024-03-04,1,EUR,AED\n")
     #expect(plan.status == 0)
     #expect(plan.standardOutput.contains("  embedded: 2 of 3 keys answered without the network, 0 failed\n"))
-    #expect(plan.standardOutput.contains("  frankfurter: asked the other 1 keys (planned below)\n"))
+    #expect(
+      plan.standardOutput.contains("  frankfurter: asked the 1 keys the sources before it have no rate for (planned below)\n"))
     #expect(plan.standardOutput.contains("/v2/rates?base=EUR&quotes=AED&date=2024-03-04  (1 key)"))
     #expect(planQueries.isEmpty)
   }

@@ -11,7 +11,7 @@ enum PlanText {
       lines.append("chain: each key from the first of \(source.publisher) with a rate for it")
       for (index, use) in chain.enumerated() {
         if index == chain.count - 1, plan != nil {
-          lines.append("  \(use.name): asked the other \(use.asked) keys (planned below)")
+          lines.append("  \(use.name): asked the \(use.asked) keys the sources before it have no rate for (planned below)")
           source = RateSourceInfo(identifier: use.source, publisher: use.name, description: use.name)
         } else {
           lines.append("  \(use.name): \(use.answered) of \(use.asked) keys answered without the network, \(use.failed) failed")

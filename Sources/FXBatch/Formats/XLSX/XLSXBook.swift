@@ -17,12 +17,25 @@ struct XLSXBook {
   /// `nil`.
   ///
   /// - Throws: ``FileError`` with the package's or the workbook's one-line reason.
-  init(readPath: String, displayPath: String, sheet: String?) throws(FileError) {
+  ///   - verify: whether to inflate every entry first (pass 1), so that a hostile part anywhere in the package (a
+  ///     zip bomb, an entry that lies about its size or fails its checksum, a DTD) refuses it for its own reason
+  ///     before anything is written, even a part the conversion would copy without reading.
+  init(readPath: String, displayPath: String, sheet: String?, verify: Bool = false) throws(FileError) {
     self.displayPath = displayPath
     do {
       package = try ZipPackage(path: readPath)
+      if package.entry(named: "xl/workbook.xml") == nil, let mimetype = package.entry(named: "mimetype"),
+        String(decoding: try package.contents(of: mimetype), as: UTF8.self).contains("opendocument.spreadsheet")
+      {
+        throw FileError(
+          path: displayPath, message: "an OpenDocument spreadsheet (.ods): fxbatch converts .xlsx workbooks only",
+          hint: "save it as .xlsx")
+      }
+      if verify { try Self.inflateEveryEntry(of: package) }
+    } catch let error as FileError {
+      throw error
     } catch {
-      throw Self.fileError(error.description, readPath: readPath, displayPath: displayPath)
+      throw Self.fileError("\(error)", readPath: readPath, displayPath: displayPath)
     }
     do { workbook = try XLSXWorkbook.read(from: package) } catch {
       throw Self.fileError(error.description, readPath: readPath, displayPath: displayPath)
@@ -49,6 +62,15 @@ struct XLSXBook {
       dateStyles = styles
     } catch {
       throw Self.fileError(error.description, readPath: readPath, displayPath: displayPath)
+    }
+  }
+
+  /// Reads every entry of a package to its end, checking it as ``ZipEntryStream`` does.
+  private static func inflateEveryEntry(of package: ZipPackage) throws(ZipError) {
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    for entry in package.entries {
+      let stream = try package.stream(entry)
+      while try stream.read(into: &chunk) > 0 {}
     }
   }
 

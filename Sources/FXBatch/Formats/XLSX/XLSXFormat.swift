@@ -31,11 +31,10 @@ enum XLSXFormat: FileFormat {
   static let displayName = "XLSX"
   static let fileExtensions = ["xlsx"]
 
-  /// A zip package with an `xl/` part among its first entries (or a Compound File, which the package refuses
-  /// with its reason: a legacy `.xls`, or a password-protected workbook).
+  /// A zip package (or a Compound File): no other format is a zip, and the package then says what it is when it
+  /// is no `.xlsx` workbook (a legacy `.xls`, a password-protected workbook, an `.xlsb`, an `.ods`).
   static func recognizes(raw: ArraySlice<UInt8>, content: ArraySlice<UInt8>, recordsPath: [String]) -> Bool {
-    if raw.starts(with: CompoundFile.signature) { return true }
-    return raw.starts(with: [0x50, 0x4B, 0x03, 0x04]) && raw.firstRange(of: Array("xl/".utf8)) != nil
+    raw.starts(with: CompoundFile.signature) || raw.starts(with: [0x50, 0x4B, 0x03, 0x04])
   }
 
   static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
@@ -45,7 +44,8 @@ enum XLSXFormat: FileFormat {
         path: file.displayPath, message: "the annotated copy of a workbook is a zip package, not text for standard output",
         hint: "give -o FILE or --output-dir DIR")
     }
-    let book = try XLSXBook(readPath: file.readPath, displayPath: file.displayPath, sheet: options.sheet)
+    let book = try XLSXBook(
+      readPath: file.readPath, displayPath: file.displayPath, sheet: options.sheet, verify: true)
     let reader = try book.rows()
     var header: XLSXRow? = nil
     var lastColumn = 0

@@ -187,6 +187,34 @@ struct EndToEndXLSXTests {
     #expect(again.standardError.contains("the file is already annotated by fxbatch (its header row has the fx_* cells)"))
   }
 
+  /// The sample workbook converts as `Samples/README.md` says, by hand from the embedded ECB history:
+  ///  row 2: 1250 USD → EUR on 2025-03-03, EUR/USD 1.0465: 1250 / 1.0465 = 1194.457… → 1194.46
+  ///  row 5: 18.20 CHF on Saturday 2025-03-08 → Friday 2025-03-07, EUR/CHF 0.9557: 18.20 / 0.9557 = 19.0436… →
+  ///         19.04, fallback
+  ///  row 7: 420 SEK → USD on 2025-03-11 through the euro, EUR/SEK 10.9815 and EUR/USD 1.0912:
+  ///         420 × 1.0912 / 10.9815 = 41.7342… → 41.73
+  @Test func sampleConvertsAsItsREADMESays() throws {
+    let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Samples")
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write(
+      [UInt8](try Data(contentsOf: samples.appendingPathComponent("expenses.xlsx"))), named: "expenses.xlsx")
+    let result = try cli.run(["convert", "expenses.xlsx"], in: directory.url)
+    #expect(result.status == 0)
+    #expect(
+      result.standardError.contains(
+        "expenses.xlsx -> expenses.converted.xlsx: 6 records: 5 ok, 1 fallback, 0 error [XLSX]"))
+    let rows = try Self.rows(of: directory.path + "/expenses.converted.xlsx")
+    #expect(rows.count == 7)
+    #expect(Self.values(of: rows[1], from: 6, count: 3) == ["1194.46", "EUR", "2025-03-03"])
+    #expect(
+      Self.values(of: rows[4], from: 6, count: 6) == [
+        "19.04", "EUR", "2025-03-07", "ecb-embedded EUR/CHF=0.9557", "fallback", "",
+      ])
+    #expect(Self.values(of: rows[6], from: 6, count: 2) == ["41.73", "USD"])
+  }
+
   /// Hostile and malformed packages: one line saying why, exit 2, nothing written.
   @Test(arguments: [
     ("legacy.xls", "a legacy .xls workbook (Excel 97-2003): save it as .xlsx"),

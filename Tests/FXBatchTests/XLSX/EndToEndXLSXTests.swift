@@ -174,6 +174,19 @@ struct EndToEndXLSXTests {
     #expect(!FileManager.default.fileExists(atPath: directory.path + "/notes.xlsx"))
   }
 
+  /// A workbook's annotated copy is a zip package: standard output is refused before anything is written.
+  @Test func standardOutputIsRefused() throws {
+    let directory = try Self.directory(with: ["libreoffice.xlsx"])
+    defer { directory.remove() }
+    let result = try cli.run(["convert", "--to", "EUR", "-o", "-", "libreoffice.xlsx"], in: directory.url)
+    #expect(result.status == 2)
+    #expect(result.standardOutput.isEmpty)
+    #expect(
+      result.standardError.contains(
+        "libreoffice.xlsx:1:1: error: the annotated copy of a workbook is a zip package, not text for standard output"))
+    #expect(try directory.fileNames() == ["libreoffice.xlsx"])
+  }
+
   /// A workbook without its extension is found by its content; its annotated copy is refused as input.
   @Test func contentDetectionAndAnnotatedCopies() throws {
     let directory = try Self.directory(with: ["libreoffice.xlsx"])

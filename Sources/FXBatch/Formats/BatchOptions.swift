@@ -33,6 +33,9 @@ public struct BatchOptions: Sendable {
   /// `--record-element`: the name of an XML document's record elements; `nil` to use the root's repeated
   /// child element (``XMLRecordReader/detectRecordElement(path:)``).
   public var recordElement: String?
+  /// `--sheet`: the sheet of an `.xlsx` workbook to convert, by its tab name or its 1-based number; `nil` for
+  /// the first sheet.
+  public var sheet: String?
   /// `--encoding`: the encoding of every CSV input; `nil` for UTF-8 unless a file's byte order mark says UTF-16
   /// (``TextEncoding/resolve(declared:byteOrderMark:)``). A file not in UTF-8 is read through a UTF-8 copy and
   /// its annotated copy written in its own encoding.

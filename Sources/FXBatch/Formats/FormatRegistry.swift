@@ -2,6 +2,7 @@
 /// under `Formats/` plus one line here.
 public enum FormatRegistry {
   static let formats: [any FileFormat.Type] = [
+    XLSXFormat.self,
     XMLFormat.self,
     JSONFormat.self,
     JSONLinesFormat.self,

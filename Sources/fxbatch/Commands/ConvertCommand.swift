@@ -45,6 +45,9 @@ enum ConvertCommand {
       names: ["--record-element"], valueName: "NAME",
       help: "XML: the name of the record elements (default: the root's\nrepeated child); fields: children or @attributes"),
     OptionSpec(
+      names: ["--sheet"], valueName: "NAME|NUMBER",
+      help: "XLSX: the sheet to convert, by tab name or number from 1\n(default: the first sheet)"),
+    OptionSpec(
       names: ["--from"], valueName: "CODE",
       help: "The from-currency of every record, for a file without a from\nfield (see --override-currency-fields)"),
     OptionSpec(
@@ -286,6 +289,7 @@ enum ConvertCommand {
     if let text = parsed.value("--format") { options.format = try OptionValues.format(text) }
     if let text = parsed.value("--records-path") { options.recordsPath = try OptionValues.recordsPath(text) }
     options.recordElement = parsed.value("--record-element")
+    options.sheet = parsed.value("--sheet")
     if let text = parsed.value("--encoding") { options.encoding = try OptionValues.encoding(text) }
     if let text = parsed.value("--delimiter") { options.delimiter = try OptionValues.delimiter(text) }
     if let text = parsed.value("--decimal-separator") {

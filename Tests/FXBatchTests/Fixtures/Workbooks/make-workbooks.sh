@@ -39,4 +39,32 @@ rm -f encrypted-entry.xlsx
   zip -q -X -P fxbatch "$here/encrypted-entry.xlsx" xl/worksheets/sheet1.xml)
 rm -rf "$workspace"
 
+# Samples/expenses.xlsx, the sample workbook of README's first command: a travel expense report written as
+# LibreOffice's flat XML and saved by LibreOffice as .xlsx (date cells, amounts formatted #,##0.00, a second sheet).
+row() { # date amount currency target description
+  printf '    <table:table-row><table:table-cell table:style-name="datecell" office:value-type="date" office:date-value="%s"><text:p>%s</text:p></table:table-cell>' "$1" "$1"
+  printf '<table:table-cell table:style-name="amountcell" office:value-type="float" office:value="%s"><text:p>%s</text:p></table:table-cell>' "$2" "$2"
+  printf '<table:table-cell office:value-type="string"><text:p>%s</text:p></table:table-cell><table:table-cell office:value-type="string"><text:p>%s</text:p></table:table-cell>' "$3" "$4"
+  printf '<table:table-cell office:value-type="string"><text:p>%s</text:p></table:table-cell></table:table-row>\n' "$5"
+}
+sample=$(mktemp -d)
+{
+  sed -n '/^FODS = """/,/<office:body>/p' make_workbooks.py | sed '1s/^FODS = """//'
+  printf '  <office:spreadsheet>\n   <table:table table:name="Expenses">\n    <table:table-row>'
+  for name in date amount currency target_currency description; do
+    printf '<table:table-cell office:value-type="string"><text:p>%s</text:p></table:table-cell>' "$name"
+  done
+  printf '</table:table-row>\n'
+  row 2025-03-03 1250.00 USD EUR "Flight Berlin - New York"
+  row 2025-03-04 389.90 USD EUR "Hotel, 2 nights"
+  row 2025-03-06 74.50 GBP EUR "Train London - Cambridge"
+  row 2025-03-08 18.20 CHF EUR "Taxi Zurich airport (a Saturday)"
+  row 2025-03-10 5600 JPY EUR "Dinner Tokyo"
+  row 2025-03-11 420.00 SEK USD "Conference fee"
+  printf '   </table:table>\n   <table:table table:name="Notes"><table:table-row><table:table-cell office:value-type="string"><text:p>Travel expenses, March 2025</text:p></table:table-cell></table:table-row></table:table>\n'
+  printf '  </office:spreadsheet>\n </office:body>\n</office:document>\n'
+} >"$sample/expenses.fods"
+soffice -env:UserInstallation="file://$profile" --headless --convert-to xlsx --outdir ../../../../Samples "$sample/expenses.fods" >/dev/null
+rm -rf "$sample"
+
 ls -l

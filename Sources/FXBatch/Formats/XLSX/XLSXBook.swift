@@ -1,0 +1,168 @@
+/// The sheet of an `.xlsx` workbook a run converts, with what reading its cells needs: the package, the sheet's
+/// part, the shared strings, which styles are dates and the date system.
+struct XLSXBook {
+  /// The name the user gave.
+  let displayPath: String
+  let package: ZipPackage
+  let workbook: XLSXWorkbook
+  /// The converted sheet's name and part.
+  let sheetName: String
+  let sheetEntry: ZipEntry
+  let sharedStrings: XLSXSharedStrings
+  let dateStyles: Set<Int>
+
+  var dateSystem: XLSXDateSystem { workbook.usesDate1904 ? .from1904 : .from1900 }
+
+  /// Opens a workbook and finds its sheet: `sheet` by tab name, else by its number from 1; the first sheet when
+  /// `nil`.
+  ///
+  /// - Throws: ``FileError`` with the package's or the workbook's one-line reason.
+  ///   - verify: whether to inflate every entry first (pass 1), so that a hostile part anywhere in the package (a
+  ///     zip bomb, an entry that lies about its size or fails its checksum, a DTD) refuses it for its own reason
+  ///     before anything is written, even a part the conversion would copy without reading.
+  init(readPath: String, displayPath: String, sheet: String?, verify: Bool = false) throws(FileError) {
+    self.displayPath = displayPath
+    do {
+      package = try ZipPackage(path: readPath)
+      if package.entry(named: "xl/workbook.xml") == nil, let mimetype = package.entry(named: "mimetype"),
+        String(decoding: try package.contents(of: mimetype), as: UTF8.self).contains("opendocument.spreadsheet")
+      {
+        throw FileError(
+          path: displayPath, message: "an OpenDocument spreadsheet (.ods): fxbatch converts .xlsx workbooks only",
+          hint: "save it as .xlsx")
+      }
+      if verify { try Self.inflateEveryEntry(of: package) }
+    } catch let error as FileError {
+      throw error
+    } catch {
+      throw Self.fileError("\(error)", readPath: readPath, displayPath: displayPath)
+    }
+    do { workbook = try XLSXWorkbook.read(from: package) } catch {
+      throw Self.fileError(error.description, readPath: readPath, displayPath: displayPath)
+    }
+    let chosen = try Self.choose(sheet, in: workbook.sheets, displayPath: displayPath)
+    guard let name = chosen.entry, let entry = package.entry(named: name) else {
+      throw FileError(
+        path: displayPath, message: "sheet \(RowError.quoted(chosen.name)) is a chart sheet, not a worksheet",
+        hint: "choose a worksheet with --sheet NAME|NUMBER")
+    }
+    sheetName = chosen.name
+    sheetEntry = entry
+    let package = package
+    do throws(XLSXError) {
+      var strings = XLSXSharedStrings(strings: [])
+      if let entry = workbook.sharedStringsEntry.flatMap(package.entry(named:)) {
+        strings = try XLSXSharedStrings.read(from: package, entry: entry)
+      }
+      sharedStrings = strings
+      var styles: Set<Int> = []
+      if let entry = workbook.stylesEntry.flatMap(package.entry(named:)) {
+        styles = try XLSXStyles.read(from: package, entry: entry).dateStyles
+      }
+      dateStyles = styles
+    } catch {
+      throw Self.fileError(error.description, readPath: readPath, displayPath: displayPath)
+    }
+  }
+
+  /// Reads every entry of a package to its end, checking it as ``ZipEntryStream`` does.
+  private static func inflateEveryEntry(of package: ZipPackage) throws(ZipError) {
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    for entry in package.entries {
+      let stream = try package.stream(entry)
+      while try stream.read(into: &chunk) > 0 {}
+    }
+  }
+
+  /// The sheet `choice` names.
+  private static func choose(_ choice: String?, in sheets: [XLSXWorkbook.Sheet], displayPath: String) throws(FileError)
+    -> XLSXWorkbook.Sheet
+  {
+    let names = sheets.map { RowError.quoted($0.name) }.joined(separator: ", ")
+    guard let choice else {
+      guard let first = sheets.first else { throw FileError(path: displayPath, message: "the workbook has no sheets") }
+      return first
+    }
+    if let named = sheets.first(where: { $0.name == choice }) { return named }
+    if let number = Int(choice), sheets.indices.contains(number - 1) { return sheets[number - 1] }
+    throw FileError(
+      path: displayPath,
+      message: "--sheet \(RowError.quoted(choice)): the workbook has no such sheet (its sheets: \(names))")
+  }
+
+  /// A reader of the converted sheet's rows, from its start.
+  func rows() throws(FileError) -> XLSXSheetReader {
+    do {
+      return try XLSXSheetReader(package: package, entry: sheetEntry, sharedStrings: sharedStrings)
+    } catch {
+      throw fileError(error)
+    }
+  }
+
+  /// An error of the package or its parts as a ``FileError`` of the file the user named.
+  func fileError(_ error: XLSXError) -> FileError {
+    Self.fileError(error.description, readPath: package.path, displayPath: displayPath)
+  }
+
+  /// A package's one-line reason (`PATH: error: reason`) as a ``FileError`` of the file the user named.
+  static func fileError(_ description: String, readPath: String, displayPath: String) -> FileError {
+    let prefix = "\(readPath): error: "
+    let message = description.hasPrefix(prefix) ? String(description.dropFirst(prefix.count)) : description
+    return FileError(path: displayPath, message: message)
+  }
+
+  // MARK: Cells
+
+  /// The header's text of a cell: its text, number or date as written; "" for anything else.
+  static func headerName(_ cell: XLSXCell) -> String {
+    switch cell.value {
+    case .text(let text): return text.trimmingWhitespace
+    case .number(let text), .date(let text): return text
+    case .boolean, .error, .formulaWithoutValue, .empty: return ""
+    }
+  }
+
+  /// Whether a row has no value at all (only styled cells, or text of whitespace): it is not a record.
+  static func isBlank(_ row: XLSXRow) -> Bool {
+    row.cells.allSatisfy { cell in
+      switch cell.value {
+      case .empty: return true
+      case .text(let text): return text.trimmingWhitespace.isEmpty
+      default: return false
+      }
+    }
+  }
+
+  /// The fields of a record row: each role's cell by the header's column.
+  ///
+  /// Numbers stay their decimal text (never `Double`); a number in a date-formatted cell is its day (in a date
+  /// field; elsewhere it is the number it holds); text goes through the usual rules. Error cells, booleans and
+  /// formulas without a cached value are values the field cannot hold, named with their cell.
+  func fields(of row: XLSXRow, mapping: FieldMapping) -> RecordFields {
+    func value(_ column: Int?, isDate: Bool) -> RecordFields.Value {
+      guard let column else { return .absent }
+      guard let cell = row.cells.first(where: { $0.reference.column == column }) else { return .text("") }
+      let reference = cell.reference.description
+      switch cell.value {
+      case .text(let text): return .text(text)
+      case .empty: return .text("")
+      case .number(let text):
+        guard isDate, dateStyles.contains(cell.style) else { return .number(text) }
+        guard let day = dateSystem.day(ofSerial: text) else {
+          return .other("the number \(RowError.quoted(text)) of date cell \(reference), which is not a day")
+        }
+        return .text(day.description)
+      case .date(let text): return .text(String(text.prefix(10)))
+      case .boolean(let flag): return .other("the boolean \(flag ? "TRUE" : "FALSE") of cell \(reference)")
+      case .error(let code): return .other("the error \(RowError.quoted(code)) of cell \(reference)")
+      case .formulaWithoutValue(let formula):
+        return .other(
+          "the formula \(RowError.quoted("=" + formula)) of cell \(reference) without a computed value (save the workbook in a spreadsheet program)"
+        )
+      }
+    }
+    return RecordFields(
+      amount: value(mapping.amount, isDate: false), from: value(mapping.from, isDate: false),
+      to: value(mapping.to, isDate: false), date: value(mapping.date, isDate: true))
+  }
+}

@@ -1,0 +1,283 @@
+import FXBatchTestSupport
+import Foundation
+import Testing
+
+@testable import FXBatch
+
+/// Runs the built `fxbatch` binary on real workbooks (`Fixtures/Workbooks/`, made by LibreOffice and openpyxl)
+/// and reads the annotated copies back with the project's own XLSX reader.
+///
+/// The sheet "Payments" holds 2024-01-15 1234.56 USD, 2024-02-29 99.5 GBP, 2024-03-01 1000 JPY and 2024-03-31
+/// =B2*2 EUR (LibreOffice caches 2469.12; openpyxl writes no value). Converted `--to EUR` with the embedded ECB
+/// history, whose reference rates those days are EUR/USD 1.0945, EUR/GBP 0.85655, EUR/JPY 162.82, by hand:
+///  row 2: 1234.56 / 1.0945 = 1127.9671… → 1127.97; rate 1 / 1.0945 = 0.913659205116… → 0.9136592051 (10 digits)
+///  row 3: 99.5 / 0.85655 = 116.1636… → 116.16; rate 1 / 0.85655 = 1.16747417010… → 1.16747417
+///  row 4: 1000 / 162.82 = 6.1417…  → 6.14 (EUR has 2 minor units); rate 1 / 162.82 = 0.00614175162756… →
+///         0.006141751628
+///  row 5: EUR → EUR is 2469.12 at rate 1 (LibreOffice); openpyxl's formula has no value: an error naming B5.
+@Suite("fxbatch end to end: XLSX")
+struct EndToEndXLSXTests {
+  let cli: CLIRunner
+
+  init() throws { cli = try CLIRunner() }
+
+  /// The fx_* values of the first three record rows, the same for both workbooks.
+  static let convertedRows: [Int: [String]] = [
+    2: ["0.9136592051", "1127.97", "EUR", "2024-01-15", "ecb-embedded EUR/USD=1.0945", "ok"],
+    3: ["1.16747417", "116.16", "EUR", "2024-02-29", "ecb-embedded EUR/GBP=0.85655", "ok"],
+    4: ["0.006141751628", "6.14", "EUR", "2024-03-01", "ecb-embedded EUR/JPY=162.82", "ok"],
+  ]
+
+  static func directory(with fixtures: [String]) throws -> TemporaryDirectory {
+    let directory = try TemporaryDirectory()
+    for name in fixtures { try directory.write(try Fixture.bytes("Workbooks", name), named: name) }
+    return directory
+  }
+
+  /// The rows of a workbook's sheet as the project's reader reads them.
+  static func rows(of path: String, sheet: Int = 0) throws -> [XLSXRow] {
+    let package = try ZipPackage(path: path)
+    let workbook = try XLSXWorkbook.read(from: package)
+    let strings = try workbook.sharedStringsEntry.map {
+      try XLSXSharedStrings.read(from: package, entry: try #require(package.entry(named: $0)))
+    }
+    let entry = try #require(workbook.sheets[sheet].entry.flatMap(package.entry(named:)))
+    let reader = try XLSXSheetReader(package: package, entry: entry, sharedStrings: strings ?? XLSXSharedStrings(strings: []))
+    var rows: [XLSXRow] = []
+    while let row = try reader.nextRow() { rows.append(row) }
+    return rows
+  }
+
+  /// A row's cells from column `first` on, as text (numbers as their decimal text), "" where there is none.
+  static func values(of row: XLSXRow, from first: Int, count: Int) -> [String] {
+    (first..<first + count).map { column in
+      switch row.cells.first(where: { $0.reference.column == column })?.value {
+      case .number(let text), .text(let text): return text
+      default: return ""
+      }
+    }
+  }
+
+  @Test(arguments: ["libreoffice.xlsx", "openpyxl.xlsx"])
+  func realWorkbooksComeBackWithTheFXColumns(name: String) throws {
+    let directory = try Self.directory(with: [name])
+    defer { directory.remove() }
+    let result = try cli.run(["convert", "--to", "EUR", name], in: directory.url)
+    let output = PathText.splitExtension(name).stem + ".converted.xlsx"
+    let isLibreOffice = name == "libreoffice.xlsx"
+    #expect(result.status == (isLibreOffice ? 0 : 1))
+    let rows = try Self.rows(of: directory.path + "/" + output)
+    let original = try Self.rows(of: directory.path + "/" + name)
+    #expect(rows.map(\.number) == [1, 2, 3, 4, 5])
+    // The original cells are read back as they were; the fx_* cells follow column D.
+    for (row, before) in zip(rows, original) { #expect(Array(row.cells.prefix(before.cells.count)) == before.cells) }
+    #expect(Self.values(of: rows[0], from: 4, count: 7) == AnnotationColumn.allCases.map(\.rawValue))
+    for row in rows[1...3] {
+      #expect(Self.values(of: row, from: 4, count: 7) == (Self.convertedRows[row.number] ?? []) + [""])
+      // fx_rate and fx_converted are numeric cells, the rest inline text.
+      #expect(row.cells[4].value == .number(Self.convertedRows[row.number]?[0] ?? ""))
+      #expect(row.cells[5].value == .number(Self.convertedRows[row.number]?[1] ?? ""))
+    }
+    let last = Self.values(of: rows[4], from: 4, count: 7)
+    if isLibreOffice {
+      #expect(last == ["1", "2469.12", "EUR", "2024-03-31", "same currency", "ok", ""])
+    } else {
+      #expect(last.prefix(6) == ["", "", "EUR", "", "", "error"])
+      #expect(last[6].hasPrefix("invalid_amount: the amount is the formula \"=B2*2\" of cell B5 without a computed value"))
+    }
+    #expect(
+      result.standardError.contains(
+        "\(name) -> \(output): 4 records: \(isLibreOffice ? "4 ok, 0 fallback, 0 error" : "3 ok, 0 fallback, 1 error (invalid_amount 1)") [XLSX]"
+      ))
+  }
+
+  /// Only the converted sheet's entry changes: every other entry (the second sheet, styles, shared strings, the
+  /// workbook, relationships) is stored as it was, in its place.
+  @Test(arguments: ["libreoffice.xlsx", "openpyxl.xlsx"])
+  func everyOtherEntryIsCopiedAsItIs(name: String) throws {
+    let directory = try Self.directory(with: [name])
+    defer { directory.remove() }
+    _ = try cli.run(["convert", "--to", "EUR", name], in: directory.url)
+    let before = try ZipPackage(path: directory.path + "/" + name)
+    let after = try ZipPackage(path: directory.path + "/" + PathText.splitExtension(name).stem + ".converted.xlsx")
+    #expect(after.entries.map(\.name) == before.entries.map(\.name))
+    for (old, new) in zip(before.entries, after.entries) where old.name != "xl/worksheets/sheet1.xml" {
+      #expect(new.crc == old.crc, "\(old.name)")
+      #expect(new.compressedSize == old.compressedSize, "\(old.name)")
+      #expect(new.method == old.method, "\(old.name)")
+      #expect(try after.contents(of: new) == (try before.contents(of: old)), "\(old.name)")
+    }
+    let sheet = try #require(after.entry(named: "xl/worksheets/sheet1.xml"))
+    #expect(sheet.crc != (try #require(before.entry(named: "xl/worksheets/sheet1.xml"))).crc)
+  }
+
+  /// A sheet written by hand: a namespace prefix, a comment with markup in it, a header on row 2, a blank
+  /// self-closing row, a row without `r`, an error cell, `spans` and `<dimension>`. With --date 2024-01-15:
+  /// 100 EUR → USD = 100 × 1.0945 = 109.45 at rate 1.0945; `#N/A` is an error naming A5.
+  @Test func aHandWrittenSheetGetsItsCellsInPlace() throws {
+    let directory = try Self.directory(with: ["openpyxl.xlsx"])
+    defer { directory.remove() }
+    let sheet = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <x:worksheet xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><x:dimension ref="A2:C5"/>\
+      <x:sheetData><!-- not a <x:row r="9"> --><x:row r="2" spans="1:3"><x:c r="A2" t="inlineStr"><x:is><x:t>amount\
+      </x:t></x:is></x:c><x:c r="B2" t="inlineStr"><x:is><x:t>from</x:t></x:is></x:c><x:c r="C2" t="inlineStr"><x:is>\
+      <x:t>to</x:t></x:is></x:c></x:row><x:row r="3" spans="1:3"/><x:row r="4" spans="1:3" x:note="a > b"><x:c r="A4">\
+      <x:v>100</x:v></x:c><x:c r="B4" t="inlineStr"><x:is><x:t>EUR</x:t></x:is></x:c><x:c r="C4" t="inlineStr"><x:is>\
+      <x:t>USD</x:t></x:is></x:c></x:row><x:row><x:c r="A5" t="e"><x:v>#N/A</x:v></x:c><x:c r="B5" t="inlineStr">\
+      <x:is><x:t>EUR</x:t></x:is></x:c><x:c r="C5" t="inlineStr"><x:is><x:t>USD</x:t></x:is></x:c></x:row>\
+      </x:sheetData></x:worksheet>
+      """
+    try ZipPackage(path: directory.path + "/openpyxl.xlsx").write(
+      to: directory.path + "/book.xlsx", replacing: [("xl/worksheets/sheet1.xml", .bytes(Array(sheet.utf8)))])
+    let result = try cli.run(["convert", "--date", "2024-01-15", "book.xlsx"], in: directory.url)
+    #expect(result.status == 1)
+    let written = String(
+      decoding: try ZipPackage(path: directory.path + "/book.converted.xlsx").contents(
+        ofEntryNamed: "xl/worksheets/sheet1.xml"), as: UTF8.self)
+    #expect(written.contains(#"<x:dimension ref="A2:J5"/>"#))
+    #expect(written.contains(#"<!-- not a <x:row r="9"> -->"#))
+    #expect(written.contains(#"<x:row r="3" spans="1:10"/>"#))
+    #expect(
+      written.contains(
+        #"<x:c r="D4"><x:v>1.0945</x:v></x:c><x:c r="E4"><x:v>109.45</x:v></x:c><x:c r="F4" t="inlineStr"><x:is><x:t>USD</x:t></x:is></x:c>"#
+      ))
+    #expect(written.contains(#"<x:row r="4" spans="1:10" x:note="a > b">"#))
+    let rows = try Self.rows(of: directory.path + "/book.converted.xlsx")
+    #expect(rows.map(\.number) == [2, 3, 4, 5])
+    #expect(Self.values(of: rows[0], from: 3, count: 7) == AnnotationColumn.allCases.map(\.rawValue))
+    #expect(rows[1].cells.isEmpty)
+    #expect(
+      Self.values(of: rows[2], from: 3, count: 7) == [
+        "1.0945", "109.45", "USD", "2024-01-15", "ecb-embedded EUR/USD=1.0945", "ok", "",
+      ])
+    let error = Self.values(of: rows[3], from: 3, count: 7)
+    #expect(error[5] == "error")
+    #expect(error[6] == "invalid_amount: the amount is the error \"#N/A\" of cell A5, not a number or a string")
+  }
+
+  /// `--sheet` by name and by number; a sheet that is not there, or has no amount, is refused.
+  @Test func sheetChoice() throws {
+    let directory = try Self.directory(with: ["libreoffice.xlsx"])
+    defer { directory.remove() }
+    let byNumber = try cli.run(["convert", "--to", "EUR", "--sheet", "1", "libreoffice.xlsx"], in: directory.url)
+    #expect(byNumber.status == 0)
+    let missing = try cli.run(["convert", "--to", "EUR", "--sheet", "3", "libreoffice.xlsx"], in: directory.url)
+    #expect(missing.status == 2)
+    #expect(
+      missing.standardError.contains(
+        #"libreoffice.xlsx:1:1: error: --sheet "3": the workbook has no such sheet (its sheets: "Payments", "Notes")"#))
+    let notes = try cli.run(
+      ["convert", "--to", "EUR", "--sheet", "Notes", "-o", "notes.xlsx", "libreoffice.xlsx"], in: directory.url)
+    #expect(notes.status == 2)
+    #expect(notes.standardError.contains(#"sheet "Notes", row 1: the header has no amount field"#))
+    #expect(!FileManager.default.fileExists(atPath: directory.path + "/notes.xlsx"))
+  }
+
+  /// A workbook's annotated copy is a zip package: standard output is refused before anything is written.
+  @Test func standardOutputIsRefused() throws {
+    let directory = try Self.directory(with: ["libreoffice.xlsx"])
+    defer { directory.remove() }
+    let result = try cli.run(["convert", "--to", "EUR", "-o", "-", "libreoffice.xlsx"], in: directory.url)
+    #expect(result.status == 2)
+    #expect(result.standardOutput.isEmpty)
+    #expect(
+      result.standardError.contains(
+        "libreoffice.xlsx:1:1: error: the annotated copy of a workbook is a zip package, not text for standard output"))
+    #expect(try directory.fileNames() == ["libreoffice.xlsx"])
+  }
+
+  /// A workbook without its extension is found by its content; its annotated copy is refused as input.
+  @Test func contentDetectionAndAnnotatedCopies() throws {
+    let directory = try Self.directory(with: ["libreoffice.xlsx"])
+    defer { directory.remove() }
+    try FileManager.default.moveItem(atPath: directory.path + "/libreoffice.xlsx", toPath: directory.path + "/book")
+    let result = try cli.run(["convert", "--to", "EUR", "book"], in: directory.url)
+    #expect(result.status == 0)
+    #expect(result.standardError.contains("book -> book.converted: 4 records: 4 ok, 0 fallback, 0 error [XLSX]"))
+    let again = try cli.run(["convert", "--to", "EUR", "-o", "again.xlsx", "book.converted"], in: directory.url)
+    #expect(again.status == 2)
+    #expect(again.standardError.contains("the file is already annotated by fxbatch (its header row has the fx_* cells)"))
+  }
+
+  /// The sample workbook converts as `Samples/README.md` says, by hand from the embedded ECB history:
+  ///  row 2: 1250 USD → EUR on 2025-03-03, EUR/USD 1.0465: 1250 / 1.0465 = 1194.457… → 1194.46
+  ///  row 5: 18.20 CHF on Saturday 2025-03-08 → Friday 2025-03-07, EUR/CHF 0.9557: 18.20 / 0.9557 = 19.0436… →
+  ///         19.04, fallback
+  ///  row 7: 420 SEK → USD on 2025-03-11 through the euro, EUR/SEK 10.9815 and EUR/USD 1.0912:
+  ///         420 × 1.0912 / 10.9815 = 41.7342… → 41.73
+  @Test func sampleConvertsAsItsREADMESays() throws {
+    let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Samples")
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write(
+      [UInt8](try Data(contentsOf: samples.appendingPathComponent("expenses.xlsx"))), named: "expenses.xlsx")
+    let result = try cli.run(["convert", "expenses.xlsx"], in: directory.url)
+    #expect(result.status == 0)
+    #expect(
+      result.standardError.contains(
+        "expenses.xlsx -> expenses.converted.xlsx: 6 records: 5 ok, 1 fallback, 0 error [XLSX]"))
+    let rows = try Self.rows(of: directory.path + "/expenses.converted.xlsx")
+    #expect(rows.count == 7)
+    #expect(Self.values(of: rows[1], from: 6, count: 3) == ["1194.46", "EUR", "2025-03-03"])
+    #expect(
+      Self.values(of: rows[4], from: 6, count: 6) == [
+        "19.04", "EUR", "2025-03-07", "ecb-embedded EUR/CHF=0.9557", "fallback", "",
+      ])
+    #expect(Self.values(of: rows[6], from: 6, count: 2) == ["41.73", "USD"])
+  }
+
+  /// Hostile and malformed packages: one line saying why, exit 2, nothing written.
+  @Test(arguments: [
+    ("legacy.xls", "a legacy .xls workbook (Excel 97-2003): save it as .xlsx"),
+    ("password-protected.xlsx", "a password-protected workbook: save a copy without the password"),
+    ("encrypted-entry.xlsx", "a password-protected workbook: save a copy without the password"),
+    ("binary.xlsb", "an .xlsb binary workbook: save it as .xlsx"),
+    ("zip-bomb.xlsx", "xl/worksheets/sheet1.xml inflates 16344 bytes to 16777239, more than 100 times: a zip bomb"),
+    ("lying-bomb.xlsx", "xl/worksheets/sheet1.xml lies about its size: it declares 1000 bytes and inflates to more"),
+    ("lying-size-smaller.xlsx", "lies about its size: it declares 104 bytes and inflates to more"),
+    ("lying-size-larger.xlsx", "lies about its size: it declares 144 bytes and inflates to 124"),
+    ("bad-crc.xlsx", "its checksum (CRC-32) does not match its data: the file is damaged"),
+    ("doctype.xlsx", "xl/workbook.xml has a DTD or an entity declaration, which workbooks never need: refused"),
+    ("doctype-utf16.xlsx", "xl/workbook.xml has a DTD or an entity declaration, which workbooks never need: refused"),
+    ("duplicate-entry.xlsx", "the package has two entries named xl/workbook.xml"),
+    ("libreoffice.ods", "an OpenDocument spreadsheet (.ods): fxbatch converts .xlsx workbooks only"),
+    ("odf-encrypted.ods", "a password-protected workbook: save a copy without the password"),
+  ])
+  func hostilePackagesAreRefused(name: String, reason: String) throws {
+    let directory = try Self.directory(with: [name])
+    defer { directory.remove() }
+    let result = try cli.run(["convert", "--to", "EUR", name], in: directory.url)
+    #expect(result.status == 2)
+    let lines = result.standardError.split(separator: "\n").filter { $0.hasPrefix(name + ":") }
+    #expect(lines.count == 1)
+    #expect(lines.first?.hasSuffix(reason) == true, "\(lines)")
+    #expect(try directory.fileNames() == [name])
+  }
+}
+
+/// The annotated copies opened by LibreOffice itself, exported as CSV. Skipped where LibreOffice is not
+/// installed (`.ci/run` installs `libreoffice-calc-nogui`).
+@Suite("fxbatch end to end: XLSX in LibreOffice", .enabled(if: LibreOffice.soffice != nil))
+struct EndToEndXLSXLibreOfficeTests {
+  @Test(arguments: ["libreoffice.xlsx", "openpyxl.xlsx"])
+  func libreOfficeShowsTheFXColumns(name: String) throws {
+    let cli = try CLIRunner()
+    let directory = try EndToEndXLSXTests.directory(with: [name])
+    defer { directory.remove() }
+    _ = try cli.run(["convert", "--to", "EUR", name], in: directory.url)
+    let csv = try ZipLibreOfficeTests.csv(
+      of: directory.path + "/" + PathText.splitExtension(name).stem + ".converted.xlsx", in: directory)
+    let lines = csv.split(separator: "\n").map(String.init)
+    #expect(lines.count == 5)
+    #expect(
+      lines.first == "date,amount,currency,note,fx_rate,fx_converted,fx_currency,fx_rate_date,fx_source,fx_status,fx_error")
+    #expect(
+      lines.dropFirst().first
+        == "2024-01-15,1234.56,USD,Invoice 17,0.9136592051,1127.97,EUR,2024-01-15,ecb-embedded EUR/USD=1.0945,ok,")
+    #expect(
+      lines.dropFirst(3).first
+        == "2024-03-01,1000,JPY,Tokyo office,0.006141751628,6.14,EUR,2024-03-01,ecb-embedded EUR/JPY=162.82,ok,")
+  }
+}

@@ -20,7 +20,8 @@ enum ConvertCommand {
       help:
         "calculator: strict (default) converts only records dated today;\nlatest uses today's rate for every record (marked fallback)"
     ),
-    OptionSpec(names: ["--endpoint"], valueName: "URL", help: "Base URL of the ecb, frankfurter or calculator service"),
+    OptionSpec(
+      names: ["--endpoint"], valueName: "URL", help: "Base URL of the ecb, frankfurter, frankfurter-v1 or calculator service"),
     OptionSpec(names: ["--jobs"], valueName: "N", help: "Most requests in flight at once (default 8)"),
     OptionSpec(names: ["--timeout"], valueName: "SECONDS", help: "Wait this long for each answer (default 10)"),
     OptionSpec(names: ["--retries"], valueName: "N", help: "Retries on timeouts, connection errors, 5xx, 429 (default 3)"),

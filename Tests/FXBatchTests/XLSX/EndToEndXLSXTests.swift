@@ -48,14 +48,26 @@ struct EndToEndXLSXTests {
     return rows
   }
 
-  /// A row's cells from column `first` on, as text (numbers as their decimal text), "" where there is none.
-  static func values(of row: XLSXRow, from first: Int, count: Int) -> [String] {
+  /// A row's cells from column `first` on, as text (numbers as their decimal text, a number in one of
+  /// `dateStyles` as its day in the 1900 date system), "" where there is none.
+  static func values(of row: XLSXRow, from first: Int, count: Int, dateStyles: Set<Int> = []) -> [String] {
     (first..<first + count).map { column in
-      switch row.cells.first(where: { $0.reference.column == column })?.value {
-      case .number(let text), .text(let text): return text
+      let cell = row.cells.first { $0.reference.column == column }
+      switch cell?.value {
+      case .number(let text):
+        guard let cell, dateStyles.contains(cell.style) else { return text }
+        return XLSXDateSystem.from1900.day(ofSerial: text)?.description ?? "not a day: \(text)"
+      case .text(let text): return text
       default: return ""
       }
     }
+  }
+
+  /// The cell styles of a workbook that show dates.
+  static func dateStyles(of path: String) throws -> Set<Int> {
+    let package = try ZipPackage(path: path)
+    let name = try #require(try XLSXWorkbook.read(from: package).stylesEntry)
+    return try XLSXStyles.read(from: package, entry: try #require(package.entry(named: name))).dateStyles
   }
 
   @Test(arguments: ["libreoffice.xlsx", "openpyxl.xlsx"])
@@ -67,18 +79,21 @@ struct EndToEndXLSXTests {
     let isLibreOffice = name == "libreoffice.xlsx"
     #expect(result.status == (isLibreOffice ? 0 : 1))
     let rows = try Self.rows(of: directory.path + "/" + output)
+    let dates = try Self.dateStyles(of: directory.path + "/" + output)
     let original = try Self.rows(of: directory.path + "/" + name)
     #expect(rows.map(\.number) == [1, 2, 3, 4, 5])
     // The original cells are read back as they were; the fx_* cells follow column D.
     for (row, before) in zip(rows, original) { #expect(Array(row.cells.prefix(before.cells.count)) == before.cells) }
     #expect(Self.values(of: rows[0], from: 4, count: 7) == AnnotationColumn.allCases.map(\.rawValue))
     for row in rows[1...3] {
-      #expect(Self.values(of: row, from: 4, count: 7) == (Self.convertedRows[row.number] ?? []) + [""])
-      // fx_rate and fx_converted are numeric cells, the rest inline text.
+      #expect(Self.values(of: row, from: 4, count: 7, dateStyles: dates) == (Self.convertedRows[row.number] ?? []) + [""])
+      // fx_rate and fx_converted are numeric cells, fx_rate_date a date cell, the rest inline text.
       #expect(row.cells[4].value == .number(Self.convertedRows[row.number]?[0] ?? ""))
       #expect(row.cells[5].value == .number(Self.convertedRows[row.number]?[1] ?? ""))
+      #expect(dates.contains(row.cells[7].style))
+      #expect(!dates.contains(row.cells[5].style))
     }
-    let last = Self.values(of: rows[4], from: 4, count: 7)
+    let last = Self.values(of: rows[4], from: 4, count: 7, dateStyles: dates)
     if isLibreOffice {
       #expect(last == ["1", "2469.12", "EUR", "2024-03-31", "same currency", "ok", ""])
     } else {
@@ -101,7 +116,8 @@ struct EndToEndXLSXTests {
     let before = try ZipPackage(path: directory.path + "/" + name)
     let after = try ZipPackage(path: directory.path + "/" + PathText.splitExtension(name).stem + ".converted.xlsx")
     #expect(after.entries.map(\.name) == before.entries.map(\.name))
-    for (old, new) in zip(before.entries, after.entries) where old.name != "xl/worksheets/sheet1.xml" {
+    let changed = ["xl/worksheets/sheet1.xml", "xl/styles.xml"]
+    for (old, new) in zip(before.entries, after.entries) where !changed.contains(old.name) {
       #expect(new.crc == old.crc, "\(old.name)")
       #expect(new.compressedSize == old.compressedSize, "\(old.name)")
       #expect(new.method == old.method, "\(old.name)")
@@ -113,7 +129,9 @@ struct EndToEndXLSXTests {
 
   /// A sheet written by hand: a namespace prefix, a comment with markup in it, a header on row 2, a blank
   /// self-closing row, a row without `r`, an error cell, `spans` and `<dimension>`. With --date 2024-01-15:
-  /// 100 EUR → USD = 100 × 1.0945 = 109.45 at rate 1.0945; `#N/A` is an error naming A5.
+  /// 100 EUR → USD = 100 × 1.0945 = 109.45 at rate 1.0945; `#N/A` is an error naming A5. openpyxl's styles part
+  /// has 3 cell styles: fxbatch's `0.00` is the 5th (s="4") and its date style the 8th (s="7"); 2024-01-15 is
+  /// serial 45306.
   @Test func aHandWrittenSheetGetsItsCellsInPlace() throws {
     let directory = try Self.directory(with: ["openpyxl.xlsx"])
     defer { directory.remove() }
@@ -140,15 +158,16 @@ struct EndToEndXLSXTests {
     #expect(written.contains(#"<x:row r="3" spans="1:10"/>"#))
     #expect(
       written.contains(
-        #"<x:c r="D4"><x:v>1.0945</x:v></x:c><x:c r="E4"><x:v>109.45</x:v></x:c><x:c r="F4" t="inlineStr"><x:is><x:t>USD</x:t></x:is></x:c>"#
+        #"<x:c r="D4"><x:v>1.0945</x:v></x:c><x:c r="E4" s="4"><x:v>109.45</x:v></x:c><x:c r="F4" t="inlineStr"><x:is><x:t>USD</x:t></x:is></x:c><x:c r="G4" s="7"><x:v>45306</x:v></x:c>"#
       ))
     #expect(written.contains(#"<x:row r="4" spans="1:10" x:note="a > b">"#))
     let rows = try Self.rows(of: directory.path + "/book.converted.xlsx")
+    let dates = try Self.dateStyles(of: directory.path + "/book.converted.xlsx")
     #expect(rows.map(\.number) == [2, 3, 4, 5])
     #expect(Self.values(of: rows[0], from: 3, count: 7) == AnnotationColumn.allCases.map(\.rawValue))
     #expect(rows[1].cells.isEmpty)
     #expect(
-      Self.values(of: rows[2], from: 3, count: 7) == [
+      Self.values(of: rows[2], from: 3, count: 7, dateStyles: dates) == [
         "1.0945", "109.45", "USD", "2024-01-15", "ecb-embedded EUR/USD=1.0945", "ok", "",
       ])
     let error = Self.values(of: rows[3], from: 3, count: 7)
@@ -220,9 +239,10 @@ struct EndToEndXLSXTests {
         "expenses.xlsx -> expenses.converted.xlsx: 6 records: 5 ok, 1 fallback, 0 error [XLSX]"))
     let rows = try Self.rows(of: directory.path + "/expenses.converted.xlsx")
     #expect(rows.count == 7)
-    #expect(Self.values(of: rows[1], from: 6, count: 3) == ["1194.46", "EUR", "2025-03-03"])
+    let dates = try Self.dateStyles(of: directory.path + "/expenses.converted.xlsx")
+    #expect(Self.values(of: rows[1], from: 6, count: 3, dateStyles: dates) == ["1194.46", "EUR", "2025-03-03"])
     #expect(
-      Self.values(of: rows[4], from: 6, count: 6) == [
+      Self.values(of: rows[4], from: 6, count: 6, dateStyles: dates) == [
         "19.04", "EUR", "2025-03-07", "ecb-embedded EUR/CHF=0.9557", "fallback", "",
       ])
     #expect(Self.values(of: rows[6], from: 6, count: 2) == ["41.73", "USD"])

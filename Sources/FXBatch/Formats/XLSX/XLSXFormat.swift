@@ -132,6 +132,18 @@ enum XLSXFormat: FileFormat {
     var counts = RunReport.Counts()
     var withoutDate = 0
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
+    var replacements: [(name: String, content: ZipEntryContent)] = []
+    var styles = XLSXAnnotationStyles.none
+    if let name = book.workbook.stylesEntry, let entry = book.package.entry(named: name) {
+      let part: [UInt8]
+      do { part = try book.package.contents(of: entry) } catch {
+        throw XLSXBook.fileError(error.description, readPath: scan.readPath, displayPath: scan.displayPath)
+      }
+      if let added = XLSXAnnotationStyles.adding(to: part) {
+        styles = added.styles
+        replacements.append((name, .bytes(added.part)))
+      }
+    }
 
     /// The fx_* cells of one row of the sheet (none for the rows before the header and blank rows).
     func cells(row number: Int, prefix: String) throws(FileError) -> [UInt8] {
@@ -149,6 +161,7 @@ enum XLSXFormat: FileFormat {
         throw FileError(path: scan.displayPath, message: "\(error)")
       }
       let values: [String]
+      var decimals: Int? = nil
       if number == details.headerRow {
         values = AnnotationColumn.allCases.map(\.rawValue)
       } else if number > details.headerRow, !XLSXBook.isBlank(row) {
@@ -157,17 +170,30 @@ enum XLSXFormat: FileFormat {
           quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
         counts.add(outcome)
         values = outcome.cells(decimalMark: .point)
+        if case .converted(let amount, _, _) = outcome { decimals = amount.scale }
       } else {
         return []
       }
       var markup = ""
-      for (offset, value) in values.enumerated() where !value.isEmpty {
+      for (column, value) in zip(AnnotationColumn.allCases, values) where !value.isEmpty {
+        let offset = AnnotationColumn.allCases.firstIndex(of: column) ?? 0
         guard let reference = XLSXCellReference(column: firstColumn + offset, row: number) else { continue }
-        let isNumber = number != details.headerRow && offset < 2
-        markup +=
-          isNumber
-          ? XLSXSheetRewriter.numberCell(reference, value, prefix: prefix)
-          : XLSXSheetRewriter.textCell(reference, value, prefix: prefix)
+        let isRecord = number != details.headerRow
+        switch column {
+        case .rate where isRecord:
+          markup += XLSXSheetRewriter.numberCell(reference, value, style: nil, prefix: prefix)
+        case .converted where isRecord:
+          let style = decimals.flatMap(styles.amountStyle(decimals:))
+          markup += XLSXSheetRewriter.numberCell(reference, value, style: style, prefix: prefix)
+        case .rateDate where isRecord:
+          if let style = styles.date, let day = CalendarDay(iso8601: value), let serial = book.dateSystem.serial(of: day) {
+            markup += XLSXSheetRewriter.numberCell(reference, String(serial), style: style, prefix: prefix)
+          } else {
+            markup += XLSXSheetRewriter.textCell(reference, value, prefix: prefix)
+          }
+        default:
+          markup += XLSXSheetRewriter.textCell(reference, value, prefix: prefix)
+        }
       }
       return Array(markup.utf8)
     }
@@ -190,7 +216,7 @@ enum XLSXFormat: FileFormat {
     do { try sink.flush() } catch { throw FileError(path: scan.displayPath, message: "\(error)") }
     do {
       try book.package.write(
-        to: outputPath, replacing: [(book.sheetEntry.name, .file(path: "/proc/self/fd/\(temporary)"))])
+        to: outputPath, replacing: replacements + [(book.sheetEntry.name, .file(path: "/proc/self/fd/\(temporary)"))])
     } catch {
       throw XLSXBook.fileError(error.description, readPath: outputPath, displayPath: scan.displayPath)
     }

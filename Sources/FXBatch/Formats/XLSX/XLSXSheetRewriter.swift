@@ -166,9 +166,11 @@ struct XLSXSheetRewriter {
 
   // MARK: Cells
 
-  /// A numeric cell: `<c r="H2"><v>1.0834</v></c>`.
-  static func numberCell(_ reference: XLSXCellReference, _ text: String, prefix: String) -> String {
-    "<\(prefix)c r=\"\(reference)\"><\(prefix)v>\(text)</\(prefix)v></\(prefix)c>"
+  /// A numeric cell, with the cell style `style` when given: `<c r="H2"><v>1.0834</v></c>`,
+  /// `<c r="I2" s="7"><v>45719</v></c>`.
+  static func numberCell(_ reference: XLSXCellReference, _ text: String, style: Int?, prefix: String) -> String {
+    let styled = style.map { " s=\"\($0)\"" } ?? ""
+    return "<\(prefix)c r=\"\(reference)\"\(styled)><\(prefix)v>\(text)</\(prefix)v></\(prefix)c>"
   }
 
   /// An inline string cell: `<c r="J2" t="inlineStr"><is><t>EUR</t></is></c>`.

@@ -94,4 +94,19 @@ public enum XLSXDateSystem: Sendable, Equatable {
     guard let day, let last = CalendarDay(year: 9999, month: 12, day: 31), !(last < day) else { return nil }
     return day
   }
+
+  /// The serial number of a day, the inverse of ``day(ofSerial:)``; `nil` before 1900-03-01 in the 1900 system
+  /// (whose serials there count the day that never was) and before 1904-01-01 in the 1904 system.
+  public func serial(of day: CalendarDay) -> Int? {
+    switch self {
+    case .from1900:
+      guard let start = CalendarDay(year: 1900, month: 3, day: 1), !(day < start),
+        let origin = CalendarDay(year: 1899, month: 12, day: 30)
+      else { return nil }
+      return day.days(since: origin)
+    case .from1904:
+      guard let origin = CalendarDay(year: 1904, month: 1, day: 1), !(day < origin) else { return nil }
+      return day.days(since: origin)
+    }
+  }
 }

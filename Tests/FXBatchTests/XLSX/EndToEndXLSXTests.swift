@@ -301,3 +301,50 @@ struct EndToEndXLSXLibreOfficeTests {
         == "2024-03-01,1000,JPY,Tokyo office,0.006141751628,6.14,EUR,2024-03-01,ecb-embedded EUR/JPY=162.82,ok,")
   }
 }
+
+/// The annotated copies read back by openpyxl: every original cell of every sheet as it was (value, type and
+/// number format), and the fx cells typed as they should be. Skipped where openpyxl is not installed (`.ci/run`
+/// installs it in `Tests/.venv`).
+@Suite("fxbatch end to end: XLSX in openpyxl", .enabled(if: OpenPyXL.python != nil))
+struct EndToEndXLSXOpenPyXLTests {
+  @Test(arguments: ["libreoffice.xlsx", "openpyxl.xlsx"])
+  func openpyxlReadsTheFXColumns(name: String) throws {
+    let cli = try CLIRunner()
+    let directory = try EndToEndXLSXTests.directory(with: [name])
+    defer { directory.remove() }
+    _ = try cli.run(["convert", "--to", "EUR", name], in: directory.url)
+    let before = try OpenPyXL.cells(of: directory.path + "/" + name)
+    let after = try OpenPyXL.cells(of: directory.path + "/" + PathText.splitExtension(name).stem + ".converted.xlsx")
+    let fxColumns: Set<Character> = ["E", "F", "G", "H", "I", "J", "K"]
+    let original = after.filter { $0["sheet"] != "Payments" || !fxColumns.contains($0["cell"]?.first ?? " ") }
+    #expect(original == before)
+    #expect(before.count > 10)
+    func cell(_ reference: String) -> [String: String]? {
+      after.first { $0["sheet"] == "Payments" && $0["cell"] == reference }
+    }
+    #expect(cell("E1")?["value"] == "fx_rate")
+    #expect(cell("K1")?["value"] == "fx_error")
+    #expect(cell("E2") == ["sheet": "Payments", "cell": "E2", "value": "0.9136592051", "type": "float", "format": "General"])
+    #expect(cell("F2") == ["sheet": "Payments", "cell": "F2", "value": "1127.97", "type": "float", "format": "0.00"])
+    #expect(cell("G2")?["value"] == "EUR")
+    #expect(
+      cell("H2") == [
+        "sheet": "Payments", "cell": "H2", "value": "2024-01-15T00:00:00", "type": "datetime", "format": "yyyy-mm-dd",
+      ])
+    #expect(cell("I4")?["value"] == "ecb-embedded EUR/JPY=162.82")
+    #expect(cell("F4")?["value"] == "6.14")
+  }
+
+  /// A target currency without minor units (JPY) gets the `0` format (the ECB publishes none with three).
+  @Test func yenAmountsHaveNoDecimals() throws {
+    let cli = try CLIRunner()
+    let directory = try EndToEndXLSXTests.directory(with: ["libreoffice.xlsx"])
+    defer { directory.remove() }
+    _ = try cli.run(["convert", "--to", "JPY", "libreoffice.xlsx"], in: directory.url)
+    let after = try OpenPyXL.cells(of: directory.path + "/libreoffice.converted.xlsx")
+    let converted = after.first { $0["sheet"] == "Payments" && $0["cell"] == "F2" }
+    // 1234.56 USD on 2024-01-15: × 159.67 / 1.0945 (EUR/JPY, EUR/USD) = 180102.6… → 180103
+    #expect(converted?["format"] == "0")
+    #expect(converted?["value"] == "180103")
+  }
+}

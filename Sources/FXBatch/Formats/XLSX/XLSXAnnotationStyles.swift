@@ -8,6 +8,10 @@ struct XLSXAnnotationStyles: Equatable {
   /// The `<cellXfs>` index of the style showing a number with this many decimals.
   let amounts: [Int: Int]
 
+  /// The largest styles part the conversion edits: 64 MiB (a styles part with a million cell styles is about
+  /// 100 MB; Excel allows 64,000).
+  static let largestPart: UInt64 = 64 << 20
+
   /// No styles: `fx_rate_date` is then written as text.
   static let none = XLSXAnnotationStyles(date: nil, amounts: [:])
 

@@ -135,6 +135,15 @@ enum XLSXFormat: FileFormat {
     var replacements: [(name: String, content: ZipEntryContent)] = []
     var styles = XLSXAnnotationStyles.none
     if let name = book.workbook.stylesEntry, let entry = book.package.entry(named: name) {
+      // The part is edited whole in memory (it is read through libxml2's stream in pass 1); real ones are a few
+      // kilobytes to a few megabytes. The stream checks the declared size.
+      guard entry.size <= XLSXAnnotationStyles.largestPart else {
+        throw FileError(
+          path: scan.displayPath,
+          message:
+            "\(name) declares \(entry.size) bytes, more than the \(XLSXAnnotationStyles.largestPart) fxbatch edits in a styles part"
+        )
+      }
       let part: [UInt8]
       do { part = try book.package.contents(of: entry) } catch {
         throw XLSXBook.fileError(error.description, readPath: scan.readPath, displayPath: scan.displayPath)

@@ -35,7 +35,9 @@ public struct BatchJob {
 
   /// The table that converts records as they come (``TableConverter``); `nil` in pass 1 of a provider's run,
   /// whose keys are collected to plan the fetch.
-  var convertingTable: RateTable? { options.fastPath ? sourceTable : nil }
+  /// Under a period rule, records convert from the answers of their keys (``QuoteBook/answered``): a period rate
+  /// is not a cell of the table.
+  var convertingTable: RateTable? { options.fastPath && options.rateRule == .spot ? sourceTable : nil }
 
   /// The day records without a date use: `--date`, else the newest rate day, else today.
   var defaultDay: CalendarDay { options.defaultDate ?? source.lastDay ?? options.today }
@@ -53,7 +55,7 @@ public struct BatchJob {
   var passOneKeys: KeySpan? {
     guard options.fastPath else { return nil }
     switch source {
-    case .table: return nil
+    case .table: return options.rateRule == .spot ? nil : KeySpan()
     case .provider(let provider as any TableRateProvider, _):
       let today = options.today
       return KeySpan { key in
@@ -69,7 +71,7 @@ public struct BatchJob {
   var rateResolver: RateResolver {
     RateResolver(
       source: source, sourceTable: sourceTable, tableFailure: tableFailure, maxStaleness: options.maxStaleness,
-      today: options.today)
+      today: options.today, rule: options.rateRule)
   }
 
   /// Runs the job.

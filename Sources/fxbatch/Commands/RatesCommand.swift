@@ -7,6 +7,10 @@ enum RatesCommand {
     OptionSpec(names: ["--date"], valueName: "YYYY-MM-DD", help: "The day (default: the newest rate day)"),
     OptionSpec(names: ["--rates"], valueName: "FILE", help: "Use a rates file instead of the embedded ECB history"),
     OptionSpec(names: ["--max-staleness"], valueName: "DAYS", help: "Use rates at most DAYS older than the date (default 5)"),
+    OptionSpec(
+      names: ["--rate-kind"], valueName: "KIND", help: "show: spot (default), average or closing rate of the --period"),
+    OptionSpec(
+      names: ["--period"], valueName: "PERIOD", help: "show: month (default), quarter or year containing --date"),
     OptionSpec(names: ["--cache-dir"], valueName: "DIR", help: "Rate cache directory (default $XDG_CACHE_HOME/fxbatch)"),
     OptionSpec(names: ["--no-cache"], valueName: nil, help: "Ignore the rate cache (show: use the embedded history)"),
     OptionSpec(names: ["--endpoint"], valueName: "URL", help: "update: the ECB files' directory (default the ECB's)"),
@@ -16,6 +20,7 @@ enum RatesCommand {
 
   static let usage = """
     fxbatch rates show BASE QUOTE [--date YYYY-MM-DD] [--rates FILE]
+                             [--rate-kind spot|average|closing] [--period month|quarter|year]
            fxbatch rates update [--endpoint URL] [--cache-dir DIR]
     """
 
@@ -23,7 +28,9 @@ enum RatesCommand {
     usage: usage,
     summary: """
       show: prints how many units of QUOTE one unit of BASE is worth on a day, the day the rates were published
-      (the latest publication on or before the date) and the published rates it is computed from.
+      (the latest publication on or before the date) and the published rates it is computed from; with
+      --rate-kind average or closing, the average or closing rate of the period containing the date, as
+      convert computes it.
       update: fetches the ECB's full history (eurofxref-hist.xml) into the rate cache; later runs on the
       embedded source use it when it is newer than the embedded history, and say so.
       """,
@@ -43,6 +50,7 @@ enum RatesCommand {
     let quote: CurrencyCode
     var date: CalendarDay? = nil
     var maxStaleness = 5
+    var rule = RateRule.spot
     if parsed.positionals.first == "update" { return update(parsed, usage: fullUsage) }
     do throws(UsageError) {
       guard parsed.positionals.first == "show" else {
@@ -55,6 +63,7 @@ enum RatesCommand {
       if let text = parsed.value("--max-staleness") {
         maxStaleness = try OptionValues.nonNegativeInteger(text, option: "--max-staleness")
       }
+      rule = try OptionValues.rateRule(kind: parsed.value("--rate-kind"), period: parsed.value("--period"))
     } catch {
       return FXBatchCommand.usageError(error, usage: fullUsage)
     }
@@ -70,12 +79,19 @@ enum RatesCommand {
     let day = date ?? rates.lastDay ?? CalendarDay(daysSinceEpoch: Int(Date().timeIntervalSince1970 / 86_400))
     // Legacy currencies go through their fixed conversions, as in `convert`.
     let answer = CurrencyLifecycle.route(for: RateKey(base: base, quote: quote, day: day)).flatMap { route in
-      route.quote(from: rates.quote(for: route.marketKey, maxStaleness: maxStaleness))
+      route.quote(from: rates.quote(for: route.marketKey, rule: rule, maxStaleness: maxStaleness))
     }
     switch answer {
     case .success(let found):
-      let published =
-        found.rateDay.map { "rate date \($0)" + ($0 != day ? " (no publication on \(day))" : "") } ?? "undated rate"
+      let published: String
+      if let period = found.period {
+        published = "period \(period)"
+      } else if rule != .spot, let rateDay = found.rateDay {
+        published = "rate date \(rateDay)"
+      } else {
+        published =
+          found.rateDay.map { "rate date \($0)" + ($0 != day ? " (no publication on \(day))" : "") } ?? "undated rate"
+      }
       Console.out("1 \(base) = \(found.rateText) \(quote)  \(published)  source \(found.source)\n")
       return ExitStatus.success
     case .failure(let error):

@@ -188,6 +188,56 @@ struct PeriodRateTests {
     #expect(closing.description == "no_rate: ECB published no day of 2022-04 with both RUB and EUR rates")
   }
 
+  // The ratio of means keeps A → B → C consistent: the GBP → USD average times the USD → JPY average is the
+  // GBP → JPY average, exactly.
+  @Test func averagesChainExactly() throws {
+    let gbpUSD = try Self.quote("GBP", "USD", "2024-02-10", .average(.month)).get().rate
+    let usdJPY = try Self.quote("USD", "JPY", "2024-02-10", .average(.month)).get().rate
+    let gbpJPY = try Self.quote("GBP", "JPY", "2024-02-10", .average(.month)).get().rate
+    let chained = try #require(gbpUSD.chained(with: usdJPY))
+    #expect(Self.fraction(chained) == Self.fraction(gbpJPY))
+  }
+
+  /// A rates file's table: EUR/USD, and USD/JPY published directly (not on 2024-02-02).
+  static func fileTable() throws -> RateTable {
+    let usd = try #require(CurrencyCode("USD"))
+    let jpy = try #require(CurrencyCode("JPY"))
+    let values = ["1.08", "148", "1.09", "149", "1.10", nil, "1.11", "150"].map { $0.flatMap { ExactDecimal($0) } }
+    return RateTable(
+      info: testSourceInfo, pairs: [CurrencyPair(base: .euro, quote: usd), CurrencyPair(base: usd, quote: jpy)],
+      days: ["2024-01-31", "2024-02-01", "2024-02-02", "2024-03-01"].map(Self.day), values: values)
+  }
+
+  @Test func ratesFileDirectPairsAreAveragedAsPublished() throws {
+    let table = try Self.fileTable()
+    let usd = try #require(CurrencyCode("USD"))
+    let jpy = try #require(CurrencyCode("JPY"))
+    let february = Self.day("2024-02-15")
+    let direct = try table.quote(for: RateKey(base: jpy, quote: usd, day: february), rule: .average(.month), maxStaleness: 5)
+      .get()
+    #expect(Self.fraction(direct.rate) == (1, 149))
+    #expect(direct.source == "test average 2024-02 of 2 days USD/JPY=149 (1 of 2 days)")
+    #expect(direct.isFallback)
+    let euro = try table.quote(
+      for: RateKey(base: .euro, quote: usd, day: february), rule: .average(.month), maxStaleness: 5
+    ).get()
+    #expect(Self.fraction(euro.rate) == (219, 200))  // (1.09 + 1.10) ÷ 2 = 1.095
+    #expect(euro.source == "test average 2024-02 of 2 days EUR/USD=1.095")
+    // Closing skips 2024-02-02, which has no USD/JPY rate.
+    let closing = try table.quote(
+      for: RateKey(base: usd, quote: jpy, day: february), rule: .closing(.month), maxStaleness: 5
+    ).get()
+    #expect(closing.rateDateText == "2024-02-01")
+    #expect(closing.source == "test closing 2024-02 USD/JPY=149")
+    // The file starts on 2024-01-31: January's average would be of one day of it; its closing rate is known.
+    let january = Self.day("2024-01-10")
+    let partial = table.quote(for: RateKey(base: .euro, quote: usd, day: january), rule: .average(.month), maxStaleness: 5)
+    #expect((try? partial.get()) == nil)
+    let closingJanuary = table.quote(
+      for: RateKey(base: .euro, quote: usd, day: january), rule: .closing(.month), maxStaleness: 5)
+    #expect((try? closingJanuary.get())?.rateText == "1.08")
+  }
+
   @Test func sameCurrencyIsOneOfThePeriod() throws {
     let quote = try Self.quote("EUR", "EUR", "2024-02-10", .average(.month)).get()
     #expect(quote.rate == .one)

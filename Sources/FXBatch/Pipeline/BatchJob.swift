@@ -219,7 +219,7 @@ public struct BatchJob {
       rates: RunReport.Rates(
         source: source.info, firstDay: source.firstDay?.description, lastDay: source.lastDay?.description,
         daysSinceLastPublication: source.lastDay.map { options.today.days(since: $0) }, defaultDay: defaultDay.description,
-        recordsWithoutDate: 0),
+        recordsWithoutDate: 0, periodRule: options.rateRule.periodDescription),
       rounding: options.rounding.rawValue, maxStalenessDays: options.maxStaleness)
   }
 

@@ -22,6 +22,15 @@ public enum RateRule: Hashable, Sendable {
     }
   }
 
+  /// `average month`, `closing quarter`; `nil` for ``spot``.
+  public var periodDescription: String? {
+    switch self {
+    case .spot: nil
+    case .average(let period): "average \(period.rawValue)"
+    case .closing(let period): "closing \(period.rawValue)"
+    }
+  }
+
   /// The period of a period rule; `nil` for ``spot``.
   public var period: RatePeriod? {
     switch self {

@@ -2,6 +2,8 @@ import FXBatchTestSupport
 import Foundation
 import Testing
 
+@testable import FXBatch
+
 /// `convert --rate-kind average|closing --period …` and `rates show … --rate-kind …` on the built binary; the
 /// expected figures are those of ``PeriodRateTests`` (computed with Python's `fractions` over the ECB's CSV).
 @Suite("End to end: period rates")
@@ -69,6 +71,48 @@ struct EndToEndPeriodRateTests {
     #expect(result.status == 64)
     #expect(result.standardError.contains(message))
     #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("in.converted.csv").path))
+  }
+
+  // The workbook of ``EndToEndXLSXTests`` (2024-01-15 1234.56 USD, 2024-02-29 99.5 GBP, 2024-03-01 1000 JPY,
+  // 2024-03-31 2469.12 EUR) at monthly averages (Python fractions: mean EUR/USD 2024-01 = 1.090513636… over 22
+  // days, EUR/GBP 2024-02 = 0.854662381… over 21, EUR/JPY 2024-03 = 162.7725 over 20) and at the Q1 closing
+  // rates of 2024-03-28 (EUR/USD 1.0811, EUR/GBP 0.8551, EUR/JPY 163.45): a period is a text cell, a closing day
+  // a date cell.
+  @Test(arguments: [
+    (
+      ["--rate-kind", "average"],
+      [
+        ["0.9169990788", "1132.09", "EUR", "2024-01", "ecb-embedded average 2024-01 of 22 days EUR/USD=1.090513636"],
+        ["1.170052669", "116.42", "EUR", "2024-02", "ecb-embedded average 2024-02 of 21 days EUR/GBP=0.854662381"],
+        ["0.006143543903", "6.14", "EUR", "2024-03", "ecb-embedded average 2024-03 of 20 days EUR/JPY=162.7725"],
+        ["1", "2469.12", "EUR", "2024-03", "same currency"],
+      ]
+    ),
+    (
+      ["--rate-kind", "closing", "--period", "quarter"],
+      [
+        ["0.9249838128", "1141.95", "EUR", "2024-03-28", "ecb-embedded closing 2024-Q1 EUR/USD=1.0811"],
+        ["1.169453865", "116.36", "EUR", "2024-03-28", "ecb-embedded closing 2024-Q1 EUR/GBP=0.8551"],
+        ["0.006118078923", "6.12", "EUR", "2024-03-28", "ecb-embedded closing 2024-Q1 EUR/JPY=163.45"],
+        ["1", "2469.12", "EUR", "2024-Q1", "same currency"],
+      ]
+    ),
+  ])
+  func workbooksGetPeriodRates(options: [String], expected: [[String]]) throws {
+    let directory = try EndToEndXLSXTests.directory(with: ["libreoffice.xlsx"])
+    defer { directory.remove() }
+    let result = try cli.run(["convert", "-q", "--to", "EUR"] + options + ["libreoffice.xlsx"], in: directory.url)
+    #expect(result.status == 0)
+    let output = directory.path + "/libreoffice.converted.xlsx"
+    let rows = try EndToEndXLSXTests.rows(of: output)
+    let dates = try EndToEndXLSXTests.dateStyles(of: output)
+    #expect(rows.count == 5)
+    for (row, values) in zip(rows.dropFirst(), expected) {
+      #expect(Array(EndToEndXLSXTests.values(of: row, from: 4, count: 5, dateStyles: dates)) == values)
+      let dateCell = row.cells.first { $0.reference.column == 7 }
+      if values[3].count == 7 { #expect(dateCell?.value == .text(values[3])) }
+      if values[3].count == 10 { #expect(dateCell.map { dates.contains($0.style) } == true) }
+    }
   }
 
   @Test func ratesShowGivesTheSameFigures() throws {

@@ -37,3 +37,24 @@ struct PeriodRateDifferentialTests {
     #expect(spot.output != general.output, "the rule changes the rates")
   }
 }
+
+@Suite("Period rates: no lock")
+struct PeriodRateLockTests {
+  // The library refuses to write a lock for a period rule (the CLI refuses the options before): the lock would
+  // hold only the rows of days, not the periods averaged.
+  @Test func aPeriodRunWritesNoLock() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = try directory.write("id,date,amount,from,to\n1,2024-02-10,1000,USD,EUR\n", named: "in.csv")
+    let lock = directory.url.appendingPathComponent("rates.lock").path
+    var options = BatchOptions(today: TableSourceDifferentialTests.today)
+    options.inputPaths = [input]
+    options.destination = .file(directory.url.appendingPathComponent("out.csv").path)
+    options.lockPath = lock
+    options.rateRule = .average(.month)
+    let report = BatchJob(options: options, rates: EmbeddedECBHistory.table).run()
+    #expect(report.lockFileError?.contains("period rates (--rate-kind) cannot be locked yet") == true)
+    #expect(report.exitStatus == 2)
+    #expect(!FileManager.default.fileExists(atPath: lock))
+  }
+}

@@ -160,7 +160,10 @@ public struct BatchJob {
       with: passTwoJob.exactTotals(
         of: converted.map(\.scan), currencies: ledger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes))
     report.reconciliation = ledger.reconciliations(rounding: options.rounding)
-    if let lockPath = options.lockPath, !source.isLockFile {
+    if let lockPath = options.lockPath, !source.isLockFile, options.rateRule != .spot {
+      // A lock keeps the rows of days a run read, not the periods its averages and closing rates span.
+      report.lockFileError = "\(lockPath):1:1: error: period rates (--rate-kind) cannot be locked yet; nothing was written"
+    } else if let lockPath = options.lockPath, !source.isLockFile {
       do {
         if let table = passTwoJob.sourceTable, let usage = table.usage {
           try LockFile.write(table: table, used: usage.used, defaultDay: defaultDay, to: lockPath)

@@ -54,7 +54,7 @@ public enum RowOutcome: Sendable, Equatable {
         rate = String(rate.map { $0 == "." ? "," : $0 })
         converted = String(converted.map { $0 == "." ? "," : $0 })
       }
-      return [rate, converted, currency.description, quote.rateDay?.description ?? "", quote.source, status, ""]
+      return [rate, converted, currency.description, quote.rateDateText, quote.source, status, ""]
     case .failed(let error, let currency, let source):
       return ["", "", currency?.description ?? "", "", source ?? "", status, Self.neutralized(error.description)]
     }

@@ -51,6 +51,7 @@ struct AnsweredQuotes: Sendable {
     self.keys = keys
     entryOfKey = Array(repeating: -1, count: keys.count)
     var dayTexts: [Int: TextRange] = [:]
+    var periodTexts: [String: TextRange] = [:]
     for index in 0..<keys.count {
       guard case .success(let quote) = answer(index) else { continue }
       let key = keys.key(at: index)
@@ -66,7 +67,14 @@ struct AnsweredQuotes: Sendable {
       let rateText = add(quote.rateText)
       let sourceText = add(quote.source)
       let day: TextRange
-      if let rateDay = quote.rateDay {
+      if let period = quote.period {
+        if let known = periodTexts[period] {
+          day = known
+        } else {
+          day = add(period)
+          periodTexts[period] = day
+        }
+      } else if let rateDay = quote.rateDay {
         if let known = dayTexts[rateDay.daysSinceEpoch] {
           day = known
         } else {

@@ -59,6 +59,9 @@ public struct BatchOptions: Sendable {
   /// `--override-currency-fields`: `--from`/`--to` apply even to a file that has that currency field (without
   /// it, such a file is refused).
   public var overrideCurrencyFields = false
+  /// `--rate-kind`, `--period`: the rate of a record's day (spot), or the average or closing rate of the calendar
+  /// period containing it. A period rule needs a local table source (the embedded history, `--rates FILE`).
+  public var rateRule: RateRule = .spot
   /// `--lock FILE`: write every rate the run used there (not with `--frozen`, which reads it).
   public var lockPath: String?
   /// How big one record may be in any format (`--max-record-size` sets ``RecordLimits/maxRecordBytes``).

@@ -79,6 +79,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var defaultDay: String
     /// How many records had no date.
     public var recordsWithoutDate: Int
+    /// The period rule (`--rate-kind`, `--period`), e.g. `average month`; `nil` for spot rates.
+    public var periodRule: String? = nil
   }
 
   /// What the fetch engine did, for a network source.

@@ -35,7 +35,9 @@ public struct BatchJob {
 
   /// The table that converts records as they come (``TableConverter``); `nil` in pass 1 of a provider's run,
   /// whose keys are collected to plan the fetch.
-  var convertingTable: RateTable? { options.fastPath ? sourceTable : nil }
+  /// Under a period rule, records convert from the answers of their keys (``QuoteBook/answered``): a period rate
+  /// is not a cell of the table.
+  var convertingTable: RateTable? { options.fastPath && options.rateRule == .spot ? sourceTable : nil }
 
   /// The day records without a date use: `--date`, else the newest rate day, else today.
   var defaultDay: CalendarDay { options.defaultDate ?? source.lastDay ?? options.today }
@@ -53,7 +55,7 @@ public struct BatchJob {
   var passOneKeys: KeySpan? {
     guard options.fastPath else { return nil }
     switch source {
-    case .table: return nil
+    case .table: return options.rateRule == .spot ? nil : KeySpan()
     case .provider(let provider as any TableRateProvider, _):
       let today = options.today
       return KeySpan { key in
@@ -69,7 +71,7 @@ public struct BatchJob {
   var rateResolver: RateResolver {
     RateResolver(
       source: source, sourceTable: sourceTable, tableFailure: tableFailure, maxStaleness: options.maxStaleness,
-      today: options.today)
+      today: options.today, rule: options.rateRule)
   }
 
   /// Runs the job.
@@ -158,7 +160,10 @@ public struct BatchJob {
       with: passTwoJob.exactTotals(
         of: converted.map(\.scan), currencies: ledger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes))
     report.reconciliation = ledger.reconciliations(rounding: options.rounding)
-    if let lockPath = options.lockPath, !source.isLockFile {
+    if let lockPath = options.lockPath, !source.isLockFile, options.rateRule != .spot {
+      // A lock keeps the rows of days a run read, not the periods its averages and closing rates span.
+      report.lockFileError = "\(lockPath):1:1: error: period rates (--rate-kind) cannot be locked yet; nothing was written"
+    } else if let lockPath = options.lockPath, !source.isLockFile {
       do {
         if let table = passTwoJob.sourceTable, let usage = table.usage {
           try LockFile.write(table: table, used: usage.used, defaultDay: defaultDay, to: lockPath)
@@ -217,7 +222,7 @@ public struct BatchJob {
       rates: RunReport.Rates(
         source: source.info, firstDay: source.firstDay?.description, lastDay: source.lastDay?.description,
         daysSinceLastPublication: source.lastDay.map { options.today.days(since: $0) }, defaultDay: defaultDay.description,
-        recordsWithoutDate: 0),
+        recordsWithoutDate: 0, periodRule: options.rateRule.periodDescription),
       rounding: options.rounding.rawValue, maxStalenessDays: options.maxStaleness)
   }
 

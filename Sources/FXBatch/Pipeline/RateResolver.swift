@@ -15,6 +15,10 @@ struct RateResolver {
   let maxStaleness: Int
   /// The run's day (`FXBATCH_TODAY` may set it).
   let today: CalendarDay
+  /// `--rate-kind`, `--period`. A period rule is answered only from a local table (``RateSourceChoice/table(_:)``):
+  /// a service's or a lock file's answers are rates of days, and a table a service answered holds only the days
+  /// the run's keys span.
+  var rule: RateRule = .spot
 
   /// Answers every distinct key once. Each key is first routed through the currency lifecycle
   /// (``CurrencyLifecycle/route(for:)``): a legacy currency on or after its change asks the source for its
@@ -44,7 +48,45 @@ struct RateResolver {
   /// The answer of a local table to one key, routed through the currency lifecycle (what ``resolve(_:report:)``
   /// gives a table source's key).
   func resolve(_ key: RateKey, table: RateTable) -> Result<RateQuote, RowError> {
-    resolve(key) { table.quote(for: $0, maxStaleness: maxStaleness) }
+    resolve(key) { tableQuote(for: $0, table: table) }
+  }
+
+  /// The answer of the run's table to a market key under the run's ``rule``.
+  private func tableQuote(for key: RateKey, table: RateTable) -> Result<RateQuote, RowError> {
+    if let refusal = periodRefusal(key) { return .failure(refusal) }
+    return table.quote(for: key, rule: rule, maxStaleness: maxStaleness)
+  }
+
+  /// The error of every key when the run's ``rule`` is a period rule and its source is not a local table.
+  private func periodRefusal(_ key: RateKey) -> RowError? {
+    guard rule != .spot, key.pair.base != key.pair.quote else { return nil }
+    if case .table = source { return nil }
+    return RowError(
+      .noRate,
+      "average and closing rates need daily rates of whole periods: the embedded history or --rates FILE, not \(source.info.publisher)'s answers"
+    )
+  }
+
+  /// The answers of the run's table to market keys; under a period rule, keys of one pair and period share one.
+  private func tableQuotes(for keys: Set<RateKey>, table: RateTable) -> [RateKey: Result<RateQuote, RowError>] {
+    var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
+    quotes.reserveCapacity(keys.count)
+    guard let period = rule.period else {
+      for key in keys { quotes[key] = table.quote(for: key, maxStaleness: maxStaleness) }
+      return quotes
+    }
+    var byPeriod: [RateKey: Result<RateQuote, RowError>] = [:]
+    for key in keys {
+      let periodKey = RateKey(base: key.pair.base, quote: key.pair.quote, day: period.span(containing: key.day).first)
+      if let known = byPeriod[periodKey] {
+        quotes[key] = known
+      } else {
+        let answer = tableQuote(for: key, table: table)
+        byPeriod[periodKey] = answer
+        quotes[key] = answer
+      }
+    }
+    return quotes
   }
 
   /// The answer to one key, routed through the currency lifecycle, from the answers to market keys.
@@ -64,10 +106,18 @@ struct RateResolver {
   /// Answers every distinct market key once: from the local table (or the table a provider filled), the
   /// answers pass 1's fetch already gave, or by planning and fetching requests.
   private func resolveMarket(_ keys: Set<RateKey>, report: inout RunReport) -> [RateKey: Result<RateQuote, RowError>] {
-    if let table = sourceTable {
+    if let table = sourceTable { return tableQuotes(for: keys, table: table) }
+    if rule != .spot {
+      // No table to average: every key is refused (a same-currency key is 1, as under every rule).
       var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
-      quotes.reserveCapacity(keys.count)
-      for key in keys { quotes[key] = table.quote(for: key, maxStaleness: maxStaleness) }
+      for key in keys {
+        if let refusal = periodRefusal(key) {
+          quotes[key] = .failure(refusal)
+        } else {
+          quotes[key] = .success(
+            RateQuote(rate: .one, rateText: "1", rateDay: nil, isFallback: false, source: "same currency"))
+        }
+      }
       return quotes
     }
     if let tableFailure, case .provider(let provider, _) = source {
@@ -77,10 +127,7 @@ struct RateResolver {
     }
     switch source {
     case .table(let table):
-      var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
-      quotes.reserveCapacity(keys.count)
-      for key in keys { quotes[key] = table.quote(for: key, maxStaleness: maxStaleness) }
-      return quotes
+      return tableQuotes(for: keys, table: table)
     case .chain(let links):
       return chainAnswers(to: keys, links: links, report: &report)
     case .lockFile(let path, let locked):

@@ -40,6 +40,10 @@ public enum RunSummary {
       if let age = rates.daysSinceLastPublication { range += " (last publication \(age) day\(age == 1 ? "" : "s") ago)" }
     }
     lines.append("rates: \(rates.source.description)\(range)")
+    if let rule = rates.periodRule {
+      let period = rule.split(separator: " ").last.map(String.init) ?? "period"
+      lines.append("rate kind: \(rule) (each record at the rate of the calendar \(period) containing its date)")
+    }
     if let fetch = report.fetch {
       lines.append(
         "requests: \(fetch.requests) sent, \(fetch.retries) retries, \(fetch.failedRequests) failed; \(fetch.cacheHits) rates from the cache"

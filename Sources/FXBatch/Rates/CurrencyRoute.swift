@@ -53,7 +53,7 @@ public struct CurrencyRoute: Sendable, Equatable {
     return .success(
       RateQuote(
         rate: rate, rateText: rate.decimalText(), rateDay: quote.rateDay, isFallback: true,
-        source: parts.joined(separator: " + ")))
+        source: parts.joined(separator: " + "), period: quote.period))
   }
 
   private func overflow() -> Result<RateQuote, RowError> {

@@ -12,4 +12,10 @@ public struct RateQuote: Sendable, Equatable {
   /// The source and the published legs the rate is computed from, e.g.
   /// `"ecb-embedded EUR/USD=1.1172 EUR/GBP=0.8338"` for a GBP → USD cross rate.
   public let source: String
+  /// The period an average rate (or a same-currency rate under a period rule) is of — `2024-03`, `2024-Q1`,
+  /// `2024` — written as `fx_rate_date` instead of ``rateDay``; `nil` for a rate of a day.
+  public var period: String? = nil
+
+  /// `fx_rate_date`: the period of an average, else the publication day (empty for an undated table).
+  public var rateDateText: String { period ?? rateDay?.description ?? "" }
 }

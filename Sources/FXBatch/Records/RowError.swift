@@ -29,6 +29,9 @@ public struct RowError: Error, Hashable, Sendable, CustomStringConvertible {
     case dateOutOfRange = "date_out_of_range"
     /// The latest publication before the date is older than the staleness limit.
     case staleRate = "stale_rate"
+    /// A period rate (`--rate-kind average|closing`) of a period the rate source has not finished publishing:
+    /// its rates end before the period's last calendar day (or start after its first, for an average).
+    case periodIncomplete = "period_incomplete"
     /// The record has more fields than the header, so annotation columns would not line up.
     case extraFields = "extra_fields"
     /// The record itself is malformed: a JSON Lines line or a records-array element that is not a JSON object,

@@ -48,6 +48,27 @@ enum OptionValues {
     return mode
   }
 
+  /// `--rate-kind KIND [--period PERIOD]`: spot (the default) takes no period; average and closing take month
+  /// (the default), quarter or year.
+  static func rateRule(kind: String?, period: String?) throws(UsageError) -> RateRule {
+    let kindText = kind ?? "spot"
+    var length = RatePeriod.month
+    if let period {
+      guard let found = RatePeriod(rawValue: period) else {
+        throw UsageError(
+          "--period \(period): expected one of \(RatePeriod.allCases.map(\.rawValue).joined(separator: ", "))")
+      }
+      length = found
+    }
+    guard let rule = RateRule(kind: kindText, period: length) else {
+      throw UsageError("--rate-kind \(kindText): expected one of \(RateRule.kindNames.joined(separator: ", "))")
+    }
+    if rule == .spot, period != nil {
+      throw UsageError("--period is for --rate-kind average or closing; a spot rate is of the record's day")
+    }
+    return rule
+  }
+
   static func delimiter(_ text: String) throws(UsageError) -> UInt8 {
     switch text {
     case ",": return UInt8(ascii: ",")

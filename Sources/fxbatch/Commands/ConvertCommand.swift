@@ -76,6 +76,14 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--max-record-size"], valueName: "BYTES",
       help: "Refuse a file with a record longer than BYTES (default 16M;\nK, M, G suffixes; a field may be a sixteenth)"),
+    OptionSpec(
+      names: ["--rate-kind"], valueName: "KIND",
+      help:
+        "spot (default: the rate of the record's date), average (the\nmean over the --period) or closing (the period's last rates);\nembedded or --rates sources only"
+    ),
+    OptionSpec(
+      names: ["--period"], valueName: "PERIOD",
+      help: "month (default), quarter or year: the calendar period of the\nrecord's date, for --rate-kind average or closing"),
     OptionSpec(names: ["--rounding"], valueName: "MODE", help: "half-up (default, EU Reg. 1103/97), half-even, down, up"),
     OptionSpec(
       names: ["--encoding"], valueName: "NAME",
@@ -136,6 +144,7 @@ enum ConvertCommand {
       }
       options = try batchOptions(parsed)
       sourceChoice = try Self.sourceChoice(parsed)
+      try checkRateRule(options.rateRule, source: sourceChoice, parsed: parsed)
       reportPath = parsed.value("--report")
       quiet = parsed.has("--quiet")
       planOnly = parsed.has("--plan")
@@ -287,6 +296,7 @@ enum ConvertCommand {
       options.limits.maxRecordBytes = try OptionValues.byteCount(text, option: "--max-record-size")
     }
     if let text = parsed.value("--rounding") { options.rounding = try OptionValues.rounding(text) }
+    options.rateRule = try OptionValues.rateRule(kind: parsed.value("--rate-kind"), period: parsed.value("--period"))
     if let text = parsed.value("--format") { options.format = try OptionValues.format(text) }
     if let text = parsed.value("--records-path") { options.recordsPath = try OptionValues.recordsPath(text) }
     options.recordElement = parsed.value("--record-element")
@@ -303,6 +313,21 @@ enum ConvertCommand {
       aliases: try OptionValues.currencyNames(parsed.values("--alias"), option: "--alias"),
       symbols: try OptionValues.currencyNames(parsed.values("--symbol"), option: "--symbol"))
     return options
+  }
+
+  /// A period rule (`--rate-kind average|closing`) needs a local table — the embedded history or `--rates FILE` —
+  /// whose full days it averages; services answer rates of days, a lock file keeps only the days a run read.
+  private static func checkRateRule(_ rule: RateRule, source: SourceChoice, parsed: ParsedArguments) throws(UsageError) {
+    guard rule != .spot else { return }
+    let kind = parsed.value("--rate-kind") ?? ""
+    guard case .table = source else {
+      throw UsageError(
+        "--rate-kind \(kind) works with the embedded rates and --rates FILE (--source embedded or file), not with \(parsed.has("--frozen") ? "--frozen" : "--source \(parsed.value("--source") ?? "")")"
+      )
+    }
+    if parsed.value("--lock") != nil {
+      throw UsageError("--rate-kind \(kind) cannot be locked yet: a lock file keeps rates of days, not of periods")
+    }
   }
 
   /// The rate source the options name, before anything is loaded.

@@ -14,6 +14,7 @@ enum FXBatchCommand {
     COMMANDS:
       convert [options] FILE...     Convert \(FormatRegistry.displayNames) files; writes X.converted.EXT beside X.EXT
       rates show BASE QUOTE         Print a rate and the day it was published
+      rates export --from D --to D  Write daily, average or closing rates for ledgers (CSV, JSONL, Beancount, Ledger)
       rates update                  Fetch the ECB history into the rate cache (newer than the embedded one)
 
     OPTIONS:

@@ -7,6 +7,18 @@ enum RatesCommand {
     OptionSpec(names: ["--date"], valueName: "YYYY-MM-DD", help: "The day (default: the newest rate day)"),
     OptionSpec(names: ["--rates"], valueName: "FILE", help: "Use a rates file instead of the embedded ECB history"),
     OptionSpec(names: ["--max-staleness"], valueName: "DAYS", help: "Use rates at most DAYS older than the date (default 5)"),
+    OptionSpec(
+      names: ["--rate-kind"], valueName: "KIND", help: "show, export: spot (default), average or closing rate of the --period"),
+    OptionSpec(
+      names: ["--period"], valueName: "PERIOD", help: "show, export: month (default), quarter or year (containing --date)"),
+    OptionSpec(names: ["--from"], valueName: "YYYY-MM-DD", help: "export: the first day (or the period containing it)"),
+    OptionSpec(names: ["--to"], valueName: "YYYY-MM-DD", help: "export: the last day (or the period containing it)"),
+    OptionSpec(names: ["--base"], valueName: "CODE", help: "export: the base currency (default: the rates' pivot, EUR)"),
+    OptionSpec(
+      names: ["--quotes"], valueName: "A,B,…", help: "export: the quote currencies (default: every one published)"),
+    OptionSpec(
+      names: ["--format"], valueName: "FORMAT", help: "export: csv (default), jsonl, beancount (price) or ledger (P)"),
+    OptionSpec(names: ["-o", "--output"], valueName: "FILE", help: "export: write to FILE (default: standard output)"),
     OptionSpec(names: ["--cache-dir"], valueName: "DIR", help: "Rate cache directory (default $XDG_CACHE_HOME/fxbatch)"),
     OptionSpec(names: ["--no-cache"], valueName: nil, help: "Ignore the rate cache (show: use the embedded history)"),
     OptionSpec(names: ["--endpoint"], valueName: "URL", help: "update: the ECB files' directory (default the ECB's)"),
@@ -16,6 +28,9 @@ enum RatesCommand {
 
   static let usage = """
     fxbatch rates show BASE QUOTE [--date YYYY-MM-DD] [--rates FILE]
+                             [--rate-kind spot|average|closing] [--period month|quarter|year]
+           fxbatch rates export --from YYYY-MM-DD --to YYYY-MM-DD [--base CODE] [--quotes A,B,…]
+                                [--rate-kind …] [--period …] [--format csv|jsonl|beancount|ledger] [-o FILE]
            fxbatch rates update [--endpoint URL] [--cache-dir DIR]
     """
 
@@ -23,7 +38,13 @@ enum RatesCommand {
     usage: usage,
     summary: """
       show: prints how many units of QUOTE one unit of BASE is worth on a day, the day the rates were published
-      (the latest publication on or before the date) and the published rates it is computed from.
+      (the latest publication on or before the date) and the published rates it is computed from; with
+      --rate-kind average or closing, the average or closing rate of the period containing the date, as
+      convert computes it.
+      export: writes the rates of BASE against each quote currency on every publication day from --from to
+      --to, or (--rate-kind average|closing) one rate per period, as CSV or JSON Lines (date, base, quote,
+      rate, period, source), Beancount price directives or Ledger/hledger P directives. Rates are written as
+      published, or (crosses, averages) to 10 significant digits, within 5e-10 of the exact value.
       update: fetches the ECB's full history (eurofxref-hist.xml) into the rate cache; later runs on the
       embedded source use it when it is newer than the embedded history, and say so.
       """,
@@ -43,45 +64,117 @@ enum RatesCommand {
     let quote: CurrencyCode
     var date: CalendarDay? = nil
     var maxStaleness = 5
+    var rule = RateRule.spot
     if parsed.positionals.first == "update" { return update(parsed, usage: fullUsage) }
+    if parsed.positionals.first == "export" { return export(parsed, usage: fullUsage) }
     do throws(UsageError) {
       guard parsed.positionals.first == "show" else {
         throw UsageError(parsed.positionals.isEmpty ? "missing subcommand 'show'" : "no subcommand '\(parsed.positionals[0])'")
       }
       guard parsed.positionals.count == 3 else { throw UsageError("rates show needs BASE and QUOTE, e.g. rates show USD EUR") }
+      for option in ["--from", "--to", "--base", "--quotes", "--format", "--output"] where parsed.value(option) != nil {
+        throw UsageError("\(option) is for rates export")
+      }
       base = try OptionValues.currency(parsed.positionals[1], option: "BASE")
       quote = try OptionValues.currency(parsed.positionals[2], option: "QUOTE")
       if let text = parsed.value("--date") { date = try OptionValues.day(text, option: "--date") }
       if let text = parsed.value("--max-staleness") {
         maxStaleness = try OptionValues.nonNegativeInteger(text, option: "--max-staleness")
       }
+      rule = try OptionValues.rateRule(kind: parsed.value("--rate-kind"), period: parsed.value("--period"))
     } catch {
       return FXBatchCommand.usageError(error, usage: fullUsage)
     }
-    let rates: RateTable
-    switch FXBatchCommand.loadRates(
-      path: parsed.value("--rates"), cacheDirectory: parsed.value("--rates") == nil ? FXBatchCommand.cacheDirectory(parsed) : nil)
-    {
-    case .success(let table): rates = table
-    case .failure(let error):
-      Console.error("\(error)\n")
-      return ExitStatus.fileError
-    }
+    guard let rates = loadRates(parsed) else { return ExitStatus.fileError }
     let day = date ?? rates.lastDay ?? CalendarDay(daysSinceEpoch: Int(Date().timeIntervalSince1970 / 86_400))
     // Legacy currencies go through their fixed conversions, as in `convert`.
     let answer = CurrencyLifecycle.route(for: RateKey(base: base, quote: quote, day: day)).flatMap { route in
-      route.quote(from: rates.quote(for: route.marketKey, maxStaleness: maxStaleness))
+      route.quote(from: rates.quote(for: route.marketKey, rule: rule, maxStaleness: maxStaleness))
     }
     switch answer {
     case .success(let found):
-      let published =
-        found.rateDay.map { "rate date \($0)" + ($0 != day ? " (no publication on \(day))" : "") } ?? "undated rate"
+      let published: String
+      if let period = found.period {
+        published = "period \(period)"
+      } else if rule != .spot, let rateDay = found.rateDay {
+        published = "rate date \(rateDay)"
+      } else {
+        published =
+          found.rateDay.map { "rate date \($0)" + ($0 != day ? " (no publication on \(day))" : "") } ?? "undated rate"
+      }
       Console.out("1 \(base) = \(found.rateText) \(quote)  \(published)  source \(found.source)\n")
       return ExitStatus.success
     case .failure(let error):
       Console.error("fxbatch: \(error)\n")
       return ExitStatus.rowErrors
     }
+  }
+
+  /// The rates `--rates FILE` names, else the embedded history (or its newer copy in the cache); `nil` after
+  /// printing why it cannot be read.
+  private static func loadRates(_ parsed: ParsedArguments) -> RateTable? {
+    let path = parsed.value("--rates")
+    switch FXBatchCommand.loadRates(path: path, cacheDirectory: path == nil ? FXBatchCommand.cacheDirectory(parsed) : nil) {
+    case .success(let table): return table
+    case .failure(let error):
+      Console.error("\(error)\n")
+      return nil
+    }
+  }
+
+  /// `rates export`: the rates of a span of days, daily or per period, in a price-list format.
+  private static func export(_ parsed: ParsedArguments, usage: String) -> Int32 {
+    var from = CalendarDay(daysSinceEpoch: 0)
+    var to = from
+    var base: CurrencyCode? = nil
+    var quotes: [CurrencyCode] = []
+    var format = RateExport.Format.csv
+    var rule = RateRule.spot
+    do throws(UsageError) {
+      guard parsed.positionals.count == 1 else { throw UsageError("rates export takes no arguments; give --from and --to") }
+      guard let fromText = parsed.value("--from"), let toText = parsed.value("--to") else {
+        throw UsageError("rates export needs --from YYYY-MM-DD and --to YYYY-MM-DD")
+      }
+      from = try OptionValues.day(fromText, option: "--from")
+      to = try OptionValues.day(toText, option: "--to")
+      guard from <= to else { throw UsageError("--from \(from) is after --to \(to)") }
+      if let text = parsed.value("--base") { base = try OptionValues.currency(text, option: "--base") }
+      if let text = parsed.value("--quotes") {
+        for code in text.split(separator: ",", omittingEmptySubsequences: false) {
+          quotes.append(try OptionValues.currency(String(code), option: "--quotes"))
+        }
+      }
+      if let text = parsed.value("--format") {
+        guard let found = RateExport.Format(rawValue: text) else {
+          throw UsageError(
+            "--format \(text): expected one of \(RateExport.Format.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        format = found
+      }
+      rule = try OptionValues.rateRule(kind: parsed.value("--rate-kind"), period: parsed.value("--period"))
+      if parsed.value("--output") == "" { throw UsageError("-o needs a non-empty path") }
+    } catch {
+      return FXBatchCommand.usageError(error, usage: usage)
+    }
+    guard let rates = loadRates(parsed) else { return ExitStatus.fileError }
+    let exported = RateExport(
+      table: rates, base: base ?? rates.pivot, quotes: quotes, from: from, to: to, rule: rule)
+    let kind = rule.periodDescription.map { ", \($0) rates" } ?? ", daily reference rates"
+    let text = exported.text(format, heading: "fxbatch rates export: \(rates.info.description)\(kind), \(from) .. \(to)")
+    if let path = parsed.value("--output"), path != "-" {
+      do {
+        let file = try AtomicFile(path: path)
+        try file.sink.write(text)
+        try file.commit()
+      } catch {
+        Console.error("\(path):1:1: error: cannot write the rates: \(error)\n")
+        return ExitStatus.fileError
+      }
+    } else {
+      Console.out(text)
+    }
+    for (what, error) in exported.skipped { Console.error("fxbatch: \(what) not exported: \(error)\n") }
+    return exported.skipped.isEmpty ? ExitStatus.success : ExitStatus.rowErrors
   }
 
   /// `rates update`: fetch, validate and keep the ECB history.

@@ -1,0 +1,140 @@
+/// The reference rates of a span of days — each publication day's, or one average or closing rate per calendar
+/// period — as the price lists accounting tools import (`fxbatch rates export`): CSV, JSON Lines, Beancount
+/// `price` directives, Ledger/hledger `P` directives.
+///
+/// Each rate is written as ``RateQuote/rateText``: a published rate exactly as published; a cross rate or an
+/// average exact when it terminates within 10 significant digits, else rounded half-even to 10 significant
+/// digits, which is within 5 × 10⁻¹⁰ of the exact value, relative.
+public struct RateExport: Sendable {
+  /// The file formats of an export.
+  public enum Format: String, CaseIterable, Sendable {
+    case csv
+    case jsonl
+    case beancount
+    case ledger
+  }
+
+  /// One exported rate: one unit of ``base`` is worth ``rateText`` units of ``quote``.
+  public struct Row: Equatable, Sendable {
+    /// The publication day of a daily rate or a closing rate; for an average, the period's last publication day
+    /// averaged (the day accounting tools date a period's price on).
+    public let date: CalendarDay
+    public let base: CurrencyCode
+    public let quote: CurrencyCode
+    public let rateText: String
+    /// The period of an average or closing rate (`2024-03`, `2024-Q1`, `2024`); `nil` for a daily rate.
+    public let period: String?
+    /// What the rate is computed from, as `fx_source` says it.
+    public let source: String
+  }
+
+  /// The rows of an export, and the rates it could not give (a period the source has not finished, a currency
+  /// asked for that has no rate in a period).
+  public let rows: [Row]
+  public let skipped: [(what: String, error: RowError)]
+
+  /// Collects the rates of `base` against each of `quotes` from a table.
+  ///
+  /// - Parameters:
+  ///   - quotes: the quote currencies; empty for every currency the table published between `from` and `to`.
+  ///     Under ``RateRule/spot`` a day a quote currency was not published (`N/A`) has no row for it, as the
+  ///     source has none; a quote currency with no rate at all in the span is in ``skipped``.
+  ///   - from: the first day; under a period rule, the first period is the one containing it.
+  ///   - to: the last day; under a period rule, the last period is the one containing it.
+  public init(
+    table: RateTable, base: CurrencyCode, quotes: [CurrencyCode], from: CalendarDay, to: CalendarDay, rule: RateRule
+  ) {
+    var rows: [Row] = []
+    var skipped: [(String, RowError)] = []
+    let published = Self.publishedCurrencies(of: table, from: from, to: to)
+    let chosen = (quotes.isEmpty ? published.sorted { $0.description < $1.description } : quotes).filter { $0 != base }
+    switch rule.period {
+    case .none:
+      var answered: Set<CurrencyCode> = []
+      for day in table.days where from <= day && day <= to {
+        for quote in chosen {
+          guard case .success(let found) = table.quote(for: RateKey(base: base, quote: quote, day: day), maxStaleness: 0)
+          else { continue }
+          answered.insert(quote)
+          rows.append(
+            Row(date: day, base: base, quote: quote, rateText: found.rateText, period: nil, source: found.source))
+        }
+      }
+      for quote in chosen where !answered.contains(quote) {
+        skipped.append(("\(base)/\(quote)", RowError(.noRate, "no \(base)/\(quote) rate from \(from) to \(to)")))
+      }
+    case .some(let period):
+      var span = period.span(containing: from)
+      while span.first <= to {
+        for quote in chosen {
+          let key = RateKey(base: base, quote: quote, day: span.first)
+          switch table.quote(for: key, rule: rule, maxStaleness: 0) {
+          case .success(let found):
+            guard let day = found.rateDay else { continue }
+            rows.append(
+              Row(date: day, base: base, quote: quote, rateText: found.rateText, period: span.label, source: found.source))
+          case .failure(let error):
+            skipped.append(("\(span.label) \(base)/\(quote)", error))
+          }
+        }
+        span = period.span(containing: span.last.adding(days: 1))
+      }
+    }
+    self.rows = rows
+    self.skipped = skipped
+  }
+
+  /// The currencies with at least one published rate from `from` to `to`, the pivot included.
+  static func publishedCurrencies(of table: RateTable, from: CalendarDay, to: CalendarDay) -> Set<CurrencyCode> {
+    let rows = table.rows(in: RatePeriod.Span(first: from, last: to, label: ""))
+    var currencies: Set<CurrencyCode> = rows.isEmpty ? [] : [table.pivot]
+    let width = table.pairs.count
+    for (column, pair) in table.pairs.enumerated() where rows.contains(where: { table.values[$0 * width + column] != nil }) {
+      currencies.insert(pair.base)
+      currencies.insert(pair.quote)
+    }
+    return currencies
+  }
+
+  /// The export as text in a format.
+  ///
+  /// - Parameter heading: a line saying where the rates come from (a comment in Beancount and Ledger files).
+  public func text(_ format: Format, heading: String) -> String {
+    var text = ""
+    switch format {
+    case .csv:
+      text = "date,base,quote,rate,period,source\n"
+      for row in rows {
+        let fields = [row.date.description, "\(row.base)", "\(row.quote)", row.rateText, row.period ?? "", row.source]
+        text += fields.map(Self.csvField).joined(separator: ",") + "\n"
+      }
+    case .jsonl:
+      for row in rows {
+        let period = row.period.map(JSONAnnotatingWriter.quoted) ?? "null"
+        text +=
+          "{\"date\":\"\(row.date)\",\"base\":\"\(row.base)\",\"quote\":\"\(row.quote)\",\"rate\":\(row.rateText),"
+          + "\"period\":\(period),\"source\":\(JSONAnnotatingWriter.quoted(row.source))}\n"
+      }
+    case .beancount:
+      text = "; \(heading)\n"
+      for row in rows {
+        text += "\(row.date) price \(row.base) \(row.rateText) \(row.quote)\n"
+        if let period = row.period { text += "  period: \(JSONAnnotatingWriter.quoted(period))\n" }
+        text += "  source: \(JSONAnnotatingWriter.quoted(row.source))\n"
+      }
+    case .ledger:
+      text = "; \(heading)\n"
+      for row in rows {
+        text += "; \(row.period.map { "\($0): " } ?? "")\(row.source)\n"
+        text += "P \(row.date) \(row.base) \(row.rateText) \(row.quote)\n"
+      }
+    }
+    return text
+  }
+
+  /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
+  static func csvField(_ text: String) -> String {
+    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+    return "\"" + String(text.flatMap { $0 == "\"" ? ["\"", "\""] : [$0] }) + "\""
+  }
+}

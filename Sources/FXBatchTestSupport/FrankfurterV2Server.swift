@@ -21,6 +21,8 @@ import Foundation
 ///   `from`/`to`, a currency it does not know (`invalid currency: A,B`); 503 for a base in
 ///   ``unavailableBases`` (the service's request timeout).
 ///
+/// `GET /v2/currencies` answers the currencies it knows (``currenciesResponse(to:)``).
+///
 /// Not implemented: `providers`, `expand`, `group`, NDJSON and CSV, the 5-year cost limit, and the 3-month
 /// chunks of a long range (their extra snapshots are dropped by the (quote, date) rule, except a cross rate
 /// whose base moved while its quote was carried).
@@ -65,9 +67,34 @@ public struct FrankfurterV2Server: Sendable {
     self.today = CalendarDay(iso8601: today) ?? CalendarDay(daysSinceEpoch: 0)
   }
 
-  /// Routes `/v2/rates` of a server to this service.
+  /// Currency names for `/v2/currencies` (the service's are from the `money` gem); a currency without one is
+  /// named by its code, as the service does.
+  public var names: [String: String] = [:]
+
+  /// Routes `/v2/rates` and `/v2/currencies` of a server to this service.
   public func install(on server: LoopbackHTTPServer) {
     server.route("/v2/rates") { request in response(to: request) }
+    server.route("/v2/currencies") { request in currenciesResponse(to: request) }
+  }
+
+  /// `GET /v2/currencies`: every known currency in code order, as `{"iso_code","iso_numeric","name","symbol",
+  /// "start_date","end_date"}` (lib/public/v2/openapi.json `Currency`): the first and last days of its rows (the
+  /// pivot's: of any row), `null` for a currency without rows. `scope=all` is accepted (legacy currencies are
+  /// not told apart here); any other parameter is a 422.
+  public func currenciesResponse(to request: HTTPRequestHead) -> ScriptedResponse {
+    for item in request.queryItems {
+      guard item.name == "scope" else { return error(422, "unknown parameter: \(item.name)") }
+      guard item.value == "all" else { return error(422, "invalid scope") }
+    }
+    let body = known.sorted().map { code in
+      let rows = rowsByQuote[code] ?? []
+      let first = code == pivot ? dates.first : rows.first?.date
+      let last = code == pivot ? dates.last : rows.last?.date
+      let days = [first, last].map { $0.map { #""\#($0)""# } ?? "null" }
+      return #"{"iso_code":"\#(code)","iso_numeric":null,"name":"\#(names[code] ?? code)","symbol":null,"#
+        + #""start_date":\#(days[0]),"end_date":\#(days[1])}"#
+    }
+    return .json("[" + body.joined(separator: ",") + "]")
   }
 
   /// The service's answer to a request.

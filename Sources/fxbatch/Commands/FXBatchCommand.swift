@@ -15,6 +15,7 @@ enum FXBatchCommand {
       convert [options] FILE...     Convert \(FormatRegistry.displayNames) files; writes X.converted.EXT beside X.EXT
       rates show BASE QUOTE         Print a rate and the day it was published
       rates update                  Fetch the ECB history into the rate cache (newer than the embedded one)
+      rates currencies              List the currencies a source covers, with first and last days
 
     OPTIONS:
       -h, --help                    Show help (also: fxbatch help <command>, fxbatch <command> --help)

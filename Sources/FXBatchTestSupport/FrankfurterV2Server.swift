@@ -29,9 +29,9 @@ import Foundation
 ///   rows one JSON object a line.
 ///
 /// Not implemented: one provider's own digits passed through, blends and `excluded` providers, `group`, CSV,
-/// the 5-year cost limit, and the 3-month
-/// chunks of a long range (their extra snapshots are dropped by the (quote, date) rule, except a cross rate
-/// whose base moved while its quote was carried).
+/// legacy currencies in `/v2/currencies`, the 5-year cost limit, and the 3-month chunks of a long range (their
+/// extra snapshots are dropped by the (quote, date) rule, except a cross rate whose base moved while its quote
+/// was carried).
 public struct FrankfurterV2Server: Sendable {
   /// A published rate: 1 pivot = `rate` quote on `date`.
   public struct Row: Sendable {

@@ -29,10 +29,9 @@ behind). Loopback only.
 import csv
 import http.server
 import json
-import os
+import loopback
 import sys
 import threading
-import time
 
 HEAD = (
     '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -127,20 +126,7 @@ def main():
     class Server(http.server.ThreadingHTTPServer):
         daemon_threads = True
 
-    parent = os.getppid()
-
-    def watch_parent():
-        while os.getppid() == parent:
-            time.sleep(1)
-        os._exit(0)
-
-    threading.Thread(target=watch_parent, daemon=True).start()
-    server = Server(("127.0.0.1", 0), Handler)
-    port_file = sys.argv[2]
-    with open(port_file + ".part", "w") as file:
-        file.write(f"{server.server_address[1]}\n")
-    os.replace(port_file + ".part", port_file)
-    server.serve_forever()
+    loopback.serve(Server(("127.0.0.1", 0), Handler), sys.argv[2])
 
 
 if __name__ == "__main__":

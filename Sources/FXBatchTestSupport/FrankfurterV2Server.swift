@@ -21,15 +21,25 @@ import Foundation
 ///   `from`/`to`, a currency it does not know (`invalid currency: A,B`); 503 for a base in
 ///   ``unavailableBases`` (the service's request timeout).
 ///
-/// Not implemented: `providers`, `expand`, `group`, NDJSON and CSV, the 5-year cost limit, and the 3-month
-/// chunks of a long range (their extra snapshots are dropped by the (quote, date) rule, except a cross rate
-/// whose base moved while its quote was carried).
+/// `GET /v2/currencies` answers the currencies it knows (``currenciesResponse(to:)``).
+///
+/// - `providers=A,B` answers only those providers' rows; `expand=providers` adds each row's
+///   `"providers":[{"key","rate"}]` (here every quote's rows are one provider's: ``Row/provider``; a cross row
+///   names its quote's provider, the base → pivot row the base's). `Accept: application/x-ndjson` answers the
+///   rows one JSON object a line.
+///
+/// Not implemented: one provider's own digits passed through, blends and `excluded` providers, `group`, CSV,
+/// legacy currencies in `/v2/currencies`, the 5-year cost limit, and the 3-month chunks of a long range (their
+/// extra snapshots are dropped by the (quote, date) rule, except a cross rate whose base moved while its quote
+/// was carried).
 public struct FrankfurterV2Server: Sendable {
   /// A published rate: 1 pivot = `rate` quote on `date`.
   public struct Row: Sendable {
     public var date: CalendarDay
     public var quote: String
     public var rate: Double
+    /// The key of the provider that published it (`ECB`, `BOC`, …).
+    public var provider: String
   }
 
   public let pivot: String
@@ -49,15 +59,17 @@ public struct FrankfurterV2Server: Sendable {
   ///   - rows: `(date, quote, rate)`, the rate as the provider publishes it.
   ///   - alsoKnown: currencies the service knows without rates in the table.
   ///   - today: the service's today.
+  ///   - providers: the provider of each quote's rows, by quote (default `ECB`).
   public init(
-    pivot: String = "EUR", rows: [(String, String, String)], alsoKnown: [String] = [], today: String = "2026-12-01"
+    pivot: String = "EUR", rows: [(String, String, String)], alsoKnown: [String] = [], today: String = "2026-12-01",
+    providers: [String: String] = [:]
   ) {
     self.pivot = pivot
     let parsed = rows.map { date, quote, rate in
       guard let day = CalendarDay(iso8601: date), let value = Double(rate) else {
         preconditionFailure("not a row: \(date) \(quote) \(rate)")
       }
-      return Row(date: day, quote: quote, rate: value)
+      return Row(date: day, quote: quote, rate: value, provider: providers[quote] ?? "ECB")
     }
     rowsByQuote = Dictionary(grouping: parsed, by: \.quote).mapValues { $0.sorted { $0.date < $1.date } }
     dates = Set(parsed.map(\.date)).sorted()
@@ -65,16 +77,42 @@ public struct FrankfurterV2Server: Sendable {
     self.today = CalendarDay(iso8601: today) ?? CalendarDay(daysSinceEpoch: 0)
   }
 
-  /// Routes `/v2/rates` of a server to this service.
+  /// Currency names for `/v2/currencies` (the service's are from the `money` gem); a currency without one is
+  /// named by its code, as the service does.
+  public var names: [String: String] = [:]
+
+  /// Routes `/v2/rates` and `/v2/currencies` of a server to this service.
   public func install(on server: LoopbackHTTPServer) {
     server.route("/v2/rates") { request in response(to: request) }
+    server.route("/v2/currencies") { request in currenciesResponse(to: request) }
+  }
+
+  /// `GET /v2/currencies`: every known currency in code order, as `{"iso_code","iso_numeric","name","symbol",
+  /// "start_date","end_date"}` (lib/public/v2/openapi.json `Currency`): the first and last days of its rows (the
+  /// pivot's: of any row), `null` for a currency without rows. `scope=all` is accepted (legacy currencies are
+  /// not told apart here); any other parameter is a 422.
+  public func currenciesResponse(to request: HTTPRequestHead) -> ScriptedResponse {
+    for item in request.queryItems {
+      guard item.name == "scope" else { return error(422, "unknown parameter: \(item.name)") }
+      guard item.value == "all" else { return error(422, "invalid scope") }
+    }
+    let body = known.sorted().map { code in
+      let rows = rowsByQuote[code] ?? []
+      let first = code == pivot ? dates.first : rows.first?.date
+      let last = code == pivot ? dates.last : rows.last?.date
+      let days = [first, last].map { $0.map { #""\#($0)""# } ?? "null" }
+      return #"{"iso_code":"\#(code)","iso_numeric":null,"name":"\#(names[code] ?? code)","symbol":null,"#
+        + #""start_date":\#(days[0]),"end_date":\#(days[1])}"#
+    }
+    return .json("[" + body.joined(separator: ",") + "]")
   }
 
   /// The service's answer to a request.
   public func response(to request: HTTPRequestHead) -> ScriptedResponse {
     var parameters: [String: String] = [:]
     for item in request.queryItems { parameters[item.name] = item.value ?? "" }
-    let unknown = parameters.keys.filter { !["base", "quotes", "date", "from", "to"].contains($0) }.sorted()
+    let unknown = parameters.keys.filter { !["base", "quotes", "date", "from", "to", "providers", "expand"].contains($0) }
+      .sorted()
     if !unknown.isEmpty { return error(422, "unknown parameter: \(unknown.joined(separator: ", "))") }
     let days = ["date", "from", "to"].map { name in parameters[name].map { CalendarDay(iso8601: $0) } }
     if days.contains(where: { $0 != nil && $0! == nil }) { return error(422, "invalid date") }
@@ -86,9 +124,12 @@ public struct FrankfurterV2Server: Sendable {
       (parameters["base"] == nil ? [] : [base]).filter { !known.contains($0) }
       + (quotes ?? []).filter { !known.contains($0) }
     if !invalid.isEmpty { return error(422, "invalid currency: \(invalid.joined(separator: ","))") }
+    let expand = parameters["expand"].map { $0.lowercased().split(separator: ",").map(String.init) } ?? []
+    if let other = expand.first(where: { $0 != "providers" }) { return error(422, "invalid expand: \(other)") }
+    let providers = parameters["providers"].map { Set($0.uppercased().split(separator: ",").map(String.init)) }
     if unavailableBases.contains(base) { return error(503, "request exceeded 10s timeout") }
 
-    var records: [(date: CalendarDay, quote: String, rate: String)] = []
+    var records: [(date: CalendarDay, quote: String, rate: String, provider: String?)] = []
     if let from {
       let end = to ?? today
       // The days with rows from the lookback before the range to its end; the anchors are those in the range.
@@ -97,16 +138,26 @@ public struct FrankfurterV2Server: Sendable {
       if !window.contains(from) { anchors.insert(from, at: 0) }
       var seen = Set<String>()
       for anchor in anchors {
-        for record in emit(snapshot(on: anchor), base: base, quotes: quotes, range: true)
+        for record in emit(snapshot(on: anchor, providers: providers), base: base, quotes: quotes, range: true)
         where seen.insert("\(record.quote) \(record.date)").inserted {
           records.append(record)
         }
       }
       records.sort { ($0.date, $0.quote) < ($1.date, $1.quote) }
     } else {
-      records = emit(snapshot(on: date ?? today.adding(days: 1)), base: base, quotes: quotes, range: false)
+      records = emit(snapshot(on: date ?? today.adding(days: 1), providers: providers), base: base, quotes: quotes, range: false)
     }
-    let body = records.map { #"{"date":"\#($0.date)","base":"\#(base)","quote":"\#($0.quote)","rate":\#($0.rate)}"# }
+    let body = records.map { record in
+      // `expand=providers`: the providers behind the row and each one's rate (one provider a quote here).
+      let expanded = record.provider.map { #","providers":[{"key":"\#($0)","rate":\#(record.rate)}]"# } ?? ""
+      return #"{"date":"\#(record.date)","base":"\#(base)","quote":"\#(record.quote)","rate":\#(record.rate)"#
+        + (expand.isEmpty ? "" : expanded) + "}"
+    }
+    if request.header("accept")?.contains("application/x-ndjson") ?? false {
+      // One JSON object a line, as the service streams NDJSON.
+      return ScriptedResponse(
+        status: 200, headers: ["Content-Type": "application/x-ndjson"], body: Data(body.map { $0 + "\n" }.joined().utf8))
+    }
     return .json("[" + body.joined(separator: ",") + "]")
   }
 
@@ -114,10 +165,11 @@ public struct FrankfurterV2Server: Sendable {
     .json(#"{"status":\#(status),"message":"\#(message)"}"#, status: status)
   }
 
-  /// Each quote's latest row within 14 days on or before a day (`CarryForward.apply`).
-  private func snapshot(on day: CalendarDay) -> [Row] {
+  /// Each quote's latest row within 14 days on or before a day (`CarryForward.apply`), of the given providers'
+  /// rows (all when `nil`).
+  private func snapshot(on day: CalendarDay, providers: Set<String>?) -> [Row] {
     rowsByQuote.keys.sorted().compactMap { quote in
-      guard let rows = rowsByQuote[quote] else { return nil }
+      guard let rows = rowsByQuote[quote]?.filter({ providers?.contains($0.provider) ?? true }) else { return nil }
       let count = Self.count(rows, onOrBefore: day) { $0.date }
       guard count > 0, rows[count - 1].date >= day.adding(days: -14) else { return nil }
       return rows[count - 1]
@@ -139,22 +191,25 @@ public struct FrankfurterV2Server: Sendable {
 
   /// A snapshot's rows in the asked base, filtered, rounded and written (`emit_records`).
   private func emit(_ snapshot: [Row], base: String, quotes: [String]?, range: Bool) -> [(
-    date: CalendarDay, quote: String, rate: String
+    date: CalendarDay, quote: String, rate: String, provider: String?
   )] {
     if snapshot.isEmpty { return [] }
     var blended = snapshot
     if base != pivot {
       // `derive`: every rate over the base's, and the base → pivot row; no path without the base's rate.
       guard let baseRow = snapshot.first(where: { $0.quote == base }) else { return [] }
-      blended = snapshot.filter { $0.quote != base }.map { Row(date: $0.date, quote: $0.quote, rate: $0.rate / baseRow.rate) }
-      blended.append(Row(date: baseRow.date, quote: pivot, rate: 1.0 / baseRow.rate))
+      // A cross row keeps its quote's providers, the base → pivot row the base's (`rebase_row`).
+      blended = snapshot.filter { $0.quote != base }.map {
+        Row(date: $0.date, quote: $0.quote, rate: $0.rate / baseRow.rate, provider: $0.provider)
+      }
+      blended.append(Row(date: baseRow.date, quote: pivot, rate: 1.0 / baseRow.rate, provider: baseRow.provider))
     }
     var records = blended.filter { quotes?.contains($0.quote) ?? true }.map {
-      (date: $0.date, quote: $0.quote, rate: Self.rubyText(Self.round($0.rate)))
+      (date: $0.date, quote: $0.quote, rate: Self.rubyText(Self.round($0.rate)), provider: Optional($0.provider))
     }
     if quotes?.contains(base) ?? true, !records.contains(where: { $0.quote == base }) {
       let reference = records.map(\.date).max() ?? blended.map(\.date).max() ?? today
-      records.append((reference, base, "1.0"))
+      records.append((reference, base, "1.0", nil))
     }
     return range ? records.sorted { ($0.date, $0.quote) < ($1.date, $1.quote) } : records.sorted { $0.quote < $1.quote }
   }

@@ -12,8 +12,14 @@ import Foundation
 /// Requests go per base currency and date range, not per day (``requests(for:today:maxStaleness:)``); each
 /// key takes the latest row of its pair on or before its day, within `--max-staleness`
 /// (``answers(to:response:maxStaleness:)``).
+///
+/// Provenance: `--providers ECB,BOC` pins the providers whose rates the service blends (`providers=`) and asks
+/// each row's providers (`expand=providers`); `fx_source` then names them, `frankfurter-v2(ECB+BOC) EUR/USD=…`
+/// (``source(of:_:)``). Unpinned, the service blends all its providers and `fx_source` names the service alone.
 public struct FrankfurterProvider: RateProvider {
   public let endpoint: URL
+  /// The provider keys pinned with `--providers` (as the service spells them), or none: the service's blend.
+  public let providers: [String]
   public let info: RateSourceInfo
   /// The first day any v2 provider publishes (the Bundesbank's series start on 1948-06-21).
   public let firstDay = CalendarDay(year: 1948, month: 6, day: 21) ?? CalendarDay(daysSinceEpoch: -7864)
@@ -28,9 +34,35 @@ public struct FrankfurterProvider: RateProvider {
   /// How many days the service itself carries a currency forward on a single day's answer.
   static let serviceCarryForwardDays = 14
 
-  public init(endpoint: URL = FrankfurterProvider.defaultEndpoint) {
+  /// The most providers `--providers` may pin (each adds values to a row of the answer).
+  public static let maximumProviders = 16
+
+  /// - Parameters:
+  ///   - endpoint: the service's root.
+  ///   - providers: provider keys to pin (``isProviderKey(_:)`` each, at most ``maximumProviders``), or none.
+  public init(endpoint: URL = FrankfurterProvider.defaultEndpoint, providers: [String] = []) {
     self.endpoint = endpoint
-    info = Self.info(version: "v2", endpoint: endpoint)
+    self.providers = providers
+    let v2 = Self.info(version: "v2", endpoint: endpoint)
+    // The description keys the rate cache: a pinned run never takes a blend's cached rates, nor the reverse.
+    info =
+      providers.isEmpty
+      ? v2
+      : RateSourceInfo(
+        identifier: v2.identifier, publisher: v2.publisher,
+        description: v2.description + " of the providers " + providers.joined(separator: ","))
+  }
+
+  /// Whether a text is a provider key as the service spells them: capitals, digits and `_`, 2 to 16, starting
+  /// with a capital (`ECB`, `BOC`, `TCMB`, `HACIENDA_CR`).
+  public static func isProviderKey(_ text: String) -> Bool {
+    let bytes = Array(text.utf8)
+    guard (2...16).contains(bytes.count), let first = bytes.first, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(first)
+    else { return false }
+    return bytes.allSatisfy {
+      (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+        || $0 == UInt8(ascii: "_")
+    }
   }
 
   /// The service at an endpoint, by API version: `fx_source` starts `frankfurter-v2` or `frankfurter-v1`.
@@ -89,6 +121,10 @@ public struct FrankfurterProvider: RateProvider {
       items.append(URLQueryItem(name: "from", value: max(first.adding(days: -lookback), firstDay).description))
       items.append(URLQueryItem(name: "to", value: last.description))
     }
+    if !providers.isEmpty {
+      items.append(URLQueryItem(name: "providers", value: providers.joined(separator: ",")))
+      items.append(URLQueryItem(name: "expand", value: "providers"))
+    }
     components?.queryItems = items
     guard let url = components?.url else { return nil }
     return RateRequest(url: url, keys: keys)
@@ -99,15 +135,16 @@ public struct FrankfurterProvider: RateProvider {
     let day: CalendarDay
     let text: String
     let value: ExactDecimal
+    /// The providers the row names (`expand=providers`, those not excluded from the blend), or none.
+    let providers: [String]
   }
 
   public func answers(to request: RateRequest, response: HTTPResponse, maxStaleness: Int) -> [RateKey: Result<
     RateQuote, RowError
   >] {
     let items: [JSONValue]
-    switch Self.document(response, maximumValues: Self.maximumValues(for: request, maxStaleness: maxStaleness)) {
-    case .success(.array(let array)): items = array
-    case .success: return failAll(request, RowError(.badResponse, "Frankfurter: the answer is not a list of rates"))
+    switch Self.rateRows(response, maximumValues: maximumValues(for: request, maxStaleness: maxStaleness)) {
+    case .success(let rows): items = rows
     case .failure(let error): return failAll(request, error)
     }
     func bad(_ reason: String) -> [RateKey: Result<RateQuote, RowError>] {
@@ -131,7 +168,13 @@ public struct FrankfurterProvider: RateProvider {
         badQuotes[quote] = "the \(quote) rate of \(day) is not a positive number"
         continue
       }
-      rows[quote, default: []].append(Row(day: day, text: text, value: value))
+      switch Self.providerKeys(item["providers"]) {
+      case .success(let named) where providers.isEmpty || named.allSatisfy(providers.contains):
+        rows[quote, default: []].append(Row(day: day, text: text, value: value, providers: named))
+      case .success(let named):
+        badQuotes[quote] = "the \(quote) rate of \(day) names providers not asked for (\(named.joined(separator: ",")))"
+      case .failure(let reason): badQuotes[quote] = "the \(quote) rate of \(day): \(reason.message)"
+      }
     }
     for (quote, quoteRows) in rows {
       let sorted = quoteRows.sorted { $0.day < $1.day }
@@ -154,14 +197,64 @@ public struct FrankfurterProvider: RateProvider {
     return results
   }
 
-  /// The most JSON values a valid answer to a request holds: a row (an object of 4 members, 5 values) per
-  /// quote and day from the request's first day less the lookback and the service's carry-forward to its
-  /// last day, the base's identity row, and the array.
-  static func maximumValues(for request: RateRequest, maxStaleness: Int) -> Int {
+  /// The most JSON values a valid answer to a request holds: a row (an object of 4 members, 5 values; with
+  /// pinned providers also the `providers` array and, per provider, an object of at most 3 members) per quote
+  /// and day from the request's first day less the lookback and the service's carry-forward to its last day,
+  /// the base's identity row, and the array.
+  func maximumValues(for request: RateRequest, maxStaleness: Int) -> Int {
     guard let first = request.keys.map(\.day).min(), let last = request.keys.map(\.day).max() else { return 1 }
-    let days = last.days(since: first) + min(max(maxStaleness, 0), maximumLookbackDays) + serviceCarryForwardDays + 1
+    let days = last.days(since: first) + min(max(maxStaleness, 0), Self.maximumLookbackDays) + Self.serviceCarryForwardDays + 1
     let quotes = Set(request.keys.map(\.pair.quote)).count
-    return 5 * (quotes * days + 1) + 1
+    let perRow = 5 + (providers.isEmpty ? 0 : 1 + 4 * providers.count)
+    return perRow * (quotes * days + 1) + 1
+  }
+
+  /// The rows of a 2xx answer: a JSON array, or NDJSON (`Content-Type: application/x-ndjson`: one JSON object a
+  /// line), within the same limit of values, refused while it is parsed (memory).
+  static func rateRows(_ response: HTTPResponse, maximumValues: Int) -> Result<[JSONValue], RowError> {
+    guard response.headers["content-type"]?.lowercased().hasPrefix("application/x-ndjson") ?? false else {
+      switch document(response, maximumValues: maximumValues) {
+      case .success(.array(let array)): return .success(array)
+      case .success: return .failure(RowError(.badResponse, "Frankfurter: the answer is not a list of rates"))
+      case .failure(let error): return .failure(error)
+      }
+    }
+    var rows: [JSONValue] = []
+    var valuesLeft = maximumValues - 1  // as the array a JSON answer would be
+    for (index, line) in response.body.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+      if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) { continue }
+      do {
+        let row = try JSONParser.parse([UInt8](line), maximumValues: valuesLeft)
+        valuesLeft -= row.valueCount
+        rows.append(row)
+      } catch {
+        let reason =
+          error.message.hasPrefix("more than")
+          ? "the answer holds more than \(maximumValues) values (members and array elements)"
+          : "line \(index + 1) is not JSON (column \(error.column): \(error.message))"
+        return .failure(RowError(.badResponse, "Frankfurter: \(reason)"))
+      }
+    }
+    return .success(rows)
+  }
+
+  /// The provider keys of a row's `providers` member (`[{"key","rate","excluded"?}]`), those not excluded from
+  /// the blend; none when the row has no such member.
+  static func providerKeys(_ member: JSONValue?) -> Result<[String], RowError> {
+    guard let member else { return .success([]) }
+    guard case .array(let entries) = member else { return .failure(RowError(.badResponse, "its providers are not a list")) }
+    var keys: [String] = []
+    for entry in entries {
+      guard case .object(let members) = entry, Set(members.map(\.key)).count == members.count,
+        let key = entry["key"]?.stringValue, isProviderKey(key)
+      else { return .failure(RowError(.badResponse, "a provider is not an object with a key")) }
+      switch entry["excluded"] {
+      case nil, .bool(false)?: keys.append(key)
+      case .bool(true)?: continue
+      default: return .failure(RowError(.badResponse, "provider \(key)'s excluded is not true or false"))
+      }
+    }
+    return .success(keys)
   }
 
   /// The JSON document of a 2xx answer (v1 or v2), or `bad_response` for a body that is not JSON, holds more
@@ -203,7 +296,15 @@ public struct FrankfurterProvider: RateProvider {
     return .success(
       RateQuote(
         rate: rate, rateText: rate.decimalText(), rateDay: row.day, isFallback: row.day != key.day,
-        source: "frankfurter-v2 \(key.pair.base)/\(key.pair.quote)=\(row.text)"))
+        source: source(of: key, row)))
+  }
+
+  /// `fx_source` of a row: the service, the providers the row names (else those pinned: the service blended
+  /// only theirs), the pair and the rate as written: `frankfurter-v2(ECB+BOC) EUR/USD=1.0856`.
+  private func source(of key: RateKey, _ row: Row) -> String {
+    let named = row.providers.isEmpty ? providers : row.providers
+    let service = named.isEmpty ? info.identifier : "\(info.identifier)(\(named.joined(separator: "+")))"
+    return "\(service) \(key.pair.base)/\(key.pair.quote)=\(row.text)"
   }
 
   /// A 422 names what it refused (`invalid currency: XYZ`): `no_rate` for the keys in an unknown currency. A

@@ -176,4 +176,19 @@ enum OptionValues {
     }
     return value
   }
+
+  /// `--providers A,B`: Frankfurter v2 provider keys as the service spells them, each once, at most
+  /// ``FrankfurterProvider/maximumProviders``.
+  static func providers(_ text: String) throws(UsageError) -> [String] {
+    let keys = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    for key in keys where !FrankfurterProvider.isProviderKey(key) {
+      throw UsageError(
+        "--providers \(text): '\(key)' is not a provider key as Frankfurter spells them (capitals, digits, _; e.g. ECB,BOC)")
+    }
+    guard Set(keys).count == keys.count else { throw UsageError("--providers \(text): a provider is named twice") }
+    guard keys.count <= FrankfurterProvider.maximumProviders else {
+      throw UsageError("--providers \(text): at most \(FrankfurterProvider.maximumProviders) providers")
+    }
+    return keys
+  }
 }

@@ -22,6 +22,11 @@ enum ConvertCommand {
     ),
     OptionSpec(
       names: ["--endpoint"], valueName: "URL", help: "Base URL of the ecb, frankfurter, frankfurter-v1 or calculator service"),
+    OptionSpec(
+      names: ["--providers"], valueName: "KEY,...",
+      help:
+        "frankfurter: only these providers' rates (ECB,BOC, as the service\nspells them); fx_source names the providers of each rate"
+    ),
     OptionSpec(names: ["--jobs"], valueName: "N", help: "Most requests in flight at once (default 8)"),
     OptionSpec(names: ["--timeout"], valueName: "SECONDS", help: "Wait this long for each answer (default 10)"),
     OptionSpec(names: ["--retries"], valueName: "N", help: "Retries on timeouts, connection errors, 5xx, 429 (default 3)"),
@@ -387,6 +392,12 @@ enum ConvertCommand {
   private static func sourceChoice(_ parsed: ParsedArguments) throws(UsageError) -> SourceChoice {
     let ratesPath = parsed.value("--rates")
     let name = parsed.value("--source") ?? (ratesPath == nil ? "embedded" : "file")
+    if let text = parsed.value("--providers") {
+      _ = try OptionValues.providers(text)
+      guard name.split(separator: ",").contains("frankfurter") else {
+        throw UsageError("--providers is for --source frankfurter (v2), and --source \(name) does not name it")
+      }
+    }
     if parsed.has("--frozen") {
       guard let lockPath = parsed.value("--lock") else { throw UsageError("--frozen needs --lock FILE to read the rates from") }
       return .lockFile(lockPath)
@@ -444,7 +455,10 @@ enum ConvertCommand {
       let provider: any RateProvider
       switch name {
       case "ecb": provider = ECBFeedProvider(endpoint: endpoint ?? ECBFeedProvider.defaultEndpoint)
-      case "frankfurter": provider = FrankfurterProvider(endpoint: endpoint ?? FrankfurterProvider.defaultEndpoint)
+      case "frankfurter":
+        provider = FrankfurterProvider(
+          endpoint: endpoint ?? FrankfurterProvider.defaultEndpoint,
+          providers: try parsed.value("--providers").map { text throws(UsageError) in try OptionValues.providers(text) } ?? [])
       case "frankfurter-v1": provider = FrankfurterV1Provider(endpoint: endpoint ?? FrankfurterV1Provider.defaultEndpoint)
       default:
         provider = CalculatorProvider(

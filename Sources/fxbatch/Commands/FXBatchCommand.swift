@@ -16,6 +16,7 @@ enum FXBatchCommand {
       rates show BASE QUOTE         Print a rate and the day it was published
       rates export --from D --to D  Write daily, average or closing rates for ledgers (CSV, JSONL, Beancount, Ledger)
       rates update                  Fetch the ECB history into the rate cache (newer than the embedded one)
+      rates currencies              List the currencies a source covers, with first and last days
 
     OPTIONS:
       -h, --help                    Show help (also: fxbatch help <command>, fxbatch <command> --help)

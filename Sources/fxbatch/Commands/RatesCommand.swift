@@ -1,7 +1,7 @@
 import FXBatch
 import Foundation
 
-/// `fxbatch rates show BASE QUOTE [--date D]`
+/// `fxbatch rates show BASE QUOTE [--date D]`, `fxbatch rates update`, `fxbatch rates currencies [--source S]`
 enum RatesCommand {
   static let options: [OptionSpec] = [
     OptionSpec(names: ["--date"], valueName: "YYYY-MM-DD", help: "The day (default: the newest rate day)"),
@@ -21,8 +21,16 @@ enum RatesCommand {
     OptionSpec(names: ["-o", "--output"], valueName: "FILE", help: "export: write to FILE (default: standard output)"),
     OptionSpec(names: ["--cache-dir"], valueName: "DIR", help: "Rate cache directory (default $XDG_CACHE_HOME/fxbatch)"),
     OptionSpec(names: ["--no-cache"], valueName: nil, help: "Ignore the rate cache (show: use the embedded history)"),
-    OptionSpec(names: ["--endpoint"], valueName: "URL", help: "update: the ECB files' directory (default the ECB's)"),
-    OptionSpec(names: ["--timeout"], valueName: "SECONDS", help: "update: wait this long for the answer (default 60)"),
+    OptionSpec(
+      names: ["--source"], valueName: "NAME",
+      help:
+        "currencies: embedded (default), file (with --rates), ecb,\nfrankfurter, frankfurter-v1, or a list (embedded,frankfurter)"
+    ),
+    OptionSpec(
+      names: ["--endpoint"], valueName: "URL",
+      help: "update: the ECB files' directory (default the ECB's);\ncurrencies: the root of the one service --source names"),
+    OptionSpec(
+      names: ["--timeout"], valueName: "SECONDS", help: "update, currencies: wait this long for an answer (default 60)"),
     OptionSpec(names: ["-h", "--help"], valueName: nil, help: "Show this help"),
   ]
 
@@ -32,6 +40,7 @@ enum RatesCommand {
            fxbatch rates export --from YYYY-MM-DD --to YYYY-MM-DD [--base CODE] [--quotes A,B,…]
                                 [--rate-kind …] [--period …] [--format csv|jsonl|beancount|ledger] [-o FILE]
            fxbatch rates update [--endpoint URL] [--cache-dir DIR]
+           fxbatch rates currencies [--source NAME[,NAME...]] [--endpoint URL]
     """
 
   static let help = helpText(
@@ -47,6 +56,10 @@ enum RatesCommand {
       published, or (crosses, averages) to 10 significant digits, within 5e-10 of the exact value.
       update: fetches the ECB's full history (eurofxref-hist.xml) into the rate cache; later runs on the
       embedded source use it when it is newer than the embedded history, and say so.
+      currencies: lists what a source covers, one currency a line: code, first and last day with a rate
+      (- where the source does not publish them: frankfurter-v1), the source, and the name where the source
+      gives one (frankfurter: GET /v2/currencies; embedded, file, ecb: the days each currency has a rate).
+      A list of sources names each currency once, with the first source that covers it, as convert asks them.
       """,
     options: options)
 
@@ -65,11 +78,17 @@ enum RatesCommand {
     var date: CalendarDay? = nil
     var maxStaleness = 5
     var rule = RateRule.spot
+    if parsed.positionals.first == "currencies" { return currencies(parsed, usage: fullUsage) }
+    if parsed.value("--source") != nil {
+      return FXBatchCommand.usageError(UsageError("--source is for rates currencies"), usage: fullUsage)
+    }
     if parsed.positionals.first == "update" { return update(parsed, usage: fullUsage) }
     if parsed.positionals.first == "export" { return export(parsed, usage: fullUsage) }
     do throws(UsageError) {
       guard parsed.positionals.first == "show" else {
-        throw UsageError(parsed.positionals.isEmpty ? "missing subcommand 'show'" : "no subcommand '\(parsed.positionals[0])'")
+        throw UsageError(
+          parsed.positionals.isEmpty
+            ? "missing subcommand: show, export, update or currencies" : "no subcommand '\(parsed.positionals[0])'")
       }
       guard parsed.positionals.count == 3 else { throw UsageError("rates show needs BASE and QUOTE, e.g. rates show USD EUR") }
       for option in ["--from", "--to", "--base", "--quotes", "--format", "--output"] where parsed.value(option) != nil {

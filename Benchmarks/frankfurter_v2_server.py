@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Loopback Frankfurter v2 server for Benchmarks/frankfurter_v2.sh: answers GET /v2/rates after a fixed latency
+in the v2 shape (lib/public/v2/openapi.json): a JSON array of {"date","base","quote","rate"} rows, or one
+object a line with `Accept: application/x-ndjson`.
+
+  /v2/rates?base=B&quotes=Q1,Q2&from=D1&to=D2   a row per quote and weekday in [D1, D2] (`to` defaults to today)
+  /v2/rates?base=B&quotes=Q&date=D               a row per quote, of the latest weekday on or before D
+  /stats                                         {"requests": N, "peak": N, "rows": N} (peak: most in flight)
+
+Rates are synthetic and exact: the rate of base B to quote Q on day D is rate(B, Q, D) below, written with
+three decimals; frankfurter_v2_data.py check computes the same. Weekends have no rows.
+
+Usage: frankfurter_v2_server.py LATENCY_MS PORT_FILE
+Binds 127.0.0.1 on a port the kernel chooses, writes it to PORT_FILE once it listens, and serves until killed or
+until the process that started it is gone. Loopback only.
+"""
+
+import bisect
+import datetime
+import http.server
+import json
+import loopback
+import sys
+import threading
+import time
+import urllib.parse
+
+
+def pair_key(base, quote):
+    """A number for a pair, from its letters."""
+    return sum(ord(c) * 31**i for i, c in enumerate(base + quote)) * 7919
+
+
+def rate(base, quote, day):
+    """The synthetic rate text of base → quote on a day: 0.001 to 900.000, three decimals, never 0."""
+    thousandths = 1 + (pair_key(base, quote) + day.toordinal()) % 900_000
+    return f"{thousandths // 1000}.{thousandths % 1000:03d}"
+
+
+# The weekdays from 2020 to 2030 as (day, ISO text, ordinal): rows are built from these (the server's CPU time,
+# serialised by Python's GIL, would otherwise be what the benchmark measures).
+WEEKDAYS = [
+    (day, day.isoformat(), day.toordinal())
+    for day in (datetime.date(2020, 1, 1) + datetime.timedelta(days=n) for n in range(366 * 11))
+    if day.weekday() < 5
+]
+ORDINALS = [ordinal for _, _, ordinal in WEEKDAYS]
+
+
+def rows_between(base, quotes, first, last):
+    """The rows of each quote on each weekday from first to last, in (date, quote) order."""
+    low = bisect.bisect_left(ORDINALS, first.toordinal())
+    high = bisect.bisect_right(ORDINALS, last.toordinal())
+    keys = [(quote, None if quote == base else pair_key(base, quote)) for quote in sorted(quotes)]
+    rows = []
+    for _, text, ordinal in WEEKDAYS[low:high]:
+        for quote, key in keys:
+            if key is None:
+                value = "1.0"
+            else:
+                thousandths = 1 + (key + ordinal) % 900_000
+                value = f"{thousandths // 1000}.{thousandths % 1000:03d}"
+            rows.append(f'{{"date":"{text}","base":"{base}","quote":"{quote}","rate":{value}}}')
+    return rows
+
+
+def main():
+    latency = int(sys.argv[1]) / 1000
+    lock = threading.Lock()
+    stats = {"requests": 0, "active": 0, "peak": 0, "rows": 0}
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True  # headers and body in two writes: no Nagle + delayed-ACK stall
+
+        def log_message(self, *args):
+            pass
+
+        def answer(self, status, body, content_type="application/json"):
+            self.send_response(status)
+            self.send_header("Content-Type", content_type)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def do_GET(self):
+            url = urllib.parse.urlparse(self.path)
+            if url.path == "/stats":
+                with lock:
+                    return self.answer(200, json.dumps(stats).encode())
+            if url.path != "/v2/rates":
+                return self.answer(404, b'{"status":404,"message":"not found"}')
+            with lock:
+                stats["requests"] += 1
+                stats["active"] += 1
+                stats["peak"] = max(stats["peak"], stats["active"])
+            try:
+                time.sleep(latency)
+                query = {k: v[0] for k, v in urllib.parse.parse_qs(url.query).items()}
+                base = query.get("base", "EUR")
+                quotes = query["quotes"].split(",")
+                if "date" in query:
+                    day = datetime.date.fromisoformat(query["date"])
+                    while day.weekday() >= 5:
+                        day -= datetime.timedelta(days=1)
+                    rows = rows_between(base, quotes, day, day)
+                else:
+                    last = datetime.date.fromisoformat(query["to"]) if "to" in query else datetime.date.today()
+                    rows = rows_between(base, quotes, datetime.date.fromisoformat(query["from"]), last)
+                with lock:
+                    stats["rows"] += len(rows)
+                if "application/x-ndjson" in self.headers.get("Accept", ""):
+                    self.answer(200, "".join(row + "\n" for row in rows).encode(), "application/x-ndjson")
+                else:
+                    self.answer(200, ("[" + ",".join(rows) + "]").encode())
+            except (KeyError, ValueError) as error:
+                self.answer(422, json.dumps({"status": 422, "message": f"invalid request: {error}"}).encode())
+            finally:
+                with lock:
+                    stats["active"] -= 1
+
+    class Server(http.server.ThreadingHTTPServer):
+        daemon_threads = True
+        request_queue_size = 128
+
+    loopback.serve(Server(("127.0.0.1", 0), Handler), sys.argv[2])
+
+
+if __name__ == "__main__":
+    main()

@@ -13,14 +13,15 @@ struct XLSXSheetRewriterTests {
     return String(decoding: bytes.dropFirst(4), as: UTF8.self)
   }
 
-  @Test(arguments: [
-    ("H", 2, "1.0834", nil, "", #"<c r="H2"><v>1.0834</v></c>"#),
-    ("XFD", 1_048_576, "-37587", nil, "x:", #"<x:c r="XFD1048576"><x:v>-37587</x:v></x:c>"#),
-    ("AA", 10, "0", nil, "", #"<c r="AA10"><v>0</v></c>"#),
-    ("I", 2, "45719", 7, "", #"<c r="I2" s="7"><v>45719</v></c>"#),
-    ("G", 3, "6777.16", 0, "x:", #"<x:c r="G3" s="0"><x:v>6777.16</x:v></x:c>"#),
-    ("G", 3, "6777.16", 123, "", #"<c r="G3" s="123"><v>6777.16</v></c>"#),
-  ] as [(String, Int, String, Int?, String, String)])
+  @Test(
+    arguments: [
+      ("H", 2, "1.0834", nil, "", #"<c r="H2"><v>1.0834</v></c>"#),
+      ("XFD", 1_048_576, "-37587", nil, "x:", #"<x:c r="XFD1048576"><x:v>-37587</x:v></x:c>"#),
+      ("AA", 10, "0", nil, "", #"<c r="AA10"><v>0</v></c>"#),
+      ("I", 2, "45719", 7, "", #"<c r="I2" s="7"><v>45719</v></c>"#),
+      ("G", 3, "6777.16", 0, "x:", #"<x:c r="G3" s="0"><x:v>6777.16</x:v></x:c>"#),
+      ("G", 3, "6777.16", 123, "", #"<c r="G3" s="123"><v>6777.16</v></c>"#),
+    ] as [(String, Int, String, Int?, String, String)])
   func numberCells(column: String, row: Int, text: String, style: Int?, prefix: String, expected: String) {
     let written = Self.markup {
       XLSXSheetRewriter.appendNumberCell(

@@ -12,8 +12,9 @@
                                     (date, currency), float64), `converted` rounded to the target's minor units,
                                     the workbook written with DataFrame.to_excel(engine="openpyxl").
   compare XLSX CSV                  fxbatch's annotated workbook against its annotated CSV of the same records:
-                                    every fx_* value of every row, as text, read from the sheet XML with
-                                    zipfile and a regular expression (no dependencies). Prints the number of
+                                    every fx_* value of every row, as text (fx_rate_date, a date cell, as
+                                    the ISO day of its serial), read from the sheet XML with zipfile and a
+                                    regular expression (no dependencies). Prints the number of
                                     rows that differ (0 when they all agree) and the first few differences to
                                     standard error.
 """
@@ -179,6 +180,8 @@ def compare(xlsx_path, csv_path):
         for record in records:
             number, cells = next(rows, (None, {}))
             got = {name: cells.get(columns[name], "") for name in fields}
+            if got.get("fx_rate_date", "").isdigit():  # a date cell: its serial in the 1900 system
+                got["fx_rate_date"] = (_BASE + datetime.timedelta(days=int(got["fx_rate_date"]))).isoformat()
             expected = {name: record[name] for name in fields}
             if number is None or got != expected:
                 differing += 1

@@ -54,6 +54,7 @@ cleanup() {
 }
 trap cleanup EXIT
 log() { echo "scale.sh: $*" >&2; }
+source Benchmarks/common.sh # make_venv, make_payments, run_timed
 
 # --- fxbatch, release build -------------------------------------------------------------------------------
 log "building fxbatch (release)"
@@ -70,18 +71,7 @@ if [ "$PEERS" != 0 ]; then
       >"$OUT/apt-miller.log" 2>&1 || true
   fi
   command -v mlr >/dev/null || SKIPPED[Miller]="Miller (mlr) is not installed and apt-get install -y miller failed"
-  if [ ! -x "$VENV/bin/pip" ]; then
-    log "creating the virtualenv $VENV"
-    rm -rf "$VENV"
-    if ! python3 -m venv "$VENV" >"$OUT/venv.log" 2>&1; then # Debian's python3 needs python3-venv
-      rm -rf "$VENV"
-      if { DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y python3-venv ||
-        { $SUDO apt-get update && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y python3-venv; }; } \
-        >>"$OUT/venv.log" 2>&1; then
-        python3 -m venv "$VENV" >>"$OUT/venv.log" 2>&1 || rm -rf "$VENV"
-      fi
-    fi
-  fi
+  make_venv
   for package in CurrencyConverter:currency_converter pandas:pandas duckdb:duckdb; do
     name=${package%%:*}; module=${package##*:}
     if [ ! -x "$VENV/bin/pip" ]; then
@@ -116,12 +106,7 @@ mkdir -p Benchmarks/.work
 for stale in Benchmarks/.work/scale-*; do # made by another version of the generator
   if [ -e "$stale" ] && [[ $stale != *-"$GENERATOR" ]]; then rm -rf "$stale"; fi
 done
-if [ ! -f "$DATA/complete" ]; then
-  log "generating $ROWS rows (seed $SEED) as CSV, JSON Lines, a JSON array and XML into $DATA"
-  rm -rf "$DATA"; mkdir -p "$DATA"
-  python3 Benchmarks/scale_generate.py --rows "$ROWS" --seed "$SEED" --out-dir "$DATA"
-  touch "$DATA/complete"
-fi
+make_payments
 CSV=$DATA/payments.csv
 for kind in dated fixed; do
   if [ ! -f "$DATA/reference-$kind-$REFERENCE.ties" ]; then
@@ -145,18 +130,6 @@ ECB_ENDPOINT="http://127.0.0.1:$ECB_PORT/"
 
 # --- measuring ----------------------------------------------------------------------------------------------
 declare -A WALL=() PEAK=() DIFF=() STATUS=()
-# run_timed NAME COMMAND…: wall seconds from bash's clock around /usr/bin/time -v, peak RSS in MB from it.
-run_timed() {
-  local name=$1 start end status=0
-  shift
-  start=$EPOCHREALTIME
-  /usr/bin/time -v -o "$OUT/$name.time" "$@" || status=$?
-  end=$EPOCHREALTIME
-  WALL[$name]=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
-  PEAK[$name]=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$OUT/$name.time")
-  STATUS[$name]=$status
-  [ "$status" -eq 0 ] || log "$name exited with status $status"
-}
 # run_repeated NAME COMMAND…: run_timed, and when a run takes under 2 s, FX_RUNS runs in all (default 5) with
 # the median wall time and the largest peak. Before each run, `before_run` (set by the caller) is called with
 # the command's arguments.

@@ -1,6 +1,8 @@
 #ifndef FXBATCH_CZIP_SHIM_H
 #define FXBATCH_CZIP_SHIM_H
 #include <zip.h>
+// zlib, which libzip deflates with: fxbatch deflates a converted sheet itself as it is written (ZipDeflater).
+#include <zlib.h>
 
 // The command bitmaps a zip_source_function callback answers ZIP_SOURCE_SUPPORTS with. libzip builds them with
 // a function-like macro (and zip_source_make_command_bitmap is variadic), neither of which Swift can call.

@@ -116,7 +116,7 @@ struct XLSXWorkbookTests {
     (.from1900, "45306", "2024-01-15"), (.from1900, "45306.75", "2024-01-15"), (.from1900, "45351", "2024-02-29"),
     (.from1900, "2958465", "9999-12-31"),
     // 1904 system: serial 0 is 1904-01-01; it is 1462 days behind the 1900 system's serials.
-    (.from1904, "0", "1904-01-01"), (.from1904, "43844", "2024-01-15"),
+    (.from1904, "0", "1904-01-01"), (.from1904, "43844", "2024-01-15"), (.from1904, "0000012", "1904-01-13"),
   ])
   func serialDays(system: XLSXDateSystem, serial: String, day: String) {
     #expect(system.day(ofSerial: serial)?.description == day)
@@ -125,7 +125,8 @@ struct XLSXWorkbookTests {
   @Test(arguments: [
     (XLSXDateSystem.from1900, "0"), (.from1900, "60"), (.from1900, "2958466"), (.from1900, "-1"), (.from1900, "4.5306E4"),
     (.from1900, ""), (.from1900, ".5"), (.from1900, "45306."), (.from1900, "45306.x"), (.from1904, "-1"),
-    (.from1904, "12345678"),
+    (.from1904, "12345678"), (.from1900, "45306.5.5"), (.from1900, "4530\u{301}6"), (.from1900, "45306.\u{301}5"),
+    (.from1900, "\u{661}\u{662}"), (.from1900, "+45306"), (.from1900, " 45306"), (.from1904, "00000012"),
   ])
   func notSerialDays(system: XLSXDateSystem, serial: String) {
     #expect(system.day(ofSerial: serial) == nil)

@@ -103,6 +103,42 @@ struct ZipWriteTests {
     #expect(written.entry(named: "xl/new/first.xml")?.method == .deflated)
   }
 
+  /// A sheet deflated by ``ZipDeflater`` as it is written, in pieces of every size, goes into the package as it
+  /// is (the deflated bytes in the file, the CRC-32 and size it counted) and reads back as the content.
+  @Test(arguments: [1, 7, 4096, 1 << 20])
+  func aDeflatedFileIsCopiedAsItIs(piece: Int) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var content: [UInt8] = []
+    for row in 1...5000 { content += Array(#"<row r="\#(row)"><c r="A\#(row)"><v>\#(row * 7919 % 10007)</v></c></row>"#.utf8) }
+    let path = directory.path + "/sheet.deflated"
+    let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+    try #require(descriptor >= 0)
+    defer { close(descriptor) }
+    let deflater = try ZipDeflater(descriptor: descriptor, path: path)
+    var offset = 0
+    while offset < content.count {
+      try deflater.write(Array(content[offset..<min(offset + piece, content.count)]))
+      offset += piece
+    }
+    let (size, crc) = try deflater.finish()
+    #expect(size == UInt64(content.count))
+    let deflated = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(deflated.count < content.count / 3)
+    let input = try Fixture.path("Workbooks", "libreoffice.xlsx")
+    let output = directory.path + "/out.xlsx"
+    try ZipPackage(path: input).write(
+      to: output, replacing: [("xl/worksheets/sheet1.xml", .deflatedFile(path: path, size: size, crc: crc))])
+    let after = try Self.expectUntouchedEntriesCopied(input: input, output: output, replaced: ["xl/worksheets/sheet1.xml"])
+    let sheet = try #require(after.entry("xl/worksheets/sheet1.xml"))
+    #expect(sheet.data == Array(deflated))
+    #expect(sheet.method == 8)
+    let written = try ZipPackage(path: output)
+    let entry = try #require(written.entry(named: "xl/worksheets/sheet1.xml"))
+    #expect(entry.crc == crc && entry.size == size)
+    #expect(try written.contents(of: entry) == content)
+  }
+
   @Test func nothingReplacedIsTheSameFile() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

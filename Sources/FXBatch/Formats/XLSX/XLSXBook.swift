@@ -17,9 +17,11 @@ struct XLSXBook {
   /// `nil`.
   ///
   /// - Throws: ``FileError`` with the package's or the workbook's one-line reason.
-  ///   - verify: whether to inflate every entry first (pass 1), so that a hostile part anywhere in the package (a
-  ///     zip bomb, an entry that lies about its size or fails its checksum, a DTD) refuses it for its own reason
-  ///     before anything is written, even a part the conversion would copy without reading.
+  ///   - verify: whether to inflate every entry but the sheet's (pass 1), so that a hostile part anywhere in the
+  ///     package (a zip bomb, an entry that lies about its size or fails its checksum, a DTD) refuses it for its
+  ///     own reason before anything is written, even a part the conversion would copy without reading. The
+  ///     sheet's entry is checked as pass 1 reads it to its end (``XLSXFormat``'s scan), which is the same
+  ///     check, and would inflate the biggest part twice.
   init(readPath: String, displayPath: String, sheet: String?, verify: Bool = false) throws(FileError) {
     self.displayPath = displayPath
     do {
@@ -31,23 +33,21 @@ struct XLSXBook {
           path: displayPath, message: "an OpenDocument spreadsheet (.ods): fxbatch converts .xlsx workbooks only",
           hint: "save it as .xlsx")
       }
-      if verify { try Self.inflateEveryEntry(of: package) }
     } catch let error as FileError {
       throw error
     } catch {
       throw Self.fileError("\(error)", readPath: readPath, displayPath: displayPath)
     }
-    do { workbook = try XLSXWorkbook.read(from: package) } catch {
-      throw Self.fileError(error.description, readPath: readPath, displayPath: displayPath)
+    let found: (workbook: XLSXWorkbook, sheet: XLSXWorkbook.Sheet, entry: ZipEntry)
+    do { found = try Self.findSheet(sheet, in: package, readPath: readPath, displayPath: displayPath) } catch {
+      // A hostile part anywhere is refused for its own reason first, as it is when the sheet is found.
+      if verify { try Self.verify(package, except: nil, readPath: readPath, displayPath: displayPath) }
+      throw error
     }
-    let chosen = try Self.choose(sheet, in: workbook.sheets, displayPath: displayPath)
-    guard let name = chosen.entry, let entry = package.entry(named: name) else {
-      throw FileError(
-        path: displayPath, message: "sheet \(RowError.quoted(chosen.name)) is a chart sheet, not a worksheet",
-        hint: "choose a worksheet with --sheet NAME|NUMBER")
-    }
-    sheetName = chosen.name
-    sheetEntry = entry
+    workbook = found.workbook
+    sheetName = found.sheet.name
+    sheetEntry = found.entry
+    if verify { try Self.verify(package, except: found.entry, readPath: readPath, displayPath: displayPath) }
     let package = package
     do throws(XLSXError) {
       var strings = XLSXSharedStrings(strings: [])
@@ -65,12 +65,35 @@ struct XLSXBook {
     }
   }
 
-  /// Reads every entry of a package to its end, checking it as ``ZipEntryStream`` does.
-  private static func inflateEveryEntry(of package: ZipPackage) throws(ZipError) {
+  /// The workbook's part, and the sheet `choice` names with its entry.
+  private static func findSheet(_ choice: String?, in package: ZipPackage, readPath: String, displayPath: String)
+    throws(FileError) -> (workbook: XLSXWorkbook, sheet: XLSXWorkbook.Sheet, entry: ZipEntry)
+  {
+    let workbook: XLSXWorkbook
+    do { workbook = try XLSXWorkbook.read(from: package) } catch {
+      throw Self.fileError(error.description, readPath: readPath, displayPath: displayPath)
+    }
+    let chosen = try Self.choose(choice, in: workbook.sheets, displayPath: displayPath)
+    guard let name = chosen.entry, let entry = package.entry(named: name) else {
+      throw FileError(
+        path: displayPath, message: "sheet \(RowError.quoted(chosen.name)) is a chart sheet, not a worksheet",
+        hint: "choose a worksheet with --sheet NAME|NUMBER")
+    }
+    return (workbook, chosen, entry)
+  }
+
+  /// Reads every entry of a package to its end but `skipped`, checking it as ``ZipEntryStream`` does.
+  private static func verify(_ package: ZipPackage, except skipped: ZipEntry?, readPath: String, displayPath: String)
+    throws(FileError)
+  {
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    for entry in package.entries {
-      let stream = try package.stream(entry)
-      while try stream.read(into: &chunk) > 0 {}
+    do throws(ZipError) {
+      for entry in package.entries where entry != skipped {
+        let stream = try package.stream(entry)
+        while try stream.read(into: &chunk) > 0 {}
+      }
+    } catch {
+      throw Self.fileError(error.description, readPath: readPath, displayPath: displayPath)
     }
   }
 
@@ -97,6 +120,12 @@ struct XLSXBook {
     } catch {
       throw fileError(error)
     }
+  }
+
+  /// A reader of the converted sheet's rows from the bytes `stream` hands out (one inflation shared with the
+  /// sheet's rewriter, ``ZipEntryTee``).
+  func rows(from stream: any ZipEntryReading) throws(FileError) -> XLSXSheetReader {
+    do { return try XLSXSheetReader(stream: stream, sharedStrings: sharedStrings) } catch { throw fileError(error) }
   }
 
   /// An error of the package or its parts as a ``FileError`` of the file the user named.
@@ -142,7 +171,8 @@ struct XLSXBook {
     func value(_ column: Int?, isDate: Bool) -> RecordFields.Value {
       guard let column else { return .absent }
       guard let cell = row.cells.first(where: { $0.reference.column == column }) else { return .text("") }
-      let reference = cell.reference.description
+      // Named only in the messages of values a field cannot hold (writing it for every cell costs).
+      var reference: String { cell.reference.description }
       switch cell.value {
       case .text(let text): return .text(text)
       case .empty: return .text("")

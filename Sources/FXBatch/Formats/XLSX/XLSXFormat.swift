@@ -57,15 +57,15 @@ enum XLSXFormat: FileFormat {
     let collectKeys = !context.hasConvertingTable
     var failure: FileError? = nil
     do throws(XLSXError) {
+      // The sheet is read to its end even when its header is refused: reading it is what checks its entry
+      // (XLSXBook's `verify` leaves it to this scan), and a hostile sheet is refused for that reason.
       while let row = try reader.nextRow() {
+        if failure != nil { continue }
         lastColumn = max(lastColumn, row.cells.last?.reference.column ?? 0)
         if XLSXBook.isBlank(row) { continue }
         guard header != nil else {
           header = row
-          do { (names, mapping) = try headerMapping(row, book: book, options: options) } catch {
-            failure = error
-            break
-          }
+          do { (names, mapping) = try headerMapping(row, book: book, options: options) } catch { failure = error }
           continue
         }
         let fields = book.fields(of: row, mapping: mapping)
@@ -74,6 +74,7 @@ enum XLSXFormat: FileFormat {
           keys.insert(packed)
         }
       }
+      try reader.finish()
     } catch {
       throw book.fileError(error)
     }
@@ -125,7 +126,13 @@ enum XLSXFormat: FileFormat {
     guard let outputPath = scan.outputPath else {
       throw FileError(path: scan.displayPath, message: "a workbook cannot be written to standard output")
     }
-    let reader = try book.rows()
+    // The sheet is inflated once: the rewriter copies its bytes while libxml2 parses them for the cells.
+    let stream: ZipEntryStream
+    do { stream = try book.package.stream(book.sheetEntry) } catch {
+      throw XLSXBook.fileError(error.description, readPath: scan.readPath, displayPath: scan.displayPath)
+    }
+    let (sheetBytes, cellBytes) = ZipEntryTee(stream).branches()
+    let reader = try book.rows(from: cellBytes)
     let parser = scan.amountParser(currencies: options.currencies)
     let firstColumn = details.lastColumn + 1
     let rewriter = XLSXSheetRewriter(lastColumn: firstColumn + AnnotationColumn.allCases.count - 1)
@@ -154,8 +161,13 @@ enum XLSXFormat: FileFormat {
       }
     }
 
-    /// The fx_* cells of one row of the sheet (none for the rows before the header and blank rows).
-    func cells(row number: Int, prefix: String) throws(FileError) -> [UInt8] {
+    // The fx_* columns' letters, written once; a column past XFD gets no cell (as a reference cannot name it).
+    let columns: [[UInt8]?] = AnnotationColumn.allCases.indices.map { offset in
+      XLSXCellReference(column: firstColumn + offset, row: 1).map { Array(XLSXCellReference.letters(ofColumn: $0.column).utf8) }
+    }
+
+    /// Appends the fx_* cells of one row of the sheet (none for the rows before the header and blank rows).
+    func cells(row number: Int, prefix: [UInt8], markup: inout [UInt8]) throws(FileError) {
       let row: XLSXRow
       do {
         guard let next = try reader.nextRow(), next.number == number else {
@@ -181,30 +193,29 @@ enum XLSXFormat: FileFormat {
         values = outcome.cells(decimalMark: .point)
         if case .converted(let amount, _, _) = outcome { decimals = amount.scale }
       } else {
-        return []
+        return
       }
-      var markup = ""
-      for (column, value) in zip(AnnotationColumn.allCases, values) where !value.isEmpty {
-        let offset = AnnotationColumn.allCases.firstIndex(of: column) ?? 0
-        guard let reference = XLSXCellReference(column: firstColumn + offset, row: number) else { continue }
-        let isRecord = number != details.headerRow
-        switch column {
+      let isRecord = number != details.headerRow
+      for (offset, (annotation, value)) in zip(AnnotationColumn.allCases, values).enumerated() where !value.isEmpty {
+        guard let column = columns[offset] else { continue }
+        switch annotation {
         case .rate where isRecord:
-          markup += XLSXSheetRewriter.numberCell(reference, value, style: nil, prefix: prefix)
+          XLSXSheetRewriter.appendNumberCell(to: &markup, column: column, row: number, value, style: nil, prefix: prefix)
         case .converted where isRecord:
           let style = decimals.flatMap(styles.amountStyle(decimals:))
-          markup += XLSXSheetRewriter.numberCell(reference, value, style: style, prefix: prefix)
+          XLSXSheetRewriter.appendNumberCell(
+            to: &markup, column: column, row: number, value, style: style, prefix: prefix)
         case .rateDate where isRecord:
           if let style = styles.date, let day = CalendarDay(iso8601: value), let serial = book.dateSystem.serial(of: day) {
-            markup += XLSXSheetRewriter.numberCell(reference, String(serial), style: style, prefix: prefix)
+            XLSXSheetRewriter.appendNumberCell(
+              to: &markup, column: column, row: number, String(serial), style: style, prefix: prefix)
           } else {
-            markup += XLSXSheetRewriter.textCell(reference, value, prefix: prefix)
+            XLSXSheetRewriter.appendTextCell(to: &markup, column: column, row: number, value, prefix: prefix)
           }
         default:
-          markup += XLSXSheetRewriter.textCell(reference, value, prefix: prefix)
+          XLSXSheetRewriter.appendTextCell(to: &markup, column: column, row: number, value, prefix: prefix)
         }
       }
-      return Array(markup.utf8)
     }
 
     let temporary: Int32
@@ -212,20 +223,27 @@ enum XLSXFormat: FileFormat {
       throw FileError(path: scan.displayPath, message: error.description)
     }
     defer { close(temporary) }
-    let sink = ByteSink(descriptor: temporary)
-    let stream: ZipEntryStream
-    do { stream = try book.package.stream(book.sheetEntry) } catch {
-      throw XLSXBook.fileError(error.description, readPath: scan.readPath, displayPath: scan.displayPath)
+    // The sheet is deflated as it is written, and copied into the package as it is (ZipDeflater).
+    let deflater: ZipDeflater
+    do { deflater = try ZipDeflater(descriptor: temporary, path: outputPath) } catch {
+      throw XLSXBook.fileError(error.description, readPath: outputPath, displayPath: scan.displayPath)
     }
     try rewriter.rewrite(
-      stream,
+      sheetBytes,
       write: { bytes throws(FileError) in
-        do { try sink.write(bytes) } catch { throw FileError(path: scan.displayPath, message: "\(error)") }
+        do { try deflater.write(bytes) } catch { throw FileError(path: scan.displayPath, message: "\(error)") }
       }, cells: cells)
-    do { try sink.flush() } catch { throw FileError(path: scan.displayPath, message: "\(error)") }
+    let deflated: (size: UInt64, crc: UInt32)
+    do { deflated = try deflater.finish() } catch { throw FileError(path: scan.displayPath, message: "\(error)") }
     do {
       try book.package.write(
-        to: outputPath, replacing: replacements + [(book.sheetEntry.name, .file(path: "/proc/self/fd/\(temporary)"))])
+        to: outputPath,
+        replacing: replacements + [
+          (
+            book.sheetEntry.name,
+            .deflatedFile(path: "/proc/self/fd/\(temporary)", size: deflated.size, crc: deflated.crc)
+          )
+        ])
     } catch {
       throw XLSXBook.fileError(error.description, readPath: outputPath, displayPath: scan.displayPath)
     }

@@ -15,11 +15,11 @@ final class XLSXPartReader {
 
   /// The entry's bytes for libxml2, and the error that stopped them.
   final class Input {
-    let stream: ZipEntryStream
+    let stream: any ZipEntryReading
     var chunk: [UInt8] = []
     var error: ZipError?
 
-    init(stream: ZipEntryStream) { self.stream = stream }
+    init(stream: any ZipEntryReading) { self.stream = stream }
 
     /// Fills libxml2's buffer; −1 after an error of the stream, kept for ``XLSXPartReader/read()``.
     func read(into buffer: UnsafeMutablePointer<CChar>, count: Int) -> Int32 {
@@ -41,7 +41,7 @@ final class XLSXPartReader {
 
   /// - Parameter stream: the entry, unread.
   /// - Throws: ``XLSXError/malformedXML(path:entry:line:column:message:)`` when libxml2 cannot start.
-  init(stream: ZipEntryStream) throws(XLSXError) {
+  init(stream: any ZipEntryReading) throws(XLSXError) {
     path = stream.package.path
     entry = stream.entry.name
     input = Input(stream: stream)
@@ -83,6 +83,15 @@ final class XLSXPartReader {
       (line, column) = (Int(error.pointee.line), Int(max(error.pointee.int2, 1)))
     }
     throw .malformedXML(path: path, entry: entry, line: line, column: column, message: message)
+  }
+
+  /// Inflates what is left of the entry after the document's end (libxml2 may stop reading there), so that its
+  /// size and checksum are checked as ``ZipEntryStream`` does at its end.
+  ///
+  /// - Throws: ``XLSXError/package(_:)``.
+  func readToEnd() throws(XLSXError) {
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    do { while try input.stream.read(into: &chunk) > 0 {} } catch { throw .package(error) }
   }
 
   /// The current node's kind.

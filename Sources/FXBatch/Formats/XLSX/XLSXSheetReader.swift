@@ -55,6 +55,14 @@ public final class XLSXSheetReader {
     self.sharedStrings = sharedStrings
   }
 
+  /// A reader of the bytes `stream` hands out (a branch of a ``ZipEntryTee``).
+  ///
+  /// - Throws: ``XLSXError``.
+  public init(stream: any ZipEntryReading, sharedStrings: XLSXSharedStrings) throws(XLSXError) {
+    part = try XLSXPartReader(stream: stream)
+    self.sharedStrings = sharedStrings
+  }
+
   /// The next row, or `nil` after the last one.
   ///
   /// - Throws: ``XLSXError``.
@@ -71,6 +79,14 @@ public final class XLSXSheetReader {
       return XLSXRow(number: number, cells: cells)
     }
     return nil
+  }
+
+  /// Reads the part to its end after the last row, checking its entry's size and checksum there.
+  ///
+  /// - Throws: ``XLSXError``.
+  public func finish() throws(XLSXError) {
+    while try part.read() {}
+    try part.readToEnd()
   }
 
   /// The number of the row element the reader is on.

@@ -11,21 +11,31 @@ struct XLSXSheetRewriter {
 
   /// Rewrites the part.
   ///
+  /// The bytes between the changed tags are copied from the inflated chunk to a reused output buffer as slices,
+  /// and handed to `write` in blocks of about 64 KiB; only a row's start tag (and the dimension) is copied aside
+  /// to be changed.
+  ///
   /// - Parameters:
   ///   - stream: the sheet's entry, unread.
-  ///   - write: where the bytes go.
-  ///   - cells: the markup of the cells to append to a row, by its number and the main namespace's prefix of
-  ///     its tag (`""`, or `x:`); empty for none.
+  ///   - write: where the bytes go, a block at a time.
+  ///   - cells: appends to `markup` the cells to append to a row, by its number and the main namespace's prefix
+  ///     of its tag (empty, or `x:`); appends nothing for none.
   func rewrite(
-    _ stream: ZipEntryStream, write: ([UInt8]) throws(FileError) -> Void,
-    cells: (_ row: Int, _ prefix: String) throws(FileError) -> [UInt8]
+    _ stream: any ZipEntryReading, write: ([UInt8]) throws(FileError) -> Void,
+    cells: (_ row: Int, _ prefix: [UInt8], _ markup: inout [UInt8]) throws(FileError) -> Void
   ) throws(FileError) {
+    let blockSize = 1 << 16
     var buffer: [UInt8] = []
+    buffer.reserveCapacity(2 * blockSize)
     var start = 0
     var ended = false
     var row = 0
-    var prefix = ""
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    var prefix: [UInt8] = []
+    var output: [UInt8] = []
+    output.reserveCapacity(2 * blockSize)
+    var tag: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: blockSize)
+    let lastColumnNumber = Array(String(lastColumn + 1).utf8)
     /// Reads more of the entry into `buffer`; `false` at its end.
     func more() throws(FileError) -> Bool {
       guard !ended else { return false }
@@ -44,54 +54,79 @@ struct XLSXSheetRewriter {
       buffer += chunk[..<got]
       return true
     }
+    /// Hands the output to `write` once a block is full, or at the end (`all`).
+    func flush(all: Bool = false) throws(FileError) {
+      guard output.count >= blockSize || (all && !output.isEmpty) else { return }
+      try write(output)
+      output.removeAll(keepingCapacity: true)
+    }
     while true {
       guard let open = buffer[start...].firstIndex(of: UInt8(ascii: "<")) else {
-        try write(Array(buffer[start...]))
+        output += buffer[start...]
         start = buffer.count
+        try flush()
         if try more() { continue }
+        try flush(all: true)
         return
       }
-      if open > start {
-        try write(Array(buffer[start..<open]))
-        start = open
-      }
+      output += buffer[start..<open]
+      start = open
       var end = Self.tagEnd(in: buffer, from: start)
       while end == nil, try more() { end = Self.tagEnd(in: buffer, from: start) }
       guard let end else {
-        try write(Array(buffer[start...]))
+        output += buffer[start...]
+        try flush(all: true)
         return
       }
-      var tag = Array(buffer[start..<end])
+      let markup = start..<end
       start = end
-      let name = Self.name(of: tag)
-      let local = name.split(separator: ":").last.map(String.init) ?? name
-      let tagPrefix = name.contains(":") ? String(name.prefix { $0 != ":" }) + ":" : ""
-      switch local {
-      case "row" where tag[1] != UInt8(ascii: "/"):
+      let name = Self.name(in: buffer, markup)
+      let isStart = buffer[markup.lowerBound + 1] != UInt8(ascii: "/")
+      if name.local.elementsEqual("row".utf8) {
+        guard isStart else {
+          try cells(row, prefix, &output)
+          output += buffer[markup]
+          try flush()
+          continue
+        }
+        tag.removeAll(keepingCapacity: true)
+        tag += buffer[markup]
         row = Self.attribute("r", of: tag).flatMap { Int($0) } ?? row + 1
-        prefix = tagPrefix
+        prefix = Array(name.prefix)
         if let spans = Self.attributeRange("spans", of: tag) {
-          let text = String(decoding: tag[spans], as: UTF8.self)
-          let first = text.split(separator: ":").first.map(String.init) ?? "1"
-          tag.replaceSubrange(spans, with: Array("\(first):\(lastColumn + 1)".utf8))
+          // The first number as written (the text before its first `:`; 1 when there is none).
+          let first = tag[spans].split(separator: UInt8(ascii: ":")).first ?? ArraySlice("1".utf8)
+          tag.replaceSubrange(spans, with: first + [UInt8(ascii: ":")] + lastColumnNumber)
         }
         if tag[tag.count - 2] == UInt8(ascii: "/") {
-          let added = try cells(row, prefix)
-          if !added.isEmpty {
-            tag.replaceSubrange(tag.count - 2..<tag.count, with: Array(">".utf8))
-            tag += added + Array("</\(tagPrefix)row>".utf8)
+          let before = output.count
+          output += tag[..<(tag.count - 2)]
+          output.append(UInt8(ascii: ">"))
+          let opened = output.count
+          try cells(row, prefix, &output)
+          if output.count == opened {
+            output.removeSubrange(before...)
+            output += tag
+          } else {
+            output += "</".utf8
+            output += prefix
+            output += "row>".utf8
           }
+        } else {
+          output += tag
         }
-      case "row":
-        try write(try cells(row, prefix))
-      case "dimension" where tag[1] != UInt8(ascii: "/"):
+      } else if name.local.elementsEqual("dimension".utf8), isStart {
+        tag.removeAll(keepingCapacity: true)
+        tag += buffer[markup]
         if let range = Self.attributeRange("ref", of: tag) {
           let widened = Self.widened(String(decoding: tag[range], as: UTF8.self), to: lastColumn)
           tag.replaceSubrange(range, with: Array(widened.utf8))
         }
-      default: break
+        output += tag
+      } else {
+        output += buffer[markup]
       }
-      try write(tag)
+      try flush()
     }
   }
 
@@ -131,12 +166,37 @@ struct XLSXSheetRewriter {
     return nil
   }
 
+  /// The element name of the markup at `range` (`row`, `x:row`; without the `/` of an end tag), whole, its prefix
+  /// (up to its first colon, with it: `x:`, or empty) and its local name (after its last colon); all empty for
+  /// other markup (comments, CDATA, processing instructions).
+  static func name(in buffer: [UInt8], _ range: Range<Int>) -> (
+    whole: ArraySlice<UInt8>, prefix: ArraySlice<UInt8>, local: ArraySlice<UInt8>
+  ) {
+    var index = range.lowerBound + 1
+    if index < range.upperBound, buffer[index] == UInt8(ascii: "/") { index += 1 }
+    let nameStart = index
+    var firstColon: Int? = nil
+    var lastColon: Int? = nil
+    scan: while index < range.upperBound {
+      switch buffer[index] {
+      case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"), UInt8(ascii: "\n"), UInt8(ascii: "/"),
+        UInt8(ascii: ">"), UInt8(ascii: "!"), UInt8(ascii: "?"):
+        break scan
+      case UInt8(ascii: ":"):
+        if firstColon == nil { firstColon = index }
+        lastColon = index
+      default: break
+      }
+      index += 1
+    }
+    let prefixEnd = firstColon.map { $0 + 1 } ?? nameStart
+    let localStart = lastColon.map { $0 + 1 } ?? nameStart
+    return (buffer[nameStart..<index], buffer[nameStart..<prefixEnd], buffer[localStart..<index])
+  }
+
   /// The element name of a tag (`row`, `x:row`; without the `/` of an end tag); "" for other markup.
   static func name(of tag: [UInt8]) -> String {
-    var bytes = tag.dropFirst()
-    if bytes.first == UInt8(ascii: "/") { bytes = bytes.dropFirst() }
-    let name = bytes.prefix { !" \t\r\n/>!?".utf8.contains($0) }
-    return String(decoding: name, as: UTF8.self)
+    String(decoding: name(in: tag, 0..<tag.count).whole, as: UTF8.self)
   }
 
   /// The range of an attribute's value (between its quotes) in a start tag.
@@ -166,33 +226,112 @@ struct XLSXSheetRewriter {
 
   // MARK: Cells
 
-  /// A numeric cell, with the cell style `style` when given: `<c r="H2"><v>1.0834</v></c>`,
+  /// Appends a numeric cell, with the cell style `style` when given: `<c r="H2"><v>1.0834</v></c>`,
   /// `<c r="I2" s="7"><v>45719</v></c>`.
-  static func numberCell(_ reference: XLSXCellReference, _ text: String, style: Int?, prefix: String) -> String {
-    let styled = style.map { " s=\"\($0)\"" } ?? ""
-    return "<\(prefix)c r=\"\(reference)\"\(styled)><\(prefix)v>\(text)</\(prefix)v></\(prefix)c>"
+  ///
+  /// - Parameters:
+  ///   - markup: the bytes appended to.
+  ///   - column: the cell's column letters (`H`).
+  ///   - row: its row number.
+  ///   - text: the number's decimal text, as written.
+  ///   - style: the index of its cell format in the styles part (`s`), or `nil` for none.
+  ///   - prefix: the main namespace's prefix of the sheet's tags (empty, or `x:`).
+  static func appendNumberCell(
+    to markup: inout [UInt8], column: [UInt8], row: Int, _ text: String, style: Int?, prefix: [UInt8]
+  ) {
+    appendCellStart(to: &markup, column: column, row: row, style: style, type: "", prefix: prefix)
+    appendTag(to: &markup, "", prefix, "v")
+    markup += text.utf8
+    appendTag(to: &markup, "/", prefix, "v")
+    appendTag(to: &markup, "/", prefix, "c")
   }
 
-  /// An inline string cell: `<c r="J2" t="inlineStr"><is><t>EUR</t></is></c>`.
-  static func textCell(_ reference: XLSXCellReference, _ text: String, prefix: String) -> String {
-    let space = text.first?.isWhitespace == true || text.last?.isWhitespace == true ? " xml:space=\"preserve\"" : ""
-    return
-      "<\(prefix)c r=\"\(reference)\" t=\"inlineStr\"><\(prefix)is><\(prefix)t\(space)>\(escaped(text))</\(prefix)t></\(prefix)is></\(prefix)c>"
+  /// Appends an inline string cell: `<c r="J2" t="inlineStr"><is><t>EUR</t></is></c>`, its text escaped
+  /// (``appendEscaped(_:to:)``), its `<t>` marked `xml:space="preserve"` when the text starts or ends with
+  /// whitespace.
+  ///
+  /// - Parameters: as ``appendNumberCell(to:column:row:_:style:prefix:)``; `text` is any text.
+  static func appendTextCell(to markup: inout [UInt8], column: [UInt8], row: Int, _ text: String, prefix: [UInt8]) {
+    appendCellStart(to: &markup, column: column, row: row, style: nil, type: " t=\"inlineStr\"", prefix: prefix)
+    appendTag(to: &markup, "", prefix, "is")
+    appendTag(to: &markup, "", prefix, isSpacePreserved(text) ? "t xml:space=\"preserve\"" : "t")
+    appendEscaped(text, to: &markup)
+    appendTag(to: &markup, "/", prefix, "t")
+    appendTag(to: &markup, "/", prefix, "is")
+    appendTag(to: &markup, "/", prefix, "c")
   }
 
-  /// Text for XML character data: `&`, `<`, `>` escaped, and `_x` written `_x005F_x` so that readers do not
-  /// take it for an OOXML escape (``XLSXText``).
-  static func escaped(_ text: String) -> String {
-    var result = ""
-    result.reserveCapacity(text.utf8.count)
-    for character in text {
-      switch character {
-      case "&": result += "&amp;"
-      case "<": result += "&lt;"
-      case ">": result += "&gt;"
-      default: result.append(character)
+  /// `<c r="J2"`, the style (` s="7"`) when given, and the type attribute (with its leading space, or empty), up
+  /// to the start tag's `>`.
+  private static func appendCellStart(
+    to markup: inout [UInt8], column: [UInt8], row: Int, style: Int?, type: String, prefix: [UInt8]
+  ) {
+    markup.append(UInt8(ascii: "<"))
+    markup += prefix
+    markup += "c r=\"".utf8
+    markup += column
+    appendDecimal(row, to: &markup)
+    markup.append(UInt8(ascii: "\""))
+    if let style {
+      markup += " s=\"".utf8
+      appendDecimal(style, to: &markup)
+      markup.append(UInt8(ascii: "\""))
+    }
+    markup += type.utf8
+    markup.append(UInt8(ascii: ">"))
+  }
+
+  /// `<` `slash` `prefix` `name` `>`: a start tag (`slash` empty) or an end tag (`slash` "/").
+  private static func appendTag(to markup: inout [UInt8], _ slash: String, _ prefix: [UInt8], _ name: String) {
+    markup.append(UInt8(ascii: "<"))
+    markup += slash.utf8
+    markup += prefix
+    markup += name.utf8
+    markup.append(UInt8(ascii: ">"))
+  }
+
+  /// Appends a non-negative number's decimal digits.
+  static func appendDecimal(_ number: Int, to markup: inout [UInt8]) {
+    var divisor = 1
+    while divisor <= number / 10 { divisor *= 10 }
+    var rest = number
+    while divisor > 0 {
+      markup.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+      rest %= divisor
+      divisor /= 10
+    }
+  }
+
+  /// Whether text starts or ends with whitespace (`Character.isWhitespace`), which XML readers would drop
+  /// without `xml:space="preserve"`.
+  ///
+  /// A printable ASCII byte (`!` to `~`) at an end answers for that end without forming the `Character`: a
+  /// character is whitespace by its first scalar, and no scalar joins a printable ASCII one into a character
+  /// that starts with whitespace (no whitespace scalar is a prepending one).
+  static func isSpacePreserved(_ text: String) -> Bool {
+    let printable = UInt8(ascii: "!")...UInt8(ascii: "~")
+    guard let first = text.utf8.first, let last = text.utf8.last else { return false }
+    if printable.contains(first), printable.contains(last) { return false }
+    return text.first?.isWhitespace == true || text.last?.isWhitespace == true
+  }
+
+  /// Appends text as XML character data: `&`, `<`, `>` escaped, and `_x` written `_x005F_x` so that readers
+  /// do not take it for an OOXML escape (``XLSXText``).
+  static func appendEscaped(_ text: String, to markup: inout [UInt8]) {
+    let utf8 = text.utf8
+    var index = utf8.startIndex
+    while index != utf8.endIndex {
+      let byte = utf8[index]
+      utf8.formIndex(after: &index)
+      switch byte {
+      case UInt8(ascii: "&"): markup += "&amp;".utf8
+      case UInt8(ascii: "<"): markup += "&lt;".utf8
+      case UInt8(ascii: ">"): markup += "&gt;".utf8
+      case UInt8(ascii: "_") where index != utf8.endIndex && utf8[index] == UInt8(ascii: "x"):
+        markup += "_x005F_x".utf8
+        utf8.formIndex(after: &index)
+      default: markup.append(byte)
       }
     }
-    return result.replacing("_x", with: "_x005F_x")
   }
 }

@@ -80,9 +80,25 @@ public enum XLSXDateSystem: Sendable, Equatable {
   /// a day of this system: negative, in exponent form, 0 or 60 in the 1900 system (the days 1900-01-00 and
   /// 1900-02-29 Excel shows, which do not exist), or past 9999-12-31.
   public func day(ofSerial text: String) -> CalendarDay? {
-    let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-    let isDigits = { (part: Substring) in !part.isEmpty && part.allSatisfy { $0.isASCII && $0.isNumber } }
-    guard parts[0].count <= 7, parts.allSatisfy(isDigits), let serial = Int(parts[0]) else { return nil }
+    // Digits, then optionally a point and more digits (read on bytes: every cell of a date column comes here).
+    var serial = 0
+    var digits = 0
+    var fractionDigits: Int? = nil
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"):
+        if let count = fractionDigits {
+          fractionDigits = count + 1
+        } else {
+          digits += 1
+          guard digits <= 7 else { return nil }
+          serial = serial * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+      case UInt8(ascii: ".") where fractionDigits == nil: fractionDigits = 0
+      default: return nil
+      }
+    }
+    guard digits > 0, fractionDigits != 0 else { return nil }
     let day: CalendarDay?
     switch self {
     case .from1900:

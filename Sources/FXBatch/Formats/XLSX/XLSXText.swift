@@ -5,7 +5,7 @@ enum XLSXText {
   /// `text` with every `_xHHHH_` replaced by its character (a surrogate pair's two escapes by one character);
   /// an escape of a lone surrogate stays as it is.
   static func unescaped(_ text: String) -> String {
-    guard text.contains("_x") else { return text }
+    guard hasEscapeStart(text) else { return text }
     let units = Array(text.utf16)
     var result: [UInt16] = []
     result.reserveCapacity(units.count)
@@ -27,6 +27,17 @@ enum XLSXText {
       index += 1
     }
     return String(decoding: result, as: UTF16.self)
+  }
+
+  /// Whether `_x` occurs in the text's bytes: a quick test on every cell's text (Foundation's `contains` goes
+  /// through `CFStringFind`), before the text is read as UTF-16.
+  private static func hasEscapeStart(_ text: String) -> Bool {
+    var previous: UInt8 = 0
+    for byte in text.utf8 {
+      if byte == UInt8(ascii: "x"), previous == UInt8(ascii: "_") { return true }
+      previous = byte
+    }
+    return false
   }
 
   /// The code of an `_xHHHH_` escape at `index`, if one is there.

@@ -54,7 +54,10 @@ public struct RecordFormat: RawRepresentable, Hashable, Sendable, Codable, Custo
     }
     let sniffed = sniff(prefix[..<count], recordsPath: recordsPath)
     guard let named else { return sniffed }
-    return sniffed == .xlsx || sniffed == .ods ? sniffed : named
+    // Any zip sniffs as .xlsx: an OpenDocument package of another kind named .ods stays .ods, to be refused for
+    // what it is.
+    if sniffed == .ods || (sniffed == .xlsx && !ODSFormat.isOpenDocumentPackage(prefix[..<count])) { return sniffed }
+    return named
   }
 
   /// The format the first bytes of a file show: the first registered format whose

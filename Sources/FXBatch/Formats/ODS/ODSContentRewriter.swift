@@ -210,6 +210,18 @@ struct ODSContentRewriter {
     ("number", "urn:oasis:names:tc:opendocument:xmlns:datastyle:1.0"),
   ]
 
+  /// Reads a `content.xml` up to its root element and refuses it as ``rewrite(_:write:cells:)`` would, when the
+  /// root does not bind the prefixes the written cells use (pass 1, so that nothing is written).
+  ///
+  /// - Throws: ``FileError``.
+  static func checkRoot(of stream: ZipEntryStream) throws(FileError) {
+    var scanner = ODSMarkupScanner(stream: stream)
+    while let piece = try scanner.next() {
+      guard piece.first == UInt8(ascii: "<"), piece.count > 1, !"!?".utf8.contains(piece[1]) else { continue }
+      return try checkPrefixes(piece, path: stream.package.path)
+    }
+  }
+
   /// Refuses a document whose root does not bind `office:`, `table:` and `text:` to ODF's namespaces (every
   /// ODF program writes them so; cells written with other bindings would be read as other elements).
   private static func checkPrefixes(_ root: [UInt8], path: String) throws(FileError) {

@@ -14,9 +14,12 @@ enum ODSFormat: FileFormat {
   /// A zip whose first entry is `mimetype` holding the spreadsheet media type (ODF 1.3 part 2, 3.3: stored,
   /// first, so that its bytes stand at offset 38 of the file).
   static func recognizes(raw: ArraySlice<UInt8>, content: ArraySlice<UInt8>, recordsPath: [String]) -> Bool {
-    let bytes = Array(raw.prefix(38 + ODSBook.mediaType.utf8.count))
-    return bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) && bytes.count == 38 + ODSBook.mediaType.utf8.count
-      && bytes[30..<38].elementsEqual("mimetype".utf8) && bytes[38...].elementsEqual(ODSBook.mediaType.utf8)
+    isOpenDocumentPackage(raw) && raw.dropFirst(38).starts(with: ODSBook.mediaType.utf8)
+  }
+
+  /// Whether a file starts as an OpenDocument package of any kind: a zip whose first entry is `mimetype`.
+  static func isOpenDocumentPackage(_ raw: ArraySlice<UInt8>) -> Bool {
+    raw.starts(with: [0x50, 0x4B, 0x03, 0x04]) && raw.dropFirst(30).starts(with: "mimetype".utf8)
   }
 
   static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
@@ -32,6 +35,12 @@ enum ODSFormat: FileFormat {
       nextRow: { () throws(FileError) in
         do throws(ODSError) { return try table.nextRow() } catch { throw book.fileError(error) }
       }, fields: { WorkbookRecords.fields(of: $0, mapping: $1) })
+    // After the table is read, so that malformed XML is refused for what it is.
+    do { try ODSContentRewriter.checkRoot(of: try book.package.stream(book.contentEntry)) } catch let error as FileError {
+      throw FileError(path: file.displayPath, message: error.message)
+    } catch {
+      throw XLSXBook.fileError("\(error)", readPath: file.readPath, displayPath: file.displayPath)
+    }
     let columns = result.0.workbook.lastColumn + 1 + AnnotationColumn.allCases.count
     guard columns <= XLSXCellReference.columnCount else {
       throw FileError(

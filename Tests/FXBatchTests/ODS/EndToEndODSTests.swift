@@ -200,29 +200,6 @@ struct EndToEndODSTests {
     #expect(converted[6].cells.isEmpty)
   }
 
-  /// `Samples/expenses.ods`, the sample workbook saved as `.ods`, converts as `expenses.xlsx` does (by hand in
-  /// ``EndToEndXLSXTests/sampleConvertsAsItsREADMESays()``).
-  @Test func sampleConvertsAsTheXLSXSampleDoes() throws {
-    let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Samples")
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    try directory.write(
-      [UInt8](try Data(contentsOf: samples.appendingPathComponent("expenses.ods"))), named: "expenses.ods")
-    let result = try cli.run(["convert", "expenses.ods"], in: directory.url)
-    #expect(result.status == 0)
-    #expect(
-      result.standardError.contains("expenses.ods -> expenses.converted.ods: 6 records: 5 ok, 1 fallback, 0 error [ODS]"))
-    let rows = try Self.rows(of: directory.path + "/expenses.converted.ods")
-    #expect(rows.count == 7)
-    #expect(Self.values(of: rows[1], from: 6, count: 3) == ["1194.46", "EUR", "2025-03-03"])
-    #expect(
-      Self.values(of: rows[4], from: 6, count: 6) == [
-        "19.04", "EUR", "2025-03-07", "ecb-embedded EUR/CHF=0.9557", "fallback", "",
-      ])
-    #expect(Self.values(of: rows[6], from: 6, count: 2) == ["41.73", "USD"])
-  }
-
   /// `--sheet` by name and by number; a sheet that is not there, or has no amount, is refused.
   @Test func sheetChoice() throws {
     let directory = try EndToEndXLSXTests.directory(with: ["libreoffice.ods"])
@@ -350,23 +327,12 @@ struct EndToEndODSTests {
 /// `libreoffice-calc-nogui`).
 @Suite("fxbatch end to end: ODS in LibreOffice", .enabled(if: LibreOffice.soffice != nil))
 struct EndToEndODSLibreOfficeTests {
-  /// The first sheet of a spreadsheet as LibreOffice shows it, as CSV lines.
+  /// The first sheet of a spreadsheet as LibreOffice shows it, as CSV lines: comma, double quote, UTF-8, from
+  /// line 1, the cells as shown (the 9th token), so that the number and date styles count.
   static func shownCSV(of workbook: String, in directory: TemporaryDirectory) throws -> [String] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: try #require(LibreOffice.soffice))
-    // Comma, double quote, UTF-8, from line 1; the cells as shown (the 9th token).
-    process.arguments = [
-      "-env:UserInstallation=file://\(directory.path)/profile", "--headless", "--convert-to",
-      "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true", "--outdir", directory.path + "/csv", workbook,
-    ]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
-    let name = PathText.splitExtension(PathText.lastComponent(of: workbook)).stem + ".csv"
-    return try String(contentsOfFile: directory.path + "/csv/" + name, encoding: .utf8).split(separator: "\n")
-      .map(String.init)
+    try ZipLibreOfficeTests.csv(
+      of: workbook, in: directory, filter: "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,true"
+    ).split(separator: "\n").map(String.init)
   }
 
   /// Every original cell is shown as before, and the fx_* cells after them: amounts to the minor unit, the rate

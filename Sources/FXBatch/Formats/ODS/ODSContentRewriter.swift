@@ -80,17 +80,18 @@ struct ODSContentRewriter {
           columnsExtended = true
         }
         if name == "table:table-column" {
-          declaredColumns += Self.count("table:number-columns-repeated", of: piece)
+          declaredColumns = min(declaredColumns, 1 << 32) + min(Self.count("table:number-columns-repeated", of: piece), 1 << 32)
         } else if name == "table:table-row" {
           var element = [piece]
           if !isEmpty { try scanner.readElement(into: &element, name: name) }
           let repeated = Self.count("table:number-rows-repeated", of: piece)
-          let added = try cells(row, repeated)
-          row += repeated
+          let first = row
+          let added = try cells(first, repeated)
+          row = ODSTableReader.row(after: first, repeated: repeated)
           if added.isEmpty {
             for piece in element { try write(piece) }
           } else {
-            for markup in added { try write(annotated(element, with: markup, row: row - repeated, path: path)) }
+            for markup in added { try write(annotated(element, with: markup, row: first, path: path)) }
           }
           continue
         }
@@ -193,7 +194,8 @@ struct ODSContentRewriter {
       && XLSXSheetRewriter.attributeRange("office:value-type", of: tag) == nil
       && XLSXSheetRewriter.attributeRange("table:formula", of: tag) == nil
       && XLSXSheetRewriter.attributeRange("table:number-columns-spanned", of: tag) == nil
-    return CellTag(repeated: count("table:number-columns-repeated", of: tag), isEmpty: isEmpty)
+    // Bounded so that columns add up without overflow (no sheet has 2^32 columns).
+    return CellTag(repeated: min(count("table:number-columns-repeated", of: tag), 1 << 32), isEmpty: isEmpty)
   }
 
   /// A repetition attribute's count; 1 when it is absent (pass 1 refused one that is not a count).

@@ -110,12 +110,8 @@ final class ODSTableReader {
           try part.forEachNodeInside {}
         }
       }
-    } catch let error as ODSError {
-      throw error
-    } catch let error as XLSXError {
-      throw .part(error)
     } catch {
-      throw .malformed(path: part.path, entry: part.entry, line: part.line, reason: "\(error)")
+      throw odsError(error, part: part)
     }
   }
 
@@ -154,12 +150,8 @@ final class ODSTableReader {
         }
         try inside {}
       }
-    } catch let error as ODSError {
-      throw error
-    } catch let error as XLSXError {
-      throw .part(error)
     } catch {
-      throw .malformed(path: part.path, entry: part.entry, line: part.line, reason: "\(error)")
+      throw Self.odsError(error, part: part)
     }
     ended = true
     return nil
@@ -181,8 +173,7 @@ final class ODSTableReader {
     let number = nextNumber
     let repeated = try repetition("number-rows-repeated")
     let line = part.line
-    // A count past any sheet saturates: such rows can only be blank (a used one is refused below).
-    nextNumber = number > XLSXCellReference.rowCount ? number : number + min(repeated, XLSXCellReference.rowCount)
+    nextNumber = Self.row(after: number, repeated: repeated)
     var cells: [XLSXCell] = []
     var column = 0
     try inside { () throws(ODSError) in
@@ -193,7 +184,7 @@ final class ODSTableReader {
       }
       let count = try repetition("number-columns-repeated")
       if let value = try cellValue(covered: covered) {
-        guard number + repeated - 1 <= XLSXCellReference.rowCount, column + count <= XLSXCellReference.columnCount
+        guard repeated - 1 <= XLSXCellReference.rowCount - number, count <= XLSXCellReference.columnCount - column
         else {
           throw .beyondSheet(
             path: part.path, entry: part.entry, line: line,
@@ -207,9 +198,15 @@ final class ODSTableReader {
           }
         }
       }
-      column = min(column + count, XLSXCellReference.columnCount + 1)
+      column += min(count, XLSXCellReference.columnCount + 1 - column)
     }
     return ODSRowElement(number: number, repeated: repeated, cells: cells)
+  }
+
+  /// The number of the row after a row element of `repeated` rows starting at `number`. Counts past any sheet
+  /// saturate (without overflow): such rows can only be blank, as a used one is refused.
+  static func row(after number: Int, repeated: Int) -> Int {
+    number > XLSXCellReference.rowCount ? number : number + min(repeated, XLSXCellReference.rowCount)
   }
 
   /// The value of the cell element the reader is on, read to its end; `nil` for an unused cell.
@@ -307,6 +304,15 @@ final class ODSTableReader {
       }
     } catch {
       throw failure ?? .part(error)
+    }
+  }
+
+  /// An error of the reader or of ``XLSXPartReader`` as this reader's.
+  private static func odsError(_ error: any Error, part: XLSXPartReader) -> ODSError {
+    switch error {
+    case let error as ODSError: return error
+    case let error as XLSXError: return .part(error)
+    default: return .malformed(path: part.path, entry: part.entry, line: part.line, reason: "\(error)")
     }
   }
 

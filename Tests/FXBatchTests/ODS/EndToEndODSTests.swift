@@ -268,6 +268,7 @@ struct EndToEndODSTests {
     ("float without value", #"a cell of office:value-type "float" without its office:value"#),
     ("used cell past the last column", "past the last row or column of a sheet (1048576 rows, 16384 columns)"),
     ("not XML", "content.xml:1:"),
+    ("malformed after the table", "malformed XML"),
     ("other prefixes", "content.xml does not bind the prefix table:"),
   ])
   func hostileSpreadsheetsAreRefused(kind: String, reason: String) throws {
@@ -304,6 +305,11 @@ struct EndToEndODSTests {
         content: Self.content(
           rows: record + #"<table:table-row><table:table-cell table:number-columns-repeated="16383"/>"# + Self.text("x")
             + Self.text("y") + "</table:table-row>"),
+        named: name, in: directory)
+    case "malformed after the table":
+      try Self.spreadsheet(
+        content: Self.content(rows: record).replacingOccurrences(
+          of: "</table:table></office:spreadsheet>", with: #"</table:table><table:table table:name="B"><x></office:spreadsheet>"#),
         named: name, in: directory)
     case "not XML":
       try Self.spreadsheet(content: "<office:document-content", named: name, in: directory)

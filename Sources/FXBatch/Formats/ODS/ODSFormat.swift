@@ -35,7 +35,8 @@ enum ODSFormat: FileFormat {
       nextRow: { () throws(FileError) in
         do throws(ODSError) { return try table.nextRow() } catch { throw book.fileError(error) }
       }, fields: { WorkbookRecords.fields(of: $0, mapping: $1) })
-    // After the table is read, so that malformed XML is refused for what it is.
+    do throws(ODSError) { try table.readToEnd() } catch { throw book.fileError(error) }
+    // After the part is read, so that malformed XML is refused for what it is.
     do { try ODSContentRewriter.checkRoot(of: try book.package.stream(book.contentEntry)) } catch let error as FileError {
       throw FileError(path: file.displayPath, message: error.message)
     } catch {

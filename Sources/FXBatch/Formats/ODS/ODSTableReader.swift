@@ -157,6 +157,19 @@ final class ODSTableReader {
     return nil
   }
 
+  /// Reads the rest of `content.xml` (the tables after this one), so that pass 1 refuses malformed XML anywhere
+  /// in the part that pass 2 copies.
+  ///
+  /// - Throws: ``ODSError``.
+  func readToEnd() throws(ODSError) {
+    do throws(XLSXError) {
+      while try part.read() {}
+    } catch {
+      throw .part(error)
+    }
+    ended = true
+  }
+
   /// A repetition count (`table:number-rows-repeated`, `table:number-columns-repeated`): 1 when absent.
   private func repetition(_ attribute: StaticString) throws(ODSError) -> Int {
     guard let text = part.attribute(attribute, namespace: Self.tableNamespace) else { return 1 }

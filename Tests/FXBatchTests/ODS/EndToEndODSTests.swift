@@ -200,6 +200,35 @@ struct EndToEndODSTests {
     #expect(converted[6].cells.isEmpty)
   }
 
+  /// A second table converted in an annotated copy: the fx_* styles the first run added serve again, declared
+  /// once. 100 EUR → USD on 2024-01-15 = 109.45.
+  @Test func aSecondTableOfAnAnnotatedCopyReusesItsStyles() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let table = """
+      <table:table-row>\(Self.text("amount"))\(Self.text("currency"))</table:table-row><table:table-row>\
+      <table:table-cell office:value-type="float" office:value="100"><text:p>100</text:p></table:table-cell>\
+      \(Self.text("EUR"))</table:table-row>
+      """
+    let content = Self.content(rows: table).replacingOccurrences(
+      of: "</table:table></office:spreadsheet>",
+      with: "</table:table><table:table table:name=\"Two\"><table:table-column/>\(table)</table:table></office:spreadsheet>")
+    try Self.spreadsheet(content: content, named: "two.ods", in: directory)
+    let first = try cli.run(["convert", "--date", "2024-01-15", "--to", "USD", "two.ods"], in: directory.url)
+    #expect(first.status == 0)
+    let second = try cli.run(
+      ["convert", "--date", "2024-01-15", "--to", "USD", "--sheet", "Two", "-o", "both.ods", "two.converted.ods"],
+      in: directory.url)
+    #expect(second.status == 0)
+    let written = String(
+      decoding: try ZipPackage(path: directory.path + "/both.ods").contents(ofEntryNamed: "content.xml"), as: UTF8.self)
+    #expect(written.components(separatedBy: #"style:name="fxbatch-rate-date""#).count == 2)
+    for sheet in ["Hand", "Two"] {
+      let rows = try Self.rows(of: directory.path + "/both.ods", sheet: sheet)
+      #expect(Self.values(of: rows[1], from: 2, count: 2) == ["1.0945", "109.45"])
+    }
+  }
+
   /// `--sheet` by name and by number; a sheet that is not there, or has no amount, is refused.
   @Test func sheetChoice() throws {
     let directory = try EndToEndXLSXTests.directory(with: ["libreoffice.ods"])

@@ -66,6 +66,9 @@ struct ODSContentRewriter {
           try write(Array("<office:automatic-styles>".utf8) + ODSCells.automaticStyles + Array("</office:automatic-styles>".utf8))
           stylesWritten = true
           continue
+        case "style:style" where XLSXSheetRewriter.attribute("style:name", of: piece) == ODSCells.dateStyle:
+          // An earlier run converted another table of the document: its styles serve.
+          stylesWritten = true
         case "office:body":
           try write(Array("<office:automatic-styles>".utf8) + ODSCells.automaticStyles + Array("</office:automatic-styles>".utf8))
           stylesWritten = true

@@ -50,7 +50,7 @@ struct ODSContentRewriter {
         try write(piece)
         continue
       }
-      let name = XLSXSheetRewriter.name(of: piece)
+      let element = ODSMarkupScanner.element(of: piece)
       let isEnd = piece[1] == UInt8(ascii: "/")
       let isEmpty = piece[piece.count - 2] == UInt8(ascii: "/")
       if !checkedPrefixes {
@@ -58,57 +58,55 @@ struct ODSContentRewriter {
         checkedPrefixes = true
       }
       if !stylesWritten {
-        switch name {
-        case "office:automatic-styles" where isEnd:
+        switch element {
+        case .automaticStyles where isEnd:
           try write(ODSCells.automaticStyles)
           stylesWritten = true
-        case "office:automatic-styles" where isEmpty:
+        case .automaticStyles where isEmpty:
           try write(Array("<office:automatic-styles>".utf8) + ODSCells.automaticStyles + Array("</office:automatic-styles>".utf8))
           stylesWritten = true
           continue
-        case "style:style" where XLSXSheetRewriter.attribute("style:name", of: piece) == ODSCells.dateStyle:
+        case .style where ODSMarkupScanner.value(of: "style:name", in: piece) == ODSCells.dateStyle:
           // An earlier run converted another table of the document: its styles serve.
           stylesWritten = true
-        case "office:body":
+        case .body:
           try write(Array("<office:automatic-styles>".utf8) + ODSCells.automaticStyles + Array("</office:automatic-styles>".utf8))
           stylesWritten = true
         default: break
         }
       }
       if tableDepth != nil, !isEnd {
-        if ["table:table-row", "table:table-row-group", "table:table-header-rows", "table:table-rows"].contains(name),
-          !columnsExtended
-        {
+        if [.tableRow, .tableRowGroup, .tableHeaderRows, .tableRows].contains(element), !columnsExtended {
           try write(extraColumns(declared: declaredColumns))
           columnsExtended = true
         }
-        if name == "table:table-column" {
+        if element == .tableColumn {
           declaredColumns = min(declaredColumns, 1 << 32) + min(Self.count("table:number-columns-repeated", of: piece), 1 << 32)
-        } else if name == "table:table-row" {
-          var element = [piece]
-          if !isEmpty { try scanner.readElement(into: &element, name: name) }
+        } else if element == .tableRow {
+          var pieces = [piece]
+          if !isEmpty { try scanner.readElement(into: &pieces, element: .tableRow) }
           let repeated = Self.count("table:number-rows-repeated", of: piece)
           let first = row
           let added = try cells(first, repeated)
           row = ODSTableReader.row(after: first, repeated: repeated)
           if added.isEmpty {
-            for piece in element { try write(piece) }
+            for piece in pieces { try write(piece) }
           } else {
-            for markup in added { try write(annotated(element, with: markup, row: first, path: path)) }
+            for markup in added { try write(annotated(pieces, with: markup, row: first, path: path)) }
           }
           continue
         }
       }
       if isEnd {
         depth -= 1
-        if depth == tableDepth, name == "table:table" {
+        if depth == tableDepth, element == .table {
           if !columnsExtended { try write(extraColumns(declared: declaredColumns)) }
           columnsExtended = true
           tableDepth = nil
         }
       } else if !isEmpty {
-        if name == "office:spreadsheet", spreadsheetDepth == nil { spreadsheetDepth = depth }
-        if name == "table:table", let spreadsheet = spreadsheetDepth, depth == spreadsheet + 1 {
+        if element == .spreadsheet, spreadsheetDepth == nil { spreadsheetDepth = depth }
+        if element == .table, let spreadsheet = spreadsheetDepth, depth == spreadsheet + 1 {
           if tables == tableIndex { tableDepth = depth }
           tables += 1
         }
@@ -128,30 +126,30 @@ struct ODSContentRewriter {
 
   /// One row of a row element with the fx_* cells after the last used column: the element's start tag (a
   /// repeated one for one row), its cells up to that column, the fx_* cells, what is left of its cells, its end.
-  private func annotated(_ element: [[UInt8]], with markup: [UInt8], row: Int, path: String) throws(FileError)
+  private func annotated(_ pieces: [[UInt8]], with markup: [UInt8], row: Int, path: String) throws(FileError)
     -> [UInt8]
   {
-    guard var start = element.first else { return [] }
-    if let range = XLSXSheetRewriter.attributeRange("table:number-rows-repeated", of: start) {
+    guard var start = pieces.first else { return [] }
+    if let range = ODSMarkupScanner.valueRange(of: "table:number-rows-repeated", in: start) {
       start.replaceSubrange(range, with: Array("1".utf8))
     }
-    let selfClosing = element.count == 1
+    let selfClosing = pieces.count == 1
     if selfClosing { start.replaceSubrange(start.count - 2..<start.count, with: Array(">".utf8)) }
     var output = start
     var column = 0
     var inserted = false
     var cellDepth = 0
     let zone = firstColumn..<firstColumn + columnCount
-    for piece in element.dropFirst().dropLast() {
-      let name = piece.first == UInt8(ascii: "<") ? XLSXSheetRewriter.name(of: piece) : ""
-      let isCell = name == "table:table-cell" || name == "table:covered-table-cell"
+    for piece in pieces.dropFirst().dropLast() {
+      let element = ODSMarkupScanner.element(of: piece)
+      let isCell = element == .tableCell || element == .coveredTableCell
       let isEnd = piece.count > 1 && piece[1] == UInt8(ascii: "/")
       guard cellDepth == 0, isCell, !isEnd else {
         if isCell { cellDepth += isEnd ? -1 : (piece[piece.count - 2] == UInt8(ascii: "/") ? 0 : 1) }
         output += piece
         continue
       }
-      let cell = Self.cellTag(piece, name: name)
+      let cell = Self.cellTag(piece, isCovered: element == .coveredTableCell)
       if piece[piece.count - 2] != UInt8(ascii: "/") { cellDepth = 1 }
       let span = column..<column + cell.repeated
       defer { column = span.upperBound }
@@ -174,7 +172,7 @@ struct ODSContentRewriter {
       if column < firstColumn { output += Self.repeating(Array("<table:table-cell/>".utf8), firstColumn - column) }
       output += markup
     }
-    output += selfClosing ? Array("</table:table-row>".utf8) : (element.last ?? [])
+    output += selfClosing ? Array("</table:table-row>".utf8) : (pieces.last ?? [])
     return output
   }
 
@@ -182,7 +180,7 @@ struct ODSContentRewriter {
   private static func repeating(_ tag: [UInt8], _ count: Int) -> [UInt8] {
     var tag = tag
     let value = Array(String(count).utf8)
-    if let range = XLSXSheetRewriter.attributeRange("table:number-columns-repeated", of: tag) {
+    if let range = ODSMarkupScanner.valueRange(of: "table:number-columns-repeated", in: tag) {
       tag.replaceSubrange(range, with: value)
     } else {
       let end = tag.count - (tag[tag.count - 2] == UInt8(ascii: "/") ? 2 : 1)
@@ -191,19 +189,19 @@ struct ODSContentRewriter {
     return tag
   }
 
-  private static func cellTag(_ tag: [UInt8], name: String) -> CellTag {
+  private static func cellTag(_ tag: [UInt8], isCovered: Bool) -> CellTag {
     let isEmpty =
-      name == "table:table-cell" && tag[tag.count - 2] == UInt8(ascii: "/")
-      && XLSXSheetRewriter.attributeRange("office:value-type", of: tag) == nil
-      && XLSXSheetRewriter.attributeRange("table:formula", of: tag) == nil
-      && XLSXSheetRewriter.attributeRange("table:number-columns-spanned", of: tag) == nil
+      !isCovered && tag[tag.count - 2] == UInt8(ascii: "/")
+      && ODSMarkupScanner.valueRange(of: "office:value-type", in: tag) == nil
+      && ODSMarkupScanner.valueRange(of: "table:formula", in: tag) == nil
+      && ODSMarkupScanner.valueRange(of: "table:number-columns-spanned", in: tag) == nil
     // Bounded so that columns add up without overflow (no sheet has 2^32 columns).
     return CellTag(repeated: min(count("table:number-columns-repeated", of: tag), 1 << 32), isEmpty: isEmpty)
   }
 
   /// A repetition attribute's count; 1 when it is absent (pass 1 refused one that is not a count).
   private static func count(_ attribute: String, of tag: [UInt8]) -> Int {
-    XLSXSheetRewriter.attribute(attribute, of: tag).flatMap { Int($0) }.map { max($0, 1) } ?? 1
+    ODSMarkupScanner.value(of: attribute, in: tag).flatMap { Int($0) }.map { max($0, 1) } ?? 1
   }
 
   /// The namespaces of the prefixes the written cells use, as ODF names them.
@@ -230,7 +228,7 @@ struct ODSContentRewriter {
   /// Refuses a document whose root does not bind `office:`, `table:` and `text:` to ODF's namespaces (every
   /// ODF program writes them so; cells written with other bindings would be read as other elements).
   private static func checkPrefixes(_ root: [UInt8], path: String) throws(FileError) {
-    for (prefix, namespace) in prefixes where XLSXSheetRewriter.attribute("xmlns:" + prefix, of: root) != namespace {
+    for (prefix, namespace) in prefixes where ODSMarkupScanner.value(of: "xmlns:" + prefix, in: root) != namespace {
       throw FileError(
         path: path,
         message:

@@ -22,7 +22,7 @@ extension ZipPackage {
   /// new content) to an unnamed temporary file, which is then copied into an ``AtomicFile`` beside `outputPath`
   /// and renamed into place, so a failure leaves no file and the input is never touched. A replaced entry keeps
   /// its compression method and modification time (a package written twice is the same); an added one is
-  /// deflated. New content is deflated at ``deflateLevel``.
+  /// deflated.
   ///
   /// - Parameters:
   ///   - outputPath: the package to write (replaced if it exists).
@@ -59,10 +59,6 @@ extension ZipPackage {
     }
   }
 
-  /// The zlib level new content is deflated at: zlib's default, as spreadsheet programs write. libzip's own
-  /// default is the best compression (9), about five times slower on sheet XML for a tenth fewer bytes.
-  static let deflateLevel: UInt32 = 6
-
   /// Has libzip write the package with the replacements to `temporary`.
   private func writeArchive(
     to temporary: Int32, replacing replacements: [(name: String, content: ZipEntryContent)], path outputPath: String
@@ -82,18 +78,13 @@ extension ZipPackage {
           throw failure()
         }
         guard zip_file_set_mtime(archive, index, time_t(entry.modificationTime), 0) == 0 else { throw failure() }
-        if entry.method == .deflated {
-          guard zip_set_file_compression(archive, index, ZIP_CM_DEFLATE, Self.deflateLevel) == 0 else { throw failure() }
-        }
       } else {
         let index = zip_file_add(archive, name, source, ZIP_FL_ENC_UTF_8)
         guard index >= 0 else {
           zip_source_free(source)
           throw failure()
         }
-        guard zip_set_file_compression(archive, UInt64(index), ZIP_CM_DEFLATE, Self.deflateLevel) == 0 else {
-          throw failure()
-        }
+        guard zip_set_file_compression(archive, UInt64(index), ZIP_CM_DEFLATE, 0) == 0 else { throw failure() }
       }
     }
     // zip_close frees the archive when it succeeds, and leaves it open when it fails.

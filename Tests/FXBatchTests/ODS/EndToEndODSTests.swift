@@ -205,6 +205,29 @@ struct EndToEndODSTests {
     #expect(converted[6].cells.isEmpty)
   }
 
+  /// `Samples/expenses.ods`, the sample workbook saved as `.ods`, converts as `expenses.xlsx` does (by hand in
+  /// ``EndToEndXLSXTests/sampleConvertsAsItsREADMESays()``).
+  @Test func sampleConvertsAsTheXLSXSampleDoes() throws {
+    let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Samples")
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write(
+      [UInt8](try Data(contentsOf: samples.appendingPathComponent("expenses.ods"))), named: "expenses.ods")
+    let result = try cli.run(["convert", "expenses.ods"], in: directory.url)
+    #expect(result.status == 0)
+    #expect(
+      result.standardError.contains("expenses.ods -> expenses.converted.ods: 6 records: 5 ok, 1 fallback, 0 error [ODS]"))
+    let rows = try Self.rows(of: directory.path + "/expenses.converted.ods")
+    #expect(rows.count == 7)
+    #expect(Self.values(of: rows[1], from: 6, count: 3) == ["1194.46", "EUR", "2025-03-03"])
+    #expect(
+      Self.values(of: rows[4], from: 6, count: 6) == [
+        "19.04", "EUR", "2025-03-07", "ecb-embedded EUR/CHF=0.9557", "fallback", "",
+      ])
+    #expect(Self.values(of: rows[6], from: 6, count: 2) == ["41.73", "USD"])
+  }
+
   /// A second table converted in an annotated copy: the fx_* styles the first run added serve again, declared
   /// once. 100 EUR → USD on 2024-01-15 = 109.45.
   @Test func aSecondTableOfAnAnnotatedCopyReusesItsStyles() throws {

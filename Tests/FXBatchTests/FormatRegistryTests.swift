@@ -10,7 +10,7 @@ struct FormatRegistryTests {
     #expect(Set(names).count == names.count)
     let extensions = FormatRegistry.formats.flatMap { $0.fileExtensions }
     #expect(Set(extensions).count == extensions.count)
-    #expect(FormatRegistry.names == ["csv", "json", "jsonl", "xlsx", "xml"])
+    #expect(FormatRegistry.names == ["csv", "json", "jsonl", "ods", "xlsx", "xml"])
   }
 
   @Test func everyFormatIsFoundByItsNameAndItsExtensions() {
@@ -21,19 +21,19 @@ struct FormatRegistryTests {
         #expect(RecordFormat.byExtension(of: "dir.d/file." + fileExtension.uppercased()) == format.format)
       }
     }
-    #expect(RecordFormat.named("ods") == nil)
-    #expect(RecordFormat.byExtension(of: "file.ods") == nil)
+    #expect(RecordFormat.named("xls") == nil)
+    #expect(RecordFormat.byExtension(of: "file.xls") == nil)
   }
 
   @Test func helpTextsComeFromTheRegistry() {
-    #expect(FormatRegistry.displayNames == "CSV, JSON, JSON Lines, XLSX or XML")
-    #expect(FormatRegistry.extensionsHelp == ".csv .tsv .txt, .json, .jsonl .ndjson, .xlsx, .xml")
+    #expect(FormatRegistry.displayNames == "CSV, JSON, JSON Lines, ODS, XLSX or XML")
+    #expect(FormatRegistry.extensionsHelp == ".csv .tsv .txt, .json, .jsonl .ndjson, .ods, .xlsx, .xml")
   }
 
   @Test(arguments: [
     ("csv", nil, nil, [String]()), ("csv", ";", nil, ["delimiter ;"]), ("csv", "\t", nil, ["delimiter tab"]),
     ("jsonl", nil, nil, ["JSON Lines"]), ("json", nil, "data.items", ["JSON, records at data.items"]),
-    ("xml", nil, nil, ["XML"]), ("xlsx", nil, nil, ["XLSX"]), ("unknown", nil, nil, []),
+    ("xml", nil, nil, ["XML"]), ("xlsx", nil, nil, ["XLSX"]), ("ods", nil, nil, ["ODS"]), ("unknown", nil, nil, []),
   ])
   func summaryDetails(format: String, delimiter: String?, recordsPath: String?, expected: [String]) {
     var file = RunReport.File(input: "in")

@@ -2,6 +2,7 @@
 /// under `Formats/` plus one line here.
 public enum FormatRegistry {
   static let formats: [any FileFormat.Type] = [
+    ODSFormat.self,
     XLSXFormat.self,
     XMLFormat.self,
     JSONFormat.self,

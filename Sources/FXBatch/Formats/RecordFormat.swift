@@ -38,9 +38,12 @@ public struct RecordFormat: RawRepresentable, Hashable, Sendable, Codable, Custo
   ///   - recordsPath: `--records-path`, which makes a file starting with `{` a JSON document.
   /// - Returns: the format; a file that cannot be read is left to its reader to report, as CSV.
   public static func detect(readPath: String, displayPath: String, recordsPath: [String]) -> RecordFormat {
-    if displayPath != "-", let format = byExtension(of: displayPath) { return format }
+    let named = displayPath == "-" ? nil : byExtension(of: displayPath)
+    // A workbook's package says what it is: an `.ods` saved under `.xlsx`, or the other way round, is read as
+    // what it holds.
+    if let named, named != .xlsx && named != .ods { return named }
     let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
-    guard descriptor >= 0 else { return FormatRegistry.fallback.format }
+    guard descriptor >= 0 else { return named ?? FormatRegistry.fallback.format }
     defer { close(descriptor) }
     var prefix = [UInt8](repeating: 0, count: 1 << 16)
     var count = 0
@@ -49,7 +52,12 @@ public struct RecordFormat: RawRepresentable, Hashable, Sendable, Codable, Custo
       if got <= 0 { break }
       count += got
     }
-    return sniff(prefix[..<count], recordsPath: recordsPath)
+    let sniffed = sniff(prefix[..<count], recordsPath: recordsPath)
+    guard let named else { return sniffed }
+    // Any zip sniffs as .xlsx: an OpenDocument package of another kind named .ods stays .ods, to be refused for
+    // what it is.
+    if sniffed == .ods || (sniffed == .xlsx && !ODSFormat.isOpenDocumentPackage(prefix[..<count])) { return sniffed }
+    return named
   }
 
   /// The format the first bytes of a file show: the first registered format whose

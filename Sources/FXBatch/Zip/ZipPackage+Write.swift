@@ -15,6 +15,12 @@ public enum ZipEntryContent: Sendable, Equatable {
   /// A file of raw deflate data (``ZipDeflater``) whose content inflates to `size` bytes with this CRC-32, copied
   /// into the package as it is: the entry is written deflated, whatever method it had.
   case deflatedFile(path: String, size: UInt64, crc: UInt32)
+
+  /// Whether the content comes deflated already (libzip copies it as it is).
+  var isDeflated: Bool {
+    if case .deflatedFile = self { return true }
+    return false
+  }
 }
 
 extension ZipPackage {
@@ -24,9 +30,9 @@ extension ZipPackage {
   /// libzip writes the new archive (copying the untouched entries' data without inflating it, deflating the
   /// new content) to an unnamed temporary file, which is then copied into an ``AtomicFile`` beside `outputPath`
   /// and renamed into place, so a failure leaves no file and the input is never touched. A replaced entry keeps
-  /// its compression method and modification time (a package written twice is the same); an added one is
-  /// deflated at ``deflateLevel``. (libzip deflates a replaced entry's new `.bytes` or `.file` content at level
-  /// 9, which is fine for small parts; a big one comes as `.deflatedFile`.)
+  /// its compression method and modification time (a package written twice is the same); a deflated one, and
+  /// an added one, is deflated at ``deflateLevel`` (a converted sheet comes deflated already, as
+  /// ``ZipEntryContent/deflatedFile(path:size:crc:)``, and is copied as it is).
   ///
   /// - Parameters:
   ///   - outputPath: the package to write (replaced if it exists).
@@ -92,6 +98,11 @@ extension ZipPackage {
           throw failure()
         }
         guard zip_file_set_mtime(archive, index, time_t(entry.modificationTime), 0) == 0 else { throw failure() }
+        // libzip drops the level of a replaced entry whose method is set unchanged (deflating at its default, 9);
+        // "the default method" (deflate) at a level keeps it.
+        if entry.method == .deflated, !content.isDeflated {
+          guard zip_set_file_compression(archive, index, ZIP_CM_DEFAULT, Self.deflateLevel) == 0 else { throw failure() }
+        }
       } else {
         let index = zip_file_add(archive, name, source, ZIP_FL_ENC_UTF_8)
         guard index >= 0 else {

@@ -122,6 +122,18 @@ public final class ZipPackage {
     return try contents(of: entry)
   }
 
+  /// Reads every entry to its end, checking each as ``ZipEntryStream`` does (limits, sizes, checksums, DTDs), so
+  /// that a hostile part anywhere refuses the package, even one a conversion would copy without reading.
+  ///
+  /// - Throws: ``ZipError`` of the first entry refused.
+  public func inflateEveryEntry() throws(ZipError) {
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    for entry in entries {
+      let stream = try stream(entry)
+      while try stream.read(into: &chunk) > 0 {}
+    }
+  }
+
   /// A second libzip archive of the same file, that writes its changes to `output` (see ``ZipArchiveSource``).
   func openForWriting(output: Int32) throws(ZipError) -> OpaquePointer {
     try Self.openArchive(path: path, descriptor: descriptor, size: size, output: output)

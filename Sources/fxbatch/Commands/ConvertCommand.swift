@@ -52,7 +52,7 @@ enum ConvertCommand {
       help: "XML: the name of the record elements (default: the root's\nrepeated child); fields: children or @attributes"),
     OptionSpec(
       names: ["--sheet"], valueName: "NAME|NUMBER",
-      help: "XLSX: the sheet to convert, by tab name or number from 1\n(default: the first sheet)"),
+      help: "XLSX, ODS: the sheet to convert, by tab name or number from 1\n(default: the first sheet)"),
     OptionSpec(
       names: ["--from"], valueName: "CODE",
       help: "The from-currency of every record, for a file without a from\nfield (see --override-currency-fields)"),

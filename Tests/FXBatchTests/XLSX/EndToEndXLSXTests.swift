@@ -262,7 +262,6 @@ struct EndToEndXLSXTests {
     ("doctype.xlsx", "xl/workbook.xml has a DTD or an entity declaration, which workbooks never need: refused"),
     ("doctype-utf16.xlsx", "xl/workbook.xml has a DTD or an entity declaration, which workbooks never need: refused"),
     ("duplicate-entry.xlsx", "the package has two entries named xl/workbook.xml"),
-    ("libreoffice.ods", "an OpenDocument spreadsheet (.ods): fxbatch converts .xlsx workbooks only"),
     ("odf-encrypted.ods", "a password-protected workbook: save a copy without the password"),
   ])
   func hostilePackagesAreRefused(name: String, reason: String) throws {

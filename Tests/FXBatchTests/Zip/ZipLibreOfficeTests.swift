@@ -16,13 +16,13 @@ enum LibreOffice {
 @Suite("Zip packages: LibreOffice reads what is written", .enabled(if: LibreOffice.soffice != nil))
 struct ZipLibreOfficeTests {
   /// The first sheet of a workbook as LibreOffice exports it to CSV (in a profile of its own, so that tests
-  /// running at once and a desktop session do not share one).
-  static func csv(of workbook: String, in directory: TemporaryDirectory) throws -> String {
+  /// running at once and a desktop session do not share one), through LibreOffice's `filter` (`--convert-to`).
+  static func csv(of workbook: String, in directory: TemporaryDirectory, filter: String = "csv") throws -> String {
     let soffice = try #require(LibreOffice.soffice)
     let process = Process()
     process.executableURL = URL(fileURLWithPath: soffice)
     process.arguments = [
-      "-env:UserInstallation=file://\(directory.path)/profile", "--headless", "--convert-to", "csv", "--outdir",
+      "-env:UserInstallation=file://\(directory.path)/profile", "--headless", "--convert-to", filter, "--outdir",
       directory.path + "/csv", workbook,
     ]
     process.standardOutput = FileHandle.nullDevice

@@ -30,8 +30,8 @@ struct XLSXBook {
         String(decoding: try package.contents(of: mimetype), as: UTF8.self).contains("opendocument.spreadsheet")
       {
         throw FileError(
-          path: displayPath, message: "an OpenDocument spreadsheet (.ods): fxbatch converts .xlsx workbooks only",
-          hint: "save it as .xlsx")
+          path: displayPath, message: "an OpenDocument spreadsheet, not an .xlsx workbook",
+          hint: "convert it with --format ods")
       }
     } catch let error as FileError {
       throw error
@@ -142,57 +142,21 @@ struct XLSXBook {
 
   // MARK: Cells
 
-  /// The header's text of a cell: its text, number or date as written; "" for anything else.
-  static func headerName(_ cell: XLSXCell) -> String {
-    switch cell.value {
-    case .text(let text): return text.trimmingWhitespace
-    case .number(let text), .date(let text): return text
-    case .boolean, .error, .formulaWithoutValue, .empty: return ""
-    }
-  }
+  /// The header's text of a cell (``WorkbookRecords/headerName(_:)``).
+  static func headerName(_ cell: XLSXCell) -> String { WorkbookRecords.headerName(cell) }
 
-  /// Whether a row has no value at all (only styled cells, or text of whitespace): it is not a record.
-  static func isBlank(_ row: XLSXRow) -> Bool {
-    row.cells.allSatisfy { cell in
-      switch cell.value {
-      case .empty: return true
-      case .text(let text): return text.trimmingWhitespace.isEmpty
-      default: return false
-      }
-    }
-  }
+  /// Whether a row has no value at all (``WorkbookRecords/isBlank(_:)``).
+  static func isBlank(_ row: XLSXRow) -> Bool { WorkbookRecords.isBlank(row) }
 
-  /// The fields of a record row: each role's cell by the header's column.
-  ///
-  /// Numbers stay their decimal text (never `Double`); a number in a date-formatted cell is its day (in a date
-  /// field; elsewhere it is the number it holds); text goes through the usual rules. Error cells, booleans and
-  /// formulas without a cached value are values the field cannot hold, named with their cell.
+  /// The fields of a record row (``WorkbookRecords/fields(of:mapping:dateField:)``): a number in a
+  /// date-formatted cell of the date field is its day (elsewhere it is the number it holds).
   func fields(of row: XLSXRow, mapping: FieldMapping) -> RecordFields {
-    func value(_ column: Int?, isDate: Bool) -> RecordFields.Value {
-      guard let column else { return .absent }
-      guard let cell = row.cells.first(where: { $0.reference.column == column }) else { return .text("") }
-      // Named only in the messages of values a field cannot hold (writing it for every cell costs).
-      var reference: String { cell.reference.description }
-      switch cell.value {
-      case .text(let text): return .text(text)
-      case .empty: return .text("")
-      case .number(let text):
-        guard isDate, dateStyles.contains(cell.style) else { return .number(text) }
-        guard let day = dateSystem.day(ofSerial: text) else {
-          return .other("the number \(RowError.quoted(text)) of date cell \(reference), which is not a day")
-        }
-        return .text(day.description)
-      case .date(let text): return .text(String(text.prefix(10)))
-      case .boolean(let flag): return .other("the boolean \(flag ? "TRUE" : "FALSE") of cell \(reference)")
-      case .error(let code): return .other("the error \(RowError.quoted(code)) of cell \(reference)")
-      case .formulaWithoutValue(let formula):
-        return .other(
-          "the formula \(RowError.quoted("=" + formula)) of cell \(reference) without a computed value (save the workbook in a spreadsheet program)"
-        )
+    WorkbookRecords.fields(of: row, mapping: mapping) { cell, text in
+      guard dateStyles.contains(cell.style) else { return .number(text) }
+      guard let day = dateSystem.day(ofSerial: text) else {
+        return .other("the number \(RowError.quoted(text)) of date cell \(cell.reference), which is not a day")
       }
+      return .text(day.description)
     }
-    return RecordFields(
-      amount: value(mapping.amount, isDate: false), from: value(mapping.from, isDate: false),
-      to: value(mapping.to, isDate: false), date: value(mapping.date, isDate: true))
   }
 }

@@ -7,23 +7,6 @@ extension RecordFormat {
   public static let xlsx = RecordFormat(rawValue: "xlsx")
 }
 
-/// What pass 1 learned of a workbook for pass 2.
-struct XLSXScanDetails: FormatScanDetails {
-  /// The header's row number, and where its fields are.
-  let headerRow: Int
-  let mapping: FieldMapping
-  /// The last column (0-based) any row of the sheet uses: the fx_* cells follow it.
-  let lastColumn: Int
-}
-
-extension FileScan {
-  var xlsx: XLSXScanDetails {
-    details as? XLSXScanDetails
-      ?? XLSXScanDetails(
-        headerRow: 1, mapping: FieldMapping(amount: 0, from: nil, to: nil, date: nil), lastColumn: 0)
-  }
-}
-
 /// `.xlsx` workbooks in the registry: one sheet converted (`--sheet`, else the first), every other part of the
 /// package copied as it is stored (``ZipPackage/write(to:replacing:)``).
 enum XLSXFormat: FileFormat {
@@ -47,81 +30,21 @@ enum XLSXFormat: FileFormat {
     let book = try XLSXBook(
       readPath: file.readPath, displayPath: file.displayPath, sheet: options.sheet, verify: true)
     let reader = try book.rows()
-    var header: XLSXRow? = nil
-    var lastColumn = 0
-    var mapping = FieldMapping(amount: 0, from: nil, to: nil, date: nil)
-    var names: [String] = []
-    var keys = RateKeyIndex()
-    var inference = DecimalMarkInference()
-    let normalizer = context.recordNormalizer
-    let collectKeys = !context.hasConvertingTable
-    var failure: FileError? = nil
-    do throws(XLSXError) {
-      // The sheet is read to its end even when its header is refused: reading it is what checks its entry
-      // (XLSXBook's `verify` leaves it to this scan), and a hostile sheet is refused for that reason.
-      while let row = try reader.nextRow() {
-        if failure != nil { continue }
-        lastColumn = max(lastColumn, row.cells.last?.reference.column ?? 0)
-        if XLSXBook.isBlank(row) { continue }
-        guard header != nil else {
-          header = row
-          do { (names, mapping) = try headerMapping(row, book: book, options: options) } catch { failure = error }
-          continue
-        }
-        let fields = book.fields(of: row, mapping: mapping)
-        if options.decimalMark == nil, case .text(let text) = fields.amount { inference.add(text) }
-        if collectKeys, case .success(let found) = normalizer.rateKey(of: fields), let packed = RateKeyIndex.pack(found.key) {
-          keys.insert(packed)
-        }
-      }
-      try reader.finish()
-    } catch {
-      throw book.fileError(error)
-    }
-    if let failure { throw failure }
-    guard let header else {
-      throw FileError(path: file.displayPath, message: "sheet \(RowError.quoted(book.sheetName)) has no header row")
-    }
-    let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
-    let roles: [(String, Int?)] = [
-      ("amount", mapping.amount), ("from", mapping.from), ("to", mapping.to), ("date", mapping.date),
-    ]
-    let scan = FileScan(
-      displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, format: format,
-      decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
-      normalizer: normalizer,
-      fields: Dictionary(uniqueKeysWithValues: roles.compactMap { role, index in index.map { (role, names[$0]) } }),
-      details: XLSXScanDetails(headerRow: header.number, mapping: mapping, lastColumn: lastColumn))
-    return (scan, keys)
-  }
-
-  /// The header's names by column (gaps as "") and where the fields are; refuses a sheet already annotated.
-  private static func headerMapping(_ row: XLSXRow, book: XLSXBook, options: BatchOptions) throws(FileError)
-    -> ([String], FieldMapping)
-  {
-    var names = [String](repeating: "", count: (row.cells.last?.reference.column ?? 0) + 1)
-    for cell in row.cells { names[cell.reference.column] = XLSXBook.headerName(cell) }
-    let trimmed = Array(names.reversed().drop { $0.isEmpty }.reversed())
-    if AnnotationColumn.endAnnotated(trimmed) {
-      throw FileError.alreadyAnnotated(
-        path: book.displayPath, line: row.number, column: 1, evidence: "its header row has the fx_* cells")
-    }
-    do {
-      let mapping = try FieldMapping.resolve(
-        header: names, names: options.fieldNames, fixedFrom: options.fixedFrom != nil, fixedTo: options.fixedTo != nil)
-      return (names, mapping)
-    } catch {
-      throw FileError(
-        path: book.displayPath, line: row.number, column: 1,
-        message: "sheet \(RowError.quoted(book.sheetName)), row \(row.number): \(error.description)")
-    }
+    return try WorkbookRecords.scan(
+      file, context: context, format: format, sheetName: book.sheetName,
+      nextRow: { () throws(FileError) in
+        do throws(XLSXError) { return try reader.nextRow() } catch { throw book.fileError(error) }
+      }, fields: book.fields(of:mapping:),
+      finish: { () throws(FileError) in
+        do throws(XLSXError) { try reader.finish() } catch { throw book.fileError(error) }
+      })
   }
 
   static func convert(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
     throws(FileError) -> FileConversion
   {
     let options = context.options
-    let details = scan.xlsx
+    let details = scan.workbook
     let book = try XLSXBook(readPath: scan.readPath, displayPath: scan.displayPath, sheet: options.sheet)
     guard let outputPath = scan.outputPath else {
       throw FileError(path: scan.displayPath, message: "a workbook cannot be written to standard output")
@@ -255,11 +178,7 @@ enum XLSXFormat: FileFormat {
     guard let book = try? XLSXBook(readPath: path, displayPath: path, sheet: context.options.sheet),
       let reader = try? book.rows()
     else { return false }
-    while let row = try? reader.nextRow() {
-      if XLSXBook.isBlank(row) { continue }
-      return AnnotationColumn.endAnnotated(row.cells.map(XLSXBook.headerName))
-    }
-    return false
+    return WorkbookRecords.isAnnotated(nextRow: reader.nextRow)
   }
 
   static func summaryDetails(of file: RunReport.File) -> [String] { [displayName] }

@@ -23,6 +23,14 @@ mv payments.ods libreoffice.ods
 # A real Excel 97-2003 workbook (BIFF8 in a Compound File), as LibreOffice writes it.
 mv payments.xls legacy.xls
 
+# The ODS fixtures, from the flat XML documents make_ods_sources.py writes: equivalence.fods saved by LibreOffice
+# as .csv, .xlsx and .ods (the same records in the three formats), and features.fods saved as .ods.
+"$python" make_ods_sources.py
+for target in csv xlsx ods; do
+  soffice -env:UserInstallation="file://$profile" --headless --convert-to "$target" --outdir . equivalence.fods >/dev/null
+done
+soffice -env:UserInstallation="file://$profile" --headless --convert-to ods --outdir . features.fods >/dev/null
+
 # A password-protected workbook as Excel saves it: the package encrypted (ECMA-376 agile encryption) inside a
 # Compound File, beside its EncryptionInfo stream. The password is "fxbatch".
 "$msoffcrypto" -e -p fxbatch openpyxl.xlsx password-protected.xlsx
@@ -39,7 +47,7 @@ rm -f encrypted-entry.xlsx
   zip -q -X -P fxbatch "$here/encrypted-entry.xlsx" xl/worksheets/sheet1.xml)
 rm -rf "$workspace"
 
-# Samples/expenses.xlsx, the sample workbook of README's first command: a travel expense report written as
+# Samples/expenses.xlsx (and .ods), the sample workbook of README's first command: a travel expense report written as
 # LibreOffice's flat XML and saved by LibreOffice as .xlsx (date cells, amounts formatted #,##0.00, a second sheet).
 row() { # date amount currency target description
   printf '    <table:table-row><table:table-cell table:style-name="datecell" office:value-type="date" office:date-value="%s"><text:p>%s</text:p></table:table-cell>' "$1" "$1"
@@ -64,7 +72,10 @@ sample=$(mktemp -d)
   printf '   </table:table>\n   <table:table table:name="Notes"><table:table-row><table:table-cell office:value-type="string"><text:p>Travel expenses, March 2025</text:p></table:table-cell></table:table-row></table:table>\n'
   printf '  </office:spreadsheet>\n </office:body>\n</office:document>\n'
 } >"$sample/expenses.fods"
-soffice -env:UserInstallation="file://$profile" --headless --convert-to xlsx --outdir ../../../../Samples "$sample/expenses.fods" >/dev/null
+# The same saved as .ods: Samples/expenses.ods.
+for target in xlsx ods; do
+  soffice -env:UserInstallation="file://$profile" --headless --convert-to "$target" --outdir ../../../../Samples "$sample/expenses.fods" >/dev/null
+done
 rm -rf "$sample"
 
 ls -l

@@ -1,0 +1,92 @@
+/// The markup of the fx_* cells fxbatch writes into a table (ODF 1.3 part 3, 9.1.4 and 19.385): `fx_rate` and
+/// `fx_converted` as float cells, `fx_rate_date` as a date cell, the rest as string cells, each with the
+/// paragraph LibreOffice shows until it recomputes the cell's text.
+enum ODSCells {
+  /// The cells of one row: the fx_* names on the header row, a record's values on the others (`""` for none).
+  static func markup(_ values: [String], isHeader: Bool) -> [UInt8] {
+    var markup = ""
+    for (column, value) in zip(AnnotationColumn.allCases, values) {
+      guard !value.isEmpty else {
+        markup += "<table:table-cell/>"
+        continue
+      }
+      switch column {
+      case .rate where !isHeader:
+        markup += "<table:table-cell office:value-type=\"float\" office:value=\"\(value)\">\(paragraph(value))</table:table-cell>"
+      case .converted where !isHeader:
+        let digits = value.firstIndex(of: ".").map { value.distance(from: $0, to: value.endIndex) - 1 } ?? 0
+        let style = minorUnitStyles.contains(digits) ? " table:style-name=\"\(minorUnitStyle(digits))\"" : ""
+        markup +=
+          "<table:table-cell\(style) office:value-type=\"float\" office:value=\"\(value)\">\(paragraph(value))</table:table-cell>"
+      case .rateDate where !isHeader:
+        markup +=
+          "<table:table-cell table:style-name=\"\(dateStyle)\" office:value-type=\"date\" office:date-value=\"\(value)\">\(paragraph(value))</table:table-cell>"
+      default:
+        markup += "<table:table-cell office:value-type=\"string\">\(paragraph(value))</table:table-cell>"
+      }
+    }
+    return Array(markup.utf8)
+  }
+
+  /// The digits after the decimal mark ISO 4217 gives currencies (none, 2, 3 or 4): `fx_converted` is shown with
+  /// as many as its value has (its currency's minor units), through a cell style of its own.
+  static let minorUnitStyles = 0...4
+
+  /// The cell style of `fx_converted` with `digits` digits after the decimal mark.
+  static func minorUnitStyle(_ digits: Int) -> String { "fxbatch-minor-units-\(digits)" }
+
+  /// The cell style of `fx_rate_date`: `YYYY-MM-DD`.
+  static let dateStyle = "fxbatch-rate-date"
+
+  /// The automatic styles the cells use (ODF 1.3 part 3, 16.29 and 16.27.10): number styles with a fixed
+  /// number of decimals, a `YYYY-MM-DD` date style, and the cell styles that show them.
+  static let automaticStyles: [UInt8] = {
+    var styles = ""
+    for digits in minorUnitStyles {
+      styles +=
+        "<number:number-style style:name=\"\(minorUnitStyle(digits))-number\"><number:number number:decimal-places=\"\(digits)\" number:min-decimal-places=\"\(digits)\" number:min-integer-digits=\"1\"/></number:number-style>"
+        + "<style:style style:name=\"\(minorUnitStyle(digits))\" style:family=\"table-cell\" style:data-style-name=\"\(minorUnitStyle(digits))-number\"/>"
+    }
+    styles +=
+      "<number:date-style style:name=\"\(dateStyle)-date\"><number:year number:style=\"long\"/><number:text>-</number:text><number:month number:style=\"long\"/><number:text>-</number:text><number:day number:style=\"long\"/></number:date-style>"
+      + "<style:style style:name=\"\(dateStyle)\" style:family=\"table-cell\" style:data-style-name=\"\(dateStyle)-date\"/>"
+    return Array(styles.utf8)
+  }()
+
+  /// A `text:p` of text: `&`, `<`, `>` escaped, a run of spaces after the first (and a leading one) as `text:s`,
+  /// tabs and line breaks as their elements, as ODF keeps them (white space in a paragraph otherwise collapses).
+  static func paragraph(_ text: String) -> String {
+    var result = "<text:p>"
+    var spaces = 0
+    func flushSpaces(atStart: Bool) {
+      guard spaces > 0 else { return }
+      if atStart {
+        result += spaces == 1 ? "<text:s/>" : "<text:s text:c=\"\(spaces)\"/>"
+      } else {
+        result += " "
+        if spaces > 1 { result += spaces == 2 ? "<text:s/>" : "<text:s text:c=\"\(spaces - 1)\"/>" }
+      }
+      spaces = 0
+    }
+    var atStart = true
+    for character in text {
+      if character == " " {
+        spaces += 1
+        continue
+      }
+      flushSpaces(atStart: atStart)
+      atStart = false
+      switch character {
+      case "&": result += "&amp;"
+      case "<": result += "&lt;"
+      case ">": result += "&gt;"
+      case "\t": result += "<text:tab/>"
+      case "\n": result += "<text:line-break/>"
+      default: result.append(character)
+      }
+    }
+    // Trailing spaces are kept as text:s too (a space at the end of a paragraph is dropped).
+    if spaces > 0 { result += spaces == 1 ? "<text:s/>" : "<text:s text:c=\"\(spaces)\"/>" }
+    return result + "</text:p>"
+  }
+}

@@ -1,0 +1,109 @@
+extension RecordFormat {
+  /// An OpenDocument spreadsheet (`.ods`): one table's rows are the records, its first non-empty row the header.
+  public static let ods = RecordFormat(rawValue: "ods")
+}
+
+/// `.ods` spreadsheets in the registry: one table converted (`--sheet`, else the first), `content.xml`
+/// rewritten (``ODSContentRewriter``) and every other entry of the package copied as it is stored
+/// (``ZipPackage/write(to:replacing:)``), the `mimetype` entry first and uncompressed as ODF requires.
+enum ODSFormat: FileFormat {
+  static let format = RecordFormat.ods
+  static let displayName = "ODS"
+  static let fileExtensions = ["ods"]
+
+  /// A zip whose first entry is `mimetype` holding the spreadsheet media type (ODF 1.3 part 2, 3.3: stored,
+  /// first, so that its bytes stand at offset 38 of the file).
+  static func recognizes(raw: ArraySlice<UInt8>, content: ArraySlice<UInt8>, recordsPath: [String]) -> Bool {
+    isOpenDocumentPackage(raw) && raw.dropFirst(38).starts(with: ODSBook.mediaType.utf8)
+  }
+
+  /// Whether a file starts as an OpenDocument package of any kind: a zip whose first entry is `mimetype`.
+  static func isOpenDocumentPackage(_ raw: ArraySlice<UInt8>) -> Bool {
+    raw.starts(with: [0x50, 0x4B, 0x03, 0x04]) && raw.dropFirst(30).starts(with: "mimetype".utf8)
+  }
+
+  static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
+    guard file.outputPath != nil else {
+      throw FileError(
+        path: file.displayPath, message: "the annotated copy of a workbook is a zip package, not text for standard output",
+        hint: "give -o FILE or --output-dir DIR")
+    }
+    let book = try ODSBook(readPath: file.readPath, displayPath: file.displayPath, verify: true)
+    let table = try book.table(context.options.sheet)
+    let result = try WorkbookRecords.scan(
+      file, context: context, format: format, sheetName: table.name,
+      nextRow: { () throws(FileError) in
+        do throws(ODSError) { return try table.nextRow() } catch { throw book.fileError(error) }
+      }, fields: { WorkbookRecords.fields(of: $0, mapping: $1) })
+    do throws(ODSError) { try table.readToEnd() } catch { throw book.fileError(error) }
+    // After the part is read, so that malformed XML is refused for what it is.
+    do { try ODSContentRewriter.checkRoot(of: try book.package.stream(book.contentEntry)) } catch let error as FileError {
+      throw FileError(path: file.displayPath, message: error.message)
+    } catch {
+      throw XLSXBook.fileError("\(error)", readPath: file.readPath, displayPath: file.displayPath)
+    }
+    let columns = result.0.workbook.lastColumn + 1 + AnnotationColumn.allCases.count
+    guard columns <= XLSXCellReference.columnCount else {
+      throw FileError(
+        path: file.displayPath,
+        message:
+          "sheet \(RowError.quoted(table.name)) uses its columns to the last but \(columns - XLSXCellReference.columnCount - 1): no room for the \(AnnotationColumn.allCases.count) fx_* columns"
+      )
+    }
+    return result
+  }
+
+  static func convert(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
+    throws(FileError) -> FileConversion
+  {
+    let options = context.options
+    let details = scan.workbook
+    guard let outputPath = scan.outputPath else {
+      throw FileError(path: scan.displayPath, message: "a workbook cannot be written to standard output")
+    }
+    let book = try ODSBook(readPath: scan.readPath, displayPath: scan.displayPath)
+    let table = try book.table(options.sheet)
+    let parser = scan.amountParser(currencies: options.currencies)
+    let rewriter = ODSContentRewriter(
+      tableIndex: table.index, firstColumn: details.lastColumn + 1, columnCount: AnnotationColumn.allCases.count)
+    var counts = RunReport.Counts()
+    var withoutDate = 0
+    var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
+
+    /// The fx_* cells of each row of a row element (none for the rows before the header and blank rows).
+    func cells(row number: Int, repeated: Int) throws(FileError) -> [[UInt8]] {
+      let element: ODSRowElement?
+      do throws(ODSError) { element = try table.nextElement() } catch { throw book.fileError(error) }
+      guard let element, element.number == number, element.repeated == repeated else {
+        throw FileError(path: scan.displayPath, message: "row \(number) of the sheet changed while it was read")
+      }
+      if element.isBlank || number + repeated - 1 < details.headerRow { return [] }
+      return (0..<repeated).map { offset in
+        let row = element.row(offset)
+        if row.number == details.headerRow {
+          return ODSCells.markup(AnnotationColumn.allCases.map(\.rawValue), isHeader: true)
+        }
+        guard row.number > details.headerRow else { return ODSCells.markup([], isHeader: false) }
+        let outcome = context.recordConverter.outcome(
+          of: WorkbookRecords.fields(of: row, mapping: details.mapping), normalizer: scan.normalizer, parser: parser,
+          quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
+        counts.add(outcome)
+        return ODSCells.markup(outcome.cells(decimalMark: .point), isHeader: false)
+      }
+    }
+
+    try WorkbookPackageRewrite.write(
+      book.package, replacing: book.contentEntry, to: outputPath, displayPath: scan.displayPath
+    ) { stream, write throws(FileError) in
+      try rewriter.rewrite(stream, write: write, cells: cells)
+    }
+    return FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
+  }
+
+  /// Its converted table's header row ends with the fx_* cells.
+  static func isAnnotatedOutput(_ path: String, context: FormatContext) -> Bool {
+    guard let book = try? ODSBook(readPath: path, displayPath: path), let table = try? book.table(context.options.sheet)
+    else { return false }
+    return WorkbookRecords.isAnnotated(nextRow: table.nextRow)
+  }
+}

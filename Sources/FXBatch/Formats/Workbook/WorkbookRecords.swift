@@ -1,0 +1,153 @@
+/// What every workbook format (`.xlsx`, `.ods`) does the same way once its sheet is read as rows of cells
+/// (``XLSXRow``, the one cell model both readers produce): the header is the first non-empty row, the record
+/// fields are the cells under the header's names, and pass 1 collects the rate keys and the decimal mark.
+enum WorkbookRecords {
+  /// Pass 1 over a sheet's rows.
+  ///
+  /// - Parameters:
+  ///   - file: the file.
+  ///   - context: the run.
+  ///   - format: the workbook's format, for the scan.
+  ///   - sheetName: the converted sheet's name, for messages.
+  ///   - nextRow: the sheet's next row, `nil` after the last.
+  ///   - fields: the record fields of a row under the header's mapping.
+  /// - Returns: the file's scan, with ``WorkbookScanDetails``, and its rate keys.
+  /// - Throws: ``FileError`` from `nextRow`, a header without the fields, an annotated header, no header at all.
+  static func scan(
+    _ file: FileInput, context: FormatContext, format: RecordFormat, sheetName: String,
+    nextRow: () throws(FileError) -> XLSXRow?, fields: (XLSXRow, FieldMapping) -> RecordFields,
+    finish: () throws(FileError) -> Void = {}
+  ) throws(FileError) -> (FileScan, RateKeyIndex) {
+    let options = context.options
+    var header: XLSXRow? = nil
+    var lastColumn = 0
+    var mapping = FieldMapping(amount: 0, from: nil, to: nil, date: nil)
+    var names: [String] = []
+    var keys = RateKeyIndex()
+    var inference = DecimalMarkInference()
+    let normalizer = context.recordNormalizer
+    let collectKeys = !context.hasConvertingTable
+    var failure: FileError? = nil
+    // The sheet is read to its end even when its header is refused: reading it is what checks its entry (the
+    // package's other entries are checked before), and a hostile sheet is refused for that reason first.
+    while let row = try nextRow() {
+      if failure != nil { continue }
+      lastColumn = max(lastColumn, row.cells.last?.reference.column ?? 0)
+      if isBlank(row) { continue }
+      guard header != nil else {
+        header = row
+        do {
+          (names, mapping) = try headerMapping(
+            row, displayPath: file.displayPath, sheetName: sheetName, options: options)
+        } catch { failure = error }
+        continue
+      }
+      let fields = fields(row, mapping)
+      if options.decimalMark == nil, case .text(let text) = fields.amount { inference.add(text) }
+      if collectKeys, case .success(let found) = normalizer.rateKey(of: fields), let packed = RateKeyIndex.pack(found.key) {
+        keys.insert(packed)
+      }
+    }
+    try finish()
+    if let failure { throw failure }
+    guard let header else {
+      throw FileError(path: file.displayPath, message: "sheet \(RowError.quoted(sheetName)) has no header row")
+    }
+    let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
+    let roles: [(String, Int?)] = [
+      ("amount", mapping.amount), ("from", mapping.from), ("to", mapping.to), ("date", mapping.date),
+    ]
+    let scan = FileScan(
+      displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, format: format,
+      decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
+      normalizer: normalizer,
+      fields: Dictionary(uniqueKeysWithValues: roles.compactMap { role, index in index.map { (role, names[$0]) } }),
+      details: WorkbookScanDetails(headerRow: header.number, mapping: mapping, lastColumn: lastColumn))
+    return (scan, keys)
+  }
+
+  /// The header's names by column (gaps as "") and where the fields are; refuses a sheet already annotated.
+  static func headerMapping(_ row: XLSXRow, displayPath: String, sheetName: String, options: BatchOptions)
+    throws(FileError) -> ([String], FieldMapping)
+  {
+    var names = [String](repeating: "", count: (row.cells.last?.reference.column ?? 0) + 1)
+    for cell in row.cells { names[cell.reference.column] = headerName(cell) }
+    let trimmed = Array(names.reversed().drop { $0.isEmpty }.reversed())
+    if AnnotationColumn.endAnnotated(trimmed) {
+      throw FileError.alreadyAnnotated(
+        path: displayPath, line: row.number, column: 1, evidence: "its header row has the fx_* cells")
+    }
+    do {
+      let mapping = try FieldMapping.resolve(
+        header: names, names: options.fieldNames, fixedFrom: options.fixedFrom != nil, fixedTo: options.fixedTo != nil)
+      return (names, mapping)
+    } catch {
+      throw FileError(
+        path: displayPath, line: row.number, column: 1,
+        message: "sheet \(RowError.quoted(sheetName)), row \(row.number): \(error.description)")
+    }
+  }
+
+  /// Whether the first non-blank row of a sheet ends with the fx_* names (an earlier fxbatch output).
+  static func isAnnotated(nextRow: () throws -> XLSXRow?) -> Bool {
+    while let row = try? nextRow() {
+      if isBlank(row) { continue }
+      return AnnotationColumn.endAnnotated(row.cells.map(headerName))
+    }
+    return false
+  }
+
+  /// The header's text of a cell: its text, number or date as written; "" for anything else.
+  static func headerName(_ cell: XLSXCell) -> String {
+    switch cell.value {
+    case .text(let text): return text.trimmingWhitespace
+    case .number(let text), .date(let text): return text
+    case .boolean, .error, .formulaWithoutValue, .empty: return ""
+    }
+  }
+
+  /// Whether a row has no value at all (only styled cells, or text of whitespace): it is not a record.
+  static func isBlank(_ row: XLSXRow) -> Bool {
+    row.cells.allSatisfy { cell in
+      switch cell.value {
+      case .empty: return true
+      case .text(let text): return text.trimmingWhitespace.isEmpty
+      default: return false
+      }
+    }
+  }
+
+  /// The fields of a record row: each role's cell by the header's column.
+  ///
+  /// Numbers stay their decimal text (never `Double`); text goes through the usual rules; a date cell is its
+  /// day. Error cells, booleans and formulas without a cached value are values the field cannot hold, named with
+  /// their cell.
+  ///
+  /// - Parameter dateField: what a number in the date field is (an `.xlsx` date is a number in a date style).
+  static func fields(
+    of row: XLSXRow, mapping: FieldMapping,
+    dateField: (_ cell: XLSXCell, _ number: String) -> RecordFields.Value = { .number($1) }
+  ) -> RecordFields {
+    func value(_ column: Int?, isDate: Bool) -> RecordFields.Value {
+      guard let column else { return .absent }
+      guard let cell = row.cells.first(where: { $0.reference.column == column }) else { return .text("") }
+      // Named only in the messages of values a field cannot hold (writing it for every cell costs).
+      var reference: String { cell.reference.description }
+      switch cell.value {
+      case .text(let text): return .text(text)
+      case .empty: return .text("")
+      case .number(let text): return isDate ? dateField(cell, text) : .number(text)
+      case .date(let text): return .text(String(text.prefix(10)))
+      case .boolean(let flag): return .other("the boolean \(flag ? "TRUE" : "FALSE") of cell \(reference)")
+      case .error(let code): return .other("the error \(RowError.quoted(code)) of cell \(reference)")
+      case .formulaWithoutValue(let formula):
+        return .other(
+          "the formula \(RowError.quoted("=" + formula)) of cell \(reference) without a computed value (save the workbook in a spreadsheet program)"
+        )
+      }
+    }
+    return RecordFields(
+      amount: value(mapping.amount, isDate: false), from: value(mapping.from, isDate: false),
+      to: value(mapping.to, isDate: false), date: value(mapping.date, isDate: true))
+  }
+}

@@ -1,0 +1,36 @@
+import FXBatchTestSupport
+import Foundation
+import Testing
+
+@testable import FXBatch
+
+/// The text fxbatch writes into a cell (``ODSCells/paragraph(_:)``) is read back as it was, white space
+/// included, by the project's reader (``ODSTableReader``): ODF collapses runs of spaces in a paragraph unless
+/// they are written as `text:s`.
+@Suite("ODS: written text reads back")
+struct ODSCellsTests {
+  static let texts = [
+    "ecb-embedded EUR/USD=1.0945", " leading", "trailing ", "two  spaces", "   three and more    ", "a\tb", "one\ntwo",
+    "<&> \"quoted\" 'single'", "Ünïcødé €", " ", "",
+  ]
+
+  @Test func writtenTextReadsBack() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let cells = Self.texts.map { text in
+      "<table:table-cell office:value-type=\"string\">\(ODSCells.paragraph(text))</table:table-cell>"
+    }
+    let rows = cells.map { "<table:table-row>\($0)</table:table-row>" }.joined()
+    try EndToEndODSTests.spreadsheet(content: EndToEndODSTests.content(rows: rows), named: "text.ods", in: directory)
+    let read = try EndToEndODSTests.rows(of: directory.path + "/text.ods")
+    #expect(read.count == Self.texts.count)
+    for (row, text) in zip(read, Self.texts) { #expect(EndToEndODSTests.values(of: row, from: 0, count: 1) == [text]) }
+  }
+
+  @Test func paragraphMarkup() {
+    #expect(ODSCells.paragraph("a  b") == "<text:p>a <text:s/>b</text:p>")
+    #expect(ODSCells.paragraph(" a") == "<text:p><text:s/>a</text:p>")
+    #expect(ODSCells.paragraph("a   ") == #"<text:p>a<text:s text:c="3"/></text:p>"#)
+    #expect(ODSCells.paragraph("x<y&z") == "<text:p>x&lt;y&amp;z</text:p>")
+  }
+}

@@ -110,11 +110,12 @@ struct EndToEndODSTests {
     #expect(first.name == "mimetype")
     #expect(first.method == 0)
     #expect(String(decoding: bytes[38..<84], as: UTF8.self) == "application/vnd.oasis.opendocument.spreadsheet")
-    // content.xml is deflated at zlib's default level, as LibreOffice writes it: bits 1 and 2 of its general
-    // purpose flags say "normal" (APPNOTE.TXT 4.4.4), not "maximum" (libzip's default).
+    // content.xml is deflated at fxbatch's level (ZipPackage.deflateLevel, 1): bits 1 and 2 of its general
+    // purpose flags say "fast" (APPNOTE.TXT 4.4.4: bit 2 set, bit 1 clear), not "maximum" (libzip's default).
     let content = try #require(try RawZip(bytes).entries.first { $0.name == "content.xml" })
+    #expect(ZipPackage.deflateLevel == 1)
     #expect(content.method == 8)
-    #expect(content.flags & 0b110 == 0)
+    #expect(content.flags & 0b110 == 0b100)
   }
 
   @Test func libreOfficeFeatures() throws {

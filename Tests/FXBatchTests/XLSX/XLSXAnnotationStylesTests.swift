@@ -81,6 +81,20 @@ struct XLSXAnnotationStylesTests {
     #expect(text.contains("numFmts count=\"\(formats)\""))
   }
 
+  /// The new number formats take the lowest free ids from 164, however large the workbook's own are: a copy
+  /// with ids past 4294967295 (the largest readers accept) does not open in openpyxl.
+  @Test func newFormatsTakeTheLowestFreeIds() throws {
+    let part = Self.minimal.replacing(
+      "<fonts",
+      with: #"<numFmts count="3"><numFmt numFmtId="4294967295" formatCode="0.0"/><numFmt numFmtId="164" "#
+        + #"formatCode="0.0"/><numFmt numFmtId="166" formatCode="0.0"/></numFmts><fonts"#)
+    let (after, _) = try #require(XLSXAnnotationStyles.adding(to: Array(part.utf8)))
+    let text = String(decoding: after, as: UTF8.self)
+    let ids = text.matches(of: #/numFmtId="(\d+)" formatCode/#).map { String($0.1) }
+    #expect(ids == ["4294967295", "164", "166", "165", "167", "168"])
+    #expect(text.contains(#"<numFmt numFmtId="168" formatCode="yyyy-mm-dd"/>"#))
+  }
+
   /// A styles part without `<cellXfs>` (or with no style in it) has no default style to copy: no styles, and the
   /// conversion writes `fx_rate_date` as text.
   @Test func aPartWithoutCellStylesGetsNone() {

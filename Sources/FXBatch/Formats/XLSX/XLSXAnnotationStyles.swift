@@ -42,7 +42,7 @@ struct XLSXAnnotationStyles: Equatable {
     var insideNumFmts = false
     var xfCount = 0
     var firstXf: [UInt8]? = nil
-    var largestFormat = 163
+    var usedFormats: Set<Int> = []
     var numFmtCount = 0
     var index = 0
     while let open = part[index...].firstIndex(of: UInt8(ascii: "<")) {
@@ -69,7 +69,7 @@ struct XLSXAnnotationStyles: Equatable {
       case "numFmt" where insideNumFmts && !isEnd:
         numFmtCount += 1
         if let id = XLSXSheetRewriter.attribute("numFmtId", of: tag).flatMap({ Int($0) }) {
-          largestFormat = max(largestFormat, id)
+          usedFormats.insert(id)
         }
       case "cellXfs" where isEnd:
         if insideCellXfs { cellXfs?.end = open }
@@ -85,20 +85,26 @@ struct XLSXAnnotationStyles: Equatable {
     }
     guard let rootEnd, let cellXfs, let cellXfsEnd = cellXfs.end, let firstXf else { return nil }
 
-    // Number formats: the custom ones get ids after the largest the workbook uses (164 is the first custom id).
+    // Number formats: the custom ones get the lowest ids from 164 (the first custom id) the workbook does not
+    // use, so they stay far below the largest id readers accept (4294967295; openpyxl fails past it).
     var customFormats: [(id: Int, code: String)] = []
     var formatOfDecimals: [Int: Int] = [:]
+    var candidate = 163
+    func freeFormat() -> Int {
+      candidate += 1
+      while usedFormats.contains(candidate) { candidate += 1 }
+      return candidate
+    }
     for format in amountFormats {
       if let id = format.builtIn {
         formatOfDecimals[format.decimals] = id
       } else {
-        largestFormat += 1
-        customFormats.append((largestFormat, format.code))
-        formatOfDecimals[format.decimals] = largestFormat
+        let id = freeFormat()
+        customFormats.append((id, format.code))
+        formatOfDecimals[format.decimals] = id
       }
     }
-    largestFormat += 1
-    let dateFormat = largestFormat
+    let dateFormat = freeFormat()
     customFormats.append((dateFormat, dateFormatCode))
     let formatMarkup = customFormats.map { "<\(prefix)numFmt numFmtId=\"\($0.id)\" formatCode=\"\($0.code)\"/>" }.joined()
 

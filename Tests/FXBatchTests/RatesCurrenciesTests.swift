@@ -110,6 +110,24 @@ struct RatesCurrenciesTests {
       ecb.standardOutput == "EUR 2026-11-26 2026-11-27 ecb -\nGBP 2026-11-26 2026-11-26 ecb -\nUSD 2026-11-26 2026-11-27 ecb -\n")
   }
 
+  // A name with control characters (an escape sequence, a line break that would forge a line of its own) is
+  // printed with them written \u{…}: one currency a line (break-it run).
+  @Test func controlCharactersInNamesStayOnTheirLine() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    server.route(
+      "/v1/currencies",
+      [.json(#"{"AED":"Dirham\u001b[31mRED\r\nEUR 1999-01-04 2026-10-30 embedded FAKE","USD":"Dollar\u202e"}"#)])
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let result = try run(["--source", "frankfurter-v1", "--endpoint", server.baseURL.absoluteString], in: directory)
+    #expect(result.status == 0)
+    #expect(
+      result.standardOutput
+        == #"AED - - frankfurter-v1 Dirham\u{1b}[31mRED\u{d}\u{a}EUR 1999-01-04 2026-10-30 embedded FAKE"# + "\n"
+        + #"USD - - frankfurter-v1 Dollar\u{202e}"# + "\n")
+  }
+
   // A service down is exit 1, an answer that is not a currency list exit 2, each one line; usage errors 64.
   @Test func failuresAndUsageErrors() throws {
     let server = try LoopbackHTTPServer()

@@ -12,9 +12,11 @@ public struct CurrencyCoverage: Sendable, Equatable {
   /// The name of the source that covers it, as given after `--source` (in a chain: the first link that does).
   public var source: String
 
+  /// Control characters and other invisible ones in `name` (a service's text) are written `\u{…}`, so that a
+  /// listing stays one currency a line.
   public init(code: String, name: String? = nil, firstDay: CalendarDay? = nil, lastDay: CalendarDay? = nil, source: String) {
     self.code = code
-    self.name = name
+    self.name = name.map(RowError.visible)
     self.firstDay = firstDay
     self.lastDay = lastDay
     self.source = source

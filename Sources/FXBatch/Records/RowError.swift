@@ -80,15 +80,33 @@ public struct RowError: Error, Hashable, Sendable, CustomStringConvertible {
       case "\r": result += "\\r"
       case "\t": result += "\\t"
       case "\"": result += "\\\""
-      // C0 and C1 controls, line and paragraph separators, and invisible marks (zero-width spaces, a byte order
-      // mark) would break the line or hide in the message.
-      case _
-      where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x200B...0x200F).contains(scalar.value)
-        || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0xFEFF:
-        result += "\\u{\(String(scalar.value, radix: 16))}"
+      case _ where isInvisible(scalar): result += "\\u{\(String(scalar.value, radix: 16))}"
       default: result.unicodeScalars.append(scalar)
       }
     }
     return result + "\""
+  }
+
+  /// Whether a character would break a line of output or hide in it: C0 and C1 controls, line and paragraph
+  /// separators, invisible marks (zero-width spaces, a byte order mark) and bidirectional overrides.
+  static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || (0x200B...0x200F).contains(scalar.value)
+      || (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+      || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0xFEFF
+  }
+
+  /// `text` with each character ``isInvisible(_:)`` finds written `\u{…}`, for text from outside (a service's
+  /// currency names) printed a line at a time.
+  static func visible(_ text: String) -> String {
+    guard text.unicodeScalars.contains(where: isInvisible) else { return text }
+    var result = ""
+    for scalar in text.unicodeScalars {
+      if isInvisible(scalar) {
+        result += "\\u{\(String(scalar.value, radix: 16))}"
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
   }
 }

@@ -102,6 +102,24 @@ struct RateExportTests {
     #expect(usage.status == 64)
     #expect(usage.standardError.contains("rates export needs --from YYYY-MM-DD and --to YYYY-MM-DD"))
   }
+
+  /// A quote named twice would write each price twice into a ledger, and the base as a quote would be left out
+  /// without a word: both are usage errors (break-it run).
+  @Test(arguments: [
+    (["--quotes", "USD,USD"], "--quotes USD,USD: USD is named twice"),
+    (["--quotes", "USD,EUR"], "--quotes USD,EUR: EUR is the base (the rates' pivot; --base for another)"),
+    (["--base", "USD", "--quotes", "EUR,JPY,USD"], "--quotes EUR,JPY,USD: USD is the base; its rate to itself is 1"),
+  ])
+  func quotesAreEachNamedOnceAndNotTheBase(options: [String], message: String) throws {
+    let cli = try CLIRunner()
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let result = try cli.run(
+      ["rates", "export", "--from", "2024-01-02", "--to", "2024-01-02"] + options, in: directory.url)
+    #expect(result.status == 64)
+    #expect(result.standardOutput.isEmpty)
+    #expect(result.standardError.hasPrefix("fxbatch: error: " + message))
+  }
 }
 
 /// The exports load unchanged in Beancount and hledger: every price, with its number as written.

@@ -160,7 +160,10 @@ enum RatesCommand {
       if let text = parsed.value("--base") { base = try OptionValues.currency(text, option: "--base") }
       if let text = parsed.value("--quotes") {
         for code in text.split(separator: ",", omittingEmptySubsequences: false) {
-          quotes.append(try OptionValues.currency(String(code), option: "--quotes"))
+          let quote = try OptionValues.currency(String(code), option: "--quotes")
+          // Each price once: a repeated quote would write every row twice into a ledger.
+          if quotes.contains(quote) { throw UsageError("--quotes \(text): \(quote) is named twice") }
+          quotes.append(quote)
         }
       }
       if let text = parsed.value("--format") {
@@ -176,6 +179,12 @@ enum RatesCommand {
       return FXBatchCommand.usageError(error, usage: usage)
     }
     guard let rates = loadRates(parsed) else { return ExitStatus.fileError }
+    if quotes.contains(base ?? rates.pivot) {
+      let reason = "\(base ?? rates.pivot) is the base\(base == nil ? " (the rates' pivot; --base for another)" : "")"
+      return FXBatchCommand.usageError(
+        UsageError("--quotes \(parsed.value("--quotes") ?? ""): \(reason); its rate to itself is 1, not exported"),
+        usage: usage)
+    }
     let exported = RateExport(
       table: rates, base: base ?? rates.pivot, quotes: quotes, from: from, to: to, rule: rule)
     let kind = rule.periodDescription.map { ", \($0) rates" } ?? ", daily reference rates"

@@ -86,7 +86,8 @@ struct PeriodRateTests {
       source: "ecb-embedded average 2008-12 of 21 days EUR/ISK=290 (7 of 21 days) EUR/USD=1.344942857", thousand: "4.64"),
     Case(
       base: "EUR", quote: "ISK", day: "2008-12-31", rule: .closing(.month), numerator: 290, denominator: 1,
-      rateText: "290", rateDate: "2008-12-09", isFallback: false, source: "ecb-embedded closing 2008-12 EUR/ISK=290",
+      rateText: "290", rateDate: "2008-12-09", isFallback: true,
+      source: "ecb-embedded closing 2008-12 (none on 2008-12-31, the period's last publication day) EUR/ISK=290",
       thousand: "290000"),
     // HRK's last year: its own average, then (2023) the fixed conversion into the euro and the euro's average.
     Case(
@@ -223,12 +224,13 @@ struct PeriodRateTests {
     ).get()
     #expect(Self.fraction(euro.rate) == (219, 200))  // (1.09 + 1.10) ÷ 2 = 1.095
     #expect(euro.source == "test average 2024-02 of 2 days EUR/USD=1.095")
-    // Closing skips 2024-02-02, which has no USD/JPY rate.
+    // Closing skips 2024-02-02, which has no USD/JPY rate: a fallback to 2024-02-01, saying so.
     let closing = try table.quote(
       for: RateKey(base: usd, quote: jpy, day: february), rule: .closing(.month), maxStaleness: 5
     ).get()
     #expect(closing.rateDateText == "2024-02-01")
-    #expect(closing.source == "test closing 2024-02 USD/JPY=149")
+    #expect(closing.source == "test closing 2024-02 (none on 2024-02-02, the period's last publication day) USD/JPY=149")
+    #expect(closing.isFallback)
     // The file starts on 2024-01-31: January's average would be of one day of it; its closing rate is known.
     let january = Self.day("2024-01-10")
     let partial = table.quote(for: RateKey(base: .euro, quote: usd, day: january), rule: .average(.month), maxStaleness: 5)

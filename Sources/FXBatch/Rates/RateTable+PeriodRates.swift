@@ -126,16 +126,22 @@ extension RateTable {
     if let error = periodPrecheck(pair, span: span, kind: "a closing rate", needsStart: false) {
       return .failure(error)
     }
-    for row in rows(in: span).reversed() {
+    let periodRows = rows(in: span)
+    for row in periodRows.reversed() {
       let day = days[row]
       switch quote(for: RateKey(base: pair.base, quote: pair.quote, day: day), maxStaleness: 0) {
       case .success(let found):
         let identifier = identifier(for: day)
         let legs = found.source.hasPrefix(identifier) ? String(found.source.dropFirst(identifier.count)) : " " + found.source
+        // A closing day before the period's last publication day (a currency no longer published by then) is a
+        // fallback, and says which day it falls back from.
+        let last = periodRows.last.map { days[$0] }
+        let isFallback = last != nil && last != day
+        let note = isFallback ? " (none on \(last.map(\.description) ?? ""), the period's last publication day)" : ""
         return .success(
           RateQuote(
-            rate: found.rate, rateText: found.rateText, rateDay: day, isFallback: false,
-            source: "\(identifier) closing \(span.label)\(legs)"))
+            rate: found.rate, rateText: found.rateText, rateDay: day, isFallback: isFallback,
+            source: "\(identifier) closing \(span.label)\(note)\(legs)"))
       case .failure(let error) where error.code == .noRate: continue
       case .failure(let error): return .failure(error)
       }

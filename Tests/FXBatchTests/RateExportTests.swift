@@ -83,6 +83,23 @@ struct RateExportTests {
     #expect(!export.rows.contains { $0.quote.description == "HRK" })
   }
 
+  /// By default each period exports the currencies published in it: HRK's last month is 2022-12 and it is not
+  /// reported missing in 2023 (a full-history export listed thousands of such periods; break-it run). Asked for
+  /// by name, its missing period is said.
+  @Test func periodsExportTheirOwnCurrenciesByDefault() throws {
+    let hrk = try #require(CurrencyCode("HRK"))
+    let quarters = RateExport(
+      table: Self.table, base: .euro, quotes: [], from: Self.day("2022-10-01"), to: Self.day("2023-03-31"),
+      rule: .average(.quarter))
+    #expect(quarters.skipped.isEmpty)
+    #expect(quarters.rows.filter { $0.quote == hrk }.map(\.period) == ["2022-Q4"])
+    #expect(quarters.rows.filter { $0.period == "2023-Q1" }.count == 30)
+    let named = RateExport(
+      table: Self.table, base: .euro, quotes: [hrk], from: Self.day("2022-10-01"), to: Self.day("2023-03-31"),
+      rule: .average(.quarter))
+    #expect(named.skipped.map(\.what) == ["2023-Q1 EUR/HRK"])
+  }
+
   @Test func cliWritesAFileAndSaysWhatItLeftOut() throws {
     let cli = try CLIRunner()
     let directory = try TemporaryDirectory()

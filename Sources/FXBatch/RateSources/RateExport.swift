@@ -38,7 +38,9 @@ public struct RateExport: Sendable {
   /// - Parameters:
   ///   - quotes: the quote currencies; empty for every currency the table published between `from` and `to`.
   ///     Under ``RateRule/spot`` a day a quote currency was not published (`N/A`) has no row for it, as the
-  ///     source has none; a quote currency with no rate at all in the span is in ``skipped``.
+  ///     source has none; a quote currency with no rate at all in the span is in ``skipped``. Under a period
+  ///     rule, the default quotes of a period are those published in it; a quote asked for by name that has no
+  ///     rate in a period is in ``skipped``.
   ///   - from: the first day; under a period rule, the first period is the one containing it.
   ///   - to: the last day; under a period rule, the last period is the one containing it.
   public init(
@@ -66,7 +68,10 @@ public struct RateExport: Sendable {
     case .some(let period):
       var span = period.span(containing: from)
       while span.first <= to {
-        for quote in chosen {
+        // By default a period exports the currencies published in it, as a day does: one not yet or no longer
+        // published (BGN before 2000, HRK after 2022) is not a failure the user asked about.
+        let inPeriod = quotes.isEmpty ? Self.publishedCurrencies(of: table, from: span.first, to: span.last) : []
+        for quote in chosen where !quotes.isEmpty || inPeriod.contains(quote) {
           let key = RateKey(base: base, quote: quote, day: span.first)
           switch table.quote(for: key, rule: rule, maxStaleness: 0) {
           case .success(let found):

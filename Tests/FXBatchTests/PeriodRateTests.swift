@@ -168,6 +168,21 @@ struct PeriodRateTests {
     #expect(error.message.hasPrefix(message))
   }
 
+  // A period that ends before the rates start is out of their range, as a day before them is (break-it run: a
+  // closing rate of 1998-12 was no_rate and an average of 1899-Q4 period_incomplete).
+  @Test(arguments: [
+    ("1998-12-31", RateRule.closing(.month), "1998-12 ends (1998-12-31) before the ECB rates start (1999-01-04)"),
+    ("1899-12-30", .average(.quarter), "1899-Q4 ends (1899-12-31) before the ECB rates start (1999-01-04)"),
+  ])
+  func periodBeforeTheRatesIsOutOfRange(day: String, rule: RateRule, message: String) {
+    guard case .failure(let error) = Self.quote("USD", "GBP", day, rule) else {
+      Issue.record("\(day) \(rule) answered")
+      return
+    }
+    #expect(error.code == .dateOutOfRange)
+    #expect(error.message.hasPrefix(message))
+  }
+
   @Test func lastFinishedQuarterCloses() throws {
     // 2026-Q3 ends on Wednesday 2026-09-30, a publication day the history holds.
     let quote = try Self.quote("USD", "GBP", "2026-07-01", .closing(.quarter)).get()

@@ -170,6 +170,11 @@ extension RateTable {
         .noRate, "\(partial.holder) holds only some \(info.publisher) days; \(kind) of \(span.label) needs all of them")
     }
     guard let first = firstDay, let last = lastDay else { return RowError(.noRate, "the table is empty") }
+    if span.last < first {
+      return RowError(
+        .dateOutOfRange,
+        "\(span.label) ends (\(span.last)) before the \(info.publisher) rates start (\(first)); no earlier rate exists")
+    }
     if last < span.last {
       return RowError(
         .periodIncomplete,

@@ -155,6 +155,15 @@ struct RatesCurrenciesTests {
       #expect(usage.status == 64, "\(arguments)")
       #expect(usage.standardError.hasPrefix("fxbatch: error: "), "\(arguments)")
     }
+    let embedded = try run(["--source", "embedded", "--endpoint", endpoint], in: directory)
+    #expect(embedded.status == 64)
+    #expect(
+      embedded.standardError.hasPrefix(
+        "fxbatch: error: --endpoint is the root of one service, and --source embedded names none\n"))
+    let two = try run(["--source", "frankfurter,ecb", "--endpoint", endpoint], in: directory)
+    #expect(
+      two.standardError.hasPrefix(
+        "fxbatch: error: --endpoint is the root of one service, and --source frankfurter,ecb names 2 (frankfurter, ecb)\n"))
   }
 
   // The v2 list's shape is checked: a code that is not three capitals, a date that is not one, a code twice.

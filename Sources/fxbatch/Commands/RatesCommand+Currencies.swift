@@ -35,7 +35,9 @@ extension RatesCommand {
       let services = names.filter { ["ecb", "frankfurter", "frankfurter-v1"].contains($0) }
       if let text = parsed.value("--endpoint") {
         guard services.count == 1 else {
-          throw UsageError("--endpoint is the root of one service, and --source \(list) names \(services.count)")
+          throw UsageError(
+            "--endpoint is the root of one service, and --source \(list) names "
+              + (services.isEmpty ? "none" : "\(services.count) (\(services.joined(separator: ", ")))"))
         }
         endpoint = try OptionValues.endpoint(text)
       }

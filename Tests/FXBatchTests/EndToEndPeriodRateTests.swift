@@ -43,6 +43,20 @@ struct EndToEndPeriodRateTests {
     #expect(lines[4] == "4,2024-02-29,5,EUR,EUR,1,5.00,EUR,2024-02,same currency,ok,")
   }
 
+  /// An undated record under a period rule takes the period of the default day (the newest rate day), and the
+  /// summary says so rather than "the rates of" that day.
+  @Test func undatedRecordsTakeThePeriodOfTheDefaultDay() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    _ = try directory.write("in.csv", "amount,from,to\n1000,USD,EUR\n")
+    let result = try cli.run(["convert", "--rate-kind", "average", "in.csv", "-o", "-"], in: directory.url)
+    #expect(result.standardOutput.contains("period_incomplete: the ECB rates end 2026-10-30, before 2026-10 ends"))
+    #expect(result.standardError.contains("records without a date: 1, converted at the period containing 2026-10-30"))
+    let dated = try cli.run(
+      ["convert", "--rate-kind", "average", "--date", "2024-02-10", "in.csv", "-o", "-"], in: directory.url)
+    #expect(dated.standardOutput.contains(",0.9263793126,926.38,EUR,2024-02,"))
+  }
+
   @Test func quarterEndClosingRates() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

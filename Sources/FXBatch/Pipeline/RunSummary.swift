@@ -60,7 +60,9 @@ public enum RunSummary {
       if let last = rates.lastDay, let days = rates.daysSinceLastPublication, last == rates.defaultDay {
         age = " (\(days) day\(days == 1 ? "" : "s") before today; use --date to choose the day)"
       }
-      lines.append("records without a date: \(rates.recordsWithoutDate), converted at the rates of \(rates.defaultDay)\(age)")
+      // Under a period rule the day stands for its period (whose rate may not exist yet: period_incomplete).
+      let what = rates.periodRule == nil ? "the rates of" : "the period containing"
+      lines.append("records without a date: \(rates.recordsWithoutDate), converted at \(what) \(rates.defaultDay)\(age)")
     }
     if let lockFile = report.lockFile {
       let leftOut = report.lockFileLeftOut

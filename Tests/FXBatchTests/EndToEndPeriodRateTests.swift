@@ -74,7 +74,10 @@ struct EndToEndPeriodRateTests {
     (["--period", "month"], "--period is for --rate-kind average or closing"),
     (["--rate-kind", "weekly"], "--rate-kind weekly: expected one of spot, average, closing"),
     (["--rate-kind", "average", "--period", "week"], "--period week: expected one of month, quarter, year"),
-    (["--rate-kind", "average", "--source", "ecb"], "--rate-kind average works with the embedded rates and --rates FILE"),
+    (
+      ["--rate-kind", "average", "--source", "frankfurter"],
+      "--rate-kind average works with the embedded rates, --rates FILE and the ECB feed"
+    ),
     (["--rate-kind", "closing", "--lock", "rates.lock"], "--rate-kind closing cannot be locked yet"),
   ])
   func periodOptionsAreCheckedBeforeAnythingRuns(options: [String], message: String) throws {

@@ -15,9 +15,10 @@ struct RateResolver {
   let maxStaleness: Int
   /// The run's day (`FXBATCH_TODAY` may set it).
   let today: CalendarDay
-  /// `--rate-kind`, `--period`. A period rule is answered only from a local table (``RateSourceChoice/table(_:)``):
-  /// a service's or a lock file's answers are rates of days, and a table a service answered holds only the days
-  /// the run's keys span.
+  /// `--rate-kind`, `--period`. A period rule is answered only from a table of daily rates: a local one
+  /// (``RateSourceChoice/table(_:)``) or the one a ``TableRateProvider`` answered (``sourceTable``, fetched to
+  /// cover whole periods by ``providerTable(_:provider:settings:report:)``); a service's or a lock file's answers
+  /// are rates of days.
   var rule: RateRule = .spot
 
   /// Answers every distinct key once. Each key is first routed through the currency lifecycle
@@ -59,11 +60,11 @@ struct RateResolver {
 
   /// The error of every key when the run's ``rule`` is a period rule and its source is not a local table.
   private func periodRefusal(_ key: RateKey) -> RowError? {
-    guard rule != .spot, key.pair.base != key.pair.quote else { return nil }
+    guard rule != .spot, key.pair.base != key.pair.quote, sourceTable == nil else { return nil }
     if case .table = source { return nil }
     return RowError(
       .noRate,
-      "average and closing rates need daily rates of whole periods: the embedded history or --rates FILE, not \(source.info.publisher)'s answers"
+      "average and closing rates need daily rates of whole periods: the embedded history, --rates FILE or the ECB feed, not \(source.info.publisher)'s answers"
     )
   }
 
@@ -107,6 +108,12 @@ struct RateResolver {
   /// answers pass 1's fetch already gave, or by planning and fetching requests.
   private func resolveMarket(_ keys: Set<RateKey>, report: inout RunReport) -> [RateKey: Result<RateQuote, RowError>] {
     if let table = sourceTable { return tableQuotes(for: keys, table: table) }
+    if let tableFailure, case .provider(let provider, _) = source {
+      // A table provider that gave no table: why, under every rule.
+      var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
+      for key in keys { quotes[key] = tableFailureAnswer(key, provider: provider, failure: tableFailure) }
+      return quotes
+    }
     if rule != .spot {
       // No table to average: every key is refused (a same-currency key is 1, as under every rule).
       var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
@@ -118,11 +125,6 @@ struct RateResolver {
             RateQuote(rate: .one, rateText: "1", rateDay: nil, isFallback: false, source: "same currency"))
         }
       }
-      return quotes
-    }
-    if let tableFailure, case .provider(let provider, _) = source {
-      var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
-      for key in keys { quotes[key] = tableFailureAnswer(key, provider: provider, failure: tableFailure) }
       return quotes
     }
     switch source {
@@ -330,6 +332,12 @@ struct RateResolver {
       if newest.map({ key.day > $0.day }) ?? true { newest = key }
     }
     keys = RateKeyIndex()
+    // Under a period rule the table must hold the whole period of the oldest key: the file is chosen for the
+    // period's first day (the 90-day file only when it holds that day), not for the record's.
+    if let period = rule.period, let key = oldest {
+      let start = max(period.span(containing: key.day).first, provider.firstDay)
+      if start < key.day { oldest = RateKey(base: key.pair.base, quote: key.pair.quote, day: start) }
+    }
     let plan = RatePlanner.plan(
       keys: Set([oldest, newest].compactMap { $0 }), provider: provider, today: today, cache: nil,
       maxStaleness: maxStaleness)
@@ -339,8 +347,10 @@ struct RateResolver {
       let fetchedOn = CalendarDay(daysSinceEpoch: Int((entry.fetchedAt.timeIntervalSince1970 / 86_400).rounded(.down)))
       kept = try? provider.cachedTable(entry.csv, path: cache.path, today: today, fetchedOn: fetchedOn)
     }
+    // A kept table holds only the days fetched (``RateTable/Partial``), which a period rule refuses to average:
+    // under one, the cache serves only `--offline` (whose keys then say why).
     if let kept, let first = kept.days.first, let last = kept.days.last, let oldest, let newest,
-      settings.offline || (first <= oldest.day && newest.day <= last)
+      settings.offline || (rule == .spot && first <= oldest.day && newest.day <= last)
     {
       report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: asked)
       return .table(kept)
@@ -377,7 +387,12 @@ struct RateResolver {
             try? cache.storeHistory(csv: text, lastDay: last, source: cacheSource, now: runClock())
           }
         }
-        return .table(table)
+        guard rule != .spot, let fetchedFirst = table.days.first else { return .table(table) }
+        // A period rule averages the file's days: a period that begins before its first row (a 90-day file that
+        // does not reach back to it) is `period_incomplete`, never the average of the days the file has.
+        var periodTable = table
+        periodTable.coverage.firstDay = max(table.coverage.firstDay ?? fetchedFirst, fetchedFirst)
+        return .table(periodTable)
       } catch let parseError {
         // The provider's own reading of the body says why it is not an answer.
         let answer = provider.answers(to: request, response: response, maxStaleness: maxStaleness).values.first

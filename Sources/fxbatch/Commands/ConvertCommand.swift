@@ -84,7 +84,7 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--rate-kind"], valueName: "KIND",
       help:
-        "spot (default: the rate of the record's date), average (the\nmean over the --period) or closing (the period's last rates);\nembedded or --rates sources only"
+        "spot (default: the rate of the record's date), average (the\nmean over the --period) or closing (the period's last rates);\nembedded, --rates or ecb sources only"
     ),
     OptionSpec(
       names: ["--period"], valueName: "PERIOD",
@@ -320,14 +320,18 @@ enum ConvertCommand {
     return options
   }
 
-  /// A period rule (`--rate-kind average|closing`) needs a local table — the embedded history or `--rates FILE` —
-  /// whose full days it averages; services answer rates of days, a lock file keeps only the days a run read.
+  /// A period rule (`--rate-kind average|closing`) needs a table of daily rates whose full days it averages: the
+  /// embedded history, `--rates FILE`, or the ECB feed's file (`--source ecb`, a ``TableRateProvider``). Services
+  /// of pairs answer rates of days, and a lock file keeps only the days a run read.
   private static func checkRateRule(_ rule: RateRule, source: SourceChoice, parsed: ParsedArguments) throws(UsageError) {
     guard rule != .spot else { return }
     let kind = parsed.value("--rate-kind") ?? ""
-    guard case .table = source else {
+    switch source {
+    case .table: break
+    case .provider(let provider, _, _) where provider is any TableRateProvider: break
+    default:
       throw UsageError(
-        "--rate-kind \(kind) works with the embedded rates and --rates FILE (--source embedded or file), not with \(parsed.has("--frozen") ? "--frozen" : "--source \(parsed.value("--source") ?? "")")"
+        "--rate-kind \(kind) works with the embedded rates, --rates FILE and the ECB feed (--source embedded, file or ecb), not with \(parsed.has("--frozen") ? "--frozen" : "--source \(parsed.value("--source") ?? "")")"
       )
     }
     if parsed.value("--lock") != nil {

@@ -157,6 +157,31 @@ struct ECBFeedPeriodRateTests {
     #expect(offline.standardOutput.contains("holds only some ECB days; an average of 2024-03 needs all of them"))
   }
 
+  // A lock of a period run over the feed keeps its answers: `--frozen` replays them byte for byte with the
+  // server gone.
+  @Test func aPeriodLockOfTheFeedReplaysWithoutIt() throws {
+    let server = try LoopbackHTTPServer()
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    _ = try directory.write("in.csv", Self.input)
+    server.route("/eurofxref-hist.xml", [.xml(try feed(from: "2023-10-02", to: "2024-04-05", in: directory))])
+    var runner = cli
+    runner.environment["FXBATCH_TODAY"] = "2024-04-10"
+    let rule = ["--rate-kind", "closing", "--period", "quarter"]
+    let locked = try runner.run(
+      ["convert", "-q", "--source", "ecb", "--endpoint", server.baseURL.absoluteString + "/", "--no-cache", "--lock", "q.lock"]
+        + rule + ["-o", "a.csv", "in.csv"], in: directory.url)
+    server.stop()
+    #expect(locked.status == 1)
+    #expect(try directory.read("q.lock").contains("\nrule closing quarter\nquotes\n"))
+    runner.environment["FXBATCH_TODAY"] = "2024-12-01"
+    let frozen = try runner.run(
+      ["convert", "-q", "--lock", "q.lock", "--frozen"] + rule + ["-o", "b.csv", "in.csv"], in: directory.url)
+    #expect(frozen.status == 1)
+    #expect(try directory.read("a.csv") == directory.read("b.csv"))
+    #expect(try directory.read("b.csv").contains(",2024-03-28,ecb closing 2024-Q1 EUR/USD=1.0811 EUR/GBP=0.8551,ok,"))
+  }
+
   // Other services and chains are still refused before anything runs.
   @Test func servicesOfPairsAreStillRefused() throws {
     let directory = try TemporaryDirectory()

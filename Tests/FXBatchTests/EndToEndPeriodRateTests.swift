@@ -78,7 +78,6 @@ struct EndToEndPeriodRateTests {
       ["--rate-kind", "average", "--source", "frankfurter"],
       "--rate-kind average works with the embedded rates, --rates FILE and the ECB feed"
     ),
-    (["--rate-kind", "closing", "--lock", "rates.lock"], "--rate-kind closing cannot be locked yet"),
   ])
   func periodOptionsAreCheckedBeforeAnythingRuns(options: [String], message: String) throws {
     let directory = try TemporaryDirectory()
@@ -88,6 +87,42 @@ struct EndToEndPeriodRateTests {
     #expect(result.status == 64)
     #expect(result.standardError.contains(message))
     #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("in.converted.csv").path))
+  }
+
+  // `--lock` under a period rule keeps the rule and what was averaged; `--frozen` writes the same bytes, and a
+  // lock is replayed only under the rule it was written with (a spot lock's rows are not whole periods).
+  @Test func aPeriodLockReplaysOnlyItsRule() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    _ = try directory.write("in.csv", Self.input)
+    let write = try cli.run(
+      ["convert", "-q", "--rate-kind", "average", "--lock", "p.lock", "-o", "a.csv", "in.csv"], in: directory.url)
+    #expect(write.status == 1, "one record's period is unfinished")
+    let lock = try directory.read("p.lock")
+    #expect(lock.contains("\nrule average month\nquotes\n"))
+    #expect(
+      lock.contains(
+        "quote USD EUR 2024-02-10 21 22.6689 0.9263793126 2024-02-29 ok 2024-02 ecb-embedded average 2024-02 of 21 days EUR/USD=1.079471429\n"
+      ))
+    let replay = try cli.run(
+      ["convert", "-q", "--rate-kind", "average", "--lock", "p.lock", "--frozen", "-o", "b.csv", "in.csv"],
+      in: directory.url)
+    #expect(replay.status == 1)
+    #expect(try directory.read("a.csv") == directory.read("b.csv"))
+    let other = try cli.run(
+      ["convert", "-q", "--rate-kind", "closing", "--lock", "p.lock", "--frozen", "-o", "c.csv", "in.csv"],
+      in: directory.url)
+    #expect(other.status == 2)
+    #expect(
+      other.standardError.contains(
+        "p.lock:1:1: error: the lock file was written under --rate-kind average --period month; it cannot replay --rate-kind closing --period month"
+      ))
+    _ = try cli.run(["convert", "-q", "--lock", "s.lock", "-o", "d.csv", "in.csv"], in: directory.url)
+    let spot = try cli.run(
+      ["convert", "-q", "--rate-kind", "average", "--lock", "s.lock", "--frozen", "-o", "e.csv", "in.csv"],
+      in: directory.url)
+    #expect(spot.status == 2)
+    #expect(spot.standardError.contains("written under --rate-kind spot; it cannot replay --rate-kind average --period month"))
   }
 
   // The workbook of ``EndToEndXLSXTests`` (2024-01-15 1234.56 USD, 2024-02-29 99.5 GBP, 2024-03-01 1000 JPY,

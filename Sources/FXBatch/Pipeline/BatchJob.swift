@@ -109,7 +109,18 @@ public struct BatchJob {
     let table = passTwo.convertingTable
     // Keys not collected (under a table, or a table provider's) are answered as records ask.
     var onDemand: ((RateKey) -> Result<RateQuote, RowError>)? = nil
-    if let sourceTable = passTwoJob.sourceTable {
+    // Under a period rule a lock keeps the answers (``LockFile/write(quotes:source:defaultDay:to:rule:)``): those
+    // given as records ask are kept with pass 1's.
+    let periodAnswers = options.lockPath != nil && options.rateRule != .spot ? AnswerLog() : nil
+    if let sourceTable = passTwoJob.sourceTable, let periodAnswers {
+      onDemand = { key in
+        resolver.resolve(key) { marketKey in
+          let answer = resolver.tableQuote(for: marketKey, table: sourceTable)
+          periodAnswers.add(marketKey, answer)
+          return answer
+        }
+      }
+    } else if let sourceTable = passTwoJob.sourceTable {
       onDemand = { resolver.resolve($0, table: sourceTable) }
     } else if let failure = passTwoJob.tableFailure, case .provider(let provider, _) = source {
       onDemand = { key in
@@ -160,9 +171,17 @@ public struct BatchJob {
       with: passTwoJob.exactTotals(
         of: converted.map(\.scan), currencies: ledger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes))
     report.reconciliation = ledger.reconciliations(rounding: options.rounding)
-    if let lockPath = options.lockPath, !source.isLockFile, options.rateRule != .spot {
-      // A lock keeps the rows of days a run read, not the periods its averages and closing rates span.
-      report.lockFileError = "\(lockPath):1:1: error: period rates (--rate-kind) cannot be locked yet; nothing was written"
+    if let lockPath = options.lockPath, !source.isLockFile, let periodAnswers {
+      // A period rate is not a row of days: the lock keeps the rule and each answer, with what was averaged.
+      var answers = market
+      for (key, answer) in periodAnswers.entries where answers[key] == nil { answers[key] = answer }
+      do {
+        report.lockFileLeftOut = try LockFile.write(
+          quotes: answers, source: source.info, defaultDay: defaultDay, to: lockPath, rule: options.rateRule)
+        report.lockFile = lockPath
+      } catch {
+        report.lockFileError = "\(lockPath):1:1: error: \(error)"
+      }
     } else if let lockPath = options.lockPath, !source.isLockFile {
       do {
         if let table = passTwoJob.sourceTable, let usage = table.usage {
@@ -453,5 +472,24 @@ public struct BatchJob {
     }
     report.chain = uses
     return (report, plan)
+  }
+}
+
+/// The answers a period rule's run gave as records asked (a lock keeps them); records of several files may ask at
+/// once.
+final class AnswerLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var answers: [RateKey: Result<RateQuote, RowError>] = [:]
+
+  func add(_ key: RateKey, _ answer: Result<RateQuote, RowError>) {
+    lock.lock()
+    defer { lock.unlock() }
+    answers[key] = answer
+  }
+
+  var entries: [RateKey: Result<RateQuote, RowError>] {
+    lock.lock()
+    defer { lock.unlock() }
+    return answers
   }
 }

@@ -53,7 +53,7 @@ struct RateResolver {
   }
 
   /// The answer of the run's table to a market key under the run's ``rule``.
-  private func tableQuote(for key: RateKey, table: RateTable) -> Result<RateQuote, RowError> {
+  func tableQuote(for key: RateKey, table: RateTable) -> Result<RateQuote, RowError> {
     if let refusal = periodRefusal(key) { return .failure(refusal) }
     return table.quote(for: key, rule: rule, maxStaleness: maxStaleness)
   }
@@ -61,7 +61,11 @@ struct RateResolver {
   /// The error of every key when the run's ``rule`` is a period rule and its source is not a local table.
   private func periodRefusal(_ key: RateKey) -> RowError? {
     guard rule != .spot, key.pair.base != key.pair.quote, sourceTable == nil else { return nil }
-    if case .table = source { return nil }
+    switch source {
+    case .table: return nil
+    case .lockFile(_, let locked) where locked.rule == rule: return nil  // the locked run's period rates
+    default: break
+    }
     return RowError(
       .noRate,
       "average and closing rates need daily rates of whole periods: the embedded history, --rates FILE or the ECB feed, not \(source.info.publisher)'s answers"
@@ -114,7 +118,7 @@ struct RateResolver {
       for key in keys { quotes[key] = tableFailureAnswer(key, provider: provider, failure: tableFailure) }
       return quotes
     }
-    if rule != .spot {
+    if rule != .spot, !source.isLockFile {
       // No table to average: every key is refused (a same-currency key is 1, as under every rule).
       var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
       for key in keys {
@@ -138,7 +142,7 @@ struct RateResolver {
         if let error = locked.errors[key] {
           quotes[key] = .failure(error)  // what the source said in the locked run
         } else if let quote = locked.quotes[key] {
-          if let rateDay = quote.rateDay, key.day.days(since: rateDay) > maxStaleness {
+          if rule == .spot, let rateDay = quote.rateDay, key.day.days(since: rateDay) > maxStaleness {
             quotes[key] = .failure(
               RowError(
                 .staleRate,
@@ -149,7 +153,9 @@ struct RateResolver {
           }
         } else if key.pair.base == key.pair.quote {
           quotes[key] = .success(
-            RateQuote(rate: .one, rateText: "1", rateDay: key.day, isFallback: false, source: "same currency"))
+            RateQuote(
+              rate: .one, rateText: "1", rateDay: rule == .spot ? key.day : nil, isFallback: false, source: "same currency",
+              period: rule.period?.span(containing: key.day).label))
         } else {
           quotes[key] = .failure(RowError(.noRate, "\(key.pair) on \(key.day) is not in the lock file \(path) (--frozen)"))
         }

@@ -11,6 +11,8 @@ import Foundation
 /// publisher ECB                            as row messages name it
 /// description ECB euro foreign exchange reference rates (embedded history)
 /// default-day 2024-12-31                   the day of records without a date
+/// rule average month                       (optional) a period rule's run (--rate-kind, --period): its
+///                                          answers are kept as quotes, each with its period
 /// table dated                              a table source (embedded, --rates FILE, the ECB feed); or: quotes
 /// first-day 1999-01-04                     the source's first and last publication days
 /// last-day 2026-10-30
@@ -23,7 +25,9 @@ import Foundation
 ///                                          cells in `pairs` order as published (N/A: none)
 /// quote EUR USD 2024-03-01 1.0833 1 1.0833 2024-03-01 ok frankfurter EUR/USD=1.0833
 ///                                          (quotes sources) base, quote, day, numerator, denominator, rate
-///                                          text, rate day (- for none), ok|fallback, then fx_source's text
+///                                          text, rate day (- for none), ok|fallback, (after a `rule` line)
+///                                          the period fx_rate_date names (- for none), then fx_source's text,
+///                                          which says what was averaged
 /// error EUR USD 2024-02-01 no_rate Frankfurter: not found
 ///                                          (quotes sources) a key the source gave no rate for: base, quote,
 ///                                          day, the error's code and message, as the run wrote them
@@ -58,11 +62,17 @@ public enum LockFile {
     public var errors: [RateKey: RowError]
     /// The locked source (version 2 locks): a frozen run names it as the locked run did; `nil` for version 1.
     public var source: RateSourceInfo?
+    /// The rule the locked run converted under (`--rate-kind`, `--period`): a frozen run must use the same.
+    public var rule: RateRule
 
-    public init(quotes: [RateKey: RateQuote], errors: [RateKey: RowError] = [:], source: RateSourceInfo? = nil) {
+    public init(
+      quotes: [RateKey: RateQuote], errors: [RateKey: RowError] = [:], source: RateSourceInfo? = nil,
+      rule: RateRule = .spot
+    ) {
       self.quotes = quotes
       self.errors = errors
       self.source = source
+      self.rule = rule
     }
   }
 
@@ -119,15 +129,18 @@ public enum LockFile {
   ///   - path: where to write.
   /// - Returns: how many keys were left out.
   /// - Throws: ``OutputError`` when the file cannot be written.
+  ///   - rule: the run's rule; a period rule is written as a `rule` line and each quote keeps its period.
   @discardableResult
   static func write(
-    quotes: [RateKey: Result<RateQuote, RowError>], source: RateSourceInfo, defaultDay: CalendarDay, to path: String
+    quotes: [RateKey: Result<RateQuote, RowError>], source: RateSourceInfo, defaultDay: CalendarDay, to path: String,
+    rule: RateRule = .spot
   ) throws(OutputError) -> Int {
     var leftOut = 0
     let sorted = quotes.sorted {
       ($0.key.day, $0.key.pair.base, $0.key.pair.quote) < ($1.key.day, $1.key.pair.base, $1.key.pair.quote)
     }
     var lines = header(source, defaultDay: defaultDay)
+    if let description = rule.periodDescription { lines.append("rule \(description)") }
     lines.append("quotes")
     for (key, answer) in sorted {
       let pair = [key.pair.base.description, key.pair.quote.description, key.day.description]
@@ -136,8 +149,8 @@ public enum LockFile {
         lines.append(
           (["quote"] + pair + [
             quote.rate.numerator.description, quote.rate.denominator.description, line(quote.rateText),
-            quote.rateDay?.description ?? "-", quote.isFallback ? "fallback" : "ok", line(quote.source),
-          ]).joined(separator: " "))
+            quote.rateDay?.description ?? "-", quote.isFallback ? "fallback" : "ok",
+          ] + (rule == .spot ? [] : [quote.period.map(line) ?? "-"]) + [line(quote.source)]).joined(separator: " "))
       case .failure(let error) where error.code.isAboutTheExchange:
         leftOut += 1
       case .failure(let error):
@@ -239,6 +252,19 @@ public enum LockFile {
     let publisher = try value("publisher") ?? ""
     let description = try value("description") ?? ""
     let defaultDay = try day(try value("default-day"), line: index)
+    var rule = RateRule.spot
+    if let text = try value("rule", optional: true) {
+      let parts = text.split(separator: " ").map(String.init)
+      guard parts.count == 2, parts[0] != "spot", let period = RatePeriod(rawValue: parts[1]),
+        let found = RateRule(kind: parts[0], period: period)
+      else { throw fail(index, "malformed rule \(text): expected `rule average|closing month|quarter|year`") }
+      rule = found
+      guard index < lines.count, lines[index] == "quotes" else {
+        throw fail(index + 1, "expected a `quotes` line: a lock of period rates keeps the rates it answered")
+      }
+    }
+    // A period rule's quote lines have one more field, the period, before the source text.
+    let quoteFields = rule == .spot ? 10 : 11
     if try value("quotes", optional: true) != nil {
       var quotes: [RateKey: RateQuote] = [:]
       var errors: [RateKey: RowError] = [:]
@@ -254,9 +280,12 @@ public enum LockFile {
           errors[key] = RowError(code, fields[5])
           continue
         }
-        let fields = lines[index].split(separator: " ", maxSplits: 9, omittingEmptySubsequences: false).map(String.init)
+        let fields = lines[index].split(
+          separator: " ", maxSplits: quoteFields - 1, omittingEmptySubsequences: false
+        ).map(String.init)
         index += 1
-        guard fields.count == 10, fields[0] == "quote", let base = CurrencyCode(fields[1]), let quote = CurrencyCode(fields[2]),
+        guard fields.count == quoteFields, fields[0] == "quote", let base = CurrencyCode(fields[1]),
+          let quote = CurrencyCode(fields[2]),
           let keyDay = CalendarDay(iso8601: fields[3]),
           let numerator = ExactDecimal(fields[4]), numerator.significand > 0,
           let denominator = ExactDecimal(fields[5]), denominator.significand > 0,
@@ -268,17 +297,19 @@ public enum LockFile {
         }
         let key = RateKey(base: base, quote: quote, day: keyDay)
         if let problem = problem(
-          of: key, rate: rate, rateDay: CalendarDay(iso8601: fields[7]), seen: quotes[key] != nil || errors[key] != nil)
+          of: key, rate: rate, rateDay: CalendarDay(iso8601: fields[7]), seen: quotes[key] != nil || errors[key] != nil,
+          rule: rule)
         {
           throw fail(index, problem)
         }
         quotes[key] = RateQuote(
           rate: ExchangeRate(numerator: numerator, denominator: denominator), rateText: fields[6],
-          rateDay: CalendarDay(iso8601: fields[7]), isFallback: fields[8] == "fallback", source: fields[9])
+          rateDay: CalendarDay(iso8601: fields[7]), isFallback: fields[8] == "fallback", source: fields[quoteFields - 1],
+          period: quoteFields == 11 && fields[9] != "-" ? fields[9] : nil)
       }
       let source = RateSourceInfo(
         identifier: identifier, publisher: publisher, description: "\(description), frozen in the lock file \(path)")
-      return (.quotes(LockedQuotes(quotes: quotes, errors: errors, source: source)), defaultDay)
+      return (.quotes(LockedQuotes(quotes: quotes, errors: errors, source: source, rule: rule)), defaultDay)
     }
     guard let kind = try value("table"), kind == "dated" || kind == "undated" else {
       throw fail(index, "expected `table dated`, `table undated` or `quotes`")
@@ -351,9 +382,13 @@ public enum LockFile {
   /// What is wrong with a locked quote that no run writes: a key given twice (which one would a run take?), a
   /// rate day after the key's day (no source answers with rates from the future), a same-currency rate other
   /// than 1.
-  private static func problem(of key: RateKey, rate: ExchangeRate, rateDay: CalendarDay?, seen: Bool) -> String? {
+  /// Under a period rule a rate's day may follow the key's, within the key's period, never after it.
+  private static func problem(
+    of key: RateKey, rate: ExchangeRate, rateDay: CalendarDay?, seen: Bool, rule: RateRule = .spot
+  ) -> String? {
     if seen { return "\(key.pair) on \(key.day) is in the lock twice" }
-    if let rateDay, rateDay > key.day { return "the rate of \(key.pair) on \(key.day) is of a later day, \(rateDay)" }
+    let latest = rule.period.map { $0.span(containing: key.day).last } ?? key.day
+    if let rateDay, rateDay > latest { return "the rate of \(key.pair) on \(key.day) is of a later day, \(rateDay)" }
     if key.pair.base == key.pair.quote, rate.numerator.normalized != rate.denominator.normalized {
       return "\(key.pair) is one currency: its rate is 1, not \(rate.decimalText())"
     }

@@ -199,6 +199,20 @@ enum ConvertCommand {
       do {
         let lock = try LockFile.load(path: path)
         if options.defaultDate == nil { options.defaultDate = lock.defaultDay }  // the locked run's day for undated records
+        // The lock replays only the rule it was written under: a spot lock's rows are not whole periods, and a
+        // period lock's rates are of its periods.
+        var locked = RateRule.spot
+        if case .quotes(let quotes) = lock.rates { locked = quotes.rule }
+        if locked != options.rateRule {
+          func name(_ rule: RateRule) -> String {
+            rule.periodDescription.map { "--rate-kind \($0.replacingOccurrences(of: " ", with: " --period "))" }
+              ?? "--rate-kind spot"
+          }
+          Console.error(
+            "\(path):1:1: error: the lock file was written under \(name(locked)); it cannot replay \(name(options.rateRule)) (--frozen uses the locked run's rule: run with \(name(locked)), or write the lock again with --lock under the rule you want)\n"
+          )
+          return nil
+        }
         switch lock.rates {
         case .table(let table): return .table(table)  // the locked source's identity, on the table path
         case .quotes(let quotes): return .lockFile(path: path, quotes: quotes)
@@ -327,15 +341,12 @@ enum ConvertCommand {
     guard rule != .spot else { return }
     let kind = parsed.value("--rate-kind") ?? ""
     switch source {
-    case .table: break
+    case .table, .lockFile: break  // a lock file's rule is checked when it is read
     case .provider(let provider, _, _) where provider is any TableRateProvider: break
     default:
       throw UsageError(
         "--rate-kind \(kind) works with the embedded rates, --rates FILE and the ECB feed (--source embedded, file or ecb), not with \(parsed.has("--frozen") ? "--frozen" : "--source \(parsed.value("--source") ?? "")")"
       )
-    }
-    if parsed.value("--lock") != nil {
-      throw UsageError("--rate-kind \(kind) cannot be locked yet: a lock file keeps rates of days, not of periods")
     }
   }
 

@@ -125,10 +125,12 @@ public final class ZipPackage {
   /// Reads every entry to its end, checking each as ``ZipEntryStream`` does (limits, sizes, checksums, DTDs), so
   /// that a hostile part anywhere refuses the package, even one a conversion would copy without reading.
   ///
+  /// - Parameter skipped: an entry the caller reads to its end itself (a converted sheet), so it is not inflated
+  ///   twice.
   /// - Throws: ``ZipError`` of the first entry refused.
-  public func inflateEveryEntry() throws(ZipError) {
+  public func inflateEveryEntry(except skipped: ZipEntry? = nil) throws(ZipError) {
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    for entry in entries {
+    for entry in entries where entry != skipped {
       let stream = try stream(entry)
       while try stream.read(into: &chunk) > 0 {}
     }

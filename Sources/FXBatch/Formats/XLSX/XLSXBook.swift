@@ -82,17 +82,11 @@ struct XLSXBook {
     return (workbook, chosen, entry)
   }
 
-  /// Reads every entry of a package to its end but `skipped`, checking it as ``ZipEntryStream`` does.
+  /// Reads every entry of a package to its end but `skipped` (``ZipPackage/inflateEveryEntry(except:)``).
   private static func verify(_ package: ZipPackage, except skipped: ZipEntry?, readPath: String, displayPath: String)
     throws(FileError)
   {
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    do throws(ZipError) {
-      for entry in package.entries where entry != skipped {
-        let stream = try package.stream(entry)
-        while try stream.read(into: &chunk) > 0 {}
-      }
-    } catch {
+    do { try package.inflateEveryEntry(except: skipped) } catch {
       throw Self.fileError(error.description, readPath: readPath, displayPath: displayPath)
     }
   }

@@ -173,7 +173,7 @@ struct RateExportLedgerToolTests {
     defer { directory.remove() }
     let (export, path) = try Self.export(rule, format: .ledger, in: directory)
     let hledger = try #require(LedgerTools.hledger)
-    let result = try LedgerTools.run(hledger, ["-f", path, "prices"])
+    let result = try TestTools.run(hledger, ["-f", path, "prices"])
     #expect(result.status == 0)
     let expected = export.rows.map { "P \($0.date) \($0.base) \($0.rateText) \($0.quote)" }
     #expect(result.output.split(separator: "\n").map(String.init).sorted() == expected.sorted())

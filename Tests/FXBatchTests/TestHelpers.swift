@@ -74,3 +74,38 @@ func parseTable(
 ) throws(RatesFileError) -> RateTable {
   try bytes.withUnsafeBufferPointer { buffer throws(RatesFileError) in try parser(buffer, path, testSourceInfo) }
 }
+
+/// The outside programs some tests check fxbatch's files with (LibreOffice, hledger, Python libraries), found
+/// where `.ci/run` installs them; the tests that need one are skipped where it is absent.
+enum TestTools {
+  /// An executable named `name` on the `PATH`, if any.
+  static func onPath(_ name: String) -> String? {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+  }
+
+  /// A Python that imports `module`, if any: `FXBATCH_TEST_PYTHON`, else the tests' virtual environment that
+  /// `.ci/run` makes (`Tests/.venv`, gitignored).
+  static func python(importing module: String) -> String? {
+    let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    let candidates = [ProcessInfo.processInfo.environment["FXBATCH_TEST_PYTHON"], tests.path + "/.venv/bin/python3"]
+    return candidates.compactMap { $0 }.first { path in
+      guard FileManager.default.isExecutableFile(atPath: path) else { return false }
+      return (try? run(path, ["-c", "import \(module)"]))?.status == 0
+    }
+  }
+
+  /// Runs a program with these arguments; its status and standard output (standard error is dropped).
+  static func run(_ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+}

@@ -7,31 +7,7 @@ import Testing
 /// where neither is there.
 enum OpenPyXL {
   /// A Python that imports openpyxl, if any.
-  static let python: String? = {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-      .deletingLastPathComponent()
-    let candidates = [
-      ProcessInfo.processInfo.environment["FXBATCH_TEST_PYTHON"], root.path + "/.venv/bin/python3",
-    ]
-    return candidates.compactMap { $0 }.first { path in
-      guard FileManager.default.isExecutableFile(atPath: path) else { return false }
-      return (try? run(python: path, ["-c", "import openpyxl"]))?.status == 0
-    }
-  }()
-
-  /// Runs a Python with these arguments; its status and standard output.
-  static func run(python: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: python)
-    process.arguments = arguments
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-  }
+  static let python: String? = TestTools.python(importing: "openpyxl")
 
   /// Every cell of every sheet of a workbook as openpyxl reads it (cached values of formulas: `data_only`):
   /// one JSON object a line, `{"sheet", "cell", "value", "type", "format"}`, dates as ISO text.
@@ -49,7 +25,7 @@ enum OpenPyXL {
                   print(json.dumps({"sheet": sheet.title, "cell": cell.coordinate, "value": value,
                                     "type": type(cell.value).__name__, "format": cell.number_format}))
       """
-    let (status, output) = try run(python: python, ["-c", script, workbook])
+    let (status, output) = try TestTools.run(python, ["-c", script, workbook])
     #expect(status == 0, "openpyxl could not read \(workbook)")
     return try output.split(separator: "\n").map { line in
       try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String])

@@ -7,8 +7,7 @@ import Testing
 /// LibreOffice, when it is installed.
 enum LibreOffice {
   /// Its `soffice` on the `PATH`, if any.
-  static let soffice: String? = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-    .map { $0 + "/soffice" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+  static let soffice: String? = TestTools.onPath("soffice")
 }
 
 /// Packages written by ``ZipPackage/write(to:replacing:)`` opened by LibreOffice itself: it exports the changed

@@ -28,6 +28,11 @@ let package = Package(
       pkgConfig: "libzip",
       providers: [.apt(["libzip-dev"])]
     ),
+    .systemLibrary(
+      name: "CISAL",
+      pkgConfig: "libisal",
+      providers: [.apt(["libisal-dev"])]
+    ),
     .executableTarget(
       name: "EmbedECBHistory"
     ),
@@ -38,7 +43,7 @@ let package = Package(
     ),
     .target(
       name: "FXBatch",
-      dependencies: ["CLibXML2", "CSQLite3", "CCurl", "CZip"],
+      dependencies: ["CLibXML2", "CSQLite3", "CCurl", "CZip", "CISAL"],
       exclude: ["RateSources/Embedded"],
       plugins: ["EmbedECBHistoryPlugin"]
     ),

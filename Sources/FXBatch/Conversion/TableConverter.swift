@@ -516,6 +516,73 @@ struct TableConverter {
     }
   }
 
+  /// Where each of a conversion's annotation values ends in the buffer ``appendValues(_:to:)`` appended them to
+  /// (each starts where the one before ends), and the rate day when the converter knows it as a day.
+  struct ValueEnds {
+    var rate = 0
+    var converted = 0
+    var currency = 0
+    var day = 0
+    var source = 0
+    var status = 0
+    var rateDay: CalendarDay? = nil
+  }
+
+  /// Appends a conversion's annotation values one after the other, for a format that writes each into a place
+  /// of its own (a workbook's cells) rather than through one template: the same texts as
+  /// ``appendAnnotation(_:template:to:)`` (the rate, the converted amount, the quote currency, the rate date,
+  /// the source with the published rates used, the status), and where each ends.
+  mutating func appendValues(_ conversion: Conversion, to bytes: inout ByteBuffer) -> ValueEnds {
+    var ends = ValueEnds()
+    /// Appends `count` bytes of `texts` from `start`.
+    func append(_ texts: [UInt8], _ start: Int, _ count: Int) {
+      texts.withUnsafeBufferPointer { bytes.append(UnsafeBufferPointer(rebasing: $0[start..<(start + count)])) }
+    }
+    if convertsAnswers {
+      let entry = answerEntries[conversion.row]
+      append(answerTexts, Int(entry.rateText.start), Int(entry.rateText.count))
+      ends.rate = bytes.count
+      bytes.append(maximum: ExactDecimal.maximumTextLength) { $0.put(conversion.converted) }
+      ends.converted = bytes.count
+      bytes.append(maximum: 3) { Self.putCurrency(entry.quoteLetters, to: &$0) }
+      ends.currency = bytes.count
+      append(answerTexts, Int(entry.dayText.start), Int(entry.dayText.count))
+      ends.day = bytes.count
+      append(answerTexts, Int(entry.sourceText.start), Int(entry.sourceText.count))
+      ends.source = bytes.count
+      bytes.append(maximum: 8) { Self.putStatus(isFallback: entry.isFallback, to: &$0) }
+      ends.status = bytes.count
+      return ends
+    }
+    guard let plan = plans[conversion.plan] else { return ends }
+    let firstText = cellText(slot: conversion.slot, row: conversion.row, column: plan.first)
+    var secondText = (start: 0, length: 0)
+    if let second = plan.second { secondText = cellText(slot: conversion.slot, row: conversion.row, column: second) }
+    let dayText = dayText(row: conversion.row)
+    let identifier = rowDays[conversion.row] >= identifiers.from ? identifiers.later : identifiers.early
+    // 64 bytes for the rate text, as in appendAnnotation(_:template:to:).
+    bytes.append(maximum: 64) { writeRateText(conversion, to: &$0) }
+    ends.rate = bytes.count
+    bytes.append(maximum: ExactDecimal.maximumTextLength) { $0.put(conversion.converted) }
+    ends.converted = bytes.count
+    bytes.append(maximum: 3) { Self.putCurrency(plan.quote.packed, to: &$0) }
+    ends.currency = bytes.count
+    append(texts, dayText.start, dayText.length)
+    ends.day = bytes.count
+    ends.rateDay = CalendarDay(daysSinceEpoch: rowDays[conversion.row])
+    append(identifier, 0, identifier.count - ByteCursor.wordCopyLimit)
+    bytes.append(UInt8(ascii: " "))
+    append(texts, firstText.start, firstText.length)
+    if plan.second != nil {
+      bytes.append(UInt8(ascii: " "))
+      append(texts, secondText.start, secondText.length)
+    }
+    ends.source = bytes.count
+    bytes.append(maximum: 8) { Self.putStatus(isFallback: conversion.isFallback, to: &$0) }
+    ends.status = bytes.count
+    return ends
+  }
+
   /// Writes a currency's three letters (``CurrencyCode/packed``).
   @inline(__always)
   private static func putCurrency(_ letters: UInt32, to cursor: inout ByteCursor) {

@@ -39,6 +39,13 @@ public struct CalendarDay: Hashable, Comparable, Sendable, CustomStringConvertib
     self = day
   }
 
+  /// ``init(iso8601:)`` of UTF-8 bytes in an array (a workbook's cell text).
+  init?(iso8601UTF8 bytes: ArraySlice<UInt8>) {
+    let start = bytes.startIndex
+    guard let day = Self.parse(count: bytes.count, { bytes[start + $0] }) else { return nil }
+    self = day
+  }
+
   /// The day of a `YYYY-MM-DD` text of `count` bytes, read by `byte`.
   @inline(__always)
   private static func parse(count: Int, _ byte: (Int) -> UInt8) -> CalendarDay? {

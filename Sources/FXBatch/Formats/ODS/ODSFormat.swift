@@ -63,12 +63,9 @@ enum ODSFormat: FileFormat {
     }
     let book = try ODSBook(readPath: scan.readPath, displayPath: scan.displayPath)
     let table = try book.table(options.sheet)
-    let parser = scan.amountParser(currencies: options.currencies)
     let rewriter = ODSContentRewriter(
       tableIndex: table.index, firstColumn: details.lastColumn + 1, columnCount: AnnotationColumn.allCases.count)
-    var counts = RunReport.Counts()
-    var withoutDate = 0
-    var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
+    var rows = WorkbookRowConverter(context: context, scan: scan, quotes: quotes)
 
     /// The fx_* cells of each row of a row element (none for the rows before the header and blank rows).
     func cells(row number: Int, repeated: Int) throws(FileError) -> [[UInt8]] {
@@ -84,11 +81,8 @@ enum ODSFormat: FileFormat {
           return ODSCells.markup(AnnotationColumn.allCases.map(\.rawValue), isHeader: true)
         }
         guard row.number > details.headerRow else { return ODSCells.markup([], isHeader: false) }
-        let outcome = context.recordConverter.outcome(
-          of: WorkbookRecords.fields(of: row, mapping: details.mapping), normalizer: scan.normalizer, parser: parser,
-          quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
-        counts.add(outcome)
-        return ODSCells.markup(outcome.cells(decimalMark: .point), isHeader: false)
+        rows.convert(WorkbookRecords.fields(of: row, mapping: details.mapping))
+        return ODSCells.markup(rows.values, isHeader: false)
       }
     }
 
@@ -97,6 +91,7 @@ enum ODSFormat: FileFormat {
     ) { stream, write throws(FileError) in
       try rewriter.rewrite(stream, write: write, cells: cells)
     }
+    let (counts, withoutDate, ledger) = rows.finish()
     return FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
   }
 

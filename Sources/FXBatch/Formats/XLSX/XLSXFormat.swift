@@ -56,12 +56,8 @@ enum XLSXFormat: FileFormat {
     }
     let (sheetBytes, cellBytes) = ZipEntryTee(stream).branches()
     let reader = try book.rows(from: cellBytes)
-    let parser = scan.amountParser(currencies: options.currencies)
     let firstColumn = details.lastColumn + 1
     let rewriter = XLSXSheetRewriter(lastColumn: firstColumn + AnnotationColumn.allCases.count - 1)
-    var counts = RunReport.Counts()
-    var withoutDate = 0
-    var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
     var replacements: [(name: String, content: ZipEntryContent)] = []
     var styles = XLSXAnnotationStyles.none
     if let name = book.workbook.stylesEntry, let entry = book.package.entry(named: name) {
@@ -89,6 +85,8 @@ enum XLSXFormat: FileFormat {
       XLSXCellReference(column: firstColumn + offset, row: 1).map { Array(XLSXCellReference.letters(ofColumn: $0.column).utf8) }
     }
 
+    var rows = WorkbookRowConverter(context: context, scan: scan, quotes: quotes)
+
     /// Appends the fx_* cells of one row of the sheet (none for the rows before the header and blank rows).
     func cells(row number: Int, prefix: [UInt8], markup: inout [UInt8]) throws(FileError) {
       let row: XLSXRow
@@ -104,32 +102,28 @@ enum XLSXFormat: FileFormat {
       } catch {
         throw FileError(path: scan.displayPath, message: "\(error)")
       }
-      let values: [String]
-      var decimals: Int? = nil
       if number == details.headerRow {
-        values = AnnotationColumn.allCases.map(\.rawValue)
+        rows.setHeader()
       } else if number > details.headerRow, !XLSXBook.isBlank(row) {
-        let outcome = context.recordConverter.outcome(
-          of: book.fields(of: row, mapping: details.mapping), normalizer: scan.normalizer, parser: parser,
-          quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
-        counts.add(outcome)
-        values = outcome.cells(decimalMark: .point)
-        if case .converted(let amount, _, _) = outcome { decimals = amount.scale }
+        rows.convert(book.fields(of: row, mapping: details.mapping))
       } else {
         return
       }
       let isRecord = number != details.headerRow
-      for (offset, (annotation, value)) in zip(AnnotationColumn.allCases, values).enumerated() where !value.isEmpty {
-        guard let column = columns[offset] else { continue }
+      for (offset, annotation) in AnnotationColumn.allCases.enumerated() {
+        let value = rows.value(offset)
+        guard !value.isEmpty, let column = columns[offset] else { continue }
         switch annotation {
         case .rate where isRecord:
           XLSXSheetRewriter.appendNumberCell(to: &markup, column: column, row: number, value, style: nil, prefix: prefix)
         case .converted where isRecord:
-          let style = decimals.flatMap(styles.amountStyle(decimals:))
+          let style = rows.decimals.flatMap(styles.amountStyle(decimals:))
           XLSXSheetRewriter.appendNumberCell(
             to: &markup, column: column, row: number, value, style: style, prefix: prefix)
         case .rateDate where isRecord:
-          if let style = styles.date, let day = CalendarDay(iso8601: value), let serial = book.dateSystem.serial(of: day) {
+          if let style = styles.date, let day = rows.rateDay ?? CalendarDay(iso8601UTF8: value),
+            let serial = book.dateSystem.serial(of: day)
+          {
             XLSXSheetRewriter.appendNumberCell(
               to: &markup, column: column, row: number, String(serial), style: style, prefix: prefix)
           } else {
@@ -170,6 +164,7 @@ enum XLSXFormat: FileFormat {
     } catch {
       throw XLSXBook.fileError(error.description, readPath: outputPath, displayPath: scan.displayPath)
     }
+    let (counts, withoutDate, ledger) = rows.finish()
     return FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
   }
 

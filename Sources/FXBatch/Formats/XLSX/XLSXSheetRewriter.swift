@@ -237,13 +237,20 @@ struct XLSXSheetRewriter {
   ///   - style: the index of its cell format in the styles part (`s`), or `nil` for none.
   ///   - prefix: the main namespace's prefix of the sheet's tags (empty, or `x:`).
   static func appendNumberCell(
-    to markup: inout [UInt8], column: [UInt8], row: Int, _ text: String, style: Int?, prefix: [UInt8]
+    to markup: inout [UInt8], column: [UInt8], row: Int, _ text: ArraySlice<UInt8>, style: Int?, prefix: [UInt8]
   ) {
     appendCellStart(to: &markup, column: column, row: row, style: style, type: "", prefix: prefix)
     appendTag(to: &markup, "", prefix, "v")
-    markup += text.utf8
+    markup += text
     appendTag(to: &markup, "/", prefix, "v")
     appendTag(to: &markup, "/", prefix, "c")
+  }
+
+  /// ``appendNumberCell(to:column:row:_:style:prefix:)`` of a `String`.
+  static func appendNumberCell(
+    to markup: inout [UInt8], column: [UInt8], row: Int, _ text: String, style: Int?, prefix: [UInt8]
+  ) {
+    appendNumberCell(to: &markup, column: column, row: row, Array(text.utf8)[...], style: style, prefix: prefix)
   }
 
   /// Appends an inline string cell: `<c r="J2" t="inlineStr"><is><t>EUR</t></is></c>`, its text escaped
@@ -251,7 +258,9 @@ struct XLSXSheetRewriter {
   /// whitespace.
   ///
   /// - Parameters: as ``appendNumberCell(to:column:row:_:style:prefix:)``; `text` is any text.
-  static func appendTextCell(to markup: inout [UInt8], column: [UInt8], row: Int, _ text: String, prefix: [UInt8]) {
+  static func appendTextCell(
+    to markup: inout [UInt8], column: [UInt8], row: Int, _ text: ArraySlice<UInt8>, prefix: [UInt8]
+  ) {
     appendCellStart(to: &markup, column: column, row: row, style: nil, type: " t=\"inlineStr\"", prefix: prefix)
     appendTag(to: &markup, "", prefix, "is")
     appendTag(to: &markup, "", prefix, isSpacePreserved(text) ? "t xml:space=\"preserve\"" : "t")
@@ -259,6 +268,11 @@ struct XLSXSheetRewriter {
     appendTag(to: &markup, "/", prefix, "t")
     appendTag(to: &markup, "/", prefix, "is")
     appendTag(to: &markup, "/", prefix, "c")
+  }
+
+  /// ``appendTextCell(to:column:row:_:prefix:)`` of a `String`.
+  static func appendTextCell(to markup: inout [UInt8], column: [UInt8], row: Int, _ text: String, prefix: [UInt8]) {
+    appendTextCell(to: &markup, column: column, row: row, Array(text.utf8)[...], prefix: prefix)
   }
 
   /// `<c r="J2"`, the style (` s="7"`) when given, and the type attribute (with its leading space, or empty), up
@@ -308,28 +322,31 @@ struct XLSXSheetRewriter {
   /// A printable ASCII byte (`!` to `~`) at an end answers for that end without forming the `Character`: a
   /// character is whitespace by its first scalar, and no scalar joins a printable ASCII one into a character
   /// that starts with whitespace (no whitespace scalar is a prepending one).
-  static func isSpacePreserved(_ text: String) -> Bool {
+  static func isSpacePreserved(_ text: String) -> Bool { isSpacePreserved(Array(text.utf8)[...]) }
+
+  /// ``isSpacePreserved(_:)`` of UTF-8 bytes.
+  static func isSpacePreserved(_ text: ArraySlice<UInt8>) -> Bool {
     let printable = UInt8(ascii: "!")...UInt8(ascii: "~")
-    guard let first = text.utf8.first, let last = text.utf8.last else { return false }
+    guard let first = text.first, let last = text.last else { return false }
     if printable.contains(first), printable.contains(last) { return false }
-    return text.first?.isWhitespace == true || text.last?.isWhitespace == true
+    let string = String(decoding: text, as: UTF8.self)
+    return string.first?.isWhitespace == true || string.last?.isWhitespace == true
   }
 
   /// Appends text as XML character data: `&`, `<`, `>` escaped, and `_x` written `_x005F_x` so that readers
   /// do not take it for an OOXML escape (``XLSXText``).
-  static func appendEscaped(_ text: String, to markup: inout [UInt8]) {
-    let utf8 = text.utf8
-    var index = utf8.startIndex
-    while index != utf8.endIndex {
-      let byte = utf8[index]
-      utf8.formIndex(after: &index)
+  static func appendEscaped(_ text: ArraySlice<UInt8>, to markup: inout [UInt8]) {
+    var index = text.startIndex
+    while index != text.endIndex {
+      let byte = text[index]
+      index += 1
       switch byte {
       case UInt8(ascii: "&"): markup += "&amp;".utf8
       case UInt8(ascii: "<"): markup += "&lt;".utf8
       case UInt8(ascii: ">"): markup += "&gt;".utf8
-      case UInt8(ascii: "_") where index != utf8.endIndex && utf8[index] == UInt8(ascii: "x"):
+      case UInt8(ascii: "_") where index != text.endIndex && text[index] == UInt8(ascii: "x"):
         markup += "_x005F_x".utf8
-        utf8.formIndex(after: &index)
+        index += 1
       default: markup.append(byte)
       }
     }

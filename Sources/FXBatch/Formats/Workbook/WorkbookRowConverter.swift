@@ -1,0 +1,98 @@
+/// Converts the record rows of a workbook's sheet (`.xlsx`, `.ods`) in pass 2 and holds each row's annotation
+/// values as bytes for the format's cell writer: on the fast path where it can (``TableConverter``, from the
+/// run's table or from answered quotes: the answers the general rules give, with its arithmetic in 64/128-bit
+/// integers), else by the general rules (``RecordConverter``), which also write every error. Both give the same
+/// bytes (`XLSXFastPathTests`, `ODSFastPathTests`); the record's key and amount are read by the general rules
+/// either way (``RecordNormalizer``).
+struct WorkbookRowConverter {
+  private let context: FormatContext
+  private let normalizer: RecordNormalizer
+  private let parser: AmountParser
+  private let quotes: QuoteBook
+  private var converter: TableConverter?
+  private var scratch = ByteBuffer(capacity: 512)
+  private(set) var counts = RunReport.Counts()
+  private(set) var withoutDate = 0
+  private var ledger: ReconciliationLedger
+  /// The values of the row converted last, back to back in ``AnnotationColumn`` order, and where each ends.
+  private var valueBytes: [UInt8] = []
+  private var valueEnds = [Int](repeating: 0, count: AnnotationColumn.allCases.count)
+  /// The digits after the decimal mark of the row's converted amount (`nil`: not converted).
+  private(set) var decimals: Int? = nil
+  /// The row's rate day, when the fast path knows it as a day (else read from its text).
+  private(set) var rateDay: CalendarDay? = nil
+
+  init(context: FormatContext, scan: FileScan, quotes: QuoteBook) {
+    self.context = context
+    normalizer = scan.normalizer
+    parser = scan.amountParser(currencies: context.options.currencies)
+    self.quotes = quotes
+    converter = context.makeTableConverter(quotes: quotes)
+    ledger = ReconciliationLedger(exactCurrencies: context.options.exactTotalCurrencies)
+  }
+
+  /// The row's value of the `index`th ``AnnotationColumn`` (`fx_rate`, …, `fx_error`), empty for none.
+  func value(_ index: Int) -> ArraySlice<UInt8> {
+    valueBytes[(index == 0 ? 0 : valueEnds[index - 1])..<valueEnds[index]]
+  }
+
+  /// The row's values as text (``RowOutcome/cells(decimalMark:)``).
+  var values: [String] { valueEnds.indices.map { String(decoding: value($0), as: UTF8.self) } }
+
+  /// Makes the values the header's names.
+  mutating func setHeader() {
+    setValues(AnnotationColumn.allCases.map(\.rawValue))
+    decimals = nil
+    rateDay = nil
+  }
+
+  /// Converts a record and counts it.
+  mutating func convert(_ fields: RecordFields) {
+    decimals = nil
+    rateDay = nil
+    if convertFast(fields) { return }
+    let outcome = context.recordConverter.outcome(
+      of: fields, normalizer: normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
+    counts.add(outcome)
+    setValues(outcome.cells(decimalMark: .point))
+    if case .converted(let amount, _, _) = outcome { decimals = amount.scale }
+  }
+
+  /// The run's figures for the sheet, once every row is converted.
+  mutating func finish() -> (counts: RunReport.Counts, withoutDate: Int, ledger: ReconciliationLedger) {
+    converter?.flush(into: &ledger)
+    return (counts, withoutDate, ledger)
+  }
+
+  /// Converts a record on the fast path; `false` leaves it to the general rules.
+  private mutating func convertFast(_ fields: RecordFields) -> Bool {
+    guard converter != nil, fields.problem == nil, case .success(let found) = normalizer.rateKey(of: fields),
+      case .success(let amount) = normalizer.amount(of: fields, parser: parser, currency: found.key.pair.base),
+      let conversion = converter?.convert(
+        base: found.key.pair.base, quote: found.key.pair.quote, day: found.key.day, amount: amount),
+      let ends = converter?.appendValues(conversion, to: &scratch)
+    else { return false }
+    counts.records += 1
+    if conversion.isFallback { counts.fallback += 1 } else { counts.ok += 1 }
+    if found.usedDefaultDay { withoutDate += 1 }
+    valueBytes.removeAll(keepingCapacity: true)
+    valueBytes += scratch.bytes
+    scratch.removeAll()
+    for (index, end) in [ends.rate, ends.converted, ends.currency, ends.day, ends.source, ends.status, ends.status]
+      .enumerated()
+    {
+      valueEnds[index] = end  // the last: no error
+    }
+    decimals = conversion.converted.scale
+    rateDay = ends.rateDay
+    return true
+  }
+
+  private mutating func setValues(_ values: [String]) {
+    valueBytes.removeAll(keepingCapacity: true)
+    for (index, value) in values.enumerated() {
+      valueBytes += value.utf8
+      valueEnds[index] = valueBytes.count
+    }
+  }
+}

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The folders of `Sources/FXBatch/` are layered one way (README.md, "Development"): a file uses the types of
+/// The folders of `Sources/FXBatch/` are layered one way (docs/development.md): a file uses the types of
 /// its own folder and of the folders below it, never a type declared in a folder above it.
 ///
 /// Swift has no folder-level visibility, so the test reads the sources: it finds the types each folder

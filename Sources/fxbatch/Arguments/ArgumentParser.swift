@@ -71,7 +71,8 @@ struct ParsedArguments {
       }
       guard let spec = options.first(where: { $0.names.contains(name) }) else {
         let known = options.flatMap(\.names)
-        throw UsageError("unknown option \(name)" + (Suggestion.closest(to: name, among: known).map { "; did you mean \($0)?" } ?? ""))
+        throw UsageError(
+          "unknown option \(name)" + (Suggestion.closest(to: name, among: known).map { "; did you mean \($0)?" } ?? ""))
       }
       guard spec.valueName != nil else {
         if inlineValue != nil { throw UsageError("\(name) takes no value") }

@@ -149,11 +149,13 @@ enum ShellCompletions {
     for command in FXBatchCommand.commands {
       let described = command.options.flatMap { option in
         option.names.map { name in
-          quoted(name.replacingOccurrences(of: ":", with: "\\:") + ":" + summary(option).replacingOccurrences(of: ":", with: "\\:"))
+          quoted(
+            name.replacingOccurrences(of: ":", with: "\\:") + ":" + summary(option).replacingOccurrences(of: ":", with: "\\:"))
         }
       }
       cases.append(
-        "    \(quoted(command.name))) opts=(\(described.joined(separator: " "))); positional=\(bashWords(command.argumentCompletion)) ;;")
+        "    \(quoted(command.name))) opts=(\(described.joined(separator: " "))); positional=\(bashWords(command.argumentCompletion)) ;;"
+      )
       for option in command.options where option.valueName != nil {
         let patterns = option.names.map { quoted("\(command.name):\($0)") }.joined(separator: "|")
         valueCases.append("    \(patterns)) \(zshReply(option.valueCompletion)); return ;;")
@@ -246,7 +248,8 @@ enum ShellCompletions {
       let condition = words.map { "__fish_seen_subcommand_from \($0)" }.joined(separator: "; and ")
       switch command.argumentCompletion {
       case .file, .directory: lines.append("complete -c fxbatch -n \(quoted(condition)) -F")
-      case .words(let values): lines.append("complete -c fxbatch -n \(quoted(condition)) -a \(quoted(values.joined(separator: " ")))")
+      case .words(let values):
+        lines.append("complete -c fxbatch -n \(quoted(condition)) -a \(quoted(values.joined(separator: " ")))")
       case .none: break
       }
       for option in command.options {

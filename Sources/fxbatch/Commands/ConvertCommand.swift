@@ -29,7 +29,8 @@ enum ConvertCommand {
       group: .essential),
     OptionSpec(
       names: ["--date-format"], valueName: "iso|dmy|mdy",
-      help: "How slash dates are written: dmy 31/12/2024, mdy 12/31/2024\n(default iso: YYYY-MM-DD and other unambiguous layouts)",
+      help:
+        "How slash dates are written: dmy 31/12/2024, mdy 12/31/2024\n(default iso: YYYY-MM-DD and other unambiguous layouts)",
       group: .essential, completion: .words(DateFormat.allCases.map(\.rawValue))),
     OptionSpec(
       names: ["--date"], valueName: "YYYY-MM-DD", help: "Date of records without one (default: newest rate day)",
@@ -172,13 +173,29 @@ enum ConvertCommand {
       """,
     options: options,
     examples: [
-      ("A bank export with amount and currency columns (semicolons, decimal commas), all to euros",
-       "fxbatch convert --to EUR statement.csv"),
-      ("Name the fields; dates written 31/12/2024", "fxbatch convert --to EUR --amount-field Total --from-field Curr --date-format dmy export.csv"),
-      ("JSON records under data.items, to standard output", "fxbatch convert --records-path data.items --to USD -o - orders.json"),
-      ("The second sheet of a workbook, with monthly average rates", "fxbatch convert --sheet 2 --to GBP --rate-kind average invoices.xlsx"),
-      ("Your own rates, and the rates used written to a lock file", "fxbatch convert --rates my-rates.csv --lock rates.lock payments.csv"),
-      ("Rates from Frankfurter, kept for a rerun without network", "fxbatch convert --source frankfurter --lock rates.lock payments.csv"),
+      (
+        "Every amount of a file with amount and currency columns to euros (delimiter and decimal mark detected)",
+        "fxbatch convert --to EUR statement.csv"
+      ),
+      (
+        "Name the fields; dates written 31/12/2024",
+        "fxbatch convert --to EUR --amount-field Total --from-field Curr --date-format dmy export.csv"
+      ),
+      (
+        "JSON records under data.items, to standard output", "fxbatch convert --records-path data.items --to USD -o - orders.json"
+      ),
+      (
+        "The sheet Expenses of a workbook, at monthly average rates",
+        "fxbatch convert --sheet Expenses --to GBP --rate-kind average book.xlsx"
+      ),
+      (
+        "Your own rates, and the rates used written to a lock file",
+        "fxbatch convert --rates my-rates.csv --lock rates.lock payments.csv"
+      ),
+      (
+        "Rates from Frankfurter, kept for a rerun without network",
+        "fxbatch convert --source frankfurter --lock rates.lock payments.csv"
+      ),
     ],
     footer: """
       EXIT STATUS: 0 all records converted (fallback included), 1 some records failed,

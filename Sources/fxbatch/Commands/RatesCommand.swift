@@ -72,7 +72,10 @@ enum RatesCommand {
       examples: [
         ("The newest dollar to euro rate", "fxbatch rates show USD EUR"),
         ("The pound in yen on a day", "fxbatch rates show GBP JPY --date 2020-03-16"),
-        ("The average dollar rate of the first quarter of 2024", "fxbatch rates show USD EUR --date 2024-02-01 --rate-kind average --period quarter"),
+        (
+          "The average dollar rate of the first quarter of 2024",
+          "fxbatch rates show USD EUR --date 2024-02-01 --rate-kind average --period quarter"
+        ),
       ],
       argumentCompletion: .none),
     subcommand(
@@ -86,7 +89,10 @@ enum RatesCommand {
         """,
       examples: [
         ("Daily USD and GBP rates of 2024 as CSV", "fxbatch rates export --from 2024-01-01 --to 2024-12-31 --quotes USD,GBP"),
-        ("Monthly averages in dollars, as Beancount prices", "fxbatch rates export --from 2024-01-01 --to 2024-12-31 --base USD --rate-kind average --format beancount -o prices.beancount"),
+        (
+          "Monthly averages in dollars, as Beancount prices",
+          "fxbatch rates export --from 2024-01-01 --to 2024-12-31 --base USD --rate-kind average --format beancount -o prices.beancount"
+        ),
       ]),
     subcommand(
       "update", arguments: "[options]",

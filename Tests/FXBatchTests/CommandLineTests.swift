@@ -263,6 +263,28 @@ struct CommandLineTests {
     }
   }
 
+  /// fish completes for real: `complete -C` asks the loaded script what it offers for a command line.
+  @Test(
+    .enabled(if: TestTools.onPath("fish") != nil),
+    arguments: [
+      ("fxbatch convert --so", ["--source"]), ("fxbatch rates ex", ["export"]),
+      ("fxbatch convert --format j", ["json", "jsonl"]), ("fxbatch rates export --format b", ["beancount"]),
+      ("fxbatch convert --rounding half", ["half-even", "half-up"]), ("fxbatch --ver", ["--version"]),
+      ("fxbatch completions ", ["bash", "fish", "zsh"]),
+    ])
+  func fishCompletesCommandsOptionsAndValues(line: String, expected: [String]) throws {
+    let fish = try #require(TestTools.onPath("fish"))
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let script = try cli.run(["completions", "fish"], in: directory.url)
+    let file = directory.url.appendingPathComponent("fxbatch.fish")
+    try Data(script.standardOutput.utf8).write(to: file)
+    let result = try Self.run(fish, ["--no-config", "-c", "source \(file.path); complete -C '\(line)'"])
+    #expect(result.status == 0, "\(result.output)")
+    let offered = result.output.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }.sorted()
+    #expect(offered == expected, "\(result.output)")
+  }
+
   @Test(.enabled(if: TestTools.onPath("zsh") != nil))
   func zshReadsItsScript() throws { try checkSyntax(shell: "zsh") }
 

@@ -104,7 +104,7 @@ enum ShellCompletions {
       \(cases.joined(separator: "\n"))
           rates) opts='-h --help'; positional=\(quoted("words:" + rateSubcommands)) ;;
           help) positional=\(quoted("words:" + FXBatchCommand.commandNames.joined(separator: " "))) ;;
-          '') opts='-h --help --version'; positional=\(quoted("words:" + FXBatchCommand.commandNames.joined(separator: " "))) ;;
+          '') opts=\(quoted(FXBatchCommand.options.flatMap(\.names).joined(separator: " "))); positional=\(quoted("words:" + FXBatchCommand.commandNames.joined(separator: " "))) ;;
           *) return ;;
         esac
         if [[ "$cur" == -* ]]; then
@@ -147,12 +147,7 @@ enum ShellCompletions {
     var valueCases: [String] = []
     var cases: [String] = []
     for command in FXBatchCommand.commands {
-      let described = command.options.flatMap { option in
-        option.names.map { name in
-          quoted(
-            name.replacingOccurrences(of: ":", with: "\\:") + ":" + summary(option).replacingOccurrences(of: ":", with: "\\:"))
-        }
-      }
+      let described = command.options.flatMap { option in option.names.map { describedName($0, option) } }
       cases.append(
         "    \(quoted(command.name))) opts=(\(described.joined(separator: " "))); positional=\(bashWords(command.argumentCompletion)) ;;"
       )
@@ -190,7 +185,7 @@ enum ShellCompletions {
       \(cases.joined(separator: "\n"))
           rates) opts=('-h' '--help'); positional=\(quoted("words:" + rateSubcommands)) ;;
           help) positional=\(quoted("words:" + commandNames)) ;;
-          '') opts=('-h' '--help' '--version'); positional=\(quoted("words:" + commandNames)) ;;
+          '') opts=(\(FXBatchCommand.options.flatMap { option in option.names.map { describedName($0, option) } }.joined(separator: " "))); positional=\(quoted("words:" + commandNames)) ;;
           *) return 1 ;;
         esac
         if [[ "$cur" == -* ]]; then
@@ -210,6 +205,11 @@ enum ShellCompletions {
       """
   }
 
+  /// `'--to:The to-currency of every record'`, for zsh's `_describe`.
+  private static func describedName(_ name: String, _ option: OptionSpec) -> String {
+    quoted(name.replacingOccurrences(of: ":", with: "\\:") + ":" + summary(option).replacingOccurrences(of: ":", with: "\\:"))
+  }
+
   private static func zshReply(_ completion: ValueCompletion) -> String {
     switch completion {
     case .none: return ":"
@@ -226,8 +226,9 @@ enum ShellCompletions {
       "complete -c fxbatch -f",
     ]
     let top = FXBatchCommand.commandNames.joined(separator: " ")
-    lines.append("complete -c fxbatch -n 'not __fish_seen_subcommand_from \(top)' -l help -s h -d 'Show help'")
-    lines.append("complete -c fxbatch -n 'not __fish_seen_subcommand_from \(top)' -l version -d 'Show the version'")
+    for option in FXBatchCommand.options {
+      lines.append(fishOption(option, condition: "not __fish_seen_subcommand_from \(top)"))
+    }
     let summaries: [String: String] = [
       "convert": ConvertCommand.spec.summary, "rates": "Show, export, update or list exchange rates",
       "completions": CompletionsCommand.spec.summary, "help": "Show help for a command",
@@ -252,22 +253,25 @@ enum ShellCompletions {
         lines.append("complete -c fxbatch -n \(quoted(condition)) -a \(quoted(values.joined(separator: " ")))")
       case .none: break
       }
-      for option in command.options {
-        var line = "complete -c fxbatch -n \(quoted(condition))"
-        for name in option.names {
-          line += name.hasPrefix("--") ? " -l \(name.dropFirst(2))" : " -s \(name.dropFirst())"
-        }
-        if option.valueName != nil {
-          switch option.valueCompletion {
-          case .none: line += " -x"
-          case .file: line += " -r -F"
-          case .directory: line += " -x -a '(__fish_complete_directories)'"
-          case .words(let values): line += " -x -a \(quoted(values.joined(separator: " ")))"
-          }
-        }
-        lines.append(line + " -d \(quoted(summary(option)))")
-      }
+      for option in command.options { lines.append(fishOption(option, condition: condition)) }
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `complete -c fxbatch -n CONDITION -s o -l output -r -F -d '…'`
+  private static func fishOption(_ option: OptionSpec, condition: String) -> String {
+    var line = "complete -c fxbatch -n \(quoted(condition))"
+    for name in option.names {
+      line += name.hasPrefix("--") ? " -l \(name.dropFirst(2))" : " -s \(name.dropFirst())"
+    }
+    if option.valueName != nil {
+      switch option.valueCompletion {
+      case .none: line += " -x"
+      case .file: line += " -r -F"
+      case .directory: line += " -x -a '(__fish_complete_directories)'"
+      case .words(let values): line += " -x -a \(quoted(values.joined(separator: " ")))"
+      }
+    }
+    return line + " -d \(quoted(summary(option)))"
   }
 }

@@ -14,6 +14,13 @@ enum FXBatchCommand {
   /// Every command, in the order help lists them: the one source of help, man page and completions.
   static var commands: [CommandSpec] { [ConvertCommand.spec] + RatesCommand.specs + [CompletionsCommand.spec] }
 
+  /// The options of `fxbatch` itself, before any command.
+  static let options: [OptionSpec] = [
+    OptionSpec(
+      names: ["-h", "--help"], valueName: nil, help: "Show help (also: fxbatch help <command>, fxbatch <command> --help)"),
+    OptionSpec(names: ["--version"], valueName: nil, help: "Show the version"),
+  ]
+
   /// The words that may follow `fxbatch` (hidden `man-page` aside).
   static let commandNames = ["convert", "rates", "completions", "help"]
 
@@ -22,10 +29,11 @@ enum FXBatchCommand {
     for command in commands {
       lines.append("  " + command.name.padding(toLength: 18, withPad: " ", startingAt: 0) + command.summary)
     }
+    lines += ["", "OPTIONS:"]
+    for option in options {
+      lines.append("  " + option.label.padding(toLength: 18, withPad: " ", startingAt: 0) + option.help)
+    }
     lines += [
-      "", "OPTIONS:",
-      "  -h, --help        Show help (also: fxbatch help <command>, fxbatch <command> --help)",
-      "  --version         Show the version",
       "", "See 'fxbatch convert --help' for conversion options and examples, 'man fxbatch' for everything.", "",
     ]
     return lines.joined(separator: "\n") + "\n"
@@ -71,7 +79,7 @@ enum FXBatchCommand {
 
   /// "no command 'conver'; did you mean 'convert'?" (options too: `--verison`).
   static func unknownCommand(_ name: String) -> UsageError {
-    let candidates = name.hasPrefix("-") ? ["--help", "--version"] : commandNames
+    let candidates = name.hasPrefix("-") ? options.flatMap(\.names) : commandNames
     return UsageError(
       "no command '\(name)'" + (Suggestion.closest(to: name, among: candidates).map { "; did you mean '\($0)'?" } ?? ""))
   }

@@ -285,6 +285,39 @@ struct CommandLineTests {
     #expect(offered == expected, "\(result.output)")
   }
 
+  /// zsh runs the script's function with its completion builtins replaced by functions that print what they are
+  /// given (outside a completion widget zsh has no `compadd`): what it would offer, before zsh filters by prefix.
+  @Test(
+    .enabled(if: TestTools.onPath("zsh") != nil),
+    arguments: [
+      (["fxbatch", "convert", "--so"], ConvertCommand.options.flatMap(\.names)),
+      (["fxbatch", "rates", "show", "--"], RatesCommand.specs[0].options.flatMap(\.names)),
+      (["fxbatch", "convert", "--format", ""], ["csv", "json", "jsonl", "ods", "xlsx", "xml"]),
+      (["fxbatch", "rates", "--cache-dir", "d", ""], ["show", "export", "update", "currencies"]),
+      (["fxbatch", "rates", "export", "--format", ""], ["csv", "jsonl", "beancount", "ledger"]),
+      (["fxbatch", "convert", "--to", "EUR", ""], ["<files>"]), (["fxbatch", "convert", "--output-dir", ""], ["<files -/>"]),
+      (["fxbatch", "convert", "--to", ""], []),
+    ])
+  func zshOffersCommandsOptionsValuesAndFiles(words: [String], expected: [String]) throws {
+    let zsh = try #require(TestTools.onPath("zsh"))
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let script = try cli.run(["completions", "zsh"], in: directory.url)
+    let file = directory.url.appendingPathComponent("_fxbatch")
+    try Data(script.standardOutput.utf8).write(to: file)
+    let program = """
+      compdef() { : }
+      _describe() { local -a entries; entries=("${(@P)4}"); print -l -- "${entries[@]%%:*}" }
+      compadd() { [[ $1 == -- ]] && shift; print -l -- "$@" }
+      _files() { print -l -- "<files${1:+ $1}>" }
+      source \(file.path)
+      words=(\(words.map { "'\($0)'" }.joined(separator: " "))); CURRENT=\(words.count)
+      _fxbatch
+      """
+    let result = try Self.run(zsh, ["-f", "-c", program])
+    #expect(result.output.split(separator: "\n").map(String.init) == expected, "\(result.output)")
+  }
+
   @Test(.enabled(if: TestTools.onPath("zsh") != nil))
   func zshReadsItsScript() throws { try checkSyntax(shell: "zsh") }
 

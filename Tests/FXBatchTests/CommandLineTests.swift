@@ -200,11 +200,18 @@ struct CommandLineTests {
 
   // MARK: completions
 
+  /// `fxbatch completions SHELL`, written to `directory/name`.
+  func completionScript(_ shell: String, named name: String, in directory: URL) throws -> URL {
+    let script = try cli.run(["completions", shell], in: directory)
+    try #require(script.status == 0, "\(script.standardError)")
+    let file = directory.appendingPathComponent(name)
+    try Data(script.standardOutput.utf8).write(to: file)
+    return file
+  }
+
   /// What bash completes for a command line, the last word being the one completed.
   func bashCompletions(_ words: [String], in directory: URL) throws -> [String] {
-    let script = try cli.run(["completions", "bash"], in: directory)
-    try #require(script.status == 0)
-    try Data(script.standardOutput.utf8).write(to: directory.appendingPathComponent("fxbatch.bash"))
+    _ = try completionScript("bash", named: "fxbatch.bash", in: directory)
     let quoted = words.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
     let program = """
       source ./fxbatch.bash || exit 3
@@ -276,9 +283,7 @@ struct CommandLineTests {
     let fish = try #require(TestTools.onPath("fish"))
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let script = try cli.run(["completions", "fish"], in: directory.url)
-    let file = directory.url.appendingPathComponent("fxbatch.fish")
-    try Data(script.standardOutput.utf8).write(to: file)
+    let file = try completionScript("fish", named: "fxbatch.fish", in: directory.url)
     let result = try Self.run(fish, ["--no-config", "-c", "source \(file.path); complete -C '\(line)'"])
     #expect(result.status == 0, "\(result.output)")
     let offered = result.output.split(separator: "\n").map { String($0.prefix { $0 != "\t" }) }.sorted()
@@ -302,9 +307,7 @@ struct CommandLineTests {
     let zsh = try #require(TestTools.onPath("zsh"))
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let script = try cli.run(["completions", "zsh"], in: directory.url)
-    let file = directory.url.appendingPathComponent("_fxbatch")
-    try Data(script.standardOutput.utf8).write(to: file)
+    let file = try completionScript("zsh", named: "_fxbatch", in: directory.url)
     let program = """
       compdef() { : }
       _describe() { local -a entries; entries=("${(@P)4}"); print -l -- "${entries[@]%%:*}" }
@@ -329,17 +332,15 @@ struct CommandLineTests {
     let path = try #require(TestTools.onPath(shell))
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let script = try cli.run(["completions", shell], in: directory.url)
-    #expect(script.status == 0)
-    let file = directory.url.appendingPathComponent("fxbatch.\(shell)")
-    try Data(script.standardOutput.utf8).write(to: file)
+    let file = try completionScript(shell, named: "fxbatch.\(shell)", in: directory.url)
+    let script = try String(contentsOf: file, encoding: .utf8)
     let result = try Self.run(path, ["-n", file.path])
     #expect(result.status == 0, "\(result.output)")
     #expect(result.output.isEmpty, "\(result.output)")
     for spec in FXBatchCommand.commands {
       for option in spec.options {
         let long = option.names.last ?? ""
-        #expect(script.standardOutput.contains(shell == "fish" ? "-l \(long.dropFirst(2))" : "'\(long):"), "\(long)")
+        #expect(script.contains(shell == "fish" ? "-l \(long.dropFirst(2))" : "'\(long):"), "\(long)")
       }
     }
   }

@@ -7,10 +7,27 @@ struct OptionSpec {
   /// The value's placeholder in help (`FILE`), or `nil` for a flag.
   let valueName: String?
   let help: String
+  /// The heading it is listed under in help and the man page.
+  var group = OptionGroup.general
+  /// What shells complete as its value; `nil`: files for a `FILE`, directories for a `DIR`, else nothing.
+  var completion: ValueCompletion? = nil
+  /// The subcommands it belongs to, when a command's table serves several (`rates show`, `rates export`);
+  /// empty: all of them.
+  var subcommands: [String] = []
   /// Whether the option may be given more than once (`--alias A=B --alias C=D`); each value is kept, in order.
   var repeatable = false
 
   var key: String { names[names.count - 1] }
+
+  /// What shells complete as the option's value.
+  var valueCompletion: ValueCompletion {
+    if let completion { return completion }
+    switch valueName {
+    case "FILE": return .file
+    case "DIR": return .directory
+    default: return .none
+    }
+  }
 }
 
 /// Arguments split into option values, flags and positional arguments.
@@ -53,7 +70,9 @@ struct ParsedArguments {
         inlineValue = String(argument[argument.index(after: equals)...])
       }
       guard let spec = options.first(where: { $0.names.contains(name) }) else {
-        throw UsageError("unknown option \(name)")
+        let known = options.flatMap(\.names)
+        throw UsageError(
+          "unknown option \(name)" + (Suggestion.closest(to: name, among: known).map { "; did you mean \($0)?" } ?? ""))
       }
       guard spec.valueName != nil else {
         if inlineValue != nil { throw UsageError("\(name) takes no value") }
@@ -79,19 +98,4 @@ struct ParsedArguments {
 struct UsageError: Error, CustomStringConvertible {
   let description: String
   init(_ description: String) { self.description = description }
-}
-
-/// Formats a command's help: usage, summary, options.
-func helpText(usage: String, summary: String, options: [OptionSpec], footer: String = "") -> String {
-  var lines = ["USAGE: \(usage)", "", summary, "", "OPTIONS:"]
-  let labels = options.map { spec in spec.names.joined(separator: ", ") + (spec.valueName.map { " \($0)" } ?? "") }
-  let width = min((labels.map(\.count).max() ?? 0) + 2, 34)
-  for (label, spec) in zip(labels, options) {
-    let padded =
-      label.count < width
-      ? label + String(repeating: " ", count: width - label.count) : label + "\n" + String(repeating: " ", count: width + 2)
-    lines.append("  " + padded + spec.help.replacingOccurrences(of: "\n", with: "\n" + String(repeating: " ", count: width + 2)))
-  }
-  if !footer.isEmpty { lines += ["", footer] }
-  return lines.joined(separator: "\n") + "\n"
 }

@@ -5,135 +5,207 @@ import Foundation
 enum ConvertCommand {
   static let options: [OptionSpec] = [
     OptionSpec(
-      names: ["-o", "--output"], valueName: "FILE", help: "Write the annotated copy to FILE (one input only; - for stdout)"),
-    OptionSpec(names: ["--output-dir"], valueName: "DIR", help: "Write X.converted.csv into DIR instead of beside X.csv"),
-    OptionSpec(
-      names: ["--rates"], valueName: "FILE",
-      help: "Use your rates: an ECB XML feed, an ECB history CSV,\nor a CSV with date,base,quote,rate (date optional)"),
-    OptionSpec(
-      names: ["--source"], valueName: "NAME",
-      help:
-        "embedded (default), file (with --rates), ecb, frankfurter (v2, ~200\ncurrencies), frankfurter-v1 or calculator (the last four\nfetch rates over HTTP); a list (embedded,frankfurter) answers\neach rate from the first source that has it"
-    ),
-    OptionSpec(
-      names: ["--date-policy"], valueName: "strict|latest",
-      help:
-        "calculator: strict (default) converts only records dated today;\nlatest uses today's rate for every record (marked fallback)"
-    ),
-    OptionSpec(
-      names: ["--endpoint"], valueName: "URL", help: "Base URL of the ecb, frankfurter, frankfurter-v1 or calculator service"),
-    OptionSpec(
-      names: ["--providers"], valueName: "KEY,...",
-      help:
-        "frankfurter: only these providers' rates (ECB,BOC, as the service\nspells them); fx_source names the providers of each rate"
-    ),
-    OptionSpec(names: ["--jobs"], valueName: "N", help: "Most requests in flight at once (default 8)"),
-    OptionSpec(names: ["--timeout"], valueName: "SECONDS", help: "Wait this long for each answer (default 10)"),
-    OptionSpec(names: ["--retries"], valueName: "N", help: "Retries on timeouts, connection errors, 5xx, 429 (default 3)"),
-    OptionSpec(
-      names: ["--retry-delay"], valueName: "SECONDS", help: "First backoff step, doubled per retry, jittered (default 0.5)"),
-    OptionSpec(
-      names: ["--cache-dir"], valueName: "DIR",
-      help: "Rate cache directory (default $XDG_CACHE_HOME/fxbatch);\nalso where `rates update` keeps a newer ECB history"),
-    OptionSpec(names: ["--no-cache"], valueName: nil, help: "Neither read nor write the rate cache"),
-    OptionSpec(names: ["--offline"], valueName: nil, help: "Use only the cache, embedded data and files; no network"),
-    OptionSpec(names: ["--lock"], valueName: "FILE", help: "Write every rate the run used to FILE (with --frozen: read it)"),
-    OptionSpec(names: ["--frozen"], valueName: nil, help: "Take rates only from the --lock file; fail records it lacks"),
-    OptionSpec(
-      names: ["--plan"], valueName: nil, help: "Print the rate lookups and requests the run needs; fetch and write nothing"),
-    OptionSpec(
-      names: ["--format"], valueName: FormatRegistry.names.joined(separator: "|"),
-      help: "Format of every input (default: by extension:\n\(FormatRegistry.extensionsHelp); else from the content)"),
-    OptionSpec(
-      names: ["--records-path"], valueName: "PATH",
-      help: "JSON: the member path of the records array, e.g. data.items\n(default: the document is the array)"),
-    OptionSpec(
-      names: ["--record-element"], valueName: "NAME",
-      help: "XML: the name of the record elements (default: the root's\nrepeated child); fields: children or @attributes"),
-    OptionSpec(
-      names: ["--sheet"], valueName: "NAME|NUMBER",
-      help: "XLSX, ODS: the sheet to convert, by tab name or number from 1\n(default: the first sheet)"),
-    OptionSpec(
-      names: ["--from"], valueName: "CODE",
-      help: "The from-currency of every record, for a file without a from\nfield (see --override-currency-fields)"),
+      names: ["-o", "--output"], valueName: "FILE", help: "Write the annotated copy to FILE (one input only; - for stdout)",
+      group: .essential),
     OptionSpec(
       names: ["--to"], valueName: "CODE",
-      help: "The to-currency of every record, for a file without a to\nfield (see --override-currency-fields)"),
-    OptionSpec(names: ["--amount-field"], valueName: "NAME", help: "Header name of the amount (default: amount, value, …)"),
+      help: "The to-currency of every record, for a file without a to\nfield (see --override-currency-fields)",
+      group: .essential),
     OptionSpec(
-      names: ["--from-field"], valueName: "NAME", help: "Header name of the from-currency (default: from, currency, ccy, …)"),
+      names: ["--from"], valueName: "CODE",
+      help: "The from-currency of every record, for a file without a from\nfield (see --override-currency-fields)",
+      group: .essential),
     OptionSpec(
-      names: ["--to-field"], valueName: "NAME", help: "Header name of the to-currency (default: to, target_currency, …)"),
-    OptionSpec(names: ["--date-field"], valueName: "NAME", help: "Header name of the value date (default: date, value_date, …)"),
-    OptionSpec(names: ["--date"], valueName: "YYYY-MM-DD", help: "Date of records without one (default: newest rate day)"),
+      names: ["--amount-field"], valueName: "NAME", help: "Header name of the amount (default: amount, value, …)",
+      group: .essential),
     OptionSpec(
-      names: ["--undated"], valueName: nil,
-      help: "No recognised date field: use the newest rate day even\nwhen a field looks like dates (else refused)"),
+      names: ["--from-field"], valueName: "NAME", help: "Header name of the from-currency (default: from, currency, ccy, …)",
+      group: .essential),
     OptionSpec(
-      names: ["--override-currency-fields"], valueName: nil,
-      help: "Let --from/--to override the file's from-/to-currency field\n(else a file that has one is refused)"),
+      names: ["--to-field"], valueName: "NAME", help: "Header name of the to-currency (default: to, target_currency, …)",
+      group: .essential),
+    OptionSpec(
+      names: ["--date-field"], valueName: "NAME", help: "Header name of the value date (default: date, value_date, …)",
+      group: .essential),
     OptionSpec(
       names: ["--date-format"], valueName: "iso|dmy|mdy",
-      help: "How slash dates are written: dmy 31/12/2024, mdy 12/31/2024\n(default iso: YYYY-MM-DD and other unambiguous layouts)"
-    ),
-    OptionSpec(
-      names: ["--max-staleness"], valueName: "DAYS", help: "Use rates at most DAYS older than a record's date (default 5)"),
-    OptionSpec(
-      names: ["--max-record-size"], valueName: "BYTES",
-      help: "Refuse a file with a record longer than BYTES (default 16M;\nK, M, G suffixes; a field may be a sixteenth)"),
-    OptionSpec(
-      names: ["--rate-kind"], valueName: "KIND",
       help:
-        "spot (default: the rate of the record's date), average (the\nmean over the --period) or closing (the period's last rates);\nembedded, --rates or ecb sources only"
-    ),
+        "How slash dates are written: dmy 31/12/2024, mdy 12/31/2024\n(default iso: YYYY-MM-DD and other unambiguous layouts)",
+      group: .essential, completion: .words(DateFormat.allCases.map(\.rawValue))),
     OptionSpec(
-      names: ["--period"], valueName: "PERIOD",
-      help: "month (default), quarter or year: the calendar period of the\nrecord's date, for --rate-kind average or closing"),
-    OptionSpec(names: ["--rounding"], valueName: "MODE", help: "half-up (default, EU Reg. 1103/97), half-even, down, up"),
+      names: ["--date"], valueName: "YYYY-MM-DD", help: "Date of records without one (default: newest rate day)",
+      group: .essential),
+    OptionSpec(
+      names: ["--format"], valueName: FormatRegistry.names.joined(separator: "|"),
+      help: "Format of every input (default: by extension:\n\(FormatRegistry.extensionsHelp); else from the content)",
+      group: .input, completion: .words(FormatRegistry.names)),
+    OptionSpec(
+      names: ["--records-path"], valueName: "PATH",
+      help: "JSON: the member path of the records array, e.g. data.items\n(default: the document is the array)",
+      group: .input),
+    OptionSpec(
+      names: ["--record-element"], valueName: "NAME",
+      help: "XML: the name of the record elements (default: the root's\nrepeated child); fields: children or @attributes",
+      group: .input),
+    OptionSpec(
+      names: ["--sheet"], valueName: "NAME|NUMBER",
+      help: "XLSX, ODS: the sheet to convert, by tab name or number from 1\n(default: the first sheet)", group: .input),
     OptionSpec(
       names: ["--encoding"], valueName: "NAME",
       help:
         "CSV: the encoding of the files: utf-8, windows-1252, iso-8859-1,\n"
         + "iso-8859-15, utf-16, utf-16le, utf-16be (default: UTF-8, or\n"
-        + "UTF-16 when a byte order mark says so); the annotated copy is\nwritten in the same encoding"),
-    OptionSpec(names: ["--delimiter"], valueName: "D", help: ", or ; or tab (default: detected from the header line)"),
-    OptionSpec(names: ["--decimal-separator"], valueName: ". | ,", help: "Decimal mark of amounts (default: inferred per file)"),
+        + "UTF-16 when a byte order mark says so); the annotated copy is\nwritten in the same encoding",
+      group: .input, completion: .words(TextEncoding.allCases.map(\.rawValue))),
     OptionSpec(
-      names: ["--output-decimal-separator"], valueName: ". | ,", help: "Decimal mark of fx_rate and fx_converted (default .)"),
+      names: ["--delimiter"], valueName: "D", help: ", or ; or tab (default: detected from the header line)", group: .input,
+      completion: .words([",", ";", "tab"])),
+    OptionSpec(
+      names: ["--decimal-separator"], valueName: ". | ,", help: "Decimal mark of amounts (default: inferred per file)",
+      group: .input, completion: .words([".", ","])),
     OptionSpec(
       names: ["--alias"], valueName: "NAME=CODE",
       help: "Read the non-ISO currency name NAME as CODE, e.g. RMB=CNY\n(repeatable; unknown names are errors, never guessed)",
-      repeatable: true),
+      group: .input, repeatable: true),
     OptionSpec(
       names: ["--symbol"], valueName: "SYMBOL=CODE",
       help:
         "Read the currency symbol SYMBOL as CODE, e.g. '$=USD'\n(repeatable; needed for $, ¥, kr, which several currencies use)",
-      repeatable: true),
-    OptionSpec(names: ["--report"], valueName: "FILE", help: "Also write the run summary as JSON to FILE"),
-    OptionSpec(names: ["-q", "--quiet"], valueName: nil, help: "Print no summary (errors are still printed)"),
+      group: .input, repeatable: true),
+    OptionSpec(
+      names: ["--undated"], valueName: nil,
+      help: "No recognised date field: use the newest rate day even\nwhen a field looks like dates (else refused)",
+      group: .input),
+    OptionSpec(
+      names: ["--override-currency-fields"], valueName: nil,
+      help: "Let --from/--to override the file's from-/to-currency field\n(else a file that has one is refused)",
+      group: .input),
+    OptionSpec(
+      names: ["--max-record-size"], valueName: "BYTES",
+      help: "Refuse a file with a record longer than BYTES (default 16M;\nK, M, G suffixes; a field may be a sixteenth)",
+      group: .input),
+    OptionSpec(
+      names: ["--rates"], valueName: "FILE",
+      help: "Use your rates: an ECB XML feed, an ECB history CSV,\nor a CSV with date,base,quote,rate (date optional)",
+      group: .rates),
+    OptionSpec(
+      names: ["--source"], valueName: "NAME",
+      help:
+        "embedded (default), file (with --rates), ecb, frankfurter (v2, ~200\ncurrencies), frankfurter-v1 or calculator (the last four\nfetch rates over HTTP); a list (embedded,frankfurter) answers\neach rate from the first source that has it",
+      group: .rates, completion: .words(sourceNames)),
+    OptionSpec(
+      names: ["--rate-kind"], valueName: "KIND",
+      help:
+        "spot (default: the rate of the record's date), average (the\nmean over the --period) or closing (the period's last rates);\nembedded, --rates or ecb sources only",
+      group: .rates, completion: .words(RateRule.kindNames)),
+    OptionSpec(
+      names: ["--period"], valueName: "PERIOD",
+      help: "month (default), quarter or year: the calendar period of the\nrecord's date, for --rate-kind average or closing",
+      group: .rates, completion: .words(RatePeriod.allCases.map(\.rawValue))),
+    OptionSpec(
+      names: ["--max-staleness"], valueName: "DAYS", help: "Use rates at most DAYS older than a record's date (default 5)",
+      group: .rates),
+    OptionSpec(
+      names: ["--rounding"], valueName: "MODE", help: "half-up (default, EU Reg. 1103/97), half-even, down, up",
+      group: .rates, completion: .words(RoundingMode.allCases.map(\.rawValue))),
+    OptionSpec(
+      names: ["--lock"], valueName: "FILE", help: "Write every rate the run used to FILE (with --frozen: read it)",
+      group: .rates),
+    OptionSpec(
+      names: ["--frozen"], valueName: nil, help: "Take rates only from the --lock file; fail records it lacks", group: .rates),
+    OptionSpec(
+      names: ["--date-policy"], valueName: "strict|latest",
+      help:
+        "calculator: strict (default) converts only records dated today;\nlatest uses today's rate for every record (marked fallback)",
+      group: .rates, completion: .words(["strict", "latest"])),
+    OptionSpec(
+      names: ["--providers"], valueName: "KEY,...",
+      help:
+        "frankfurter: only these providers' rates (ECB,BOC, as the service\nspells them); fx_source names the providers of each rate",
+      group: .rates),
+    OptionSpec(
+      names: ["--endpoint"], valueName: "URL", help: "Base URL of the ecb, frankfurter, frankfurter-v1 or calculator service",
+      group: .fetching),
+    OptionSpec(names: ["--jobs"], valueName: "N", help: "Most requests in flight at once (default 8)", group: .fetching),
+    OptionSpec(names: ["--timeout"], valueName: "SECONDS", help: "Wait this long for each answer (default 10)", group: .fetching),
+    OptionSpec(
+      names: ["--retries"], valueName: "N", help: "Retries on timeouts, connection errors, 5xx, 429 (default 3)",
+      group: .fetching),
+    OptionSpec(
+      names: ["--retry-delay"], valueName: "SECONDS", help: "First backoff step, doubled per retry, jittered (default 0.5)",
+      group: .fetching),
+    OptionSpec(
+      names: ["--cache-dir"], valueName: "DIR",
+      help: "Rate cache directory (default $XDG_CACHE_HOME/fxbatch);\nalso where `rates update` keeps a newer ECB history",
+      group: .fetching),
+    OptionSpec(names: ["--no-cache"], valueName: nil, help: "Neither read nor write the rate cache", group: .fetching),
+    OptionSpec(
+      names: ["--offline"], valueName: nil, help: "Use only the cache, embedded data and files; no network", group: .fetching),
+    OptionSpec(
+      names: ["--output-dir"], valueName: "DIR", help: "Write X.converted.csv into DIR instead of beside X.csv",
+      group: .output),
+    OptionSpec(
+      names: ["--output-decimal-separator"], valueName: ". | ,", help: "Decimal mark of fx_rate and fx_converted (default .)",
+      group: .output, completion: .words([".", ","])),
+    OptionSpec(names: ["--report"], valueName: "FILE", help: "Also write the run summary as JSON to FILE", group: .output),
+    OptionSpec(
+      names: ["--plan"], valueName: nil, help: "Print the rate lookups and requests the run needs; fetch and write nothing",
+      group: .output),
+    OptionSpec(names: ["-q", "--quiet"], valueName: nil, help: "Print no summary (errors are still printed)", group: .output),
     OptionSpec(names: ["-h", "--help"], valueName: nil, help: "Show this help"),
   ]
 
-  static let usage =
-    "fxbatch convert [options] [FILE...]   (FILE - reads standard input; \(FormatRegistry.displayNames))"
-
-  static let help = helpText(
-    usage: usage,
-    summary: """
+  /// The command's one definition: help, parser options, man page and completions.
+  static let spec = CommandSpec(
+    name: "convert",
+    arguments: "[options] [FILE...]",
+    summary: "Convert \(FormatRegistry.displayNames) files; writes X.converted.EXT beside X.EXT",
+    description: """
       Converts each record's amount into the to-currency at the reference rate of the record's date, rounded once
       to the currency's ISO 4217 minor units, and writes a copy of each file with these fields appended:
       fx_rate, fx_converted, fx_currency, fx_rate_date, fx_source, fx_status (ok|fallback|error), fx_error.
       CSV files gain columns; in JSON and JSON Lines files each record object gains these members; in XML each
       record element gains an <fx> child whose attributes carry them (rate, converted, currency, rate-date, ...).
+      FILE may be \(FormatRegistry.displayNames); - reads standard input.
       Rates: the embedded ECB euro reference rates 1999-01-04 .. 2026-10-30, unless --rates is given.
       With no FILE, when standard input is not a terminal (a pipe or a redirected file), reads it and writes the
       annotated copy to standard output: 'cat f.csv | fxbatch convert' is 'fxbatch convert - -o -'.
       """,
     options: options,
+    examples: [
+      (
+        "Every amount of a file with amount and currency columns to euros (delimiter and decimal mark detected)",
+        "fxbatch convert --to EUR statement.csv"
+      ),
+      (
+        "Name the fields; dates written 31/12/2024",
+        "fxbatch convert --to EUR --amount-field Total --from-field Curr --date-format dmy export.csv"
+      ),
+      (
+        "JSON records under data.items, to standard output", "fxbatch convert --records-path data.items --to USD -o - orders.json"
+      ),
+      (
+        "The sheet Expenses of a workbook, at monthly average rates",
+        "fxbatch convert --sheet Expenses --to GBP --rate-kind average book.xlsx"
+      ),
+      (
+        "Your own rates, and the rates used written to a lock file",
+        "fxbatch convert --rates my-rates.csv --lock rates.lock payments.csv"
+      ),
+      (
+        "Rates from Frankfurter, kept for a rerun without network",
+        "fxbatch convert --source frankfurter --lock rates.lock payments.csv"
+      ),
+    ],
     footer: """
       EXIT STATUS: 0 all records converted (fallback included), 1 some records failed,
                    2 a file could not be read or parsed (nothing written for it), 64 usage error.
-      """)
+      """,
+    argumentCompletion: .file)
+
+  static let usage = spec.usage
+
+  static var help: String { spec.help }
 
   static func run(_ arguments: ArraySlice<String>) -> Int32 {
     var options: BatchOptions

@@ -5,26 +5,39 @@ import Foundation
 enum FXBatchCommand {
   static let version = "0.1.0"
 
-  static let usage = """
-    USAGE: fxbatch <command> [options]
-
+  /// What the tool does, for the top-level help and the man page.
+  static let description = """
     Converts money in files: every record's amount from its currency into another, exactly, at ECB euro
     reference rates (embedded, no network needed) or your own rates, written as an annotated copy.
-
-    COMMANDS:
-      convert [options] FILE...     Convert \(FormatRegistry.displayNames) files; writes X.converted.EXT beside X.EXT
-      rates show BASE QUOTE         Print a rate and the day it was published
-      rates export --from D --to D  Write daily, average or closing rates for ledgers (CSV, JSONL, Beancount, Ledger)
-      rates update                  Fetch the ECB history into the rate cache (newer than the embedded one)
-      rates currencies              List the currencies a source covers, with first and last days
-
-    OPTIONS:
-      -h, --help                    Show help (also: fxbatch help <command>, fxbatch <command> --help)
-      --version                     Show the version
-
-    See 'fxbatch convert --help' for conversion options.
-
     """
+
+  /// Every command, in the order help lists them: the one source of help, man page and completions.
+  static var commands: [CommandSpec] { [ConvertCommand.spec] + RatesCommand.specs + [CompletionsCommand.spec] }
+
+  /// The options of `fxbatch` itself, before any command.
+  static let options: [OptionSpec] = [
+    OptionSpec(
+      names: ["-h", "--help"], valueName: nil, help: "Show help (also: fxbatch help <command>, fxbatch <command> --help)"),
+    OptionSpec(names: ["--version"], valueName: nil, help: "Show the version"),
+  ]
+
+  /// The words that may follow `fxbatch` (hidden `man-page` aside).
+  static let commandNames = ["convert", "rates", "completions", "help"]
+
+  static var usage: String {
+    var lines = ["USAGE: fxbatch <command> [options]", "", description, "", "COMMANDS:"]
+    for command in commands {
+      lines.append("  " + command.name.padding(toLength: 18, withPad: " ", startingAt: 0) + command.summary)
+    }
+    lines += ["", "OPTIONS:"]
+    for option in options {
+      lines.append("  " + option.label.padding(toLength: 18, withPad: " ", startingAt: 0) + option.help)
+    }
+    lines += [
+      "", "See 'fxbatch convert --help' for conversion options and examples, 'man fxbatch' for everything.", "",
+    ]
+    return lines.joined(separator: "\n") + "\n"
+  }
 
   /// Runs the tool with the arguments after the program name; returns the exit status.
   static func run(_ arguments: [String]) -> Int32 {
@@ -40,9 +53,10 @@ enum FXBatchCommand {
       switch rest.first {
       case nil: Console.out(usage)
       case "convert": Console.out(ConvertCommand.help)
-      case "rates": Console.out(RatesCommand.help)
+      case "rates": Console.out(RatesCommand.help(for: Array(rest.dropFirst())))
+      case "completions": Console.out(CompletionsCommand.spec.help)
       case let other?:
-        return usageError(UsageError("no command '\(other)'"), usage: usage)
+        return usageError(unknownCommand(other), usage: usage)
       }
       return ExitStatus.success
     case "--version":
@@ -52,9 +66,22 @@ enum FXBatchCommand {
       return ConvertCommand.run(rest)
     case "rates":
       return RatesCommand.run(rest)
+    case "completions":
+      return CompletionsCommand.run(rest)
+    case "man-page":
+      // Hidden: writes docs/man/fxbatch.1 (`swift run fxbatch man-page > docs/man/fxbatch.1`).
+      Console.out(ManPage.text)
+      return ExitStatus.success
     default:
-      return usageError(UsageError("no command '\(command)'"), usage: usage)
+      return usageError(unknownCommand(command), usage: usage)
     }
+  }
+
+  /// "no command 'conver'; did you mean 'convert'?" (options too: `--verison`).
+  static func unknownCommand(_ name: String) -> UsageError {
+    let candidates = name.hasPrefix("-") ? options.flatMap(\.names) : commandNames
+    return UsageError(
+      "no command '\(name)'" + (Suggestion.closest(to: name, among: candidates).map { "; did you mean '\($0)'?" } ?? ""))
   }
 
   /// Prints a usage error (one line, then the usage) and returns 64.

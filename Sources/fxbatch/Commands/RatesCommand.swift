@@ -3,65 +3,149 @@ import Foundation
 
 /// `fxbatch rates show BASE QUOTE [--date D]`, `fxbatch rates update`, `fxbatch rates currencies [--source S]`
 enum RatesCommand {
+  /// The options of every `rates` subcommand, each tagged with the subcommands it is for: one parse serves them
+  /// all (an option of another subcommand is refused by name), and each subcommand's help lists its own.
   static let options: [OptionSpec] = [
-    OptionSpec(names: ["--date"], valueName: "YYYY-MM-DD", help: "The day (default: the newest rate day)"),
-    OptionSpec(names: ["--rates"], valueName: "FILE", help: "Use a rates file instead of the embedded ECB history"),
-    OptionSpec(names: ["--max-staleness"], valueName: "DAYS", help: "Use rates at most DAYS older than the date (default 5)"),
     OptionSpec(
-      names: ["--rate-kind"], valueName: "KIND", help: "show, export: spot (default), average or closing rate of the --period"),
+      names: ["--date"], valueName: "YYYY-MM-DD", help: "The day (default: the newest rate day)", group: .essential,
+      subcommands: ["show"]),
     OptionSpec(
-      names: ["--period"], valueName: "PERIOD", help: "show, export: month (default), quarter or year (containing --date)"),
-    OptionSpec(names: ["--from"], valueName: "YYYY-MM-DD", help: "export: the first day (or the period containing it)"),
-    OptionSpec(names: ["--to"], valueName: "YYYY-MM-DD", help: "export: the last day (or the period containing it)"),
-    OptionSpec(names: ["--base"], valueName: "CODE", help: "export: the base currency (default: the rates' pivot, EUR)"),
+      names: ["--from"], valueName: "YYYY-MM-DD", help: "The first day (or the period containing it)", group: .essential,
+      subcommands: ["export"]),
     OptionSpec(
-      names: ["--quotes"], valueName: "A,B,…", help: "export: the quote currencies (default: every one published)"),
+      names: ["--to"], valueName: "YYYY-MM-DD", help: "The last day (or the period containing it)", group: .essential,
+      subcommands: ["export"]),
     OptionSpec(
-      names: ["--format"], valueName: "FORMAT", help: "export: csv (default), jsonl, beancount (price) or ledger (P)"),
-    OptionSpec(names: ["-o", "--output"], valueName: "FILE", help: "export: write to FILE (default: standard output)"),
-    OptionSpec(names: ["--cache-dir"], valueName: "DIR", help: "Rate cache directory (default $XDG_CACHE_HOME/fxbatch)"),
-    OptionSpec(names: ["--no-cache"], valueName: nil, help: "Ignore the rate cache (show: use the embedded history)"),
+      names: ["--base"], valueName: "CODE", help: "The base currency (default: the rates' pivot, EUR)", group: .essential,
+      subcommands: ["export"]),
+    OptionSpec(
+      names: ["--quotes"], valueName: "A,B,…", help: "The quote currencies (default: every one published)",
+      group: .essential, subcommands: ["export"]),
     OptionSpec(
       names: ["--source"], valueName: "NAME",
-      help:
-        "currencies: embedded (default), file (with --rates), ecb,\nfrankfurter, frankfurter-v1, or a list (embedded,frankfurter)"
-    ),
+      help: "embedded (default), file (with --rates), ecb,\nfrankfurter, frankfurter-v1, or a list (embedded,frankfurter)",
+      group: .essential, completion: .words(listedSourceNames), subcommands: ["currencies"]),
+    OptionSpec(
+      names: ["--rates"], valueName: "FILE", help: "Use a rates file instead of the embedded ECB history", group: .rates,
+      subcommands: ["show", "export", "currencies"]),
+    OptionSpec(
+      names: ["--rate-kind"], valueName: "KIND", help: "spot (default), average or closing rate of the --period",
+      group: .rates, completion: .words(RateRule.kindNames), subcommands: ["show", "export"]),
+    OptionSpec(
+      names: ["--period"], valueName: "PERIOD", help: "month (default), quarter or year (containing the day)",
+      group: .rates, completion: .words(RatePeriod.allCases.map(\.rawValue)), subcommands: ["show", "export"]),
+    OptionSpec(
+      names: ["--max-staleness"], valueName: "DAYS", help: "Use rates at most DAYS older than the date (default 5)",
+      group: .rates, subcommands: ["show"]),
     OptionSpec(
       names: ["--endpoint"], valueName: "URL",
-      help: "update: the ECB files' directory (default the ECB's);\ncurrencies: the root of the one service --source names"),
+      help: "update: the ECB files' directory (default the ECB's);\ncurrencies: the root of the one service --source names",
+      group: .fetching, subcommands: ["update", "currencies"]),
     OptionSpec(
-      names: ["--timeout"], valueName: "SECONDS", help: "update, currencies: wait this long for an answer (default 60)"),
+      names: ["--timeout"], valueName: "SECONDS", help: "Wait this long for an answer (default 60)", group: .fetching,
+      subcommands: ["update", "currencies"]),
+    OptionSpec(
+      names: ["--cache-dir"], valueName: "DIR", help: "Rate cache directory (default $XDG_CACHE_HOME/fxbatch)",
+      group: .fetching),
+    OptionSpec(
+      names: ["--no-cache"], valueName: nil, help: "Ignore the rate cache (use the embedded history)", group: .fetching,
+      subcommands: ["show", "export", "currencies"]),
+    OptionSpec(
+      names: ["--format"], valueName: "FORMAT", help: "csv (default), jsonl, beancount (price) or ledger (P)",
+      group: .output, completion: .words(RateExport.Format.allCases.map(\.rawValue)), subcommands: ["export"]),
+    OptionSpec(
+      names: ["-o", "--output"], valueName: "FILE", help: "Write to FILE (default: standard output)", group: .output,
+      subcommands: ["export"]),
     OptionSpec(names: ["-h", "--help"], valueName: nil, help: "Show this help"),
   ]
 
-  static let usage = """
-    fxbatch rates show BASE QUOTE [--date YYYY-MM-DD] [--rates FILE]
-                             [--rate-kind spot|average|closing] [--period month|quarter|year]
-           fxbatch rates export --from YYYY-MM-DD --to YYYY-MM-DD [--base CODE] [--quotes A,B,…]
-                                [--rate-kind …] [--period …] [--format csv|jsonl|beancount|ledger] [-o FILE]
-           fxbatch rates update [--endpoint URL] [--cache-dir DIR]
-           fxbatch rates currencies [--source NAME[,NAME...]] [--endpoint URL]
-    """
+  /// The subcommands, each defined once: help, man page and completions come from here.
+  static let specs: [CommandSpec] = [
+    subcommand(
+      "show", arguments: "BASE QUOTE [options]", summary: "Print a rate and the day it was published",
+      description: """
+        Prints how many units of QUOTE one unit of BASE is worth on a day, the day the rates were published
+        (the latest publication on or before the date) and the published rates it is computed from; with
+        --rate-kind average or closing, the average or closing rate of the period containing the date, as
+        convert computes it.
+        """,
+      examples: [
+        ("The newest dollar to euro rate", "fxbatch rates show USD EUR"),
+        ("The pound in yen on a day", "fxbatch rates show GBP JPY --date 2020-03-16"),
+        (
+          "The average dollar rate of the first quarter of 2024",
+          "fxbatch rates show USD EUR --date 2024-02-01 --rate-kind average --period quarter"
+        ),
+      ],
+      argumentCompletion: .none),
+    subcommand(
+      "export", arguments: "--from YYYY-MM-DD --to YYYY-MM-DD [options]",
+      summary: "Write daily, average or closing rates for ledgers (CSV, JSONL, Beancount, Ledger)",
+      description: """
+        Writes the rates of BASE against each quote currency on every publication day from --from to
+        --to, or (--rate-kind average|closing) one rate per period, as CSV or JSON Lines (date, base, quote,
+        rate, period, source), Beancount price directives or Ledger/hledger P directives. Rates are written as
+        published, or (crosses, averages) to 10 significant digits, within 5e-10 of the exact value.
+        """,
+      examples: [
+        ("Daily USD and GBP rates of 2024 as CSV", "fxbatch rates export --from 2024-01-01 --to 2024-12-31 --quotes USD,GBP"),
+        (
+          "Monthly averages in dollars, as Beancount prices",
+          "fxbatch rates export --from 2024-01-01 --to 2024-12-31 --base USD --rate-kind average --format beancount -o prices.beancount"
+        ),
+      ]),
+    subcommand(
+      "update", arguments: "[options]",
+      summary: "Fetch the ECB history into the rate cache (newer than the embedded one)",
+      description: """
+        Fetches the ECB's full history (eurofxref-hist.xml) into the rate cache; later runs on the
+        embedded source use it when it is newer than the embedded history, and say so.
+        """,
+      examples: [("Fetch the newest ECB history", "fxbatch rates update")]),
+    subcommand(
+      "currencies", arguments: "[options]", summary: "List the currencies a source covers, with first and last days",
+      description: """
+        Lists what a source covers, one currency a line: code, first and last day with a rate
+        (- where the source does not publish them: frankfurter-v1), the source, and the name where the source
+        gives one (frankfurter: GET /v2/currencies; embedded, file, ecb: the days each currency has a rate).
+        A list of sources names each currency once, with the first source that covers it, as convert asks them.
+        """,
+      examples: [
+        ("What the embedded ECB history covers", "fxbatch rates currencies"),
+        ("What convert --source embedded,frankfurter would find", "fxbatch rates currencies --source embedded,frankfurter"),
+      ]),
+  ]
 
-  static let help = helpText(
-    usage: usage,
-    summary: """
-      show: prints how many units of QUOTE one unit of BASE is worth on a day, the day the rates were published
-      (the latest publication on or before the date) and the published rates it is computed from; with
-      --rate-kind average or closing, the average or closing rate of the period containing the date, as
-      convert computes it.
-      export: writes the rates of BASE against each quote currency on every publication day from --from to
-      --to, or (--rate-kind average|closing) one rate per period, as CSV or JSON Lines (date, base, quote,
-      rate, period, source), Beancount price directives or Ledger/hledger P directives. Rates are written as
-      published, or (crosses, averages) to 10 significant digits, within 5e-10 of the exact value.
-      update: fetches the ECB's full history (eurofxref-hist.xml) into the rate cache; later runs on the
-      embedded source use it when it is newer than the embedded history, and say so.
-      currencies: lists what a source covers, one currency a line: code, first and last day with a rate
-      (- where the source does not publish them: frankfurter-v1), the source, and the name where the source
-      gives one (frankfurter: GET /v2/currencies; embedded, file, ecb: the days each currency has a rate).
-      A list of sources names each currency once, with the first source that covers it, as convert asks them.
-      """,
-    options: options)
+  /// A `rates` subcommand's definition, with the options of ``options`` tagged for it.
+  private static func subcommand(
+    _ name: String, arguments: String, summary: String, description: String,
+    examples: [(comment: String, command: String)], argumentCompletion: ValueCompletion = .none
+  ) -> CommandSpec {
+    CommandSpec(
+      name: "rates \(name)", arguments: arguments, summary: summary, description: description,
+      options: options.filter { $0.subcommands.isEmpty || $0.subcommands.contains(name) }, examples: examples,
+      argumentCompletion: argumentCompletion)
+  }
+
+  /// The subcommand names, in order.
+  static var subcommandNames: [String] { specs.map { String($0.name.dropFirst("rates ".count)) } }
+
+  static let usage = specs.map(\.usage).joined(separator: "\n       ")
+
+  /// `fxbatch rates --help`: each subcommand's usage and summary.
+  static var help: String {
+    var lines = ["USAGE: \(usage)", "", "SUBCOMMANDS:"]
+    for spec in specs {
+      lines.append("  " + spec.name.padding(toLength: 18, withPad: " ", startingAt: 0) + spec.summary)
+    }
+    lines += ["", "See 'fxbatch rates SUBCOMMAND --help' for its options and examples."]
+    return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The help of the subcommand named first among `positionals`, else ``help``.
+  static func help(for positionals: [String]) -> String {
+    specs.first { $0.name == "rates \(positionals.first ?? "")" }?.help ?? help
+  }
 
   static func run(_ arguments: ArraySlice<String>) -> Int32 {
     let fullUsage = "USAGE: \(usage)\nSee 'fxbatch rates --help'.\n"
@@ -70,7 +154,7 @@ enum RatesCommand {
       return FXBatchCommand.usageError(error, usage: fullUsage)
     }
     if parsed.has("--help") {
-      Console.out(help)
+      Console.out(help(for: parsed.positionals))
       return ExitStatus.success
     }
     let base: CurrencyCode
@@ -88,7 +172,10 @@ enum RatesCommand {
       guard parsed.positionals.first == "show" else {
         throw UsageError(
           parsed.positionals.isEmpty
-            ? "missing subcommand: show, export, update or currencies" : "no subcommand '\(parsed.positionals[0])'")
+            ? "missing subcommand: show, export, update or currencies"
+            : "no subcommand '\(parsed.positionals[0])'"
+              + (Suggestion.closest(to: parsed.positionals[0], among: subcommandNames).map { "; did you mean '\($0)'?" }
+                ?? ""))
       }
       guard parsed.positionals.count == 3 else { throw UsageError("rates show needs BASE and QUOTE, e.g. rates show USD EUR") }
       for option in ["--from", "--to", "--base", "--quotes", "--format", "--output"] where parsed.value(option) != nil {

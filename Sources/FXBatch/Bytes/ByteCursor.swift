@@ -1,6 +1,6 @@
 // Bytes/ holds the library's unsafe code: pointers live only in these small types, which check every index,
 // offset and count in debug builds (`assert`, free in release builds) and are tested directly (`BytesTests`).
-// Code elsewhere reads and writes bytes through them; README.md, "Unsafe code", lists the exceptions left.
+// Code elsewhere reads and writes bytes through them; docs/development.md, "Unsafe code", lists the exceptions left.
 
 /// A write position in memory reserved beforehand (``ByteBuffer/append(maximum:_:)``): the fast paths write a
 /// record's annotation through it without a capacity check per value.

@@ -1,6 +1,6 @@
 // Bytes/ holds the library's unsafe code: pointers live only in these small types, which check every index,
 // offset and count in debug builds (`assert`, free in release builds) and are tested directly (`BytesTests`).
-// Code elsewhere reads and writes bytes through them; README.md, "Unsafe code", lists the exceptions left.
+// Code elsewhere reads and writes bytes through them; docs/development.md, "Unsafe code", lists the exceptions left.
 
 /// Remembers what a record's sequence of field names (its *shape*: a JSON object's member names in order)
 /// resolves to — which member plays which role — so that records sharing their names, as nearly all records of

@@ -1,6 +1,6 @@
 // Bytes/ holds the library's unsafe code: pointers live only in these small types, which check every index,
 // offset and count in debug builds (`assert`, free in release builds) and are tested directly (`BytesTests`).
-// Code elsewhere reads and writes bytes through them; README.md, "Unsafe code", lists the exceptions left.
+// Code elsewhere reads and writes bytes through them; docs/development.md, "Unsafe code", lists the exceptions left.
 
 /// A list of plain values (field ranges, a record's fields: no references, nothing to deinitialize) in memory that a reader allocates once and reuses
 /// from record to record: no array's uniqueness check, retain or release per record, and copying the list

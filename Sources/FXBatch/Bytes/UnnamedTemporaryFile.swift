@@ -6,7 +6,7 @@ import Foundation
 
 // Bytes/ holds the library's unsafe code: pointers live only in these small types, which check every index,
 // offset and count in debug builds (`assert`, free in release builds) and are tested directly (`BytesTests`).
-// Code elsewhere reads and writes bytes through them; README.md, "Unsafe code", lists the exceptions left.
+// Code elsewhere reads and writes bytes through them; docs/development.md, "Unsafe code", lists the exceptions left.
 // This one hands a C string buffer to mkstemp(3).
 
 /// A temporary file with no name: created in `$TMPDIR` (else `/tmp`) and unlinked at once, so that nothing is

@@ -7,7 +7,7 @@
 #endif
 
 // Zip/ wraps libzip; the pointers it hands over (this callback's data, chunk buffers, names) stay inside the
-// Zip/ folder (README.md, "Unsafe code").
+// Zip/ folder (docs/development.md, "Unsafe code").
 
 /// The file a libzip archive is read from and, when a package is written, the file libzip writes the new archive
 /// to, answering libzip's source commands (`zip_source_function(3)`).

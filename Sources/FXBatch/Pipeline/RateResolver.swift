@@ -118,7 +118,10 @@ struct RateResolver {
       for key in keys { quotes[key] = tableFailureAnswer(key, provider: provider, failure: tableFailure) }
       return quotes
     }
-    if rule != .spot, !source.isLockFile {
+    if rule != .spot, case .provider(let provider as FrankfurterProvider, let settings) = source {
+      return frankfurterPeriodAnswers(to: keys, provider: provider, settings: settings, report: &report)
+    }
+    if rule != .spot, !source.isLockFile, !source.isChain {
       // No table to average: every key is refused (a same-currency key is 1, as under every rule).
       var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
       for key in keys {
@@ -185,10 +188,11 @@ struct RateResolver {
   }
 
   /// Whether a link's error for a key means it has no rate for it (so the next link of a chain is asked): no
-  /// rate, a date outside its coverage, only a rate older than `--max-staleness`. A failed exchange
+  /// rate, a date outside its coverage, only a rate older than `--max-staleness`, a period it has not finished
+  /// publishing (under a period rule the next link then answers the whole period, never part of it). A failed exchange
   /// (``RowError/Code/isAboutTheExchange``) is the key's answer: another link's rate would hide it.
   static func passesOn(_ error: RowError) -> Bool {
-    [.noRate, .dateOutOfRange, .staleRate, .unknownCurrency].contains(error.code)
+    [.noRate, .dateOutOfRange, .staleRate, .unknownCurrency, .periodIncomplete].contains(error.code)
   }
 
   /// A chain's answers: each link answers, the way it answers alone, the keys every earlier link has no rate
@@ -208,11 +212,23 @@ struct RateResolver {
       defer { uses.append(use) }
       guard !remaining.isEmpty else { continue }
       var table: RateTable? = nil
-      if case .table(let linkTable) = link.source { table = linkTable }
-      let resolver = RateResolver(
-        source: link.source, sourceTable: table, tableFailure: nil, maxStaleness: maxStaleness, today: today)
+      var tableFailure: ((RateKey) -> RowError)? = nil
       var linkReport = report
       linkReport.fetch = nil
+      if case .table(let linkTable) = link.source { table = linkTable }
+      if rule != .spot, case .provider(let provider as any TableRateProvider, let settings) = link.source {
+        // Under a period rule a table provider (the ECB feed) answers from its whole file, as alone.
+        var index = RateKeyIndex(remaining)
+        let fetcher = RateResolver(
+          source: link.source, sourceTable: nil, tableFailure: nil, maxStaleness: maxStaleness, today: today, rule: rule)
+        switch fetcher.providerTable(&index, provider: provider, settings: settings, report: &linkReport) {
+        case .table(let fetched): table = fetched
+        case .failed(let failure): tableFailure = failure
+        }
+      }
+      let resolver = RateResolver(
+        source: link.source, sourceTable: table, tableFailure: tableFailure, maxStaleness: maxStaleness, today: today,
+        rule: rule)
       let answers = resolver.resolveMarket(remaining, report: &linkReport)
       if let linkFetch = linkReport.fetch {
         var sum = fetch ?? RunReport.Fetch()
@@ -255,7 +271,7 @@ struct RateResolver {
   }
 
   /// Sends a plan's requests through the bounded fetcher.
-  private func fetch(_ requests: [RateRequest], settings: FetchSettings) -> ([Result<HTTPResponse, FetchError>], Int) {
+  func fetch(_ requests: [RateRequest], settings: FetchSettings) -> ([Result<HTTPResponse, FetchError>], Int) {
     let transport = settings.transport ?? CurlTransport(maximumConnections: settings.jobs, timeout: settings.timeout)
     let fetcher = RateFetcher(
       transport: transport, jobs: settings.jobs, timeout: settings.timeout, retryPolicy: settings.retryPolicy)

@@ -265,4 +265,65 @@ struct FrankfurterV2PeriodRateTests {
       #expect(frozen.standardOutput.contains("EUR/TWD=33.825 (2 of 3 days)"))
     }
   }
+
+  /// Runs `fxbatch rates …` against the service (a fresh loopback server).
+  func rates(_ arguments: [String]) throws -> (result: CLIRunner.Result, queries: [String]) {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    FrankfurterV2Server(rows: Self.rows, today: "2024-04-10").install(on: server)
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var runner = cli
+    runner.environment["FXBATCH_TODAY"] = "2024-04-10"
+    let result = try runner.run(
+      ["rates"] + arguments + ["--endpoint", server.baseURL.absoluteString, "--no-cache"], in: directory.url)
+    return (result, server.requests.map { $0.query ?? "" }.sorted())
+  }
+
+  // rates show gives convert's figures: the service's February average and closing rate, and in a chain the
+  // embedded history's where it has the pair.
+  @Test func ratesShowTakesTheSource() throws {
+    let cross = Self.februaryTWD / Self.februaryUSD
+    let (average, _) = try rates(
+      ["show", "USD", "TWD", "--date", "2024-02-20", "--rate-kind", "average", "--source", "frankfurter"])
+    #expect(average.status == 0, "\(average.standardError)")
+    #expect(
+      average.standardOutput
+        == "1 USD = \(cross.rateText) TWD  period 2024-02  source frankfurter-v2 average 2024-02 of 3 days EUR/USD=\(Self.februaryUSD.rateText) EUR/TWD=33.825 (2 of 3 days)\n"
+    )
+    let (closing, _) = try rates(["show", "EUR", "USD", "--date", "2024-02-03", "--rate-kind", "closing", "--source", "frankfurter"])
+    #expect(closing.standardOutput == "1 EUR = 1.0813 USD  rate date 2024-02-29  source frankfurter-v2 closing 2024-02 EUR/USD=1.0813\n")
+    let (chained, queries) = try rates(
+      ["show", "EUR", "USD", "--date", "2024-02-03", "--rate-kind", "average", "--source", "embedded,frankfurter"])
+    #expect(chained.standardOutput.hasSuffix("source ecb-embedded average 2024-02 of 21 days EUR/USD=1.079471429\n"))
+    #expect(queries.isEmpty)
+    let (unfinished, _) = try rates(
+      ["show", "EUR", "USD", "--date", "2024-03-03", "--rate-kind", "average", "--source", "frankfurter"])
+    #expect(unfinished.status == 1)
+    #expect(unfinished.standardError.hasPrefix("fxbatch: period_incomplete: the Frankfurter rates end 2024-03-28"))
+  }
+
+  // rates export over the service: one row per period and quote named, from one request; the unfinished March
+  // is skipped with its reason (exit 1). Daily rates from a service are refused (they are not a list of days).
+  @Test func ratesExportTakesTheSource() throws {
+    let (result, queries) = try rates(
+      [
+        "export", "--from", "2024-02-01", "--to", "2024-03-31", "--quotes", "USD,TWD", "--rate-kind", "average",
+        "--source", "frankfurter",
+      ])
+    #expect(result.status == 1)
+    let usd = Self.februaryUSD
+    #expect(
+      result.standardOutput == """
+        date,base,quote,rate,period,source
+        2024-02-29,EUR,USD,\(usd.rateText),2024-02,frankfurter-v2 average 2024-02 of 3 days EUR/USD=\(usd.rateText)
+        2024-02-15,EUR,TWD,33.825,2024-02,frankfurter-v2 average 2024-02 of 2 days EUR/TWD=33.825
+
+        """)
+    #expect(result.standardError.contains("fxbatch: 2024-03 EUR/USD not exported: period_incomplete: "))
+    #expect(queries == ["base=EUR&quotes=TWD,USD&from=2024-02-01&to=2024-04-10"])
+    let (daily, _) = try rates(["export", "--from", "2024-02-01", "--to", "2024-02-29", "--quotes", "USD", "--source", "frankfurter"])
+    #expect(daily.status == 64)
+    #expect(daily.standardError.contains("rates export --source frankfurter gives period rates"))
+  }
 }

@@ -187,6 +187,34 @@ struct RateResolver {
     }
   }
 
+  /// The resolver of a source for some keys: with its local table; under a period rule, a table provider's (the
+  /// ECB feed's) table for the keys' periods, fetched now (``providerTable(_:provider:settings:report:)``), or
+  /// why it has none. A table provider under the spot rule answers keys as a provider of pairs does.
+  static func prepared(
+    for source: RateSourceChoice, keys: Set<RateKey>, maxStaleness: Int, today: CalendarDay, rule: RateRule,
+    report: inout RunReport
+  ) -> RateResolver {
+    var resolver = RateResolver(
+      source: source, sourceTable: nil, tableFailure: nil, maxStaleness: maxStaleness, today: today, rule: rule)
+    switch source {
+    case .table(let table):
+      resolver = RateResolver(
+        source: source, sourceTable: table, tableFailure: nil, maxStaleness: maxStaleness, today: today, rule: rule)
+    case .provider(let provider as any TableRateProvider, let settings) where rule != .spot:
+      var index = RateKeyIndex(keys)
+      switch resolver.providerTable(&index, provider: provider, settings: settings, report: &report) {
+      case .table(let table):
+        resolver = RateResolver(
+          source: source, sourceTable: table, tableFailure: nil, maxStaleness: maxStaleness, today: today, rule: rule)
+      case .failed(let failure):
+        resolver = RateResolver(
+          source: source, sourceTable: nil, tableFailure: failure, maxStaleness: maxStaleness, today: today, rule: rule)
+      }
+    default: break
+    }
+    return resolver
+  }
+
   /// Whether a link's error for a key means it has no rate for it (so the next link of a chain is asked): no
   /// rate, a date outside its coverage, only a rate older than `--max-staleness`, a period it has not finished
   /// publishing (under a period rule the next link then answers the whole period, never part of it). A failed exchange
@@ -211,24 +239,10 @@ struct RateResolver {
       var use = RunReport.ChainLinkUse(name: link.name, source: link.source.info.identifier, asked: remaining.count)
       defer { uses.append(use) }
       guard !remaining.isEmpty else { continue }
-      var table: RateTable? = nil
-      var tableFailure: ((RateKey) -> RowError)? = nil
       var linkReport = report
       linkReport.fetch = nil
-      if case .table(let linkTable) = link.source { table = linkTable }
-      if rule != .spot, case .provider(let provider as any TableRateProvider, let settings) = link.source {
-        // Under a period rule a table provider (the ECB feed) answers from its whole file, as alone.
-        var index = RateKeyIndex(remaining)
-        let fetcher = RateResolver(
-          source: link.source, sourceTable: nil, tableFailure: nil, maxStaleness: maxStaleness, today: today, rule: rule)
-        switch fetcher.providerTable(&index, provider: provider, settings: settings, report: &linkReport) {
-        case .table(let fetched): table = fetched
-        case .failed(let failure): tableFailure = failure
-        }
-      }
-      let resolver = RateResolver(
-        source: link.source, sourceTable: table, tableFailure: tableFailure, maxStaleness: maxStaleness, today: today,
-        rule: rule)
+      let resolver = Self.prepared(
+        for: link.source, keys: remaining, maxStaleness: maxStaleness, today: today, rule: rule, report: &linkReport)
       let answers = resolver.resolveMarket(remaining, report: &linkReport)
       if let linkFetch = linkReport.fetch {
         var sum = fetch ?? RunReport.Fetch()

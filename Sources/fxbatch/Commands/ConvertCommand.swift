@@ -191,7 +191,7 @@ enum ConvertCommand {
   }
 
   /// Loads the source the options name; `nil` after printing why it cannot be loaded.
-  private static func load(_ choice: SourceChoice, options: inout BatchOptions, quiet: Bool, planOnly: Bool)
+  static func load(_ choice: SourceChoice, options: inout BatchOptions, quiet: Bool, planOnly: Bool)
     -> RateSourceChoice?
   {
     switch choice {
@@ -337,7 +337,7 @@ enum ConvertCommand {
   /// A period rule (`--rate-kind average|closing`) needs the daily rates of whole periods: the embedded history,
   /// `--rates FILE`, the ECB feed's file (`--source ecb`, a ``TableRateProvider``), Frankfurter v2's ranges, or a
   /// chain of those. Frankfurter v1 and the calculator answer rates of days.
-  private static func checkRateRule(_ rule: RateRule, source: SourceChoice, parsed: ParsedArguments) throws(UsageError) {
+  static func checkRateRule(_ rule: RateRule, source: SourceChoice, parsed: ParsedArguments) throws(UsageError) {
     guard rule != .spot else { return }
     func answersPeriods(_ source: SourceChoice) -> Bool {
       switch source {
@@ -406,7 +406,7 @@ enum ConvertCommand {
     ["--endpoint", "--jobs", "--timeout", "--retries", "--retry-delay", "--date-policy"].filter { parsed.value($0) != nil }
   }
 
-  private static func sourceChoice(_ parsed: ParsedArguments) throws(UsageError) -> SourceChoice {
+  static func sourceChoice(_ parsed: ParsedArguments) throws(UsageError) -> SourceChoice {
     let ratesPath = parsed.value("--rates")
     let name = parsed.value("--source") ?? (ratesPath == nil ? "embedded" : "file")
     if let text = parsed.value("--providers") {

@@ -24,21 +24,23 @@ enum RatesCommand {
     OptionSpec(
       names: ["--source"], valueName: "NAME",
       help:
-        "currencies: embedded (default), file (with --rates), ecb,\nfrankfurter, frankfurter-v1, or a list (embedded,frankfurter)"
+        "show, export, currencies: embedded (default), file (with --rates),\necb, frankfurter, frankfurter-v1, or a list (embedded,frankfurter)"
     ),
     OptionSpec(
       names: ["--endpoint"], valueName: "URL",
-      help: "update: the ECB files' directory (default the ECB's);\ncurrencies: the root of the one service --source names"),
+      help:
+        "update: the ECB files' directory (default the ECB's);\nshow, export, currencies: the root of the one service --source names"),
     OptionSpec(
-      names: ["--timeout"], valueName: "SECONDS", help: "update, currencies: wait this long for an answer (default 60)"),
+      names: ["--timeout"], valueName: "SECONDS", help: "update, show, export, currencies: wait this long for an answer"),
     OptionSpec(names: ["-h", "--help"], valueName: nil, help: "Show this help"),
   ]
 
   static let usage = """
-    fxbatch rates show BASE QUOTE [--date YYYY-MM-DD] [--rates FILE]
+    fxbatch rates show BASE QUOTE [--date YYYY-MM-DD] [--rates FILE] [--source NAME[,NAME...]]
                              [--rate-kind spot|average|closing] [--period month|quarter|year]
            fxbatch rates export --from YYYY-MM-DD --to YYYY-MM-DD [--base CODE] [--quotes A,B,…]
                                 [--rate-kind …] [--period …] [--format csv|jsonl|beancount|ledger] [-o FILE]
+                                [--source NAME[,NAME...]]
            fxbatch rates update [--endpoint URL] [--cache-dir DIR]
            fxbatch rates currencies [--source NAME[,NAME...]] [--endpoint URL]
     """
@@ -54,6 +56,8 @@ enum RatesCommand {
       --to, or (--rate-kind average|closing) one rate per period, as CSV or JSON Lines (date, base, quote,
       rate, period, source), Beancount price directives or Ledger/hledger P directives. Rates are written as
       published, or (crosses, averages) to 10 significant digits, within 5e-10 of the exact value.
+      show and export take --source as convert does (--endpoint, --timeout); a service or a list exports
+      period rates (--rate-kind average|closing) of the --quotes named.
       update: fetches the ECB's full history (eurofxref-hist.xml) into the rate cache; later runs on the
       embedded source use it when it is newer than the embedded history, and say so.
       currencies: lists what a source covers, one currency a line: code, first and last day with a rate
@@ -78,11 +82,14 @@ enum RatesCommand {
     var date: CalendarDay? = nil
     var maxStaleness = 5
     var rule = RateRule.spot
+    var source: ConvertCommand.SourceChoice? = nil
     if parsed.positionals.first == "currencies" { return currencies(parsed, usage: fullUsage) }
-    if parsed.value("--source") != nil {
-      return FXBatchCommand.usageError(UsageError("--source is for rates currencies"), usage: fullUsage)
+    if parsed.positionals.first == "update" {
+      if parsed.value("--source") != nil {
+        return FXBatchCommand.usageError(UsageError("--source is for rates show, export and currencies"), usage: fullUsage)
+      }
+      return update(parsed, usage: fullUsage)
     }
-    if parsed.positionals.first == "update" { return update(parsed, usage: fullUsage) }
     if parsed.positionals.first == "export" { return export(parsed, usage: fullUsage) }
     do throws(UsageError) {
       guard parsed.positionals.first == "show" else {
@@ -101,14 +108,29 @@ enum RatesCommand {
         maxStaleness = try OptionValues.nonNegativeInteger(text, option: "--max-staleness")
       }
       rule = try OptionValues.rateRule(kind: parsed.value("--rate-kind"), period: parsed.value("--period"))
+      if parsed.value("--source") != nil { source = try sourceChoice(parsed, rule: rule) }
     } catch {
       return FXBatchCommand.usageError(error, usage: fullUsage)
     }
-    guard let rates = loadRates(parsed) else { return ExitStatus.fileError }
-    let day = date ?? rates.lastDay ?? CalendarDay(daysSinceEpoch: Int(Date().timeIntervalSince1970 / 86_400))
-    // Legacy currencies go through their fixed conversions, as in `convert`.
-    let answer = CurrencyLifecycle.route(for: RateKey(base: base, quote: quote, day: day)).flatMap { route in
-      route.quote(from: rates.quote(for: route.marketKey, rule: rule, maxStaleness: maxStaleness))
+    let answer: Result<RateQuote, RowError>
+    let day: CalendarDay
+    if let source {
+      // A source named: answered as convert answers a record of that day (the same resolver).
+      guard let today = try? FXBatchCommand.today(), let loaded = load(source, rule: rule, today: today) else {
+        return ExitStatus.fileError
+      }
+      day = date ?? loaded.lastDay ?? today
+      let key = RateKey(base: base, quote: quote, day: day)
+      answer =
+        loaded.answers(to: [key], rule: rule, maxStaleness: maxStaleness, today: today)[key]
+        ?? .failure(RowError(.noRate, "no rate was looked up for \(key.pair)"))
+    } else {
+      guard let rates = loadRates(parsed) else { return ExitStatus.fileError }
+      day = date ?? rates.lastDay ?? CalendarDay(daysSinceEpoch: Int(Date().timeIntervalSince1970 / 86_400))
+      // Legacy currencies go through their fixed conversions, as in `convert`.
+      answer = CurrencyLifecycle.route(for: RateKey(base: base, quote: quote, day: day)).flatMap { route in
+        route.quote(from: rates.quote(for: route.marketKey, rule: rule, maxStaleness: maxStaleness))
+      }
     }
     switch answer {
     case .success(let found):
@@ -127,6 +149,21 @@ enum RatesCommand {
       Console.error("fxbatch: \(error)\n")
       return ExitStatus.rowErrors
     }
+  }
+
+  /// The source `--source` names (with `--rates`, `--endpoint`, `--timeout`, `--cache-dir`, `--no-cache` as
+  /// convert reads them), checked against the rule as convert checks it.
+  private static func sourceChoice(_ parsed: ParsedArguments, rule: RateRule) throws(UsageError) -> ConvertCommand.SourceChoice {
+    let choice = try ConvertCommand.sourceChoice(parsed)
+    try ConvertCommand.checkRateRule(rule, source: choice, parsed: parsed)
+    return choice
+  }
+
+  /// The loaded source; `nil` after printing why it cannot be loaded.
+  private static func load(_ choice: ConvertCommand.SourceChoice, rule: RateRule, today: CalendarDay) -> RateSourceChoice? {
+    var options = BatchOptions(today: today)
+    options.rateRule = rule
+    return ConvertCommand.load(choice, options: &options, quiet: true, planOnly: false)
   }
 
   /// The rates `--rates FILE` names, else the embedded history (or its newer copy in the cache); `nil` after
@@ -149,6 +186,7 @@ enum RatesCommand {
     var quotes: [CurrencyCode] = []
     var format = RateExport.Format.csv
     var rule = RateRule.spot
+    var source: ConvertCommand.SourceChoice? = nil
     do throws(UsageError) {
       guard parsed.positionals.count == 1 else { throw UsageError("rates export takes no arguments; give --from and --to") }
       guard let fromText = parsed.value("--from"), let toText = parsed.value("--to") else {
@@ -175,20 +213,49 @@ enum RatesCommand {
       }
       rule = try OptionValues.rateRule(kind: parsed.value("--rate-kind"), period: parsed.value("--period"))
       if parsed.value("--output") == "" { throw UsageError("-o needs a non-empty path") }
+      if parsed.value("--source") != nil {
+        let choice = try sourceChoice(parsed, rule: rule)
+        if case .table = choice {} else {
+          // A service answers rates of keys: the periods of the currencies named, not every day it published.
+          guard rule.period != nil, !quotes.isEmpty else {
+            throw UsageError(
+              "rates export --source \(parsed.value("--source") ?? "") gives period rates (--rate-kind average|closing) of the --quotes named; daily rates are exported from the embedded history or --rates FILE"
+            )
+          }
+          source = choice
+        }
+      }
     } catch {
       return FXBatchCommand.usageError(error, usage: usage)
     }
-    guard let rates = loadRates(parsed) else { return ExitStatus.fileError }
-    if quotes.contains(base ?? rates.pivot) {
-      let reason = "\(base ?? rates.pivot) is the base\(base == nil ? " (the rates' pivot; --base for another)" : "")"
-      return FXBatchCommand.usageError(
-        UsageError("--quotes \(parsed.value("--quotes") ?? ""): \(reason); its rate to itself is 1, not exported"),
-        usage: usage)
+    let exported: RateExport
+    let description: String
+    if let source, let period = rule.period {
+      guard let today = try? FXBatchCommand.today(), let loaded = load(source, rule: rule, today: today) else {
+        return ExitStatus.fileError
+      }
+      let exportBase = base ?? .euro
+      if quotes.contains(exportBase) {
+        return FXBatchCommand.usageError(
+          UsageError("--quotes \(parsed.value("--quotes") ?? ""): \(exportBase) is the base; its rate to itself is 1, not exported"),
+          usage: usage)
+      }
+      exported = RateExport(
+        source: loaded, base: exportBase, quotes: quotes, from: from, to: to, period: period, rule: rule, today: today)
+      description = loaded.info.description
+    } else {
+      guard let rates = loadRates(parsed) else { return ExitStatus.fileError }
+      if quotes.contains(base ?? rates.pivot) {
+        let reason = "\(base ?? rates.pivot) is the base\(base == nil ? " (the rates' pivot; --base for another)" : "")"
+        return FXBatchCommand.usageError(
+          UsageError("--quotes \(parsed.value("--quotes") ?? ""): \(reason); its rate to itself is 1, not exported"),
+          usage: usage)
+      }
+      exported = RateExport(table: rates, base: base ?? rates.pivot, quotes: quotes, from: from, to: to, rule: rule)
+      description = rates.info.description
     }
-    let exported = RateExport(
-      table: rates, base: base ?? rates.pivot, quotes: quotes, from: from, to: to, rule: rule)
     let kind = rule.periodDescription.map { ", \($0) rates" } ?? ", daily reference rates"
-    let text = exported.text(format, heading: "fxbatch rates export: \(rates.info.description)\(kind), \(from) .. \(to)")
+    let text = exported.text(format, heading: "fxbatch rates export: \(description)\(kind), \(from) .. \(to)")
     if let path = parsed.value("--output"), path != "-" {
       do {
         let file = try AtomicFile(path: path)

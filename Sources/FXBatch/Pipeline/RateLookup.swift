@@ -1,0 +1,24 @@
+/// The answers of a rate source to some keys, as `convert` gives them, for the commands that show or export rates
+/// (`rates show`, `rates export` with `--source`): routed through the currency lifecycle, the ECB feed's whole file
+/// fetched under a period rule, Frankfurter v2's period ranges, chains link by link (``RateResolver``).
+extension RateSourceChoice {
+  /// The answers to some keys under a rule.
+  ///
+  /// - Parameters:
+  ///   - keys: pairs and days (for a period rule the day only chooses the period).
+  ///   - today: the run's day (`FXBATCH_TODAY` may set it).
+  /// - Returns: every key's answer.
+  public func answers(to keys: Set<RateKey>, rule: RateRule, maxStaleness: Int, today: CalendarDay) -> [RateKey: Result<
+    RateQuote, RowError
+  >] {
+    var report = RunReport(
+      rates: RunReport.Rates(
+        source: info, firstDay: nil, lastDay: nil, daysSinceLastPublication: nil, defaultDay: today.description,
+        recordsWithoutDate: 0, periodRule: rule.periodDescription),
+      rounding: "", maxStalenessDays: maxStaleness)
+    let marketKeys = RateResolver.marketKeys(of: keys)
+    let resolver = RateResolver.prepared(
+      for: self, keys: marketKeys, maxStaleness: maxStaleness, today: today, rule: rule, report: &report)
+    return resolver.resolve(keys, report: &report).quotes
+  }
+}

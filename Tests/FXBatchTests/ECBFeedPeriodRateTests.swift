@@ -203,16 +203,30 @@ struct ECBFeedPeriodRateTests {
       // April is unfinished in the feed; the chain takes it from the embedded history.
       #expect(ecb.status == (source == "ecb" ? 1 : 0), "\(ecb.standardError)")
       #expect(ecb.standardError.contains("fxbatch: 2024-04 EUR/USD not exported: period_incomplete: ") == (source == "ecb"))
-      let figures = { (text: String) in text.split(separator: "\n").map { $0.split(separator: ",").prefix(5).joined(separator: ",") } }
+      let figures = { (text: String) in
+        text.split(separator: "\n").map { $0.split(separator: ",").prefix(5).joined(separator: ",") }
+      }
       let rows = figures(ecb.standardOutput)
       #expect(Array(rows.prefix(5)) == figures(embedded.standardOutput))
       #expect(ecb.standardOutput.contains("2024-03-28,EUR,USD,1.0811,2024-03,ecb closing 2024-03 EUR/USD=1.0811\n"))
     }
+    // Daily rates: the feed's rows of March 2024, as published (the embedded history's).
+    let daily = ["rates", "export", "--from", "2024-03-01", "--to", "2024-03-31", "--quotes", "USD,GBP"]
+    let dailyFeed = try runner.run(daily + ["--source", "ecb"] + network, in: directory.url)
+    let dailyHistory = try runner.run(daily, in: directory.url)
+    #expect(dailyFeed.status == 0, "\(dailyFeed.standardError)")
+    let columns = { (text: String) in
+      text.split(separator: "\n").map { $0.split(separator: ",").prefix(4).joined(separator: ",") }
+    }
+    #expect(columns(dailyFeed.standardOutput).count == 41)
+    #expect(columns(dailyFeed.standardOutput) == columns(dailyHistory.standardOutput))
+    #expect(dailyFeed.standardOutput.contains("\n2024-03-28,EUR,USD,1.0811,,ecb EUR/USD=1.0811\n"))
     let show = ["rates", "show", "GBP", "USD", "--date", "2024-03-15", "--rate-kind", "average"]
     let fromFeed = try runner.run(show + ["--source", "ecb"] + network, in: directory.url)
     let fromHistory = try runner.run(show, in: directory.url)
     #expect(fromFeed.status == 0, "\(fromFeed.standardError)")
-    #expect(fromFeed.standardOutput.hasPrefix("1 GBP = ") && fromFeed.standardOutput.contains("source ecb average 2024-03 of 20 days"))
+    #expect(
+      fromFeed.standardOutput.hasPrefix("1 GBP = ") && fromFeed.standardOutput.contains("source ecb average 2024-03 of 20 days"))
     #expect(fromFeed.standardOutput.split(separator: " ").prefix(6) == fromHistory.standardOutput.split(separator: " ").prefix(6))
   }
 

@@ -222,11 +222,21 @@ struct FrankfurterV2PeriodRateTests {
     #expect(result.status == 0, "\(result.standardError)")
     let records = Self.records(result)
     // The embedded February mean of EUR/USD, 75563/70000 (PeriodRateTests), × 1000 = 1079.47.
-    #expect(records[0][5...9] == ["1079.47", "USD", "2024-02", "ecb-embedded average 2024-02 of 21 days EUR/USD=1.079471429", "ok"])
+    #expect(
+      records[0][5...9] == ["1079.47", "USD", "2024-02", "ecb-embedded average 2024-02 of 21 days EUR/USD=1.079471429", "ok"])
     let cross = Self.februaryTWD / Self.februaryUSD
     #expect(records[1][5] == (Fraction("1000") * cross).text(decimals: 2))
-    #expect(records[1][8] == "frankfurter-v2 average 2024-02 of 3 days EUR/USD=\(Self.februaryUSD.rateText) EUR/TWD=33.825 (2 of 3 days)")
+    #expect(
+      records[1][8]
+        == "frankfurter-v2 average 2024-02 of 3 days EUR/USD=\(Self.februaryUSD.rateText) EUR/TWD=33.825 (2 of 3 days)")
     #expect(queries == ["base=EUR&quotes=TWD,USD&from=2024-02-01&to=2024-03-14"])
+    // --plan shows that period request, before anything is sent.
+    let (plan, planQueries) = try convert(
+      ["--source", "embedded,frankfurter", "--rate-kind", "average", "--plan"],
+      input: "2024-02-10,1000,EUR,USD\n2024-02-20,1000,USD,TWD\n")
+    #expect(plan.standardOutput.contains("  embedded: 1 of 2 keys answered without the network, 0 failed\n"))
+    #expect(plan.standardOutput.contains("/v2/rates?base=EUR&quotes=TWD,USD&from=2024-02-01&to=2024-03-14  (1 key)\n"))
+    #expect(planQueries.isEmpty)
   }
 
   // A period the first source has not finished passes to the next, which answers it whole: the embedded history
@@ -243,7 +253,8 @@ struct FrankfurterV2PeriodRateTests {
     #expect(records[0][5...9] == ["1165.00", "USD", "2026-11", "frankfurter-v2 average 2026-11 of 2 days EUR/USD=1.165", "ok"])
     #expect(records[1][8].hasPrefix("ecb-embedded average 2026-09 of 22 days "))
     #expect(records[2][10].hasPrefix("period_incomplete: no source of the chain has a rate for EUR/USD"))
-    #expect(records[2][10].contains("embedded: period_incomplete: ") && records[2][10].contains("frankfurter: period_incomplete: "))
+    #expect(
+      records[2][10].contains("embedded: period_incomplete: ") && records[2][10].contains("frankfurter: period_incomplete: "))
   }
 
   // --lock keeps the service's period answers with the rule; --frozen replays them byte for byte without the
@@ -259,7 +270,8 @@ struct FrankfurterV2PeriodRateTests {
       #expect(locked.status == status, "\(locked.standardError)")
       let lock = try String(contentsOf: directory.url.appendingPathComponent("rates.lock"), encoding: .utf8)
       #expect(lock.contains("\nrule average month\n"))
-      let frozen = try cli.run(["convert", "-q", "-o", "-", "--lock", "rates.lock", "--frozen", "--rate-kind", "average", "in.csv"], in: directory.url)
+      let frozen = try cli.run(
+        ["convert", "-q", "-o", "-", "--lock", "rates.lock", "--frozen", "--rate-kind", "average", "in.csv"], in: directory.url)
       #expect(frozen.status == status)
       #expect(frozen.standardOutput == locked.standardOutput)
       #expect(frozen.standardOutput.contains("EUR/TWD=33.825 (2 of 3 days)"))
@@ -291,8 +303,12 @@ struct FrankfurterV2PeriodRateTests {
       average.standardOutput
         == "1 USD = \(cross.rateText) TWD  period 2024-02  source frankfurter-v2 average 2024-02 of 3 days EUR/USD=\(Self.februaryUSD.rateText) EUR/TWD=33.825 (2 of 3 days)\n"
     )
-    let (closing, _) = try rates(["show", "EUR", "USD", "--date", "2024-02-03", "--rate-kind", "closing", "--source", "frankfurter"])
-    #expect(closing.standardOutput == "1 EUR = 1.0813 USD  rate date 2024-02-29  source frankfurter-v2 closing 2024-02 EUR/USD=1.0813\n")
+    let (closing, _) = try rates([
+      "show", "EUR", "USD", "--date", "2024-02-03", "--rate-kind", "closing", "--source", "frankfurter",
+    ])
+    #expect(
+      closing.standardOutput == "1 EUR = 1.0813 USD  rate date 2024-02-29  source frankfurter-v2 closing 2024-02 EUR/USD=1.0813\n"
+    )
     let (chained, queries) = try rates(
       ["show", "EUR", "USD", "--date", "2024-02-03", "--rate-kind", "average", "--source", "embedded,frankfurter"])
     #expect(chained.standardOutput.hasSuffix("source ecb-embedded average 2024-02 of 21 days EUR/USD=1.079471429\n"))
@@ -322,7 +338,9 @@ struct FrankfurterV2PeriodRateTests {
         """)
     #expect(result.standardError.contains("fxbatch: 2024-03 EUR/USD not exported: period_incomplete: "))
     #expect(queries == ["base=EUR&quotes=TWD,USD&from=2024-02-01&to=2024-04-10"])
-    let (daily, _) = try rates(["export", "--from", "2024-02-01", "--to", "2024-02-29", "--quotes", "USD", "--source", "frankfurter"])
+    let (daily, _) = try rates([
+      "export", "--from", "2024-02-01", "--to", "2024-02-29", "--quotes", "USD", "--source", "frankfurter",
+    ])
     #expect(daily.status == 64)
     #expect(daily.standardError.contains("rates export --source frankfurter gives period rates"))
   }

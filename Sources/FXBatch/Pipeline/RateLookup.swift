@@ -22,3 +22,27 @@ extension RateSourceChoice {
     return resolver.resolve(keys, report: &report).quotes
   }
 }
+
+extension RateSourceChoice {
+  /// The daily rates a table provider (the ECB feed) answers for the days from `from` to `to`, fetched now as
+  /// `convert` fetches them (the file chosen for `from`), or why there are none; `nil` for another source.
+  public func fetchedTable(from: CalendarDay, to: CalendarDay, today: CalendarDay) -> Result<RateTable, RowError>? {
+    guard case .provider(let provider as any TableRateProvider, let settings) = self,
+      let dollar = CurrencyCode("USD")
+    else { return nil }
+    var report = RunReport(
+      rates: RunReport.Rates(
+        source: info, firstDay: nil, lastDay: nil, daysSinceLastPublication: nil, defaultDay: today.description,
+        recordsWithoutDate: 0, periodRule: nil),
+      rounding: "", maxStalenessDays: 0)
+    let resolver = RateResolver(
+      source: self, sourceTable: nil, tableFailure: nil, maxStaleness: 0, today: today, rule: .spot)
+    // The file is chosen by the span of days asked: any pair the provider publishes marks them.
+    let first = RateKey(base: .euro, quote: dollar, day: from)
+    var keys = RateKeyIndex([first, RateKey(base: .euro, quote: dollar, day: min(to, today))])
+    switch resolver.providerTable(&keys, provider: provider, settings: settings, report: &report) {
+    case .table(let table): return .success(table)
+    case .failed(let failure): return .failure(failure(first))
+    }
+  }
+}

@@ -32,7 +32,10 @@ extension RateResolver {
     if settings.offline {
       for key in asked {
         quotes[key] = .failure(
-          RowError(.noRate, "offline (--offline): the \(provider.info.publisher) rates of \(period.span(containing: key.day).label) are not kept"))
+          RowError(
+            .noRate,
+            "offline (--offline): the \(provider.info.publisher) rates of \(period.span(containing: key.day).label) are not kept")
+        )
       }
       report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: 0)
       return quotes

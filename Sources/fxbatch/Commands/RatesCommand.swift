@@ -29,7 +29,8 @@ enum RatesCommand {
     OptionSpec(
       names: ["--endpoint"], valueName: "URL",
       help:
-        "update: the ECB files' directory (default the ECB's);\nshow, export, currencies: the root of the one service --source names"),
+        "update: the ECB files' directory (default the ECB's);\nshow, export, currencies: the root of the one service --source names"
+    ),
     OptionSpec(
       names: ["--timeout"], valueName: "SECONDS", help: "update, show, export, currencies: wait this long for an answer"),
     OptionSpec(names: ["-h", "--help"], valueName: nil, help: "Show this help"),
@@ -215,7 +216,10 @@ enum RatesCommand {
       if parsed.value("--output") == "" { throw UsageError("-o needs a non-empty path") }
       if parsed.value("--source") != nil {
         let choice = try sourceChoice(parsed, rule: rule)
-        if case .table = choice {} else {
+        if case .table = choice {
+        } else if case .provider(let provider, _, _) = choice, provider is any TableRateProvider, rule == .spot {
+          source = choice  // the feed's daily rates, from the file fetched for the span
+        } else {
           // A service answers rates of keys: the periods of the currencies named, not every day it published.
           guard rule.period != nil, !quotes.isEmpty else {
             throw UsageError(
@@ -230,6 +234,19 @@ enum RatesCommand {
     }
     let exported: RateExport
     let description: String
+    var fetched: RateTable? = nil
+    if let source, rule == .spot {
+      guard let today = try? FXBatchCommand.today(), let loaded = load(source, rule: rule, today: today) else {
+        return ExitStatus.fileError
+      }
+      switch loaded.fetchedTable(from: from, to: to, today: today) {
+      case .success(let table): fetched = table
+      case .failure(let error):
+        Console.error("fxbatch: \(loaded.info.publisher): \(error)\n")
+        return ExitStatus.rowErrors
+      case nil: return ExitStatus.fileError
+      }
+    }
     if let source, let period = rule.period {
       guard let today = try? FXBatchCommand.today(), let loaded = load(source, rule: rule, today: today) else {
         return ExitStatus.fileError
@@ -237,14 +254,15 @@ enum RatesCommand {
       let exportBase = base ?? .euro
       if quotes.contains(exportBase) {
         return FXBatchCommand.usageError(
-          UsageError("--quotes \(parsed.value("--quotes") ?? ""): \(exportBase) is the base; its rate to itself is 1, not exported"),
+          UsageError(
+            "--quotes \(parsed.value("--quotes") ?? ""): \(exportBase) is the base; its rate to itself is 1, not exported"),
           usage: usage)
       }
       exported = RateExport(
         source: loaded, base: exportBase, quotes: quotes, from: from, to: to, period: period, rule: rule, today: today)
       description = loaded.info.description
     } else {
-      guard let rates = loadRates(parsed) else { return ExitStatus.fileError }
+      guard let rates = fetched ?? loadRates(parsed) else { return ExitStatus.fileError }
       if quotes.contains(base ?? rates.pivot) {
         let reason = "\(base ?? rates.pivot) is the base\(base == nil ? " (the rates' pivot; --base for another)" : "")"
         return FXBatchCommand.usageError(

@@ -11,11 +11,7 @@ extension RateSourceChoice {
   public func answers(to keys: Set<RateKey>, rule: RateRule, maxStaleness: Int, today: CalendarDay) -> [RateKey: Result<
     RateQuote, RowError
   >] {
-    var report = RunReport(
-      rates: RunReport.Rates(
-        source: info, firstDay: nil, lastDay: nil, daysSinceLastPublication: nil, defaultDay: today.description,
-        recordsWithoutDate: 0, periodRule: rule.periodDescription),
-      rounding: "", maxStalenessDays: maxStaleness)
+    var report = lookupReport(rule: rule, maxStaleness: maxStaleness, today: today)
     let marketKeys = RateResolver.marketKeys(of: keys)
     let resolver = RateResolver.prepared(
       for: self, keys: marketKeys, maxStaleness: maxStaleness, today: today, rule: rule, report: &report)
@@ -30,11 +26,7 @@ extension RateSourceChoice {
     guard case .provider(let provider as any TableRateProvider, let settings) = self,
       let dollar = CurrencyCode("USD")
     else { return nil }
-    var report = RunReport(
-      rates: RunReport.Rates(
-        source: info, firstDay: nil, lastDay: nil, daysSinceLastPublication: nil, defaultDay: today.description,
-        recordsWithoutDate: 0, periodRule: nil),
-      rounding: "", maxStalenessDays: 0)
+    var report = lookupReport(rule: .spot, maxStaleness: 0, today: today)
     let resolver = RateResolver(
       source: self, sourceTable: nil, tableFailure: nil, maxStaleness: 0, today: today, rule: .spot)
     // The file is chosen by the span of days asked: any pair the provider publishes marks them.
@@ -44,5 +36,14 @@ extension RateSourceChoice {
     case .table(let table): return .success(table)
     case .failed(let failure): return .failure(failure(first))
     }
+  }
+
+  /// The report a lookup's fetch counts go to (not shown: `rates` prints the answers).
+  private func lookupReport(rule: RateRule, maxStaleness: Int, today: CalendarDay) -> RunReport {
+    RunReport(
+      rates: RunReport.Rates(
+        source: info, firstDay: nil, lastDay: nil, daysSinceLastPublication: nil, defaultDay: today.description,
+        recordsWithoutDate: 0, periodRule: rule.periodDescription),
+      rounding: "", maxStalenessDays: maxStaleness)
   }
 }

@@ -68,7 +68,7 @@ struct RateResolver {
     }
     return RowError(
       .noRate,
-      "average and closing rates need daily rates of whole periods: the embedded history, --rates FILE or the ECB feed, not \(source.info.publisher)'s answers"
+      "average and closing rates need daily rates of whole periods: the embedded history, --rates FILE, the ECB feed or Frankfurter v2, not \(source.info.publisher)'s answers"
     )
   }
 

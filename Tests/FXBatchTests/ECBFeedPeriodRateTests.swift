@@ -182,17 +182,65 @@ struct ECBFeedPeriodRateTests {
     #expect(try directory.read("b.csv").contains(",2024-03-28,ecb closing 2024-Q1 EUR/USD=1.0811 EUR/GBP=0.8551,ok,"))
   }
 
-  // Other services and chains are still refused before anything runs.
-  @Test func servicesOfPairsAreStillRefused() throws {
+  // rates export and rates show over --source ecb (the feed on 127.0.0.1) give the embedded history's figures
+  // (the feed is made of its days); alone, the unfinished April is skipped; the chain ecb,embedded takes it from
+  // the embedded history.
+  @Test func ratesExportAndShowOverTheFeed() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let file = try feed(from: "2023-10-02", to: "2024-04-05", in: directory)
+    server.route("/eurofxref-hist-90d.xml", [.xml(file)])
+    server.route("/eurofxref-hist.xml", [.xml(file)])
+    var runner = cli
+    runner.environment["FXBATCH_TODAY"] = "2024-04-10"
+    let export = ["rates", "export", "--from", "2024-02-01", "--quotes", "USD,GBP", "--rate-kind", "closing"]
+    let network = ["--endpoint", server.baseURL.absoluteString + "/", "--no-cache"]
+    let embedded = try runner.run(export + ["--to", "2024-03-31"], in: directory.url)
+    for source in ["ecb", "ecb,embedded"] {
+      let ecb = try runner.run(export + ["--to", "2024-04-30", "--source", source] + network, in: directory.url)
+      // April is unfinished in the feed; the chain takes it from the embedded history.
+      #expect(ecb.status == (source == "ecb" ? 1 : 0), "\(ecb.standardError)")
+      #expect(ecb.standardError.contains("fxbatch: 2024-04 EUR/USD not exported: period_incomplete: ") == (source == "ecb"))
+      let figures = { (text: String) in
+        text.split(separator: "\n").map { $0.split(separator: ",").prefix(5).joined(separator: ",") }
+      }
+      let rows = figures(ecb.standardOutput)
+      #expect(Array(rows.prefix(5)) == figures(embedded.standardOutput))
+      #expect(ecb.standardOutput.contains("2024-03-28,EUR,USD,1.0811,2024-03,ecb closing 2024-03 EUR/USD=1.0811\n"))
+    }
+    // Daily rates: the feed's rows of March 2024, as published (the embedded history's).
+    let daily = ["rates", "export", "--from", "2024-03-01", "--to", "2024-03-31", "--quotes", "USD,GBP"]
+    let dailyFeed = try runner.run(daily + ["--source", "ecb"] + network, in: directory.url)
+    let dailyHistory = try runner.run(daily, in: directory.url)
+    #expect(dailyFeed.status == 0, "\(dailyFeed.standardError)")
+    let columns = { (text: String) in
+      text.split(separator: "\n").map { $0.split(separator: ",").prefix(4).joined(separator: ",") }
+    }
+    #expect(columns(dailyFeed.standardOutput).count == 41)
+    #expect(columns(dailyFeed.standardOutput) == columns(dailyHistory.standardOutput))
+    #expect(dailyFeed.standardOutput.contains("\n2024-03-28,EUR,USD,1.0811,,ecb EUR/USD=1.0811\n"))
+    let show = ["rates", "show", "GBP", "USD", "--date", "2024-03-15", "--rate-kind", "average"]
+    let fromFeed = try runner.run(show + ["--source", "ecb"] + network, in: directory.url)
+    let fromHistory = try runner.run(show, in: directory.url)
+    #expect(fromFeed.status == 0, "\(fromFeed.standardError)")
+    #expect(
+      fromFeed.standardOutput.hasPrefix("1 GBP = ") && fromFeed.standardOutput.contains("source ecb average 2024-03 of 20 days"))
+    #expect(fromFeed.standardOutput.split(separator: " ").prefix(6) == fromHistory.standardOutput.split(separator: " ").prefix(6))
+  }
+
+  // Services of pairs (Frankfurter v1, the calculator), alone or in a chain, are refused before anything runs.
+  @Test(arguments: ["frankfurter-v1", "ecb,calculator"])
+  func servicesOfPairsAreStillRefused(source: String) throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     _ = try directory.write("in.csv", Self.input)
-    let result = try cli.run(
-      ["convert", "--rate-kind", "average", "--source", "frankfurter", "in.csv"], in: directory.url)
+    let result = try cli.run(["convert", "--rate-kind", "average", "--source", source, "in.csv"], in: directory.url)
     #expect(result.status == 64)
     #expect(
       result.standardError.contains(
-        "--rate-kind average works with the embedded rates, --rates FILE and the ECB feed (--source embedded, file or ecb), not with --source frankfurter"
+        "--rate-kind average works with the embedded rates, --rates FILE, the ECB feed and Frankfurter v2 (--source embedded, file, ecb or frankfurter, or a list of those), not with --source \(source)"
       ))
   }
 }

@@ -75,8 +75,8 @@ struct EndToEndPeriodRateTests {
     (["--rate-kind", "weekly"], "--rate-kind weekly: expected one of spot, average, closing"),
     (["--rate-kind", "average", "--period", "week"], "--period week: expected one of month, quarter, year"),
     (
-      ["--rate-kind", "average", "--source", "frankfurter"],
-      "--rate-kind average works with the embedded rates, --rates FILE and the ECB feed"
+      ["--rate-kind", "average", "--source", "embedded,frankfurter-v1"],
+      "--rate-kind average works with the embedded rates, --rates FILE, the ECB feed and Frankfurter v2"
     ),
   ])
   func periodOptionsAreCheckedBeforeAnythingRuns(options: [String], message: String) throws {

@@ -427,12 +427,25 @@ public struct BatchJob {
     guard case .provider(let provider, let settings) = source else {
       return (report, nil)
     }
-    return (
-      report,
-      RatePlanner.plan(
-        keys: RateResolver.marketKeys(of: keys), provider: provider, today: options.today, cache: settings.cache,
-        maxStaleness: options.maxStaleness)
-    )
+    return (report, plan(keys: RateResolver.marketKeys(of: keys), provider: provider, settings: settings))
+  }
+
+  /// The requests a provider would be sent for some market keys: under a period rule, Frankfurter v2's period
+  /// ranges (``FrankfurterProvider/periodRequests(for:period:today:)``, no cache); else the planner's.
+  private func plan(keys: Set<RateKey>, provider: any RateProvider, settings: FetchSettings) -> RatePlan {
+    if let period = options.rateRule.period, let frankfurter = provider as? FrankfurterProvider {
+      var plan = RatePlan(keyCount: keys.count)
+      let planned = frankfurter.periodRequests(for: keys, period: period, today: options.today)
+      // Each request shown with the run's keys of its periods (its own keys only mark the days it spans).
+      var keysOfRequest = [[RateKey]](repeating: [], count: planned.requests.count)
+      for key in keys {
+        if let index = planned.requestOfPeriod[period.span(containing: key.day).first] { keysOfRequest[index].append(key) }
+      }
+      plan.requests = zip(planned.requests, keysOfRequest).map { RateRequest(url: $0.url, keys: $1) }
+      return plan
+    }
+    return RatePlanner.plan(
+      keys: keys, provider: provider, today: options.today, cache: settings.cache, maxStaleness: options.maxStaleness)
   }
 
   /// A chain's plan: its leading local tables answer what they can (counted in ``RunReport/chain``), and the
@@ -449,7 +462,7 @@ public struct BatchJob {
       var use = RunReport.ChainLinkUse(name: link.name, source: link.source.info.identifier, asked: remaining.count)
       if case .table(let table) = link.source {
         remaining = remaining.filter { key in
-          switch table.quote(for: key, maxStaleness: options.maxStaleness) {
+          switch table.quote(for: key, rule: options.rateRule, maxStaleness: options.maxStaleness) {
           case .success:
             use.answered += 1
             return false
@@ -463,9 +476,7 @@ public struct BatchJob {
         continue
       }
       if case .provider(let provider, let settings) = link.source {
-        plan = RatePlanner.plan(
-          keys: remaining, provider: provider, today: options.today, cache: settings.cache,
-          maxStaleness: options.maxStaleness)
+        plan = self.plan(keys: remaining, provider: provider, settings: settings)
         uses.append(use)
       }
       break

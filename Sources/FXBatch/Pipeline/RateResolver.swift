@@ -68,7 +68,7 @@ struct RateResolver {
     }
     return RowError(
       .noRate,
-      "average and closing rates need daily rates of whole periods: the embedded history, --rates FILE or the ECB feed, not \(source.info.publisher)'s answers"
+      "average and closing rates need daily rates of whole periods: the embedded history, --rates FILE, the ECB feed or Frankfurter v2, not \(source.info.publisher)'s answers"
     )
   }
 
@@ -118,7 +118,10 @@ struct RateResolver {
       for key in keys { quotes[key] = tableFailureAnswer(key, provider: provider, failure: tableFailure) }
       return quotes
     }
-    if rule != .spot, !source.isLockFile {
+    if rule != .spot, case .provider(let provider as FrankfurterProvider, let settings) = source {
+      return frankfurterPeriodAnswers(to: keys, provider: provider, settings: settings, report: &report)
+    }
+    if rule != .spot, !source.isLockFile, !source.isChain {
       // No table to average: every key is refused (a same-currency key is 1, as under every rule).
       var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
       for key in keys {
@@ -184,11 +187,40 @@ struct RateResolver {
     }
   }
 
+  /// The resolver of a source for some keys: with its local table; under a period rule, a table provider's (the
+  /// ECB feed's) table for the keys' periods, fetched now (``providerTable(_:provider:settings:report:)``), or
+  /// why it has none. A table provider under the spot rule answers keys as a provider of pairs does.
+  static func prepared(
+    for source: RateSourceChoice, keys: Set<RateKey>, maxStaleness: Int, today: CalendarDay, rule: RateRule,
+    report: inout RunReport
+  ) -> RateResolver {
+    var resolver = RateResolver(
+      source: source, sourceTable: nil, tableFailure: nil, maxStaleness: maxStaleness, today: today, rule: rule)
+    switch source {
+    case .table(let table):
+      resolver = RateResolver(
+        source: source, sourceTable: table, tableFailure: nil, maxStaleness: maxStaleness, today: today, rule: rule)
+    case .provider(let provider as any TableRateProvider, let settings) where rule != .spot:
+      var index = RateKeyIndex(keys)
+      switch resolver.providerTable(&index, provider: provider, settings: settings, report: &report) {
+      case .table(let table):
+        resolver = RateResolver(
+          source: source, sourceTable: table, tableFailure: nil, maxStaleness: maxStaleness, today: today, rule: rule)
+      case .failed(let failure):
+        resolver = RateResolver(
+          source: source, sourceTable: nil, tableFailure: failure, maxStaleness: maxStaleness, today: today, rule: rule)
+      }
+    default: break
+    }
+    return resolver
+  }
+
   /// Whether a link's error for a key means it has no rate for it (so the next link of a chain is asked): no
-  /// rate, a date outside its coverage, only a rate older than `--max-staleness`. A failed exchange
+  /// rate, a date outside its coverage, only a rate older than `--max-staleness`, a period it has not finished
+  /// publishing (under a period rule the next link then answers the whole period, never part of it). A failed exchange
   /// (``RowError/Code/isAboutTheExchange``) is the key's answer: another link's rate would hide it.
   static func passesOn(_ error: RowError) -> Bool {
-    [.noRate, .dateOutOfRange, .staleRate, .unknownCurrency].contains(error.code)
+    [.noRate, .dateOutOfRange, .staleRate, .unknownCurrency, .periodIncomplete].contains(error.code)
   }
 
   /// A chain's answers: each link answers, the way it answers alone, the keys every earlier link has no rate
@@ -207,12 +239,10 @@ struct RateResolver {
       var use = RunReport.ChainLinkUse(name: link.name, source: link.source.info.identifier, asked: remaining.count)
       defer { uses.append(use) }
       guard !remaining.isEmpty else { continue }
-      var table: RateTable? = nil
-      if case .table(let linkTable) = link.source { table = linkTable }
-      let resolver = RateResolver(
-        source: link.source, sourceTable: table, tableFailure: nil, maxStaleness: maxStaleness, today: today)
       var linkReport = report
       linkReport.fetch = nil
+      let resolver = Self.prepared(
+        for: link.source, keys: remaining, maxStaleness: maxStaleness, today: today, rule: rule, report: &linkReport)
       let answers = resolver.resolveMarket(remaining, report: &linkReport)
       if let linkFetch = linkReport.fetch {
         var sum = fetch ?? RunReport.Fetch()
@@ -255,7 +285,7 @@ struct RateResolver {
   }
 
   /// Sends a plan's requests through the bounded fetcher.
-  private func fetch(_ requests: [RateRequest], settings: FetchSettings) -> ([Result<HTTPResponse, FetchError>], Int) {
+  func fetch(_ requests: [RateRequest], settings: FetchSettings) -> ([Result<HTTPResponse, FetchError>], Int) {
     let transport = settings.transport ?? CurlTransport(maximumConnections: settings.jobs, timeout: settings.timeout)
     let fetcher = RateFetcher(
       transport: transport, jobs: settings.jobs, timeout: settings.timeout, retryPolicy: settings.retryPolicy)

@@ -109,17 +109,29 @@ public struct FrankfurterProvider: RateProvider {
   /// The request for one base's keys, sorted by day.
   private func request(base: CurrencyCode, keys: [RateKey], lookback: Int) -> RateRequest? {
     guard let first = keys.first?.day, let last = keys.last?.day else { return nil }
-    let quotes = Set(keys.map(\.pair.quote)).sorted().map(\.description).joined(separator: ",")
+    let days =
+      first == last && lookback <= Self.serviceCarryForwardDays
+      ? nil : (from: max(first.adding(days: -lookback), firstDay), to: last)
+    return request(base: base, quotes: Set(keys.map(\.pair.quote)), days: days, day: first, keys: keys)
+  }
+
+  /// The request for some quotes against a base: of one day (`date=`, when `days` is `nil`), or of every
+  /// publication from one day to another (`from=`, `to=`), answering `keys`.
+  func request(
+    base: CurrencyCode, quotes: Set<CurrencyCode>, days: (from: CalendarDay, to: CalendarDay)?, day: CalendarDay,
+    keys: [RateKey]
+  ) -> RateRequest? {
+    let quotes = quotes.sorted().map(\.description).joined(separator: ",")
     var components = URLComponents(
       url: endpoint.appendingPathComponent("v2").appendingPathComponent("rates"), resolvingAgainstBaseURL: false)
     // The endpoint's own query (an access key, say) is kept, before the request's parameters.
     var items = components?.queryItems ?? []
     items += [URLQueryItem(name: "base", value: base.description), URLQueryItem(name: "quotes", value: quotes)]
-    if first == last, lookback <= Self.serviceCarryForwardDays {
-      items.append(URLQueryItem(name: "date", value: first.description))
+    if let days {
+      items.append(URLQueryItem(name: "from", value: days.from.description))
+      items.append(URLQueryItem(name: "to", value: days.to.description))
     } else {
-      items.append(URLQueryItem(name: "from", value: max(first.adding(days: -lookback), firstDay).description))
-      items.append(URLQueryItem(name: "to", value: last.description))
+      items.append(URLQueryItem(name: "date", value: day.description))
     }
     if !providers.isEmpty {
       items.append(URLQueryItem(name: "providers", value: providers.joined(separator: ",")))
@@ -131,7 +143,7 @@ public struct FrankfurterProvider: RateProvider {
   }
 
   /// One published row of a quote: its day, and its rate as written and read exactly.
-  private struct Row {
+  struct Row {
     let day: CalendarDay
     let text: String
     let value: ExactDecimal
@@ -142,15 +154,41 @@ public struct FrankfurterProvider: RateProvider {
   public func answers(to request: RateRequest, response: HTTPResponse, maxStaleness: Int) -> [RateKey: Result<
     RateQuote, RowError
   >] {
+    let rows: [String: [Row]]
+    let badQuotes: [String: String]
+    switch publishedRows(request: request, response: response, maxStaleness: maxStaleness) {
+    case .success(let read): (rows, badQuotes) = read
+    case .failure(let error): return failAll(request, error)
+    }
+    var results: [RateKey: Result<RateQuote, RowError>] = [:]
+    for key in request.keys {
+      let quote = key.pair.quote.description
+      if let reason = badQuotes[quote] {
+        results[key] = .failure(RowError(.badResponse, "Frankfurter: \(reason)"))
+      } else if let row = Self.latest(in: rows[quote] ?? [], onOrBefore: key.day) {
+        results[key] = answer(for: key, row: row, maxStaleness: maxStaleness)
+      } else {
+        results[key] = .failure(RowError(.noRate, "Frankfurter has no \(key.pair) rate on or before \(key.day)"))
+      }
+    }
+    return results
+  }
+
+  /// The rows of an answer (to a request whose keys share one base), by quote in day order, and the quotes whose
+  /// rows fxbatch cannot read exactly, with why (such a quote answers none of its keys; the others still do); or
+  /// the error of the whole answer.
+  func publishedRows(request: RateRequest, response: HTTPResponse, maxStaleness: Int) -> Result<
+    (rows: [String: [Row]], bad: [String: String]), RowError
+  > {
     let items: [JSONValue]
     switch Self.rateRows(response, maximumValues: maximumValues(for: request, maxStaleness: maxStaleness)) {
     case .success(let rows): items = rows
-    case .failure(let error): return failAll(request, error)
+    case .failure(let error): return .failure(error)
     }
-    func bad(_ reason: String) -> [RateKey: Result<RateQuote, RowError>] {
-      failAll(request, RowError(.badResponse, "Frankfurter: \(reason)"))
+    func bad(_ reason: String) -> Result<(rows: [String: [Row]], bad: [String: String]), RowError> {
+      .failure(RowError(.badResponse, "Frankfurter: \(reason)"))
     }
-    guard let base = request.keys.first?.pair.base.description else { return [:] }
+    guard let base = request.keys.first?.pair.base.description else { return .success(([:], [:])) }
     var rows: [String: [Row]] = [:]
     // A quote with a row fxbatch cannot read exactly answers none of its keys; the other quotes still do.
     var badQuotes: [String: String] = [:]
@@ -183,18 +221,7 @@ public struct FrankfurterProvider: RateProvider {
         badQuotes[quote] = "two \(quote) rates for \(later.day)"
       }
     }
-    var results: [RateKey: Result<RateQuote, RowError>] = [:]
-    for key in request.keys {
-      let quote = key.pair.quote.description
-      if let reason = badQuotes[quote] {
-        results[key] = .failure(RowError(.badResponse, "Frankfurter: \(reason)"))
-      } else if let row = Self.latest(in: rows[quote] ?? [], onOrBefore: key.day) {
-        results[key] = answer(for: key, row: row, maxStaleness: maxStaleness)
-      } else {
-        results[key] = .failure(RowError(.noRate, "Frankfurter has no \(key.pair) rate on or before \(key.day)"))
-      }
-    }
-    return results
+    return .success((rows, badQuotes))
   }
 
   /// The most JSON values a valid answer to a request holds: a row (an object of 4 members, 5 values; with

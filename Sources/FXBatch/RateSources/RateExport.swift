@@ -66,27 +66,70 @@ public struct RateExport: Sendable {
         skipped.append(("\(base)/\(quote)", RowError(.noRate, "no \(base)/\(quote) rate from \(from) to \(to)")))
       }
     case .some(let period):
-      var span = period.span(containing: from)
-      while span.first <= to {
-        // By default a period exports the currencies published in it, as a day does: one not yet or no longer
-        // published (BGN before 2000, HRK after 2022) is not a failure the user asked about.
-        let inPeriod = quotes.isEmpty ? Self.publishedCurrencies(of: table, from: span.first, to: span.last) : []
-        for quote in chosen where !quotes.isEmpty || inPeriod.contains(quote) {
-          let key = RateKey(base: base, quote: quote, day: span.first)
-          switch table.quote(for: key, rule: rule, maxStaleness: 0) {
-          case .success(let found):
-            guard let day = found.rateDay else { continue }
-            rows.append(
-              Row(date: day, base: base, quote: quote, rateText: found.rateText, period: span.label, source: found.source))
-          case .failure(let error):
-            skipped.append(("\(span.label) \(base)/\(quote)", error))
+      // By default a period exports the currencies published in it, as a day does: one not yet or no longer
+      // published (BGN before 2000, HRK after 2022) is not a failure the user asked about.
+      var inPeriod: (first: CalendarDay, currencies: Set<CurrencyCode>)? = nil
+      (rows, skipped) = Self.periodRows(
+        base: base, quotes: chosen, from: from, to: to, period: period,
+        includes: { span, quote in
+          guard quotes.isEmpty else { return true }
+          if inPeriod?.first != span.first {
+            inPeriod = (span.first, Self.publishedCurrencies(of: table, from: span.first, to: span.last))
           }
-        }
-        span = period.span(containing: span.last.adding(days: 1))
-      }
+          return inPeriod?.currencies.contains(quote) ?? false
+        },
+        answer: { table.quote(for: $0, rule: rule, maxStaleness: 0) })
     }
     self.rows = rows
     self.skipped = skipped
+  }
+
+  /// Collects the period rates of `base` against each of `quotes` from a source that answers keys (the ECB feed,
+  /// Frankfurter v2, a chain: ``RateSourceChoice/answers(to:rule:maxStaleness:today:)``), all asked at once.
+  ///
+  /// - Parameters:
+  ///   - quotes: the quote currencies, by name (a service lists no currencies per period).
+  ///   - rule: a period rule.
+  ///   - today: the run's day.
+  public init(
+    source: RateSourceChoice, base: CurrencyCode, quotes: [CurrencyCode], from: CalendarDay, to: CalendarDay,
+    period: RatePeriod, rule: RateRule, today: CalendarDay
+  ) {
+    var keys: Set<RateKey> = []
+    var span = period.span(containing: from)
+    while span.first <= to {
+      for quote in quotes where quote != base { keys.insert(RateKey(base: base, quote: quote, day: span.first)) }
+      span = period.span(containing: span.last.adding(days: 1))
+    }
+    let answers = source.answers(to: keys, rule: rule, maxStaleness: 0, today: today)
+    (rows, skipped) = Self.periodRows(
+      base: base, quotes: quotes.filter { $0 != base }, from: from, to: to, period: period, includes: { _, _ in true },
+      answer: { answers[$0] ?? .failure(RowError(.noRate, "no rate was looked up for \($0.pair)")) })
+  }
+
+  /// One row per period from `from` to `to` and quote that `includes` (the key of a period is its first day),
+  /// dated by the answer's rate day; an error is skipped with the period and pair.
+  private static func periodRows(
+    base: CurrencyCode, quotes: [CurrencyCode], from: CalendarDay, to: CalendarDay, period: RatePeriod,
+    includes: (RatePeriod.Span, CurrencyCode) -> Bool, answer: (RateKey) -> Result<RateQuote, RowError>
+  ) -> ([Row], [(what: String, error: RowError)]) {
+    var rows: [Row] = []
+    var skipped: [(what: String, error: RowError)] = []
+    var span = period.span(containing: from)
+    while span.first <= to {
+      for quote in quotes where includes(span, quote) {
+        switch answer(RateKey(base: base, quote: quote, day: span.first)) {
+        case .success(let found):
+          guard let day = found.rateDay else { continue }
+          rows.append(
+            Row(date: day, base: base, quote: quote, rateText: found.rateText, period: span.label, source: found.source))
+        case .failure(let error):
+          skipped.append(("\(span.label) \(base)/\(quote)", error))
+        }
+      }
+      span = period.span(containing: span.last.adding(days: 1))
+    }
+    return (rows, skipped)
   }
 
   /// The currencies with at least one published rate from `from` to `to`, the pivot included.

@@ -69,6 +69,12 @@ public enum RateSourceChoice: Sendable {
     return false
   }
 
+  /// Whether the rates come from a chain of sources (`--source A,B,…`).
+  public var isChain: Bool {
+    if case .chain = self { return true }
+    return false
+  }
+
   /// The newest publication day, when known before fetching.
   public var lastDay: CalendarDay? {
     if case .table(let table) = self { return table.lastDay }

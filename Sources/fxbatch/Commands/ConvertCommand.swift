@@ -263,7 +263,7 @@ enum ConvertCommand {
   }
 
   /// Loads the source the options name; `nil` after printing why it cannot be loaded.
-  private static func load(_ choice: SourceChoice, options: inout BatchOptions, quiet: Bool, planOnly: Bool)
+  static func load(_ choice: SourceChoice, options: inout BatchOptions, quiet: Bool, planOnly: Bool)
     -> RateSourceChoice?
   {
     switch choice {
@@ -406,20 +406,22 @@ enum ConvertCommand {
     return options
   }
 
-  /// A period rule (`--rate-kind average|closing`) needs a table of daily rates whose full days it averages: the
-  /// embedded history, `--rates FILE`, or the ECB feed's file (`--source ecb`, a ``TableRateProvider``). Services
-  /// of pairs answer rates of days, and a lock file keeps only the days a run read.
-  private static func checkRateRule(_ rule: RateRule, source: SourceChoice, parsed: ParsedArguments) throws(UsageError) {
+  /// A period rule (`--rate-kind average|closing`) needs the daily rates of whole periods: the embedded history,
+  /// `--rates FILE`, the ECB feed's file (`--source ecb`, a ``TableRateProvider``), Frankfurter v2's ranges, or a
+  /// chain of those. Frankfurter v1 and the calculator answer rates of days.
+  static func checkRateRule(_ rule: RateRule, source: SourceChoice, parsed: ParsedArguments) throws(UsageError) {
     guard rule != .spot else { return }
-    let kind = parsed.value("--rate-kind") ?? ""
-    switch source {
-    case .table, .lockFile: break  // a lock file's rule is checked when it is read
-    case .provider(let provider, _, _) where provider is any TableRateProvider: break
-    default:
-      throw UsageError(
-        "--rate-kind \(kind) works with the embedded rates, --rates FILE and the ECB feed (--source embedded, file or ecb), not with \(parsed.has("--frozen") ? "--frozen" : "--source \(parsed.value("--source") ?? "")")"
-      )
+    func answersPeriods(_ source: SourceChoice) -> Bool {
+      switch source {
+      case .table, .lockFile: return true  // a lock file's rule is checked when it is read
+      case .provider(let provider, _, _): return provider is any TableRateProvider || provider is FrankfurterProvider
+      case .chain(let links): return links.allSatisfy { answersPeriods($0.choice) }
+      }
     }
+    guard !answersPeriods(source) else { return }
+    throw UsageError(
+      "--rate-kind \(parsed.value("--rate-kind") ?? "") works with the embedded rates, --rates FILE, the ECB feed and Frankfurter v2 (--source embedded, file, ecb or frankfurter, or a list of those), not with --source \(parsed.value("--source") ?? "")"
+    )
   }
 
   /// The rate source the options name, before anything is loaded.
@@ -476,7 +478,7 @@ enum ConvertCommand {
     ["--endpoint", "--jobs", "--timeout", "--retries", "--retry-delay", "--date-policy"].filter { parsed.value($0) != nil }
   }
 
-  private static func sourceChoice(_ parsed: ParsedArguments) throws(UsageError) -> SourceChoice {
+  static func sourceChoice(_ parsed: ParsedArguments) throws(UsageError) -> SourceChoice {
     let ratesPath = parsed.value("--rates")
     let name = parsed.value("--source") ?? (ratesPath == nil ? "embedded" : "file")
     if let text = parsed.value("--providers") {

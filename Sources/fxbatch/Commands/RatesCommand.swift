@@ -24,7 +24,7 @@ enum RatesCommand {
     OptionSpec(
       names: ["--source"], valueName: "NAME",
       help: "embedded (default), file (with --rates), ecb,\nfrankfurter, frankfurter-v1, or a list (embedded,frankfurter)",
-      group: .essential, completion: .words(listedSourceNames), subcommands: ["currencies"]),
+      group: .essential, completion: .words(listedSourceNames), subcommands: ["show", "export", "currencies"]),
     OptionSpec(
       names: ["--rates"], valueName: "FILE", help: "Use a rates file instead of the embedded ECB history", group: .rates,
       subcommands: ["show", "export", "currencies"]),
@@ -39,11 +39,12 @@ enum RatesCommand {
       group: .rates, subcommands: ["show"]),
     OptionSpec(
       names: ["--endpoint"], valueName: "URL",
-      help: "update: the ECB files' directory (default the ECB's);\ncurrencies: the root of the one service --source names",
-      group: .fetching, subcommands: ["update", "currencies"]),
+      help:
+        "update: the ECB files' directory (default the ECB's);\nshow, export, currencies: the root of the one service --source names",
+      group: .fetching, subcommands: ["update", "show", "export", "currencies"]),
     OptionSpec(
       names: ["--timeout"], valueName: "SECONDS", help: "Wait this long for an answer (default 60)", group: .fetching,
-      subcommands: ["update", "currencies"]),
+      subcommands: ["update", "show", "export", "currencies"]),
     OptionSpec(
       names: ["--cache-dir"], valueName: "DIR", help: "Rate cache directory (default $XDG_CACHE_HOME/fxbatch)",
       group: .fetching),
@@ -67,7 +68,7 @@ enum RatesCommand {
         Prints how many units of QUOTE one unit of BASE is worth on a day, the day the rates were published
         (the latest publication on or before the date) and the published rates it is computed from; with
         --rate-kind average or closing, the average or closing rate of the period containing the date, as
-        convert computes it.
+        convert computes it. --source answers as convert does (--endpoint, --timeout).
         """,
       examples: [
         ("The newest dollar to euro rate", "fxbatch rates show USD EUR"),
@@ -86,6 +87,8 @@ enum RatesCommand {
         --to, or (--rate-kind average|closing) one rate per period, as CSV or JSON Lines (date, base, quote,
         rate, period, source), Beancount price directives or Ledger/hledger P directives. Rates are written as
         published, or (crosses, averages) to 10 significant digits, within 5e-10 of the exact value.
+        --source takes convert's sources (--endpoint, --timeout); a service or a list exports period rates
+        (--rate-kind average|closing) of the --quotes named.
         """,
       examples: [
         ("Daily USD and GBP rates of 2024 as CSV", "fxbatch rates export --from 2024-01-01 --to 2024-12-31 --quotes USD,GBP"),
@@ -162,11 +165,14 @@ enum RatesCommand {
     var date: CalendarDay? = nil
     var maxStaleness = 5
     var rule = RateRule.spot
+    var source: ConvertCommand.SourceChoice? = nil
     if parsed.positionals.first == "currencies" { return currencies(parsed, usage: fullUsage) }
-    if parsed.value("--source") != nil {
-      return FXBatchCommand.usageError(UsageError("--source is for rates currencies"), usage: fullUsage)
+    if parsed.positionals.first == "update" {
+      if parsed.value("--source") != nil {
+        return FXBatchCommand.usageError(UsageError("--source is for rates show, export and currencies"), usage: fullUsage)
+      }
+      return update(parsed, usage: fullUsage)
     }
-    if parsed.positionals.first == "update" { return update(parsed, usage: fullUsage) }
     if parsed.positionals.first == "export" { return export(parsed, usage: fullUsage) }
     do throws(UsageError) {
       guard parsed.positionals.first == "show" else {
@@ -188,14 +194,29 @@ enum RatesCommand {
         maxStaleness = try OptionValues.nonNegativeInteger(text, option: "--max-staleness")
       }
       rule = try OptionValues.rateRule(kind: parsed.value("--rate-kind"), period: parsed.value("--period"))
+      if parsed.value("--source") != nil { source = try sourceChoice(parsed, rule: rule) }
     } catch {
       return FXBatchCommand.usageError(error, usage: fullUsage)
     }
-    guard let rates = loadRates(parsed) else { return ExitStatus.fileError }
-    let day = date ?? rates.lastDay ?? CalendarDay(daysSinceEpoch: Int(Date().timeIntervalSince1970 / 86_400))
-    // Legacy currencies go through their fixed conversions, as in `convert`.
-    let answer = CurrencyLifecycle.route(for: RateKey(base: base, quote: quote, day: day)).flatMap { route in
-      route.quote(from: rates.quote(for: route.marketKey, rule: rule, maxStaleness: maxStaleness))
+    let answer: Result<RateQuote, RowError>
+    let day: CalendarDay
+    if let source {
+      // A source named: answered as convert answers a record of that day (the same resolver).
+      guard let today = try? FXBatchCommand.today(), let loaded = load(source, rule: rule, today: today) else {
+        return ExitStatus.fileError
+      }
+      day = date ?? loaded.lastDay ?? today
+      let key = RateKey(base: base, quote: quote, day: day)
+      answer =
+        loaded.answers(to: [key], rule: rule, maxStaleness: maxStaleness, today: today)[key]
+        ?? .failure(RowError(.noRate, "no rate was looked up for \(key.pair)"))
+    } else {
+      guard let rates = loadRates(parsed) else { return ExitStatus.fileError }
+      day = date ?? rates.lastDay ?? CalendarDay(daysSinceEpoch: Int(Date().timeIntervalSince1970 / 86_400))
+      // Legacy currencies go through their fixed conversions, as in `convert`.
+      answer = CurrencyLifecycle.route(for: RateKey(base: base, quote: quote, day: day)).flatMap { route in
+        route.quote(from: rates.quote(for: route.marketKey, rule: rule, maxStaleness: maxStaleness))
+      }
     }
     switch answer {
     case .success(let found):
@@ -214,6 +235,21 @@ enum RatesCommand {
       Console.error("fxbatch: \(error)\n")
       return ExitStatus.rowErrors
     }
+  }
+
+  /// The source `--source` names (with `--rates`, `--endpoint`, `--timeout`, `--cache-dir`, `--no-cache` as
+  /// convert reads them), checked against the rule as convert checks it.
+  private static func sourceChoice(_ parsed: ParsedArguments, rule: RateRule) throws(UsageError) -> ConvertCommand.SourceChoice {
+    let choice = try ConvertCommand.sourceChoice(parsed)
+    try ConvertCommand.checkRateRule(rule, source: choice, parsed: parsed)
+    return choice
+  }
+
+  /// The loaded source; `nil` after printing why it cannot be loaded.
+  private static func load(_ choice: ConvertCommand.SourceChoice, rule: RateRule, today: CalendarDay) -> RateSourceChoice? {
+    var options = BatchOptions(today: today)
+    options.rateRule = rule
+    return ConvertCommand.load(choice, options: &options, quiet: true, planOnly: false)
   }
 
   /// The rates `--rates FILE` names, else the embedded history (or its newer copy in the cache); `nil` after
@@ -236,6 +272,7 @@ enum RatesCommand {
     var quotes: [CurrencyCode] = []
     var format = RateExport.Format.csv
     var rule = RateRule.spot
+    var source: ConvertCommand.SourceChoice? = nil
     do throws(UsageError) {
       guard parsed.positionals.count == 1 else { throw UsageError("rates export takes no arguments; give --from and --to") }
       guard let fromText = parsed.value("--from"), let toText = parsed.value("--to") else {
@@ -262,20 +299,66 @@ enum RatesCommand {
       }
       rule = try OptionValues.rateRule(kind: parsed.value("--rate-kind"), period: parsed.value("--period"))
       if parsed.value("--output") == "" { throw UsageError("-o needs a non-empty path") }
+      if parsed.value("--source") != nil {
+        let choice = try sourceChoice(parsed, rule: rule)
+        if case .table = choice {
+        } else if case .provider(let provider, _, _) = choice, provider is any TableRateProvider, rule == .spot {
+          source = choice  // the feed's daily rates, from the file fetched for the span
+        } else {
+          // A service answers rates of keys: the periods of the currencies named, not every day it published.
+          guard rule.period != nil, !quotes.isEmpty else {
+            throw UsageError(
+              "rates export --source \(parsed.value("--source") ?? "") gives period rates (--rate-kind average|closing) of the --quotes named; daily rates are exported from the embedded history or --rates FILE"
+            )
+          }
+          source = choice
+        }
+      }
     } catch {
       return FXBatchCommand.usageError(error, usage: usage)
     }
-    guard let rates = loadRates(parsed) else { return ExitStatus.fileError }
-    if quotes.contains(base ?? rates.pivot) {
-      let reason = "\(base ?? rates.pivot) is the base\(base == nil ? " (the rates' pivot; --base for another)" : "")"
-      return FXBatchCommand.usageError(
-        UsageError("--quotes \(parsed.value("--quotes") ?? ""): \(reason); its rate to itself is 1, not exported"),
-        usage: usage)
+    let exported: RateExport
+    let description: String
+    var fetched: RateTable? = nil
+    if let source, rule == .spot {
+      guard let today = try? FXBatchCommand.today(), let loaded = load(source, rule: rule, today: today) else {
+        return ExitStatus.fileError
+      }
+      switch loaded.fetchedTable(from: from, to: to, today: today) {
+      case .success(let table): fetched = table
+      case .failure(let error):
+        Console.error("fxbatch: \(loaded.info.publisher): \(error)\n")
+        return ExitStatus.rowErrors
+      case nil: return ExitStatus.fileError
+      }
     }
-    let exported = RateExport(
-      table: rates, base: base ?? rates.pivot, quotes: quotes, from: from, to: to, rule: rule)
+    if let source, let period = rule.period {
+      guard let today = try? FXBatchCommand.today(), let loaded = load(source, rule: rule, today: today) else {
+        return ExitStatus.fileError
+      }
+      let exportBase = base ?? .euro
+      if quotes.contains(exportBase) {
+        return FXBatchCommand.usageError(
+          UsageError(
+            "--quotes \(parsed.value("--quotes") ?? ""): \(exportBase) is the base; its rate to itself is 1, not exported"),
+          usage: usage)
+      }
+      exported = RateExport(
+        source: loaded, base: exportBase, quotes: quotes, from: from, to: to, period: period, rule: rule, today: today)
+      description = loaded.info.description
+    } else {
+      guard let rates = fetched ?? loadRates(parsed) else { return ExitStatus.fileError }
+      if quotes.contains(base ?? rates.pivot) {
+        let reason = "\(base ?? rates.pivot) is the base\(base == nil ? " (the rates' pivot; --base for another)" : "")"
+        return FXBatchCommand.usageError(
+          UsageError("--quotes \(parsed.value("--quotes") ?? ""): \(reason); its rate to itself is 1, not exported"),
+          usage: usage)
+      }
+      exported = RateExport(table: rates, base: base ?? rates.pivot, quotes: quotes, from: from, to: to, rule: rule)
+      description = rates.info.description
+    }
     let kind = rule.periodDescription.map { ", \($0) rates" } ?? ", daily reference rates"
-    let text = exported.text(format, heading: "fxbatch rates export: \(rates.info.description)\(kind), \(from) .. \(to)")
+    let text = exported.text(format, heading: "fxbatch rates export: \(description)\(kind), \(from) .. \(to)")
     if let path = parsed.value("--output"), path != "-" {
       do {
         let file = try AtomicFile(path: path)

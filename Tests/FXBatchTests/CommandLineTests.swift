@@ -239,8 +239,9 @@ struct CommandLineTests {
     (["fxbatch", "rates", "export", "--period", "q"], ["quarter"]),
     (["fxbatch", "rates", "export", "--format", "b"], ["beancount"]),
     (["fxbatch", "rates", "currencies", "--source", "frankfurter-"], ["frankfurter-v1"]),
-    // Options are a subcommand's own: --source is for rates currencies, not rates show.
-    (["fxbatch", "rates", "show", "--so"], []),
+    // Options are a subcommand's own: --source is for rates show, export and currencies, not rates update.
+    (["fxbatch", "rates", "show", "--so"], ["--source"]),
+    (["fxbatch", "rates", "update", "--so"], []),
     (["fxbatch", "rates", "export", "--fo"], ["--format"]),
     (["fxbatch", "completions", ""], ["bash", "fish", "zsh"]),
     // File names where a file goes: convert's arguments, -o, --rates; none for a currency.

@@ -49,13 +49,12 @@ enum XLSXFormat: FileFormat {
     guard let outputPath = scan.outputPath else {
       throw FileError(path: scan.displayPath, message: "a workbook cannot be written to standard output")
     }
-    // The sheet is inflated once: the rewriter copies its bytes while libxml2 parses them for the cells.
+    // The sheet is inflated once: the rewriter copies its bytes and reads its rows from them
+    // (XLSXRowCollector); libxml2 read and checked the part in pass 1.
     let stream: ZipEntryStream
     do { stream = try book.package.stream(book.sheetEntry) } catch {
       throw XLSXBook.fileError(error.description, readPath: scan.readPath, displayPath: scan.displayPath)
     }
-    let (sheetBytes, cellBytes) = ZipEntryTee(stream).branches()
-    let reader = try book.rows(from: cellBytes)
     let firstColumn = details.lastColumn + 1
     let rewriter = XLSXSheetRewriter(lastColumn: firstColumn + AnnotationColumn.allCases.count - 1)
     var replacements: [(name: String, content: ZipEntryContent)] = []
@@ -88,20 +87,8 @@ enum XLSXFormat: FileFormat {
     var rows = WorkbookRowConverter(context: context, scan: scan, quotes: quotes)
 
     /// Appends the fx_* cells of one row of the sheet (none for the rows before the header and blank rows).
-    func cells(row number: Int, prefix: [UInt8], markup: inout [UInt8]) throws(FileError) {
-      let row: XLSXRow
-      do {
-        guard let next = try reader.nextRow(), next.number == number else {
-          throw FileError(path: scan.displayPath, message: "row \(number) of the sheet changed while it was read")
-        }
-        row = next
-      } catch let error as XLSXError {
-        throw book.fileError(error)
-      } catch let error as FileError {
-        throw error
-      } catch {
-        throw FileError(path: scan.displayPath, message: "\(error)")
-      }
+    func cells(row: XLSXRow, prefix: [UInt8], markup: inout [UInt8]) throws(FileError) {
+      let number = row.number
       if number == details.headerRow {
         rows.setHeader()
       } else if number > details.headerRow, !XLSXBook.isBlank(row) {
@@ -145,8 +132,12 @@ enum XLSXFormat: FileFormat {
     do { deflater = try ZipDeflater(descriptor: temporary, path: outputPath) } catch {
       throw XLSXBook.fileError(error.description, readPath: outputPath, displayPath: scan.displayPath)
     }
+    let collector = XLSXRowCollector(sharedStrings: book.sharedStrings, path: scan.readPath, entry: book.sheetEntry.name)
     try rewriter.rewrite(
-      sheetBytes,
+      stream, rows: collector,
+      rowError: { _ in
+        FileError(path: scan.displayPath, message: "the sheet changed while it was read (it differs from its first reading)")
+      },
       write: { bytes throws(FileError) in
         do { try deflater.write(bytes) } catch { throw FileError(path: scan.displayPath, message: "\(error)") }
       }, cells: cells)

@@ -91,24 +91,27 @@ public final class XLSXSheetReader {
 
   /// The number of the row element the reader is on.
   private func rowNumber() throws(XLSXError) -> Int {
-    guard let text = part.attribute("r") else {
-      guard previousRow < XLSXCellReference.rowCount else {
-        throw .misplacedRow(path: part.path, entry: part.entry, line: part.line, row: String(previousRow + 1))
-      }
-      return previousRow + 1
+    guard let number = Self.rowNumber(part.attribute("r"), after: previousRow) else {
+      throw .misplacedRow(
+        path: part.path, entry: part.entry, line: part.line, row: part.attribute("r") ?? String(previousRow + 1))
     }
-    guard let number = Int(text), number > previousRow, number <= XLSXCellReference.rowCount else {
-      throw .misplacedRow(path: part.path, entry: part.entry, line: part.line, row: text)
-    }
+    return number
+  }
+
+  /// A row's number from its `r` attribute (`nil`: none, then the row after `previous`); `nil` when it is not
+  /// after `previous` or past the last row. Every reader of sheets places rows by this rule.
+  static func rowNumber(_ text: String?, after previous: Int) -> Int? {
+    guard let text else { return previous < XLSXCellReference.rowCount ? previous + 1 : nil }
+    guard let number = Int(text), number > previous, number <= XLSXCellReference.rowCount else { return nil }
     return number
   }
 
   /// The cell element the reader is on, read to its end.
   private func cell(row: Int, after previousColumn: Int) throws(XLSXError) -> XLSXCell {
     let line = part.line
-    let reference = try cellReference(row: row, after: previousColumn, line: line)
-    let type = part.attribute("t") ?? "n"
-    let style = part.attribute("s").flatMap { Int($0) } ?? 0
+    let referenceText = part.attribute("r")
+    let type = part.attribute("t")
+    let style = part.attribute("s")
     var value: String? = nil
     var formula: String? = nil
     var inline: String? = nil
@@ -121,37 +124,54 @@ public final class XLSXSheetReader {
         inline = try part.richText()
       }
     }
-    return XLSXCell(
-      reference: reference, style: style,
-      value: try cellValue(type: type, value: value, formula: formula, inline: inline, reference: reference, line: line))
+    return try Self.cell(
+      reference: referenceText, type: type, style: style, value: value, formula: formula, inline: inline, row: row,
+      after: previousColumn, sharedStrings: sharedStrings, path: part.path, entry: part.entry, line: line)
   }
 
-  /// Where the cell element the reader is on is: its `r`, else the column after the previous cell's.
-  private func cellReference(row: Int, after previousColumn: Int, line: Int) throws(XLSXError) -> XLSXCellReference {
-    guard let text = part.attribute("r") else {
+  /// A cell from its attributes (`r`, `t`, `s`, as written, `nil` when absent) and the text of its `<v>`,
+  /// `<f>` and `<is>` (``XLSXPartReader/richText()``): every reader of sheets makes cells by this rule.
+  ///
+  /// - Throws: ``XLSXError`` for a reference out of place or a shared string the table does not have.
+  static func cell(
+    reference referenceText: String?, type: String?, style: String?, value: String?, formula: String?, inline: String?,
+    row: Int, after previousColumn: Int, sharedStrings: XLSXSharedStrings, path: String, entry: String, line: Int
+  ) throws(XLSXError) -> XLSXCell {
+    let reference = try cellReference(
+      referenceText, row: row, after: previousColumn, path: path, entry: entry, line: line)
+    return XLSXCell(
+      reference: reference, style: style.flatMap { Int($0) } ?? 0,
+      value: try cellValue(
+        type: type ?? "n", value: value, formula: formula, inline: inline, reference: reference,
+        sharedStrings: sharedStrings, path: path, entry: entry, line: line))
+  }
+
+  /// Where a cell is: its `r`, else the column after the previous cell's.
+  private static func cellReference(
+    _ text: String?, row: Int, after previousColumn: Int, path: String, entry: String, line: Int
+  ) throws(XLSXError) -> XLSXCellReference {
+    guard let text else {
       guard let reference = XLSXCellReference(column: previousColumn + 1, row: row) else {
-        throw .misplacedCell(
-          path: part.path, entry: part.entry, line: line, reference: "(none)", reason: "past the last column, XFD")
+        throw .misplacedCell(path: path, entry: entry, line: line, reference: "(none)", reason: "past the last column, XFD")
       }
       return reference
     }
     guard let reference = XLSXCellReference(text) else {
-      throw .misplacedCell(
-        path: part.path, entry: part.entry, line: line, reference: text, reason: "not a cell (A1 to XFD1048576)")
+      throw .misplacedCell(path: path, entry: entry, line: line, reference: text, reason: "not a cell (A1 to XFD1048576)")
     }
     guard reference.row == row else {
-      throw .misplacedCell(path: part.path, entry: part.entry, line: line, reference: text, reason: "not in row \(row)")
+      throw .misplacedCell(path: path, entry: entry, line: line, reference: text, reason: "not in row \(row)")
     }
     guard reference.column > previousColumn else {
-      throw .misplacedCell(
-        path: part.path, entry: part.entry, line: line, reference: text, reason: "not after the cell before it")
+      throw .misplacedCell(path: path, entry: entry, line: line, reference: text, reason: "not after the cell before it")
     }
     return reference
   }
 
   /// A cell's value from its type and the text of its `<v>`, `<f>` and `<is>`.
-  private func cellValue(
-    type: String, value: String?, formula: String?, inline: String?, reference: XLSXCellReference, line: Int
+  private static func cellValue(
+    type: String, value: String?, formula: String?, inline: String?, reference: XLSXCellReference,
+    sharedStrings: XLSXSharedStrings, path: String, entry: String, line: Int
   ) throws(XLSXError) -> XLSXCellValue {
     if type == "inlineStr" { return inline.map(XLSXCellValue.text) ?? .empty }
     // openpyxl writes a formula without a cached value as `<f>…</f><v />`.
@@ -161,8 +181,7 @@ public final class XLSXSheetReader {
     switch type {
     case "s":
       guard let index = Int(value), sharedStrings.strings.indices.contains(index) else {
-        throw .noSuchSharedString(
-          path: part.path, entry: part.entry, line: line, reference: reference.description, index: value)
+        throw .noSuchSharedString(path: path, entry: entry, line: line, reference: reference.description, index: value)
       }
       return .text(sharedStrings.strings[index])
     case "str": return .text(XLSXText.unescaped(value))

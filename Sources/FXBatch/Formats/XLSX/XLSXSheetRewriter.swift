@@ -21,15 +21,17 @@ struct XLSXSheetRewriter {
   ///   - cells: appends to `markup` the cells to append to a row, by its number and the main namespace's prefix
   ///     of its tag (empty, or `x:`); appends nothing for none.
   func rewrite(
-    _ stream: any ZipEntryReading, write: ([UInt8]) throws(FileError) -> Void,
-    cells: (_ row: Int, _ prefix: [UInt8], _ markup: inout [UInt8]) throws(FileError) -> Void
+    _ stream: any ZipEntryReading, rows collector: XLSXRowCollector, rowError: (XLSXError) -> FileError,
+    write: ([UInt8]) throws(FileError) -> Void,
+    cells: (_ row: XLSXRow, _ prefix: [UInt8], _ markup: inout [UInt8]) throws(FileError) -> Void
   ) throws(FileError) {
+    var collector = collector
+    var inRow = false
     let blockSize = 1 << 16
     var buffer: [UInt8] = []
     buffer.reserveCapacity(2 * blockSize)
     var start = 0
     var ended = false
-    var row = 0
     var prefix: [UInt8] = []
     var output: [UInt8] = []
     output.reserveCapacity(2 * blockSize)
@@ -62,6 +64,9 @@ struct XLSXSheetRewriter {
     }
     while true {
       guard let open = buffer[start...].firstIndex(of: UInt8(ascii: "<")) else {
+        // A row's text is kept whole for the collector (a reference split between chunks); libxml2 read it as
+        // one text node of at most 10 MB in pass 1.
+        if inRow, try more() { continue }
         output += buffer[start...]
         start = buffer.count
         try flush()
@@ -70,6 +75,7 @@ struct XLSXSheetRewriter {
         return
       }
       output += buffer[start..<open]
+      if inRow, open > start { collector.text(buffer[start..<open], isCDATA: false) }
       start = open
       var end = Self.tagEnd(in: buffer, from: start)
       while end == nil, try more() { end = Self.tagEnd(in: buffer, from: start) }
@@ -84,14 +90,20 @@ struct XLSXSheetRewriter {
       let isStart = buffer[markup.lowerBound + 1] != UInt8(ascii: "/")
       if name.local.elementsEqual("row".utf8) {
         guard isStart else {
-          try cells(row, prefix, &output)
+          collector.endRow()
+          inRow = false
+          try cells(XLSXRow(number: collector.number, cells: collector.cells), prefix, &output)
           output += buffer[markup]
           try flush()
           continue
         }
+        guard !inRow else {
+          throw rowError(
+            .misplacedRow(path: collector.path, entry: collector.entry, line: 0, row: "inside row \(collector.number)"))
+        }
+        do throws(XLSXError) { try collector.startRow(buffer[markup]) } catch { throw rowError(error) }
         tag.removeAll(keepingCapacity: true)
         tag += buffer[markup]
-        row = Self.attribute("r", of: tag).flatMap { Int($0) } ?? row + 1
         prefix = Array(name.prefix)
         if let spans = Self.attributeRange("spans", of: tag) {
           // The first number as written (the text before its first `:`; 1 when there is none).
@@ -99,11 +111,12 @@ struct XLSXSheetRewriter {
           tag.replaceSubrange(spans, with: first + [UInt8(ascii: ":")] + lastColumnNumber)
         }
         if tag[tag.count - 2] == UInt8(ascii: "/") {
+          collector.endRow()
           let before = output.count
           output += tag[..<(tag.count - 2)]
           output.append(UInt8(ascii: ">"))
           let opened = output.count
-          try cells(row, prefix, &output)
+          try cells(XLSXRow(number: collector.number, cells: []), prefix, &output)
           if output.count == opened {
             output.removeSubrange(before...)
             output += tag
@@ -113,8 +126,26 @@ struct XLSXSheetRewriter {
             output += "row>".utf8
           }
         } else {
+          inRow = true
           output += tag
         }
+      } else if inRow {
+        // Markup inside a row: cells and what is in them go to the collector.
+        if buffer[markup.lowerBound + 1] == UInt8(ascii: "!"), buffer[markup].starts(with: "<![CDATA[".utf8) {
+          collector.text(buffer[(markup.lowerBound + 9)..<(markup.upperBound - 3)], isCDATA: true)
+        } else if !name.local.isEmpty {
+          do throws(XLSXError) {
+            if isStart {
+              try collector.startElement(
+                name.local, tag: buffer[markup], isEmpty: buffer[markup.upperBound - 2] == UInt8(ascii: "/"))
+            } else {
+              try collector.endElement()
+            }
+          } catch {
+            throw rowError(error)
+          }
+        }
+        output += buffer[markup]
       } else if name.local.elementsEqual("dimension".utf8), isStart {
         tag.removeAll(keepingCapacity: true)
         tag += buffer[markup]

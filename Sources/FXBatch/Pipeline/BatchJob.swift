@@ -288,6 +288,10 @@ public struct BatchJob {
             if let spooledPath { Self.removeTemporary(spooledPath) }
             (readPath, spooledPath) = (copy, copy)
           }
+        } else if options.header != nil {
+          throw FileError(
+            path: inputPath, message: "--header names the fields of CSV input, and this file is read as \(format.rawValue)",
+            hint: "JSON Lines records name their own members: a chunk of lines needs no header")
         } else if let declared = options.encoding {
           throw FileError(
             path: inputPath,

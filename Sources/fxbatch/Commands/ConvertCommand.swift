@@ -96,6 +96,12 @@ enum ConvertCommand {
         "CSV: the encoding of the files: utf-8, windows-1252, iso-8859-1,\n"
         + "iso-8859-15, utf-16, utf-16le, utf-16be (default: UTF-8, or\n"
         + "UTF-16 when a byte order mark says so); the annotated copy is\nwritten in the same encoding"),
+    OptionSpec(
+      names: ["--header"], valueName: "NAME,...",
+      help: "CSV: the field names of input without a header line (a chunk\nof a file); every line is then a record"),
+    OptionSpec(
+      names: ["--no-header-output"], valueName: nil,
+      help: "CSV: write the annotated copy without its header line, so\ncopies of chunks can be concatenated"),
     OptionSpec(names: ["--delimiter"], valueName: "D", help: ", or ; or tab (default: detected from the header line)"),
     OptionSpec(names: ["--decimal-separator"], valueName: ". | ,", help: "Decimal mark of amounts (default: inferred per file)"),
     OptionSpec(
@@ -321,6 +327,8 @@ enum ConvertCommand {
     options.recordElement = parsed.value("--record-element")
     options.sheet = parsed.value("--sheet")
     if let text = parsed.value("--encoding") { options.encoding = try OptionValues.encoding(text) }
+    if let text = parsed.value("--header") { options.header = try OptionValues.header(text) }
+    options.writesHeader = !parsed.has("--no-header-output")
     if let text = parsed.value("--delimiter") { options.delimiter = try OptionValues.delimiter(text) }
     if let text = parsed.value("--decimal-separator") {
       options.decimalMark = try OptionValues.decimalMark(text, option: "--decimal-separator")

@@ -15,9 +15,15 @@ public struct CSVAnnotatingWriter {
   /// Writes a UTF-8 byte order mark (when the input had one), the blank lines before the header, and the
   /// header with the annotation names.
   public func writeHeader(_ header: CSVRecord, byteOrderMark: Bool, leadingBlankLines: [CSVRecord] = []) throws(OutputError) {
-    if byteOrderMark { try sink.write([0xEF, 0xBB, 0xBF]) }
-    for blank in leadingBlankLines { try writeBlank(blank) }
+    try writeLeading(byteOrderMark: byteOrderMark, blankLines: leadingBlankLines)
     try write(header, cells: AnnotationColumn.allCases.map(\.rawValue))
+  }
+
+  /// Writes what comes before the header: a UTF-8 byte order mark (when the input had one) and the blank lines
+  /// (all of the copy's start under `--no-header-output`).
+  public func writeLeading(byteOrderMark: Bool, blankLines: [CSVRecord]) throws(OutputError) {
+    if byteOrderMark { try sink.write([0xEF, 0xBB, 0xBF]) }
+    for blank in blankLines { try writeBlank(blank) }
   }
 
   /// Copies a blank line (``CSVRecord/isBlank``) as it was read: its delimiters and spaces, and its terminator.

@@ -8,14 +8,16 @@ import Synchronization
 
 /// The two passes over CSV files.
 extension CSVFormat {
-  /// Opens a file and reads its header.
+  /// Opens a file and reads its header; under `--header` (``BatchOptions/header``) the header is the given names
+  /// (written with the file's delimiter, as line 0) and every line of the file is a record.
   private static func openFile(
-    _ readPath: String, displayPath: String, delimiter: UInt8?, limits: RecordLimits
+    _ readPath: String, displayPath: String, delimiter: UInt8?, limits: RecordLimits, header names: [String]?
   ) throws(FileError) -> (
     reader: CSVReader, leadingBlankLines: [CSVRecord], header: CSVRecord
   ) {
     do {
       let reader = try CSVReader(path: readPath, delimiter: delimiter, limits: limits)
+      if let names { return (reader, [], givenHeader(names, delimiter: reader.delimiter)) }
       var blank: [CSVRecord] = []
       while let record = try reader.next() {
         if !record.isBlank { return (reader, blank, record) }
@@ -28,6 +30,30 @@ extension CSVFormat {
     } catch {
       throw FileError(path: displayPath, message: "\(error)")
     }
+  }
+
+  /// The header line `--header` names: each name an RFC 4180 field (quoted when it holds the delimiter, a quote or
+  /// a line end), on line 0, ended by LF.
+  static func givenHeader(_ names: [String], delimiter: UInt8) -> CSVRecord {
+    var raw: [UInt8] = []
+    var ranges: [Range<Int>] = []
+    for (index, name) in names.enumerated() {
+      if index > 0 { raw.append(delimiter) }
+      let start = raw.count
+      let bytes = Array(name.utf8)
+      if bytes.contains(where: { $0 == delimiter || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }) {
+        raw.append(UInt8(ascii: "\""))
+        for byte in bytes {
+          raw.append(byte)
+          if byte == UInt8(ascii: "\"") { raw.append(byte) }
+        }
+        raw.append(UInt8(ascii: "\""))
+      } else {
+        raw += bytes
+      }
+      ranges.append(start..<raw.count)
+    }
+    return CSVRecord(raw: raw, fieldRanges: ranges, terminator: [10], line: 0)
   }
 
   /// Refuses a file whose fields the run would pass over
@@ -49,7 +75,7 @@ extension CSVFormat {
       var samples = FieldSamples(skipping: taken)
       guard
         let reader = try? openFile(
-          readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits
+          readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits, header: options.header
         ).reader
       else { return samples }
       while !samples.isComplete, let record = try? reader.next() {
@@ -73,7 +99,7 @@ extension CSVFormat {
   ) throws(FileError) -> (FileScan, RateKeyIndex) {
     let options = context.options
     var (reader, _, header) = try openFile(
-      readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits)
+      readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits, header: options.header)
     let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingWhitespace }
     if AnnotationColumn.endAnnotated(headerFields) {
       throw FileError.alreadyAnnotated(
@@ -172,7 +198,9 @@ extension CSVFormat {
         span = parallel.0.span
       } else {
         if !splitTargets.isEmpty, !collectKeys {  // the parts met a quoted field: read the file again, in one pass
-          reader = try openFile(readPath, displayPath: displayPath, delimiter: reader.delimiter, limits: options.limits).reader
+          reader = try openFile(
+            readPath, displayPath: displayPath, delimiter: reader.delimiter, limits: options.limits, header: options.header
+          ).reader
           inference = DecimalMarkInference()
           span = passOneKeys
         }
@@ -270,7 +298,8 @@ extension CSVFormat {
   ) throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger, FileScan) {
     let options = context.options
     let (reader, leadingBlankLines, header) = try openFile(
-      scan.readPath, displayPath: scan.displayPath, delimiter: scan.csv.delimiter, limits: options.limits)
+      scan.readPath, displayPath: scan.displayPath, delimiter: scan.csv.delimiter, limits: options.limits,
+      header: options.header)
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     var fastPass: CSVFastPass? = nil
@@ -284,7 +313,11 @@ extension CSVFormat {
     }
     do {
       let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.csv.delimiter, headerFieldCount: header.fieldCount)
-      try writer.writeHeader(header, byteOrderMark: reader.hasByteOrderMark, leadingBlankLines: leadingBlankLines)
+      if options.writesHeader {
+        try writer.writeHeader(header, byteOrderMark: reader.hasByteOrderMark, leadingBlankLines: leadingBlankLines)
+      } else {
+        try writer.writeLeading(byteOrderMark: reader.hasByteOrderMark, blankLines: leadingBlankLines)
+      }
       var result: PartResult
       let meter = ProgressMeter(file: scan.displayPath, pass: 2, bytesTotal: scan.size, handler: options.progress)
       if let fastPass, !scan.partStarts.isEmpty {

@@ -15,6 +15,8 @@ public struct BatchJob {
   /// Why a ``TableRateProvider`` gave no table (a failed fetch, `--offline` without a kept one), as the error of
   /// each key it would have been asked: the general path answers with it instead of asking again.
   var tableFailure: ((RateKey) -> RowError)? = nil
+  /// Whether pass 1 collects every record's key, whatever the source (``lock()``: a local table's too).
+  var collectsEveryKey = false
 
   public init(options: BatchOptions, source: RateSourceChoice) {
     self.options = options
@@ -37,7 +39,9 @@ public struct BatchJob {
   /// whose keys are collected to plan the fetch.
   /// Under a period rule, records convert from the answers of their keys (``QuoteBook/answered``): a period rate
   /// is not a cell of the table.
-  var convertingTable: RateTable? { options.fastPath && options.rateRule == .spot ? sourceTable : nil }
+  var convertingTable: RateTable? {
+    options.fastPath && options.rateRule == .spot && !collectsEveryKey ? sourceTable : nil
+  }
 
   /// The day records without a date use: `--date`, else the newest rate day, else today.
   var defaultDay: CalendarDay { options.defaultDate ?? source.lastDay ?? options.today }
@@ -54,6 +58,7 @@ public struct BatchJob {
   /// (a provider of pairs, a lock file's quotes), every key; `nil` under a local table and off the fast path.
   var passOneKeys: KeySpan? {
     guard options.fastPath else { return nil }
+    if collectsEveryKey { return KeySpan() }
     switch source {
     case .table: return options.rateRule == .spot ? nil : KeySpan()
     case .provider(let provider as any TableRateProvider, _):
@@ -171,32 +176,69 @@ public struct BatchJob {
       with: passTwoJob.exactTotals(
         of: converted.map(\.scan), currencies: ledger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes))
     report.reconciliation = ledger.reconciliations(rounding: options.rounding)
-    if let lockPath = options.lockPath, !source.isLockFile, let periodAnswers {
-      // A period rate is not a row of days: the lock keeps the rule and each answer, with what was averaged.
+    if let lockPath = options.lockPath, !source.isLockFile {
       var answers = market
-      for (key, answer) in periodAnswers.entries where answers[key] == nil { answers[key] = answer }
-      do {
-        report.lockFileLeftOut = try LockFile.write(
-          quotes: answers, source: source.info, defaultDay: defaultDay, to: lockPath, rule: options.rateRule)
-        report.lockFile = lockPath
-      } catch {
-        report.lockFileError = "\(lockPath):1:1: error: \(error)"
-      }
-    } else if let lockPath = options.lockPath, !source.isLockFile {
-      do {
-        if let table = passTwoJob.sourceTable, let usage = table.usage {
-          try LockFile.write(table: table, used: usage.used, defaultDay: defaultDay, to: lockPath)
-        } else {
-          report.lockFileLeftOut = try LockFile.write(
-            quotes: market, source: source.info, defaultDay: defaultDay, to: lockPath)
-        }
-        report.lockFile = lockPath
-      } catch {
-        report.lockFileError = "\(lockPath):1:1: error: \(error)"
-      }
+      for (key, answer) in periodAnswers?.entries ?? [:] where answers[key] == nil { answers[key] = answer }
+      passTwoJob.writeLock(to: lockPath, answers: answers, report: &report)
     }
     let fileFailed = report.files.contains { $0.fileError != nil } || report.lockFileError != nil
     report.exitStatus = fileFailed ? 2 : (report.totals.error > 0 ? 1 : 0)
+    return report
+  }
+
+  /// Writes the lock file (`--lock`, `rates lock`): under a period rule the rule and each answer, with what was
+  /// averaged (a period rate is not a row of days); under a table (local, or a provider's) the rows and columns
+  /// its answers read; else the source's answers to market keys. A failure goes into the report.
+  ///
+  /// - Parameter answers: the source's answers to market keys (under a period rule, every answer given).
+  func writeLock(to lockPath: String, answers: [RateKey: Result<RateQuote, RowError>], report: inout RunReport) {
+    do {
+      if options.rateRule != .spot {
+        report.lockFileLeftOut = try LockFile.write(
+          quotes: answers, source: source.info, defaultDay: defaultDay, to: lockPath, rule: options.rateRule)
+      } else if let table = sourceTable, let usage = table.usage {
+        try LockFile.write(table: table, used: usage.used, defaultDay: defaultDay, to: lockPath)
+      } else {
+        report.lockFileLeftOut = try LockFile.write(
+          quotes: answers, source: source.info, defaultDay: defaultDay, to: lockPath)
+      }
+      report.lockFile = lockPath
+    } catch {
+      report.lockFileError = "\(lockPath):1:1: error: \(error)"
+    }
+  }
+
+  /// `fxbatch rates lock`: pass 1 over every input (its rate keys only), the source asked for them as a
+  /// conversion would ask (the planner, the bounded fetcher, the cache), and the lock file (``BatchOptions/lockPath``)
+  /// written; nothing is converted. Runs with `--lock FILE --frozen` then convert any part of the inputs with the
+  /// same rates.
+  ///
+  /// - Returns: the report of pass 1 (file errors, the fetch, the lock written); no counts of records.
+  public func lock() -> RunReport {
+    var scanning = self
+    scanning.collectsEveryKey = true
+    var report = scanning.makeReport()
+    let (scans, index) = scanning.scanAll(report: &report)
+    Self.removeTemporaryCopies(of: scans)
+    guard let lockPath = options.lockPath, !source.isLockFile else { return report }
+    var locking = self
+    switch source {
+    case .table(let table): locking.passTwoTable = table.recordingUsage()
+    case .provider(let provider as any TableRateProvider, let settings):
+      var planned = index
+      switch rateResolver.providerTable(&planned, provider: provider, settings: settings, report: &report) {
+      case .table(let table):
+        locking.passTwoTable = table.recordingUsage()
+        report.rates.firstDay = table.days.first?.description
+        report.rates.lastDay = table.days.last?.description
+      case .failed(let failure): locking.tableFailure = failure
+      }
+    case .provider, .lockFile, .chain: break
+    }
+    let resolved = locking.rateResolver.resolve(Set(index.allKeys), report: &report)
+    locking.writeLock(to: lockPath, answers: resolved.market, report: &report)
+    let fileFailed = report.files.contains { $0.fileError != nil } || report.lockFileError != nil
+    report.exitStatus = fileFailed ? 2 : 0
     return report
   }
 

@@ -196,6 +196,53 @@ enum ConvertCommand {
     return report.exitStatus
   }
 
+  static let lockUsage = "fxbatch rates lock [convert options] FILE... -o LOCKFILE"
+
+  /// `fxbatch rates lock FILE... -o LOCKFILE`: convert's options; `-o` names the lock file.
+  static func lock(_ arguments: ArraySlice<String>) -> Int32 {
+    var options: BatchOptions
+    let sourceChoice: SourceChoice
+    let quiet: Bool
+    do throws(UsageError) {
+      var parsed = try ParsedArguments.parse(arguments, options: Self.options)
+      if parsed.has("--help") {
+        Console.out(RatesCommand.help)
+        return ExitStatus.success
+      }
+      for option in ["--lock", "--output-dir", "--report"] where parsed.value(option) != nil {
+        throw UsageError("\(option) is for convert; rates lock writes the lock file -o names")
+      }
+      for flag in ["--frozen", "--plan", "--no-header-output"] where parsed.has(flag) {
+        throw UsageError("\(flag) is for convert; rates lock writes the lock file -o names")
+      }
+      guard let path = parsed.value("--output"), path != "-" else {
+        throw UsageError("rates lock needs -o LOCKFILE, the lock file to write")
+      }
+      parsed.rename("--output", to: "--lock")
+      options = try batchOptions(parsed)
+      sourceChoice = try Self.sourceChoice(parsed)
+      try checkRateRule(options.rateRule, source: sourceChoice, parsed: parsed)
+      quiet = parsed.has("--quiet")
+    } catch {
+      return FXBatchCommand.usageError(error, usage: "USAGE: \(lockUsage)\nSee 'fxbatch rates --help'.\n")
+    }
+    guard let source = load(sourceChoice, options: &options, quiet: quiet, planOnly: false) else {
+      return ExitStatus.fileError
+    }
+    let report = BatchJob(options: options, source: source).lock()
+    for file in report.files { if let fileError = file.fileError { Console.error(fileError + "\n") } }
+    if let lockFileError = report.lockFileError { Console.error(lockFileError + "\n") }
+    if !quiet, let lockFile = report.lockFile {
+      var line = "\(lockFile): the rates of \(report.rates.source.identifier)"
+      if let fetch = report.fetch {
+        line += "; requests: \(fetch.requests) sent, \(fetch.retries) retries, \(fetch.failedRequests) failed"
+      }
+      if report.lockFileLeftOut > 0 { line += "; \(report.lockFileLeftOut) keys left out (the source failed them)" }
+      Console.error(line + "\n")
+    }
+    return report.exitStatus
+  }
+
   /// Loads the source the options name; `nil` after printing why it cannot be loaded.
   private static func load(_ choice: SourceChoice, options: inout BatchOptions, quiet: Bool, planOnly: Bool)
     -> RateSourceChoice?

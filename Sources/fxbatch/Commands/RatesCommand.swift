@@ -41,6 +41,7 @@ enum RatesCommand {
                                 [--rate-kind …] [--period …] [--format csv|jsonl|beancount|ledger] [-o FILE]
            fxbatch rates update [--endpoint URL] [--cache-dir DIR]
            fxbatch rates currencies [--source NAME[,NAME...]] [--endpoint URL]
+           fxbatch rates lock FILE... -o LOCKFILE [convert's source, format and field options]
     """
 
   static let help = helpText(
@@ -60,10 +61,15 @@ enum RatesCommand {
       (- where the source does not publish them: frankfurter-v1), the source, and the name where the source
       gives one (frankfurter: GET /v2/currencies; embedded, file, ecb: the days each currency has a rate).
       A list of sources names each currency once, with the first source that covers it, as convert asks them.
+      lock: reads only the rate keys of the files (convert's pass 1), asks the source for them as convert would,
+      and writes the lock file convert --lock FILE --frozen reads; converts nothing (freeze first, then convert
+      the parts of the data anywhere with the same rates).
       """,
     options: options)
 
   static func run(_ arguments: ArraySlice<String>) -> Int32 {
+    // `rates lock` reads inputs as convert does: convert's options.
+    if arguments.first == "lock" { return ConvertCommand.lock(arguments.dropFirst()) }
     let fullUsage = "USAGE: \(usage)\nSee 'fxbatch rates --help'.\n"
     let parsed: ParsedArguments
     do { parsed = try ParsedArguments.parse(arguments, options: options) } catch {

@@ -2,6 +2,8 @@ import FXBatchTestSupport
 import Foundation
 import Testing
 
+@testable import FXBatch
+
 /// A file cut into chunks at line ends, each chunk converted on its own (`--header`, `--no-header-output`, as a
 /// cluster job pipes its partitions), gives the same records as one run over the whole file.
 @Suite("partitioned runs")
@@ -73,6 +75,59 @@ struct PartitionedRunTests {
     #expect(wholeLines.first == "\(header),fx_rate,fx_converted,fx_currency,fx_rate_date,fx_source,fx_status,fx_error")
     #expect(wholeLines.dropFirst().joined(separator: "\n") == concatenated)
     #expect(concatenated.split(separator: "\n").count == lines.count)
+  }
+
+  /// The report of a run, decoded.
+  static func report(_ name: String, in directory: TemporaryDirectory) throws -> RunReport {
+    try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: directory.url.appendingPathComponent(name)))
+  }
+
+  // Each chunk's --report, merged, is the whole run's report but for `files` (per run: the merged report lists
+  // every chunk's file; their counts add up to the whole's). Under each rounding mode, as the reconciliation's
+  // exact total is rounded with it; crosses (USD→GBP) make products that are not finite decimals.
+  @Test(arguments: ["half-up", "half-even", "down", "up"])
+  func mergedChunkReportsEqualOneRunsReport(rounding: String) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let lines = Self.records(count: 6_000, seed: 1103)
+    let header = Self.fields.joined(separator: ",")
+    _ = try directory.write("whole.csv", header + "\n" + lines.map { $0 + "\n" }.joined())
+    let whole = try cli.run(
+      ["convert", "whole.csv", "-o", "whole.out.csv", "-q", "--rounding", rounding, "--report", "whole.json"],
+      in: directory.url)
+    #expect(whole.status == 1)
+    var names: [String] = []
+    for (index, chunk) in Self.chunks(of: lines, parts: 4).enumerated() {
+      _ = try directory.write("part-\(index).csv", chunk)
+      let part = try cli.run(
+        [
+          "convert", "part-\(index).csv", "-o", "part-\(index).out.csv", "-q", "--header", header, "--no-header-output",
+          "--rounding", rounding, "--report", "part-\(index).json",
+        ], in: directory.url)
+      #expect(part.status <= 1, "\(part.standardError)")
+      names.append("part-\(index).json")
+    }
+    let merge = try cli.run(["report", "merge"] + names + ["-o", "total.json"], in: directory.url)
+    #expect(merge.status == 0, "\(merge.standardError)")
+    var merged = try Self.report("total.json", in: directory)
+    let single = try Self.report("whole.json", in: directory)
+    #expect(merged.files.map(\.input) == names.map { $0.replacingOccurrences(of: ".json", with: ".csv") })
+    var counts = RunReport.Counts()
+    for file in merged.files { counts.add(file.counts) }
+    #expect(counts == single.files[0].counts)
+    #expect(single.reconciliation.count >= 7)
+    #expect(single.unroundedTotals?.contains { $0.inexactTerms > 0 } == true, "crosses are not finite decimals")
+    merged.files = single.files
+    #expect(merged == single)
+    // A part that ran under another rounding is refused.
+    _ = try cli.run(
+      [
+        "convert", "part-0.csv", "-o", "other.csv", "-q", "--header", header, "--rounding", rounding == "up" ? "down" : "up",
+        "--report", "other.json",
+      ], in: directory.url)
+    let refused = try cli.run(["report", "merge", "part-1.json", "other.json", "-o", "bad.json"], in: directory.url)
+    #expect(refused.status == 2)
+    #expect(refused.standardError.contains("other.json: its rounding differs from part-1.json's"))
   }
 
   @Test func headerOutputIsTheGivenNamesAndFileInputWorksToo() throws {

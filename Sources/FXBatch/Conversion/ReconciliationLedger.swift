@@ -99,6 +99,48 @@ struct ReconciliationLedger: Sendable, Equatable {
   /// The exact totals kept for ``exactCurrencies``.
   var exactTotals: [CurrencyCode: ExactTotal] { accounts.compactMapValues(\.exact) }
 
+  /// The unrounded total of every target currency (``RunReport/UnroundedTotal``), sorted by code: what
+  /// ``init(report:rounding:)`` needs to add runs' totals and round once.
+  func unroundedTotals() -> [RunReport.UnroundedTotal] {
+    accounts.sorted { $0.key < $1.key }.map { currency, account in
+      RunReport.UnroundedTotal(
+        currency: currency.description, total: account.streamed.truncated(minorUnits: account.minorUnits)?.description,
+        inexactTerms: account.streamed.inexact)
+    }
+  }
+
+  /// The ledger of a run's report (``RunReport/reconciliation``, ``RunReport/unroundedTotals``): its records, the
+  /// sum of their rounded amounts and their unrounded total per target currency, to add to other runs' ledgers
+  /// (``add(_:)``) and round once (`report merge`).
+  ///
+  /// - Throws: ``ReportMergeError`` when the report lacks the unrounded totals or does not parse.
+  init(report: RunReport, name: String) throws(ReportMergeError) {
+    self.init()
+    guard let totals = report.unroundedTotals else {
+      throw ReportMergeError("\(name): the report has no unroundedTotals (written by an fxbatch before report merge)")
+    }
+    let unrounded = Dictionary(totals.map { ($0.currency, $0) }, uniquingKeysWith: { first, _ in first })
+    for line in report.reconciliation {
+      guard let currency = CurrencyCode(line.currency) else {
+        throw ReportMergeError("\(name): reconciliation of \(line.currency), which is no currency code")
+      }
+      var account = newAccount(currency)
+      account.records = line.records
+      if let text = line.roundedRecordsTotal, let rounded = ExactDecimal(text) {
+        account.add(rounded: rounded)
+      } else {
+        account.roundedUnknown = true
+      }
+      guard let given = unrounded[line.currency], let text = given.total, let total = ExactDecimal(text),
+        let streamed = StreamedTotal(truncated: total, minorUnits: account.minorUnits, inexact: given.inexactTerms)
+      else {
+        throw ReportMergeError("\(name): no usable unrounded total of \(line.currency)")
+      }
+      account.streamed = streamed
+      accounts[currency] = account
+    }
+  }
+
   /// The reconciliation of every target currency, sorted by code.
   ///
   /// - Parameter rounding: the run's rounding mode, for the exact total.

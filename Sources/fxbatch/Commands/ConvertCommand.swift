@@ -180,20 +180,30 @@ enum ConvertCommand {
     } else {
       for file in report.files { if let fileError = file.fileError { Console.error(fileError + "\n") } }
     }
-    if let reportPath {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-      do {
-        StaleTemporaryFiles.remove(in: [PathText.directory(of: reportPath)])
-        let file = try AtomicFile(path: reportPath)
-        try file.sink.write(try encoder.encode(report))
-        try file.commit()
-      } catch {
-        Console.error("\(reportPath):1:1: error: cannot write the report: \(error)\n")
-        return ExitStatus.fileError
-      }
-    }
+    if let reportPath, !write(report, to: reportPath) { return ExitStatus.fileError }
     return report.exitStatus
+  }
+
+  /// Writes a report as JSON (`--report FILE`, `report merge -o FILE`; `-` for standard output); `false` after
+  /// printing why it could not.
+  static func write(_ report: RunReport, to reportPath: String) -> Bool {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    do {
+      let bytes = try encoder.encode(report)
+      if reportPath == "-" {
+        Console.out(String(decoding: bytes, as: UTF8.self) + "\n")
+        return true
+      }
+      StaleTemporaryFiles.remove(in: [PathText.directory(of: reportPath)])
+      let file = try AtomicFile(path: reportPath)
+      try file.sink.write(bytes)
+      try file.commit()
+      return true
+    } catch {
+      Console.error("\(reportPath):1:1: error: cannot write the report: \(error)\n")
+      return false
+    }
   }
 
   static let lockUsage = "fxbatch rates lock [convert options] FILE... -o LOCKFILE"

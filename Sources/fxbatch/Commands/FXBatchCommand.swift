@@ -17,6 +17,8 @@ enum FXBatchCommand {
       rates export --from D --to D  Write daily, average or closing rates for ledgers (CSV, JSONL, Beancount, Ledger)
       rates update                  Fetch the ECB history into the rate cache (newer than the embedded one)
       rates currencies              List the currencies a source covers, with first and last days
+      rates lock FILE... -o LOCK    Read only the files' rate keys and write the lock convert --frozen reads
+      report merge PART... -o FILE  Merge the --report files of runs over parts of the data into one
 
     OPTIONS:
       -h, --help                    Show help (also: fxbatch help <command>, fxbatch <command> --help)
@@ -41,6 +43,7 @@ enum FXBatchCommand {
       case nil: Console.out(usage)
       case "convert": Console.out(ConvertCommand.help)
       case "rates": Console.out(RatesCommand.help)
+      case "report": Console.out(ReportCommand.help)
       case let other?:
         return usageError(UsageError("no command '\(other)'"), usage: usage)
       }
@@ -52,6 +55,8 @@ enum FXBatchCommand {
       return ConvertCommand.run(rest)
     case "rates":
       return RatesCommand.run(rest)
+    case "report":
+      return ReportCommand.run(rest)
     default:
       return usageError(UsageError("no command '\(command)'"), usage: usage)
     }

@@ -130,6 +130,25 @@ struct PartitionedRunTests {
     #expect(refused.standardError.contains("other.json: its rounding differs from part-1.json's"))
   }
 
+  // Standard input under a local table with the decimal mark given is read once, without a copy: with $TMPDIR a
+  // directory that does not exist (where the copy would go: a run that made one would fail, status 2) it
+  // converts, as the copied run (no --decimal-separator) does.
+  @Test func standardInputStreamsInOnePassUnderATable() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let lines = Self.records(count: 5_000, seed: 42)
+    let input = Data(lines.map { $0 + "\n" }.joined().utf8)
+    let header = ["--header", Self.fields.joined(separator: ","), "--no-header-output"]
+    let copied = try cli.run(["convert", "-", "-o", "-", "-q"] + header, in: directory.url, input: input)
+    #expect(copied.status == 1)
+    var noTemporaryDirectory = cli
+    noTemporaryDirectory.environment["TMPDIR"] = directory.path + "/missing"
+    let streamed = try noTemporaryDirectory.run(
+      ["convert", "-", "-o", "-", "-q", "--decimal-separator", "."] + header, in: directory.url, input: input)
+    #expect(streamed.status == 1, "\(streamed.standardError)")
+    #expect(streamed.standardOutput == copied.standardOutput)
+  }
+
   @Test func headerOutputIsTheGivenNamesAndFileInputWorksToo() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -253,7 +253,7 @@ public struct BatchJob {
     job.options.fastPath = false
     job.options.exactTotalCurrencies = currencies
     var totals: [CurrencyCode: ExactTotal] = [:]
-    for var scan in scans {
+    for var scan in scans where scan.csv.opened == nil {  // a stream read once cannot be read again
       scan.outputPath = "/dev/null"  // written directly: a device is never replaced
       guard let (_, _, ledger, _) = try? job.convert(scan, quotes: quotes, standardOutput: -1) else { continue }
       for (currency, total) in ledger.exactTotals where currencies.contains(currency) {
@@ -315,15 +315,22 @@ public struct BatchJob {
           throw FileError(path: inputPath, message: "is a directory, not a file; name the files in it (DIR/*.csv)")
         }
         let outputPath = try outputs.output(for: inputPath, skipped: skipped, claimed: &claimedOutputs)
-        if OutputPlan.isStream(inputPath) {
+        let readOnce = streamsInOnePass(inputPath)
+        if readOnce {
+          readPath = inputPath == "-" ? "/dev/stdin" : inputPath
+        } else if OutputPlan.isStream(inputPath) {
           readPath = try spool(inputPath, number: number)
           spooledPath = readPath
         }
         let format =
-          options.format
-          ?? RecordFormat.detect(readPath: readPath, displayPath: inputPath, recordsPath: options.recordsPath)
+          readOnce
+          ? .csv
+          : options.format
+            ?? RecordFormat.detect(readPath: readPath, displayPath: inputPath, recordsPath: options.recordsPath)
         var encoding: TextEncoding? = nil
-        if format == .csv {
+        if readOnce {
+          encoding = .utf8
+        } else if format == .csv {
           let found = try Self.encoding(of: readPath, displayPath: inputPath, declared: options.encoding)
           encoding = found
           if !found.isUTF8 {
@@ -342,7 +349,7 @@ public struct BatchJob {
             hint: "convert CSV files and the others in separate runs (XML declares its own encoding; JSON is UTF-8)")
         }
         var (scan, fileKeys) = try scanFile(
-          displayPath: inputPath, readPath: readPath, outputPath: outputPath, format: format)
+          displayPath: inputPath, readPath: readPath, outputPath: outputPath, format: format, readOnce: readOnce)
         scan.encoding = encoding
         scan.readPathIsTemporary = spooledPath != nil
         keys.formUnion(fileKeys)
@@ -443,11 +450,23 @@ public struct BatchJob {
   }
 
   /// Pass 1 over one file, in its format.
-  private func scanFile(displayPath: String, readPath: String, outputPath: String?, format: RecordFormat)
-    throws(FileError) -> (FileScan, RateKeyIndex)
-  {
+  private func scanFile(
+    displayPath: String, readPath: String, outputPath: String?, format: RecordFormat, readOnce: Bool
+  ) throws(FileError) -> (FileScan, RateKeyIndex) {
     try FormatRegistry.type(of: format).scan(
-      FileInput(displayPath: displayPath, readPath: readPath, outputPath: outputPath), context: formatContext)
+      FileInput(displayPath: displayPath, readPath: readPath, outputPath: outputPath, readOnce: readOnce),
+      context: formatContext)
+  }
+
+  /// Whether a stream (standard input, a pipe: ``OutputPlan/isStream(_:)``) is read once, in one pass, without a
+  /// copy: UTF-8 CSV (`--format csv` or `--header`) with its decimal mark given (`--decimal-separator`, which
+  /// pass 1 would otherwise infer from every amount), converted from a local table as records come (spot rates,
+  /// no lock to write). Any other stream is copied to a temporary file and read twice (``spool(_:number:)``): a
+  /// network source needs every key before it fetches.
+  func streamsInOnePass(_ inputPath: String) -> Bool {
+    OutputPlan.isStream(inputPath) && (options.format == .csv || (options.format == nil && options.header != nil))
+      && options.decimalMark != nil && (options.encoding ?? .utf8).isUTF8 && convertingTable != nil
+      && options.lockPath == nil
   }
 
   /// Pass 2 over one file: writes the annotated copy in the file's format.

@@ -95,10 +95,11 @@ extension CSVFormat {
   /// A big file under a local table, written to a file, gets a provisional scan (``FileScan/isProvisional``)
   /// unless `allowProvisional` is `false`.
   static func scanCSVFile(
-    displayPath: String, readPath: String, outputPath: String?, allowProvisional: Bool = true, context: FormatContext
+    displayPath: String, readPath: String, outputPath: String?, allowProvisional: Bool = true, readOnce: Bool = false,
+    context: FormatContext
   ) throws(FileError) -> (FileScan, RateKeyIndex) {
     let options = context.options
-    var (reader, _, header) = try openFile(
+    var (reader, leadingBlankLines, header) = try openFile(
       readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits, header: options.header)
     let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingWhitespace }
     if AnnotationColumn.endAnnotated(headerFields) {
@@ -162,6 +163,16 @@ extension CSVFormat {
     let fields = Dictionary(
       uniqueKeysWithValues: [("amount", mapping.amount), ("from", mapping.from), ("to", mapping.to), ("date", mapping.date)]
         .compactMap { role, index in index.map { (role, headerFields[$0]) } })
+    if readOnce {
+      // A stream in one pass: no keys to collect (a local table converts), the decimal mark given; pass 2 reads on.
+      var details = CSVScanDetails(delimiter: reader.delimiter)
+      details.opened = OpenedCSV(reader: reader, leadingBlankLines: leadingBlankLines, header: header)
+      let scan = FileScan(
+        displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .csv,
+        decimalMark: options.decimalMark, decimalMarkInferred: false, decimalMarkBasis: nil, normalizer: normalizer,
+        fields: fields, details: details)
+      return (scan, keys)
+    }
     if allowProvisional, useFastPath, !collectKeys, span == nil, !splitTargets.isEmpty, outputPath != nil,
       let (sample, starts, size) = try? Self.provisionalStarts(
         reader: reader, readPath: readPath, targets: splitTargets, scan: addEvidence)
@@ -297,9 +308,14 @@ extension CSVFormat {
     _ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32
   ) throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger, FileScan) {
     let options = context.options
-    let (reader, leadingBlankLines, header) = try openFile(
-      scan.readPath, displayPath: scan.displayPath, delimiter: scan.csv.delimiter, limits: options.limits,
-      header: options.header)
+    let (reader, leadingBlankLines, header): (CSVReader, [CSVRecord], CSVRecord)
+    if let opened = scan.csv.opened {
+      (reader, leadingBlankLines, header) = (opened.reader, opened.leadingBlankLines, opened.header)
+    } else {
+      (reader, leadingBlankLines, header) = try openFile(
+        scan.readPath, displayPath: scan.displayPath, delimiter: scan.csv.delimiter, limits: options.limits,
+        header: options.header)
+    }
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     var fastPass: CSVFastPass? = nil

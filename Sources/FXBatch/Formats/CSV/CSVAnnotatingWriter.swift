@@ -46,7 +46,10 @@ public struct CSVAnnotatingWriter {
   }
 
   /// The cell as an RFC 4180 field: quoted when it holds the delimiter, a quote, CR or LF.
-  private func quoted(_ cell: String) -> [UInt8] {
+  private func quoted(_ cell: String) -> [UInt8] { Self.quoted(cell, delimiter: delimiter) }
+
+  /// The cell as an RFC 4180 field with this delimiter (`--header`'s names are written so too).
+  static func quoted(_ cell: String, delimiter: UInt8) -> [UInt8] {
     let bytes = Array(cell.utf8)
     guard bytes.contains(where: { $0 == delimiter || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }) else { return bytes }
     var result: [UInt8] = [UInt8(ascii: "\"")]

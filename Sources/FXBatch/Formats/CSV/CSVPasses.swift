@@ -40,17 +40,7 @@ extension CSVFormat {
     for (index, name) in names.enumerated() {
       if index > 0 { raw.append(delimiter) }
       let start = raw.count
-      let bytes = Array(name.utf8)
-      if bytes.contains(where: { $0 == delimiter || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }) {
-        raw.append(UInt8(ascii: "\""))
-        for byte in bytes {
-          raw.append(byte)
-          if byte == UInt8(ascii: "\"") { raw.append(byte) }
-        }
-        raw.append(UInt8(ascii: "\""))
-      } else {
-        raw += bytes
-      }
+      raw += CSVAnnotatingWriter.quoted(name, delimiter: delimiter)
       ranges.append(start..<raw.count)
     }
     return CSVRecord(raw: raw, fieldRanges: ranges, terminator: [10], line: 0)

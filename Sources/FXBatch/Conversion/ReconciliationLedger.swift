@@ -99,46 +99,33 @@ struct ReconciliationLedger: Sendable, Equatable {
   /// The exact totals kept for ``exactCurrencies``.
   var exactTotals: [CurrencyCode: ExactTotal] { accounts.compactMapValues(\.exact) }
 
-  /// The unrounded total of every target currency (``RunReport/UnroundedTotal``), sorted by code: what
-  /// ``init(report:rounding:)`` needs to add runs' totals and round once.
-  func unroundedTotals() -> [RunReport.UnroundedTotal] {
+  /// The unrounded total of every target currency, sorted by code (its streamed total truncated 18 decimals
+  /// below the minor unit, ``StreamedTotal/truncated(minorUnits:)``, and the count of inexact terms): what a
+  /// report carries so that runs over parts of the data add up and round once (`report merge`).
+  func unroundedTotals() -> [(currency: CurrencyCode, total: ExactDecimal?, inexactTerms: Int)] {
     accounts.sorted { $0.key < $1.key }.map { currency, account in
-      RunReport.UnroundedTotal(
-        currency: currency.description, total: account.streamed.truncated(minorUnits: account.minorUnits)?.description,
-        inexactTerms: account.streamed.inexact)
+      (currency, account.streamed.truncated(minorUnits: account.minorUnits), account.streamed.inexact)
     }
   }
 
-  /// The ledger of a run's report (``RunReport/reconciliation``, ``RunReport/unroundedTotals``): its records, the
-  /// sum of their rounded amounts and their unrounded total per target currency, to add to other runs' ledgers
-  /// (``add(_:)``) and round once (`report merge`).
+  /// Adds the figures a report gave of one target currency (``unroundedTotals()`` and ``reconciliations(rounding:)``
+  /// of another run): its records, the sum of their rounded amounts (`nil`: unknown) and its unrounded total.
   ///
-  /// - Throws: ``ReportMergeError`` when the report lacks the unrounded totals or does not parse.
-  init(report: RunReport, name: String) throws(ReportMergeError) {
-    self.init()
-    guard let totals = report.unroundedTotals else {
-      throw ReportMergeError("\(name): the report has no unroundedTotals (written by an fxbatch before report merge)")
+  /// - Returns: `false` when the total does not have at most the minor units plus 18 decimals.
+  mutating func add(
+    currency: CurrencyCode, records: Int, roundedTotal: ExactDecimal?, unrounded: ExactDecimal, inexactTerms: Int
+  ) -> Bool {
+    var account = newAccount(currency)
+    guard let streamed = StreamedTotal(truncated: unrounded, minorUnits: account.minorUnits, inexact: inexactTerms) else {
+      return false
     }
-    let unrounded = Dictionary(totals.map { ($0.currency, $0) }, uniquingKeysWith: { first, _ in first })
-    for line in report.reconciliation {
-      guard let currency = CurrencyCode(line.currency) else {
-        throw ReportMergeError("\(name): reconciliation of \(line.currency), which is no currency code")
-      }
-      var account = newAccount(currency)
-      account.records = line.records
-      if let text = line.roundedRecordsTotal, let rounded = ExactDecimal(text) {
-        account.add(rounded: rounded)
-      } else {
-        account.roundedUnknown = true
-      }
-      guard let given = unrounded[line.currency], let text = given.total, let total = ExactDecimal(text),
-        let streamed = StreamedTotal(truncated: total, minorUnits: account.minorUnits, inexact: given.inexactTerms)
-      else {
-        throw ReportMergeError("\(name): no usable unrounded total of \(line.currency)")
-      }
-      account.streamed = streamed
-      accounts[currency] = account
-    }
+    account.records = records
+    if let roundedTotal { account.add(rounded: roundedTotal) } else { account.roundedUnknown = true }
+    account.streamed = streamed
+    var other = ReconciliationLedger()
+    other.accounts[currency] = account
+    add(other)
+    return true
   }
 
   /// The reconciliation of every target currency, sorted by code.

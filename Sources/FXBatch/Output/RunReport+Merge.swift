@@ -72,10 +72,37 @@ extension RunReport {
       if merged.lockFileError == nil { merged.lockFileError = part.lockFileError }
       merged.lockFileLeftOut += part.lockFileLeftOut
       merged.exitStatus = max(merged.exitStatus, part.exitStatus)
-      ledger.add(try ReconciliationLedger(report: part, name: name))
+      try part.addTotals(to: &ledger, name: name)
     }
     merged.reconciliation = ledger.reconciliations(rounding: rounding)
-    merged.unroundedTotals = ledger.unroundedTotals()
+    merged.unroundedTotals = Self.unroundedTotals(of: ledger)
     return merged
+  }
+
+  /// The unrounded totals of a run's ledger, as the report writes them.
+  static func unroundedTotals(of ledger: ReconciliationLedger) -> [UnroundedTotal] {
+    ledger.unroundedTotals().map { currency, total, inexactTerms in
+      UnroundedTotal(currency: currency.description, total: total?.description, inexactTerms: inexactTerms)
+    }
+  }
+
+  /// Adds the report's records, rounded totals and unrounded totals per target currency to a ledger.
+  private func addTotals(to ledger: inout ReconciliationLedger, name: String) throws(ReportMergeError) {
+    guard let unroundedTotals else {
+      throw ReportMergeError("\(name): the report has no unroundedTotals (written by an fxbatch before report merge)")
+    }
+    let unrounded = Dictionary(unroundedTotals.map { ($0.currency, $0) }, uniquingKeysWith: { first, _ in first })
+    for line in reconciliation {
+      guard let currency = CurrencyCode(line.currency) else {
+        throw ReportMergeError("\(name): reconciliation of \(line.currency), which is no currency code")
+      }
+      guard let given = unrounded[line.currency], let text = given.total, let total = ExactDecimal(text),
+        ledger.add(
+          currency: currency, records: line.records, roundedTotal: line.roundedRecordsTotal.flatMap { ExactDecimal($0) },
+          unrounded: total, inexactTerms: given.inexactTerms)
+      else {
+        throw ReportMergeError("\(name): no usable unrounded total of \(line.currency)")
+      }
+    }
   }
 }

@@ -176,7 +176,7 @@ public struct BatchJob {
       with: passTwoJob.exactTotals(
         of: converted.map(\.scan), currencies: ledger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes))
     report.reconciliation = ledger.reconciliations(rounding: options.rounding)
-    report.unroundedTotals = ledger.unroundedTotals()
+    report.unroundedTotals = RunReport.unroundedTotals(of: ledger)
     if let lockPath = options.lockPath, !source.isLockFile {
       var answers = market
       for (key, answer) in periodAnswers?.entries ?? [:] where answers[key] == nil { answers[key] = answer }

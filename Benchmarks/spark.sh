@@ -12,6 +12,9 @@
 #            --no-header-output --lock rates.lock --frozen --report …` (one pass, no copy), saveAsTextFile,
 #            `fxbatch report merge`; JVM start and Spark's own work included
 #
+# Measured (2-core machine, load average about 5 from other work, 10,000,000 rows, 8 partitions): single
+# 14.5 s, Spark 75.2 s (5.19x), rates lock 12.0 s; records and merged report equal.
+#
 # Usage: Benchmarks/spark.sh [ROWS=10000000] [PARTS=8]
 #   BIN=path      the fxbatch binary (default: a release build of this checkout)
 #   PYTHON=path   a Python with pyspark (default: Tests/.venv/bin/python3, which .ci/run makes)

@@ -99,6 +99,35 @@ struct ReconciliationLedger: Sendable, Equatable {
   /// The exact totals kept for ``exactCurrencies``.
   var exactTotals: [CurrencyCode: ExactTotal] { accounts.compactMapValues(\.exact) }
 
+  /// The unrounded total of every target currency, sorted by code (its streamed total truncated 18 decimals
+  /// below the minor unit, ``StreamedTotal/truncated(minorUnits:)``, and the count of inexact terms): what a
+  /// report carries so that runs over parts of the data add up and round once (`report merge`).
+  func unroundedTotals() -> [(currency: CurrencyCode, total: ExactDecimal?, inexactTerms: Int)] {
+    accounts.sorted { $0.key < $1.key }.map { currency, account in
+      (currency, account.streamed.truncated(minorUnits: account.minorUnits), account.streamed.inexact)
+    }
+  }
+
+  /// Adds the figures a report gave of one target currency (``unroundedTotals()`` and ``reconciliations(rounding:)``
+  /// of another run): its records, the sum of their rounded amounts (`nil`: unknown) and its unrounded total.
+  ///
+  /// - Returns: `false` when the total does not have at most the minor units plus 18 decimals.
+  mutating func add(
+    currency: CurrencyCode, records: Int, roundedTotal: ExactDecimal?, unrounded: ExactDecimal, inexactTerms: Int
+  ) -> Bool {
+    var account = newAccount(currency)
+    guard let streamed = StreamedTotal(truncated: unrounded, minorUnits: account.minorUnits, inexact: inexactTerms) else {
+      return false
+    }
+    account.records = records
+    if let roundedTotal { account.add(rounded: roundedTotal) } else { account.roundedUnknown = true }
+    account.streamed = streamed
+    var other = ReconciliationLedger()
+    other.accounts[currency] = account
+    add(other)
+    return true
+  }
+
   /// The reconciliation of every target currency, sorted by code.
   ///
   /// - Parameter rounding: the run's rounding mode, for the exact total.

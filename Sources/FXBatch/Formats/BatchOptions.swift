@@ -40,6 +40,12 @@ public struct BatchOptions: Sendable {
   /// (``TextEncoding/resolve(declared:byteOrderMark:)``). A file not in UTF-8 is read through a UTF-8 copy and
   /// its annotated copy written in its own encoding.
   public var encoding: TextEncoding?
+  /// `--header NAME,…`: the field names of CSV input whose records carry no header line (a partition of a file,
+  /// a chunk piped by a cluster job); every line of the input is then a record. `nil`: the first line is the header.
+  public var header: [String]?
+  /// `--no-header-output`: the annotated CSV copy has no header line, so the copies of a file's partitions can be
+  /// concatenated (JSON Lines, JSON and XML copies have no header).
+  public var writesHeader = true
   /// The field delimiter; `nil` to detect it per file from the header line.
   public var delimiter: UInt8?
   /// The decimal mark of amounts; `nil` to infer it per file from the amount column.

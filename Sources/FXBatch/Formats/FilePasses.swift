@@ -4,6 +4,9 @@ struct FileInput {
   let displayPath: String
   let readPath: String
   let outputPath: String?
+  /// Whether the input is a stream read once, in one pass (``BatchJob/streamsInOnePass(_:)``): pass 1 reads only
+  /// what comes before the records and leaves the reader to pass 2.
+  var readOnce = false
 }
 
 /// What pass 1 learned about one file.

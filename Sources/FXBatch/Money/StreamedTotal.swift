@@ -62,6 +62,37 @@ struct StreamedTotal: Sendable, Equatable {
     if !exact { inexact += 1 }
   }
 
+  init() {}
+
+  /// The total `Σ amount × rate` truncated to 18 decimals below the minor unit, with `minorUnits + 18` decimals
+  /// (``RunReport/UnroundedTotal``): exact when ``inexact`` is 0, else up to `inexact` units of its last decimal
+  /// below the exact total. `nil` past 38 digits.
+  func truncated(minorUnits: Int) -> ExactDecimal? {
+    guard let whole = whole?.value, fractions <= UInt128(Int128.max) else { return nil }
+    let (scaled, overflow) = whole.multipliedReportingOverflow(by: Int128(Self.fractionScale))
+    let (sum, carry) = scaled.addingReportingOverflow(Int128(fractions))
+    guard !overflow, !carry, minorUnits + 18 <= ExactDecimal.maximumDigits else { return nil }
+    return ExactDecimal(significand: sum, scale: minorUnits + 18)
+  }
+
+  /// The total a report gave (``truncated(minorUnits:)``, ``inexact``), to add to others and round once.
+  ///
+  /// - Returns: `nil` when the text has more decimals than `minorUnits + 18`.
+  init?(truncated total: ExactDecimal, minorUnits: Int, inexact: Int) {
+    let scale = minorUnits + 18
+    guard total.scale <= scale, inexact >= 0 else { return nil }
+    let (value, overflow) = total.significand.multipliedReportingOverflow(
+      by: Int128(ExactDecimal.powerOfTen(scale - total.scale)))
+    guard !overflow else { return nil }
+    let one = Int128(Self.fractionScale)
+    var floor = value / one
+    if value % one < 0 { floor -= 1 }
+    whole = WideSum()
+    whole!.add(floor)
+    fractions = UInt128(value - floor * one)
+    self.inexact = inexact
+  }
+
   /// Adds another total.
   mutating func add(_ other: StreamedTotal) {
     if let theirs = other.whole, whole != nil {

@@ -67,6 +67,20 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var fileError: String?
   }
 
+  /// The unrounded total of one target currency over the run's converted records, so that the reports of runs
+  /// over parts of the data add up (`fxbatch report merge`) and are rounded once, as one run over all of it.
+  ///
+  /// `Σ amount × rate` is a sum of exact rationals (a cross rate is a quotient); ``total`` is it truncated to 18
+  /// decimals below the currency's minor unit — each record's product truncated there, then added exactly — and
+  /// ``inexactTerms`` counts the products that lost digits. The exact total lies in
+  /// `[total, total + inexactTerms × 10^-(minor units + 18))`: ``total`` is exact when ``inexactTerms`` is 0.
+  public struct UnroundedTotal: Codable, Sendable, Equatable {
+    public var currency: String
+    /// A decimal string with the minor units plus 18 decimals (`"12.34500000000000000000"`); `nil` past 38 digits.
+    public var total: String?
+    public var inexactTerms: Int
+  }
+
   /// The rates the run used.
   public struct Rates: Codable, Sendable, Equatable {
     public var source: RateSourceInfo
@@ -99,6 +113,9 @@ public struct RunReport: Codable, Sendable, Equatable {
   public var totals = Counts()
   /// Per target currency over all files, the sum of the rounded records against their exact total rounded once.
   public var reconciliation: [Reconciliation] = []
+  /// Per target currency over all files, the unrounded total the reconciliation's `exactTotalRounded` is
+  /// rounded from (``UnroundedTotal``); `nil` in a report of `--plan`.
+  public var unroundedTotals: [UnroundedTotal]?
   public var rates: Rates
   /// ``RoundingMode`` raw value.
   public var rounding: String

@@ -15,6 +15,8 @@ public struct BatchJob {
   /// Why a ``TableRateProvider`` gave no table (a failed fetch, `--offline` without a kept one), as the error of
   /// each key it would have been asked: the general path answers with it instead of asking again.
   var tableFailure: ((RateKey) -> RowError)? = nil
+  /// Whether pass 1 collects every record's key, whatever the source (``lock()``: a local table's too).
+  var collectsEveryKey = false
 
   public init(options: BatchOptions, source: RateSourceChoice) {
     self.options = options
@@ -37,7 +39,9 @@ public struct BatchJob {
   /// whose keys are collected to plan the fetch.
   /// Under a period rule, records convert from the answers of their keys (``QuoteBook/answered``): a period rate
   /// is not a cell of the table.
-  var convertingTable: RateTable? { options.fastPath && options.rateRule == .spot ? sourceTable : nil }
+  var convertingTable: RateTable? {
+    options.fastPath && options.rateRule == .spot && !collectsEveryKey ? sourceTable : nil
+  }
 
   /// The day records without a date use: `--date`, else the newest rate day, else today.
   var defaultDay: CalendarDay { options.defaultDate ?? source.lastDay ?? options.today }
@@ -54,6 +58,7 @@ public struct BatchJob {
   /// (a provider of pairs, a lock file's quotes), every key; `nil` under a local table and off the fast path.
   var passOneKeys: KeySpan? {
     guard options.fastPath else { return nil }
+    if collectsEveryKey { return KeySpan() }
     switch source {
     case .table: return options.rateRule == .spot ? nil : KeySpan()
     case .provider(let provider as any TableRateProvider, _):
@@ -171,32 +176,70 @@ public struct BatchJob {
       with: passTwoJob.exactTotals(
         of: converted.map(\.scan), currencies: ledger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes))
     report.reconciliation = ledger.reconciliations(rounding: options.rounding)
-    if let lockPath = options.lockPath, !source.isLockFile, let periodAnswers {
-      // A period rate is not a row of days: the lock keeps the rule and each answer, with what was averaged.
+    report.unroundedTotals = RunReport.unroundedTotals(of: ledger)
+    if let lockPath = options.lockPath, !source.isLockFile {
       var answers = market
-      for (key, answer) in periodAnswers.entries where answers[key] == nil { answers[key] = answer }
-      do {
-        report.lockFileLeftOut = try LockFile.write(
-          quotes: answers, source: source.info, defaultDay: defaultDay, to: lockPath, rule: options.rateRule)
-        report.lockFile = lockPath
-      } catch {
-        report.lockFileError = "\(lockPath):1:1: error: \(error)"
-      }
-    } else if let lockPath = options.lockPath, !source.isLockFile {
-      do {
-        if let table = passTwoJob.sourceTable, let usage = table.usage {
-          try LockFile.write(table: table, used: usage.used, defaultDay: defaultDay, to: lockPath)
-        } else {
-          report.lockFileLeftOut = try LockFile.write(
-            quotes: market, source: source.info, defaultDay: defaultDay, to: lockPath)
-        }
-        report.lockFile = lockPath
-      } catch {
-        report.lockFileError = "\(lockPath):1:1: error: \(error)"
-      }
+      for (key, answer) in periodAnswers?.entries ?? [:] where answers[key] == nil { answers[key] = answer }
+      passTwoJob.writeLock(to: lockPath, answers: answers, report: &report)
     }
     let fileFailed = report.files.contains { $0.fileError != nil } || report.lockFileError != nil
     report.exitStatus = fileFailed ? 2 : (report.totals.error > 0 ? 1 : 0)
+    return report
+  }
+
+  /// Writes the lock file (`--lock`, `rates lock`): under a period rule the rule and each answer, with what was
+  /// averaged (a period rate is not a row of days); under a table (local, or a provider's) the rows and columns
+  /// its answers read; else the source's answers to market keys. A failure goes into the report.
+  ///
+  /// - Parameter answers: the source's answers to market keys (under a period rule, every answer given).
+  func writeLock(to lockPath: String, answers: [RateKey: Result<RateQuote, RowError>], report: inout RunReport) {
+    do {
+      if options.rateRule != .spot {
+        report.lockFileLeftOut = try LockFile.write(
+          quotes: answers, source: source.info, defaultDay: defaultDay, to: lockPath, rule: options.rateRule)
+      } else if let table = sourceTable, let usage = table.usage {
+        try LockFile.write(table: table, used: usage.used, defaultDay: defaultDay, to: lockPath)
+      } else {
+        report.lockFileLeftOut = try LockFile.write(
+          quotes: answers, source: source.info, defaultDay: defaultDay, to: lockPath)
+      }
+      report.lockFile = lockPath
+    } catch {
+      report.lockFileError = "\(lockPath):1:1: error: \(error)"
+    }
+  }
+
+  /// `fxbatch rates lock`: pass 1 over every input (its rate keys only), the source asked for them as a
+  /// conversion would ask (the planner, the bounded fetcher, the cache), and the lock file (``BatchOptions/lockPath``)
+  /// written; nothing is converted. Runs with `--lock FILE --frozen` then convert any part of the inputs with the
+  /// same rates.
+  ///
+  /// - Returns: the report of pass 1 (file errors, the fetch, the lock written); no counts of records.
+  public func lock() -> RunReport {
+    var scanning = self
+    scanning.collectsEveryKey = true
+    var report = scanning.makeReport()
+    let (scans, index) = scanning.scanAll(report: &report)
+    Self.removeTemporaryCopies(of: scans)
+    guard let lockPath = options.lockPath, !source.isLockFile else { return report }
+    var locking = self
+    switch source {
+    case .table(let table): locking.passTwoTable = table.recordingUsage()
+    case .provider(let provider as any TableRateProvider, let settings):
+      var planned = index
+      switch rateResolver.providerTable(&planned, provider: provider, settings: settings, report: &report) {
+      case .table(let table):
+        locking.passTwoTable = table.recordingUsage()
+        report.rates.firstDay = table.days.first?.description
+        report.rates.lastDay = table.days.last?.description
+      case .failed(let failure): locking.tableFailure = failure
+      }
+    case .provider, .lockFile, .chain: break
+    }
+    let resolved = locking.rateResolver.resolve(Set(index.allKeys), report: &report)
+    locking.writeLock(to: lockPath, answers: resolved.market, report: &report)
+    let fileFailed = report.files.contains { $0.fileError != nil } || report.lockFileError != nil
+    report.exitStatus = fileFailed ? 2 : 0
     return report
   }
 
@@ -210,7 +253,7 @@ public struct BatchJob {
     job.options.fastPath = false
     job.options.exactTotalCurrencies = currencies
     var totals: [CurrencyCode: ExactTotal] = [:]
-    for var scan in scans {
+    for var scan in scans where scan.csv.opened == nil {  // a stream read once cannot be read again
       scan.outputPath = "/dev/null"  // written directly: a device is never replaced
       guard let (_, _, ledger, _) = try? job.convert(scan, quotes: quotes, standardOutput: -1) else { continue }
       for (currency, total) in ledger.exactTotals where currencies.contains(currency) {
@@ -272,15 +315,22 @@ public struct BatchJob {
           throw FileError(path: inputPath, message: "is a directory, not a file; name the files in it (DIR/*.csv)")
         }
         let outputPath = try outputs.output(for: inputPath, skipped: skipped, claimed: &claimedOutputs)
-        if OutputPlan.isStream(inputPath) {
+        let readOnce = streamsInOnePass(inputPath)
+        if readOnce {
+          readPath = inputPath == "-" ? "/dev/stdin" : inputPath
+        } else if OutputPlan.isStream(inputPath) {
           readPath = try spool(inputPath, number: number)
           spooledPath = readPath
         }
         let format =
-          options.format
-          ?? RecordFormat.detect(readPath: readPath, displayPath: inputPath, recordsPath: options.recordsPath)
+          readOnce
+          ? .csv
+          : options.format
+            ?? RecordFormat.detect(readPath: readPath, displayPath: inputPath, recordsPath: options.recordsPath)
         var encoding: TextEncoding? = nil
-        if format == .csv {
+        if readOnce {
+          encoding = .utf8
+        } else if format == .csv {
           let found = try Self.encoding(of: readPath, displayPath: inputPath, declared: options.encoding)
           encoding = found
           if !found.isUTF8 {
@@ -288,6 +338,10 @@ public struct BatchJob {
             if let spooledPath { Self.removeTemporary(spooledPath) }
             (readPath, spooledPath) = (copy, copy)
           }
+        } else if options.header != nil {
+          throw FileError(
+            path: inputPath, message: "--header names the fields of CSV input, and this file is read as \(format.rawValue)",
+            hint: "JSON Lines records name their own members: a chunk of lines needs no header")
         } else if let declared = options.encoding {
           throw FileError(
             path: inputPath,
@@ -295,7 +349,7 @@ public struct BatchJob {
             hint: "convert CSV files and the others in separate runs (XML declares its own encoding; JSON is UTF-8)")
         }
         var (scan, fileKeys) = try scanFile(
-          displayPath: inputPath, readPath: readPath, outputPath: outputPath, format: format)
+          displayPath: inputPath, readPath: readPath, outputPath: outputPath, format: format, readOnce: readOnce)
         scan.encoding = encoding
         scan.readPathIsTemporary = spooledPath != nil
         keys.formUnion(fileKeys)
@@ -396,11 +450,23 @@ public struct BatchJob {
   }
 
   /// Pass 1 over one file, in its format.
-  private func scanFile(displayPath: String, readPath: String, outputPath: String?, format: RecordFormat)
-    throws(FileError) -> (FileScan, RateKeyIndex)
-  {
+  private func scanFile(
+    displayPath: String, readPath: String, outputPath: String?, format: RecordFormat, readOnce: Bool
+  ) throws(FileError) -> (FileScan, RateKeyIndex) {
     try FormatRegistry.type(of: format).scan(
-      FileInput(displayPath: displayPath, readPath: readPath, outputPath: outputPath), context: formatContext)
+      FileInput(displayPath: displayPath, readPath: readPath, outputPath: outputPath, readOnce: readOnce),
+      context: formatContext)
+  }
+
+  /// Whether a stream (standard input, a pipe: ``OutputPlan/isStream(_:)``) is read once, in one pass, without a
+  /// copy: UTF-8 CSV (`--format csv` or `--header`) with its decimal mark given (`--decimal-separator`, which
+  /// pass 1 would otherwise infer from every amount), converted from a local table as records come (spot rates,
+  /// no lock to write). Any other stream is copied to a temporary file and read twice (``spool(_:number:)``): a
+  /// network source needs every key before it fetches.
+  func streamsInOnePass(_ inputPath: String) -> Bool {
+    OutputPlan.isStream(inputPath) && (options.format == .csv || (options.format == nil && options.header != nil))
+      && options.decimalMark != nil && (options.encoding ?? .utf8).isUTF8 && convertingTable != nil
+      && options.lockPath == nil
   }
 
   /// Pass 2 over one file: writes the annotated copy in the file's format.

@@ -43,6 +43,11 @@ struct ParsedArguments {
   func values(_ key: String) -> [String] { values[key] ?? [] }
   func has(_ key: String) -> Bool { flags.contains(key) }
 
+  /// Gives an option's values to another key (`rates lock`: `-o` is the lock file convert's `--lock` names).
+  mutating func rename(_ key: String, to newKey: String) {
+    values[newKey] = values.removeValue(forKey: key)
+  }
+
   /// Splits arguments against a command's options: `--name value`, `--name=value`, `-o value`, flags,
   /// `--` to end options; `-` alone is a positional argument (standard input).
   ///

@@ -78,6 +78,18 @@ enum OptionValues {
     }
   }
 
+  /// `--header NAME,…`: the field names, each non-empty and named once (whatever the file's delimiter, the list is
+  /// written with commas).
+  static func header(_ text: String) throws(UsageError) -> [String] {
+    let names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    var seen: Set<String> = []
+    for name in names {
+      guard !name.isEmpty else { throw UsageError("--header \(text): an empty name in the list") }
+      guard seen.insert(name).inserted else { throw UsageError("--header \(text): \(name) is named twice") }
+    }
+    return names
+  }
+
   /// `--encoding NAME`, a ``TextEncoding`` (any case).
   static func encoding(_ text: String) throws(UsageError) -> TextEncoding {
     guard let encoding = TextEncoding(rawValue: text.lowercased()) else {

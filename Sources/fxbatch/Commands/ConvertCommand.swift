@@ -58,6 +58,10 @@ enum ConvertCommand {
         + "UTF-16 when a byte order mark says so); the annotated copy is\nwritten in the same encoding",
       group: .input, completion: .words(TextEncoding.allCases.map(\.rawValue))),
     OptionSpec(
+      names: ["--header"], valueName: "NAME,...",
+      help: "CSV: the field names of input without a header line (a chunk\nof a file); every line is then a record",
+      group: .input),
+    OptionSpec(
       names: ["--delimiter"], valueName: "D", help: ", or ; or tab (default: detected from the header line)", group: .input,
       completion: .words([",", ";", "tab"])),
     OptionSpec(
@@ -147,6 +151,10 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--output-decimal-separator"], valueName: ". | ,", help: "Decimal mark of fx_rate and fx_converted (default .)",
       group: .output, completion: .words([".", ","])),
+    OptionSpec(
+      names: ["--no-header-output"], valueName: nil,
+      help: "CSV: write the annotated copy without its header line, so\ncopies of chunks can be concatenated",
+      group: .output),
     OptionSpec(names: ["--report"], valueName: "FILE", help: "Also write the run summary as JSON to FILE", group: .output),
     OptionSpec(
       names: ["--plan"], valueName: nil, help: "Print the rate lookups and requests the run needs; fetch and write nothing",
@@ -246,18 +254,75 @@ enum ConvertCommand {
     } else {
       for file in report.files { if let fileError = file.fileError { Console.error(fileError + "\n") } }
     }
-    if let reportPath {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-      do {
-        StaleTemporaryFiles.remove(in: [PathText.directory(of: reportPath)])
-        let file = try AtomicFile(path: reportPath)
-        try file.sink.write(try encoder.encode(report))
-        try file.commit()
-      } catch {
-        Console.error("\(reportPath):1:1: error: cannot write the report: \(error)\n")
-        return ExitStatus.fileError
+    if let reportPath, !write(report, to: reportPath) { return ExitStatus.fileError }
+    return report.exitStatus
+  }
+
+  /// Writes a report as JSON (`--report FILE`, `report merge -o FILE`; `-` for standard output); `false` after
+  /// printing why it could not.
+  static func write(_ report: RunReport, to reportPath: String) -> Bool {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    do {
+      let bytes = try encoder.encode(report)
+      if reportPath == "-" {
+        Console.out(String(decoding: bytes, as: UTF8.self) + "\n")
+        return true
       }
+      StaleTemporaryFiles.remove(in: [PathText.directory(of: reportPath)])
+      let file = try AtomicFile(path: reportPath)
+      try file.sink.write(bytes)
+      try file.commit()
+      return true
+    } catch {
+      Console.error("\(reportPath):1:1: error: cannot write the report: \(error)\n")
+      return false
+    }
+  }
+
+  static let lockUsage = "fxbatch rates lock [convert options] FILE... -o LOCKFILE"
+
+  /// `fxbatch rates lock FILE... -o LOCKFILE`: convert's options; `-o` names the lock file.
+  static func lock(_ arguments: ArraySlice<String>) -> Int32 {
+    var options: BatchOptions
+    let sourceChoice: SourceChoice
+    let quiet: Bool
+    do throws(UsageError) {
+      var parsed = try ParsedArguments.parse(arguments, options: Self.options)
+      if parsed.has("--help") {
+        Console.out(RatesCommand.help(for: ["lock"]))
+        return ExitStatus.success
+      }
+      for option in ["--lock", "--output-dir", "--report"] where parsed.value(option) != nil {
+        throw UsageError("\(option) is for convert; rates lock writes the lock file -o names")
+      }
+      for flag in ["--frozen", "--plan", "--no-header-output"] where parsed.has(flag) {
+        throw UsageError("\(flag) is for convert; rates lock writes the lock file -o names")
+      }
+      guard let path = parsed.value("--output"), path != "-" else {
+        throw UsageError("rates lock needs -o LOCKFILE, the lock file to write")
+      }
+      parsed.rename("--output", to: "--lock")
+      options = try batchOptions(parsed)
+      sourceChoice = try Self.sourceChoice(parsed)
+      try checkRateRule(options.rateRule, source: sourceChoice, parsed: parsed)
+      quiet = parsed.has("--quiet")
+    } catch {
+      return FXBatchCommand.usageError(error, usage: "USAGE: \(lockUsage)\nSee 'fxbatch rates lock --help'.\n")
+    }
+    guard let source = load(sourceChoice, options: &options, quiet: quiet, planOnly: false) else {
+      return ExitStatus.fileError
+    }
+    let report = BatchJob(options: options, source: source).lock()
+    for file in report.files { if let fileError = file.fileError { Console.error(fileError + "\n") } }
+    if let lockFileError = report.lockFileError { Console.error(lockFileError + "\n") }
+    if !quiet, let lockFile = report.lockFile {
+      var line = "\(lockFile): the rates of \(report.rates.source.identifier)"
+      if let fetch = report.fetch {
+        line += "; requests: \(fetch.requests) sent, \(fetch.retries) retries, \(fetch.failedRequests) failed"
+      }
+      if report.lockFileLeftOut > 0 { line += "; \(report.lockFileLeftOut) keys left out (the source failed them)" }
+      Console.error(line + "\n")
     }
     return report.exitStatus
   }
@@ -393,6 +458,8 @@ enum ConvertCommand {
     options.recordElement = parsed.value("--record-element")
     options.sheet = parsed.value("--sheet")
     if let text = parsed.value("--encoding") { options.encoding = try OptionValues.encoding(text) }
+    if let text = parsed.value("--header") { options.header = try OptionValues.header(text) }
+    options.writesHeader = !parsed.has("--no-header-output")
     if let text = parsed.value("--delimiter") { options.delimiter = try OptionValues.delimiter(text) }
     if let text = parsed.value("--decimal-separator") {
       options.decimalMark = try OptionValues.decimalMark(text, option: "--decimal-separator")

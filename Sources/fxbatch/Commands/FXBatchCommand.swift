@@ -12,7 +12,9 @@ enum FXBatchCommand {
     """
 
   /// Every command, in the order help lists them: the one source of help, man page and completions.
-  static var commands: [CommandSpec] { [ConvertCommand.spec] + RatesCommand.specs + [CompletionsCommand.spec] }
+  static var commands: [CommandSpec] {
+    [ConvertCommand.spec] + RatesCommand.specs + [ReportCommand.spec, CompletionsCommand.spec]
+  }
 
   /// The options of `fxbatch` itself, before any command.
   static let options: [OptionSpec] = [
@@ -22,7 +24,7 @@ enum FXBatchCommand {
   ]
 
   /// The words that may follow `fxbatch` (hidden `man-page` aside).
-  static let commandNames = ["convert", "rates", "completions", "help"]
+  static let commandNames = ["convert", "rates", "report", "completions", "help"]
 
   static var usage: String {
     var lines = ["USAGE: fxbatch <command> [options]", "", description, "", "COMMANDS:"]
@@ -55,6 +57,7 @@ enum FXBatchCommand {
       case "convert": Console.out(ConvertCommand.help)
       case "rates": Console.out(RatesCommand.help(for: Array(rest.dropFirst())))
       case "completions": Console.out(CompletionsCommand.spec.help)
+      case "report": Console.out(ReportCommand.spec.help)
       case let other?:
         return usageError(unknownCommand(other), usage: usage)
       }
@@ -66,6 +69,8 @@ enum FXBatchCommand {
       return ConvertCommand.run(rest)
     case "rates":
       return RatesCommand.run(rest)
+    case "report":
+      return ReportCommand.run(rest)
     case "completions":
       return CompletionsCommand.run(rest)
     case "man-page":

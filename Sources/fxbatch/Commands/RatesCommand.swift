@@ -117,6 +117,25 @@ enum RatesCommand {
         ("What the embedded ECB history covers", "fxbatch rates currencies"),
         ("What convert --source embedded,frankfurter would find", "fxbatch rates currencies --source embedded,frankfurter"),
       ]),
+    CommandSpec(
+      name: "rates lock", arguments: "FILE... -o LOCKFILE [options]",
+      summary: "Read only the files' rate keys and write the lock convert --frozen reads",
+      description: """
+        Reads only the rate keys of the files (convert's pass 1), asks the source for them as convert would
+        (with the same bounded concurrency), and writes the lock file that convert --lock FILE --frozen reads;
+        converts nothing. Freeze first, then convert the parts of the data anywhere with the same rates. Takes
+        convert's source, format and field options.
+        """,
+      options: ConvertCommand.options.filter {
+        !["--lock", "--frozen", "--output-dir", "--report", "--plan", "--no-header-output"].contains($0.names.last ?? "")
+      },
+      examples: [
+        (
+          "Freeze the rates of a dataset from Frankfurter, then convert a part with them",
+          "fxbatch rates lock data/*.csv --source frankfurter -o rates.lock"
+        )
+      ],
+      argumentCompletion: .file),
   ]
 
   /// A `rates` subcommand's definition, with the options of ``options`` tagged for it.
@@ -151,6 +170,8 @@ enum RatesCommand {
   }
 
   static func run(_ arguments: ArraySlice<String>) -> Int32 {
+    // `rates lock` reads inputs as convert does: convert's options.
+    if arguments.first == "lock" { return ConvertCommand.lock(arguments.dropFirst()) }
     let fullUsage = "USAGE: \(usage)\nSee 'fxbatch rates --help'.\n"
     let parsed: ParsedArguments
     do { parsed = try ParsedArguments.parse(arguments, options: options) } catch {

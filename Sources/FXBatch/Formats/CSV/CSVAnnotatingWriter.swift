@@ -15,9 +15,15 @@ public struct CSVAnnotatingWriter {
   /// Writes a UTF-8 byte order mark (when the input had one), the blank lines before the header, and the
   /// header with the annotation names.
   public func writeHeader(_ header: CSVRecord, byteOrderMark: Bool, leadingBlankLines: [CSVRecord] = []) throws(OutputError) {
-    if byteOrderMark { try sink.write([0xEF, 0xBB, 0xBF]) }
-    for blank in leadingBlankLines { try writeBlank(blank) }
+    try writeLeading(byteOrderMark: byteOrderMark, blankLines: leadingBlankLines)
     try write(header, cells: AnnotationColumn.allCases.map(\.rawValue))
+  }
+
+  /// Writes what comes before the header: a UTF-8 byte order mark (when the input had one) and the blank lines
+  /// (all of the copy's start under `--no-header-output`).
+  public func writeLeading(byteOrderMark: Bool, blankLines: [CSVRecord]) throws(OutputError) {
+    if byteOrderMark { try sink.write([0xEF, 0xBB, 0xBF]) }
+    for blank in blankLines { try writeBlank(blank) }
   }
 
   /// Copies a blank line (``CSVRecord/isBlank``) as it was read: its delimiters and spaces, and its terminator.
@@ -40,7 +46,10 @@ public struct CSVAnnotatingWriter {
   }
 
   /// The cell as an RFC 4180 field: quoted when it holds the delimiter, a quote, CR or LF.
-  private func quoted(_ cell: String) -> [UInt8] {
+  private func quoted(_ cell: String) -> [UInt8] { Self.quoted(cell, delimiter: delimiter) }
+
+  /// The cell as an RFC 4180 field with this delimiter (`--header`'s names are written so too).
+  static func quoted(_ cell: String, delimiter: UInt8) -> [UInt8] {
     let bytes = Array(cell.utf8)
     guard bytes.contains(where: { $0 == delimiter || $0 == UInt8(ascii: "\"") || $0 == 10 || $0 == 13 }) else { return bytes }
     var result: [UInt8] = [UInt8(ascii: "\"")]

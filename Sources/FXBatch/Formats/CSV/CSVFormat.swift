@@ -17,7 +17,8 @@ enum CSVFormat: FileFormat {
 
   static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
     try scanCSVFile(
-      displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, context: context)
+      displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, readOnce: file.readOnce,
+      context: context)
   }
 
   static func convert(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)

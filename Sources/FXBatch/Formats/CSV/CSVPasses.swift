@@ -8,14 +8,16 @@ import Synchronization
 
 /// The two passes over CSV files.
 extension CSVFormat {
-  /// Opens a file and reads its header.
+  /// Opens a file and reads its header; under `--header` (``BatchOptions/header``) the header is the given names
+  /// (written with the file's delimiter, as line 0) and every line of the file is a record.
   private static func openFile(
-    _ readPath: String, displayPath: String, delimiter: UInt8?, limits: RecordLimits
+    _ readPath: String, displayPath: String, delimiter: UInt8?, limits: RecordLimits, header names: [String]?
   ) throws(FileError) -> (
     reader: CSVReader, leadingBlankLines: [CSVRecord], header: CSVRecord
   ) {
     do {
       let reader = try CSVReader(path: readPath, delimiter: delimiter, limits: limits)
+      if let names { return (reader, [], givenHeader(names, delimiter: reader.delimiter)) }
       var blank: [CSVRecord] = []
       while let record = try reader.next() {
         if !record.isBlank { return (reader, blank, record) }
@@ -28,6 +30,20 @@ extension CSVFormat {
     } catch {
       throw FileError(path: displayPath, message: "\(error)")
     }
+  }
+
+  /// The header line `--header` names: each name an RFC 4180 field (quoted when it holds the delimiter, a quote or
+  /// a line end), on line 0, ended by LF.
+  static func givenHeader(_ names: [String], delimiter: UInt8) -> CSVRecord {
+    var raw: [UInt8] = []
+    var ranges: [Range<Int>] = []
+    for (index, name) in names.enumerated() {
+      if index > 0 { raw.append(delimiter) }
+      let start = raw.count
+      raw += CSVAnnotatingWriter.quoted(name, delimiter: delimiter)
+      ranges.append(start..<raw.count)
+    }
+    return CSVRecord(raw: raw, fieldRanges: ranges, terminator: [10], line: 0)
   }
 
   /// Refuses a file whose fields the run would pass over
@@ -49,7 +65,7 @@ extension CSVFormat {
       var samples = FieldSamples(skipping: taken)
       guard
         let reader = try? openFile(
-          readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits
+          readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits, header: options.header
         ).reader
       else { return samples }
       while !samples.isComplete, let record = try? reader.next() {
@@ -69,11 +85,12 @@ extension CSVFormat {
   /// A big file under a local table, written to a file, gets a provisional scan (``FileScan/isProvisional``)
   /// unless `allowProvisional` is `false`.
   static func scanCSVFile(
-    displayPath: String, readPath: String, outputPath: String?, allowProvisional: Bool = true, context: FormatContext
+    displayPath: String, readPath: String, outputPath: String?, allowProvisional: Bool = true, readOnce: Bool = false,
+    context: FormatContext
   ) throws(FileError) -> (FileScan, RateKeyIndex) {
     let options = context.options
-    var (reader, _, header) = try openFile(
-      readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits)
+    var (reader, leadingBlankLines, header) = try openFile(
+      readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits, header: options.header)
     let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingWhitespace }
     if AnnotationColumn.endAnnotated(headerFields) {
       throw FileError.alreadyAnnotated(
@@ -136,6 +153,16 @@ extension CSVFormat {
     let fields = Dictionary(
       uniqueKeysWithValues: [("amount", mapping.amount), ("from", mapping.from), ("to", mapping.to), ("date", mapping.date)]
         .compactMap { role, index in index.map { (role, headerFields[$0]) } })
+    if readOnce {
+      // A stream in one pass: no keys to collect (a local table converts), the decimal mark given; pass 2 reads on.
+      var details = CSVScanDetails(delimiter: reader.delimiter)
+      details.opened = OpenedCSV(reader: reader, leadingBlankLines: leadingBlankLines, header: header)
+      let scan = FileScan(
+        displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .csv,
+        decimalMark: options.decimalMark, decimalMarkInferred: false, decimalMarkBasis: nil, normalizer: normalizer,
+        fields: fields, details: details)
+      return (scan, keys)
+    }
     if allowProvisional, useFastPath, !collectKeys, span == nil, !splitTargets.isEmpty, outputPath != nil,
       let (sample, starts, size) = try? Self.provisionalStarts(
         reader: reader, readPath: readPath, targets: splitTargets, scan: addEvidence)
@@ -172,7 +199,9 @@ extension CSVFormat {
         span = parallel.0.span
       } else {
         if !splitTargets.isEmpty, !collectKeys {  // the parts met a quoted field: read the file again, in one pass
-          reader = try openFile(readPath, displayPath: displayPath, delimiter: reader.delimiter, limits: options.limits).reader
+          reader = try openFile(
+            readPath, displayPath: displayPath, delimiter: reader.delimiter, limits: options.limits, header: options.header
+          ).reader
           inference = DecimalMarkInference()
           span = passOneKeys
         }
@@ -269,8 +298,14 @@ extension CSVFormat {
     _ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32
   ) throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger, FileScan) {
     let options = context.options
-    let (reader, leadingBlankLines, header) = try openFile(
-      scan.readPath, displayPath: scan.displayPath, delimiter: scan.csv.delimiter, limits: options.limits)
+    let (reader, leadingBlankLines, header): (CSVReader, [CSVRecord], CSVRecord)
+    if let opened = scan.csv.opened {
+      (reader, leadingBlankLines, header) = (opened.reader, opened.leadingBlankLines, opened.header)
+    } else {
+      (reader, leadingBlankLines, header) = try openFile(
+        scan.readPath, displayPath: scan.displayPath, delimiter: scan.csv.delimiter, limits: options.limits,
+        header: options.header)
+    }
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     var fastPass: CSVFastPass? = nil
@@ -284,7 +319,11 @@ extension CSVFormat {
     }
     do {
       let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.csv.delimiter, headerFieldCount: header.fieldCount)
-      try writer.writeHeader(header, byteOrderMark: reader.hasByteOrderMark, leadingBlankLines: leadingBlankLines)
+      if options.writesHeader {
+        try writer.writeHeader(header, byteOrderMark: reader.hasByteOrderMark, leadingBlankLines: leadingBlankLines)
+      } else {
+        try writer.writeLeading(byteOrderMark: reader.hasByteOrderMark, blankLines: leadingBlankLines)
+      }
       var result: PartResult
       let meter = ProgressMeter(file: scan.displayPath, pass: 2, bytesTotal: scan.size, handler: options.progress)
       if let fastPass, !scan.partStarts.isEmpty {

@@ -6,6 +6,20 @@ struct CSVScanDetails: FormatScanDetails {
   /// records; pass 2 reads the mark's evidence in every record and checks the decision is the same, else the
   /// file is read again in two full passes (``CSVFormat/convertCSV(_:context:quotes:standardOutput:)``).
   var isProvisional = false
+  /// A stream read in one pass (``FileInput/readOnce``): the reader pass 1 opened, after the header, which pass 2
+  /// goes on reading.
+  var opened: OpenedCSV? = nil
+}
+
+/// A CSV file opened and read up to its first record (``CSVScanDetails/opened``).
+final class OpenedCSV {
+  let reader: CSVReader
+  let leadingBlankLines: [CSVRecord]
+  let header: CSVRecord
+
+  init(reader: CSVReader, leadingBlankLines: [CSVRecord], header: CSVRecord) {
+    (self.reader, self.leadingBlankLines, self.header) = (reader, leadingBlankLines, header)
+  }
 }
 
 extension FileScan {

@@ -1,0 +1,108 @@
+/// Why the reports of runs over parts of the data cannot be merged (`fxbatch report merge`).
+public struct ReportMergeError: Error, CustomStringConvertible, Sendable {
+  public let description: String
+
+  init(_ description: String) { self.description = description }
+}
+
+extension RunReport {
+  /// The report of one run over all the data, from the reports of runs over its parts (each a cluster job's
+  /// partition, `--report part-N.json`): the same counts, error codes and per-currency rounding reconciliation,
+  /// the unrounded totals added exactly and rounded once (``UnroundedTotal``).
+  ///
+  /// Per run, not of the whole: ``files`` lists every part's files, in the order given; ``lockFile`` is kept
+  /// when every part names the same. The parts must have run with the same rates and rules (source, days,
+  /// default day, period rule, rounding, staleness), or their totals would not reconcile: else this throws.
+  ///
+  /// - Parameter parts: each report with the name to cite in an error (its path).
+  public static func merged(_ parts: [(name: String, report: RunReport)]) throws(ReportMergeError) -> RunReport {
+    guard let (firstName, first) = parts.first else { throw ReportMergeError("no reports to merge") }
+    guard let rounding = RoundingMode(rawValue: first.rounding) else {
+      throw ReportMergeError("\(firstName): unknown rounding \(first.rounding)")
+    }
+    var merged = first
+    merged.files = []
+    merged.totals = Counts()
+    merged.rates.recordsWithoutDate = 0
+    merged.fetch = nil
+    merged.chain = nil
+    merged.lockFileLeftOut = 0
+    merged.exitStatus = 0
+    var ledger = ReconciliationLedger()
+    for (name, part) in parts {
+      func same<T: Equatable>(_ what: String, _ value: (RunReport) -> T) throws(ReportMergeError) {
+        guard value(part) == value(first) else {
+          throw ReportMergeError(
+            "\(name): its \(what) differs from \(firstName)'s: the parts must run with the same rates and options (one lock file, --frozen)"
+          )
+        }
+      }
+      try same("rate source") { $0.rates.source }
+      try same("rates' first and last day") { [$0.rates.firstDay, $0.rates.lastDay] }
+      try same("default day") { $0.rates.defaultDay }
+      try same("period rule") { $0.rates.periodRule }
+      try same("rounding") { $0.rounding }
+      try same("maximum staleness") { $0.maxStalenessDays }
+      merged.files += part.files
+      merged.totals.add(part.totals)
+      merged.rates.recordsWithoutDate += part.rates.recordsWithoutDate
+      if part.rates.daysSinceLastPublication != first.rates.daysSinceLastPublication {
+        merged.rates.daysSinceLastPublication = nil  // the parts ran on different days
+      }
+      if let fetch = part.fetch {
+        var sum = merged.fetch ?? Fetch()
+        sum.requests += fetch.requests
+        sum.retries += fetch.retries
+        sum.failedRequests += fetch.failedRequests
+        sum.cacheHits += fetch.cacheHits
+        merged.fetch = sum
+      }
+      for use in part.chain ?? [] {
+        var uses = merged.chain ?? []
+        if let index = uses.firstIndex(where: { $0.name == use.name }) {
+          uses[index].asked += use.asked
+          uses[index].answered += use.answered
+          uses[index].failed += use.failed
+        } else {
+          uses.append(use)
+        }
+        merged.chain = uses
+      }
+      if part.lockFile != first.lockFile { merged.lockFile = nil }
+      if merged.lockFileError == nil { merged.lockFileError = part.lockFileError }
+      merged.lockFileLeftOut += part.lockFileLeftOut
+      merged.exitStatus = max(merged.exitStatus, part.exitStatus)
+      try part.addTotals(to: &ledger, name: name)
+    }
+    merged.reconciliation = ledger.reconciliations(rounding: rounding)
+    merged.unroundedTotals = Self.unroundedTotals(of: ledger)
+    return merged
+  }
+
+  /// The unrounded totals of a run's ledger, as the report writes them.
+  static func unroundedTotals(of ledger: ReconciliationLedger) -> [UnroundedTotal] {
+    ledger.unroundedTotals().map { currency, total, inexactTerms in
+      UnroundedTotal(currency: currency.description, total: total?.description, inexactTerms: inexactTerms)
+    }
+  }
+
+  /// Adds the report's records, rounded totals and unrounded totals per target currency to a ledger.
+  private func addTotals(to ledger: inout ReconciliationLedger, name: String) throws(ReportMergeError) {
+    guard let unroundedTotals else {
+      throw ReportMergeError("\(name): the report has no unroundedTotals (written by an fxbatch before report merge)")
+    }
+    let unrounded = Dictionary(unroundedTotals.map { ($0.currency, $0) }, uniquingKeysWith: { first, _ in first })
+    for line in reconciliation {
+      guard let currency = CurrencyCode(line.currency) else {
+        throw ReportMergeError("\(name): reconciliation of \(line.currency), which is no currency code")
+      }
+      guard let given = unrounded[line.currency], let text = given.total, let total = ExactDecimal(text),
+        ledger.add(
+          currency: currency, records: line.records, roundedTotal: line.roundedRecordsTotal.flatMap { ExactDecimal($0) },
+          unrounded: total, inexactTerms: given.inexactTerms)
+      else {
+        throw ReportMergeError("\(name): no usable unrounded total of \(line.currency)")
+      }
+    }
+  }
+}

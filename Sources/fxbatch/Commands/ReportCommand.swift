@@ -1,0 +1,67 @@
+import FXBatch
+import Foundation
+
+/// `fxbatch report merge PART.json... -o TOTAL.json`
+enum ReportCommand {
+  static let options: [OptionSpec] = [
+    OptionSpec(names: ["-o", "--output"], valueName: "FILE", help: "Write the merged report to FILE (- for stdout)"),
+    OptionSpec(names: ["-h", "--help"], valueName: nil, help: "Show this help"),
+  ]
+
+  static let spec = CommandSpec(
+    name: "report merge", arguments: "PART.json... -o TOTAL.json",
+    summary: "Merge the --report files of runs over parts of the data into one",
+    description: """
+      Writes the report of one run over all the data from the --report files of runs over its parts (the
+      partitions of a cluster job, each converted with the same lock file): counts, error codes and the
+      rounding reconciliation per currency as one run gives them, the parts' unrounded totals added exactly
+      and rounded once. The files of every part are listed. Parts that ran with other rates or rules
+      (source, days, period rule, rounding, staleness) are refused.
+      """,
+    options: options,
+    examples: [("The report of a job's partitions", "fxbatch report merge reports/part-*.json -o total.json")],
+    argumentCompletion: .file)
+
+  static var usage: String { spec.usage }
+  static var help: String { spec.help }
+
+  static func run(_ arguments: ArraySlice<String>) -> Int32 {
+    let fullUsage = "USAGE: \(usage)\nSee 'fxbatch report --help'.\n"
+    let parsed: ParsedArguments
+    do throws(UsageError) {
+      parsed = try ParsedArguments.parse(arguments, options: options)
+      if parsed.has("--help") {
+        Console.out(help)
+        return ExitStatus.success
+      }
+      guard parsed.positionals.first == "merge" else {
+        throw UsageError(
+          parsed.positionals.isEmpty ? "missing subcommand: merge" : "no subcommand '\(parsed.positionals[0])'")
+      }
+      guard parsed.positionals.count > 1 else { throw UsageError("report merge needs the reports to merge") }
+      guard let output = parsed.value("--output"), !output.isEmpty else {
+        throw UsageError("report merge needs -o FILE (- for standard output)")
+      }
+      if output != "-" { try WrittenPath.check(output, option: "-o") }
+    } catch {
+      return FXBatchCommand.usageError(error, usage: fullUsage)
+    }
+    var parts: [(name: String, report: RunReport)] = []
+    for path in parsed.positionals.dropFirst() {
+      do {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        parts.append((path, try JSONDecoder().decode(RunReport.self, from: data)))
+      } catch {
+        Console.error("\(path):1:1: error: not a report fxbatch wrote: \(error)\n")
+        return ExitStatus.fileError
+      }
+    }
+    do {
+      let merged = try RunReport.merged(parts)
+      return ConvertCommand.write(merged, to: parsed.value("--output") ?? "-") ? ExitStatus.success : ExitStatus.fileError
+    } catch {
+      Console.error("fxbatch: error: \(error)\n")
+      return ExitStatus.fileError
+    }
+  }
+}

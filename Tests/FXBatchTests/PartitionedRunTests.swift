@@ -1,0 +1,179 @@
+import FXBatchTestSupport
+import Foundation
+import Testing
+
+@testable import FXBatch
+
+/// A file cut into chunks at line ends, each chunk converted on its own (`--header`, `--no-header-output`, as a
+/// cluster job pipes its partitions), gives the same records as one run over the whole file.
+@Suite("partitioned runs")
+struct PartitionedRunTests {
+  let cli: CLIRunner
+
+  init() throws { cli = try CLIRunner() }
+
+  static let fields = ["date", "from", "to", "amount"]
+
+  /// `count` records from a seeded generator (the same every run): dates over 2019–2025 (weekends fall back),
+  /// amounts with up to four decimals, pairs among eight currencies, and now and then a record that fails
+  /// (an unknown currency, an amount that is no number, a date before the euro).
+  static func records(count: Int, seed: UInt64) -> [String] {
+    var state = seed
+    func next(_ bound: UInt64) -> UInt64 {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return (state >> 33) % bound
+    }
+    let currencies = ["EUR", "USD", "GBP", "JPY", "CHF", "SEK", "PLN", "HUF"]
+    var lines: [String] = []
+    lines.reserveCapacity(count)
+    for _ in 0..<count {
+      let day = String(format: "%04d-%02d-%02d", 2019 + Int(next(7)), 1 + Int(next(12)), 1 + Int(next(28)))
+      var from = currencies[Int(next(8))]
+      let to = currencies[Int(next(8))]
+      var amount = "\(next(1_000_000))" + (next(2) == 0 ? "" : ".\(next(10_000))")
+      var date = day
+      switch next(200) {
+      case 0: from = "XXQ"
+      case 1: amount = "n/a"
+      case 2: date = "1998-06-01"
+      default: break
+      }
+      lines.append("\(date),\(from),\(to),\(amount)")
+    }
+    return lines
+  }
+
+  /// The lines cut into `parts` chunks of uneven sizes, each ending at a line end.
+  static func chunks(of lines: [String], parts: Int) -> [String] {
+    var result: [String] = []
+    var start = 0
+    for part in 0..<parts {
+      let end = part == parts - 1 ? lines.count : start + (lines.count - start) / (parts - part) + part * 7
+      result.append(lines[start..<min(end, lines.count)].map { $0 + "\n" }.joined())
+      start = min(end, lines.count)
+    }
+    return result
+  }
+
+  @Test func concatenatedChunkOutputsEqualOneRun() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let lines = Self.records(count: 20_000, seed: 18)
+    let header = Self.fields.joined(separator: ",")
+    _ = try directory.write("whole.csv", header + "\n" + lines.map { $0 + "\n" }.joined())
+    let whole = try cli.run(["convert", "whole.csv", "-o", "-", "-q"], in: directory.url)
+    #expect(whole.status == 1, "the generator writes failing records")
+    var concatenated = ""
+    for chunk in Self.chunks(of: lines, parts: 5) {
+      let part = try cli.run(
+        ["convert", "-", "-o", "-", "-q", "--header", header, "--no-header-output"], in: directory.url,
+        input: Data(chunk.utf8))
+      #expect(part.status == 1 || part.status == 0, "\(part.standardError)")
+      concatenated += part.standardOutput
+    }
+    let wholeLines = whole.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+    #expect(wholeLines.first == "\(header),fx_rate,fx_converted,fx_currency,fx_rate_date,fx_source,fx_status,fx_error")
+    #expect(wholeLines.dropFirst().joined(separator: "\n") == concatenated)
+    #expect(concatenated.split(separator: "\n").count == lines.count)
+  }
+
+  /// The report of a run, decoded.
+  static func report(_ name: String, in directory: TemporaryDirectory) throws -> RunReport {
+    try JSONDecoder().decode(RunReport.self, from: Data(contentsOf: directory.url.appendingPathComponent(name)))
+  }
+
+  // Each chunk's --report, merged, is the whole run's report but for `files` (per run: the merged report lists
+  // every chunk's file; their counts add up to the whole's). Under each rounding mode, as the reconciliation's
+  // exact total is rounded with it; crosses (USD→GBP) make products that are not finite decimals.
+  @Test(arguments: ["half-up", "half-even", "down", "up"])
+  func mergedChunkReportsEqualOneRunsReport(rounding: String) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let lines = Self.records(count: 6_000, seed: 1103)
+    let header = Self.fields.joined(separator: ",")
+    _ = try directory.write("whole.csv", header + "\n" + lines.map { $0 + "\n" }.joined())
+    let whole = try cli.run(
+      ["convert", "whole.csv", "-o", "whole.out.csv", "-q", "--rounding", rounding, "--report", "whole.json"],
+      in: directory.url)
+    #expect(whole.status == 1)
+    var names: [String] = []
+    for (index, chunk) in Self.chunks(of: lines, parts: 4).enumerated() {
+      _ = try directory.write("part-\(index).csv", chunk)
+      let part = try cli.run(
+        [
+          "convert", "part-\(index).csv", "-o", "part-\(index).out.csv", "-q", "--header", header, "--no-header-output",
+          "--rounding", rounding, "--report", "part-\(index).json",
+        ], in: directory.url)
+      #expect(part.status <= 1, "\(part.standardError)")
+      names.append("part-\(index).json")
+    }
+    let merge = try cli.run(["report", "merge"] + names + ["-o", "total.json"], in: directory.url)
+    #expect(merge.status == 0, "\(merge.standardError)")
+    var merged = try Self.report("total.json", in: directory)
+    let single = try Self.report("whole.json", in: directory)
+    #expect(merged.files.map(\.input) == names.map { $0.replacingOccurrences(of: ".json", with: ".csv") })
+    var counts = RunReport.Counts()
+    for file in merged.files { counts.add(file.counts) }
+    #expect(counts == single.files[0].counts)
+    #expect(single.reconciliation.count >= 7)
+    #expect(single.unroundedTotals?.contains { $0.inexactTerms > 0 } == true, "crosses are not finite decimals")
+    merged.files = single.files
+    #expect(merged == single)
+    // A part that ran under another rounding is refused.
+    _ = try cli.run(
+      [
+        "convert", "part-0.csv", "-o", "other.csv", "-q", "--header", header, "--rounding", rounding == "up" ? "down" : "up",
+        "--report", "other.json",
+      ], in: directory.url)
+    let refused = try cli.run(["report", "merge", "part-1.json", "other.json", "-o", "bad.json"], in: directory.url)
+    #expect(refused.status == 2)
+    #expect(refused.standardError.contains("other.json: its rounding differs from part-1.json's"))
+  }
+
+  // Standard input under a local table with the decimal mark given is read once, without a copy: with $TMPDIR a
+  // directory that does not exist (where the copy would go: a run that made one would fail, status 2) it
+  // converts, as the copied run (no --decimal-separator) does.
+  @Test func standardInputStreamsInOnePassUnderATable() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let lines = Self.records(count: 5_000, seed: 42)
+    let input = Data(lines.map { $0 + "\n" }.joined().utf8)
+    let header = ["--header", Self.fields.joined(separator: ","), "--no-header-output"]
+    let copied = try cli.run(["convert", "-", "-o", "-", "-q"] + header, in: directory.url, input: input)
+    #expect(copied.status == 1)
+    var noTemporaryDirectory = cli
+    noTemporaryDirectory.environment["TMPDIR"] = directory.path + "/missing"
+    let streamed = try noTemporaryDirectory.run(
+      ["convert", "-", "-o", "-", "-q", "--decimal-separator", "."] + header, in: directory.url, input: input)
+    #expect(streamed.status == 1, "\(streamed.standardError)")
+    #expect(streamed.standardOutput == copied.standardOutput)
+  }
+
+  @Test func headerOutputIsTheGivenNamesAndFileInputWorksToo() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let lines = Self.records(count: 50, seed: 7)
+    _ = try directory.write(
+      "whole.csv", "date;from;to;amount\n" + lines.map { $0.replacingOccurrences(of: ",", with: ";") + "\n" }.joined())
+    _ = try directory.write("body.csv", lines.map { $0.replacingOccurrences(of: ",", with: ";") + "\n" }.joined())
+    let whole = try cli.run(["convert", "whole.csv", "-o", "-", "-q"], in: directory.url)
+    let body = try cli.run(["convert", "body.csv", "-o", "-", "-q", "--header", "date,from,to,amount"], in: directory.url)
+    #expect(body.status == whole.status)
+    #expect(body.standardOutput == whole.standardOutput, "the header is written with the file's delimiter")
+  }
+
+  @Test func headerIsRefusedForJSONLinesAndChecked() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    _ = try directory.write("a.jsonl", #"{"date":"2024-01-02","from":"USD","to":"EUR","amount":"1"}"# + "\n")
+    let refused = try cli.run(["convert", "a.jsonl", "-o", "-", "--header", "date,from,to,amount"], in: directory.url)
+    #expect(refused.status == 2)
+    #expect(refused.standardError.contains("--header names the fields of CSV input"))
+    let plain = try cli.run(["convert", "a.jsonl", "-o", "-", "-q", "--no-header-output"], in: directory.url)
+    #expect(plain.status == 0)
+    #expect(plain.standardOutput.hasPrefix(#"{"date":"2024-01-02""#))
+    let twice = try cli.run(["convert", "a.jsonl", "--header", "a,b,a"], in: directory.url)
+    #expect(twice.status == 64)
+    #expect(twice.standardError.contains("a is named twice"))
+  }
+}

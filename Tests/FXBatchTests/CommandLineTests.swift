@@ -299,7 +299,7 @@ struct CommandLineTests {
       (["fxbatch", "convert", "--so"], ConvertCommand.options.flatMap(\.names)),
       (["fxbatch", "rates", "show", "--"], RatesCommand.specs[0].options.flatMap(\.names)),
       (["fxbatch", "convert", "--format", ""], ["csv", "json", "jsonl", "ods", "xlsx", "xml"]),
-      (["fxbatch", "rates", "--cache-dir", "d", ""], ["show", "export", "update", "currencies"]),
+      (["fxbatch", "rates", "--cache-dir", "d", ""], ["show", "export", "update", "currencies", "lock"]),
       (["fxbatch", "rates", "export", "--format", ""], ["csv", "jsonl", "beancount", "ledger"]),
       (["fxbatch", "convert", "--to", "EUR", ""], ["<files>"]), (["fxbatch", "convert", "--output-dir", ""], ["<files -/>"]),
       (["fxbatch", "convert", "--to", ""], []),

@@ -122,7 +122,7 @@ enum ShellCompletions {
             =) i=$((i + 1)) ;;
             *)
               if [ -z "$command" ]; then command="$word"
-              elif [ "$command" = rates ]; then command="rates $word"; break
+              elif [ "$command" = rates ] || [ "$command" = report ]; then command="$command $word"; break
               else break
               fi ;;
           esac
@@ -134,6 +134,7 @@ enum ShellCompletions {
         case "$command" in
       \(cases.joined(separator: "\n"))
           rates) opts=\(options(help)); positional=\(quoted("words:" + rateSubcommands)) ;;
+          report) opts=\(options(help)); positional='words:merge' ;;
           help) positional=\(commandNames) ;;
           '') opts=\(options(FXBatchCommand.options)); positional=\(commandNames) ;;
           *) return 1 ;;
@@ -221,7 +222,8 @@ enum ShellCompletions {
       lines.append(fishOption(option, condition: "not __fish_seen_subcommand_from \(top)"))
     }
     let summaries: [String: String] = [
-      "convert": ConvertCommand.spec.summary, "rates": "Show, export, update or list exchange rates",
+      "convert": ConvertCommand.spec.summary, "rates": "Show, export, update, list or lock exchange rates",
+      "report": "Merge the reports of runs over parts of the data",
       "completions": CompletionsCommand.spec.summary, "help": "Show help for a command",
     ]
     for name in FXBatchCommand.commandNames {
@@ -235,6 +237,9 @@ enum ShellCompletions {
         "complete -c fxbatch -n '__fish_seen_subcommand_from rates; and not __fish_seen_subcommand_from \(rateSubcommands)'"
           + " -a \(name) -d \(quoted(spec.summary))")
     }
+    lines.append(
+      "complete -c fxbatch -n '__fish_seen_subcommand_from report; and not __fish_seen_subcommand_from merge'"
+        + " -a merge -d \(quoted(ReportCommand.spec.summary))")
     for command in FXBatchCommand.commands {
       let words = command.name.split(separator: " ")
       let condition = words.map { "__fish_seen_subcommand_from \($0)" }.joined(separator: "; and ")

@@ -100,7 +100,7 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--rate-kind"], valueName: "KIND",
       help:
-        "spot (default: the rate of the record's date), average (the\nmean over the --period) or closing (the period's last rates);\nembedded, --rates or ecb sources only",
+        "spot (default: the rate of the record's date), average (the\nmean over the --period) or closing (the period's last rates);\nnot with frankfurter-v1 or calculator",
       group: .rates, completion: .words(RateRule.kindNames)),
     OptionSpec(
       names: ["--period"], valueName: "PERIOD",

@@ -42,14 +42,6 @@ enum ODSFormat: FileFormat {
     } catch {
       throw XLSXBook.fileError("\(error)", readPath: file.readPath, displayPath: file.displayPath)
     }
-    let columns = result.0.workbook.lastColumn + 1 + AnnotationColumn.allCases.count
-    guard columns <= XLSXCellReference.columnCount else {
-      throw FileError(
-        path: file.displayPath,
-        message:
-          "sheet \(RowError.quoted(table.name)) uses its columns to the last but \(columns - XLSXCellReference.columnCount - 1): no room for the \(AnnotationColumn.allCases.count) fx_* columns"
-      )
-    }
     return result
   }
 

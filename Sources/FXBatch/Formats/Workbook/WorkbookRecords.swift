@@ -16,7 +16,7 @@ enum WorkbookRecords {
   static func scan(
     _ file: FileInput, context: FormatContext, format: RecordFormat, sheetName: String,
     nextRow: () throws(FileError) -> XLSXRow?, fields: (XLSXRow, FieldMapping) -> RecordFields,
-    finish: () throws(FileError) -> Void = {}
+    cellText: (XLSXCell) -> String? = { WorkbookRecords.sampleText($0) }, finish: () throws(FileError) -> Void = {}
   ) throws(FileError) -> (FileScan, RateKeyIndex) {
     let options = context.options
     var header: XLSXRow? = nil
@@ -28,6 +28,9 @@ enum WorkbookRecords {
     let normalizer = context.recordNormalizer
     let collectKeys = !context.hasConvertingTable
     var failure: FileError? = nil
+    // The first values of the columns the run does not read, for the checks of fields it would pass over
+    // (FileError.unreadField: dates in a sheet without a date field, currency codes under --from/--to).
+    var samples = FieldSamples(skipping: [])
     // The sheet is read to its end even when its header is refused: reading it is what checks its entry (the
     // package's other entries are checked before), and a hostile sheet is refused for that reason first.
     while let row = try nextRow() {
@@ -39,8 +42,16 @@ enum WorkbookRecords {
         do {
           (names, mapping) = try headerMapping(
             row, displayPath: file.displayPath, sheetName: sheetName, options: options)
+          samples = FieldSamples(skipping: Set(located(names, mapping).values))
         } catch { failure = error }
         continue
+      }
+      if !samples.isComplete {
+        var values: [(name: String, value: String?)] = []
+        for cell in row.cells where cell.reference.column < names.count && !names[cell.reference.column].isEmpty {
+          values.append((names[cell.reference.column], cellText(cell)))
+        }
+        samples.add(values)
       }
       let fields = fields(row, mapping)
       if options.decimalMark == nil, case .text(let text) = fields.amount { inference.add(text) }
@@ -53,17 +64,48 @@ enum WorkbookRecords {
     guard let header else {
       throw FileError(path: file.displayPath, message: "sheet \(RowError.quoted(sheetName)) has no header row")
     }
+    let found = located(names, mapping)
+    let nonEmpty = names.filter { !$0.isEmpty }
+    if let error = FileError.unreadField(
+      names: nonEmpty, located: found, options: options, path: file.displayPath, line: header.number, column: 1,
+      nameKind: "header cells", samples: { _ in samples })
+    {
+      throw error
+    }
+    // The fx_* columns go after the last used column: a sheet using the last columns has no room for them.
+    let columns = lastColumn + 1 + AnnotationColumn.allCases.count
+    guard columns <= XLSXCellReference.columnCount else {
+      throw FileError(
+        path: file.displayPath,
+        message:
+          "sheet \(RowError.quoted(sheetName)) uses its columns to the last but \(XLSXCellReference.columnCount - lastColumn - 1): no room for the \(AnnotationColumn.allCases.count) fx_* columns"
+      )
+    }
     let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
-    let roles: [(String, Int?)] = [
-      ("amount", mapping.amount), ("from", mapping.from), ("to", mapping.to), ("date", mapping.date),
-    ]
     let scan = FileScan(
       displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, format: format,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
       normalizer: normalizer,
-      fields: Dictionary(uniqueKeysWithValues: roles.compactMap { role, index in index.map { (role, names[$0]) } }),
+      fields: Dictionary(uniqueKeysWithValues: found.map { ($0.key.rawValue, $0.value) }),
       details: WorkbookScanDetails(headerRow: header.number, mapping: mapping, lastColumn: lastColumn))
     return (scan, keys)
+  }
+
+  /// Role → the header name the run reads it from.
+  static func located(_ names: [String], _ mapping: FieldMapping) -> [FieldMapping.Role: String] {
+    let roles: [(FieldMapping.Role, Int?)] = [
+      (.amount, mapping.amount), (.from, mapping.from), (.to, mapping.to), (.date, mapping.date),
+    ]
+    return Dictionary(uniqueKeysWithValues: roles.compactMap { role, index in index.map { (role, names[$0]) } })
+  }
+
+  /// A cell's text as evidence for ``FieldSamples``: text, a number or a typed date as written; `nil` for the rest.
+  static func sampleText(_ cell: XLSXCell) -> String? {
+    switch cell.value {
+    case .text(let text), .number(let text): return text
+    case .date(let text): return typedDay(text)
+    case .boolean, .error, .formulaWithoutValue, .empty: return nil
+    }
   }
 
   /// The header's names by column (gaps as "") and where the fields are; refuses a sheet already annotated.
@@ -117,6 +159,41 @@ enum WorkbookRecords {
     }
   }
 
+  /// The day of a typed date cell (`.xlsx` `t="d"`, `.ods` `office:date-value`): ISO 8601 `YYYY-MM-DD`, or a
+  /// date and time `YYYY-MM-DDTHH:MM[:SS[.fff]]` with an optional `Z` or `±HH:MM` zone, whose day is its first
+  /// ten characters; any other text is left whole, for the usual date rules to read or refuse.
+  static func typedDay(_ text: String) -> String {
+    let bytes = Array(text.utf8)
+    guard bytes.count > 10, bytes[10] == UInt8(ascii: "T") else { return text }
+    func digits(_ range: Range<Int>) -> Bool {
+      range.upperBound <= bytes.count && bytes[range].allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+    func byte(_ index: Int, _ character: Unicode.Scalar) -> Bool {
+      index < bytes.count && bytes[index] == UInt8(ascii: character)
+    }
+    func number(_ start: Int) -> Int { Int(bytes[start] - UInt8(ascii: "0")) * 10 + Int(bytes[start + 1] - UInt8(ascii: "0")) }
+    // THH:MM, a time of the day
+    guard digits(11..<13), byte(13, ":"), digits(14..<16), number(11) <= 23, number(14) <= 59 else { return text }
+    var index = 16
+    if byte(index, ":") {
+      guard digits((index + 1)..<(index + 3)), number(index + 1) <= 59 else { return text }
+      index += 3
+      if byte(index, ".") {
+        index += 1
+        let start = index
+        while digits(index..<(index + 1)) { index += 1 }
+        guard index > start else { return text }
+      }
+    }
+    if byte(index, "Z") {
+      index += 1
+    } else if byte(index, "+") || byte(index, "-") {
+      guard digits((index + 1)..<(index + 3)), byte(index + 3, ":"), digits((index + 4)..<(index + 6)) else { return text }
+      index += 6
+    }
+    return index == bytes.count ? String(text.prefix(10)) : text
+  }
+
   /// The fields of a record row: each role's cell by the header's column.
   ///
   /// Numbers stay their decimal text (never `Double`); text goes through the usual rules; a date cell is its
@@ -137,7 +214,7 @@ enum WorkbookRecords {
       case .text(let text): return .text(text)
       case .empty: return .text("")
       case .number(let text): return isDate ? dateField(cell, text) : .number(text)
-      case .date(let text): return .text(String(text.prefix(10)))
+      case .date(let text): return .text(typedDay(text))
       case .boolean(let flag): return .other("the boolean \(flag ? "TRUE" : "FALSE") of cell \(reference)")
       case .error(let code): return .other("the error \(RowError.quoted(code)) of cell \(reference)")
       case .formulaWithoutValue(let formula):

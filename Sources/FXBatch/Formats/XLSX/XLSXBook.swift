@@ -153,4 +153,12 @@ struct XLSXBook {
       return .text(day.description)
     }
   }
+
+  /// A cell's text as evidence for ``FieldSamples``: a number in a date style as its day.
+  func sampleText(of cell: XLSXCell) -> String? {
+    if case .number(let text) = cell.value, dateStyles.contains(cell.style) {
+      return dateSystem.day(ofSerial: text)?.description ?? text
+    }
+    return WorkbookRecords.sampleText(cell)
+  }
 }

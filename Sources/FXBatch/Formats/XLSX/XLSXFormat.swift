@@ -34,7 +34,7 @@ enum XLSXFormat: FileFormat {
       file, context: context, format: format, sheetName: book.sheetName,
       nextRow: { () throws(FileError) in
         do throws(XLSXError) { return try reader.nextRow() } catch { throw book.fileError(error) }
-      }, fields: book.fields(of:mapping:),
+      }, fields: book.fields(of:mapping:), cellText: book.sampleText(of:),
       finish: { () throws(FileError) in
         do throws(XLSXError) { try reader.finish() } catch { throw book.fileError(error) }
       })

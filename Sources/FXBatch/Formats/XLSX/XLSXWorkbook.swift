@@ -40,7 +40,8 @@ public struct XLSXWorkbook: Equatable, Sendable {
     var usesDate1904 = false
     while try part.read() {
       if part.isElement(XML_READER_TYPE_ELEMENT, named: "workbookPr") {
-        usesDate1904 = ["1", "true"].contains(part.attribute("date1904") ?? "")
+        // An xsd:boolean after its white space is collapsed: "1" or "true" (openpyxl also reads "TRUE").
+        usesDate1904 = ["1", "true"].contains((part.attribute("date1904") ?? "").trimmingWhitespace.lowercased())
       } else if part.isElement(XML_READER_TYPE_ELEMENT, named: "sheet") {
         let id = part.attribute("id", namespace: relationshipsNamespace)
         let target = related.first { $0.id == id && $0.type.hasSuffix("/worksheet") }?.target

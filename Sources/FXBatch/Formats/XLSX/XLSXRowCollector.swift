@@ -151,10 +151,12 @@ struct XLSXRowCollector {
 
   /// An attribute's value in a start tag (exactly that name, no prefix), decoded as XML normalizes it.
   static func attribute(_ name: String, of tag: ArraySlice<UInt8>) -> String? {
-    let bytes = Array(tag)
-    guard let range = XLSXSheetRewriter.attributeRange(name, of: bytes) else { return nil }
+    guard let range = XLSXSheetRewriter.attributeRange(name, of: tag) else { return nil }
+    let value = tag[range]
+    // Most values are plain: made at once.
+    if !value.contains(where: { $0 == UInt8(ascii: "&") || $0 < 0x20 }) { return String(decoding: value, as: UTF8.self) }
     var decoded: [UInt8] = []
-    appendDecoded(bytes[range], references: true, to: &decoded)
+    appendDecoded(value, references: true, to: &decoded)
     for index in decoded.indices where decoded[index] == 0x09 || decoded[index] == 0x0A || decoded[index] == 0x0D {
       decoded[index] = 0x20
     }

@@ -232,19 +232,29 @@ struct XLSXSheetRewriter {
 
   /// The range of an attribute's value (between its quotes) in a start tag.
   static func attributeRange(_ attribute: String, of tag: [UInt8]) -> Range<Int>? {
-    var index = tag.firstIndex { " \t\r\n".utf8.contains($0) } ?? tag.count
-    let wanted = Array(attribute.utf8)
-    while index < tag.count {
-      while index < tag.count, " \t\r\n".utf8.contains(tag[index]) { index += 1 }
+    attributeRange(attribute, of: tag[...])
+  }
+
+  /// ``attributeRange(_:of:)`` of a tag in a larger buffer: the range is in the buffer's indices.
+  static func attributeRange(_ attribute: String, of tag: ArraySlice<UInt8>) -> Range<Int>? {
+    @inline(__always) func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+    let end = tag.endIndex
+    var index = tag.firstIndex(where: isSpace) ?? end
+    while index < end {
+      while index < end, isSpace(tag[index]) { index += 1 }
       let nameStart = index
-      while index < tag.count, !" \t\r\n=/>".utf8.contains(tag[index]) { index += 1 }
+      while index < end, !isSpace(tag[index]), tag[index] != UInt8(ascii: "="), tag[index] != UInt8(ascii: "/"),
+        tag[index] != UInt8(ascii: ">")
+      {
+        index += 1
+      }
       let name = tag[nameStart..<index]
-      while index < tag.count, " \t\r\n=".utf8.contains(tag[index]) { index += 1 }
-      guard index < tag.count, tag[index] == UInt8(ascii: "\"") || tag[index] == UInt8(ascii: "'") else { return nil }
+      while index < end, isSpace(tag[index]) || tag[index] == UInt8(ascii: "=") { index += 1 }
+      guard index < end, tag[index] == UInt8(ascii: "\"") || tag[index] == UInt8(ascii: "'") else { return nil }
       let quote = tag[index]
       let valueStart = index + 1
       guard let valueEnd = tag[valueStart...].firstIndex(of: quote) else { return nil }
-      if name.elementsEqual(wanted) { return valueStart..<valueEnd }
+      if name.elementsEqual(attribute.utf8) { return valueStart..<valueEnd }
       index = valueEnd + 1
     }
     return nil

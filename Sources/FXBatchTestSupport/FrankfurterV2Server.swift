@@ -53,6 +53,9 @@ public struct FrankfurterV2Server: Sendable {
   public var unavailableBases: Set<String> = []
   /// The service's today.
   public var today: CalendarDay
+  /// Rows added as they are to every range answer (a broken service: e.g. a row dated after the range asked),
+  /// `(date, quote, rate)` written as JSON numbers; never in a one-day answer.
+  public var strayRangeRows: [(String, String, String)] = []
 
   /// - Parameters:
   ///   - pivot: the currency the table's rates are against.
@@ -146,6 +149,11 @@ public struct FrankfurterV2Server: Sendable {
       records.sort { ($0.date, $0.quote) < ($1.date, $1.quote) }
     } else {
       records = emit(snapshot(on: date ?? today.adding(days: 1), providers: providers), base: base, quotes: quotes, range: false)
+    }
+    if from != nil {
+      records += strayRangeRows.compactMap { date, quote, rate in
+        CalendarDay(iso8601: date).map { (date: $0, quote: quote, rate: rate, provider: nil) }
+      }
     }
     let body = records.map { record in
       // `expand=providers`: the providers behind the row and each one's rate (one provider a quote here).

@@ -317,4 +317,25 @@ struct EndToEndFieldChecksTests {
     #expect(alone.status == 64)
     #expect(alone.standardError.contains("--override-currency-fields is for --from CODE or --to CODE"))
   }
+
+  // Before: exit 0, the first `amount` column converted (100 USD), the other passed over. A header naming the
+  // amount field twice refuses the file; `--amount-field` chooses a column by its exact name (200 USD → EUR on
+  // 2024-03-01 = 200 / 1.0813 = 184.96).
+  @Test func twoColumnsNamingOneFieldRefuseACSV() throws {
+    let twice = Self.record(dateName: "date") + [("amount", "200")]
+    let (refused, output) = try convert(.csv, twice)
+    #expect(refused.status == 2)
+    #expect(output == nil)
+    #expect(
+      refused.standardError.contains(
+        #"the header's columns "amount" (column 3) and "amount" (column 6) both name the amount field; fxbatch does not pick one: rename one of them"#
+      ), "\(refused.standardError)")
+    let cased = Self.record(dateName: "date") + [("Amount", "200")]
+    let (ambiguous, _) = try convert(.csv, cased)
+    #expect(ambiguous.status == 2)
+    #expect(ambiguous.standardError.contains("choose one with --amount-field NAME, its exact name"), "\(ambiguous.standardError)")
+    let (chosen, converted) = try convert(.csv, cased, options: ["--amount-field", "Amount"])
+    #expect(chosen.status == 0, "\(chosen.standardError)")
+    #expect(converted?.contains(",200,0.9248127254,184.96,EUR,2024-03-01,") ?? false, "\(converted ?? "")")
+  }
 }

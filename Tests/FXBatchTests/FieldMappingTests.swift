@@ -196,4 +196,37 @@ struct FieldMappingTests {
       names: ["@amount", "@ccy", "date"], fieldNames: FieldNames(), fixedFrom: true, fixedTo: false)
     #expect(xml.map(\.index) == [1])
   }
+
+  @Test("two columns naming one field are an error naming both and the option, never a silent choice")
+  func duplicateColumns() throws {
+    #expect(throws: FieldMappingError.ambiguousField(role: .amount, names: ["amount", "amount"], columns: [0, 2])) {
+      _ = try resolve(["amount", "currency", "amount", "to", "date"])
+    }
+    #expect(throws: FieldMappingError.ambiguousField(role: .amount, names: ["amount", "Amount"], columns: [0, 3])) {
+      _ = try resolve(["amount", "from", "to", "Amount"])
+    }
+    #expect(throws: FieldMappingError.ambiguousField(role: .from, names: ["Currency", "currency"], columns: [1, 2])) {
+      _ = try resolve(["amount", "Currency", "currency", "to"])
+    }
+    // A name the user gave chooses the column that has it exactly; not one two columns have, nor one that is
+    // only the same after normalization.
+    #expect(try resolve(["amount", "from", "to", "Amount"], names: FieldNames(amount: "Amount")).amount == 3)
+    #expect(try resolve(["amount", "from", "to", "Amount"], names: FieldNames(amount: "amount")).amount == 0)
+    #expect(throws: FieldMappingError.ambiguousField(role: .amount, names: ["amount", "Amount"], columns: [0, 3])) {
+      _ = try resolve(["amount", "from", "to", "Amount"], names: FieldNames(amount: "AMOUNT"))
+    }
+    #expect(throws: FieldMappingError.ambiguousField(role: .amount, names: ["total", "total"], columns: [0, 3])) {
+      _ = try resolve(["total", "from", "to", "total"], names: FieldNames(amount: "total"))
+    }
+    // A column another role reads is not a rival.
+    #expect(try resolve(["Currency", "amount", "currency"], names: FieldNames(to: "Currency")).from == 2)
+    #expect(
+      FieldMappingError.ambiguousField(role: .amount, names: ["amount", "Amount"], columns: [0, 3]).description
+        == #"the header's columns "amount" (column 1) and "Amount" (column 4) both name the amount field; fxbatch does not pick one: choose one with --amount-field NAME, its exact name"#
+    )
+    #expect(
+      FieldMappingError.ambiguousField(role: .amount, names: ["amount", "amount"], columns: [0, 2]).description
+        == #"the header's columns "amount" (column 1) and "amount" (column 3) both name the amount field; fxbatch does not pick one: rename one of them (--amount-field NAME chooses a column by a name no other column has)"#
+    )
+  }
 }

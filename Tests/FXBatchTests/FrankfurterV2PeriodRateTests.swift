@@ -160,7 +160,8 @@ struct FrankfurterV2PeriodRateTests {
   }
 
   // Closing rates: EUR→USD closes on 2024-02-29; USD→TWD on the 15th, the last February day with both (a
-  // fallback saying from which day); TWD→EUR on the 15th, TWD's own last February row.
+  // fallback saying from which day); TWD→EUR on the 15th, TWD's own last February row, a fallback too (the
+  // service published on the 29th).
   @Test func closingRatesTakeThePeriodsLastDayWithBoth() throws {
     let (result, _) = try convert(
       ["--source", "frankfurter", "--rate-kind", "closing"],
@@ -186,7 +187,7 @@ struct FrankfurterV2PeriodRateTests {
     #expect(
       records[2][4...9] == [
         inverse.rateText, (Fraction("1000") * inverse).text(decimals: 2), "EUR", "2024-02-15",
-        "frankfurter-v2 closing 2024-02 EUR/TWD=33.7", "ok",
+        "frankfurter-v2 closing 2024-02 (none on 2024-02-29, the period's last publication day) EUR/TWD=33.7", "fallback",
       ])
   }
 
@@ -279,14 +280,17 @@ struct FrankfurterV2PeriodRateTests {
   }
 
   /// Runs `fxbatch rates …` against the service (a fresh loopback server).
-  func rates(_ arguments: [String]) throws -> (result: CLIRunner.Result, queries: [String]) {
+  func rates(
+    _ arguments: [String], service: FrankfurterV2Server = FrankfurterV2Server(rows: rows, today: "2024-04-10"),
+    today: String = "2024-04-10"
+  ) throws -> (result: CLIRunner.Result, queries: [String]) {
     let server = try LoopbackHTTPServer()
     defer { server.stop() }
-    FrankfurterV2Server(rows: Self.rows, today: "2024-04-10").install(on: server)
+    service.install(on: server)
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     var runner = cli
-    runner.environment["FXBATCH_TODAY"] = "2024-04-10"
+    runner.environment["FXBATCH_TODAY"] = today
     let result = try runner.run(
       ["rates"] + arguments + ["--endpoint", server.baseURL.absoluteString, "--no-cache"], in: directory.url)
     return (result, server.requests.map { $0.query ?? "" }.sorted())
@@ -319,8 +323,9 @@ struct FrankfurterV2PeriodRateTests {
     #expect(unfinished.standardError.hasPrefix("fxbatch: period_incomplete: the Frankfurter rates end 2024-03-28"))
   }
 
-  // rates export over the service: one row per period and quote named, from one request; the unfinished March
-  // is skipped with its reason (exit 1). Daily rates from a service are refused (they are not a list of days).
+  // rates export over the service: one row per period and quote named, from one request (TWD, without a row on
+  // the 29th, averaged over 2 of the service's 3 February days); the unfinished March is skipped with its reason
+  // (exit 1). Daily rates from a service are refused (they are not a list of days).
   @Test func ratesExportTakesTheSource() throws {
     let (result, queries) = try rates(
       [
@@ -333,7 +338,7 @@ struct FrankfurterV2PeriodRateTests {
       result.standardOutput == """
         date,base,quote,rate,period,source
         2024-02-29,EUR,USD,\(usd.rateText),2024-02,frankfurter-v2 average 2024-02 of 3 days EUR/USD=\(usd.rateText)
-        2024-02-15,EUR,TWD,33.825,2024-02,frankfurter-v2 average 2024-02 of 2 days EUR/TWD=33.825
+        2024-02-29,EUR,TWD,33.825,2024-02,frankfurter-v2 average 2024-02 of 3 days EUR/TWD=33.825 (2 of 3 days)
 
         """)
     #expect(result.standardError.contains("fxbatch: 2024-03 EUR/USD not exported: period_incomplete: "))
@@ -343,5 +348,67 @@ struct FrankfurterV2PeriodRateTests {
     ])
     #expect(daily.status == 64)
     #expect(daily.standardError.contains("rates export --source frankfurter gives period rates"))
+  }
+
+  // A row dated after the range asked (here after today) is a broken answer: its request's records are
+  // bad_response, never a finished December (convert, closing by quarter, rates show and rates export alike).
+  @Test func aRowAfterTheRangeAskedIsABadResponse() throws {
+    var service = FrankfurterV2Server(
+      rows: [("2026-11-30", "USD", "1.17"), ("2026-12-01", "USD", "1.18")], today: "2026-12-10")
+    service.strayRangeRows = [("2030-01-15", "USD", "99")]
+    let bad = "bad_response: Frankfurter: the answer has a USD rate of 2030-01-15, after the range asked (to 2026-12-10)"
+    for arguments in [["--rate-kind", "average"], ["--rate-kind", "closing", "--period", "quarter"]] {
+      let (result, _) = try convert(
+        ["--source", "frankfurter"] + arguments, input: "2026-12-01,100,USD,EUR\n", service: service, today: "2026-12-10")
+      #expect(result.status == 1, "\(arguments)")
+      let records = Self.records(result)
+      #expect(records[0][9] == "error" && records[0][10] == bad, "\(arguments) \(result.standardOutput)")
+    }
+    let (shown, _) = try rates(
+      ["show", "USD", "EUR", "--date", "2026-12-01", "--rate-kind", "average", "--source", "frankfurter"], service: service,
+      today: "2026-12-10")
+    #expect(shown.status == 1)
+    #expect(shown.standardError.hasPrefix("fxbatch: \(bad)"), "\(shown.standardOutput)")
+    let (exported, _) = try rates(
+      [
+        "export", "--from", "2026-12-01", "--to", "2026-12-31", "--quotes", "USD", "--rate-kind", "average", "--source",
+        "frankfurter",
+      ], service: service, today: "2026-12-10")
+    #expect(exported.status == 1)
+    #expect(exported.standardOutput == "date,base,quote,rate,period,source\n")
+    #expect(exported.standardError.contains("2026-12 EUR/USD not exported: \(bad)"), "\(exported.standardError)")
+  }
+
+  // A period's publication days are the service's days in it, of every currency of the answer: USD rows that
+  // stop on the 15th leave USD→EUR a fallback over 2 of February's 3 days, and its closing rate the 15th's, a
+  // fallback from the period's last publication day (the 29th, GBP's), as USD→GBP always was.
+  @Test func aLegWithFewerDaysThanTheServiceIsAFallbackEvenAgainstEUR() throws {
+    let service = FrankfurterV2Server(
+      rows: [
+        ("2024-02-01", "USD", "1.08"), ("2024-02-01", "GBP", "0.85"), ("2024-02-15", "USD", "1.07"),
+        ("2024-02-15", "GBP", "0.86"), ("2024-02-29", "GBP", "0.855"), ("2024-03-01", "USD", "1.09"),
+        ("2024-03-01", "GBP", "0.857"),
+      ], today: "2024-04-10")
+    let input = "2024-02-10,1000,USD,EUR\n2024-02-10,1000,USD,GBP\n"
+    let usd = Fraction.mean(["1.08", "1.07"])
+    let (average, _) = try convert(["--source", "frankfurter", "--rate-kind", "average"], input: input, service: service)
+    #expect(average.status == 0, "\(average.standardError)")
+    let records = Self.records(average)
+    let inverse = Fraction("1") / usd
+    #expect(
+      records[0][4...9] == [
+        inverse.rateText, (Fraction("1000") * inverse).text(decimals: 2), "EUR", "2024-02",
+        "frankfurter-v2 average 2024-02 of 3 days EUR/USD=\(usd.rateText) (2 of 3 days)", "fallback",
+      ])
+    #expect(records[1][8] == "frankfurter-v2 average 2024-02 of 3 days EUR/USD=\(usd.rateText) (2 of 3 days) EUR/GBP=0.855")
+    #expect(records[1][9] == "fallback")
+    let (closing, _) = try convert(["--source", "frankfurter", "--rate-kind", "closing"], input: input, service: service)
+    let closed = Self.records(closing)
+    #expect(
+      closed[0][7...9] == [
+        "2024-02-15", "frankfurter-v2 closing 2024-02 (none on 2024-02-29, the period's last publication day) EUR/USD=1.07",
+        "fallback",
+      ])
+    #expect(closed[1][7] == "2024-02-15" && closed[1][9] == "fallback")
   }
 }

@@ -61,6 +61,7 @@ extension RateResolver {
     struct Answer {
       var rows: [String: [FrankfurterProvider.Row]] = [:]
       var errors: [CurrencyCode: RowError] = [:]
+      var days: [CalendarDay] = []
       var from: CalendarDay
     }
     var answers: [Answer] = []
@@ -76,7 +77,11 @@ extension RateResolver {
             answer.errors[key.pair.quote] = error
           }
         case .success(let response):
-          switch provider.publishedRows(request: requests[attempt], response: response, maxStaleness: 0) {
+          var published = provider.publishedRows(request: requests[attempt], response: response, maxStaleness: 0)
+          if case .success(let read) = published, let error = provider.rowAfterRange(read.rows, request: requests[attempt]) {
+            published = .failure(error)
+          }
+          switch published {
           case .failure(let error):
             fetchReport.failedRequests += 1
             for key in requests[attempt].keys { answer.errors[key.pair.quote] = error }
@@ -91,6 +96,9 @@ extension RateResolver {
           }
         }
       }
+      // The service's publication days: of every currency it answered readably (a period's days are its days).
+      let readable = answer.rows.filter { quote, _ in CurrencyCode(quote).map { answer.errors[$0] == nil } ?? false }
+      answer.days = Set(readable.values.joined().map(\.day)).sorted()
       answers.append(answer)
     }
     var tables: [Int: [CurrencyPair: RateTable]] = [:]
@@ -108,7 +116,7 @@ extension RateResolver {
       }
       let table =
         tables[index]?[key.pair]
-        ?? provider.periodTable(key.pair, rows: answer.rows, from: answer.from)
+        ?? provider.periodTable(key.pair, rows: answer.rows, publicationDays: answer.days, from: answer.from)
       tables[index, default: [:]][key.pair] = table
       quotes[key] = table.quote(for: key, rule: rule, maxStaleness: 0)
     }

@@ -7,12 +7,13 @@
 ///   publishes the ECB's rates, the averages of A→B, B→C and A→C are consistent (one reference for all), and one
 ///   request per span of periods answers every currency of the run (not one per base).
 /// - The period's last day: each request reaches ``periodLookaheadDays`` past the last period it holds (never past
-///   today). A period is complete when the service answered a row of one of the pair's currencies on or after
+///   today). A period is complete when the service answered a row of any currency of the request on or after
 ///   its last calendar day; else `period_incomplete`, whatever today is (a month ending on a Saturday waits for
 ///   the next publication, as with the other sources).
-/// - The days averaged: for each currency its own rows in the period; the period's days are those on which
-///   either currency of the pair has a row (the service blends providers with different calendars), and a
-///   currency with fewer says `(k of n days)` and is a fallback.
+/// - The days averaged: for each currency its own rows in the period; the period's days are those on which the
+///   answer has a row of any of its currencies (the service blends providers with different calendars), and a
+///   currency with fewer says `(k of n days)` and is a fallback; a closing rate is of the period's last such day.
+/// - An answer with a row dated after the range asked is a `bad_response` of its keys (``rowAfterRange(_:request:)``).
 extension FrankfurterProvider {
   /// How far past a period's last day a request reaches, to learn whether the service has published past it
   /// (the service's own carry-forward: a longer gap means it has not).
@@ -71,16 +72,36 @@ extension FrankfurterProvider {
     return PeriodRequests(requests: requests, requestOfPeriod: requestOfPeriod)
   }
 
+  /// Why the rows of a period request's answer cannot be used: a row dated after the range asked (whose end is
+  /// never after today), as a `bad_response` of the request's keys; `nil` when none is. A service answering days
+  /// it was not asked is broken, and such a row would make an unfinished period look finished. Rows before the
+  /// range are the service's carry-forward into it (never averaged).
+  func rowAfterRange(_ rows: [String: [Row]], request: RateRequest) -> RowError? {
+    guard let to = request.keys.map(\.day).max() else { return nil }
+    for (quote, quoteRows) in rows.sorted(by: { $0.key < $1.key }) {
+      // Each quote's rows are in day order.
+      if let row = quoteRows.last, row.day > to {
+        return RowError(
+          .badResponse, "Frankfurter: the answer has a \(quote) rate of \(row.day), after the range asked (to \(to))")
+      }
+    }
+    return nil
+  }
+
   /// The table of a pair's daily rows against EUR from a period request's answer: one column per currency of the
-  /// pair other than EUR that has rows, one row per day on which either has one.
+  /// pair other than EUR that has rows, one row per publication day of the answer.
   ///
   /// - Parameters:
   ///   - rows: the answer's rows by quote (``publishedRows(request:response:maxStaleness:)``).
+  ///   - publicationDays: the days on which the answer has a row of any of its currencies, ascending: a period's
+  ///     publication days are the service's in that period, so a currency without a row on some of them says
+  ///     `(k of n days)` and a closing day is the period's last of them.
   ///   - from: the request's first day: the table covers the service's days from it (an earlier row is the
   ///     service's carry-forward into the range).
-  func periodTable(_ pair: CurrencyPair, rows: [String: [Row]], from: CalendarDay) -> RateTable {
+  func periodTable(
+    _ pair: CurrencyPair, rows: [String: [Row]], publicationDays days: [CalendarDay], from: CalendarDay
+  ) -> RateTable {
     let currencies = Set([pair.base, pair.quote]).filter { $0 != .euro && !(rows[$0.description] ?? []).isEmpty }.sorted()
-    let days = Set(currencies.flatMap { (rows[$0.description] ?? []).map(\.day) }).sorted()
     var rowOfDay: [CalendarDay: Int] = [:]
     for (index, day) in days.enumerated() { rowOfDay[day] = index }
     var values = [ExactDecimal?](repeating: nil, count: max(days.count, 1) * currencies.count)

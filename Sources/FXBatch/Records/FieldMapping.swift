@@ -196,15 +196,32 @@ public struct FieldMapping: Sendable, Equatable {
   ///   - names: names the user gave; each must be in the header (case-insensitive).
   ///   - fixedFrom: whether `--from` gives the from-currency (no field needed).
   ///   - fixedTo: whether `--to` gives the to-currency.
-  /// - Throws: ``FieldMappingError`` when a named field is absent or a needed role has no field.
+  /// - Throws: ``FieldMappingError`` when a named field is absent, a needed role has no field, or two columns name
+  ///   the field of a role (`amount` and `Amount`, or one name twice) — fxbatch never picks one silently. A name
+  ///   the user gave is taken as written when exactly one column has it, so `--amount-field Amount` chooses
+  ///   between `amount` and `Amount`.
   public static func resolve(header: [String], names: FieldNames, fixedFrom: Bool, fixedTo: Bool) throws(FieldMappingError)
     -> FieldMapping
   {
     let roles: [Role] = [.amount] + (fixedFrom ? [] : [.from]) + (fixedTo ? [] : [.to]) + [.date]
-    let found = locate(in: header.map(normalizedName), names: names, roles: roles)
+    let normalized = header.map(normalizedName)
+    let found = locate(in: normalized, names: names, roles: roles, exact: header)
     for role in roles where found[role] == nil {
       if let name = names.name(of: role) { throw .namedFieldMissing(role: role, name: name, header: header) }
       if role != .date { throw .roleMissing(role: role, header: header) }
+    }
+    let assigned = Set(found.values)
+    for role in roles {
+      guard let index = found[role] else { continue }
+      // The columns the role's field could as well be: a name given twice exactly, else the same name after
+      // normalization, less the columns other roles read.
+      let exactly = names.name(of: role).map { name in header.indices.filter { header[$0] == name } } ?? []
+      let clashing =
+        exactly.count == 1
+        ? [] : header.indices.filter { $0 == index || (normalized[$0] == normalized[index] && !assigned.contains($0)) }
+      if clashing.count > 1 {
+        throw .ambiguousField(role: role, names: clashing.map { header[$0] }, columns: clashing)
+      }
     }
     guard let amount = found[.amount] else { throw .roleMissing(role: .amount, header: header) }
     return FieldMapping(amount: amount, from: found[.from], to: found[.to], date: found[.date])
@@ -219,18 +236,22 @@ public struct FieldMapping: Sendable, Equatable {
   ///   - roles: the roles to look for, in this order (a synonym is taken by the first role that matches it).
   /// - Returns: role → 0-based index of its field, for the roles found.
   ///   - normalize: how a name the user gave is reduced to compare with `normalized`.
+  ///   - exact: the names as written, when a name the user gave that exactly one of them has is that field (else
+  ///     the first field with its normalized name).
   static func locate(
-    in normalized: [String], names: FieldNames, roles: [Role], normalize: (String) -> String = normalizedName
+    in normalized: [String], names: FieldNames, roles: [Role], normalize: (String) -> String = normalizedName,
+    exact: [String]? = nil
   ) -> [Role: Int] {
+    func field(named name: String) -> Int? {
+      if let exact, let index = exact.firstIndex(of: name), exact.lastIndex(of: name) == index { return index }
+      return normalized.firstIndex(of: normalize(name))
+    }
     // Fields the user named are kept from synonym matching, so a synonym never takes another role's field.
-    var used = Set(
-      [names.amount, names.from, names.to, names.date].compactMap { name in
-        name.flatMap { normalized.firstIndex(of: normalize($0)) }
-      })
+    var used = Set([names.amount, names.from, names.to, names.date].compactMap { name in name.flatMap(field(named:)) })
     var found: [Role: Int] = [:]
     for role in roles {
       if let name = names.name(of: role) {
-        found[role] = normalized.firstIndex(of: normalize(name))
+        found[role] = field(named: name)
         continue
       }
       for synonym in role.synonyms {
@@ -251,6 +272,8 @@ public enum FieldMappingError: Error, Equatable, Sendable, CustomStringConvertib
   case namedFieldMissing(role: FieldMapping.Role, name: String, header: [String])
   /// No header name matches the role's synonyms.
   case roleMissing(role: FieldMapping.Role, header: [String])
+  /// Two or more columns name the field of a role (their names and 0-based indices).
+  case ambiguousField(role: FieldMapping.Role, names: [String], columns: [Int])
 
   public var description: String {
     switch self {
@@ -259,6 +282,15 @@ public enum FieldMappingError: Error, Equatable, Sendable, CustomStringConvertib
     case .roleMissing(let role, let header):
       let fix = role == .amount ? "use --amount-field NAME" : "use \(role.optionName) NAME or --\(role.rawValue) CODE"
       return "the header has no \(role.fieldName) (\(Self.describe(header))); \(fix)"
+    case .ambiguousField(let role, let names, let columns):
+      let listed = zip(names, columns).map { "\(RowError.quoted($0)) (column \($1 + 1))" }.joined(separator: " and ")
+      // A name no other column has exactly can be chosen; a name given twice cannot.
+      let fix =
+        Set(names).count == names.count
+        ? "choose one with \(role.optionName) NAME, its exact name"
+        : "rename one of them (\(role.optionName) NAME chooses a column by a name no other column has)"
+      let every = names.count == 2 ? "both" : "all"
+      return "the header's columns \(listed) \(every) name the \(role.fieldName); fxbatch does not pick one: \(fix)"
     }
   }
 

@@ -274,6 +274,36 @@ struct EndToEndXLSXTests {
     #expect(lines.first?.hasSuffix(reason) == true, "\(lines)")
     #expect(try directory.fileNames() == [name])
   }
+
+  // Before: exit 0, column A's 100 converted and column D's `Amount` passed over. A sheet whose header names the
+  // amount field twice is refused; `--amount-field Amount` reads column D (5 EUR → USD at 1.0945 = 5.47).
+  @Test func aHeaderNamingOneFieldTwiceIsRefused() throws {
+    let directory = try Self.directory(with: ["openpyxl.xlsx"])
+    defer { directory.remove() }
+    func cell(_ reference: String, _ text: String) -> String {
+      #"<c r="\#(reference)" t="inlineStr"><is><t>\#(text)</t></is></c>"#
+    }
+    let sheet = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData><row r="1">\
+      \(cell("A1", "amount"))\(cell("B1", "from"))\(cell("C1", "to"))\(cell("D1", "Amount"))</row><row r="2">\
+      <c r="A2"><v>100</v></c>\(cell("B2", "EUR"))\(cell("C2", "USD"))<c r="D2"><v>5</v></c></row></sheetData></worksheet>
+      """
+    try ZipPackage(path: directory.path + "/openpyxl.xlsx").write(
+      to: directory.path + "/book.xlsx", replacing: [("xl/worksheets/sheet1.xml", .bytes(Array(sheet.utf8)))])
+    let refused = try cli.run(["convert", "-q", "--date", "2024-01-15", "book.xlsx"], in: directory.url)
+    #expect(refused.status == 2)
+    #expect(
+      refused.standardError.contains(
+        #"row 1: the header's columns "amount" (column 1) and "Amount" (column 4) both name the amount field"#),
+      "\(refused.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: directory.path + "/book.converted.xlsx"))
+    let chosen = try cli.run(
+      ["convert", "-q", "--date", "2024-01-15", "--amount-field", "Amount", "book.xlsx"], in: directory.url)
+    #expect(chosen.status == 0, "\(chosen.standardError)")
+    let rows = try Self.rows(of: directory.path + "/book.converted.xlsx")
+    #expect(Self.values(of: rows[1], from: 4, count: 2) == ["1.0945", "5.47"])
+  }
 }
 
 /// The annotated copies opened by LibreOffice itself, exported as CSV. Skipped where LibreOffice is not

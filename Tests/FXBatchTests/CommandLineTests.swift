@@ -44,6 +44,7 @@ struct CommandLineTests {
     ("--Rounding", ConvertCommand.options.flatMap(\.names), "--rounding"),
     ("--so", ConvertCommand.options.flatMap(\.names), "--source"),
     ("conver", FXBatchCommand.commandNames, "convert"),
+    ("--fromat", ConvertCommand.options.flatMap(\.names), "--format"),  // a swap is one edit
     ("rate", FXBatchCommand.commandNames, "rates"),
     ("shwo", RatesCommand.subcommandNames, "show"),
   ])

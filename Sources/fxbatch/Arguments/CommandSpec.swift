@@ -104,17 +104,23 @@ enum Suggestion {
     return nil
   }
 
-  /// Levenshtein distance over characters.
+  /// The edit distance over characters counting a swap of two adjacent characters as one edit (optimal string
+  /// alignment), so that `--fromat` is nearer `--format` than `--from`.
   static func editDistance(_ a: String, _ b: String) -> Int {
     let a = Array(a)
     let b = Array(b)
     guard !a.isEmpty else { return b.count }
+    var beforePrevious: [Int] = []
     var previous = Array(0...b.count)
     for i in 1...a.count {
       var current = [i] + Array(repeating: 0, count: b.count)
       for j in stride(from: 1, through: b.count, by: 1) {
         current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          current[j] = min(current[j], beforePrevious[j - 2] + 1)
+        }
       }
+      beforePrevious = previous
       previous = current
     }
     return previous[b.count]

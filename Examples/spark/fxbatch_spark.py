@@ -66,6 +66,10 @@ def main(argv):
     lock = os.path.basename(arguments.lock)
     os.makedirs(arguments.reports, exist_ok=True)
     reports = os.path.abspath(arguments.reports)
+    # Reports of an earlier job in the directory would be merged with this one's: refuse rather than count twice.
+    if glob.glob(os.path.join(reports, "part-*.json")):
+        sys.stderr.write(f"{arguments.reports} holds reports of an earlier job: give an empty directory\n")
+        return 2
 
     # One record a line: a CSV field may not hold a line end here (textFile splits at every one).
     lines = context.textFile(arguments.input, minPartitions=arguments.partitions)
@@ -101,6 +105,11 @@ def main(argv):
     # The partitions' reports, merged on the driver: counts, error codes and the rounding reconciliation of one
     # run over the whole file.
     parts = sorted(glob.glob(os.path.join(reports, "part-*.json")))
+    partitions = lines.getNumPartitions()
+    if len(parts) != partitions:
+        # A retried task can leave a second report of its partition (or a lost one, none).
+        sys.stderr.write(f"{len(parts)} reports for {partitions} partitions in {arguments.reports}\n")
+        return 2
     merge = subprocess.run(
         [arguments.fxbatch, "report", "merge", *parts, "-o", arguments.report], capture_output=True, text=True
     )

@@ -130,6 +130,53 @@ struct PartitionedRunTests {
     #expect(refused.standardError.contains("other.json: its rounding differs from part-1.json's"))
   }
 
+  // A report changed by hand, with counts that would overflow, or merged twice is refused (exit 2, one line),
+  // never added up: the merge has only the reports to go by.
+  @Test func tamperedOrRepeatedReportsAreRefused() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let lines = Self.records(count: 400, seed: 77)
+    let header = Self.fields.joined(separator: ",")
+    for (index, chunk) in Self.chunks(of: lines, parts: 2).enumerated() {
+      _ = try directory.write("part-\(index).csv", chunk)
+      _ = try cli.run(
+        [
+          "convert", "part-\(index).csv", "-o", "part-\(index).out.csv", "-q", "--header", header, "--report",
+          "part-\(index).json",
+        ],
+        in: directory.url)
+    }
+    let good = try cli.run(["report", "merge", "part-0.json", "part-1.json", "-o", "total.json"], in: directory.url)
+    #expect(good.status == 0, "\(good.standardError)")
+    let original = try String(contentsOf: directory.url.appendingPathComponent("part-1.json"), encoding: .utf8)
+    let report = try Self.report("part-1.json", in: directory)
+    let records = report.totals.records
+    let edits: [(String, String, String)] = [
+      ("\"records\" : \(records)", "\"records\" : \(records + 1)", "not its ok, fallback and error records added up"),
+      ("\"records\" : \(records)", "\"records\" : 9223372036854775807", "a count out of range"),
+      ("\"exitStatus\" : \(report.exitStatus)", "\"exitStatus\" : 99", "exit status 99"),
+    ]
+    for (number, (from, to, message)) in edits.enumerated() {
+      #expect(original.contains(from), "\(from)")
+      _ = try directory.write("edited-\(number).json", original.replacingOccurrences(of: from, with: to))
+      let refused = try cli.run(
+        ["report", "merge", "part-0.json", "edited-\(number).json", "-o", "bad.json"], in: directory.url)
+      #expect(refused.status == 2, "\(to)")
+      #expect(refused.standardError.contains(message), "\(refused.standardError)")
+    }
+    _ = try directory.write("copy.json", original)
+    for twice in [["part-1.json", "part-1.json"], ["part-1.json", "./part-1.json"], ["part-1.json", "copy.json"]] {
+      let refused = try cli.run(["report", "merge"] + twice + ["-o", "bad.json"], in: directory.url)
+      #expect(refused.status == 2)
+      #expect(refused.standardError.contains("the same report as part-1.json"), "\(refused.standardError)")
+    }
+    _ = try directory.write("broken.json", "{\"files\": []}")
+    let broken = try cli.run(["report", "merge", "part-0.json", "broken.json", "-o", "bad.json"], in: directory.url)
+    #expect(broken.status == 2)
+    #expect(broken.standardError.contains("not a report fxbatch wrote (no "), "\(broken.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: directory.path + "/bad.json"))
+  }
+
   // Standard input under a local table with the decimal mark given is read once, without a copy: with $TMPDIR a
   // directory that does not exist (where the copy would go: a run that made one would fail, status 2) it
   // converts, as the copied run (no --decimal-separator) does.

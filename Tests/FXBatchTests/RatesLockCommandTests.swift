@@ -66,6 +66,26 @@ struct RatesLockCommandTests {
   // converts the file as the table does. It may hold more: pass 1 reads the key of a record whose amount is no
   // number (`n/a`, one every 200 records here), and under a spot rule convert --lock keeps only the rows its
   // conversions read (the period rule's answers are those of pass 1's keys either way).
+  /// A lock that leaves keys out (the source failed them) is no success: exit 1, saying how many; `rates lock`
+  /// without a file is a usage error that writes nothing.
+  @Test func aLockWithKeysLeftOutIsNoSuccess() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    server.route("/v1/2024-04-02", [.json(NetworkEndToEndTests.frankfurter(date: "2024-04-02", rates: ["USD": "1.0763"]))])
+    server.route("/v1/2024-04-03", Array(repeating: .json(#"{"message":"down"}"#, status: 500), count: 8))
+    try directory.write("in.csv", "date,amount,from,to\n2024-04-02,10,EUR,USD\n2024-04-03,10,EUR,USD\n")
+    let network = ["--source", "frankfurter-v1", "--endpoint", server.baseURL.absoluteString, "--no-cache", "--retries", "0"]
+    let locked = try cli.run(["rates", "lock", "in.csv", "-o", "rates.lock"] + network, in: directory.url)
+    #expect(locked.status == 1, "\(locked.standardError)")
+    #expect(locked.standardError.contains("1 keys left out (the source failed them)"), "\(locked.standardError)")
+    let none = try cli.run(["rates", "lock", "-o", "none.lock"], in: directory.url)
+    #expect(none.status == 64)
+    #expect(none.standardError.contains("rates lock needs the files whose rate keys to lock"))
+    #expect(!FileManager.default.fileExists(atPath: directory.path + "/none.lock"))
+  }
+
   @Test func lockConvertsAsTheTableDoes() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

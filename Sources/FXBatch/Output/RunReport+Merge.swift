@@ -17,6 +17,10 @@ extension RunReport {
   /// - Parameter parts: each report with the name to cite in an error (its path).
   public static func merged(_ parts: [(name: String, report: RunReport)]) throws(ReportMergeError) -> RunReport {
     guard let (firstName, first) = parts.first else { throw ReportMergeError("no reports to merge") }
+    guard parts.count <= maximumParts else {
+      throw ReportMergeError("\(parts.count) reports: at most \(maximumParts) are merged at once (merge merged reports)")
+    }
+    for (name, part) in parts { try part.checkConsistent(name: name) }
     guard let rounding = RoundingMode(rawValue: first.rounding) else {
       throw ReportMergeError("\(firstName): unknown rounding \(first.rounding)")
     }
@@ -77,6 +81,61 @@ extension RunReport {
     merged.reconciliation = ledger.reconciliations(rounding: rounding)
     merged.unroundedTotals = Self.unroundedTotals(of: ledger)
     return merged
+  }
+
+  /// The most reports merged at once, and the largest count a report may hold: their sums stay far within `Int`.
+  static let maximumParts = 9_000
+  static let largestCount = 1_000_000_000_000_000
+
+  /// Refuses a report whose figures do not hold together (edited by hand, or not fxbatch's): counts negative or
+  /// past ``largestCount``, totals that are not the sum of their parts or of the files', error codes that do not
+  /// add up to the errors, a currency reconciled twice or without its unrounded total (and the other way round),
+  /// a rounded total that is no number, an exit status fxbatch does not give.
+  func checkConsistent(name: String) throws(ReportMergeError) {
+    func fail(_ what: String) -> ReportMergeError {
+      ReportMergeError("\(name): \(what): the report was changed after fxbatch wrote it, or is not one fxbatch wrote")
+    }
+    func check(_ counts: Counts, _ what: String) throws(ReportMergeError) {
+      let all = [counts.records, counts.ok, counts.fallback, counts.error] + Array(counts.errorsByCode.values)
+      guard all.allSatisfy({ $0 >= 0 && $0 <= Self.largestCount }) else { throw fail("\(what) has a count out of range") }
+      guard counts.records == counts.ok + counts.fallback + counts.error else {
+        throw fail("\(what): \(counts.records) records are not its ok, fallback and error records added up")
+      }
+      guard counts.errorsByCode.values.reduce(0, +) == counts.error else {
+        throw fail("\(what): its error codes do not add up to its \(counts.error) errors")
+      }
+    }
+    try check(totals, "totals")
+    var fromFiles = Counts()
+    for file in files {
+      try check(file.counts, "the counts of \(file.input)")
+      fromFiles.add(file.counts)
+    }
+    guard fromFiles == totals else { throw fail("its totals are not its files' counts added up") }
+    guard [0, 1, 2].contains(exitStatus) else { throw fail("exit status \(exitStatus) is none fxbatch gives") }
+    guard rates.recordsWithoutDate >= 0, rates.recordsWithoutDate <= totals.records else {
+      throw fail("\(rates.recordsWithoutDate) records without a date")
+    }
+    let reconciled = reconciliation.map(\.currency)
+    guard Set(reconciled).count == reconciled.count else { throw fail("a currency is reconciled twice") }
+    let unrounded = (unroundedTotals ?? []).map(\.currency)
+    guard Set(unrounded).count == unrounded.count else { throw fail("a currency has two unrounded totals") }
+    guard unroundedTotals == nil || Set(unrounded) == Set(reconciled) else {
+      throw fail("its unrounded totals and its reconciliation name different currencies")
+    }
+    var converted = 0
+    for line in reconciliation {
+      guard line.records >= 0, line.records <= Self.largestCount else {
+        throw fail("the reconciliation of \(line.currency) has a count out of range")
+      }
+      converted += line.records
+      if let text = line.roundedRecordsTotal, ExactDecimal(text) == nil {
+        throw fail("the rounded total of \(line.currency) is no number")
+      }
+    }
+    guard converted <= totals.ok + totals.fallback else {
+      throw fail("its reconciliation counts more records than it converted")
+    }
   }
 
   /// The unrounded totals of a run's ledger, as the report writes them.

@@ -302,6 +302,9 @@ enum ConvertCommand {
       guard let path = parsed.value("--output"), path != "-" else {
         throw UsageError("rates lock needs -o LOCKFILE, the lock file to write")
       }
+      guard !parsed.positionals.isEmpty else {
+        throw UsageError("rates lock needs the files whose rate keys to lock (- for standard input)")
+      }
       parsed.rename("--output", to: "--lock")
       options = try batchOptions(parsed)
       sourceChoice = try Self.sourceChoice(parsed)
@@ -324,7 +327,8 @@ enum ConvertCommand {
       if report.lockFileLeftOut > 0 { line += "; \(report.lockFileLeftOut) keys left out (the source failed them)" }
       Console.error(line + "\n")
     }
-    return report.exitStatus
+    // A lock without some keys makes their records fail in every part: not a success.
+    return report.lockFileLeftOut > 0 ? max(report.exitStatus, ExitStatus.rowErrors) : report.exitStatus
   }
 
   /// Loads the source the options name; `nil` after printing why it cannot be loaded.

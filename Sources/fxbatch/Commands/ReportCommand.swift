@@ -47,12 +47,25 @@ enum ReportCommand {
       return FXBatchCommand.usageError(error, usage: fullUsage)
     }
     var parts: [(name: String, report: RunReport)] = []
+    // The same part twice would be counted twice: by its path, or by its bytes (a copy of it).
+    var seen: [Data: String] = [:]
+    var seenPaths: [String: String] = [:]
     for path in parsed.positionals.dropFirst() {
-      do {
-        let data = try Data(contentsOf: URL(fileURLWithPath: path))
-        parts.append((path, try JSONDecoder().decode(RunReport.self, from: data)))
-      } catch {
-        Console.error("\(path):1:1: error: not a report fxbatch wrote: \(error)\n")
+      let data: Data
+      do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+        let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
+        Console.error("\(path):1:1: error: \(reason)\n")
+        return ExitStatus.fileError
+      }
+      let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
+      if let earlier = seenPaths[resolved] ?? seen[data] {
+        Console.error("\(path):1:1: error: the same report as \(earlier): each part's report is merged once\n")
+        return ExitStatus.fileError
+      }
+      seenPaths[resolved] = path
+      seen[data] = path
+      do { parts.append((path, try JSONDecoder().decode(RunReport.self, from: data))) } catch {
+        Console.error("\(path):1:1: error: not a report fxbatch wrote (\(Self.decodingProblem(error)))\n")
         return ExitStatus.fileError
       }
     }
@@ -62,6 +75,21 @@ enum ReportCommand {
     } catch {
       Console.error("fxbatch: error: \(error)\n")
       return ExitStatus.fileError
+    }
+  }
+
+  /// What a report's JSON lacks, in a line (not Foundation's whole description).
+  private static func decodingProblem(_ error: Error) -> String {
+    switch error {
+    case DecodingError.keyNotFound(let key, let context):
+      return "no \((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))"
+    case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+      return "\(context.codingPath.map(\.stringValue).joined(separator: ".")) is not what a report holds there"
+    case DecodingError.dataCorrupted(let context):
+      return context.codingPath.isEmpty
+        ? "not JSON" : "\(context.codingPath.map(\.stringValue).joined(separator: ".")) is malformed"
+    default:
+      return "unreadable"
     }
   }
 }

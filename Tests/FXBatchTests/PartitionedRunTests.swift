@@ -219,6 +219,14 @@ struct PartitionedRunTests {
     let plain = try cli.run(["convert", "a.jsonl", "-o", "-", "-q", "--no-header-output"], in: directory.url)
     #expect(plain.status == 0)
     #expect(plain.standardOutput.hasPrefix(#"{"date":"2024-01-02""#))
+    // A workbook keeps its header row: refused rather than ignored.
+    let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Samples")
+    try FileManager.default.copyItem(
+      atPath: samples.appendingPathComponent("expenses.xlsx").path, toPath: directory.path + "/b.xlsx")
+    let workbook = try cli.run(["convert", "b.xlsx", "-o", "b.out.xlsx", "--no-header-output"], in: directory.url)
+    #expect(workbook.status == 2)
+    #expect(workbook.standardError.contains("--no-header-output leaves out a CSV copy's header line"))
     let twice = try cli.run(["convert", "a.jsonl", "--header", "a,b,a"], in: directory.url)
     #expect(twice.status == 64)
     #expect(twice.standardError.contains("a is named twice"))

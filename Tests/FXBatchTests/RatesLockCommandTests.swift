@@ -80,6 +80,13 @@ struct RatesLockCommandTests {
     let locked = try cli.run(["rates", "lock", "in.csv", "-o", "rates.lock"] + network, in: directory.url)
     #expect(locked.status == 1, "\(locked.standardError)")
     #expect(locked.standardError.contains("1 keys left out (the source failed them)"), "\(locked.standardError)")
+    // An input that cannot be read leaves an earlier lock as it was.
+    let before = try Data(contentsOf: directory.url.appendingPathComponent("rates.lock"))
+    let missing = try cli.run(["rates", "lock", "in.csv", "missing.csv", "-o", "rates.lock"] + network, in: directory.url)
+    #expect(missing.status == 2)
+    #expect(
+      missing.standardError.contains("rates.lock: not written, as missing.csv could not be read"), "\(missing.standardError)")
+    #expect(try Data(contentsOf: directory.url.appendingPathComponent("rates.lock")) == before)
     let none = try cli.run(["rates", "lock", "-o", "none.lock"], in: directory.url)
     #expect(none.status == 64)
     #expect(none.standardError.contains("rates lock needs the files whose rate keys to lock"))

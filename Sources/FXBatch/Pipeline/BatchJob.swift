@@ -222,6 +222,13 @@ public struct BatchJob {
     let (scans, index) = scanning.scanAll(report: &report)
     Self.removeTemporaryCopies(of: scans)
     guard let lockPath = options.lockPath, !source.isLockFile else { return report }
+    // A lock without an input's keys would fail their records in every part: none is written (an earlier lock
+    // at the path stays as it was).
+    if let failed = report.files.first(where: { $0.fileError != nil }) {
+      report.lockFileError = "\(lockPath): not written, as \(failed.input) could not be read"
+      report.exitStatus = 2
+      return report
+    }
     var locking = self
     switch source {
     case .table(let table): locking.passTwoTable = table.recordingUsage()
@@ -342,6 +349,12 @@ public struct BatchJob {
           throw FileError(
             path: inputPath, message: "--header names the fields of CSV input, and this file is read as \(format.rawValue)",
             hint: "JSON Lines records name their own members: a chunk of lines needs no header")
+        } else if !options.writesHeader, format == .xlsx || format == .ods {
+          // JSON, JSON Lines and XML copies have no header line to leave out; a workbook keeps its header row.
+          throw FileError(
+            path: inputPath,
+            message: "--no-header-output leaves out a CSV copy's header line, and this file is a workbook (\(format.rawValue))",
+            hint: "a workbook's copy keeps its header row; convert CSV files and workbooks in separate runs")
         } else if let declared = options.encoding {
           throw FileError(
             path: inputPath,

@@ -116,12 +116,6 @@ struct XLSXBook {
     }
   }
 
-  /// A reader of the converted sheet's rows from the bytes `stream` hands out (one inflation shared with the
-  /// sheet's rewriter, ``ZipEntryTee``).
-  func rows(from stream: any ZipEntryReading) throws(FileError) -> XLSXSheetReader {
-    do { return try XLSXSheetReader(stream: stream, sharedStrings: sharedStrings) } catch { throw fileError(error) }
-  }
-
   /// An error of the package or its parts as a ``FileError`` of the file the user named.
   func fileError(_ error: XLSXError) -> FileError {
     Self.fileError(error.description, readPath: package.path, displayPath: displayPath)

@@ -55,14 +55,6 @@ public final class XLSXSheetReader {
     self.sharedStrings = sharedStrings
   }
 
-  /// A reader of the bytes `stream` hands out (a branch of a ``ZipEntryTee``).
-  ///
-  /// - Throws: ``XLSXError``.
-  public init(stream: any ZipEntryReading, sharedStrings: XLSXSharedStrings) throws(XLSXError) {
-    part = try XLSXPartReader(stream: stream)
-    self.sharedStrings = sharedStrings
-  }
-
   /// The next row, or `nil` after the last one.
   ///
   /// - Throws: ``XLSXError``.

@@ -64,6 +64,16 @@ final class ReadBuffer {
     capacity *= 2
   }
 
+  /// Copies `bytes` into the bytes `index ..< index + bytes.count` (within the capacity): what a reader that is no
+  /// file (an inflating zip entry) read.
+  func store(_ bytes: ArraySlice<UInt8>, at index: Int) {
+    assert(index >= 0 && index + bytes.count <= capacity, "ReadBuffer: store of \(bytes.count) at \(index), capacity \(capacity)")
+    bytes.withUnsafeBufferPointer { source in
+      guard let base = source.baseAddress else { return }
+      (start + index).update(from: base, count: source.count)
+    }
+  }
+
   /// Reads from a file into the bytes `index ..< index + count` (within the capacity), retrying when a signal
   /// interrupts the call.
   ///

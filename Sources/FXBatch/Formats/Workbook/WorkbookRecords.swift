@@ -15,36 +15,76 @@ enum WorkbookRecords {
   /// - Throws: ``FileError`` from `nextRow`, a header without the fields, an annotated header, no header at all.
   static func scan(
     _ file: FileInput, context: FormatContext, format: RecordFormat, sheetName: String,
-    nextRow: () throws(FileError) -> XLSXRow?, fields: (XLSXRow, FieldMapping) -> RecordFields,
-    cellText: (XLSXCell) -> String? = { WorkbookRecords.sampleText($0) }, finish: () throws(FileError) -> Void = {}
+    nextRow: () throws(FileError) -> XLSXRow?, fields: @escaping (XLSXRow, FieldMapping) -> RecordFields,
+    cellText: @escaping (XLSXCell) -> String? = { WorkbookRecords.sampleText($0) },
+    finish: () throws(FileError) -> Void = {}
   ) throws(FileError) -> (FileScan, RateKeyIndex) {
-    let options = context.options
-    var header: XLSXRow? = nil
-    var lastColumn = 0
-    var mapping = FieldMapping(amount: 0, from: nil, to: nil, date: nil)
-    var names: [String] = []
-    var keys = RateKeyIndex()
-    var inference = DecimalMarkInference()
-    let normalizer = context.recordNormalizer
-    let collectKeys = !context.hasConvertingTable
-    var failure: FileError? = nil
-    // The first values of the columns the run does not read, for the checks of fields it would pass over
-    // (FileError.unreadField: dates in a sheet without a date field, currency codes under --from/--to).
-    var samples = FieldSamples(skipping: [])
+    var state = ScanState(file, context: context, format: format, sheetName: sheetName, fields: fields, cellText: cellText)
     // The sheet is read to its end even when its header is refused: reading it is what checks its entry (the
     // package's other entries are checked before), and a hostile sheet is refused for that reason first.
-    while let row = try nextRow() {
-      if failure != nil { continue }
+    while let row = try nextRow() { state.add(row) }
+    try finish()
+    return try state.finish()
+  }
+
+  /// Pass 1 over a sheet's rows, a row at a time: ``scan(_:context:format:sheetName:nextRow:fields:cellText:finish:)``
+  /// gives it every row; `.xlsx`'s sheet scanner (``XLSXSheetScanner``) gives it the rows it needs whole
+  /// (``needsWholeRow``) and only the last column of the other record rows.
+  struct ScanState {
+    private let file: FileInput
+    private let context: FormatContext
+    private let format: RecordFormat
+    private let sheetName: String
+    private let fields: (XLSXRow, FieldMapping) -> RecordFields
+    private let cellText: (XLSXCell) -> String?
+    private(set) var header: XLSXRow? = nil
+    private var lastColumn = 0
+    private(set) var mapping = FieldMapping(amount: 0, from: nil, to: nil, date: nil)
+    private var names: [String] = []
+    private var keys = RateKeyIndex()
+    private var inference = DecimalMarkInference()
+    private let normalizer: RecordNormalizer
+    /// Whether the run needs the records' keys (no converting table).
+    let collectsKeys: Bool
+    private var failure: FileError? = nil
+    // The first values of the columns the run does not read, for the checks of fields it would pass over
+    // (FileError.unreadField: dates in a sheet without a date field, currency codes under --from/--to).
+    private var samples = FieldSamples(skipping: [])
+
+    init(
+      _ file: FileInput, context: FormatContext, format: RecordFormat, sheetName: String,
+      fields: @escaping (XLSXRow, FieldMapping) -> RecordFields, cellText: @escaping (XLSXCell) -> String?
+    ) {
+      self.file = file
+      self.context = context
+      self.format = format
+      self.sheetName = sheetName
+      self.fields = fields
+      self.cellText = cellText
+      normalizer = context.recordNormalizer
+      collectsKeys = !context.hasConvertingTable
+    }
+
+    /// Whether the next row must be given whole (``add(_:)``): before the header, while samples are gathered,
+    /// and once the sheet is refused (then rows are only read).
+    var needsWholeRow: Bool { header == nil || !samples.isComplete }
+
+    /// Whether the sheet is refused already (the rest of it is read, not looked at).
+    var isRefused: Bool { failure != nil }
+
+    /// Adds a row.
+    mutating func add(_ row: XLSXRow) {
+      if failure != nil { return }
       lastColumn = max(lastColumn, row.cells.last?.reference.column ?? 0)
-      if isBlank(row) { continue }
+      if isBlank(row) { return }
       guard header != nil else {
         header = row
         do {
           (names, mapping) = try headerMapping(
-            row, displayPath: file.displayPath, sheetName: sheetName, options: options)
+            row, displayPath: file.displayPath, sheetName: sheetName, options: context.options)
           samples = FieldSamples(skipping: Set(located(names, mapping).values))
         } catch { failure = error }
-        continue
+        return
       }
       if !samples.isComplete {
         var values: [(name: String, value: String?)] = []
@@ -54,41 +94,59 @@ enum WorkbookRecords {
         samples.add(values)
       }
       let fields = fields(row, mapping)
-      if options.decimalMark == nil, case .text(let text) = fields.amount { inference.add(text) }
-      if collectKeys, case .success(let found) = normalizer.rateKey(of: fields), let packed = RateKeyIndex.pack(found.key) {
+      if context.options.decimalMark == nil, case .text(let text) = fields.amount { inference.add(text) }
+      if collectsKeys, case .success(let found) = normalizer.rateKey(of: fields), let packed = RateKeyIndex.pack(found.key) {
         keys.insert(packed)
       }
     }
-    try finish()
-    if let failure { throw failure }
-    guard let header else {
-      throw FileError(path: file.displayPath, message: "sheet \(RowError.quoted(sheetName)) has no header row")
+
+    /// Adds a record row that is not blank, whose amount is no text, and whose key is `key` (`nil`: the rules
+    /// give it none), read without its cells: its last column is `lastColumn`.
+    mutating func addRecord(lastColumn: Int, key: RateKey?) {
+      if failure != nil { return }
+      self.lastColumn = max(self.lastColumn, lastColumn)
+      if collectsKeys, let key, let packed = RateKeyIndex.pack(key) { keys.insert(packed) }
     }
-    let found = located(names, mapping)
-    let nonEmpty = names.filter { !$0.isEmpty }
-    if let error = FileError.unreadField(
-      names: nonEmpty, located: found, options: options, path: file.displayPath, line: header.number, column: 1,
-      nameKind: "header cells", samples: { _ in samples })
-    {
-      throw error
+
+    /// The scan, once every row is added.
+    ///
+    /// - Throws: ``FileError`` for a header without the fields, an annotated header, no header at all, a field
+    ///   the run would pass over, no room for the fx_* columns.
+    func finish(sheetScanned: Bool = false) throws(FileError) -> (FileScan, RateKeyIndex) {
+      let options = context.options
+      if let failure { throw failure }
+      guard let header else {
+        throw FileError(path: file.displayPath, message: "sheet \(RowError.quoted(sheetName)) has no header row")
+      }
+      let found = located(names, mapping)
+      let nonEmpty = names.filter { !$0.isEmpty }
+      let samples = self.samples
+      if let error = FileError.unreadField(
+        names: nonEmpty, located: found, options: options, path: file.displayPath, line: header.number, column: 1,
+        nameKind: "header cells", samples: { _ in samples })
+      {
+        throw error
+      }
+      // The fx_* columns go after the last used column: a sheet using the last columns has no room for them.
+      let columns = lastColumn + 1 + AnnotationColumn.allCases.count
+      guard columns <= XLSXCellReference.columnCount else {
+        throw FileError(
+          path: file.displayPath,
+          message:
+            "sheet \(RowError.quoted(sheetName)) uses its columns to the last but \(XLSXCellReference.columnCount - lastColumn - 1): no room for the \(AnnotationColumn.allCases.count) fx_* columns"
+        )
+      }
+      let (decimalMark, basis) =
+        options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
+      let scan = FileScan(
+        displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, format: format,
+        decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
+        normalizer: normalizer,
+        fields: Dictionary(uniqueKeysWithValues: found.map { ($0.key.rawValue, $0.value) }),
+        details: WorkbookScanDetails(
+          headerRow: header.number, mapping: mapping, lastColumn: lastColumn, sheetScanned: sheetScanned))
+      return (scan, keys)
     }
-    // The fx_* columns go after the last used column: a sheet using the last columns has no room for them.
-    let columns = lastColumn + 1 + AnnotationColumn.allCases.count
-    guard columns <= XLSXCellReference.columnCount else {
-      throw FileError(
-        path: file.displayPath,
-        message:
-          "sheet \(RowError.quoted(sheetName)) uses its columns to the last but \(XLSXCellReference.columnCount - lastColumn - 1): no room for the \(AnnotationColumn.allCases.count) fx_* columns"
-      )
-    }
-    let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
-    let scan = FileScan(
-      displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, format: format,
-      decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
-      normalizer: normalizer,
-      fields: Dictionary(uniqueKeysWithValues: found.map { ($0.key.rawValue, $0.value) }),
-      details: WorkbookScanDetails(headerRow: header.number, mapping: mapping, lastColumn: lastColumn))
-    return (scan, keys)
   }
 
   /// Role → the header name the run reads it from.

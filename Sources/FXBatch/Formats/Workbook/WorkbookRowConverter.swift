@@ -67,14 +67,24 @@ struct WorkbookRowConverter {
   /// Converts a record on the fast path; `false` leaves it to the general rules.
   private mutating func convertFast(_ fields: RecordFields) -> Bool {
     guard converter != nil, fields.problem == nil, case .success(let found) = normalizer.rateKey(of: fields),
-      case .success(let amount) = normalizer.amount(of: fields, parser: parser, currency: found.key.pair.base),
-      let conversion = converter?.convert(
-        base: found.key.pair.base, quote: found.key.pair.quote, day: found.key.day, amount: amount),
+      case .success(let amount) = normalizer.amount(of: fields, parser: parser, currency: found.key.pair.base)
+    else { return false }
+    return convert(key: found.key, usedDefaultDay: found.usedDefaultDay, amount: amount)
+  }
+
+  /// Converts a record whose key and amount were read already (by the general rules, or from their cached
+  /// answers: ``XLSXRowDecoder``) on the fast path, and counts it; `false` (nothing counted) leaves the record to
+  /// ``convert(_:)``.
+  mutating func convert(key: RateKey, usedDefaultDay: Bool, amount: ExactDecimal) -> Bool {
+    decimals = nil
+    rateDay = nil
+    guard converter != nil,
+      let conversion = converter?.convert(base: key.pair.base, quote: key.pair.quote, day: key.day, amount: amount),
       let ends = converter?.appendValues(conversion, to: &scratch)
     else { return false }
     counts.records += 1
     if conversion.isFallback { counts.fallback += 1 } else { counts.ok += 1 }
-    if found.usedDefaultDay { withoutDate += 1 }
+    if usedDefaultDay { withoutDate += 1 }
     valueBytes.removeAll(keepingCapacity: true)
     valueBytes += scratch.bytes
     scratch.removeAll()

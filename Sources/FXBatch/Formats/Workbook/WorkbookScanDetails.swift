@@ -5,6 +5,8 @@ struct WorkbookScanDetails: FormatScanDetails {
   let mapping: FieldMapping
   /// The last column (0-based) any row of the sheet uses: the fx_* cells follow it.
   let lastColumn: Int
+  /// Whether pass 1 read the sheet with ``XLSXSheetScanner`` (then pass 2 does too).
+  var sheetScanned = false
 }
 
 extension FileScan {

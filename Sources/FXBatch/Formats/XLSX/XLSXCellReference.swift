@@ -17,12 +17,15 @@ public struct XLSXCellReference: Equatable, Sendable, CustomStringConvertible {
 
   /// Reads `A1` style text: one to three capital letters, then a row number without leading zeros; `nil` for
   /// anything else (lower case, `$`, a column past `XFD`, a row past 1048576).
-  public init?(_ text: String) {
+  public init?(_ text: String) { self.init(utf8: text.utf8) }
+
+  /// ``init(_:)`` of UTF-8 bytes (a sheet scanner's attribute value as it is stored).
+  init?(utf8 text: some Sequence<UInt8>) {
     var column = 0
     var letters = 0
     var row = 0
     var digits = 0
-    for byte in text.utf8 {
+    for byte in text {
       switch byte {
       case UInt8(ascii: "A")...UInt8(ascii: "Z") where digits == 0:
         letters += 1

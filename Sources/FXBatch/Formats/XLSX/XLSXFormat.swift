@@ -29,6 +29,7 @@ enum XLSXFormat: FileFormat {
     }
     let book = try XLSXBook(
       readPath: file.readPath, displayPath: file.displayPath, sheet: options.sheet, verify: true)
+    if options.fastPath, let scanned = scanSheet(file, book: book, context: context) { return scanned }
     let reader = try book.rows()
     return try WorkbookRecords.scan(
       file, context: context, format: format, sheetName: book.sheetName,
@@ -86,16 +87,25 @@ enum XLSXFormat: FileFormat {
 
     var rows = WorkbookRowConverter(context: context, scan: scan, quotes: quotes)
 
-    /// Appends the fx_* cells of one row of the sheet (none for the rows before the header and blank rows).
-    func cells(row: XLSXRow, prefix: [UInt8], markup: inout [UInt8]) throws(FileError) {
-      let number = row.number
-      if number == details.headerRow {
+    /// Converts one row of the sheet; `false` for the rows that get no fx_* cells (before the header, blank).
+    func convertRow(_ row: XLSXRow) -> Bool {
+      if row.number == details.headerRow {
         rows.setHeader()
-      } else if number > details.headerRow, !XLSXBook.isBlank(row) {
+      } else if row.number > details.headerRow, !XLSXBook.isBlank(row) {
         rows.convert(book.fields(of: row, mapping: details.mapping))
       } else {
-        return
+        return false
       }
+      return true
+    }
+
+    /// Appends the fx_* cells of one row of the sheet (none for the rows before the header and blank rows).
+    func cells(row: XLSXRow, prefix: [UInt8], markup: inout [UInt8]) throws(FileError) {
+      if convertRow(row) { appendCells(row: row.number, prefix: prefix, markup: &markup) }
+    }
+
+    /// Appends the fx_* cells of the row converted last, `number`.
+    func appendCells(row number: Int, prefix: [UInt8], markup: inout [UInt8]) {
       let isRecord = number != details.headerRow
       for (offset, annotation) in AnnotationColumn.allCases.enumerated() {
         let value = rows.value(offset)
@@ -132,15 +142,36 @@ enum XLSXFormat: FileFormat {
     do { deflater = try ZipDeflater(descriptor: temporary, path: outputPath) } catch {
       throw XLSXBook.fileError(error.description, readPath: outputPath, displayPath: scan.displayPath)
     }
-    let collector = XLSXRowCollector(sharedStrings: book.sharedStrings, path: scan.readPath, entry: book.sheetEntry.name)
-    try rewriter.rewrite(
-      stream, rows: collector,
-      rowError: { _ in
-        FileError(path: scan.displayPath, message: "the sheet changed while it was read (it differs from its first reading)")
-      },
-      write: { bytes throws(FileError) in
-        do { try deflater.write(bytes) } catch { throw FileError(path: scan.displayPath, message: "\(error)") }
-      }, cells: cells)
+    let write = { (bytes: [UInt8]) throws(FileError) in
+      do { try deflater.write(bytes) } catch { throw FileError(path: scan.displayPath, message: "\(error)") }
+    }
+    if details.sheetScanned {
+      var decoder = XLSXRowDecoder(book: book, mapping: details.mapping, normalizer: scan.normalizer)
+      try rewriteScanned(
+        stream, book: book, scan: scan, lastColumn: rewriter.lastColumn, write: write,
+        row: { scanner, markup throws(FileError) in
+          // A record row the simple rules read converts from its decoded key and amount where it can.
+          let number = scanner.rowNumber
+          if scanner.rowIsSimple, scanner.rowHasValue, number > details.headerRow,
+            let amount = decoder.amount(scanner.cells, in: scanner.bytes),
+            let found = decoder.key(scanner.cells, in: scanner.bytes),
+            rows.convert(key: found.key, usedDefaultDay: found.usedDefaultDay, amount: amount)
+          {
+            appendCells(row: number, prefix: Array(scanner.bytes.slice(scanner.rowPrefix).buffer), markup: &markup)
+            return number
+          }
+          let row = try wholeRow(scanner, book: book, scan: scan)
+          if convertRow(row) {
+            appendCells(row: row.number, prefix: Array(scanner.bytes.slice(scanner.rowPrefix).buffer), markup: &markup)
+          }
+          return row.number
+        })
+    } else {
+      let collector = XLSXRowCollector(sharedStrings: book.sharedStrings, path: scan.readPath, entry: book.sheetEntry.name)
+      try rewriter.rewrite(
+        stream, rows: collector,
+        rowError: { _ in Self.sheetChanged(scan.displayPath) }, write: write, cells: cells)
+    }
     let deflated: (size: UInt64, crc: UInt32)
     do { deflated = try deflater.finish() } catch { throw FileError(path: scan.displayPath, message: "\(error)") }
     do {

@@ -44,10 +44,49 @@ struct XLSXRowCollector {
   private var formula: String? = nil
   private var inline: String? = nil
 
-  init(sharedStrings: XLSXSharedStrings, path: String, entry: String) {
+  /// - Parameter previousRow: the number of the row before the first one read (0: none).
+  init(sharedStrings: XLSXSharedStrings, path: String, entry: String, previousRow: Int = 0) {
     self.sharedStrings = sharedStrings
     self.path = path
     self.entry = entry
+    self.previousRow = previousRow
+  }
+
+  /// Reads one row element from its bytes (from its `<` to after its end), by the rules above: the rows
+  /// ``XLSXSheetScanner`` leaves to them. The bytes are in its subset (no comment, CDATA section or processing
+  /// instruction).
+  ///
+  /// - Parameter previousRow: the number of the row before it.
+  /// - Throws: ``XLSXError`` for a row or cell out of place, or a shared string the table does not have.
+  static func row(
+    _ element: [UInt8], after previousRow: Int, sharedStrings: XLSXSharedStrings, path: String, entry: String
+  ) throws(XLSXError) -> XLSXRow {
+    var collector = XLSXRowCollector(sharedStrings: sharedStrings, path: path, entry: entry, previousRow: previousRow)
+    var index = 0
+    var inRow = false
+    while index < element.count {
+      guard let open = element[index...].firstIndex(of: UInt8(ascii: "<")) else { break }
+      if inRow, open > index { collector.text(element[index..<open], isCDATA: false) }
+      guard let end = XLSXSheetRewriter.tagEnd(in: element, from: open) else { break }
+      let markup = open..<end
+      index = end
+      let name = XLSXSheetRewriter.name(in: element, markup)
+      let isStart = element[open + 1] != UInt8(ascii: "/")
+      let isEmpty = element[end - 2] == UInt8(ascii: "/")
+      if !inRow {
+        try collector.startRow(element[markup])
+        if isEmpty { break }
+        inRow = true
+      } else if name.local.elementsEqual("row".utf8), !isStart {
+        break
+      } else if isStart {
+        try collector.startElement(name.local, tag: element[markup], isEmpty: isEmpty)
+      } else {
+        try collector.endElement()
+      }
+    }
+    collector.endRow()
+    return XLSXRow(number: collector.number, cells: collector.cells)
   }
 
   /// A row's start tag (`empty`: `<row …/>`).

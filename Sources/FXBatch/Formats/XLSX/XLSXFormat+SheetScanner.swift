@@ -1,0 +1,143 @@
+/// Both passes over a sheet in ``XLSXSheetScanner``'s subset: its bytes are read directly instead of through
+/// libxml2, record rows the simple rules read are summed up (pass 1) and converted (pass 2) from their decoded
+/// key and amount (``XLSXRowDecoder``), and every other row is read whole by ``XLSXRowCollector`` and goes
+/// through the general rules. A sheet outside the subset is read by libxml2 from its start (pass 1 returns
+/// `nil`), so its errors are libxml2's.
+extension XLSXFormat {
+  /// Pass 1 through the scanner; `nil` when the sheet is outside its subset or the scanner meets anything the
+  /// general path reports (a damaged entry, a row out of place): the general path then reads it again.
+  static func scanSheet(_ file: FileInput, book: XLSXBook, context: FormatContext) -> (FileScan, RateKeyIndex)? {
+    guard let stream = try? book.package.stream(book.sheetEntry) else { return nil }
+    var scanner = XLSXSheetScanner(stream: stream, sharedStringCount: book.sharedStrings.strings.count)
+    var state = WorkbookRecords.ScanState(
+      file, context: context, format: format, sheetName: book.sheetName, fields: book.fields(of:mapping:),
+      cellText: book.sampleText(of:))
+    var decoder: XLSXRowDecoder? = nil
+    let readsMark = context.options.decimalMark == nil
+    do {
+      while let item = try scanner.next() {
+        guard case .row = item, !state.isRefused else { continue }
+        if !state.needsWholeRow, scanner.rowIsSimple, scanner.rowHasValue, let last = scanner.cells.last {
+          if decoder == nil {
+            decoder = XLSXRowDecoder(book: book, mapping: state.mapping, normalizer: context.recordNormalizer)
+          }
+          let textAmount = readsMark && decoder?.amountIsText(scanner.cells) == true
+          if !textAmount {
+            if !state.collectsKeys {
+              state.addRecord(lastColumn: last.column, key: nil)
+              continue
+            }
+            if let found = decoder?.key(scanner.cells, in: scanner.bytes) {
+              state.addRecord(lastColumn: last.column, key: found.key)
+              continue
+            }
+          }
+        }
+        let row = try XLSXRowCollector.row(
+          Array(scanner.bytes.slice(scanner.rowRange).buffer), after: scanner.rowPreviousRow,
+          sharedStrings: book.sharedStrings, path: book.package.path, entry: book.sheetEntry.name)
+        scanner.previousRow = row.number
+        state.add(row)
+      }
+    } catch {
+      return nil
+    }
+    return try? state.finish(sheetScanned: true)
+  }
+
+  /// A row the simple rules did not convert, read whole (the same bytes pass 1 read and placed).
+  static func wholeRow(_ scanner: XLSXSheetScanner, book: XLSXBook, scan: FileScan) throws(FileError) -> XLSXRow {
+    do {
+      return try XLSXRowCollector.row(
+        Array(scanner.bytes.slice(scanner.rowRange).buffer), after: scanner.rowPreviousRow,
+        sharedStrings: book.sharedStrings, path: book.package.path, entry: book.sheetEntry.name)
+    } catch {
+      throw sheetChanged(scan.displayPath)
+    }
+  }
+
+  /// The error of a sheet that reads otherwise in pass 2 than it did in pass 1.
+  static func sheetChanged(_ displayPath: String) -> FileError {
+    FileError(path: displayPath, message: "the sheet changed while it was read (it differs from its first reading)")
+  }
+
+  /// Pass 2 through the scanner: copies the sheet's bytes as they inflate, byte for byte, but for a row's
+  /// `spans`, the `<dimension ref>` (widened to `lastColumn`, as ``XLSXSheetRewriter`` does) and the cells `row`
+  /// appends before each row's end.
+  ///
+  /// - Parameters:
+  ///   - row: converts the scanner's row, appends its fx_* cells (or none) to the markup, and returns its
+  ///     number.
+  static func rewriteScanned(
+    _ stream: any ZipEntryReading, book: XLSXBook, scan: FileScan, lastColumn: Int,
+    write: ([UInt8]) throws(FileError) -> Void,
+    row: (_ scanner: XLSXSheetScanner, _ markup: inout [UInt8]) throws(FileError) -> Int
+  ) throws(FileError) {
+    var scanner = XLSXSheetScanner(stream: stream, sharedStringCount: book.sharedStrings.strings.count)
+    let blockSize = 1 << 16
+    var output: [UInt8] = []
+    output.reserveCapacity(2 * blockSize)
+    var tag: [UInt8] = []
+    let lastColumnNumber = Array(String(lastColumn + 1).utf8)
+    while true {
+      let item: XLSXSheetScanner.Item?
+      do { item = try scanner.next() } catch {
+        if case .package(let error) = error {
+          throw XLSXBook.fileError(error.description, readPath: scan.readPath, displayPath: scan.displayPath)
+        }
+        throw sheetChanged(scan.displayPath)
+      }
+      guard let item else { break }
+      let bytes = scanner.bytes
+      switch item {
+      case .markup(let range):
+        output += bytes.slice(range).buffer
+      case .dimension(let range):
+        tag.removeAll(keepingCapacity: true)
+        tag += bytes.slice(range).buffer
+        if let ref = XLSXSheetRewriter.attributeRange("ref", of: tag) {
+          let widened = XLSXSheetRewriter.widened(String(decoding: tag[ref], as: UTF8.self), to: lastColumn)
+          tag.replaceSubrange(ref, with: Array(widened.utf8))
+        }
+        output += tag
+      case .row:
+        // The start tag, its `spans` ending at the new last column (the first number as written).
+        let start = scanner.rowRange.lowerBound
+        let tagEnd = scanner.rowTagEnd
+        if let spans = scanner.rowSpans {
+          output += bytes.slice(start..<spans.lowerBound).buffer
+          output += bytes.slice(spans).split(separator: UInt8(ascii: ":")).first.map(Array.init) ?? Array("1".utf8)
+          output.append(UInt8(ascii: ":"))
+          output += lastColumnNumber
+          output += bytes.slice(spans.upperBound..<tagEnd).buffer
+        } else {
+          output += bytes.slice(start..<tagEnd).buffer
+        }
+        if scanner.rowIsEmptyElement {
+          // `<row …/>`: written `<row …>cells</row>` when it gets cells.
+          output.removeLast(2)
+          output.append(UInt8(ascii: ">"))
+          let opened = output.count
+          scanner.previousRow = try row(scanner, &output)
+          if output.count == opened {
+            output.removeLast()
+            output += "/>".utf8
+          } else {
+            output += "</".utf8
+            output += bytes.slice(scanner.rowPrefix).buffer
+            output += "row>".utf8
+          }
+        } else {
+          output += bytes.slice(tagEnd..<scanner.rowEndTagStart).buffer
+          scanner.previousRow = try row(scanner, &output)
+          output += bytes.slice(scanner.rowEndTagStart..<scanner.rowRange.upperBound).buffer
+        }
+      }
+      if output.count >= blockSize {
+        try write(output)
+        output.removeAll(keepingCapacity: true)
+      }
+    }
+    if !output.isEmpty { try write(output) }
+  }
+}

@@ -1,0 +1,838 @@
+/// Reads a worksheet part's bytes directly as they inflate, for parts in a conservative, well-formed subset of
+/// XML 1.0 and Namespaces in XML; anything outside it makes the scanner decline (``Stop/declined(_:)``), and the
+/// caller reads the part with libxml2 instead (``XLSXSheetReader``, then ``XLSXSheetRewriter``), whose errors and
+/// messages stay the ones users see. libxml2's streaming reader alone took about 5 s of a million-row sheet.
+///
+/// The subset:
+/// - UTF-8 without a byte order mark; no XML declaration, or `<?xml version="1.0"` with an optional `encoding`
+///   `UTF-8` and `standalone` `yes` or `no` (§2.8); white space around the root element; no comment,
+///   processing instruction, CDATA section or document type anywhere.
+/// - Names of ASCII letters, digits, `_`, `-`, `.` (not starting with a digit, `-` or `.`), with at most one
+///   colon; namespaces declared on the root element only (`xmlns`, `xmlns:p` with a non-empty name, no two
+///   prefixes for one name, neither the `xml` nor the `xmlns` namespace), every prefix used declared there
+///   (`xml:` on attributes too); no attribute twice in a tag; end tags that match; at most 256 levels.
+/// - Text and attribute values: XML `Char`s (§2.2) in well-formed UTF-8 (shortest form, no surrogates, no
+///   U+FFFE/U+FFFF), `<` never in them, `&` only as `&lt;` `&gt;` `&amp;` `&quot;` `&apos;` or a character
+///   reference to a `Char`, no `]]>` in text.
+/// - Rows: `row` elements (by their local name) straight inside a `sheetData` straight inside the root; no `row`
+///   anywhere else.
+///
+/// Within the subset the scanner describes each row for its caller (``Item/row``): the row's bytes and, where
+/// it can read them by the simple rules below, its cells (``Cell``). A row it cannot (``rowIsSimple`` `false`:
+/// a row or cell without `r`, a reference out of place, a shared string the table does not have, rich text,
+/// an element other than `<v>`, `<f>` and `<is><t>` in a cell, anything but cells in the row) is read by
+/// ``XLSXRowCollector/row(_:after:sharedStrings:path:entry:)``, the one reader of rows from bytes, by the same
+/// rules as libxml2's reading (`XLSXSheetScannerTests` compares both).
+struct XLSXSheetScanner {
+  /// Why the scanner stopped.
+  enum Stop: Error {
+    /// The buffer ends inside the item being read (internal: the scanner reads more and starts it again).
+    case needMore
+    /// The part is outside the subset (or malformed): not shown to users.
+    case declined(String)
+    /// The entry's stream refused its bytes (a zip bomb, a damaged entry, a DTD).
+    case package(ZipError)
+  }
+
+  /// A cell's value as the simple rules read it.
+  enum CellKind: UInt8 {
+    /// A number (`t` absent, `n`, or a type the readers take as a number): ``Cell/value`` is its `<v>` text.
+    case number
+    /// A shared string (`t="s"`): ``Cell/value`` is its index, which the table has.
+    case shared
+    /// An inline string (`t="inlineStr"`): ``Cell/value`` is its one `<t>`'s text.
+    case inline
+    /// A formula's string result (`t="str"`): ``Cell/value`` is its `<v>` text.
+    case string
+    /// A boolean, error or typed date, or a formula without a cached value: a value, not read here.
+    case other
+    /// No value.
+    case empty
+  }
+
+  /// A cell read by the simple rules.
+  struct Cell {
+    /// Its column, from 0.
+    var column: Int
+    /// Its style's index (`s`; 0 without one).
+    var style: Int
+    var kind: CellKind
+    /// The text's bytes in ``bytes`` (empty for ``CellKind/empty`` and ``CellKind/other``).
+    var value: Range<Int>
+    /// Whether the text is what it stores: no reference, carriage return or `_x` escape to decode.
+    var isPlain: Bool
+  }
+
+  /// One piece of the part, in order: every byte is in exactly one item.
+  enum Item {
+    /// Bytes that are no row and no dimension, copied as they are.
+    case markup(Range<Int>)
+    /// A row element, described by ``rowStart`` … ``cells``.
+    case row
+    /// The `<dimension …>` start tag, whose `ref` the rewriter widens.
+    case dimension(Range<Int>)
+  }
+
+  /// The most bytes of one item (the prolog with the root's start tag, a row, a run of text).
+  static let maximumItemSize = 16 << 20
+  /// The most levels of elements.
+  static let maximumDepth = 256
+  /// Readable bytes after the buffer's capacity.
+  static let padding = 16
+
+  private let stream: any ZipEntryReading
+  private let buffer: ReadBuffer
+  private var chunk = [UInt8](repeating: 0, count: 1 << 18)
+  private let sharedStringCount: Int
+  /// The bytes read: the entry's bytes from the buffer's start (a view renewed when the buffer changes).
+  private(set) var bytes: ByteView
+  private var loaded = 0
+  private var position = 0
+  private var ended = false
+
+  private enum Phase { case prolog, content, epilog }
+  private var phase = Phase.prolog
+  /// The open elements' names, back to back, and where each ends.
+  private var names: [UInt8] = []
+  private var nameEnds: [Int] = []
+  /// The prefixes the root declares.
+  private var prefixes: [[UInt8]] = []
+  /// The attributes of the tag read last: name, prefix length (0: none) and value, and whether the value needs
+  /// decoding.
+  private var attributes: [(name: Range<Int>, prefix: Int, value: Range<Int>, isPlain: Bool)] = []
+
+  // MARK: The row of the last ``Item/row``
+
+  /// The row's number (by the simple rules; 0 when ``rowIsSimple`` is `false`).
+  private(set) var rowNumber = 0
+  /// The row's element: from its `<` to after its end (its end tag's `>`, or its start tag's for `<row/>`).
+  private(set) var rowRange = 0..<0
+  /// The end of its start tag (after `>`), the `<` of its end tag (or its start tag's `/` for `<row/>`).
+  private(set) var rowTagEnd = 0
+  private(set) var rowEndTagStart = 0
+  private(set) var rowIsEmptyElement = false
+  /// Its `spans` value, and the prefix of its name (`x:`, or empty), in ``bytes``.
+  private(set) var rowSpans: Range<Int>? = nil
+  private(set) var rowPrefix = 0..<0
+  /// Whether the simple rules read it: then ``cells`` are its cells.
+  private(set) var rowIsSimple = true
+  private(set) var cells: [Cell] = []
+  /// Whether a cell of the row surely holds a value (a number, a boolean, an error, a formula, text with a
+  /// printable character other than space): then the row is not blank.
+  private(set) var rowHasValue = false
+  /// The number of the row before (the caller sets it after reading a row the simple rules did not).
+  var previousRow = 0
+  /// The number of the row before this one.
+  private(set) var rowPreviousRow = 0
+
+  /// - Parameters:
+  ///   - stream: the sheet's entry, unread.
+  ///   - sharedStringCount: how many shared strings the workbook has.
+  init(stream: any ZipEntryReading, sharedStringCount: Int) {
+    self.stream = stream
+    self.sharedStringCount = sharedStringCount
+    buffer = ReadBuffer(capacity: 1 << 20, padding: Self.padding)
+    bytes = buffer.view(count: 0)
+  }
+
+  /// The next item, or `nil` after the part's last byte.
+  mutating func next() throws(Stop) -> Item? {
+    while true {
+      if position == loaded {
+        guard try refill(keepingFrom: position) else {
+          guard phase == .epilog else { throw .declined("the part ends inside its root element") }
+          return nil
+        }
+      }
+      let start = position
+      let (openNames, openElements) = (names.count, nameEnds.count)
+      do throws(Stop) {
+        let found = try item()
+        guard position - start <= Self.maximumItemSize else { throw Stop.declined("an item too large") }
+        return found
+      } catch {
+        guard case .needMore = error else { throw error }
+        // The item is read again from its start: the elements it opened are not open.
+        names.removeSubrange(openNames...)
+        nameEnds.removeSubrange(openElements...)
+        position = start
+        guard try refill(keepingFrom: start) else { throw .declined("the part ends inside markup") }
+      }
+    }
+  }
+
+  /// Reads more of the entry, keeping the bytes from `start` on (moved to the buffer's front).
+  ///
+  /// - Returns: `false` at the entry's end.
+  private mutating func refill(keepingFrom start: Int) throws(Stop) -> Bool {
+    guard !ended else { return false }
+    if start > 0 {
+      buffer.moveToFront(start..<loaded)
+      loaded -= start
+      position -= start
+    }
+    if loaded == buffer.capacity {
+      guard buffer.capacity < Self.maximumItemSize else { throw .declined("an item too large") }
+      buffer.grow(keeping: loaded)
+    }
+    let room = min(buffer.capacity - loaded, chunk.count)
+    let got: Int
+    do {
+      if chunk.count != room { chunk = [UInt8](repeating: 0, count: room) }
+      got = try stream.read(into: &chunk)
+    } catch {
+      throw .package(error)
+    }
+    if got == 0 {
+      ended = true
+      bytes = buffer.view(count: loaded)
+      return false
+    }
+    buffer.store(chunk[..<got], at: loaded)
+    loaded += got
+    bytes = buffer.view(count: loaded)
+    return true
+  }
+
+  /// The byte at `index`, or ``Stop/needMore`` past the bytes read.
+  @inline(__always)
+  private func byte(_ index: Int) throws(Stop) -> UInt8 {
+    guard index < loaded else { throw .needMore }
+    return bytes[index]
+  }
+
+  // MARK: Items
+
+  private mutating func item() throws(Stop) -> Item {
+    let start = position
+    switch phase {
+    case .prolog:
+      try prolog()
+      phase = .content
+      return .markup(start..<position)
+    case .epilog:
+      while position < loaded, XMLSimpleScanner.isSpace(bytes[position]) { position += 1 }
+      guard position > start else { throw .declined("content after the root element") }
+      return .markup(start..<position)
+    case .content:
+      guard bytes[position] == UInt8(ascii: "<") else {
+        position = try text(from: position).end
+        return .markup(start..<position)
+      }
+      let next = try byte(position + 1)
+      if next == UInt8(ascii: "/") {
+        position = try endTag(at: position)
+        if nameEnds.isEmpty { phase = .epilog }
+        return .markup(start..<position)
+      }
+      let tag = try startTag(at: position)
+      let local = localName(tag.name)
+      if bytes.slice(local).elementsEqual("row".utf8) {
+        guard nameEnds.count == 2, openLocalName(1).elementsEqual("sheetData".utf8) else {
+          throw .declined("a row outside sheetData")
+        }
+        try row(at: start, tag: tag)
+        return .row
+      }
+      if !tag.isEmptyElement { try push(tag.name) }
+      position = tag.end
+      if bytes.slice(local).elementsEqual("dimension".utf8) { return .dimension(start..<position) }
+      return .markup(start..<position)
+    }
+  }
+
+  /// The XML declaration, white space and the root's start tag.
+  private mutating func prolog() throws(Stop) {
+    var at = position
+    if try byte(at) == UInt8(ascii: "<"), try byte(at + 1) == UInt8(ascii: "?") {
+      at = try declaration(at: at)
+    }
+    while XMLSimpleScanner.isSpace(try byte(at)) { at += 1 }
+    guard try byte(at) == UInt8(ascii: "<") else { throw .declined("no root element") }
+    let tag = try startTag(at: at, isRoot: true)
+    guard !tag.isEmptyElement else { throw .declined("an empty root element") }
+    try push(tag.name)
+    position = tag.end
+  }
+
+  /// `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>`: the version, then optionally the encoding and
+  /// `standalone`, in that order.
+  private mutating func declaration(at index: Int) throws(Stop) -> Int {
+    guard bytes.slice(index..<min(loaded, index + 6)).elementsEqual("<?xml ".utf8) else {
+      if index + 6 > loaded { throw .needMore }
+      throw .declined("a processing instruction")
+    }
+    var at = index + 5
+    func pseudoAttribute(_ name: String) throws(Stop) -> [UInt8]? {
+      var cursor = at
+      var spaces = 0
+      while XMLSimpleScanner.isSpace(try byte(cursor)) {
+        cursor += 1
+        spaces += 1
+      }
+      let nameBytes = Array(name.utf8)
+      guard spaces > 0, cursor + nameBytes.count <= loaded else {
+        if cursor + nameBytes.count > loaded { throw .needMore }
+        return nil
+      }
+      guard bytes.slice(cursor..<cursor + nameBytes.count).elementsEqual(nameBytes) else { return nil }
+      cursor += nameBytes.count
+      while XMLSimpleScanner.isSpace(try byte(cursor)) { cursor += 1 }
+      guard try byte(cursor) == UInt8(ascii: "=") else { throw .declined("a malformed XML declaration") }
+      cursor += 1
+      while XMLSimpleScanner.isSpace(try byte(cursor)) { cursor += 1 }
+      let quote = try byte(cursor)
+      guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
+        throw .declined("a malformed XML declaration")
+      }
+      var close = cursor + 1
+      while try byte(close) != quote {
+        guard close - cursor < 32 else { throw .declined("a malformed XML declaration") }
+        close += 1
+      }
+      at = close + 1
+      return bytes.array(cursor + 1..<close)
+    }
+    guard try pseudoAttribute("version") == Array("1.0".utf8) else { throw .declined("an XML version other than 1.0") }
+    if let encoding = try pseudoAttribute("encoding") {
+      guard String(decoding: encoding, as: UTF8.self).uppercased() == "UTF-8" else { throw .declined("an encoding") }
+    }
+    if let standalone = try pseudoAttribute("standalone") {
+      guard standalone == Array("yes".utf8) || standalone == Array("no".utf8) else {
+        throw .declined("a malformed XML declaration")
+      }
+    }
+    while XMLSimpleScanner.isSpace(try byte(at)) { at += 1 }
+    guard try byte(at) == UInt8(ascii: "?"), try byte(at + 1) == UInt8(ascii: ">") else {
+      throw .declined("a malformed XML declaration")
+    }
+    return at + 2
+  }
+
+  // MARK: Rows
+
+  /// Reads a row element whose start tag (`tag`) is at `start`, and its cells by the simple rules.
+  private mutating func row(at start: Int, tag: Tag) throws(Stop) {
+    rowRange = start..<tag.end
+    rowTagEnd = tag.end
+    rowIsEmptyElement = tag.isEmptyElement
+    rowEndTagStart = tag.isEmptyElement ? tag.end - 2 : tag.end
+    rowPrefix = tag.name.lowerBound..<(localName(tag.name).lowerBound)
+    rowSpans = nil
+    rowIsSimple = true
+    rowHasValue = false
+    rowNumber = 0
+    rowPreviousRow = previousRow
+    cells.removeAll(keepingCapacity: true)
+    var reference: Range<Int>? = nil
+    for attribute in attributes where attribute.prefix == 0 {
+      let name = bytes.slice(attribute.name)
+      if name.elementsEqual("r".utf8) {
+        reference = attribute.isPlain ? attribute.value : nil
+        if !attribute.isPlain { rowIsSimple = false }
+      } else if name.elementsEqual("spans".utf8) {
+        rowSpans = attribute.value
+      }
+    }
+    if let reference, let number = Self.decimal(bytes.slice(reference)), number > previousRow,
+      number <= XLSXCellReference.rowCount
+    {
+      rowNumber = number
+    } else {
+      rowIsSimple = false
+    }
+    guard !tag.isEmptyElement else {
+      position = tag.end
+      if rowIsSimple { previousRow = rowNumber }
+      return
+    }
+    try push(tag.name)
+    let rowDepth = nameEnds.count
+    var at = tag.end
+    /// The cell being read: its index in `cells`, and what its content held.
+    var inCell = false
+    var valueCount = 0
+    var inlineCount = 0
+    var hasFormula = false
+    var type = CellKind.number
+    var typeIsString = false
+    var capture: (depth: Int, isInline: Bool)? = nil
+    while true {
+      if try byte(at) != UInt8(ascii: "<") {
+        let text = try text(from: at)
+        if let capture, nameEnds.count == capture.depth, inCell {
+          cells[cells.count - 1].value = at..<text.end
+          cells[cells.count - 1].isPlain = !text.needsDecoding && !(capture.isInline && text.hasEscape)
+        }
+        at = text.end
+        continue
+      }
+      if try byte(at + 1) == UInt8(ascii: "/") {
+        let depth = nameEnds.count
+        let tagStart = at
+        at = try endTag(at: at)
+        if depth == rowDepth {
+          rowEndTagStart = tagStart
+          break
+        }
+        if inCell, depth == rowDepth + 1 {
+          finishCell(type: type, typeIsString: typeIsString, values: valueCount, inlines: inlineCount, formula: hasFormula)
+          inCell = false
+        }
+        if let found = capture, depth == found.depth { capture = nil }
+        continue
+      }
+      let child = try startTag(at: at)
+      let local = bytes.slice(localName(child.name))
+      guard !local.elementsEqual("row".utf8) else { throw .declined("a row inside a row") }
+      let depth = nameEnds.count - rowDepth  // 0: a child of the row
+      if depth == 0 {
+        guard local.elementsEqual("c".utf8) else {
+          rowIsSimple = false
+          if !child.isEmptyElement { try push(child.name) }
+          at = child.end
+          continue
+        }
+        (type, typeIsString) = cellStart()
+        (valueCount, inlineCount, hasFormula) = (0, 0, false)
+        if child.isEmptyElement {
+          finishCell(type: type, typeIsString: typeIsString, values: 0, inlines: 0, formula: false)
+        } else {
+          inCell = true
+          try push(child.name)
+        }
+        at = child.end
+        continue
+      }
+      // Inside a cell (depth 1: its children; 2: inside `<is>`).
+      if depth == 1, local.elementsEqual("v".utf8) {
+        valueCount += 1
+        if type != .inline, child.isEmptyElement {
+          cells[cells.count - 1].value = child.end..<child.end
+          cells[cells.count - 1].isPlain = true
+        } else if type != .inline {
+          cells[cells.count - 1].value = child.end..<child.end
+          cells[cells.count - 1].isPlain = true
+          capture = (nameEnds.count + 1, false)
+        }
+      } else if depth == 1, local.elementsEqual("f".utf8) {
+        hasFormula = true
+      } else if depth == 1, local.elementsEqual("is".utf8) {
+        inlineCount += 1
+        if type == .inline {
+          cells[cells.count - 1].value = child.end..<child.end
+          cells[cells.count - 1].isPlain = true
+        }
+      } else if depth == 2, type == .inline, local.elementsEqual("t".utf8),
+        openLocalName(nameEnds.count - 1)
+          .elementsEqual("is".utf8)
+      {
+        inlineCount += 1
+        if !child.isEmptyElement { capture = (nameEnds.count + 1, true) }
+      } else if depth == 2, openLocalName(nameEnds.count - 1).elementsEqual("f".utf8) {
+        rowIsSimple = false
+      } else {
+        rowIsSimple = false
+      }
+      if !child.isEmptyElement { try push(child.name) }
+      at = child.end
+    }
+    rowRange = start..<at
+    position = at
+    if rowIsSimple { previousRow = rowNumber }
+  }
+
+  /// A cell's start tag was read (its attributes in ``attributes``): appends it to ``cells``.
+  ///
+  /// - Returns: its type, and whether it is `str`.
+  private mutating func cellStart() -> (CellKind, Bool) {
+    var reference: Range<Int>? = nil
+    var style = 0
+    var kind = CellKind.number
+    var isString = false
+    for attribute in attributes where attribute.prefix == 0 {
+      let name = bytes.slice(attribute.name)
+      guard name.count == 1 else { continue }
+      let value = bytes.slice(attribute.value)
+      switch name[0] {
+      case UInt8(ascii: "r"): reference = attribute.isPlain ? attribute.value : nil
+      case UInt8(ascii: "s"):
+        // The readers take a style that is no number as none (`Int(s) ?? 0`).
+        if !attribute.isPlain {
+          rowIsSimple = false
+        } else if !value.isEmpty {
+          style = Self.decimal(value) ?? (Self.isSignedNumber(value) ? -1 : 0)
+          if style < 0 { rowIsSimple = false }
+        }
+      case UInt8(ascii: "t"):
+        if !attribute.isPlain {
+          rowIsSimple = false
+        } else if value.elementsEqual("s".utf8) {
+          kind = .shared
+        } else if value.elementsEqual("inlineStr".utf8) {
+          kind = .inline
+        } else if value.elementsEqual("str".utf8) {
+          kind = .string
+          isString = true
+        } else if value.elementsEqual("b".utf8) || value.elementsEqual("e".utf8) || value.elementsEqual("d".utf8) {
+          kind = .other
+        }
+      default: break
+      }
+    }
+    var column = -1
+    if let reference, let found = XLSXCellReference(utf8: bytes.slice(reference)), found.row == rowNumber,
+      found.column > (cells.last?.column ?? -1)
+    {
+      column = found.column
+    } else {
+      rowIsSimple = false
+    }
+    cells.append(Cell(column: column, style: style, kind: kind, value: 0..<0, isPlain: true))
+    return (kind, isString)
+  }
+
+  /// A cell's end: its kind from its type and what it held, as the readers' rules give it.
+  private mutating func finishCell(type: CellKind, typeIsString: Bool, values: Int, inlines: Int, formula: Bool) {
+    let index = cells.count - 1
+    var cell = cells[index]
+    if type == .inline {
+      // One `<is>` holding one `<t>`; without `<is>`, no value.
+      if inlines == 0 {
+        cell.kind = .empty
+      } else if inlines != 2 || values > 0 {
+        rowIsSimple = false
+      }
+    } else if values > 1 || inlines > 0 {
+      rowIsSimple = false
+    } else if values == 0 || (cell.value.isEmpty && !typeIsString) {
+      cell.kind = formula ? .other : .empty
+      cell.value = 0..<0
+    } else if type == .shared {
+      guard cell.isPlain, let index = Self.decimal(bytes.slice(cell.value)), index < sharedStringCount else {
+        rowIsSimple = false
+        cells[cells.count - 1] = cell
+        return
+      }
+    }
+    switch cell.kind {
+    case .number, .other: rowHasValue = true
+    case .inline, .string:
+      if cell.isPlain, bytes.slice(cell.value).contains(where: { $0 > 0x20 && $0 < 0x7F }) { rowHasValue = true }
+    case .shared, .empty: break
+    }
+    cells[index] = cell
+  }
+
+  /// A number without sign or leading zeros, as `Int(text)` reads it (at most 9 digits here); `nil` otherwise.
+  static func decimal(_ text: ByteView) -> Int? {
+    guard text.count > 0, text.count <= 9 else { return nil }
+    var value = 0
+    for byte in text {
+      guard byte &- UInt8(ascii: "0") < 10 else { return nil }
+      value = value * 10 + Int(byte &- UInt8(ascii: "0"))
+    }
+    return value
+  }
+
+  /// Whether `Int(text)` would read the text but ``decimal(_:)`` does not: a sign, or more digits.
+  private static func isSignedNumber(_ text: ByteView) -> Bool {
+    Int(String(decoding: text.buffer, as: UTF8.self)) != nil
+  }
+
+  // MARK: Markup
+
+  /// A start tag read: its name, its end (after `>`), and whether it is `<name/>`; its attributes are in
+  /// ``attributes``.
+  struct Tag {
+    let name: Range<Int>
+    let end: Int
+    let isEmptyElement: Bool
+  }
+
+  /// The local part of a name (after its colon).
+  @inline(__always)
+  private func localName(_ name: Range<Int>) -> Range<Int> {
+    var index = name.upperBound
+    while index > name.lowerBound {
+      if bytes[index - 1] == UInt8(ascii: ":") { return index..<name.upperBound }
+      index -= 1
+    }
+    return name
+  }
+
+  /// The local name of the open element at `level` (0: the root).
+  private func openLocalName(_ level: Int) -> ArraySlice<UInt8> {
+    let start = level == 0 ? 0 : nameEnds[level - 1]
+    let name = names[start..<nameEnds[level]]
+    guard let colon = name.lastIndex(of: UInt8(ascii: ":")) else { return name }
+    return names[(colon + 1)..<nameEnds[level]]
+  }
+
+  private mutating func push(_ name: Range<Int>) throws(Stop) {
+    guard nameEnds.count < Self.maximumDepth else { throw .declined("too deep") }
+    names += bytes.slice(name)
+    nameEnds.append(names.count)
+  }
+
+  /// Reads a start tag at `index` (its `<`) into ``attributes``.
+  private mutating func startTag(at index: Int, isRoot: Bool = false) throws(Stop) -> Tag {
+    let name = try qualifiedName(at: index + 1)
+    attributes.removeAll(keepingCapacity: true)
+    var at = name.range.upperBound
+    while true {
+      var spaces = 0
+      while XMLSimpleScanner.isSpace(try byte(at)) {
+        at += 1
+        spaces += 1
+      }
+      let byte = try byte(at)
+      if byte == UInt8(ascii: ">") {
+        if isRoot { try declarePrefixes() }
+        try checkPrefix(name.range, prefix: name.prefix)
+        try checkAttributePrefixes()
+        return Tag(name: name.range, end: at + 1, isEmptyElement: false)
+      }
+      if byte == UInt8(ascii: "/") {
+        guard try self.byte(at + 1) == UInt8(ascii: ">") else { throw .declined("a malformed tag") }
+        if isRoot { try declarePrefixes() }
+        try checkPrefix(name.range, prefix: name.prefix)
+        try checkAttributePrefixes()
+        return Tag(name: name.range, end: at + 2, isEmptyElement: true)
+      }
+      guard spaces > 0 else { throw .declined("a malformed tag") }
+      let attribute = try qualifiedName(at: at)
+      at = attribute.range.upperBound
+      while XMLSimpleScanner.isSpace(try self.byte(at)) { at += 1 }
+      guard try self.byte(at) == UInt8(ascii: "=") else { throw .declined("an attribute without a value") }
+      at += 1
+      while XMLSimpleScanner.isSpace(try self.byte(at)) { at += 1 }
+      let quote = try self.byte(at)
+      guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { throw .declined("an unquoted value") }
+      let value = try attributeValue(from: at + 1, quote: quote)
+      for other in attributes
+      where other.name.count == attribute.range.count
+        && bytes.bytesEqual(at: other.name.lowerBound, attribute.range.lowerBound, length: other.name.count)
+      {
+        throw .declined("an attribute twice")
+      }
+      attributes.append((attribute.range, attribute.prefix, at + 1..<value.end, value.isPlain))
+      at = value.end + 1
+    }
+  }
+
+  /// The root's namespace declarations: its prefixes, each bound once to a non-empty name that is neither
+  /// the `xml` nor the `xmlns` namespace.
+  private mutating func declarePrefixes() throws(Stop) {
+    var bound: [[UInt8]] = []
+    for attribute in attributes {
+      let name = bytes.slice(attribute.name)
+      let isDefault = name.elementsEqual("xmlns".utf8)
+      guard isDefault || (attribute.prefix == 5 && name.starts(with: "xmlns:".utf8)) else { continue }
+      let value = bytes.array(attribute.value)
+      guard attribute.isPlain, !value.isEmpty || isDefault,
+        value != Array("http://www.w3.org/XML/1998/namespace".utf8),
+        value != Array("http://www.w3.org/2000/xmlns/".utf8)
+      else { throw .declined("a namespace declaration") }
+      guard !isDefault else { continue }
+      guard !bound.contains(value) else { throw .declined("two prefixes for one namespace") }
+      bound.append(value)
+      let prefix = bytes.array((attribute.name.lowerBound + 6)..<attribute.name.upperBound)
+      guard !prefix.starts(with: "xml".utf8), !prefix.starts(with: "XML".utf8) else {
+        throw .declined("a reserved prefix")
+      }
+      prefixes.append(prefix)
+    }
+  }
+
+  /// Every prefixed attribute's prefix is `xml` or one the root declares; `xmlns` declarations only on the root.
+  private mutating func checkAttributePrefixes() throws(Stop) {
+    for attribute in attributes {
+      let name = bytes.slice(attribute.name)
+      if name.elementsEqual("xmlns".utf8) || (attribute.prefix == 5 && name.starts(with: "xmlns".utf8)) {
+        guard nameEnds.isEmpty else { throw .declined("a namespace declaration below the root") }
+        continue
+      }
+      guard attribute.prefix > 0 else { continue }
+      let prefix = bytes.slice(attribute.name.lowerBound..<(attribute.name.lowerBound + attribute.prefix))
+      if prefix.elementsEqual("xml".utf8) { continue }
+      guard prefixes.contains(where: { prefix.elementsEqual($0) }) else { throw .declined("an undeclared prefix") }
+    }
+  }
+
+  /// An element name's prefix is one the root declares (checked after the root's declarations are read).
+  private func checkPrefix(_ name: Range<Int>, prefix: Int) throws(Stop) {
+    guard prefix > 0 else { return }
+    let bytes = self.bytes.slice(name.lowerBound..<(name.lowerBound + prefix))
+    guard prefixes.contains(where: { bytes.elementsEqual($0) }) else { throw .declined("an undeclared prefix") }
+  }
+
+  /// A name with at most one colon, neither first nor last: its range and the prefix's length (0: none).
+  @inline(__always)
+  private func qualifiedName(at index: Int) throws(Stop) -> (range: Range<Int>, prefix: Int) {
+    guard Self.isNameStart(try byte(index)) else { throw .declined("a malformed name") }
+    var at = index + 1
+    var prefix = 0
+    while true {
+      let byte = try self.byte(at)
+      if Self.isNameStart(byte) || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") {
+        at += 1
+      } else if byte == UInt8(ascii: ":"), prefix == 0 {
+        prefix = at - index
+        at += 1
+        guard Self.isNameStart(try self.byte(at)) else { throw .declined("a malformed name") }
+      } else if byte >= 0x80 || byte == UInt8(ascii: ":") {
+        throw .declined("a name outside the subset")
+      } else {
+        guard at - index < 1000 else { throw .declined("a long name") }
+        return (index..<at, prefix)
+      }
+    }
+  }
+
+  @inline(__always)
+  private static func isNameStart(_ byte: UInt8) -> Bool {
+    (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte == UInt8(ascii: "_")
+  }
+
+  /// Reads an end tag at `index` (its `<`), which must close the innermost open element.
+  ///
+  /// - Returns: the index after its `>`.
+  private mutating func endTag(at index: Int) throws(Stop) -> Int {
+    guard let last = nameEnds.last else { throw .declined("an end tag after the root") }
+    let start = nameEnds.count > 1 ? nameEnds[nameEnds.count - 2] : 0
+    let length = last - start
+    var at = index + 2
+    guard at + length < loaded else { throw .needMore }
+    for offset in 0..<length where bytes[at + offset] != names[start + offset] {
+      throw .declined("a mismatched end tag")
+    }
+    at += length
+    while XMLSimpleScanner.isSpace(try byte(at)) { at += 1 }
+    guard try byte(at) == UInt8(ascii: ">") else { throw .declined("a mismatched end tag") }
+    names.removeSubrange(start...)
+    nameEnds.removeLast()
+    return at + 1
+  }
+
+  /// Reads character data (§2.4) from `index` up to the next `<`.
+  ///
+  /// - Returns: the `<`'s index; whether the text holds a reference or a carriage return; whether it holds
+  ///   `_x` (OOXML's escapes in inline strings).
+  @inline(__always)
+  private func text(from index: Int) throws(Stop) -> (end: Int, needsDecoding: Bool, hasEscape: Bool) {
+    var at = index
+    var needsDecoding = false
+    var hasEscape = false
+    let bytes = self.bytes
+    let loaded = self.loaded
+    while true {
+      // Printable ASCII other than `<`, `&`, `]` and `_` needs no other look.
+      while at < loaded {
+        let byte = bytes[at]
+        guard byte &- 0x20 < 0x5F, byte != UInt8(ascii: "<"), byte != UInt8(ascii: "&"), byte != UInt8(ascii: "]"),
+          byte != UInt8(ascii: "_")
+        else { break }
+        at += 1
+      }
+      guard at < loaded else { throw .needMore }
+      let byte = bytes[at]
+      switch byte {
+      case UInt8(ascii: "<"): return (at, needsDecoding, hasEscape)
+      case UInt8(ascii: "&"):
+        at = try reference(at: at)
+        needsDecoding = true
+      case UInt8(ascii: "]"):
+        if try self.byte(at + 1) == UInt8(ascii: "]"), try self.byte(at + 2) == UInt8(ascii: ">") {
+          throw .declined("]]> in text")
+        }
+        at += 1
+      case UInt8(ascii: "_"):
+        if try self.byte(at + 1) == UInt8(ascii: "x") { hasEscape = true }
+        at += 1
+      case 0x0D:
+        needsDecoding = true
+        at += 1
+      default:
+        at = try character(at: at)
+      }
+    }
+  }
+
+  /// Reads an attribute value (§3.1 `AttValue`) from `index` up to its closing `quote`.
+  ///
+  /// - Returns: the closing quote's index, and whether the value is as stored (no reference, tab or line end).
+  private func attributeValue(from index: Int, quote: UInt8) throws(Stop) -> (end: Int, isPlain: Bool) {
+    var at = index
+    var isPlain = true
+    while true {
+      let byte = try self.byte(at)
+      switch byte {
+      case quote: return (at, isPlain)
+      case UInt8(ascii: "<"): throw .declined("< in an attribute value")
+      case UInt8(ascii: "&"):
+        at = try reference(at: at)
+        isPlain = false
+      case 0x09, 0x0A, 0x0D:
+        isPlain = false
+        at += 1
+      default: at = try character(at: at)
+      }
+    }
+  }
+
+  /// Reads a reference at `index` (its `&`): one of the five predefined entities, or a character reference to
+  /// an XML `Char`.
+  ///
+  /// - Returns: the index after its `;`.
+  private func reference(at index: Int) throws(Stop) -> Int {
+    var end = index + 1
+    while try byte(end) != UInt8(ascii: ";") {
+      guard end - index < 12 else { throw .declined("a reference") }
+      end += 1
+    }
+    let name = bytes.slice(index + 1..<end)
+    for entity in ["lt", "gt", "amp", "quot", "apos"] where name.elementsEqual(entity.utf8) { return end + 1 }
+    guard name.count >= 2, name[0] == UInt8(ascii: "#") else { throw .declined("an entity reference") }
+    let isHex = name[1] == UInt8(ascii: "x")
+    let digits = name.slice((isHex ? 2 : 1)..<name.count)
+    guard digits.count > 0, digits.count <= 8,
+      let code = UInt32(String(decoding: digits.buffer, as: UTF8.self), radix: isHex ? 16 : 10),
+      code == 0x09 || code == 0x0A || code == 0x0D || (0x20...0xD7FF).contains(code) || (0xE000...0xFFFD).contains(code)
+        || (0x10000...0x10FFFF).contains(code)
+    else { throw .declined("a character reference") }
+    return end + 1
+  }
+
+  /// Reads one XML `Char` (§2.2) in UTF-8 at `index`.
+  ///
+  /// - Returns: the index after it.
+  @inline(__always)
+  private func character(at index: Int) throws(Stop) -> Int {
+    let first = try byte(index)
+    if first < 0x80 {
+      guard first >= 0x20 && first != 0x7F || first == 0x09 || first == 0x0A || first == 0x0D else {
+        throw .declined("a control character")
+      }
+      return index + 1
+    }
+    var needsMore = false
+    let found = UTF8Validation.character(lead: first) { offset in
+      guard index + offset < loaded else {
+        needsMore = true
+        return nil
+      }
+      return bytes[index + offset]
+    }
+    switch found {
+    case .valid(let length):
+      // U+FFFE and U+FFFF are not XML characters.
+      if length == 3, first == 0xEF, bytes[index + 1] == 0xBF, bytes[index + 2] >= 0xBE {
+        throw .declined("U+FFFE or U+FFFF")
+      }
+      return index + length
+    case .truncated where needsMore: throw .needMore
+    case .invalid, .truncated: throw .declined("malformed UTF-8")
+    }
+  }
+}

@@ -70,6 +70,11 @@ struct ByteBuffer {
     bytes.withUnsafeBufferPointer { append($0) }
   }
 
+  @inline(__always)
+  mutating func append(_ bytes: ArraySlice<UInt8>) {
+    bytes.withUnsafeBufferPointer { append($0) }
+  }
+
   /// Writes at most `maximum` bytes straight into the buffer: `body` gets a cursor with room for them (which
   /// checks its writes against that room in debug builds); the bytes up to where it leaves the cursor are kept.
   @inline(__always)
@@ -112,6 +117,12 @@ struct ByteBuffer {
   }
 
   mutating func removeAll() { count = 0 }
+
+  /// Removes the last `count` bytes.
+  mutating func removeLast(_ count: Int) {
+    assert(count >= 0 && count <= self.count, "ByteBuffer: removing \(count) of \(self.count) bytes")
+    self.count -= count
+  }
 
   /// Gives this copy storage of its own (empty).
   mutating func makeUnique() {

@@ -151,6 +151,15 @@ struct ByteView: Sequence {
     return other.withUnsafeBufferPointer { memcmp($0.baseAddress!, start.unsafelyUnwrapped + index, other.count) == 0 }
   }
 
+  /// Whether the bytes are the UTF-8 of `text` (a name the scanners look for: `row`, `c`).
+  @inline(__always)
+  func equals(_ text: StaticString) -> Bool {
+    let length = text.utf8CodeUnitCount
+    guard count == length else { return false }
+    guard length > 0, let start else { return true }
+    return memcmp(start, text.utf8Start, length) == 0
+  }
+
   /// The index of the first `byte` at or after `index` (within `0 ... count`), found by `memchr`; `nil` when
   /// there is none.
   @inline(__always)

@@ -71,12 +71,11 @@ extension XLSXFormat {
   static func rewriteScanned(
     _ stream: any ZipEntryReading, book: XLSXBook, scan: FileScan, lastColumn: Int,
     write: ([UInt8]) throws(FileError) -> Void,
-    row: (_ scanner: XLSXSheetScanner, _ markup: inout [UInt8]) throws(FileError) -> Int
+    row: (_ scanner: XLSXSheetScanner, _ markup: inout ByteBuffer) throws(FileError) -> Int
   ) throws(FileError) {
     var scanner = XLSXSheetScanner(stream: stream, sharedStringCount: book.sharedStrings.strings.count)
     let blockSize = 1 << 16
-    var output: [UInt8] = []
-    output.reserveCapacity(2 * blockSize)
+    var output = ByteBuffer(capacity: 2 * blockSize)
     var tag: [UInt8] = []
     let lastColumnNumber = Array(String(lastColumn + 1).utf8)
     while true {
@@ -91,7 +90,7 @@ extension XLSXFormat {
       let bytes = scanner.bytes
       switch item {
       case .markup(let range):
-        output += bytes.slice(range).buffer
+        output.append(bytes.slice(range))
       case .dimension(let range):
         tag.removeAll(keepingCapacity: true)
         tag += bytes.slice(range).buffer
@@ -99,19 +98,19 @@ extension XLSXFormat {
           let widened = XLSXSheetRewriter.widened(String(decoding: tag[ref], as: UTF8.self), to: lastColumn)
           tag.replaceSubrange(ref, with: Array(widened.utf8))
         }
-        output += tag
+        output.append(tag)
       case .row:
         // The start tag, its `spans` ending at the new last column (the first number as written).
         let start = scanner.rowRange.lowerBound
         let tagEnd = scanner.rowTagEnd
         if let spans = scanner.rowSpans {
-          output += bytes.slice(start..<spans.lowerBound).buffer
-          output += bytes.slice(spans).split(separator: UInt8(ascii: ":")).first.map(Array.init) ?? Array("1".utf8)
+          output.append(bytes.slice(start..<spans.lowerBound))
+          output.append(bytes.slice(spans).split(separator: UInt8(ascii: ":")).first.map(Array.init) ?? Array("1".utf8))
           output.append(UInt8(ascii: ":"))
-          output += lastColumnNumber
-          output += bytes.slice(spans.upperBound..<tagEnd).buffer
+          output.append(lastColumnNumber)
+          output.append(bytes.slice(spans.upperBound..<tagEnd))
         } else {
-          output += bytes.slice(start..<tagEnd).buffer
+          output.append(bytes.slice(start..<tagEnd))
         }
         if scanner.rowIsEmptyElement {
           // `<row …/>`: written `<row …>cells</row>` when it gets cells.
@@ -120,24 +119,24 @@ extension XLSXFormat {
           let opened = output.count
           scanner.previousRow = try row(scanner, &output)
           if output.count == opened {
-            output.removeLast()
-            output += "/>".utf8
+            output.removeLast(1)
+            output.append(Array("/>".utf8))
           } else {
-            output += "</".utf8
-            output += bytes.slice(scanner.rowPrefix).buffer
-            output += "row>".utf8
+            output.append(Array("</".utf8))
+            output.append(bytes.slice(scanner.rowPrefix))
+            output.append(Array("row>".utf8))
           }
         } else {
-          output += bytes.slice(tagEnd..<scanner.rowEndTagStart).buffer
+          output.append(bytes.slice(tagEnd..<scanner.rowEndTagStart))
           scanner.previousRow = try row(scanner, &output)
-          output += bytes.slice(scanner.rowEndTagStart..<scanner.rowRange.upperBound).buffer
+          output.append(bytes.slice(scanner.rowEndTagStart..<scanner.rowRange.upperBound))
         }
       }
       if output.count >= blockSize {
-        try write(output)
-        output.removeAll(keepingCapacity: true)
+        try write(Array(output.bytes))
+        output.removeAll()
       }
     }
-    if !output.isEmpty { try write(output) }
+    if output.count > 0 { try write(Array(output.bytes)) }
   }
 }

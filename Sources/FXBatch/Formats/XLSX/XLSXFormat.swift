@@ -100,34 +100,43 @@ enum XLSXFormat: FileFormat {
     }
 
     /// Appends the fx_* cells of one row of the sheet (none for the rows before the header and blank rows).
+    var buffer = ByteBuffer(capacity: 1 << 10)
     func cells(row: XLSXRow, prefix: [UInt8], markup: inout [UInt8]) throws(FileError) {
-      if convertRow(row) { appendCells(row: row.number, prefix: prefix, markup: &markup) }
+      guard convertRow(row) else { return }
+      buffer.removeAll()
+      prefix.withUnsafeBufferPointer { appendCells(row: row.number, prefix: ByteView($0), markup: &buffer) }
+      markup += buffer.bytes
     }
 
+    var cellMarkup = XLSXSheetRewriter.CellMarkup(prefix: [])
+    var cellPrefix: [UInt8] = []
     /// Appends the fx_* cells of the row converted last, `number`.
-    func appendCells(row number: Int, prefix: [UInt8], markup: inout [UInt8]) {
+    func appendCells(row number: Int, prefix: ByteView, markup: inout ByteBuffer) {
+      if prefix.count != cellPrefix.count || !prefix.elementsEqual(cellPrefix) {
+        cellPrefix = prefix.array
+        cellMarkup = XLSXSheetRewriter.CellMarkup(prefix: cellPrefix)
+      }
       let isRecord = number != details.headerRow
+      let digits = Array(String(number).utf8)[...]
       for (offset, annotation) in AnnotationColumn.allCases.enumerated() {
         let value = rows.value(offset)
         guard !value.isEmpty, let column = columns[offset] else { continue }
         switch annotation {
         case .rate where isRecord:
-          XLSXSheetRewriter.appendNumberCell(to: &markup, column: column, row: number, value, style: nil, prefix: prefix)
+          cellMarkup.appendNumber(to: &markup, column: column, row: digits, value, style: nil)
         case .converted where isRecord:
           let style = rows.decimals.flatMap(styles.amountStyle(decimals:))
-          XLSXSheetRewriter.appendNumberCell(
-            to: &markup, column: column, row: number, value, style: style, prefix: prefix)
+          cellMarkup.appendNumber(to: &markup, column: column, row: digits, value, style: style)
         case .rateDate where isRecord:
           if let style = styles.date, let day = rows.rateDay ?? CalendarDay(iso8601UTF8: value),
             let serial = book.dateSystem.serial(of: day)
           {
-            XLSXSheetRewriter.appendNumberCell(
-              to: &markup, column: column, row: number, String(serial), style: style, prefix: prefix)
+            cellMarkup.appendNumber(to: &markup, column: column, row: digits, Array(String(serial).utf8)[...], style: style)
           } else {
-            XLSXSheetRewriter.appendTextCell(to: &markup, column: column, row: number, value, prefix: prefix)
+            cellMarkup.appendText(to: &markup, column: column, row: digits, value)
           }
         default:
-          XLSXSheetRewriter.appendTextCell(to: &markup, column: column, row: number, value, prefix: prefix)
+          cellMarkup.appendText(to: &markup, column: column, row: digits, value)
         }
       }
     }
@@ -157,12 +166,12 @@ enum XLSXFormat: FileFormat {
             let found = decoder.key(scanner.cells, in: scanner.bytes),
             rows.convert(key: found.key, usedDefaultDay: found.usedDefaultDay, amount: amount)
           {
-            appendCells(row: number, prefix: Array(scanner.bytes.slice(scanner.rowPrefix).buffer), markup: &markup)
+            appendCells(row: number, prefix: scanner.bytes.slice(scanner.rowPrefix), markup: &markup)
             return number
           }
           let row = try wholeRow(scanner, book: book, scan: scan)
           if convertRow(row) {
-            appendCells(row: row.number, prefix: Array(scanner.bytes.slice(scanner.rowPrefix).buffer), markup: &markup)
+            appendCells(row: row.number, prefix: scanner.bytes.slice(scanner.rowPrefix), markup: &markup)
           }
           return row.number
         })

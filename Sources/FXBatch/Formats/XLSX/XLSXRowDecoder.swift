@@ -10,7 +10,10 @@
 struct XLSXRowDecoder {
   let normalizer: RecordNormalizer
   let mapping: FieldMapping
-  private let book: XLSXBook
+  /// What the book says of its cells (not the book itself: a struct of many references, copied at each use).
+  private let dateStyles: Set<Int>
+  private let dateSystem: XLSXDateSystem
+  private let sharedStrings: [String]
   private var currencies = ShortFieldCache<CurrencyCode>()
   private var sharedCurrencies: [Int: CurrencyCode?] = [:]
   private var serialDates = ShortFieldCache<CSVFieldDecoder.DateValue>()
@@ -18,7 +21,9 @@ struct XLSXRowDecoder {
   private var sharedDates: [Int: CSVFieldDecoder.DateValue?] = [:]
 
   init(book: XLSXBook, mapping: FieldMapping, normalizer: RecordNormalizer) {
-    self.book = book
+    dateStyles = book.dateStyles
+    dateSystem = book.dateSystem
+    sharedStrings = book.sharedStrings.strings
     self.mapping = mapping
     self.normalizer = normalizer
   }
@@ -96,7 +101,7 @@ struct XLSXRowDecoder {
     case .shared:
       guard let index = XLSXSheetScanner.decimal(bytes.slice(cell.value)) else { return nil }
       if let known = sharedCurrencies[index] { return known }
-      let code = Self.currency(book.sharedStrings.strings[index], normalizer)
+      let code = Self.currency(sharedStrings[index], normalizer)
       sharedCurrencies[index] = code
       return code
     case .number, .other, .empty: return nil
@@ -117,11 +122,11 @@ struct XLSXRowDecoder {
     switch cell.kind {
     case .empty: return .absent
     case .number:
-      guard cell.isPlain, book.dateStyles.contains(cell.style) else { return nil }
+      guard cell.isPlain, dateStyles.contains(cell.style) else { return nil }
       let key = ShortFieldCache<CSVFieldDecoder.DateValue>.key(bytes.slice(cell.value))
       if let key, let known = serialDates.value(for: key) { return known }
       let serial = String(decoding: bytes.slice(cell.value).buffer, as: UTF8.self)
-      guard let day = book.dateSystem.day(ofSerial: serial), let value = date(text: day.description) else { return nil }
+      guard let day = dateSystem.day(ofSerial: serial), let value = date(text: day.description) else { return nil }
       if let key { serialDates.insert(value, for: key) }
       return value
     case .inline, .string:
@@ -134,7 +139,7 @@ struct XLSXRowDecoder {
     case .shared:
       guard let index = XLSXSheetScanner.decimal(bytes.slice(cell.value)) else { return nil }
       if let known = sharedDates[index] { return known }
-      let value = date(text: book.sharedStrings.strings[index])
+      let value = date(text: sharedStrings[index])
       sharedDates[index] = value
       return value
     case .other: return nil

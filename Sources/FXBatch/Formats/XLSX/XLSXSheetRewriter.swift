@@ -280,11 +280,10 @@ struct XLSXSheetRewriter {
   static func appendNumberCell(
     to markup: inout [UInt8], column: [UInt8], row: Int, _ text: ArraySlice<UInt8>, style: Int?, prefix: [UInt8]
   ) {
-    appendCellStart(to: &markup, column: column, row: row, style: style, type: "", prefix: prefix)
-    appendTag(to: &markup, "", prefix, "v")
-    markup += text
-    appendTag(to: &markup, "/", prefix, "v")
-    appendTag(to: &markup, "/", prefix, "c")
+    var buffer = ByteBuffer(capacity: 256)
+    var cells = CellMarkup(prefix: prefix)
+    cells.appendNumber(to: &buffer, column: column, row: Array(String(row).utf8)[...], text, style: style)
+    markup += buffer.bytes
   }
 
   /// ``appendNumberCell(to:column:row:_:style:prefix:)`` of a `String`.
@@ -302,13 +301,9 @@ struct XLSXSheetRewriter {
   static func appendTextCell(
     to markup: inout [UInt8], column: [UInt8], row: Int, _ text: ArraySlice<UInt8>, prefix: [UInt8]
   ) {
-    appendCellStart(to: &markup, column: column, row: row, style: nil, type: " t=\"inlineStr\"", prefix: prefix)
-    appendTag(to: &markup, "", prefix, "is")
-    appendTag(to: &markup, "", prefix, isSpacePreserved(text) ? "t xml:space=\"preserve\"" : "t")
-    appendEscaped(text, to: &markup)
-    appendTag(to: &markup, "/", prefix, "t")
-    appendTag(to: &markup, "/", prefix, "is")
-    appendTag(to: &markup, "/", prefix, "c")
+    var buffer = ByteBuffer(capacity: 256)
+    CellMarkup(prefix: prefix).appendText(to: &buffer, column: column, row: Array(String(row).utf8)[...], text)
+    markup += buffer.bytes
   }
 
   /// ``appendTextCell(to:column:row:_:prefix:)`` of a `String`.
@@ -316,33 +311,76 @@ struct XLSXSheetRewriter {
     appendTextCell(to: &markup, column: column, row: row, Array(text.utf8)[...], prefix: prefix)
   }
 
-  /// `<c r="J2"`, the style (` s="7"`) when given, and the type attribute (with its leading space, or empty), up
-  /// to the start tag's `>`.
-  private static func appendCellStart(
-    to markup: inout [UInt8], column: [UInt8], row: Int, style: Int?, type: String, prefix: [UInt8]
-  ) {
-    markup.append(UInt8(ascii: "<"))
-    markup += prefix
-    markup += "c r=\"".utf8
-    markup += column
-    appendDecimal(row, to: &markup)
-    markup.append(UInt8(ascii: "\""))
-    if let style {
-      markup += " s=\"".utf8
-      appendDecimal(style, to: &markup)
-      markup.append(UInt8(ascii: "\""))
-    }
-    markup += type.utf8
-    markup.append(UInt8(ascii: ">"))
-  }
+  /// The markup of the cells fxbatch appends, in pieces made once for the sheet's prefix (every row appends
+  /// several cells): the one writer of them.
+  struct CellMarkup {
+    /// `<c r="`, then `"><v>`, `</v></c>`; `" t="inlineStr"><is><t>` (or with `xml:space="preserve"`),
+    /// `</t></is></c>`, each with the prefix.
+    private let open: [UInt8]
+    private let numberStart: [UInt8]
+    private let numberEnd: [UInt8]
+    private let textStart: [UInt8]
+    private let preservedTextStart: [UInt8]
+    private let textEnd: [UInt8]
+    /// `" s="7"><v>` by style.
+    private var styledStarts: [Int: [UInt8]] = [:]
+    private let prefix: [UInt8]
 
-  /// `<` `slash` `prefix` `name` `>`: a start tag (`slash` empty) or an end tag (`slash` "/").
-  private static func appendTag(to markup: inout [UInt8], _ slash: String, _ prefix: [UInt8], _ name: String) {
-    markup.append(UInt8(ascii: "<"))
-    markup += slash.utf8
-    markup += prefix
-    markup += name.utf8
-    markup.append(UInt8(ascii: ">"))
+    init(prefix: [UInt8]) {
+      self.prefix = prefix
+      func bytes(_ pieces: [String]) -> [UInt8] { Array(pieces.joined(separator: String(decoding: prefix, as: UTF8.self)).utf8) }
+      open = bytes(["<", "c r=\""])
+      numberStart = bytes(["\"><", "v>"])
+      numberEnd = bytes(["</", "v></", "c>"])
+      textStart = bytes(["\" t=\"inlineStr\"><", "is><", "t>"])
+      preservedTextStart = bytes(["\" t=\"inlineStr\"><", "is><", "t xml:space=\"preserve\">"])
+      textEnd = bytes(["</", "t></", "is></", "c>"])
+    }
+
+    /// Appends a numeric cell, with the cell style `style` when given: `<c r="H2"><v>1.0834</v></c>`,
+    /// `<c r="I2" s="7"><v>45719</v></c>`.
+    ///
+    /// - Parameters:
+    ///   - column: the cell's column letters (`H`); `row`: its row number's digits.
+    ///   - text: the number's decimal text, as written.
+    ///   - style: the index of its cell format in the styles part (`s`), or `nil` for none.
+    mutating func appendNumber(
+      to markup: inout ByteBuffer, column: [UInt8], row: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>, style: Int?
+    ) {
+      markup.append(open)
+      markup.append(column)
+      markup.append(row)
+      if let style {
+        if styledStarts[style] == nil {
+          styledStarts[style] = Array("\" s=\"\(style)".utf8) + numberStart
+        }
+        markup.append(styledStarts[style] ?? numberStart)
+      } else {
+        markup.append(numberStart)
+      }
+      markup.append(text)
+      markup.append(numberEnd)
+    }
+
+    /// Appends an inline string cell: `<c r="J2" t="inlineStr"><is><t>EUR</t></is></c>`, its text escaped
+    /// (``XLSXSheetRewriter/appendEscaped(_:to:)``), its `<t>` marked `xml:space="preserve"` when the text
+    /// starts or ends with whitespace.
+    func appendText(to markup: inout ByteBuffer, column: [UInt8], row: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) {
+      markup.append(open)
+      markup.append(column)
+      markup.append(row)
+      markup.append(isSpacePreserved(text) ? preservedTextStart : textStart)
+      if text.contains(where: {
+        $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "_")
+      }) {
+        var escaped: [UInt8] = []
+        appendEscaped(text, to: &escaped)
+        markup.append(escaped)
+      } else {
+        markup.append(text)
+      }
+      markup.append(textEnd)
+    }
   }
 
   /// Appends a non-negative number's decimal digits.
@@ -377,6 +415,13 @@ struct XLSXSheetRewriter {
   /// Appends text as XML character data: `&`, `<`, `>` escaped, and `_x` written `_x005F_x` so that readers
   /// do not take it for an OOXML escape (``XLSXText``).
   static func appendEscaped(_ text: ArraySlice<UInt8>, to markup: inout [UInt8]) {
+    // Most values (codes, sources, statuses) have nothing to escape: appended at once.
+    if !text.contains(where: {
+      $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "_")
+    }) {
+      markup += text
+      return
+    }
     var index = text.startIndex
     while index != text.endIndex {
       let byte = text[index]

@@ -94,12 +94,22 @@ struct XLSXSheetScanner {
   private var phase = Phase.prolog
   /// The open elements' names, back to back, and where each ends.
   private var names: [UInt8] = []
+  /// The bytes of ``names`` in use (the rest is room).
+  private var namesTop = 0
   private var nameEnds: [Int] = []
+  /// Whether the root's open child is a `sheetData`.
+  private var sheetDataIsOpen = false
   /// The prefixes the root declares.
   private var prefixes: [[UInt8]] = []
   /// The attributes of the tag read last: name, prefix length (0: none) and value, and whether the value needs
   /// decoding.
-  private var attributes: [(name: Range<Int>, prefix: Int, value: Range<Int>, isPlain: Bool)] = []
+  private var attributeList: [(name: Range<Int>, prefix: Int, value: Range<Int>, isPlain: Bool)] = []
+  private var attributeCount = 0
+  /// Whether an attribute of the tag has a prefix (then ``checkAttributePrefixes()`` looks at them).
+  private var anyPrefixed = false
+  private var attributes: ArraySlice<(name: Range<Int>, prefix: Int, value: Range<Int>, isPlain: Bool)> {
+    attributeList[..<attributeCount]
+  }
 
   // MARK: The row of the last ``Item/row``
 
@@ -145,7 +155,7 @@ struct XLSXSheetScanner {
         }
       }
       let start = position
-      let (openNames, openElements) = (names.count, nameEnds.count)
+      let (openNames, openElements) = (namesTop, nameEnds.count)
       do throws(Stop) {
         let found = try item()
         guard position - start <= Self.maximumItemSize else { throw Stop.declined("an item too large") }
@@ -153,8 +163,9 @@ struct XLSXSheetScanner {
       } catch {
         guard case .needMore = error else { throw error }
         // The item is read again from its start: the elements it opened are not open.
-        names.removeSubrange(openNames...)
+        namesTop = openNames
         nameEnds.removeSubrange(openElements...)
+        if openElements < 2 { sheetDataIsOpen = false }
         position = start
         guard try refill(keepingFrom: start) else { throw .declined("the part ends inside markup") }
       }
@@ -227,8 +238,8 @@ struct XLSXSheetScanner {
       }
       let tag = try startTag(at: position)
       let local = localName(tag.name)
-      if bytes.slice(local).elementsEqual("row".utf8) {
-        guard nameEnds.count == 2, openLocalName(1).elementsEqual("sheetData".utf8) else {
+      if bytes.slice(local).equals("row") {
+        guard nameEnds.count == 2, sheetDataIsOpen else {
           throw .declined("a row outside sheetData")
         }
         try row(at: start, tag: tag)
@@ -236,7 +247,7 @@ struct XLSXSheetScanner {
       }
       if !tag.isEmptyElement { try push(tag.name) }
       position = tag.end
-      if bytes.slice(local).elementsEqual("dimension".utf8) { return .dimension(start..<position) }
+      if bytes.slice(local).equals("dimension") { return .dimension(start..<position) }
       return .markup(start..<position)
     }
   }
@@ -327,10 +338,10 @@ struct XLSXSheetScanner {
     var reference: Range<Int>? = nil
     for attribute in attributes where attribute.prefix == 0 {
       let name = bytes.slice(attribute.name)
-      if name.elementsEqual("r".utf8) {
+      if name.equals("r") {
         reference = attribute.isPlain ? attribute.value : nil
         if !attribute.isPlain { rowIsSimple = false }
-      } else if name.elementsEqual("spans".utf8) {
+      } else if name.equals("spans") {
         rowSpans = attribute.value
       }
     }
@@ -384,10 +395,10 @@ struct XLSXSheetScanner {
       }
       let child = try startTag(at: at)
       let local = bytes.slice(localName(child.name))
-      guard !local.elementsEqual("row".utf8) else { throw .declined("a row inside a row") }
+      guard !local.equals("row") else { throw .declined("a row inside a row") }
       let depth = nameEnds.count - rowDepth  // 0: a child of the row
       if depth == 0 {
-        guard local.elementsEqual("c".utf8) else {
+        guard local.equals("c") else {
           rowIsSimple = false
           if !child.isEmptyElement { try push(child.name) }
           at = child.end
@@ -405,7 +416,7 @@ struct XLSXSheetScanner {
         continue
       }
       // Inside a cell (depth 1: its children; 2: inside `<is>`).
-      if depth == 1, local.elementsEqual("v".utf8) {
+      if depth == 1, local.equals("v") {
         valueCount += 1
         if type != .inline, child.isEmptyElement {
           cells[cells.count - 1].value = child.end..<child.end
@@ -415,15 +426,15 @@ struct XLSXSheetScanner {
           cells[cells.count - 1].isPlain = true
           capture = (nameEnds.count + 1, false)
         }
-      } else if depth == 1, local.elementsEqual("f".utf8) {
+      } else if depth == 1, local.equals("f") {
         hasFormula = true
-      } else if depth == 1, local.elementsEqual("is".utf8) {
+      } else if depth == 1, local.equals("is") {
         inlineCount += 1
         if type == .inline {
           cells[cells.count - 1].value = child.end..<child.end
           cells[cells.count - 1].isPlain = true
         }
-      } else if depth == 2, type == .inline, local.elementsEqual("t".utf8),
+      } else if depth == 2, type == .inline, local.equals("t"),
         openLocalName(nameEnds.count - 1)
           .elementsEqual("is".utf8)
       {
@@ -467,14 +478,14 @@ struct XLSXSheetScanner {
       case UInt8(ascii: "t"):
         if !attribute.isPlain {
           rowIsSimple = false
-        } else if value.elementsEqual("s".utf8) {
+        } else if value.equals("s") {
           kind = .shared
-        } else if value.elementsEqual("inlineStr".utf8) {
+        } else if value.equals("inlineStr") {
           kind = .inline
-        } else if value.elementsEqual("str".utf8) {
+        } else if value.equals("str") {
           kind = .string
           isString = true
-        } else if value.elementsEqual("b".utf8) || value.elementsEqual("e".utf8) || value.elementsEqual("d".utf8) {
+        } else if value.equals("b") || value.equals("e") || value.equals("d") {
           kind = .other
         }
       default: break
@@ -571,14 +582,23 @@ struct XLSXSheetScanner {
 
   private mutating func push(_ name: Range<Int>) throws(Stop) {
     guard nameEnds.count < Self.maximumDepth else { throw .declined("too deep") }
-    names += bytes.slice(name)
-    nameEnds.append(names.count)
+    if nameEnds.count == 1 { sheetDataIsOpen = bytes.slice(localName(name)).equals("sheetData") }
+    for byte in bytes.slice(name) {
+      if namesTop < names.count {
+        names[namesTop] = byte
+      } else {
+        names.append(byte)
+      }
+      namesTop += 1
+    }
+    nameEnds.append(namesTop)
   }
 
   /// Reads a start tag at `index` (its `<`) into ``attributes``.
   private mutating func startTag(at index: Int, isRoot: Bool = false) throws(Stop) -> Tag {
     let name = try qualifiedName(at: index + 1)
-    attributes.removeAll(keepingCapacity: true)
+    attributeCount = 0
+    anyPrefixed = false
     var at = name.range.upperBound
     while true {
       var spaces = 0
@@ -616,7 +636,14 @@ struct XLSXSheetScanner {
       {
         throw .declined("an attribute twice")
       }
-      attributes.append((attribute.range, attribute.prefix, at + 1..<value.end, value.isPlain))
+      let read = (attribute.range, attribute.prefix, at + 1..<value.end, value.isPlain)
+      if attributeCount < attributeList.count {
+        attributeList[attributeCount] = read
+      } else {
+        attributeList.append(read)
+      }
+      attributeCount += 1
+      if attribute.prefix > 0 || attribute.range.count == 5 { anyPrefixed = true }
       at = value.end + 1
     }
   }
@@ -627,7 +654,7 @@ struct XLSXSheetScanner {
     var bound: [[UInt8]] = []
     for attribute in attributes {
       let name = bytes.slice(attribute.name)
-      let isDefault = name.elementsEqual("xmlns".utf8)
+      let isDefault = name.equals("xmlns")
       guard isDefault || (attribute.prefix == 5 && name.starts(with: "xmlns:".utf8)) else { continue }
       let value = bytes.array(attribute.value)
       guard attribute.isPlain, !value.isEmpty || isDefault,
@@ -647,9 +674,10 @@ struct XLSXSheetScanner {
 
   /// Every prefixed attribute's prefix is `xml` or one the root declares; `xmlns` declarations only on the root.
   private mutating func checkAttributePrefixes() throws(Stop) {
+    guard anyPrefixed else { return }
     for attribute in attributes {
       let name = bytes.slice(attribute.name)
-      if name.elementsEqual("xmlns".utf8) || (attribute.prefix == 5 && name.starts(with: "xmlns".utf8)) {
+      if name.equals("xmlns") || (attribute.prefix == 5 && name.starts(with: "xmlns".utf8)) {
         guard nameEnds.isEmpty else { throw .declined("a namespace declaration below the root") }
         continue
       }
@@ -710,8 +738,9 @@ struct XLSXSheetScanner {
     at += length
     while XMLSimpleScanner.isSpace(try byte(at)) { at += 1 }
     guard try byte(at) == UInt8(ascii: ">") else { throw .declined("a mismatched end tag") }
-    names.removeSubrange(start...)
+    namesTop = start
     nameEnds.removeLast()
+    if nameEnds.count == 1 { sheetDataIsOpen = false }
     return at + 1
   }
 

@@ -368,6 +368,7 @@ struct XLSXSheetScanner {
     var type = CellKind.number
     var typeIsString = false
     var capture: (depth: Int, isInline: Bool)? = nil
+    var inInline = false
     while true {
       if try byte(at) != UInt8(ascii: "<") {
         let text = try text(from: at)
@@ -415,7 +416,8 @@ struct XLSXSheetScanner {
         at = child.end
         continue
       }
-      // Inside a cell (depth 1: its children; 2: inside `<is>`).
+      // Inside a cell (depth 1: its children; 2: inside `<is>`, the last child opened at depth 1 when open).
+      if depth == 1 { inInline = local.equals("is") }
       if depth == 1, local.equals("v") {
         valueCount += 1
         if type != .inline, child.isEmptyElement {
@@ -434,14 +436,9 @@ struct XLSXSheetScanner {
           cells[cells.count - 1].value = child.end..<child.end
           cells[cells.count - 1].isPlain = true
         }
-      } else if depth == 2, type == .inline, local.equals("t"),
-        openLocalName(nameEnds.count - 1)
-          .elementsEqual("is".utf8)
-      {
+      } else if depth == 2, type == .inline, inInline, local.equals("t") {
         inlineCount += 1
         if !child.isEmptyElement { capture = (nameEnds.count + 1, true) }
-      } else if depth == 2, openLocalName(nameEnds.count - 1).elementsEqual("f".utf8) {
-        rowIsSimple = false
       } else {
         rowIsSimple = false
       }
@@ -529,7 +526,7 @@ struct XLSXSheetScanner {
     switch cell.kind {
     case .number, .other: rowHasValue = true
     case .inline, .string:
-      if cell.isPlain, bytes.slice(cell.value).contains(where: { $0 > 0x20 && $0 < 0x7F }) { rowHasValue = true }
+      if !rowHasValue, cell.isPlain, bytes.slice(cell.value).contains(where: { $0 > 0x20 && $0 < 0x7F }) { rowHasValue = true }
     case .shared, .empty: break
     }
     cells[index] = cell
@@ -570,14 +567,6 @@ struct XLSXSheetScanner {
       index -= 1
     }
     return name
-  }
-
-  /// The local name of the open element at `level` (0: the root).
-  private func openLocalName(_ level: Int) -> ArraySlice<UInt8> {
-    let start = level == 0 ? 0 : nameEnds[level - 1]
-    let name = names[start..<nameEnds[level]]
-    guard let colon = name.lastIndex(of: UInt8(ascii: ":")) else { return name }
-    return names[(colon + 1)..<nameEnds[level]]
   }
 
   private mutating func push(_ name: Range<Int>) throws(Stop) {
@@ -794,7 +783,15 @@ struct XLSXSheetScanner {
   private func attributeValue(from index: Int, quote: UInt8) throws(Stop) -> (end: Int, isPlain: Bool) {
     var at = index
     var isPlain = true
+    let bytes = self.bytes
+    let loaded = self.loaded
     while true {
+      // Printable ASCII other than the quote, `<` and `&` needs no other look.
+      while at < loaded {
+        let byte = bytes[at]
+        guard byte &- 0x20 < 0x5F, byte != quote, byte != UInt8(ascii: "<"), byte != UInt8(ascii: "&") else { break }
+        at += 1
+      }
       let byte = try self.byte(at)
       switch byte {
       case quote: return (at, isPlain)

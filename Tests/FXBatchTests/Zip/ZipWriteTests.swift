@@ -139,6 +139,35 @@ struct ZipWriteTests {
     #expect(try written.contents(of: entry) == content)
   }
 
+  /// The deflate runs on the deflater's own thread: a descriptor that refuses the bytes fails a later
+  /// ``ZipDeflater/write(_:)`` (at the latest once the blocks in flight are taken) and then ``ZipDeflater/finish()``,
+  /// with the system's reason.
+  @Test func aWriteErrorOfTheDeflatersThreadIsThrownByTheCaller() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = try directory.write([], named: "read-only")
+    let descriptor = open(path, O_RDONLY)
+    try #require(descriptor >= 0)
+    defer { close(descriptor) }
+    let deflater = try ZipDeflater(descriptor: descriptor, path: path)
+    // Bytes that do not deflate: each 64 KiB block fills a quarter of the 256 KiB the sink buffers.
+    var seed: UInt64 = 1
+    let block = (0..<(1 << 16)).map { _ -> UInt8 in
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return UInt8(truncatingIfNeeded: seed >> 33)
+    }
+    let refused = OutputError.writeFailed(reason: "Bad file descriptor")
+    var thrown: OutputError? = nil
+    for _ in 0..<(8 + 2 * ZipDeflater.blocksInFlight) {
+      do throws(OutputError) { try deflater.write(block) } catch {
+        thrown = error
+        break
+      }
+    }
+    #expect(thrown == refused)
+    #expect(throws: refused) { try deflater.finish() }
+  }
+
   @Test func nothingReplacedIsTheSameFile() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

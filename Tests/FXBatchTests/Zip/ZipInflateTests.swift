@@ -26,16 +26,7 @@ struct ZipInflateTests {
   /// `content` as raw deflate data (``ZipDeflater``, which ``ZipWriteTests`` checks against libzip's reading).
   static func deflated(_ content: [UInt8], in directory: TemporaryDirectory) throws -> [UInt8] {
     let path = directory.path + "/deflated-\(content.count)"
-    let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
-    try #require(descriptor >= 0)
-    defer { close(descriptor) }
-    let deflater = try ZipDeflater(descriptor: descriptor, path: path)
-    var offset = 0
-    while offset < content.count {
-      try deflater.write(Array(content[offset..<min(offset + (1 << 16), content.count)]))
-      offset += 1 << 16
-    }
-    _ = try deflater.finish()
+    _ = try ZipWriteTests.deflate(content, pieces: 1 << 16, to: path)
     return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
   }
 

@@ -103,6 +103,22 @@ struct ZipWriteTests {
     #expect(written.entry(named: "xl/new/first.xml")?.method == .deflated)
   }
 
+  /// `content` deflated by a ``ZipDeflater`` into a new file at `path`, written in pieces of `pieces` bytes.
+  ///
+  /// - Returns: the size and CRC-32 the deflater counted.
+  static func deflate(_ content: [UInt8], pieces: Int, to path: String) throws -> (size: UInt64, crc: UInt32) {
+    let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+    try #require(descriptor >= 0)
+    defer { close(descriptor) }
+    let deflater = try ZipDeflater(descriptor: descriptor, path: path)
+    var offset = 0
+    while offset < content.count {
+      try deflater.write(Array(content[offset..<min(offset + pieces, content.count)]))
+      offset += pieces
+    }
+    return try deflater.finish()
+  }
+
   /// A sheet deflated by ``ZipDeflater`` as it is written, in pieces of every size, goes into the package as it
   /// is (the deflated bytes in the file, the CRC-32 and size it counted) and reads back as the content.
   @Test(arguments: [1, 7, 4096, 1 << 20])
@@ -112,16 +128,7 @@ struct ZipWriteTests {
     var content: [UInt8] = []
     for row in 1...5000 { content += Array(#"<row r="\#(row)"><c r="A\#(row)"><v>\#(row * 7919 % 10007)</v></c></row>"#.utf8) }
     let path = directory.path + "/sheet.deflated"
-    let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
-    try #require(descriptor >= 0)
-    defer { close(descriptor) }
-    let deflater = try ZipDeflater(descriptor: descriptor, path: path)
-    var offset = 0
-    while offset < content.count {
-      try deflater.write(Array(content[offset..<min(offset + piece, content.count)]))
-      offset += piece
-    }
-    let (size, crc) = try deflater.finish()
+    let (size, crc) = try Self.deflate(content, pieces: piece, to: path)
     #expect(size == UInt64(content.count))
     let deflated = try Data(contentsOf: URL(fileURLWithPath: path))
     #expect(deflated.count < content.count / 3)

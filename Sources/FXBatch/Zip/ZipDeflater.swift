@@ -1,5 +1,6 @@
 @preconcurrency import CISAL
-@preconcurrency import CZip
+import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -8,8 +9,15 @@
 #endif
 
 /// Deflates an entry's content as it is written (raw deflate, Intel's ISA-L at its level 1) to a file descriptor,
-/// counting its bytes and their CRC-32 (zlib's), so that a converted sheet is deflated in the same pass that
-/// writes it and then copied into the package as it is (``ZipEntryContent/deflatedFile(path:size:crc:)``).
+/// counting its bytes and their CRC-32 (zlib's, computed by ISA-L's `crc32_gzip_refl`), so that a converted sheet
+/// is deflated in the same pass that writes it and then copied into the package as it is
+/// (``ZipEntryContent/deflatedFile(path:size:crc:)``).
+///
+/// The deflate, the CRC-32 and the writes to the descriptor run on a thread of their own (a serial dispatch
+/// queue), so that they overlap the caller's work on the next block: ``write(_:)`` hands its block over and
+/// returns, and waits only when ``blocksInFlight`` blocks are already waiting or being deflated, which bounds the
+/// memory to that many blocks. An error of that thread is thrown by the next ``write(_:)``, or by ``finish()``,
+/// which waits for every block to be written.
 ///
 /// libzip would deflate the entry itself when the package is written, but with zlib, only at level 9 for a
 /// replaced entry (libzip 1.7 drops the level `zip_set_file_compression` is given when the method stays
@@ -17,20 +25,83 @@
 /// about six times faster than zlib's level 1, to a slightly smaller entry (106 MB of sheet XML: 0.14 s and
 /// 19.4 MB against 0.91 s and 20.2 MB); zlib's level 1 alone took longer than the rest of a conversion.
 public final class ZipDeflater {
-  /// ISA-L's state, which must not move while in use.
-  private let stream: UnsafeMutablePointer<isal_zstream>
-  /// Level 1's working memory (ISA-L's suggested size, about 300 KB).
-  private let levelBuffer: UnsafeMutableRawBufferPointer
-  private let sink: ByteSink
-  private var output: [UInt8]
-  private var crc: uLong = crc32(0, nil, 0)
+  /// How many blocks may be handed over and not yet written before ``write(_:)`` waits.
+  static let blocksInFlight = 4
+  private let worker: DeflateWorker
+  private let queue = DispatchQueue(label: "fxbatch.zip-deflater")
+  /// One permit per block in flight: taken by ``write(_:)``, given back when the block is written.
+  private let slots = DispatchSemaphore(value: ZipDeflater.blocksInFlight)
   private var size: UInt64 = 0
   private var finished = false
 
   /// - Parameters:
-  ///   - descriptor: where the deflated bytes go (open for writing; not closed).
+  ///   - descriptor: where the deflated bytes go (open for writing; not closed: the deflater writes through a
+  ///     duplicate of it, which it closes).
   ///   - path: the package written, for messages.
+  /// - Throws: ``ZipError/writeFailed(path:reason:)`` when the descriptor cannot be duplicated.
   public init(descriptor: Int32, path: String) throws(ZipError) {
+    let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+    guard copy >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
+    worker = DeflateWorker(descriptor: copy)
+  }
+
+  /// Blocks still waiting (after an error of the caller's, say) are dropped unwritten.
+  deinit { worker.cancel() }
+
+  /// Deflates more of the content (on the deflater's thread, after the blocks written before).
+  ///
+  /// - Throws: ``OutputError`` when the descriptor refused an earlier block's bytes or ISA-L failed.
+  public func write(_ bytes: [UInt8]) throws(OutputError) {
+    precondition(!finished, "ZipDeflater: written after finish()")
+    if let failure = worker.failure { throw failure }
+    guard !bytes.isEmpty else { return }
+    size += UInt64(bytes.count)
+    slots.wait()
+    let worker = worker
+    let slots = slots
+    queue.async {
+      worker.deflate(bytes, last: false)
+      slots.signal()
+    }
+  }
+
+  /// Ends the deflate stream and writes out what is buffered, once every block written before is.
+  ///
+  /// - Returns: the content's inflated size and CRC-32.
+  /// - Throws: ``OutputError`` when the descriptor refuses the bytes or ISA-L fails.
+  public func finish() throws(OutputError) -> (size: UInt64, crc: UInt32) {
+    precondition(!finished, "ZipDeflater: finished twice")
+    finished = true
+    let worker = worker
+    let crc = queue.sync { () -> UInt32 in
+      worker.deflate([], last: true)
+      worker.flush()
+      return worker.crc
+    }
+    if let failure = worker.failure { throw failure }
+    return (size, crc)
+  }
+}
+
+/// The deflater's side that runs on its queue: ISA-L's stream, the CRC-32 and the buffered writes.
+///
+/// `@unchecked Sendable`: everything but `status` is touched only by blocks of the deflater's serial queue, one
+/// at a time and in order (``ZipDeflater/finish()`` reads `crc` inside a block of it too); `status` is behind a
+/// `Mutex`.
+private final class DeflateWorker: @unchecked Sendable {
+  /// ISA-L's state, which must not move while in use.
+  private let stream: UnsafeMutablePointer<isal_zstream>
+  /// Level 1's working memory (ISA-L's suggested size, about 300 KB).
+  private let levelBuffer: UnsafeMutableRawBufferPointer
+  private let descriptor: Int32
+  private let sink: ByteSink
+  private var output: [UInt8]
+  private(set) var crc: UInt32 = 0
+  private let status = Mutex<(failure: OutputError?, cancelled: Bool)>((nil, false))
+
+  /// - Parameter descriptor: where the deflated bytes go; the worker closes it.
+  init(descriptor: Int32) {
+    self.descriptor = descriptor
     stream = .allocate(capacity: 1)
     stream.initialize(to: isal_zstream())
     isal_deflate_init(stream)
@@ -50,35 +121,37 @@ public final class ZipDeflater {
     stream.deinitialize(count: 1)
     stream.deallocate()
     levelBuffer.deallocate()
+    close(descriptor)
   }
 
-  /// Deflates more of the content.
-  ///
-  /// - Throws: ``OutputError`` when the descriptor refuses the bytes or ISA-L fails.
-  public func write(_ bytes: [UInt8]) throws(OutputError) {
-    precondition(!finished, "ZipDeflater: written after finish()")
-    guard !bytes.isEmpty else { return }
-    size += UInt64(bytes.count)
+  /// The first error of the queue's side, if there was one.
+  var failure: OutputError? { status.withLock { $0.failure } }
+
+  /// Has the blocks not yet deflated dropped.
+  func cancel() { status.withLock { $0.cancelled = true } }
+
+  /// Whether the blocks still to come are dropped (after an error, or once the deflater is gone).
+  private var stopped: Bool { status.withLock { $0.failure != nil || $0.cancelled } }
+
+  private func fail(_ error: OutputError) { status.withLock { $0.failure = $0.failure ?? error } }
+
+  /// Counts and deflates a block, and writes what ISA-L hands out.
+  func deflate(_ bytes: [UInt8], last: Bool) {
+    guard !stopped else { return }
     bytes.withUnsafeBufferPointer { buffer in
-      crc = crc32(crc, buffer.baseAddress, uInt(buffer.count))
+      if let base = buffer.baseAddress { crc = crc32_gzip_refl(crc, base, UInt64(buffer.count)) }
     }
-    try deflate(bytes, last: false)
+    do throws(OutputError) { try run(bytes, last: last) } catch { fail(error) }
   }
 
-  /// Ends the deflate stream and writes out what is buffered.
-  ///
-  /// - Returns: the content's inflated size and CRC-32.
-  /// - Throws: ``OutputError`` when the descriptor refuses the bytes or ISA-L fails.
-  public func finish() throws(OutputError) -> (size: UInt64, crc: UInt32) {
-    precondition(!finished, "ZipDeflater: finished twice")
-    try deflate([], last: true)
-    finished = true
-    try sink.flush()
-    return (size, UInt32(truncatingIfNeeded: crc))
+  /// Writes out what is buffered.
+  func flush() {
+    guard !stopped else { return }
+    do throws(OutputError) { try sink.flush() } catch { fail(error) }
   }
 
   /// Runs ISA-L over `bytes` until it has taken them all (and, for the last call, ended the stream).
-  private func deflate(_ bytes: [UInt8], last: Bool) throws(OutputError) {
+  private func run(_ bytes: [UInt8], last: Bool) throws(OutputError) {
     let capacity = output.count
     var failure: OutputError? = nil
     bytes.withUnsafeBufferPointer { input in

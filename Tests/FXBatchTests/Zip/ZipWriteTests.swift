@@ -103,6 +103,22 @@ struct ZipWriteTests {
     #expect(written.entry(named: "xl/new/first.xml")?.method == .deflated)
   }
 
+  /// `content` deflated by a ``ZipDeflater`` into a new file at `path`, written in pieces of `pieces` bytes.
+  ///
+  /// - Returns: the size and CRC-32 the deflater counted.
+  static func deflate(_ content: [UInt8], pieces: Int, to path: String) throws -> (size: UInt64, crc: UInt32) {
+    let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
+    try #require(descriptor >= 0)
+    defer { close(descriptor) }
+    let deflater = try ZipDeflater(descriptor: descriptor, path: path)
+    var offset = 0
+    while offset < content.count {
+      try deflater.write(Array(content[offset..<min(offset + pieces, content.count)]))
+      offset += pieces
+    }
+    return try deflater.finish()
+  }
+
   /// A sheet deflated by ``ZipDeflater`` as it is written, in pieces of every size, goes into the package as it
   /// is (the deflated bytes in the file, the CRC-32 and size it counted) and reads back as the content.
   @Test(arguments: [1, 7, 4096, 1 << 20])
@@ -112,16 +128,7 @@ struct ZipWriteTests {
     var content: [UInt8] = []
     for row in 1...5000 { content += Array(#"<row r="\#(row)"><c r="A\#(row)"><v>\#(row * 7919 % 10007)</v></c></row>"#.utf8) }
     let path = directory.path + "/sheet.deflated"
-    let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
-    try #require(descriptor >= 0)
-    defer { close(descriptor) }
-    let deflater = try ZipDeflater(descriptor: descriptor, path: path)
-    var offset = 0
-    while offset < content.count {
-      try deflater.write(Array(content[offset..<min(offset + piece, content.count)]))
-      offset += piece
-    }
-    let (size, crc) = try deflater.finish()
+    let (size, crc) = try Self.deflate(content, pieces: piece, to: path)
     #expect(size == UInt64(content.count))
     let deflated = try Data(contentsOf: URL(fileURLWithPath: path))
     #expect(deflated.count < content.count / 3)
@@ -137,6 +144,35 @@ struct ZipWriteTests {
     let entry = try #require(written.entry(named: "xl/worksheets/sheet1.xml"))
     #expect(entry.crc == crc && entry.size == size)
     #expect(try written.contents(of: entry) == content)
+  }
+
+  /// The deflate runs on the deflater's own thread: a descriptor that refuses the bytes fails a later
+  /// ``ZipDeflater/write(_:)`` (at the latest once the blocks in flight are taken) and then ``ZipDeflater/finish()``,
+  /// with the system's reason.
+  @Test func aWriteErrorOfTheDeflatersThreadIsThrownByTheCaller() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = try directory.write([], named: "read-only")
+    let descriptor = open(path, O_RDONLY)
+    try #require(descriptor >= 0)
+    defer { close(descriptor) }
+    let deflater = try ZipDeflater(descriptor: descriptor, path: path)
+    // Bytes that do not deflate: each 64 KiB block fills a quarter of the 256 KiB the sink buffers.
+    var seed: UInt64 = 1
+    let block = (0..<(1 << 16)).map { _ -> UInt8 in
+      seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return UInt8(truncatingIfNeeded: seed >> 33)
+    }
+    let refused = OutputError.writeFailed(reason: "Bad file descriptor")
+    var thrown: OutputError? = nil
+    for _ in 0..<(8 + 2 * ZipDeflater.blocksInFlight) {
+      do throws(OutputError) { try deflater.write(block) } catch {
+        thrown = error
+        break
+      }
+    }
+    #expect(thrown == refused)
+    #expect(throws: refused) { try deflater.finish() }
   }
 
   @Test func nothingReplacedIsTheSameFile() throws {

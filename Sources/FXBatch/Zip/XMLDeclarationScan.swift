@@ -32,10 +32,17 @@ struct XMLDeclarationScan {
     return false
   }
 
+  /// The index of the first `!` at or after `index` (`memchr`: every byte of every part passes here).
+  private static func firstBang(in bytes: ArraySlice<UInt8>, from index: Int) -> Int? {
+    bytes.withUnsafeBufferPointer { buffer in
+      ByteView(buffer).firstIndex(of: UInt8(ascii: "!"), from: index - bytes.startIndex).map { $0 + bytes.startIndex }
+    }
+  }
+
   /// Whether `bytes` hold one of the patterns whole.
   private static func contains(_ bytes: ArraySlice<UInt8>) -> Bool {
     var index = bytes.startIndex
-    while let bang = bytes[index...].firstIndex(of: UInt8(ascii: "!")) {
+    while let bang = Self.firstBang(in: bytes, from: index) {
       for pattern in patterns where bang - pattern.bang >= bytes.startIndex {
         let start = bang - pattern.bang
         guard start + pattern.bytes.count <= bytes.endIndex else { continue }

@@ -92,11 +92,11 @@ struct XLSXSheetScanner {
 
   private enum Phase { case prolog, content, epilog }
   private var phase = Phase.prolog
-  /// The open elements' names, back to back, and where each ends.
+  /// The open elements' names: up to 8 bytes as a word, longer ones in ``names`` from `start` (the rest of
+  /// ``names`` past ``namesTop`` is room).
+  private var open: [(word: UInt64, length: Int, start: Int)] = []
   private var names: [UInt8] = []
-  /// The bytes of ``names`` in use (the rest is room).
   private var namesTop = 0
-  private var nameEnds: [Int] = []
   /// Whether the root's open child is a `sheetData`.
   private var sheetDataIsOpen = false
   /// The prefixes the root declares.
@@ -155,7 +155,7 @@ struct XLSXSheetScanner {
         }
       }
       let start = position
-      let (openNames, openElements) = (namesTop, nameEnds.count)
+      let (openNames, openElements) = (namesTop, open.count)
       do throws(Stop) {
         let found = try item()
         guard position - start <= Self.maximumItemSize else { throw Stop.declined("an item too large") }
@@ -164,7 +164,7 @@ struct XLSXSheetScanner {
         guard case .needMore = error else { throw error }
         // The item is read again from its start: the elements it opened are not open.
         namesTop = openNames
-        nameEnds.removeSubrange(openElements...)
+        open.removeSubrange(openElements...)
         if openElements < 2 { sheetDataIsOpen = false }
         position = start
         guard try refill(keepingFrom: start) else { throw .declined("the part ends inside markup") }
@@ -233,13 +233,13 @@ struct XLSXSheetScanner {
       let next = try byte(position + 1)
       if next == UInt8(ascii: "/") {
         position = try endTag(at: position)
-        if nameEnds.isEmpty { phase = .epilog }
+        if open.isEmpty { phase = .epilog }
         return .markup(start..<position)
       }
       let tag = try startTag(at: position)
       let local = localName(tag.name)
       if bytes.slice(local).equals("row") {
-        guard nameEnds.count == 2, sheetDataIsOpen else {
+        guard open.count == 2, sheetDataIsOpen else {
           throw .declined("a row outside sheetData")
         }
         try row(at: start, tag: tag)
@@ -358,7 +358,7 @@ struct XLSXSheetScanner {
       return
     }
     try push(tag.name)
-    let rowDepth = nameEnds.count
+    let rowDepth = open.count
     var at = tag.end
     /// The cell being read: its index in `cells`, and what its content held.
     var inCell = false
@@ -372,7 +372,7 @@ struct XLSXSheetScanner {
     while true {
       if try byte(at) != UInt8(ascii: "<") {
         let text = try text(from: at)
-        if let capture, nameEnds.count == capture.depth, inCell {
+        if let capture, open.count == capture.depth, inCell {
           cells[cells.count - 1].value = at..<text.end
           cells[cells.count - 1].isPlain = !text.needsDecoding && !(capture.isInline && text.hasEscape)
         }
@@ -380,7 +380,7 @@ struct XLSXSheetScanner {
         continue
       }
       if try byte(at + 1) == UInt8(ascii: "/") {
-        let depth = nameEnds.count
+        let depth = open.count
         let tagStart = at
         at = try endTag(at: at)
         if depth == rowDepth {
@@ -397,7 +397,7 @@ struct XLSXSheetScanner {
       let child = try startTag(at: at)
       let local = bytes.slice(localName(child.name))
       guard !local.equals("row") else { throw .declined("a row inside a row") }
-      let depth = nameEnds.count - rowDepth  // 0: a child of the row
+      let depth = open.count - rowDepth  // 0: a child of the row
       if depth == 0 {
         guard local.equals("c") else {
           rowIsSimple = false
@@ -426,7 +426,7 @@ struct XLSXSheetScanner {
         } else if type != .inline {
           cells[cells.count - 1].value = child.end..<child.end
           cells[cells.count - 1].isPlain = true
-          capture = (nameEnds.count + 1, false)
+          capture = (open.count + 1, false)
         }
       } else if depth == 1, local.equals("f") {
         hasFormula = true
@@ -438,7 +438,7 @@ struct XLSXSheetScanner {
         }
       } else if depth == 2, type == .inline, inInline, local.equals("t") {
         inlineCount += 1
-        if !child.isEmptyElement { capture = (nameEnds.count + 1, true) }
+        if !child.isEmptyElement { capture = (open.count + 1, true) }
       } else {
         rowIsSimple = false
       }
@@ -570,8 +570,13 @@ struct XLSXSheetScanner {
   }
 
   private mutating func push(_ name: Range<Int>) throws(Stop) {
-    guard nameEnds.count < Self.maximumDepth else { throw .declined("too deep") }
-    if nameEnds.count == 1 { sheetDataIsOpen = bytes.slice(localName(name)).equals("sheetData") }
+    guard open.count < Self.maximumDepth else { throw .declined("too deep") }
+    if open.count == 1 { sheetDataIsOpen = bytes.slice(localName(name)).equals("sheetData") }
+    guard name.count > 8 else {
+      open.append((bytes.word(at: name.lowerBound, length: name.count), name.count, namesTop))
+      return
+    }
+    let start = namesTop
     for byte in bytes.slice(name) {
       if namesTop < names.count {
         names[namesTop] = byte
@@ -580,7 +585,7 @@ struct XLSXSheetScanner {
       }
       namesTop += 1
     }
-    nameEnds.append(namesTop)
+    open.append((0, name.count, start))
   }
 
   /// Reads a start tag at `index` (its `<`) into ``attributes``.
@@ -667,7 +672,7 @@ struct XLSXSheetScanner {
     for attribute in attributes {
       let name = bytes.slice(attribute.name)
       if name.equals("xmlns") || (attribute.prefix == 5 && name.starts(with: "xmlns".utf8)) {
-        guard nameEnds.isEmpty else { throw .declined("a namespace declaration below the root") }
+        guard open.isEmpty else { throw .declined("a namespace declaration below the root") }
         continue
       }
       guard attribute.prefix > 0 else { continue }
@@ -716,20 +721,22 @@ struct XLSXSheetScanner {
   ///
   /// - Returns: the index after its `>`.
   private mutating func endTag(at index: Int) throws(Stop) -> Int {
-    guard let last = nameEnds.last else { throw .declined("an end tag after the root") }
-    let start = nameEnds.count > 1 ? nameEnds[nameEnds.count - 2] : 0
-    let length = last - start
+    guard let last = open.last else { throw .declined("an end tag after the root") }
     var at = index + 2
-    guard at + length < loaded else { throw .needMore }
-    for offset in 0..<length where bytes[at + offset] != names[start + offset] {
-      throw .declined("a mismatched end tag")
+    guard at + last.length < loaded else { throw .needMore }
+    if last.length <= 8 {
+      guard bytes.word(at: at, length: last.length) == last.word else { throw .declined("a mismatched end tag") }
+    } else {
+      for offset in 0..<last.length where bytes[at + offset] != names[last.start + offset] {
+        throw .declined("a mismatched end tag")
+      }
     }
-    at += length
+    at += last.length
     while XMLSimpleScanner.isSpace(try byte(at)) { at += 1 }
     guard try byte(at) == UInt8(ascii: ">") else { throw .declined("a mismatched end tag") }
-    namesTop = start
-    nameEnds.removeLast()
-    if nameEnds.count == 1 { sheetDataIsOpen = false }
+    namesTop = last.start
+    open.removeLast()
+    if open.count == 1 { sheetDataIsOpen = false }
     return at + 1
   }
 

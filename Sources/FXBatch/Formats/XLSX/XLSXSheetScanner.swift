@@ -77,6 +77,8 @@ struct XLSXSheetScanner {
   static let maximumItemSize = 16 << 20
   /// The most levels of elements.
   static let maximumDepth = 256
+  /// The most attributes of one tag.
+  static let maximumAttributes = 64
   /// Readable bytes after the buffer's capacity.
   static let padding = 16
 
@@ -496,7 +498,14 @@ struct XLSXSheetScanner {
     } else {
       rowIsSimple = false
     }
-    cells.append(Cell(column: column, style: style, kind: kind, value: 0..<0, isPlain: true))
+    let cell = Cell(column: column, style: style, kind: kind, value: 0..<0, isPlain: true)
+    // A simple row has at most a cell per column; the others are read whole, so one cell of theirs is kept at a
+    // time (memory stays bounded whatever the row holds).
+    if rowIsSimple || cells.isEmpty {
+      cells.append(cell)
+    } else {
+      cells[cells.count - 1] = cell
+    }
     return (kind, isString)
   }
 
@@ -637,6 +646,8 @@ struct XLSXSheetScanner {
         attributeList.append(read)
       }
       attributeCount += 1
+      // Each attribute is compared with the ones before it: a hostile tag of thousands is left to libxml2.
+      guard attributeCount <= Self.maximumAttributes else { throw .declined("too many attributes") }
       if attribute.prefix > 0 || attribute.range.count == 5 { anyPrefixed = true }
       at = value.end + 1
     }

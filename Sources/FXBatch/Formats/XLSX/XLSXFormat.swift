@@ -155,7 +155,7 @@ enum XLSXFormat: FileFormat {
       do { try deflater.write(bytes) } catch { throw FileError(path: scan.displayPath, message: "\(error)") }
     }
     if details.sheetScanned {
-      var decoder = XLSXRowDecoder(book: book, mapping: details.mapping, normalizer: scan.normalizer)
+      let decoder = XLSXRowDecoder(book: book, mapping: details.mapping, normalizer: scan.normalizer)
       try rewriteScanned(
         stream, book: book, scan: scan, lastColumn: rewriter.lastColumn, write: write,
         row: { scanner, markup throws(FileError) in

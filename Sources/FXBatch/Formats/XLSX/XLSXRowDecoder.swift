@@ -7,7 +7,9 @@
 /// ``RecordNormalizer``) and remembered; a cell those rules refuse, a missing cell, text to decode or an amount
 /// that is not a plain number gives `nil`, and the caller reads the row whole by the general rules
 /// (`XLSXFastPathTests` compares both paths).
-struct XLSXRowDecoder {
+///
+/// A class: the converter's closures call it for every row, and a struct of caches would be copied at each call.
+final class XLSXRowDecoder {
   let normalizer: RecordNormalizer
   let mapping: FieldMapping
   /// What the book says of its cells (not the book itself: a struct of many references, copied at each use).
@@ -36,7 +38,7 @@ struct XLSXRowDecoder {
   }
 
   /// The row's rate key, and whether it used the default day; `nil` when the general rules must read the row.
-  mutating func key(_ cells: [XLSXSheetScanner.Cell], in bytes: ByteView) -> (key: RateKey, usedDefaultDay: Bool)? {
+  func key(_ cells: [XLSXSheetScanner.Cell], in bytes: ByteView) -> (key: RateKey, usedDefaultDay: Bool)? {
     let from: CurrencyCode
     if let fixed = normalizer.fixedFrom {
       from = fixed
@@ -87,7 +89,7 @@ struct XLSXRowDecoder {
 
   /// A currency cell's code by the general rules (text, not blank, a known code), remembered by its bytes.
   @inline(__always)
-  private mutating func currency(_ cell: XLSXSheetScanner.Cell, _ bytes: ByteView) -> CurrencyCode? {
+  private func currency(_ cell: XLSXSheetScanner.Cell, _ bytes: ByteView) -> CurrencyCode? {
     switch cell.kind {
     case .inline, .string:
       guard cell.isPlain else { return nil }
@@ -118,7 +120,7 @@ struct XLSXRowDecoder {
   /// A date cell's day by the general rules (a number in a date style is its day; text is read by the date
   /// format; empty is no date), remembered by its bytes.
   @inline(__always)
-  private mutating func date(_ cell: XLSXSheetScanner.Cell, _ bytes: ByteView) -> CSVFieldDecoder.DateValue? {
+  private func date(_ cell: XLSXSheetScanner.Cell, _ bytes: ByteView) -> CSVFieldDecoder.DateValue? {
     switch cell.kind {
     case .empty: return .absent
     case .number:

@@ -281,7 +281,7 @@ struct XLSXSheetRewriter {
     to markup: inout [UInt8], column: [UInt8], row: Int, _ text: ArraySlice<UInt8>, style: Int?, prefix: [UInt8]
   ) {
     var buffer = ByteBuffer(capacity: 256)
-    var cells = CellMarkup(prefix: prefix)
+    let cells = CellMarkup(prefix: prefix)
     cells.appendNumber(to: &buffer, column: column, row: Array(String(row).utf8)[...], text, style: style)
     markup += buffer.bytes
   }
@@ -312,8 +312,9 @@ struct XLSXSheetRewriter {
   }
 
   /// The markup of the cells fxbatch appends, in pieces made once for the sheet's prefix (every row appends
-  /// several cells): the one writer of them.
-  struct CellMarkup {
+  /// several cells): the one writer of them. A class: the converter's closures call it for every cell, and a
+  /// struct of arrays would be copied at each call.
+  final class CellMarkup {
     /// `<c r="`, then `"><v>`, `</v></c>`; `" t="inlineStr"><is><t>` (or with `xml:space="preserve"`),
     /// `</t></is></c>`, each with the prefix.
     private let open: [UInt8]
@@ -344,7 +345,7 @@ struct XLSXSheetRewriter {
     ///   - column: the cell's column letters (`H`); `row`: its row number's digits.
     ///   - text: the number's decimal text, as written.
     ///   - style: the index of its cell format in the styles part (`s`), or `nil` for none.
-    mutating func appendNumber(
+    func appendNumber(
       to markup: inout ByteBuffer, column: [UInt8], row: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>, style: Int?
     ) {
       markup.append(open)

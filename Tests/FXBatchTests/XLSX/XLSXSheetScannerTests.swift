@@ -356,6 +356,7 @@ struct XLSXSheetScannerTests {
       "empty rows",
       #"<row r="2"/><row r="3"></row><row r="4" spans="1:4"/><row r="5" spans="2:3" ht="15"/>"# + record(6)
         + #"<row r="7" spans="1:4"></row><row r="8"><c r="A8" s="1"/></row>"#)
+    add("a value in a row's child other than a cell", #"<row r="2"><foo><v>5</v></foo></row>"# + record(3))
     add("a row inside a row", record(2).replacingOccurrences(of: #"<c r="B2""#, with: #"<row r="3"/><c r="B2""#))
     add("a row inside a cell", record(2).replacingOccurrences(of: "<v>100</v>", with: #"<v>100</v><row r="3"/>"#))
     add("mismatched end tag", record(2).replacingOccurrences(of: "</v></c><c r=\"B2\"", with: "</c></v><c r=\"B2\""))

@@ -73,8 +73,9 @@ struct XLSXSheetScanner {
     case dimension(Range<Int>)
   }
 
-  /// The most bytes of one item (the prolog with the root's start tag, a row, a run of text).
-  static let maximumItemSize = 16 << 20
+  /// The most bytes of one item (the prolog with the root's start tag, a row, a run of text): libxml2's limit
+  /// of a text node, which it refuses past it.
+  static let maximumItemSize = 10_000_000
   /// The most levels of elements.
   static let maximumDepth = 256
   /// The most attributes of one tag.
@@ -188,20 +189,17 @@ struct XLSXSheetScanner {
       guard buffer.capacity < Self.maximumItemSize else { throw .declined("an item too large") }
       buffer.grow(keeping: loaded)
     }
+    // At most the room left, read into the chunk's end (the chunk keeps its size).
     let room = min(buffer.capacity - loaded, chunk.count)
+    let offset = chunk.count - room
     let got: Int
-    do {
-      if chunk.count != room { chunk = [UInt8](repeating: 0, count: room) }
-      got = try stream.read(into: &chunk)
-    } catch {
-      throw .package(error)
-    }
+    do { got = try stream.read(into: &chunk, at: offset) } catch { throw .package(error) }
     if got == 0 {
       ended = true
       bytes = buffer.view(count: loaded)
       return false
     }
-    buffer.store(chunk[..<got], at: loaded)
+    buffer.store(chunk[offset..<(offset + got)], at: loaded)
     loaded += got
     bytes = buffer.view(count: loaded)
     return true
@@ -376,7 +374,7 @@ struct XLSXSheetScanner {
         let text = try text(from: at)
         if let capture, open.count == capture.depth, inCell {
           cells[cells.count - 1].value = at..<text.end
-          cells[cells.count - 1].isPlain = !text.needsDecoding && !(capture.isInline && text.hasEscape)
+          cells[cells.count - 1].isPlain = !text.needsDecoding && !text.hasEscape
         }
         at = text.end
         continue
@@ -419,6 +417,13 @@ struct XLSXSheetScanner {
         continue
       }
       // Inside a cell (depth 1: its children; 2: inside `<is>`, the last child opened at depth 1 when open).
+      guard inCell else {
+        // Inside a child of the row that is no cell: the readers' rules read it.
+        rowIsSimple = false
+        if !child.isEmptyElement { try push(child.name) }
+        at = child.end
+        continue
+      }
       if depth == 1 { inInline = local.equals("is") }
       if depth == 1, local.equals("v") {
         valueCount += 1
@@ -841,6 +846,8 @@ struct XLSXSheetScanner {
     let isHex = name[1] == UInt8(ascii: "x")
     let digits = name.slice((isHex ? 2 : 1)..<name.count)
     guard digits.count > 0, digits.count <= 8,
+      // Digits only (`UInt32(_:radix:)` would take a sign).
+      !digits.contains(where: { !($0 &- UInt8(ascii: "0") < 10 || (isHex && ($0 | 0x20) &- UInt8(ascii: "a") < 6)) }),
       let code = UInt32(String(decoding: digits.buffer, as: UTF8.self), radix: isHex ? 16 : 10),
       code == 0x09 || code == 0x0A || code == 0x0D || (0x20...0xD7FF).contains(code) || (0xE000...0xFFFD).contains(code)
         || (0x10000...0x10FFFF).contains(code)

@@ -121,6 +121,31 @@ struct XLSXFastPathTests {
     Self.compare(fast, general)
   }
 
+  /// Under other options (a fixed source currency over the sheet's column, day-first dates, a given decimal mark,
+  /// another rounding) both roads write the same sheet: the sheet scanner's decoder (``XLSXRowDecoder``) asks the
+  /// rules each option changes.
+  @Test(arguments: 0..<4)
+  func optionsWriteWhatTheGeneralPathWrites(variant: Int) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = try Self.messyWorkbook(in: directory, seed: 20 + UInt64(variant))
+    let source = RateSourceChoice.table(EmbeddedECBHistory.table)
+    let configure: (inout BatchOptions) -> Void = { options in
+      switch variant {
+      case 0:
+        options.fixedFrom = CurrencyCode("USD")
+        options.overrideCurrencyFields = true
+      case 1: options.dateFormat = .dayMonthYear
+      case 2: options.decimalMark = .comma
+      default: options.rounding = .halfEven
+      }
+    }
+    let fast = try Self.run(input, source: source, fastPath: true, configure: configure)
+    let general = try Self.run(input, source: source, fastPath: false, configure: configure)
+    #expect(fast.totals.records > 1_000)
+    Self.compare(fast, general)
+  }
+
   /// Under answered quotes (a Frankfurter v2 service on a loopback server, then its lock under `--frozen`).
   @Test func answeredQuotesWriteWhatTheGeneralPathWrites() throws {
     let directory = try TemporaryDirectory()

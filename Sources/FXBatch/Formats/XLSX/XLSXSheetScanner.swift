@@ -855,35 +855,15 @@ struct XLSXSheetScanner {
     return end + 1
   }
 
-  /// Reads one XML `Char` (§2.2) in UTF-8 at `index`.
+  /// Reads one XML `Char` (§2.2) in UTF-8 at `index` (``XMLCharacterRule``).
   ///
   /// - Returns: the index after it.
   @inline(__always)
   private func character(at index: Int) throws(Stop) -> Int {
-    let first = try byte(index)
-    if first < 0x80 {
-      guard first >= 0x20 && first != 0x7F || first == 0x09 || first == 0x0A || first == 0x0D else {
-        throw .declined("a control character")
-      }
-      return index + 1
-    }
-    var needsMore = false
-    let found = UTF8Validation.character(lead: first) { offset in
-      guard index + offset < loaded else {
-        needsMore = true
-        return nil
-      }
-      return bytes[index + offset]
-    }
-    switch found {
-    case .valid(let length):
-      // U+FFFE and U+FFFF are not XML characters.
-      if length == 3, first == 0xEF, bytes[index + 1] == 0xBF, bytes[index + 2] >= 0xBE {
-        throw .declined("U+FFFE or U+FFFF")
-      }
-      return index + length
-    case .truncated where needsMore: throw .needMore
-    case .invalid, .truncated: throw .declined("malformed UTF-8")
+    switch XMLCharacterRule.read(bytes, at: index, loaded: loaded) {
+    case .character(let end): return end
+    case .needsMore: throw .needMore
+    case .refused(let reason): throw .declined(reason)
     }
   }
 }

@@ -656,41 +656,16 @@ struct XMLSimpleScanner {
     }
   }
 
-  /// Reads one XML `Char` (§2.2) at `index` in UTF-8 (every byte below 0x80 under US-ASCII).
+  /// Reads one XML `Char` (§2.2) at `index` in UTF-8 (every byte below 0x80 under US-ASCII):
+  /// ``XMLCharacterRule``.
   ///
   /// - Returns: the index after it.
   @inline(__always)
   private mutating func character(at index: Int) throws(Stop) -> Int {
-    let first = try byte(index)
-    if first < 0x80 {
-      guard first >= 0x20 && first != 0x7F || first == 0x09 || first == 0x0A || first == 0x0D else {
-        throw .declined("a control character")
-      }
-      return index + 1
-    }
-    guard !asciiOnly else { throw .declined("a non-ASCII byte in US-ASCII") }
-    func continuation(_ at: Int, _ range: ClosedRange<UInt8> = 0x80...0xBF) throws(Stop) -> UInt8 {
-      let byte = try self.byte(at)
-      guard range.contains(byte) else { throw .declined("malformed UTF-8") }
-      return byte
-    }
-    switch first {
-    case 0xC2...0xDF:
-      _ = try continuation(index + 1)
-      return index + 2
-    case 0xE0...0xEF:
-      let second = try continuation(
-        index + 1, first == 0xE0 ? 0xA0...0xBF : (first == 0xED ? 0x80...0x9F : 0x80...0xBF))
-      let third = try continuation(index + 2)
-      // U+FFFE and U+FFFF are not XML characters.
-      if first == 0xEF, second == 0xBF, third >= 0xBE { throw .declined("U+FFFE or U+FFFF") }
-      return index + 3
-    case 0xF0...0xF4:
-      _ = try continuation(index + 1, first == 0xF0 ? 0x90...0xBF : (first == 0xF4 ? 0x80...0x8F : 0x80...0xBF))
-      _ = try continuation(index + 2)
-      _ = try continuation(index + 3)
-      return index + 4
-    default: throw .declined("malformed UTF-8")
+    switch XMLCharacterRule.read(bytes, at: index, loaded: loaded, asciiOnly: asciiOnly) {
+    case .character(let end): return end
+    case .needsMore: throw .needMore
+    case .refused(let reason): throw .declined(reason)
     }
   }
 

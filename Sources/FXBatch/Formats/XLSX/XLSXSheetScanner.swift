@@ -4,9 +4,9 @@
 /// messages stay the ones users see. libxml2's streaming reader alone took about 5 s of a million-row sheet.
 ///
 /// The subset:
-/// - UTF-8 without a byte order mark; no XML declaration, or `<?xml version="1.0"` with an optional `encoding`
-///   `UTF-8` and `standalone` `yes` or `no` (§2.8); white space around the root element; no comment,
-///   processing instruction, CDATA section or document type anywhere.
+/// - UTF-8 without a byte order mark; no XML declaration, or one in ``XMLDeclarationRule``'s subset (version
+///   1.0, UTF-8 or US-ASCII); white space around the root element; no comment, processing instruction, CDATA
+///   section or document type anywhere.
 /// - Names of ASCII letters, digits, `_`, `-`, `.` (not starting with a digit, `-` or `.`), with at most one
 ///   colon; namespaces declared on the root element only (`xmlns`, `xmlns:p` with a non-empty name, no two
 ///   prefixes for one name, neither the `xml` nor the `xmlns` namespace), every prefix used declared there
@@ -95,6 +95,8 @@ struct XLSXSheetScanner {
 
   private enum Phase { case prolog, content, epilog }
   private var phase = Phase.prolog
+  /// Whether the declaration names US-ASCII (then a byte above 0x7F is declined).
+  private var asciiOnly = false
   /// The open elements' names: up to 8 bytes as a word, longer ones in ``names`` from `start` (the rest of
   /// ``names`` past ``namesTop`` is room).
   private var open: [(word: UInt64, length: Int, start: Int)] = []
@@ -266,58 +268,19 @@ struct XLSXSheetScanner {
     position = tag.end
   }
 
-  /// `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>`: the version, then optionally the encoding and
-  /// `standalone`, in that order.
+  /// The XML declaration at `index` (``XMLDeclarationRule``).
   private mutating func declaration(at index: Int) throws(Stop) -> Int {
-    guard bytes.slice(index..<min(loaded, index + 6)).elementsEqual("<?xml ".utf8) else {
-      if index + 6 > loaded { throw .needMore }
+    guard bytes.slice(index..<min(loaded, index + 5)).equals("<?xml") else {
+      if index + 5 > loaded { throw .needMore }
       throw .declined("a processing instruction")
     }
-    var at = index + 5
-    func pseudoAttribute(_ name: String) throws(Stop) -> [UInt8]? {
-      var cursor = at
-      var spaces = 0
-      while XMLSimpleScanner.isSpace(try byte(cursor)) {
-        cursor += 1
-        spaces += 1
-      }
-      let nameBytes = Array(name.utf8)
-      guard spaces > 0, cursor + nameBytes.count <= loaded else {
-        if cursor + nameBytes.count > loaded { throw .needMore }
-        return nil
-      }
-      guard bytes.slice(cursor..<cursor + nameBytes.count).elementsEqual(nameBytes) else { return nil }
-      cursor += nameBytes.count
-      while XMLSimpleScanner.isSpace(try byte(cursor)) { cursor += 1 }
-      guard try byte(cursor) == UInt8(ascii: "=") else { throw .declined("a malformed XML declaration") }
-      cursor += 1
-      while XMLSimpleScanner.isSpace(try byte(cursor)) { cursor += 1 }
-      let quote = try byte(cursor)
-      guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
-        throw .declined("a malformed XML declaration")
-      }
-      var close = cursor + 1
-      while try byte(close) != quote {
-        guard close - cursor < 32 else { throw .declined("a malformed XML declaration") }
-        close += 1
-      }
-      at = close + 1
-      return bytes.array(cursor + 1..<close)
+    switch XMLDeclarationRule.read(bytes, at: index, loaded: loaded) {
+    case .declaration(let end, _, let ascii):
+      asciiOnly = ascii
+      return end
+    case .needsMore: throw .needMore
+    case .refused(let reason): throw .declined(reason)
     }
-    guard try pseudoAttribute("version") == Array("1.0".utf8) else { throw .declined("an XML version other than 1.0") }
-    if let encoding = try pseudoAttribute("encoding") {
-      guard String(decoding: encoding, as: UTF8.self).uppercased() == "UTF-8" else { throw .declined("an encoding") }
-    }
-    if let standalone = try pseudoAttribute("standalone") {
-      guard standalone == Array("yes".utf8) || standalone == Array("no".utf8) else {
-        throw .declined("a malformed XML declaration")
-      }
-    }
-    while XMLSimpleScanner.isSpace(try byte(at)) { at += 1 }
-    guard try byte(at) == UInt8(ascii: "?"), try byte(at + 1) == UInt8(ascii: ">") else {
-      throw .declined("a malformed XML declaration")
-    }
-    return at + 2
   }
 
   // MARK: Rows
@@ -860,7 +823,7 @@ struct XLSXSheetScanner {
   /// - Returns: the index after it.
   @inline(__always)
   private func character(at index: Int) throws(Stop) -> Int {
-    switch XMLCharacterRule.read(bytes, at: index, loaded: loaded) {
+    switch XMLCharacterRule.read(bytes, at: index, loaded: loaded, asciiOnly: asciiOnly) {
     case .character(let end): return end
     case .needsMore: throw .needMore
     case .refused(let reason): throw .declined(reason)

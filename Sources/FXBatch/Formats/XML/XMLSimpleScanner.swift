@@ -298,52 +298,18 @@ struct XMLSimpleScanner {
     }
   }
 
-  /// Reads an XML declaration (§2.8) at `index`.
+  /// Reads an XML declaration (§2.8) at `index` (``XMLDeclarationRule``).
   ///
   /// - Returns: the index after its `?>`.
   private mutating func declaration(at index: Int) throws(Stop) -> Int {
-    var index = index + 5
-    func attribute(_ name: String, required: Bool) throws(Stop) -> [UInt8]? {
-      var at = index
-      let spaces = try skipSpaces(from: &at)
-      guard spaces > 0, try starts(name, at: at) else {
-        if required { throw .declined("an XML declaration without \(name)") }
-        return nil
-      }
-      at += name.utf8.count
-      _ = try skipSpaces(from: &at)
-      guard try byte(at) == UInt8(ascii: "=") else { throw .declined("a malformed XML declaration") }
-      at += 1
-      _ = try skipSpaces(from: &at)
-      let quote = try byte(at)
-      guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { throw .declined("a malformed XML declaration") }
-      var close = at + 1
-      while try byte(close) != quote {
-        guard close - at < 64 else { throw .declined("a malformed XML declaration") }
-        close += 1
-      }
-      index = close + 1
-      return bytes.array(at + 1..<close)
+    switch XMLDeclarationRule.read(bytes, at: index, loaded: loaded) {
+    case .declaration(let end, let name, let ascii):
+      encodingName = name
+      asciiOnly = ascii
+      return end
+    case .needsMore: throw .needMore
+    case .refused(let reason): throw .declined(reason)
     }
-    guard try attribute("version", required: true) == Array("1.0".utf8) else { throw .declined("an XML version other than 1.0") }
-    if let encoding = try attribute("encoding", required: false) {
-      let name = String(decoding: encoding, as: UTF8.self)
-      switch name.uppercased() {
-      case "UTF-8", "UTF8": encodingName = "UTF-8"
-      case "US-ASCII", "ASCII":
-        encodingName = name
-        asciiOnly = true
-      default: throw .declined("the encoding \(name)")
-      }
-    }
-    if let standalone = try attribute("standalone", required: false) {
-      guard standalone == Array("yes".utf8) || standalone == Array("no".utf8) else {
-        throw .declined("a malformed XML declaration")
-      }
-    }
-    _ = try skipSpaces(from: &index)
-    guard try starts("?>", at: index) else { throw .declined("a malformed XML declaration") }
-    return index + 2
   }
 
   /// Reads a record element at `index` into ``record``.

@@ -85,7 +85,9 @@ struct XLSXSheetScanner {
 
   private let stream: any ZipEntryReading
   private let buffer: ReadBuffer
-  private var chunk = [UInt8](repeating: 0, count: 1 << 18)
+  private var chunk = [UInt8](repeating: 0, count: XLSXSheetScanner.readSize)
+  /// The bytes read at a time.
+  static let readSize = 1 << 18
   private let sharedStringCount: Int
   /// The bytes read: the entry's bytes from the buffer's start (a view renewed when the buffer changes).
   private(set) var bytes: ByteView
@@ -191,8 +193,11 @@ struct XLSXSheetScanner {
       guard buffer.capacity < Self.maximumItemSize else { throw .declined("an item too large") }
       buffer.grow(keeping: loaded)
     }
-    // At most the room left, read into the chunk's end (the chunk keeps its size).
-    let room = min(buffer.capacity - loaded, chunk.count)
+    // 256 KiB, or as many bytes as the unfinished item holds (an item is read again from its start after each
+    // read: reads that grow with it keep a big row's reading linear), at most the room left; read into the
+    // chunk's end (the chunk only grows, to at most an item's size).
+    let room = min(buffer.capacity - loaded, max(Self.readSize, loaded))
+    if chunk.count < room { chunk = [UInt8](repeating: 0, count: room) }
     let offset = chunk.count - room
     let got: Int
     do { got = try stream.read(into: &chunk, at: offset) } catch { throw .package(error) }

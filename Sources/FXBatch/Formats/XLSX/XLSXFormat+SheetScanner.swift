@@ -6,7 +6,13 @@
 extension XLSXFormat {
   /// Pass 1 through the scanner; `nil` when the sheet is outside its subset or the scanner meets anything the
   /// general path reports (a damaged entry, a row out of place): the general path then reads it again.
-  static func scanSheet(_ file: FileInput, book: XLSXBook, context: FormatContext) -> (FileScan, RateKeyIndex)? {
+  ///
+  /// - Throws: ``FileError`` for what the rows read say (no header, a field the run would pass over, no room for
+  ///   the fx_* columns: ``WorkbookRecords/ScanState/finish(sheetScanned:)``, the same state the general path
+  ///   fills with the same rows).
+  static func scanSheet(_ file: FileInput, book: XLSXBook, context: FormatContext) throws(FileError) -> (
+    FileScan, RateKeyIndex
+  )? {
     guard let stream = try? book.package.stream(book.sheetEntry) else { return nil }
     var scanner = XLSXSheetScanner(stream: stream, sharedStringCount: book.sharedStrings.strings.count)
     var state = WorkbookRecords.ScanState(
@@ -42,7 +48,7 @@ extension XLSXFormat {
     } catch {
       return nil
     }
-    return try? state.finish(sheetScanned: true)
+    return try state.finish(sheetScanned: true)
   }
 
   /// A row the simple rules did not convert, read whole (the same bytes pass 1 read and placed).

@@ -29,7 +29,7 @@ enum XLSXFormat: FileFormat {
     }
     let book = try XLSXBook(
       readPath: file.readPath, displayPath: file.displayPath, sheet: options.sheet, verify: true)
-    if options.fastPath, let scanned = scanSheet(file, book: book, context: context) { return scanned }
+    if options.fastPath, let scanned = try scanSheet(file, book: book, context: context) { return scanned }
     let reader = try book.rows()
     return try WorkbookRecords.scan(
       file, context: context, format: format, sheetName: book.sheetName,

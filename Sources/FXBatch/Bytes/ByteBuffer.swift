@@ -57,7 +57,12 @@ struct ByteBuffer {
   mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let source = bytes.baseAddress else { return }
     reserve(bytes.count)
-    (base + count).update(from: source, count: bytes.count)
+    if bytes.count <= 16 {
+      // A few bytes (a tag, a code) are copied in a loop: cheaper than a call to memmove.
+      for offset in 0..<bytes.count { base[count &+ offset] = source[offset] }
+    } else {
+      (base + count).update(from: source, count: bytes.count)
+    }
     count &+= bytes.count
   }
 

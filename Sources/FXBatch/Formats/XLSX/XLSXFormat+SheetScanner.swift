@@ -52,7 +52,7 @@ extension XLSXFormat {
   }
 
   /// A row the simple rules did not convert, read whole (the same bytes pass 1 read and placed).
-  static func wholeRow(_ scanner: XLSXSheetScanner, book: XLSXBook, scan: FileScan) throws(FileError) -> XLSXRow {
+  static func wholeRow(_ scanner: borrowing XLSXSheetScanner, book: XLSXBook, scan: FileScan) throws(FileError) -> XLSXRow {
     do {
       return try XLSXRowCollector.row(
         Array(scanner.bytes.slice(scanner.rowRange).buffer), after: scanner.rowPreviousRow,
@@ -77,7 +77,7 @@ extension XLSXFormat {
   static func rewriteScanned(
     _ stream: any ZipEntryReading, book: XLSXBook, scan: FileScan, lastColumn: Int,
     write: ([UInt8]) throws(FileError) -> Void,
-    row: (_ scanner: XLSXSheetScanner, _ markup: inout ByteBuffer) throws(FileError) -> Int
+    row: (_ scanner: borrowing XLSXSheetScanner, _ markup: inout ByteBuffer) throws(FileError) -> Int
   ) throws(FileError) {
     var scanner = XLSXSheetScanner(stream: stream, sharedStringCount: book.sharedStrings.strings.count)
     let blockSize = 1 << 16

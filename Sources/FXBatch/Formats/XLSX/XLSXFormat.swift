@@ -158,7 +158,7 @@ enum XLSXFormat: FileFormat {
       let decoder = XLSXRowDecoder(book: book, mapping: details.mapping, normalizer: scan.normalizer)
       try rewriteScanned(
         stream, book: book, scan: scan, lastColumn: rewriter.lastColumn, write: write,
-        row: { scanner, markup throws(FileError) in
+        row: { (scanner: borrowing XLSXSheetScanner, markup: inout ByteBuffer) throws(FileError) in
           // A record row the simple rules read converts from its decoded key and amount where it can.
           let number = scanner.rowNumber
           if scanner.rowIsSimple, scanner.rowHasValue, number > details.headerRow,

@@ -39,9 +39,7 @@ extension XLSXFormat {
             }
           }
         }
-        let row = try XLSXRowCollector.row(
-          Array(scanner.bytes.slice(scanner.rowRange).buffer), after: scanner.rowPreviousRow,
-          sharedStrings: book.sharedStrings, path: book.package.path, entry: book.sheetEntry.name)
+        let row = try collectedRow(scanner, book: book)
         scanner.previousRow = row.number
         state.add(row)
       }
@@ -53,13 +51,14 @@ extension XLSXFormat {
 
   /// A row the simple rules did not convert, read whole (the same bytes pass 1 read and placed).
   static func wholeRow(_ scanner: borrowing XLSXSheetScanner, book: XLSXBook, scan: FileScan) throws(FileError) -> XLSXRow {
-    do {
-      return try XLSXRowCollector.row(
-        Array(scanner.bytes.slice(scanner.rowRange).buffer), after: scanner.rowPreviousRow,
-        sharedStrings: book.sharedStrings, path: book.package.path, entry: book.sheetEntry.name)
-    } catch {
-      throw sheetChanged(scan.displayPath)
-    }
+    do { return try collectedRow(scanner, book: book) } catch { throw sheetChanged(scan.displayPath) }
+  }
+
+  /// The scanner's row read whole by ``XLSXRowCollector``.
+  private static func collectedRow(_ scanner: borrowing XLSXSheetScanner, book: XLSXBook) throws(XLSXError) -> XLSXRow {
+    try XLSXRowCollector.row(
+      Array(scanner.bytes.slice(scanner.rowRange).buffer), after: scanner.rowPreviousRow,
+      sharedStrings: book.sharedStrings, path: book.package.path, entry: book.sheetEntry.name)
   }
 
   /// The error of a sheet that reads otherwise in pass 2 than it did in pass 1.
@@ -82,7 +81,6 @@ extension XLSXFormat {
     var scanner = XLSXSheetScanner(stream: stream, sharedStringCount: book.sharedStrings.strings.count)
     let blockSize = 1 << 16
     var output = ByteBuffer(capacity: 2 * blockSize)
-    var tag: [UInt8] = []
     let lastColumnNumber = Array(String(lastColumn + 1).utf8)
     while true {
       let item: XLSXSheetScanner.Item?
@@ -98,22 +96,15 @@ extension XLSXFormat {
       case .markup(let range):
         output.append(bytes.slice(range))
       case .dimension(let range):
-        tag.removeAll(keepingCapacity: true)
-        tag += bytes.slice(range).buffer
-        if let ref = XLSXSheetRewriter.attributeRange("ref", of: tag) {
-          let widened = XLSXSheetRewriter.widened(String(decoding: tag[ref], as: UTF8.self), to: lastColumn)
-          tag.replaceSubrange(ref, with: Array(widened.utf8))
-        }
-        output.append(tag)
+        output.append(XLSXSheetRewriter.widenedDimension(bytes.slice(range).buffer, to: lastColumn))
       case .row:
         // The start tag, its `spans` ending at the new last column (the first number as written).
         let start = scanner.rowRange.lowerBound
         let tagEnd = scanner.rowTagEnd
         if let spans = scanner.rowSpans {
           output.append(bytes.slice(start..<spans.lowerBound))
-          output.append(bytes.slice(spans).split(separator: UInt8(ascii: ":")).first.map(Array.init) ?? Array("1".utf8))
-          output.append(UInt8(ascii: ":"))
-          output.append(lastColumnNumber)
+          output.append(
+            XLSXSheetRewriter.widenedSpans(bytes.slice(spans).buffer, lastColumnNumber: lastColumnNumber))
           output.append(bytes.slice(spans.upperBound..<tagEnd))
         } else {
           output.append(bytes.slice(start..<tagEnd))

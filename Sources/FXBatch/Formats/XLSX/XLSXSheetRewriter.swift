@@ -106,9 +106,7 @@ struct XLSXSheetRewriter {
         tag += buffer[markup]
         prefix = Array(name.prefix)
         if let spans = Self.attributeRange("spans", of: tag) {
-          // The first number as written (the text before its first `:`; 1 when there is none).
-          let first = tag[spans].split(separator: UInt8(ascii: ":")).first ?? ArraySlice("1".utf8)
-          tag.replaceSubrange(spans, with: first + [UInt8(ascii: ":")] + lastColumnNumber)
+          tag.replaceSubrange(spans, with: Self.widenedSpans(tag[spans], lastColumnNumber: lastColumnNumber))
         }
         if tag[tag.count - 2] == UInt8(ascii: "/") {
           collector.endRow()
@@ -147,18 +145,28 @@ struct XLSXSheetRewriter {
         }
         output += buffer[markup]
       } else if name.local.elementsEqual("dimension".utf8), isStart {
-        tag.removeAll(keepingCapacity: true)
-        tag += buffer[markup]
-        if let range = Self.attributeRange("ref", of: tag) {
-          let widened = Self.widened(String(decoding: tag[range], as: UTF8.self), to: lastColumn)
-          tag.replaceSubrange(range, with: Array(widened.utf8))
-        }
-        output += tag
+        output += Self.widenedDimension(buffer[markup], to: lastColumn)
       } else {
         output += buffer[markup]
       }
       try flush()
     }
+  }
+
+  /// A row's `spans` value ending at the new last column (its digits, 1-based): the first number as written
+  /// (the text before its first `:`; 1 when there is none), `:`, the last column.
+  static func widenedSpans(_ spans: some Collection<UInt8>, lastColumnNumber: [UInt8]) -> [UInt8] {
+    Array(spans.split(separator: UInt8(ascii: ":")).first ?? ArraySlice("1".utf8)[...]) + [UInt8(ascii: ":")]
+      + lastColumnNumber
+  }
+
+  /// A `<dimension …>` start tag with its `ref` widened to column `last` (``widened(_:to:)``).
+  static func widenedDimension(_ tag: some Collection<UInt8>, to last: Int) -> [UInt8] {
+    var tag = Array(tag)
+    if let range = attributeRange("ref", of: tag) {
+      tag.replaceSubrange(range, with: Array(widened(String(decoding: tag[range], as: UTF8.self), to: last).utf8))
+    }
+    return tag
   }
 
   /// A `ref` range (`A1:D5`, `A1`) reaching at least to column `last`.

@@ -20,6 +20,10 @@ struct FormatContext {
   let defaultDay: CalendarDay
   /// The general per-record rule every format's general path calls.
   let recordConverter: RecordConverter
+  /// Whether pass 1 may leave part of its reading to pass 2 (a provisional scan: CSV's parts, a workbook's
+  /// sheet read in one pass), which checks it; `false` when nothing is converted (``BatchJob/plan()``), so pass 1
+  /// reports every file's errors.
+  let allowsProvisionalScan: Bool
 
   /// A context for a pass of the run (the job, which knows the source, works out the rest).
   ///
@@ -28,10 +32,12 @@ struct FormatContext {
   ///   - passOneKeys: see ``passOneKeys``.
   ///   - defaultDay: see ``defaultDay``.
   ///   - sourceIdentifier: the source's identifier, the `fx_source` of a record whose rate it could not give.
+  ///   - allowsProvisionalScan: see ``allowsProvisionalScan``.
   init(
     options: BatchOptions, convertingTable: RateTable?, passOneKeys: KeySpan?, defaultDay: CalendarDay,
-    sourceIdentifier: String
+    sourceIdentifier: String, allowsProvisionalScan: Bool = true
   ) {
+    self.allowsProvisionalScan = allowsProvisionalScan
     self.options = options
     self.convertingTable = convertingTable
     self.passOneKeys = passOneKeys

@@ -17,6 +17,9 @@ public struct BatchJob {
   var tableFailure: ((RateKey) -> RowError)? = nil
   /// Whether pass 1 collects every record's key, whatever the source (``lock()``: a local table's too).
   var collectsEveryKey = false
+  /// Whether pass 1 may leave part of its reading to pass 2 (``FormatContext/allowsProvisionalScan``); ``plan()``,
+  /// which converts nothing, has pass 1 read every file whole.
+  var allowsProvisionalScan = true
 
   public init(options: BatchOptions, source: RateSourceChoice) {
     self.options = options
@@ -50,7 +53,7 @@ public struct BatchJob {
   var formatContext: FormatContext {
     FormatContext(
       options: options, convertingTable: convertingTable, passOneKeys: passOneKeys, defaultDay: defaultDay,
-      sourceIdentifier: source.info.identifier)
+      sourceIdentifier: source.info.identifier, allowsProvisionalScan: allowsProvisionalScan)
   }
 
   /// What pass 1's byte-level paths gather of the records' keys (``FormatContext/passOneKeys``): under a
@@ -499,7 +502,9 @@ public struct BatchJob {
   /// - Returns: the report of pass 1 (file errors included) and the plan; the plan is `nil` for a local table.
   public func plan() -> (report: RunReport, plan: RatePlan?) {
     var report = makeReport()
-    let (scans, index) = scanAll(report: &report)
+    var reading = self
+    reading.allowsProvisionalScan = false
+    let (scans, index) = reading.scanAll(report: &report)
     Self.removeTemporaryCopies(of: scans)
     let keys = index.allKeys
     if case .chain(let links) = source { return chainPlan(of: RateResolver.marketKeys(of: keys), links: links, report: report) }

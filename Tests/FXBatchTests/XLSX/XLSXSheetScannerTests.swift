@@ -69,8 +69,11 @@ struct XLSXSheetScannerTests {
     options.destination = .file(path + ".out.xlsx")
     configure(&options)
     let job = BatchJob(options: options, source: .table(EmbeddedECBHistory.table))
+    // Pass 1 proper (under a local table, `XLSXFormat.scan` leaves the sheet to the one-pass road).
+    let book = try XLSXBook(readPath: path, displayPath: path, sheet: options.sheet, verify: true)
     let (scan, _) = try XLSXFormat.scan(
-      FileInput(displayPath: path, readPath: path, outputPath: path + ".out.xlsx"), context: job.formatContext)
+      FileInput(displayPath: path, readPath: path, outputPath: path + ".out.xlsx"), book: book,
+      context: job.formatContext)
     return scan.workbook.sheetScanned
   }
 

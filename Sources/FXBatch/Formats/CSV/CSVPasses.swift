@@ -163,7 +163,8 @@ extension CSVFormat {
         fields: fields, details: details)
       return (scan, keys)
     }
-    if allowProvisional, useFastPath, !collectKeys, span == nil, !splitTargets.isEmpty, outputPath != nil,
+    if allowProvisional, context.allowsProvisionalScan, useFastPath, !collectKeys, span == nil, !splitTargets.isEmpty,
+      outputPath != nil,
       let (sample, starts, size) = try? Self.provisionalStarts(
         reader: reader, readPath: readPath, targets: splitTargets, scan: addEvidence)
     {

@@ -38,7 +38,8 @@ enum WorkbookRecords {
     private let fields: (XLSXRow, FieldMapping) -> RecordFields
     private let cellText: (XLSXCell) -> String?
     private(set) var header: XLSXRow? = nil
-    private var lastColumn = 0
+    /// The last column (0-based) the rows added so far use.
+    private(set) var lastColumn = 0
     private(set) var mapping = FieldMapping(amount: 0, from: nil, to: nil, date: nil)
     private var names: [String] = []
     private var keys = RateKeyIndex()
@@ -64,6 +65,9 @@ enum WorkbookRecords {
       normalizer = context.recordNormalizer
       collectsKeys = !context.hasConvertingTable
     }
+
+    /// Whether a text amount read so far depends on the decimal mark (the mark not given): pass 1 decides it.
+    var amountsDependOnTheMark: Bool { inference.point + inference.comma + inference.ambiguous > 0 }
 
     /// Whether the next row must be given whole (``add(_:)``): before the header, while samples are gathered,
     /// and once the sheet is refused (then rows are only read).
@@ -94,7 +98,9 @@ enum WorkbookRecords {
         samples.add(values)
       }
       let fields = fields(row, mapping)
-      if context.options.decimalMark == nil, case .text(let text) = fields.amount { inference.add(text) }
+      if context.options.decimalMark == nil, case .text(let text) = fields.amount {
+        inference.add(text)
+      }
       if collectsKeys, case .success(let found) = normalizer.rateKey(of: fields), let packed = RateKeyIndex.pack(found.key) {
         keys.insert(packed)
       }

@@ -7,6 +7,11 @@ struct WorkbookScanDetails: FormatScanDetails {
   let lastColumn: Int
   /// Whether pass 1 read the sheet with ``XLSXSheetScanner`` (then pass 2 does too).
   var sheetScanned = false
+  /// Whether pass 1 left the sheet unread (`.xlsx` under a local table: ``XLSXFormat/convertInOnePass(_:context:quotes:)``
+  /// reads it and writes its annotated copy at once); the other fields then say nothing yet.
+  var isProvisional = false
+  /// Whether the sheet was read once, its annotated copy written as it was read (the one-pass road held).
+  var readInOnePass = false
 }
 
 extension FileScan {

@@ -19,34 +19,47 @@ extension XLSXFormat {
       file, context: context, format: format, sheetName: book.sheetName, fields: book.fields(of:mapping:),
       cellText: book.sampleText(of:))
     var decoder: XLSXRowDecoder? = nil
-    let readsMark = context.options.decimalMark == nil
     do {
       while let item = try scanner.next() {
         guard case .row = item, !state.isRefused else { continue }
-        if !state.needsWholeRow, scanner.rowIsSimple, scanner.rowHasValue, let last = scanner.cells.last {
-          if decoder == nil {
-            decoder = XLSXRowDecoder(book: book, mapping: state.mapping, normalizer: context.recordNormalizer)
-          }
-          let textAmount = readsMark && decoder?.amountIsText(scanner.cells) == true
-          if !textAmount {
-            if !state.collectsKeys {
-              state.addRecord(lastColumn: last.column, key: nil)
-              continue
-            }
-            if let found = decoder?.key(scanner.cells, in: scanner.bytes) {
-              state.addRecord(lastColumn: last.column, key: found.key)
-              continue
-            }
-          }
+        if let row = try addRow(scanner, to: &state, decoder: &decoder, book: book, context: context) {
+          scanner.previousRow = row.number
         }
-        let row = try collectedRow(scanner, book: book)
-        scanner.previousRow = row.number
-        state.add(row)
       }
     } catch {
       return nil
     }
     return try state.finish(sheetScanned: true)
+  }
+
+  /// Adds the scanner's row to pass 1's state: a record row of plain cells by its last column and decoded key
+  /// (no key when the run collects none), every other row read whole.
+  ///
+  /// - Returns: the row read whole, if it was.
+  static func addRow(
+    _ scanner: borrowing XLSXSheetScanner, to state: inout WorkbookRecords.ScanState, decoder: inout XLSXRowDecoder?,
+    book: XLSXBook, context: FormatContext
+  ) throws(XLSXError) -> XLSXRow? {
+    if !state.needsWholeRow, scanner.rowIsSimple, scanner.rowHasValue, let last = scanner.cells.last {
+      if decoder == nil {
+        decoder = XLSXRowDecoder(book: book, mapping: state.mapping, normalizer: context.recordNormalizer)
+      }
+      // A text amount is read whole, for the decimal mark's evidence.
+      let textAmount = context.options.decimalMark == nil && decoder?.amountIsText(scanner.cells) == true
+      if !textAmount {
+        if !state.collectsKeys {
+          state.addRecord(lastColumn: last.column, key: nil)
+          return nil
+        }
+        if let found = decoder?.key(scanner.cells, in: scanner.bytes) {
+          state.addRecord(lastColumn: last.column, key: found.key)
+          return nil
+        }
+      }
+    }
+    let row = try collectedRow(scanner, book: book)
+    state.add(row)
+    return row
   }
 
   /// A row the simple rules did not convert, read whole (the same bytes pass 1 read and placed).
@@ -68,7 +81,7 @@ extension XLSXFormat {
 
   /// Pass 2 through the scanner: copies the sheet's bytes as they inflate, byte for byte, but for a row's
   /// `spans`, the `<dimension ref>` (widened to `lastColumn`, as ``XLSXSheetRewriter`` does) and the cells `row`
-  /// appends before each row's end.
+  /// appends before each row's end (``appendRewritten(_:of:lastColumn:to:row:)``).
   ///
   /// - Parameters:
   ///   - row: converts the scanner's row, appends its fx_* cells (or none) to the markup, and returns its
@@ -79,9 +92,8 @@ extension XLSXFormat {
     row: (_ scanner: borrowing XLSXSheetScanner, _ markup: inout ByteBuffer) throws(FileError) -> Int
   ) throws(FileError) {
     var scanner = XLSXSheetScanner(stream: stream, sharedStringCount: book.sharedStrings.strings.count)
-    let blockSize = 1 << 16
-    var output = ByteBuffer(capacity: 2 * blockSize)
-    let lastColumnNumber = Array(String(lastColumn + 1).utf8)
+    var output = ByteBuffer(capacity: 2 * writeBlockSize)
+    let rewrite = RewriteColumns(lastColumn: lastColumn)
     while true {
       let item: XLSXSheetScanner.Item?
       do { item = try scanner.next() } catch {
@@ -91,49 +103,75 @@ extension XLSXFormat {
         throw sheetChanged(scan.displayPath)
       }
       guard let item else { break }
-      let bytes = scanner.bytes
-      switch item {
-      case .markup(let range):
-        output.append(bytes.slice(range))
-      case .dimension(let range):
-        output.append(XLSXSheetRewriter.widenedDimension(bytes.slice(range).buffer, to: lastColumn))
-      case .row:
-        // The start tag, its `spans` ending at the new last column (the first number as written).
-        let start = scanner.rowRange.lowerBound
-        let tagEnd = scanner.rowTagEnd
-        if let spans = scanner.rowSpans {
-          output.append(bytes.slice(start..<spans.lowerBound))
-          output.append(
-            XLSXSheetRewriter.widenedSpans(bytes.slice(spans).buffer, lastColumnNumber: lastColumnNumber))
-          output.append(bytes.slice(spans.upperBound..<tagEnd))
-        } else {
-          output.append(bytes.slice(start..<tagEnd))
-        }
-        if scanner.rowIsEmptyElement {
-          // `<row …/>`: written `<row …>cells</row>` when it gets cells.
-          output.removeLast(2)
-          output.append(UInt8(ascii: ">"))
-          let opened = output.count
-          scanner.previousRow = try row(scanner, &output)
-          if output.count == opened {
-            output.removeLast(1)
-            output.append(Array("/>".utf8))
-          } else {
-            output.append(Array("</".utf8))
-            output.append(bytes.slice(scanner.rowPrefix))
-            output.append(Array("row>".utf8))
-          }
-        } else {
-          output.append(bytes.slice(tagEnd..<scanner.rowEndTagStart))
-          scanner.previousRow = try row(scanner, &output)
-          output.append(bytes.slice(scanner.rowEndTagStart..<scanner.rowRange.upperBound))
-        }
-      }
-      if output.count >= blockSize {
+      try appendRewritten(item, of: &scanner, columns: rewrite, to: &output, row: row)
+      if output.count >= writeBlockSize {
         try write(Array(output.bytes))
         output.removeAll()
       }
     }
     if output.count > 0 { try write(Array(output.bytes)) }
+  }
+
+  /// How much rewritten sheet is gathered before it is handed to the deflater.
+  static let writeBlockSize = 1 << 16
+
+  /// The last column of the fx_* cells, as a rewrite widens the `<dimension>` and the rows' `spans` to it.
+  struct RewriteColumns {
+    let lastColumn: Int
+    /// Its number as a `spans` writes it (1-based).
+    let lastColumnNumber: [UInt8]
+
+    init(lastColumn: Int) {
+      self.lastColumn = lastColumn
+      lastColumnNumber = Array(String(lastColumn + 1).utf8)
+    }
+  }
+
+  /// Appends the rewrite of one item the scanner read: markup as it is, the `<dimension>` widened, a row with
+  /// its `spans` widened and the cells `row` appends before its end (a `<row …/>` that gets cells is written
+  /// `<row …>cells</row>`); sets the scanner's previous row to the number `row` returns.
+  static func appendRewritten(
+    _ item: XLSXSheetScanner.Item, of scanner: inout XLSXSheetScanner, columns: RewriteColumns,
+    to output: inout ByteBuffer,
+    row: (_ scanner: borrowing XLSXSheetScanner, _ markup: inout ByteBuffer) throws(FileError) -> Int
+  ) throws(FileError) {
+    let bytes = scanner.bytes
+    switch item {
+    case .markup(let range):
+      output.append(bytes.slice(range))
+    case .dimension(let range):
+      output.append(XLSXSheetRewriter.widenedDimension(bytes.slice(range).buffer, to: columns.lastColumn))
+    case .row:
+      // The start tag, its `spans` ending at the new last column (the first number as written).
+      let start = scanner.rowRange.lowerBound
+      let tagEnd = scanner.rowTagEnd
+      if let spans = scanner.rowSpans {
+        output.append(bytes.slice(start..<spans.lowerBound))
+        output.append(
+          XLSXSheetRewriter.widenedSpans(bytes.slice(spans).buffer, lastColumnNumber: columns.lastColumnNumber))
+        output.append(bytes.slice(spans.upperBound..<tagEnd))
+      } else {
+        output.append(bytes.slice(start..<tagEnd))
+      }
+      if scanner.rowIsEmptyElement {
+        // `<row …/>`: written `<row …>cells</row>` when it gets cells.
+        output.removeLast(2)
+        output.append(UInt8(ascii: ">"))
+        let opened = output.count
+        scanner.previousRow = try row(scanner, &output)
+        if output.count == opened {
+          output.removeLast(1)
+          output.append(Array("/>".utf8))
+        } else {
+          output.append(Array("</".utf8))
+          output.append(bytes.slice(scanner.rowPrefix))
+          output.append(Array("row>".utf8))
+        }
+      } else {
+        output.append(bytes.slice(tagEnd..<scanner.rowEndTagStart))
+        scanner.previousRow = try row(scanner, &output)
+        output.append(bytes.slice(scanner.rowEndTagStart..<scanner.rowRange.upperBound))
+      }
+    }
   }
 }

@@ -169,6 +169,17 @@ struct XLSXSheetRewriter {
     return tag
   }
 
+  /// The last column (0-based) a `<dimension>` tag's `ref` (`A1:D5`, `A1`) names; `nil` when it names none.
+  static func dimensionLastColumn(_ tag: some Collection<UInt8>) -> Int? {
+    let tag = Array(tag)
+    guard let range = attributeRange("ref", of: tag),
+      let last = String(decoding: tag[range], as: UTF8.self).split(separator: ":").last.flatMap({
+        XLSXCellReference(String($0))
+      })
+    else { return nil }
+    return last.column
+  }
+
   /// A `ref` range (`A1:D5`, `A1`) reaching at least to column `last`.
   static func widened(_ ref: String, to last: Int) -> String {
     let parts = ref.split(separator: ":").map(String.init)

@@ -88,11 +88,8 @@ struct WorkbookRowConverter {
     valueBytes.removeAll(keepingCapacity: true)
     valueBytes += scratch.bytes
     scratch.removeAll()
-    for (index, end) in [ends.rate, ends.converted, ends.currency, ends.day, ends.source, ends.status, ends.status]
-      .enumerated()
-    {
-      valueEnds[index] = end  // the last: no error
-    }
+    (valueEnds[0], valueEnds[1], valueEnds[2], valueEnds[3]) = (ends.rate, ends.converted, ends.currency, ends.day)
+    (valueEnds[4], valueEnds[5], valueEnds[6]) = (ends.source, ends.status, ends.status)  // the last: no error
     decimals = conversion.converted.scale
     rateDay = ends.rateDay
     return true

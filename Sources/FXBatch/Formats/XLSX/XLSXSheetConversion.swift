@@ -29,6 +29,9 @@ final class XLSXSheetConversion {
   private let columns: [[UInt8]?]
   private var cellMarkup = XLSXSheetRewriter.CellMarkup(prefix: [])
   private var cellPrefix: [UInt8] = []
+  /// The digits of the row written and of its rate date's serial (kept: written for every row).
+  private var rowDigits: [UInt8] = []
+  private var serialDigits: [UInt8] = []
   private let temporary: Int32
   private let deflater: ZipDeflater
   private let outputPath: String
@@ -154,7 +157,9 @@ final class XLSXSheetConversion {
       cellMarkup = XLSXSheetRewriter.CellMarkup(prefix: cellPrefix)
     }
     let isRecord = number != headerRow
-    let digits = Array(String(number).utf8)[...]
+    rowDigits.removeAll(keepingCapacity: true)
+    XLSXSheetRewriter.appendDecimal(number, to: &rowDigits)
+    let digits = rowDigits[...]
     for (offset, annotation) in AnnotationColumn.allCases.enumerated() {
       let value = rows.value(offset)
       guard !value.isEmpty, let column = columns[offset] else { continue }
@@ -168,7 +173,10 @@ final class XLSXSheetConversion {
         if let style = styles.date, let day = rows.rateDay ?? CalendarDay(iso8601UTF8: value),
           let serial = book.dateSystem.serial(of: day)
         {
-          cellMarkup.appendNumber(to: &markup, column: column, row: digits, Array(String(serial).utf8)[...], style: style)
+          serialDigits.removeAll(keepingCapacity: true)
+          if serial < 0 { serialDigits.append(UInt8(ascii: "-")) }
+          XLSXSheetRewriter.appendDecimal(serial < 0 ? -serial : serial, to: &serialDigits)
+          cellMarkup.appendNumber(to: &markup, column: column, row: digits, serialDigits[...], style: style)
         } else {
           cellMarkup.appendText(to: &markup, column: column, row: digits, value)
         }

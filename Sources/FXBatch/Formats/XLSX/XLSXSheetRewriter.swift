@@ -342,8 +342,8 @@ struct XLSXSheetRewriter {
     private let textStart: [UInt8]
     private let preservedTextStart: [UInt8]
     private let textEnd: [UInt8]
-    /// `" s="7"><v>` by style.
-    private var styledStarts: [Int: [UInt8]] = [:]
+    /// `" s="7"><v>` by style (an array: looked up for every converted amount).
+    private var styledStarts: [[UInt8]?] = []
     private let prefix: [UInt8]
 
     init(prefix: [UInt8]) {
@@ -370,7 +370,8 @@ struct XLSXSheetRewriter {
       markup.append(open)
       markup.append(column)
       markup.append(row)
-      if let style {
+      if let style, style >= 0 {
+        if style >= styledStarts.count { styledStarts += [[UInt8]?](repeating: nil, count: style + 1 - styledStarts.count) }
         if styledStarts[style] == nil {
           styledStarts[style] = Array("\" s=\"\(style)".utf8) + numberStart
         }

@@ -572,6 +572,7 @@ struct XLSXSheetScanner {
 
   /// Reads a start tag at `index` (its `<`) into ``attributes``.
   private mutating func startTag(at index: Int, isRoot: Bool = false) throws(Stop) -> Tag {
+    if !isRoot, let tag = plainTag(at: index) { return tag }
     let name = try qualifiedName(at: index + 1)
     attributeCount = 0
     anyPrefixed = false
@@ -624,6 +625,65 @@ struct XLSXSheetScanner {
       if attribute.prefix > 0 || attribute.range.count == 5 { anyPrefixed = true }
       at = value.end + 1
     }
+  }
+
+  /// A start tag in the form nearly every sheet writes, read by a narrower loop: an unprefixed name of ASCII
+  /// letters, then attributes each after one space, named by ASCII letters (not `xmlns`), `="`, a value of
+  /// printable ASCII but `"`, `<` and `&`, `"`; then `>` or `/>`. What ``startTag(at:isRoot:)`` reads of such a
+  /// tag, it reads the same (name, end, attributes, all plain; no prefix to check); `nil` for any other tag, or
+  /// one that runs past the bytes read, which ``startTag(at:isRoot:)`` then reads by the general rules.
+  @inline(__always)
+  private mutating func plainTag(at index: Int) -> Tag? {
+    @inline(__always) func isLetter(_ byte: UInt8) -> Bool { (byte | 0x20) &- UInt8(ascii: "a") < 26 }
+    let bytes = self.bytes
+    let loaded = self.loaded
+    var at = index + 1
+    while at < loaded, isLetter(bytes[at]) { at += 1 }
+    let name = (index + 1)..<at
+    guard !name.isEmpty, name.count < 1000 else { return nil }
+    attributeCount = 0
+    anyPrefixed = false
+    while at < loaded {
+      switch bytes[at] {
+      case UInt8(ascii: ">"): return Tag(name: name, end: at + 1, isEmptyElement: false)
+      case UInt8(ascii: "/"):
+        guard at + 1 < loaded, bytes[at + 1] == UInt8(ascii: ">") else { return nil }
+        return Tag(name: name, end: at + 2, isEmptyElement: true)
+      case 0x20:
+        at += 1
+        let nameStart = at
+        while at < loaded, isLetter(bytes[at]) { at += 1 }
+        let attribute = nameStart..<at
+        guard !attribute.isEmpty, attribute.count < 1000, at + 1 < loaded, bytes[at] == UInt8(ascii: "="), bytes[at + 1] == UInt8(ascii: "\""),
+          !bytes.slice(attribute).equals("xmlns"), attributeCount < 8
+        else { return nil }
+        at += 2
+        let valueStart = at
+        while at < loaded {
+          let byte = bytes[at]
+          guard byte &- 0x20 < 0x5F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "<"), byte != UInt8(ascii: "&")
+          else { break }
+          at += 1
+        }
+        guard at < loaded, bytes[at] == UInt8(ascii: "\"") else { return nil }
+        for other in attributes
+        where other.name.count == attribute.count
+          && bytes.bytesEqual(at: other.name.lowerBound, attribute.lowerBound, length: attribute.count)
+        {
+          return nil
+        }
+        let read = (attribute, 0, valueStart..<at, true)
+        if attributeCount < attributeList.count {
+          attributeList[attributeCount] = read
+        } else {
+          attributeList.append(read)
+        }
+        attributeCount += 1
+        at += 1
+      default: return nil
+      }
+    }
+    return nil
   }
 
   /// The root's namespace declarations: its prefixes, each bound once to a non-empty name that is neither

@@ -654,7 +654,8 @@ struct XLSXSheetScanner {
         let nameStart = at
         while at < loaded, isLetter(bytes[at]) { at += 1 }
         let attribute = nameStart..<at
-        guard !attribute.isEmpty, attribute.count < 1000, at + 1 < loaded, bytes[at] == UInt8(ascii: "="), bytes[at + 1] == UInt8(ascii: "\""),
+        guard !attribute.isEmpty, attribute.count < 1000, at + 1 < loaded, bytes[at] == UInt8(ascii: "="),
+          bytes[at + 1] == UInt8(ascii: "\""),
           !bytes.slice(attribute).equals("xmlns"), attributeCount < 8
         else { return nil }
         at += 2

@@ -31,7 +31,6 @@ public final class ZipDeflater {
   private let queue = DispatchQueue(label: "fxbatch.zip-deflater")
   /// One permit per block in flight: taken by ``write(_:)``, given back when the block is written.
   private let slots = DispatchSemaphore(value: ZipDeflater.blocksInFlight)
-  private var size: UInt64 = 0
   private var finished = false
 
   /// - Parameters:
@@ -55,12 +54,25 @@ public final class ZipDeflater {
     precondition(!finished, "ZipDeflater: written after finish()")
     if let failure = worker.failure { throw failure }
     guard !bytes.isEmpty else { return }
-    size += UInt64(bytes.count)
+    enqueue { bytes }
+  }
+
+  /// Deflates the bytes `make` returns, made on the deflater's thread after the blocks written before: a
+  /// writer hands over the work of forming a block along with it (``XLSXSheetConversion``'s fx_* cells).
+  ///
+  /// - Throws: ``OutputError`` when the descriptor refused an earlier block's bytes or ISA-L failed.
+  public func write(making make: @escaping @Sendable () -> [UInt8]) throws(OutputError) {
+    precondition(!finished, "ZipDeflater: written after finish()")
+    if let failure = worker.failure { throw failure }
+    enqueue(make)
+  }
+
+  private func enqueue(_ make: @escaping @Sendable () -> [UInt8]) {
     slots.wait()
     let worker = worker
     let slots = slots
     queue.async {
-      worker.deflate(bytes, last: false)
+      worker.deflate(make(), last: false)
       slots.signal()
     }
   }
@@ -73,10 +85,10 @@ public final class ZipDeflater {
     precondition(!finished, "ZipDeflater: finished twice")
     finished = true
     let worker = worker
-    let crc = queue.sync { () -> UInt32 in
+    let (size, crc) = queue.sync { () -> (UInt64, UInt32) in
       worker.deflate([], last: true)
       worker.flush()
-      return worker.crc
+      return (worker.size, worker.crc)
     }
     if let failure = worker.failure { throw failure }
     return (size, crc)
@@ -97,6 +109,8 @@ private final class DeflateWorker: @unchecked Sendable {
   private let sink: ByteSink
   private var output: [UInt8]
   private(set) var crc: UInt32 = 0
+  /// The content's bytes so far.
+  private(set) var size: UInt64 = 0
   private let status = Mutex<(failure: OutputError?, cancelled: Bool)>((nil, false))
 
   /// - Parameter descriptor: where the deflated bytes go; the worker closes it.
@@ -138,6 +152,7 @@ private final class DeflateWorker: @unchecked Sendable {
   /// Counts and deflates a block, and writes what ISA-L hands out.
   func deflate(_ bytes: [UInt8], last: Bool) {
     guard !stopped else { return }
+    size += UInt64(bytes.count)
     bytes.withUnsafeBufferPointer { buffer in
       if let base = buffer.baseAddress { crc = crc32_gzip_refl(crc, base, UInt64(buffer.count)) }
     }

@@ -103,10 +103,7 @@ extension XLSXFormat {
           (scanner: borrowing XLSXSheetScanner, markup: inout ByteBuffer) throws(FileError) in
           try conversion.scannedRow(scanner, whole: whole, markup: &markup)
         }
-        if output.count >= writeBlockSize {
-          try conversion.write(Array(output.bytes))
-          output.removeAll()
-        }
+        if output.count >= writeBlockSize { try conversion.flush(&output) }
       }
     } catch {
       // Outside the scanner's subset, a row it cannot read, a write that failed: the two passes from the start
@@ -118,7 +115,7 @@ extension XLSXFormat {
     guard let conversion, scan.workbook.lastColumn == assumedLastColumn, scan.decimalMark == provisional.decimalMark,
       scan.decimalMarkBasis == provisional.decimalMarkBasis
     else { return try twoPasses(scan) }
-    if output.count > 0 { try conversion.write(Array(output.bytes)) }
+    try conversion.flush(&output)
     var details = scan.workbook
     details.readInOnePass = true
     scan.details = details

@@ -84,12 +84,13 @@ extension XLSXFormat {
   /// appends before each row's end (``appendRewritten(_:of:lastColumn:to:row:)``).
   ///
   /// - Parameters:
-  ///   - row: converts the scanner's row, appends its fx_* cells (or none) to the markup, and returns its
-  ///     number.
+  ///   - flush: hands the markup over (and empties it).
+  ///   - row: converts the scanner's row, appends or places its fx_* cells (or none) at the markup's end, and
+  ///     returns its number and whether it has cells.
   static func rewriteScanned(
     _ stream: any ZipEntryReading, book: XLSXBook, scan: FileScan, lastColumn: Int,
-    write: ([UInt8]) throws(FileError) -> Void,
-    row: (_ scanner: borrowing XLSXSheetScanner, _ markup: inout ByteBuffer) throws(FileError) -> Int
+    flush: (inout ByteBuffer) throws(FileError) -> Void,
+    row: (_ scanner: borrowing XLSXSheetScanner, _ markup: inout ByteBuffer) throws(FileError) -> (Int, Bool)
   ) throws(FileError) {
     var scanner = XLSXSheetScanner(stream: stream, sharedStringCount: book.sharedStrings.strings.count)
     var output = ByteBuffer(capacity: 2 * writeBlockSize)
@@ -104,12 +105,9 @@ extension XLSXFormat {
       }
       guard let item else { break }
       try appendRewritten(item, of: &scanner, columns: rewrite, to: &output, row: row)
-      if output.count >= writeBlockSize {
-        try write(Array(output.bytes))
-        output.removeAll()
-      }
+      if output.count >= writeBlockSize { try flush(&output) }
     }
-    if output.count > 0 { try write(Array(output.bytes)) }
+    try flush(&output)
   }
 
   /// How much rewritten sheet is gathered before it is handed to the deflater.
@@ -133,7 +131,7 @@ extension XLSXFormat {
   static func appendRewritten(
     _ item: XLSXSheetScanner.Item, of scanner: inout XLSXSheetScanner, columns: RewriteColumns,
     to output: inout ByteBuffer,
-    row: (_ scanner: borrowing XLSXSheetScanner, _ markup: inout ByteBuffer) throws(FileError) -> Int
+    row: (_ scanner: borrowing XLSXSheetScanner, _ markup: inout ByteBuffer) throws(FileError) -> (Int, Bool)
   ) throws(FileError) {
     let bytes = scanner.bytes
     switch item {
@@ -157,9 +155,9 @@ extension XLSXFormat {
         // `<row …/>`: written `<row …>cells</row>` when it gets cells.
         output.removeLast(2)
         output.append(UInt8(ascii: ">"))
-        let opened = output.count
-        scanner.previousRow = try row(scanner, &output)
-        if output.count == opened {
+        let cells: Bool
+        (scanner.previousRow, cells) = try row(scanner, &output)
+        if !cells {
           output.removeLast(1)
           output.append(Array("/>".utf8))
         } else {
@@ -169,7 +167,7 @@ extension XLSXFormat {
         }
       } else {
         output.append(bytes.slice(tagEnd..<scanner.rowEndTagStart))
-        scanner.previousRow = try row(scanner, &output)
+        (scanner.previousRow, _) = try row(scanner, &output)
         output.append(bytes.slice(scanner.rowEndTagStart..<scanner.rowRange.upperBound))
       }
     }

@@ -64,7 +64,7 @@ enum XLSXFormat: FileFormat {
     }
     if details.sheetScanned {
       try rewriteScanned(
-        stream, book: book, scan: scan, lastColumn: conversion.lastColumn, write: conversion.write,
+        stream, book: book, scan: scan, lastColumn: conversion.lastColumn, flush: conversion.flush,
         row: { (scanner: borrowing XLSXSheetScanner, markup: inout ByteBuffer) throws(FileError) in
           try conversion.scannedRow(scanner, markup: &markup)
         })

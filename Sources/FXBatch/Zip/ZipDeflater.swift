@@ -44,8 +44,13 @@ public final class ZipDeflater {
     worker = DeflateWorker(descriptor: copy)
   }
 
-  /// Blocks still waiting (after an error of the caller's, say) are dropped unwritten.
-  deinit { worker.cancel() }
+  /// Blocks still waiting (after an error of the caller's, say) are dropped unwritten, and not made
+  /// (``write(making:)``); it returns once the block the queue may be on is done, so nothing a dropped block
+  /// would make runs after.
+  deinit {
+    worker.cancel()
+    queue.sync {}
+  }
 
   /// Deflates more of the content (on the deflater's thread, after the blocks written before).
   ///
@@ -72,7 +77,7 @@ public final class ZipDeflater {
     let worker = worker
     let slots = slots
     queue.async {
-      worker.deflate(make(), last: false)
+      if !worker.stopped { worker.deflate(make(), last: false) }
       slots.signal()
     }
   }
@@ -145,7 +150,7 @@ private final class DeflateWorker: @unchecked Sendable {
   func cancel() { status.withLock { $0.cancelled = true } }
 
   /// Whether the blocks still to come are dropped (after an error, or once the deflater is gone).
-  private var stopped: Bool { status.withLock { $0.failure != nil || $0.cancelled } }
+  var stopped: Bool { status.withLock { $0.failure != nil || $0.cancelled } }
 
   private func fail(_ error: OutputError) { status.withLock { $0.failure = $0.failure ?? error } }
 

@@ -3,9 +3,15 @@
 #endif
 
 /// The annotated copy of one `.xlsx` sheet as it is written: the fx_* cells of each row (converted by
-/// ``WorkbookRowConverter``, written by ``XLSXSheetRewriter/CellMarkup``), the sheet deflated as it comes
-/// (``ZipDeflater``, into an unnamed temporary file), the styles part with the new number formats, and at the
-/// end the package with both replaced.
+/// ``WorkbookRowConverter``, written by ``XLSXCellWriter``), the sheet deflated as it comes (``ZipDeflater``, into
+/// an unnamed temporary file), the styles part with the new number formats, and at the end the package with both
+/// replaced.
+///
+/// On the scanner's roads the rows are converted on the deflater's thread: the reading thread places each row
+/// in the markup (``scannedRow(_:whole:markup:)``: its decoded key and amount, or the row read whole), and when
+/// a block of markup is handed over (``flush(_:)``) the deflater's thread converts its rows and writes their
+/// cells in their places before deflating it (``XLSXRowSide``). The libxml2 road converts and writes at once
+/// (``convertRow(_:)``, ``appendCells(row:prefix:markup:)``).
 ///
 /// Pass 2 makes one with what pass 1 learned of the sheet; the one-pass road
 /// (``XLSXFormat/convertInOnePass(_:context:quotes:)``) makes one before the sheet is read, with the last column
@@ -22,16 +28,12 @@ final class XLSXSheetConversion {
   /// The header's mapping of the record fields, and the decoder of record rows under it.
   private(set) var mapping: FieldMapping
   private(set) var decoder: XLSXRowDecoder? = nil
-  private var rows: WorkbookRowConverter
+  /// Converts the rows and writes their cells: on the deflater's thread once blocks are handed over.
+  private let side: XLSXRowSide
+  /// The rows placed in the markup not yet handed over, and the bytes of those placed by their decoded key.
+  private var placed: [XLSXRowSide.Placed] = []
+  private var placedBytes: [UInt8] = []
   private var replacements: [(name: String, content: ZipEntryContent)] = []
-  /// The writer of the cells on this thread (``appendCells(row:prefix:markup:)``), and the one the deflater's
-  /// thread writes the placed cells with (``placeCells(row:prefix:markup:)``, ``flush(_:)``).
-  private var writer: XLSXCellWriter
-  private let deferredWriter: XLSXCellWriter
-  /// The cells placed in the markup not yet handed over: where each row's go, and their values back to back.
-  private var placed: [XLSXCellWriter.PlacedCells] = []
-  private var placedValues: [UInt8] = []
-  private var placedEnds: [Int] = []
   private let temporary: Int32
   private let deflater: ZipDeflater
   private let outputPath: String
@@ -53,7 +55,6 @@ final class XLSXSheetConversion {
     lastColumn = firstColumn + AnnotationColumn.allCases.count - 1
     headerRow = header?.row ?? Int.max
     mapping = header?.mapping ?? FieldMapping(amount: 0, from: nil, to: nil, date: nil)
-    rows = WorkbookRowConverter(context: context, scan: scan, quotes: quotes)
     // The fx_* columns' letters, written once; a column past XFD gets no cell (as a reference cannot name it).
     let columns: [[UInt8]?] = AnnotationColumn.allCases.indices.map { offset in
       XLSXCellReference(column: firstColumn + offset, row: 1).map { Array(XLSXCellReference.letters(ofColumn: $0.column).utf8) }
@@ -86,19 +87,22 @@ final class XLSXSheetConversion {
       close(temporary)
       throw XLSXBook.fileError(error.description, readPath: outputPath, displayPath: scan.displayPath)
     }
-    writer = XLSXCellWriter(columns: columns, styles: styles, dateSystem: book.dateSystem)
-    deferredWriter = XLSXCellWriter(columns: columns, styles: styles, dateSystem: book.dateSystem)
+    side = XLSXRowSide(
+      rows: WorkbookRowConverter(context: context, scan: scan, quotes: quotes),
+      writer: XLSXCellWriter(columns: columns, styles: styles, dateSystem: book.dateSystem), book: book,
+      displayPath: scan.displayPath, headerRow: headerRow, mapping: mapping)
     if header != nil { makeDecoder() }
   }
 
   /// A conversion dropped unfinished (a one-pass road that failed its check) leaves nothing behind: the
-  /// deflater drops its blocks, and the temporary file has no name.
+  /// deflater drops its blocks (and waits for the one it may be on), and the temporary file has no name.
   deinit { close(temporary) }
 
-  /// Sets the header once the one-pass road has read it.
+  /// Sets the header once the one-pass road has read it (the rows' side learns it in its place).
   func setHeader(row: Int, mapping: FieldMapping) {
     headerRow = row
     self.mapping = mapping
+    placed.append(.header(row: row, mapping: mapping))
     makeDecoder()
   }
 
@@ -111,88 +115,70 @@ final class XLSXSheetConversion {
     do { try deflater.write(bytes) } catch { throw FileError(path: scan.displayPath, message: "\(error)") }
   }
 
-  /// Hands the markup over to be deflated, with the cells placed in it (``placeCells(row:prefix:markup:)``),
-  /// which the deflater's thread writes in their places first; empties it.
+  /// Hands the markup over to be deflated, with the rows placed in it (``scannedRow(_:whole:markup:)``), which
+  /// the deflater's thread converts and writes the cells of in their places first; empties it.
   func flush(_ markup: inout ByteBuffer) throws(FileError) {
-    guard markup.count > 0 else { return }
+    guard markup.count > 0 || !placed.isEmpty else { return }
     let block = Array(markup.bytes)
     markup.removeAll()
     guard !placed.isEmpty else { return try write(block) }
-    let (cells, values, ends, writer) = (placed, placedValues, placedEnds, deferredWriter)
-    (placed, placedValues, placedEnds) = ([], [], [])
-    do {
-      try deflater.write(making: { writer.merging(block, cells: cells, values: values, ends: ends) })
-    } catch {
+    let (rows, bytes, side) = (placed, placedBytes, side)
+    (placed, placedBytes) = ([], [])
+    do { try deflater.write(making: { side.merging(block, rows: rows, bytes: bytes) }) } catch {
       throw FileError(path: scan.displayPath, message: "\(error)")
     }
   }
 
-  /// Converts one row of the sheet; `false` for the rows that get no fx_* cells (before the header, blank).
-  func convertRow(_ row: XLSXRow) -> Bool {
-    if row.number == headerRow {
-      rows.setHeader()
-    } else if row.number > headerRow, !XLSXBook.isBlank(row) {
-      rows.convert(book.fields(of: row, mapping: mapping))
-    } else {
-      return false
-    }
-    return true
+  /// Converts one row of the sheet at once; `false` for the rows that get no fx_* cells (before the header,
+  /// blank).
+  func convertRow(_ row: XLSXRow) -> Bool { side.convertRow(row) }
+
+  /// Appends the fx_* cells of the row converted last, `number`, at once.
+  func appendCells(row number: Int, prefix: ByteView, markup: inout ByteBuffer) {
+    side.appendCells(row: number, prefix: prefix, to: &markup)
   }
 
-  /// Converts a record row from its decoded key and amount on the fast path; `false` (nothing converted) leaves
-  /// the row to ``convertRow(_:)``.
-  func convert(key: RateKey, usedDefaultDay: Bool, amount: ExactDecimal) -> Bool {
-    rows.convert(key: key, usedDefaultDay: usedDefaultDay, amount: amount)
-  }
-
-  /// Converts the scanner's row and places its fx_* cells (or none) in `markup`
-  /// (``placeCells(row:prefix:markup:)``): a record row the simple rules read converts from its decoded key and
-  /// amount where it can, every other row is read whole (`whole`: the row read already, if it was).
+  /// Places the scanner's row at the markup's end, to be converted and given its fx_* cells there on the
+  /// deflater's thread: a record row the simple rules read by its decoded key and amount (and its bytes, read
+  /// whole there if the fast path declines it), every other row read whole (`whole`: the row read already, if
+  /// it was).
   ///
-  /// - Returns: the row's number, and whether it got cells.
+  /// - Returns: the row's number, and whether it gets cells.
   func scannedRow(_ scanner: borrowing XLSXSheetScanner, whole: XLSXRow? = nil, markup: inout ByteBuffer)
     throws(FileError) -> (number: Int, cells: Bool)
   {
     let number = scanner.rowNumber
+    let prefix = scanner.rowPrefix.isEmpty ? [] : scanner.bytes.array(scanner.rowPrefix)
     if whole == nil, scanner.rowIsSimple, scanner.rowHasValue, number > headerRow, let decoder,
       let amount = decoder.amount(scanner.cells, in: scanner.bytes),
-      let found = decoder.key(scanner.cells, in: scanner.bytes),
-      rows.convert(key: found.key, usedDefaultDay: found.usedDefaultDay, amount: amount)
+      let found = decoder.key(scanner.cells, in: scanner.bytes)
     {
-      placeCells(row: number, prefix: scanner.bytes.slice(scanner.rowPrefix), markup: markup)
+      // A row with a value is no blank row: it gets cells, converted on the fast path or, declined, whole.
+      let start = placedBytes.count
+      placedBytes.append(contentsOf: scanner.bytes.slice(scanner.rowRange).buffer)
+      placed.append(
+        .decoded(
+          offset: markup.count, row: number, prefix: prefix, key: found.key, usedDefaultDay: found.usedDefaultDay,
+          amount: amount, bytes: start..<placedBytes.count, previousRow: scanner.rowPreviousRow))
       return (number, true)
     }
     let row: XLSXRow
     if let whole { row = whole } else { row = try XLSXFormat.wholeRow(scanner, book: book, scan: scan) }
-    guard convertRow(row) else { return (row.number, false) }
-    placeCells(row: row.number, prefix: scanner.bytes.slice(scanner.rowPrefix), markup: markup)
+    guard XLSXRowSide.getsCells(row, headerRow: headerRow) else { return (row.number, false) }
+    placed.append(.whole(offset: markup.count, prefix: prefix, row: row))
     return (row.number, true)
-  }
-
-  /// Appends the fx_* cells of the row converted last, `number`.
-  func appendCells(row number: Int, prefix: ByteView, markup: inout ByteBuffer) {
-    writer.append(
-      row: number, isRecord: number != headerRow, values: rows.valueBytes[...], ends: rows.valueEnds[...],
-      decimals: rows.decimals, rateDay: rows.rateDay, prefix: prefix, to: &markup)
-  }
-
-  /// Places the fx_* cells of the row converted last, `number`, at the markup's end: its values are kept, and
-  /// the deflater's thread writes the cells there when the markup is handed over (``flush(_:)``).
-  func placeCells(row number: Int, prefix: ByteView, markup: borrowing ByteBuffer) {
-    placed.append(
-      XLSXCellWriter.PlacedCells(
-        offset: markup.count, row: number, isRecord: number != headerRow, decimals: rows.decimals,
-        rateDay: rows.rateDay, prefix: prefix.count == 0 ? [] : prefix.array, valuesStart: placedValues.count))
-    placedValues += rows.valueBytes
-    placedEnds += rows.valueEnds
   }
 
   /// Ends the sheet and writes the package: the sheet and the styles part replaced, every other entry copied.
   ///
   /// - Parameter scan: the file's scan as it stands after the pass.
+  /// - Throws: ``FileError`` for a row the deflater's thread read otherwise than the reading thread, a write that
+  ///   failed.
   func finish(scan: FileScan) throws(FileError) -> FileConversion {
     let deflated: (size: UInt64, crc: UInt32)
     do { deflated = try deflater.finish() } catch { throw FileError(path: scan.displayPath, message: "\(error)") }
+    // Every block is deflated: the rows' side is this thread's again.
+    if let failure = side.failure { throw failure }
     do {
       try book.package.write(
         to: outputPath,
@@ -205,8 +191,108 @@ final class XLSXSheetConversion {
     } catch {
       throw XLSXBook.fileError(error.description, readPath: outputPath, displayPath: scan.displayPath)
     }
-    let (counts, withoutDate, ledger) = rows.finish()
+    let (counts, withoutDate, ledger) = side.rows.finish()
     return FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
+  }
+}
+
+/// The rows' side of an ``XLSXSheetConversion``: converts rows (``WorkbookRowConverter``) and writes their
+/// fx_* cells (``XLSXCellWriter``), at once or in the places the reading thread left them in a block of markup
+/// (``merging(_:rows:bytes:)``).
+///
+/// `@unchecked Sendable`: it is used by one thread at a time — the deflater's serial queue while blocks are in
+/// flight (the conversion's thread then only places rows), the conversion's thread otherwise (the libxml2 road,
+/// which writes its cells at once; ``XLSXSheetConversion/finish(scan:)`` once the deflater has finished).
+final class XLSXRowSide: @unchecked Sendable {
+  /// A row placed in a block of markup, with where its cells go.
+  enum Placed: Sendable {
+    /// A record row by its decoded key and amount; its bytes (in the block's bytes) and the row before it are
+    /// for reading it whole when the fast path declines it.
+    case decoded(
+      offset: Int, row: Int, prefix: [UInt8], key: RateKey, usedDefaultDay: Bool, amount: ExactDecimal,
+      bytes: Range<Int>, previousRow: Int)
+    /// A row read whole that gets cells (the header, a record).
+    case whole(offset: Int, prefix: [UInt8], row: XLSXRow)
+    /// The header found (by the one-pass road): the rows after it are records under its mapping.
+    case header(row: Int, mapping: FieldMapping)
+  }
+
+  var rows: WorkbookRowConverter
+  private let writer: XLSXCellWriter
+  private let book: XLSXBook
+  private let displayPath: String
+  private var headerRow: Int
+  private var mapping: FieldMapping
+  /// The first row read otherwise here than on the reading thread (it changed meanwhile).
+  private(set) var failure: FileError? = nil
+
+  init(
+    rows: WorkbookRowConverter, writer: XLSXCellWriter, book: XLSXBook, displayPath: String, headerRow: Int,
+    mapping: FieldMapping
+  ) {
+    self.rows = rows
+    self.writer = writer
+    self.book = book
+    self.displayPath = displayPath
+    self.headerRow = headerRow
+    self.mapping = mapping
+  }
+
+  /// Whether a row gets fx_* cells: the header (their names), and every record row that is not blank.
+  static func getsCells(_ row: XLSXRow, headerRow: Int) -> Bool {
+    row.number == headerRow || (row.number > headerRow && !XLSXBook.isBlank(row))
+  }
+
+  /// Converts one row; `false` for the rows that get no fx_* cells (``getsCells(_:headerRow:)``).
+  func convertRow(_ row: XLSXRow) -> Bool {
+    guard Self.getsCells(row, headerRow: headerRow) else { return false }
+    if row.number == headerRow {
+      rows.setHeader()
+    } else {
+      rows.convert(book.fields(of: row, mapping: mapping))
+    }
+    return true
+  }
+
+  /// Appends the fx_* cells of the row converted last, `number`.
+  func appendCells(row number: Int, prefix: ByteView, to markup: inout ByteBuffer) {
+    writer.append(
+      row: number, isRecord: number != headerRow, values: rows.valueBytes[...], ends: rows.valueEnds[...],
+      decimals: rows.decimals, rateDay: rows.rateDay, prefix: prefix, to: &markup)
+  }
+
+  /// A block of markup with its placed rows converted and their cells written in their places.
+  func merging(_ block: [UInt8], rows placed: [Placed], bytes: [UInt8]) -> [UInt8] {
+    var result = ByteBuffer(capacity: block.count + placed.count * 512)
+    var last = 0
+    func cells(at offset: Int, row number: Int, prefix: [UInt8]) {
+      result.append(block[last..<offset])
+      last = offset
+      prefix.withUnsafeBufferPointer { appendCells(row: number, prefix: ByteView($0), to: &result) }
+    }
+    for row in placed {
+      switch row {
+      case .decoded(let offset, let number, let prefix, let key, let usedDefaultDay, let amount, let range, let previous):
+        if rows.convert(key: key, usedDefaultDay: usedDefaultDay, amount: amount) {
+          cells(at: offset, row: number, prefix: prefix)
+          continue
+        }
+        do throws(XLSXError) {
+          let whole = try XLSXRowCollector.row(
+            Array(bytes[range]), after: previous, sharedStrings: book.sharedStrings, path: book.package.path,
+            entry: book.sheetEntry.name)
+          if convertRow(whole) { cells(at: offset, row: number, prefix: prefix) }
+        } catch {
+          failure = failure ?? XLSXFormat.sheetChanged(displayPath)
+        }
+      case .whole(let offset, let prefix, let row):
+        if convertRow(row) { cells(at: offset, row: row.number, prefix: prefix) }
+      case .header(let row, let mapping):
+        (headerRow, self.mapping) = (row, mapping)
+      }
+    }
+    result.append(block[last...])
+    return Array(result.bytes)
   }
 }
 
@@ -214,22 +300,9 @@ final class XLSXSheetConversion {
 /// `fx_converted` numbers (the amount in the number format of its decimals), `fx_rate_date` a date serial in the
 /// date style, the rest inline strings.
 ///
-/// `@unchecked Sendable`: a writer keeps the pieces it made (cell markup by prefix, digits); each is used by one
-/// thread only — ``XLSXSheetConversion`` has one for its own thread and one that only the deflater's serial queue
-/// uses.
-final class XLSXCellWriter: @unchecked Sendable {
-  /// A row's cells placed in a block of markup: where they go, and what they hold (the values from
-  /// `valuesStart` of the block's values, their ends 7 a row in the block's ends).
-  struct PlacedCells: Sendable {
-    let offset: Int
-    let row: Int
-    let isRecord: Bool
-    let decimals: Int?
-    let rateDay: CalendarDay?
-    let prefix: [UInt8]
-    let valuesStart: Int
-  }
-
+/// A class: it keeps the pieces it made (cell markup by prefix, digits); one thread at a time uses it (its
+/// ``XLSXRowSide``'s).
+final class XLSXCellWriter {
   private let columns: [[UInt8]?]
   private let styles: XLSXAnnotationStyles
   private let dateSystem: XLSXDateSystem
@@ -290,24 +363,5 @@ final class XLSXCellWriter: @unchecked Sendable {
         cellMarkup.appendText(to: &markup, column: column, row: digits, value)
       }
     }
-  }
-
-  /// A block of markup with the cells placed in it written in their places.
-  func merging(_ block: [UInt8], cells: [PlacedCells], values: [UInt8], ends: [Int]) -> [UInt8] {
-    let count = AnnotationColumn.allCases.count
-    var result = ByteBuffer(capacity: block.count + cells.count * 512)
-    var last = 0
-    for (index, cell) in cells.enumerated() {
-      result.append(block[last..<cell.offset])
-      cell.prefix.withUnsafeBufferPointer { prefix in
-        append(
-          row: cell.row, isRecord: cell.isRecord, values: values[cell.valuesStart...],
-          ends: ends[(index * count)..<((index + 1) * count)], decimals: cell.decimals, rateDay: cell.rateDay,
-          prefix: ByteView(prefix), to: &result)
-      }
-      last = cell.offset
-    }
-    result.append(block[last...])
-    return Array(result.bytes)
   }
 }

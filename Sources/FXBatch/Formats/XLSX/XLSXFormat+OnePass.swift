@@ -107,18 +107,23 @@ extension XLSXFormat {
       }
     } catch {
       // Outside the scanner's subset, a row it cannot read, a write that failed: the two passes from the start
-      // (whose messages the sheet gets).
+      // (whose messages the sheet gets). The copy is dropped first (its deflater stops).
+      conversion = nil
       return try twoPasses()
     }
     var (scan, _) = try state.finish(sheetScanned: true)
     (scan.encoding, scan.readPathIsTemporary) = (provisional.encoding, provisional.readPathIsTemporary)
-    guard let conversion, scan.workbook.lastColumn == assumedLastColumn, scan.decimalMark == provisional.decimalMark,
-      scan.decimalMarkBasis == provisional.decimalMarkBasis
-    else { return try twoPasses(scan) }
-    try conversion.flush(&output)
+    guard let kept = conversion, scan.workbook.lastColumn == assumedLastColumn,
+      scan.decimalMark == provisional.decimalMark, scan.decimalMarkBasis == provisional.decimalMarkBasis
+    else {
+      conversion = nil
+      return try twoPasses(scan)
+    }
+    conversion = nil
+    try kept.flush(&output)
     var details = scan.workbook
     details.readInOnePass = true
     scan.details = details
-    return try conversion.finish(scan: scan)
+    return try kept.finish(scan: scan)
   }
 }

@@ -191,6 +191,32 @@ struct XLSXOnePassTests {
     #expect(held)
   }
 
+  /// A `<dimension>` whose `ref` names no column fxbatch reads is copied as the two passes copy it (found by a
+  /// break-it session: the road dropped it, and of `<dimension …></dimension>` kept only the end tag).
+  @Test func unreadableDimensionsAreCopied() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let rows = Self.rows(records: 20)
+    func sheet(_ dimension: String) -> [UInt8] {
+      Array(
+        String(decoding: Self.sheet(rows), as: UTF8.self).replacingOccurrences(of: "<sheetData>", with: dimension + "<sheetData>")
+          .utf8)
+    }
+    let dimensions = [
+      #"<dimension ref="a1:d21"/>"#, #"<dimension ref="$A$1:$D$21"/>"#, #"<dimension ref=""/>"#,
+      #"<dimension ref="A:D"/>"#, #"<dimension ref="A1:&#68;21"/>"#, "<dimension/>",
+      #"<dimension ref="a1:d21"></dimension>"#, #"<dimension ref="A1:XFE21"/>"#,
+      #"<dimension ref="a1:d21"/><dimension ref="A1:D21"/>"#,
+    ]
+    for (index, dimension) in dimensions.enumerated() {
+      let path = try Self.workbook(sheet(dimension), in: directory, "dimension-\(index)")
+      let (_, outcome) = try Self.check(path, dimension)
+      #expect(outcome.error == nil, "\(dimension): \(outcome.error ?? "")")
+      let text = String(decoding: outcome.sheet ?? [], as: UTF8.self)
+      #expect(text.contains(dimension.prefix(16)), "\(dimension) is in the annotated sheet")
+    }
+  }
+
   /// A sheet pass 1 refuses gets pass 1's error from the road, and nothing is written.
   @Test func refusedSheetsGetPassOnesErrors() throws {
     let directory = try TemporaryDirectory()

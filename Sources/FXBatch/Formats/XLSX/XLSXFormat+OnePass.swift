@@ -68,10 +68,14 @@ extension XLSXFormat {
         var whole: XLSXRow? = nil
         switch item {
         case .dimension(let range):
-          if !decided, !rowsBegun,
-            let last = XLSXSheetRewriter.dimensionLastColumn(scanner.bytes.slice(range).buffer)
-          {
-            start(lastColumn: last)
+          if !decided, !rowsBegun {
+            if let last = XLSXSheetRewriter.dimensionLastColumn(scanner.bytes.slice(range).buffer) {
+              start(lastColumn: last)
+            } else {
+              // A `ref` naming no last column is kept as it is, as the rewriters keep it
+              // (XLSXSheetRewriter.widened); the decision waits for the first row.
+              output.append(scanner.bytes.slice(range))
+            }
           }
         case .row:
           let first = !rowsBegun

@@ -98,9 +98,7 @@ enum WorkbookRecords {
         samples.add(values)
       }
       let fields = fields(row, mapping)
-      if context.options.decimalMark == nil, case .text(let text) = fields.amount {
-        inference.add(text)
-      }
+      if context.options.decimalMark == nil, case .text(let text) = fields.amount { inference.add(text) }
       if collectsKeys, case .success(let found) = normalizer.rateKey(of: fields), let packed = RateKeyIndex.pack(found.key) {
         keys.insert(packed)
       }

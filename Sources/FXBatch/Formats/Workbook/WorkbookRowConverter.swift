@@ -15,8 +15,8 @@ struct WorkbookRowConverter {
   private(set) var withoutDate = 0
   private var ledger: ReconciliationLedger
   /// The values of the row converted last, back to back in ``AnnotationColumn`` order, and where each ends.
-  private(set) var valueBytes: [UInt8] = []
-  private(set) var valueEnds = [Int](repeating: 0, count: AnnotationColumn.allCases.count)
+  private var valueBytes: [UInt8] = []
+  private var valueEnds = [Int](repeating: 0, count: AnnotationColumn.allCases.count)
   /// The digits after the decimal mark of the row's converted amount (`nil`: not converted).
   private(set) var decimals: Int? = nil
   /// The row's rate day, when the fast path knows it as a day (else read from its text).

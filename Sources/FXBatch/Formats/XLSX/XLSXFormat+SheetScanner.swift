@@ -69,9 +69,13 @@ extension XLSXFormat {
 
   /// The scanner's row read whole by ``XLSXRowCollector``.
   private static func collectedRow(_ scanner: borrowing XLSXSheetScanner, book: XLSXBook) throws(XLSXError) -> XLSXRow {
+    try collectedRow(Array(scanner.bytes.slice(scanner.rowRange).buffer), after: scanner.rowPreviousRow, book: book)
+  }
+
+  /// A row's bytes (`<row …>…</row>`) read whole by ``XLSXRowCollector``, after row `previous`.
+  static func collectedRow(_ bytes: [UInt8], after previous: Int, book: XLSXBook) throws(XLSXError) -> XLSXRow {
     try XLSXRowCollector.row(
-      Array(scanner.bytes.slice(scanner.rowRange).buffer), after: scanner.rowPreviousRow,
-      sharedStrings: book.sharedStrings, path: book.package.path, entry: book.sheetEntry.name)
+      bytes, after: previous, sharedStrings: book.sharedStrings, path: book.package.path, entry: book.sheetEntry.name)
   }
 
   /// The error of a sheet that reads otherwise in pass 2 than it did in pass 1.
@@ -81,7 +85,7 @@ extension XLSXFormat {
 
   /// Pass 2 through the scanner: copies the sheet's bytes as they inflate, byte for byte, but for a row's
   /// `spans`, the `<dimension ref>` (widened to `lastColumn`, as ``XLSXSheetRewriter`` does) and the cells `row`
-  /// appends before each row's end (``appendRewritten(_:of:lastColumn:to:row:)``).
+  /// appends before each row's end (``appendRewritten(_:of:columns:to:row:)``).
   ///
   /// - Parameters:
   ///   - flush: hands the markup over (and empties it).

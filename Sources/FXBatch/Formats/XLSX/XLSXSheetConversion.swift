@@ -3,7 +3,7 @@
 #endif
 
 /// The annotated copy of one `.xlsx` sheet as it is written: the fx_* cells of each row (converted by
-/// ``WorkbookRowConverter``, written by ``XLSXCellWriter``), the sheet deflated as it comes (``ZipDeflater``, into
+/// ``WorkbookRowConverter``, written by ``XLSXRowSide``), the sheet deflated as it comes (``ZipDeflater``, into
 /// an unnamed temporary file), the styles part with the new number formats, and at the end the package with both
 /// replaced.
 ///
@@ -88,9 +88,8 @@ final class XLSXSheetConversion {
       throw XLSXBook.fileError(error.description, readPath: outputPath, displayPath: scan.displayPath)
     }
     side = XLSXRowSide(
-      rows: WorkbookRowConverter(context: context, scan: scan, quotes: quotes),
-      writer: XLSXCellWriter(columns: columns, styles: styles, dateSystem: book.dateSystem), book: book,
-      displayPath: scan.displayPath, headerRow: headerRow, mapping: mapping)
+      rows: WorkbookRowConverter(context: context, scan: scan, quotes: quotes), columns: columns, styles: styles,
+      book: book, displayPath: scan.displayPath, headerRow: headerRow, mapping: mapping)
     if header != nil { makeDecoder() }
   }
 
@@ -197,7 +196,7 @@ final class XLSXSheetConversion {
 }
 
 /// The rows' side of an ``XLSXSheetConversion``: converts rows (``WorkbookRowConverter``) and writes their
-/// fx_* cells (``XLSXCellWriter``), at once or in the places the reading thread left them in a block of markup
+/// fx_* cells (the one writer of them), at once or in the places the reading thread left them in a block of markup
 /// (``merging(_:rows:bytes:)``).
 ///
 /// `@unchecked Sendable`: it is used by one thread at a time — the deflater's serial queue while blocks are in
@@ -218,7 +217,14 @@ final class XLSXRowSide: @unchecked Sendable {
   }
 
   var rows: WorkbookRowConverter
-  private let writer: XLSXCellWriter
+  /// The fx_* columns' letters (`nil`: past XFD, no cell), the styles of the numbers and dates, and the pieces
+  /// made for the cells (their markup by prefix; the digits of a row and of a serial, kept: written every row).
+  private let columns: [[UInt8]?]
+  private let styles: XLSXAnnotationStyles
+  private var cellMarkup = XLSXSheetRewriter.CellMarkup(prefix: [])
+  private var cellPrefix: [UInt8] = []
+  private var rowDigits: [UInt8] = []
+  private var serialDigits: [UInt8] = []
   private let book: XLSXBook
   private let displayPath: String
   private var headerRow: Int
@@ -227,11 +233,12 @@ final class XLSXRowSide: @unchecked Sendable {
   private(set) var failure: FileError? = nil
 
   init(
-    rows: WorkbookRowConverter, writer: XLSXCellWriter, book: XLSXBook, displayPath: String, headerRow: Int,
-    mapping: FieldMapping
+    rows: WorkbookRowConverter, columns: [[UInt8]?], styles: XLSXAnnotationStyles, book: XLSXBook,
+    displayPath: String, headerRow: Int, mapping: FieldMapping
   ) {
     self.rows = rows
-    self.writer = writer
+    self.columns = columns
+    self.styles = styles
     self.book = book
     self.displayPath = displayPath
     self.headerRow = headerRow
@@ -254,11 +261,42 @@ final class XLSXRowSide: @unchecked Sendable {
     return true
   }
 
-  /// Appends the fx_* cells of the row converted last, `number`.
+  /// Appends the fx_* cells of the row converted last, `number`: `fx_rate` and `fx_converted` numbers (the
+  /// amount in the number format of its decimals), `fx_rate_date` a date serial in the date style, the rest
+  /// inline strings (``XLSXSheetRewriter/CellMarkup``); `prefix` is the row element's namespace prefix.
   func appendCells(row number: Int, prefix: ByteView, to markup: inout ByteBuffer) {
-    writer.append(
-      row: number, isRecord: number != headerRow, values: rows.valueBytes[...], ends: rows.valueEnds[...],
-      decimals: rows.decimals, rateDay: rows.rateDay, prefix: prefix, to: &markup)
+    if prefix.count != cellPrefix.count || !prefix.elementsEqual(cellPrefix) {
+      cellPrefix = prefix.array
+      cellMarkup = XLSXSheetRewriter.CellMarkup(prefix: cellPrefix)
+    }
+    rowDigits.removeAll(keepingCapacity: true)
+    XLSXSheetRewriter.appendDecimal(number, to: &rowDigits)
+    let digits = rowDigits[...]
+    let isRecord = number != headerRow
+    for (offset, annotation) in AnnotationColumn.allCases.enumerated() {
+      let value = rows.value(offset)
+      guard !value.isEmpty, let column = columns[offset] else { continue }
+      switch annotation {
+      case .rate where isRecord:
+        cellMarkup.appendNumber(to: &markup, column: column, row: digits, value, style: nil)
+      case .converted where isRecord:
+        let style = rows.decimals.flatMap(styles.amountStyle(decimals:))
+        cellMarkup.appendNumber(to: &markup, column: column, row: digits, value, style: style)
+      case .rateDate where isRecord:
+        if let style = styles.date, let day = rows.rateDay ?? CalendarDay(iso8601UTF8: value),
+          let serial = book.dateSystem.serial(of: day)
+        {
+          serialDigits.removeAll(keepingCapacity: true)
+          if serial < 0 { serialDigits.append(UInt8(ascii: "-")) }
+          XLSXSheetRewriter.appendDecimal(serial < 0 ? -serial : serial, to: &serialDigits)
+          cellMarkup.appendNumber(to: &markup, column: column, row: digits, serialDigits[...], style: style)
+        } else {
+          cellMarkup.appendText(to: &markup, column: column, row: digits, value)
+        }
+      default:
+        cellMarkup.appendText(to: &markup, column: column, row: digits, value)
+      }
+    }
   }
 
   /// A block of markup with its placed rows converted and their cells written in their places.
@@ -278,9 +316,7 @@ final class XLSXRowSide: @unchecked Sendable {
           continue
         }
         do throws(XLSXError) {
-          let whole = try XLSXRowCollector.row(
-            Array(bytes[range]), after: previous, sharedStrings: book.sharedStrings, path: book.package.path,
-            entry: book.sheetEntry.name)
+          let whole = try XLSXFormat.collectedRow(Array(bytes[range]), after: previous, book: book)
           if convertRow(whole) { cells(at: offset, row: number, prefix: prefix) }
         } catch {
           failure = failure ?? XLSXFormat.sheetChanged(displayPath)
@@ -293,75 +329,5 @@ final class XLSXRowSide: @unchecked Sendable {
     }
     result.append(block[last...])
     return Array(result.bytes)
-  }
-}
-
-/// Writes the fx_* cells of rows: each value in its cell (``XLSXSheetRewriter/CellMarkup``), `fx_rate` and
-/// `fx_converted` numbers (the amount in the number format of its decimals), `fx_rate_date` a date serial in the
-/// date style, the rest inline strings.
-///
-/// A class: it keeps the pieces it made (cell markup by prefix, digits); one thread at a time uses it (its
-/// ``XLSXRowSide``'s).
-final class XLSXCellWriter {
-  private let columns: [[UInt8]?]
-  private let styles: XLSXAnnotationStyles
-  private let dateSystem: XLSXDateSystem
-  private var cellMarkup = XLSXSheetRewriter.CellMarkup(prefix: [])
-  private var cellPrefix: [UInt8] = []
-  /// The digits of the row written and of its rate date's serial (kept: written for every row).
-  private var rowDigits: [UInt8] = []
-  private var serialDigits: [UInt8] = []
-
-  init(columns: [[UInt8]?], styles: XLSXAnnotationStyles, dateSystem: XLSXDateSystem) {
-    self.columns = columns
-    self.styles = styles
-    self.dateSystem = dateSystem
-  }
-
-  /// Appends a row's fx_* cells.
-  ///
-  /// - Parameters:
-  ///   - values: the row's values back to back in ``AnnotationColumn`` order; `ends`: where each ends, counted
-  ///     from the values' start.
-  ///   - decimals: the digits after the converted amount's point (`nil`: not converted); `rateDay`: the rate's
-  ///     day when known as a day (else read from its text).
-  ///   - prefix: the row element's namespace prefix with its colon, for the cells' names.
-  func append(
-    row number: Int, isRecord: Bool, values: ArraySlice<UInt8>, ends: ArraySlice<Int>, decimals: Int?,
-    rateDay: CalendarDay?, prefix: ByteView, to markup: inout ByteBuffer
-  ) {
-    if prefix.count != cellPrefix.count || !prefix.elementsEqual(cellPrefix) {
-      cellPrefix = prefix.array
-      cellMarkup = XLSXSheetRewriter.CellMarkup(prefix: cellPrefix)
-    }
-    rowDigits.removeAll(keepingCapacity: true)
-    XLSXSheetRewriter.appendDecimal(number, to: &rowDigits)
-    let digits = rowDigits[...]
-    let base = values.startIndex
-    for (offset, annotation) in AnnotationColumn.allCases.enumerated() {
-      let start = offset == 0 ? 0 : ends[ends.startIndex + offset - 1]
-      let value = values[(base + start)..<(base + ends[ends.startIndex + offset])]
-      guard !value.isEmpty, let column = columns[offset] else { continue }
-      switch annotation {
-      case .rate where isRecord:
-        cellMarkup.appendNumber(to: &markup, column: column, row: digits, value, style: nil)
-      case .converted where isRecord:
-        let style = decimals.flatMap(styles.amountStyle(decimals:))
-        cellMarkup.appendNumber(to: &markup, column: column, row: digits, value, style: style)
-      case .rateDate where isRecord:
-        if let style = styles.date, let day = rateDay ?? CalendarDay(iso8601UTF8: value),
-          let serial = dateSystem.serial(of: day)
-        {
-          serialDigits.removeAll(keepingCapacity: true)
-          if serial < 0 { serialDigits.append(UInt8(ascii: "-")) }
-          XLSXSheetRewriter.appendDecimal(serial < 0 ? -serial : serial, to: &serialDigits)
-          cellMarkup.appendNumber(to: &markup, column: column, row: digits, serialDigits[...], style: style)
-        } else {
-          cellMarkup.appendText(to: &markup, column: column, row: digits, value)
-        }
-      default:
-        cellMarkup.appendText(to: &markup, column: column, row: digits, value)
-      }
-    }
   }
 }

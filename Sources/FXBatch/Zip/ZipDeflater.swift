@@ -59,25 +59,45 @@ public final class ZipDeflater {
     precondition(!finished, "ZipDeflater: written after finish()")
     if let failure = worker.failure { throw failure }
     guard !bytes.isEmpty else { return }
-    enqueue { bytes }
+    enqueue { worker in bytes.withUnsafeBufferPointer { worker.deflate($0, last: false) } }
   }
 
-  /// Deflates the bytes `make` returns, made on the deflater's thread after the blocks written before: a
-  /// writer hands over the work of forming a block along with it (``XLSXSheetConversion``'s fx_* cells).
-  ///
-  /// - Throws: ``OutputError`` when the descriptor refused an earlier block's bytes or ISA-L failed.
-  public func write(making make: @escaping @Sendable () -> [UInt8]) throws(OutputError) {
+  /// ``write(_:)`` of a buffer's bytes, handed over as they are: the caller writes no more to this copy.
+  func write(_ bytes: ByteBuffer) throws(OutputError) {
     precondition(!finished, "ZipDeflater: written after finish()")
     if let failure = worker.failure { throw failure }
-    enqueue(make)
+    guard bytes.count > 0 else { return }
+    let block = UncheckedBlock(bytes)
+    enqueue { worker in worker.deflate(block.bytes.bytes, last: false) }
   }
 
-  private func enqueue(_ make: @escaping @Sendable () -> [UInt8]) {
+  /// Deflates the bytes `make` returns from `block`, made on the deflater's thread after the blocks written
+  /// before: a writer hands over the work of forming a block along with it (``XLSXSheetConversion``'s fx_*
+  /// cells). The caller writes no more to its copy of `block`.
+  ///
+  /// - Throws: ``OutputError`` when the descriptor refused an earlier block's bytes or ISA-L failed.
+  func write(_ block: ByteBuffer, making make: @escaping @Sendable (ByteBuffer) -> ByteBuffer) throws(OutputError) {
+    precondition(!finished, "ZipDeflater: written after finish()")
+    if let failure = worker.failure { throw failure }
+    let block = UncheckedBlock(block)
+    enqueue { worker in
+      let made = make(block.bytes)
+      worker.deflate(made.bytes, last: false)
+    }
+  }
+
+  /// A buffer handed to the deflater's thread, which its writer no longer touches.
+  private struct UncheckedBlock: @unchecked Sendable {
+    let bytes: ByteBuffer
+    init(_ bytes: ByteBuffer) { self.bytes = bytes }
+  }
+
+  private func enqueue(_ deflate: @escaping @Sendable (DeflateWorker) -> Void) {
     slots.wait()
     let worker = worker
     let slots = slots
     queue.async {
-      if !worker.stopped { worker.deflate(make(), last: false) }
+      if !worker.stopped { deflate(worker) }
       slots.signal()
     }
   }
@@ -91,7 +111,7 @@ public final class ZipDeflater {
     finished = true
     let worker = worker
     let (size, crc) = queue.sync { () -> (UInt64, UInt32) in
-      worker.deflate([], last: true)
+      worker.deflate(UnsafeBufferPointer(start: nil, count: 0), last: true)
       worker.flush()
       return (worker.size, worker.crc)
     }
@@ -155,12 +175,10 @@ private final class DeflateWorker: @unchecked Sendable {
   private func fail(_ error: OutputError) { status.withLock { $0.failure = $0.failure ?? error } }
 
   /// Counts and deflates a block, and writes what ISA-L hands out.
-  func deflate(_ bytes: [UInt8], last: Bool) {
+  func deflate(_ bytes: UnsafeBufferPointer<UInt8>, last: Bool) {
     guard !stopped else { return }
     size += UInt64(bytes.count)
-    bytes.withUnsafeBufferPointer { buffer in
-      if let base = buffer.baseAddress { crc = crc32_gzip_refl(crc, base, UInt64(buffer.count)) }
-    }
+    if let base = bytes.baseAddress { crc = crc32_gzip_refl(crc, base, UInt64(bytes.count)) }
     do throws(OutputError) { try run(bytes, last: last) } catch { fail(error) }
   }
 
@@ -171,10 +189,10 @@ private final class DeflateWorker: @unchecked Sendable {
   }
 
   /// Runs ISA-L over `bytes` until it has taken them all (and, for the last call, ended the stream).
-  private func run(_ bytes: [UInt8], last: Bool) throws(OutputError) {
+  private func run(_ input: UnsafeBufferPointer<UInt8>, last: Bool) throws(OutputError) {
     let capacity = output.count
     var failure: OutputError? = nil
-    bytes.withUnsafeBufferPointer { input in
+    do {
       stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
       stream.pointee.avail_in = UInt32(input.count)
       stream.pointee.end_of_stream = last ? 1 : 0

@@ -15,7 +15,7 @@ struct WorkbookRowConverter {
   private(set) var withoutDate = 0
   private var ledger: ReconciliationLedger
   /// The values of the row converted last, back to back in ``AnnotationColumn`` order, and where each ends.
-  private var valueBytes: [UInt8] = []
+  private var valueBytes = ByteBuffer(capacity: 512)
   private var valueEnds = [Int](repeating: 0, count: AnnotationColumn.allCases.count)
   /// The digits after the decimal mark of the row's converted amount (`nil`: not converted).
   private(set) var decimals: Int? = nil
@@ -31,13 +31,15 @@ struct WorkbookRowConverter {
     ledger = ReconciliationLedger(exactCurrencies: context.options.exactTotalCurrencies)
   }
 
-  /// The row's value of the `index`th ``AnnotationColumn`` (`fx_rate`, …, `fx_error`), empty for none.
-  func value(_ index: Int) -> ArraySlice<UInt8> {
-    valueBytes[(index == 0 ? 0 : valueEnds[index - 1])..<valueEnds[index]]
+  /// The row's value of the `index`th ``AnnotationColumn`` (`fx_rate`, …, `fx_error`), empty for none: a view
+  /// valid until the converter next changes.
+  @inline(__always)
+  func value(_ index: Int) -> ByteView {
+    ByteView(valueBytes.bytes).slice((index == 0 ? 0 : valueEnds[index - 1])..<valueEnds[index])
   }
 
   /// The row's values as text (``RowOutcome/cells(decimalMark:)``).
-  var values: [String] { valueEnds.indices.map { String(decoding: value($0), as: UTF8.self) } }
+  var values: [String] { valueEnds.indices.map { String(decoding: value($0).buffer, as: UTF8.self) } }
 
   /// Makes the values the header's names.
   mutating func setHeader() {
@@ -85,8 +87,7 @@ struct WorkbookRowConverter {
     counts.records += 1
     if conversion.isFallback { counts.fallback += 1 } else { counts.ok += 1 }
     if usedDefaultDay { withoutDate += 1 }
-    valueBytes.removeAll(keepingCapacity: true)
-    valueBytes += scratch.bytes
+    swap(&valueBytes, &scratch)
     scratch.removeAll()
     (valueEnds[0], valueEnds[1], valueEnds[2], valueEnds[3]) = (ends.rate, ends.converted, ends.currency, ends.day)
     (valueEnds[4], valueEnds[5], valueEnds[6]) = (ends.source, ends.status, ends.status)  // the last: no error
@@ -96,9 +97,9 @@ struct WorkbookRowConverter {
   }
 
   private mutating func setValues(_ values: [String]) {
-    valueBytes.removeAll(keepingCapacity: true)
+    valueBytes.removeAll()
     for (index, value) in values.enumerated() {
-      valueBytes += value.utf8
+      valueBytes.append(Array(value.utf8))
       valueEnds[index] = valueBytes.count
     }
   }

@@ -118,12 +118,15 @@ final class XLSXSheetConversion {
   /// the deflater's thread converts and writes the cells of in their places first; empties it.
   func flush(_ markup: inout ByteBuffer) throws(FileError) {
     guard markup.count > 0 || !placed.isEmpty else { return }
-    let block = Array(markup.bytes)
-    markup.removeAll()
-    guard !placed.isEmpty else { return try write(block) }
+    // The block goes to the deflater's thread as it is; the markup goes on in a buffer of its own.
+    let block = markup
+    markup = ByteBuffer(capacity: markup.capacity)
+    guard !placed.isEmpty else {
+      do { return try deflater.write(block) } catch { throw FileError(path: scan.displayPath, message: "\(error)") }
+    }
     let (rows, bytes, side) = (placed, placedBytes, side)
     (placed, placedBytes) = ([], [])
-    do { try deflater.write(making: { side.merging(block, rows: rows, bytes: bytes) }) } catch {
+    do { try deflater.write(block, making: { side.merging($0, rows: rows, bytes: bytes) }) } catch {
       throw FileError(path: scan.displayPath, message: "\(error)")
     }
   }
@@ -190,7 +193,7 @@ final class XLSXSheetConversion {
     } catch {
       throw XLSXBook.fileError(error.description, readPath: outputPath, displayPath: scan.displayPath)
     }
-    let (counts, withoutDate, ledger) = side.rows.finish()
+    let (counts, withoutDate, ledger) = side.finishRows()
     return FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
   }
 }
@@ -216,33 +219,25 @@ final class XLSXRowSide: @unchecked Sendable {
     case header(row: Int, mapping: FieldMapping)
   }
 
-  var rows: WorkbookRowConverter
-  /// The fx_* columns' letters (`nil`: past XFD, no cell), the styles of the numbers and dates, and the pieces
-  /// made for the cells (their markup by prefix; the digits of a row and of a serial, kept: written every row).
-  private let columns: [[UInt8]?]
-  private let styles: XLSXAnnotationStyles
-  private var cellMarkup = XLSXSheetRewriter.CellMarkup(prefix: [])
-  private var cellPrefix: [UInt8] = []
-  private var rowDigits: [UInt8] = []
-  private var serialDigits: [UInt8] = []
-  private let book: XLSXBook
-  private let displayPath: String
-  private var headerRow: Int
-  private var mapping: FieldMapping
-  /// The first row read otherwise here than on the reading thread (it changed meanwhile).
-  private(set) var failure: FileError? = nil
+  /// Everything the side changes, in a struct: a call works on it through one access (the rows of a block in
+  /// one call), with no access checks or reference counting of the class's properties for each cell.
+  private var state: State
 
   init(
     rows: WorkbookRowConverter, columns: [[UInt8]?], styles: XLSXAnnotationStyles, book: XLSXBook,
     displayPath: String, headerRow: Int, mapping: FieldMapping
   ) {
-    self.rows = rows
-    self.columns = columns
-    self.styles = styles
-    self.book = book
-    self.displayPath = displayPath
-    self.headerRow = headerRow
-    self.mapping = mapping
+    state = State(
+      rows: rows, columns: columns, styles: styles, book: book, displayPath: displayPath, headerRow: headerRow,
+      mapping: mapping)
+  }
+
+  /// The first row read otherwise here than on the reading thread (it changed meanwhile).
+  var failure: FileError? { state.failure }
+
+  /// The run's figures for the sheet, once every row is converted.
+  func finishRows() -> (counts: RunReport.Counts, withoutDate: Int, ledger: ReconciliationLedger) {
+    state.rows.finish()
   }
 
   /// Whether a row gets fx_* cells: the header (their names), and every record row that is not blank.
@@ -251,83 +246,145 @@ final class XLSXRowSide: @unchecked Sendable {
   }
 
   /// Converts one row; `false` for the rows that get no fx_* cells (``getsCells(_:headerRow:)``).
-  func convertRow(_ row: XLSXRow) -> Bool {
-    guard Self.getsCells(row, headerRow: headerRow) else { return false }
-    if row.number == headerRow {
-      rows.setHeader()
-    } else {
-      rows.convert(book.fields(of: row, mapping: mapping))
-    }
-    return true
-  }
+  func convertRow(_ row: XLSXRow) -> Bool { state.convertRow(row) }
 
-  /// Appends the fx_* cells of the row converted last, `number`: `fx_rate` and `fx_converted` numbers (the
-  /// amount in the number format of its decimals), `fx_rate_date` a date serial in the date style, the rest
-  /// inline strings (``XLSXSheetRewriter/CellMarkup``); `prefix` is the row element's namespace prefix.
+  /// Appends the fx_* cells of the row converted last, `number` (``State/appendCells(row:prefix:to:)``).
   func appendCells(row number: Int, prefix: ByteView, to markup: inout ByteBuffer) {
-    if prefix.count != cellPrefix.count || !prefix.elementsEqual(cellPrefix) {
-      cellPrefix = prefix.array
-      cellMarkup = XLSXSheetRewriter.CellMarkup(prefix: cellPrefix)
-    }
-    rowDigits.removeAll(keepingCapacity: true)
-    XLSXSheetRewriter.appendDecimal(number, to: &rowDigits)
-    let digits = rowDigits[...]
-    let isRecord = number != headerRow
-    for (offset, annotation) in AnnotationColumn.allCases.enumerated() {
-      let value = rows.value(offset)
-      guard !value.isEmpty, let column = columns[offset] else { continue }
-      switch annotation {
-      case .rate where isRecord:
-        cellMarkup.appendNumber(to: &markup, column: column, row: digits, value, style: nil)
-      case .converted where isRecord:
-        let style = rows.decimals.flatMap(styles.amountStyle(decimals:))
-        cellMarkup.appendNumber(to: &markup, column: column, row: digits, value, style: style)
-      case .rateDate where isRecord:
-        if let style = styles.date, let day = rows.rateDay ?? CalendarDay(iso8601UTF8: value),
-          let serial = book.dateSystem.serial(of: day)
-        {
-          serialDigits.removeAll(keepingCapacity: true)
-          if serial < 0 { serialDigits.append(UInt8(ascii: "-")) }
-          XLSXSheetRewriter.appendDecimal(serial < 0 ? -serial : serial, to: &serialDigits)
-          cellMarkup.appendNumber(to: &markup, column: column, row: digits, serialDigits[...], style: style)
-        } else {
-          cellMarkup.appendText(to: &markup, column: column, row: digits, value)
-        }
-      default:
-        cellMarkup.appendText(to: &markup, column: column, row: digits, value)
-      }
-    }
+    state.appendCells(row: number, prefix: prefix, to: &markup)
   }
 
   /// A block of markup with its placed rows converted and their cells written in their places.
-  func merging(_ block: [UInt8], rows placed: [Placed], bytes: [UInt8]) -> [UInt8] {
-    var result = ByteBuffer(capacity: block.count + placed.count * 512)
-    var last = 0
-    func cells(at offset: Int, row number: Int, prefix: [UInt8]) {
-      result.append(block[last..<offset])
-      last = offset
-      prefix.withUnsafeBufferPointer { appendCells(row: number, prefix: ByteView($0), to: &result) }
-    }
-    for row in placed {
-      switch row {
-      case .decoded(let offset, let number, let prefix, let key, let usedDefaultDay, let amount, let range, let previous):
-        if rows.convert(key: key, usedDefaultDay: usedDefaultDay, amount: amount) {
-          cells(at: offset, row: number, prefix: prefix)
+  func merging(_ block: ByteBuffer, rows placed: [Placed], bytes: [UInt8]) -> ByteBuffer {
+    state.merging(block, rows: placed, bytes: bytes)
+  }
+
+  private struct State {
+    var rows: WorkbookRowConverter
+    /// The fx_* columns' letters (`nil`: past XFD, no cell) as views of `columnLetters`, the styles of the
+    /// numbers and dates, and the pieces made for the cells (their markup by prefix; the digits of a row and of
+    /// a serial, kept: written every row).
+    private let columnLetters: ByteBuffer
+    private let columns: [ByteView?]
+    private let styles: XLSXAnnotationStyles
+    private var cellMarkup = XLSXSheetRewriter.CellMarkup(prefix: [])
+    private var cellPrefix: [UInt8] = []
+    private var rowDigits = ByteBuffer(capacity: 32)
+    private var serialDigits = ByteBuffer(capacity: 32)
+    private let book: XLSXBook
+    private let displayPath: String
+    private var headerRow: Int
+    private var mapping: FieldMapping
+    private(set) var failure: FileError? = nil
+
+    init(
+      rows: WorkbookRowConverter, columns: [[UInt8]?], styles: XLSXAnnotationStyles, book: XLSXBook,
+      displayPath: String, headerRow: Int, mapping: FieldMapping
+    ) {
+      self.rows = rows
+      var letters = ByteBuffer(capacity: columns.reduce(0) { $0 + ($1?.count ?? 0) })
+      for column in columns { if let column { letters.append(column) } }
+      var views: [ByteView?] = []
+      var start = 0
+      for column in columns {
+        guard let column else {
+          views.append(nil)
           continue
         }
-        do throws(XLSXError) {
-          let whole = try XLSXFormat.collectedRow(Array(bytes[range]), after: previous, book: book)
-          if convertRow(whole) { cells(at: offset, row: number, prefix: prefix) }
-        } catch {
-          failure = failure ?? XLSXFormat.sheetChanged(displayPath)
+        views.append(ByteView(letters.bytes).slice(start..<(start + column.count)))
+        start += column.count
+      }
+      columnLetters = letters
+      self.columns = views
+      self.styles = styles
+      self.book = book
+      self.displayPath = displayPath
+      self.headerRow = headerRow
+      self.mapping = mapping
+    }
+
+    mutating func convertRow(_ row: XLSXRow) -> Bool {
+      guard XLSXRowSide.getsCells(row, headerRow: headerRow) else { return false }
+      if row.number == headerRow {
+        rows.setHeader()
+      } else {
+        rows.convert(book.fields(of: row, mapping: mapping))
+      }
+      return true
+    }
+
+    /// Appends the fx_* cells of the row converted last, `number`: `fx_rate` and `fx_converted` numbers (the
+    /// amount in the number format of its decimals), `fx_rate_date` a date serial in the date style, the rest
+    /// inline strings (``XLSXSheetRewriter/CellMarkup``); `prefix` is the row element's namespace prefix.
+    mutating func appendCells(row number: Int, prefix: ByteView, to markup: inout ByteBuffer) {
+      if prefix.count != cellPrefix.count || !prefix.elementsEqual(cellPrefix) {
+        cellPrefix = prefix.array
+        cellMarkup = XLSXSheetRewriter.CellMarkup(prefix: cellPrefix)
+      }
+      rowDigits.removeAll()
+      XLSXSheetRewriter.appendDecimal(number, to: &rowDigits)
+      let digits = ByteView(rowDigits.bytes)
+      let isRecord = number != headerRow
+      var offset = 0
+      for annotation in Self.annotations {
+        defer { offset += 1 }
+        let value = rows.value(offset)
+        guard !value.isEmpty, let column = columns[offset] else { continue }
+        switch annotation {
+        case .rate where isRecord:
+          cellMarkup.appendNumber(to: &markup, column: column, row: digits, value, style: nil)
+        case .converted where isRecord:
+          let style = rows.decimals.flatMap(styles.amountStyle(decimals:))
+          cellMarkup.appendNumber(to: &markup, column: column, row: digits, value, style: style)
+        case .rateDate where isRecord:
+          if let style = styles.date, let day = rows.rateDay ?? CalendarDay(iso8601UTF8: Array(value.buffer)[...]),
+            let serial = book.dateSystem.serial(of: day)
+          {
+            serialDigits.removeAll()
+            if serial < 0 { serialDigits.append(UInt8(ascii: "-")) }
+            XLSXSheetRewriter.appendDecimal(serial < 0 ? -serial : serial, to: &serialDigits)
+            cellMarkup.appendNumber(to: &markup, column: column, row: digits, ByteView(serialDigits.bytes), style: style)
+          } else {
+            cellMarkup.appendText(to: &markup, column: column, row: digits, value)
+          }
+        default:
+          cellMarkup.appendText(to: &markup, column: column, row: digits, value)
         }
-      case .whole(let offset, let prefix, let row):
-        if convertRow(row) { cells(at: offset, row: row.number, prefix: prefix) }
-      case .header(let row, let mapping):
-        (headerRow, self.mapping) = (row, mapping)
       }
     }
-    result.append(block[last...])
-    return Array(result.bytes)
+
+    /// The annotation columns in order (made once: `allCases` is made anew at each use).
+    private static let annotations = AnnotationColumn.allCases
+
+    mutating func merging(_ block: ByteBuffer, rows placed: [Placed], bytes: [UInt8]) -> ByteBuffer {
+      var result = ByteBuffer(capacity: block.count + placed.count * 512)
+      let source = ByteView(block.bytes)
+      var last = 0
+      func cells(at offset: Int, row number: Int, prefix: [UInt8], state: inout State) {
+        result.append(source.slice(last..<offset))
+        last = offset
+        prefix.withUnsafeBufferPointer { state.appendCells(row: number, prefix: ByteView($0), to: &result) }
+      }
+      for row in placed {
+        switch row {
+        case .decoded(let offset, let number, let prefix, let key, let usedDefaultDay, let amount, let range, let previous):
+          if rows.convert(key: key, usedDefaultDay: usedDefaultDay, amount: amount) {
+            cells(at: offset, row: number, prefix: prefix, state: &self)
+            continue
+          }
+          do throws(XLSXError) {
+            let whole = try XLSXFormat.collectedRow(Array(bytes[range]), after: previous, book: book)
+            if convertRow(whole) { cells(at: offset, row: number, prefix: prefix, state: &self) }
+          } catch {
+            failure = failure ?? XLSXFormat.sheetChanged(displayPath)
+          }
+        case .whole(let offset, let prefix, let row):
+          if convertRow(row) { cells(at: offset, row: row.number, prefix: prefix, state: &self) }
+        case .header(let row, let mapping):
+          (headerRow, self.mapping) = (row, mapping)
+        }
+      }
+      result.append(source.slice(last..<source.count))
+      return result
+    }
   }
 }

@@ -301,7 +301,14 @@ struct XLSXSheetRewriter {
   ) {
     var buffer = ByteBuffer(capacity: 256)
     let cells = CellMarkup(prefix: prefix)
-    cells.appendNumber(to: &buffer, column: column, row: Array(String(row).utf8)[...], text, style: style)
+    let digits = Array(String(row).utf8)
+    column.withUnsafeBufferPointer { column in
+      digits.withUnsafeBufferPointer { digits in
+        text.withUnsafeBufferPointer { text in
+          cells.appendNumber(to: &buffer, column: ByteView(column), row: ByteView(digits), ByteView(text), style: style)
+        }
+      }
+    }
     markup += buffer.bytes
   }
 
@@ -321,7 +328,15 @@ struct XLSXSheetRewriter {
     to markup: inout [UInt8], column: [UInt8], row: Int, _ text: ArraySlice<UInt8>, prefix: [UInt8]
   ) {
     var buffer = ByteBuffer(capacity: 256)
-    CellMarkup(prefix: prefix).appendText(to: &buffer, column: column, row: Array(String(row).utf8)[...], text)
+    let cells = CellMarkup(prefix: prefix)
+    let digits = Array(String(row).utf8)
+    column.withUnsafeBufferPointer { column in
+      digits.withUnsafeBufferPointer { digits in
+        text.withUnsafeBufferPointer { text in
+          cells.appendText(to: &buffer, column: ByteView(column), row: ByteView(digits), ByteView(text))
+        }
+      }
+    }
     markup += buffer.bytes
   }
 
@@ -331,30 +346,39 @@ struct XLSXSheetRewriter {
   }
 
   /// The markup of the cells fxbatch appends, in pieces made once for the sheet's prefix (every row appends
-  /// several cells): the one writer of them. A class: the converter's closures call it for every cell, and a
-  /// struct of arrays would be copied at each call.
-  final class CellMarkup {
+  /// several cells): the one writer of them. The pieces live in one buffer that never grows once made, so the
+  /// views of them stay valid as long as it lives (copies share it).
+  struct CellMarkup {
+    private let storage: ByteBuffer
     /// `<c r="`, then `"><v>`, `</v></c>`; `" t="inlineStr"><is><t>` (or with `xml:space="preserve"`),
-    /// `</t></is></c>`, each with the prefix.
-    private let open: [UInt8]
-    private let numberStart: [UInt8]
-    private let numberEnd: [UInt8]
-    private let textStart: [UInt8]
-    private let preservedTextStart: [UInt8]
-    private let textEnd: [UInt8]
-    /// `" s="7"><v>` by style (an array: looked up for every converted amount).
-    private var styledStarts: [[UInt8]?] = []
-    private let prefix: [UInt8]
+    /// `</t></is></c>`, each with the prefix; `" s="` before a style's index.
+    private let open: ByteView
+    private let numberStart: ByteView
+    private let numberEnd: ByteView
+    private let textStart: ByteView
+    private let preservedTextStart: ByteView
+    private let textEnd: ByteView
+    private let styleStart: ByteView
 
     init(prefix: [UInt8]) {
-      self.prefix = prefix
       func bytes(_ pieces: [String]) -> [UInt8] { Array(pieces.joined(separator: String(decoding: prefix, as: UTF8.self)).utf8) }
-      open = bytes(["<", "c r=\""])
-      numberStart = bytes(["\"><", "v>"])
-      numberEnd = bytes(["</", "v></", "c>"])
-      textStart = bytes(["\" t=\"inlineStr\"><", "is><", "t>"])
-      preservedTextStart = bytes(["\" t=\"inlineStr\"><", "is><", "t xml:space=\"preserve\">"])
-      textEnd = bytes(["</", "t></", "is></", "c>"])
+      let pieces = [
+        bytes(["<", "c r=\""]), bytes(["\"><", "v>"]), bytes(["</", "v></", "c>"]),
+        bytes(["\" t=\"inlineStr\"><", "is><", "t>"]),
+        bytes(["\" t=\"inlineStr\"><", "is><", "t xml:space=\"preserve\">"]), bytes(["</", "t></", "is></", "c>"]),
+        Array("\" s=\"".utf8),
+      ]
+      var storage = ByteBuffer(capacity: pieces.reduce(0) { $0 + $1.count })
+      for piece in pieces { storage.append(piece) }
+      var views: [ByteView] = []
+      var start = 0
+      for piece in pieces {
+        views.append(ByteView(storage.bytes).slice(start..<(start + piece.count)))
+        start += piece.count
+      }
+      self.storage = storage
+      (open, numberStart, numberEnd, textStart) = (views[0], views[1], views[2], views[3])
+      (preservedTextStart, textEnd, styleStart) = (views[4], views[5], views[6])
     }
 
     /// Appends a numeric cell, with the cell style `style` when given: `<c r="H2"><v>1.0834</v></c>`,
@@ -364,21 +388,16 @@ struct XLSXSheetRewriter {
     ///   - column: the cell's column letters (`H`); `row`: its row number's digits.
     ///   - text: the number's decimal text, as written.
     ///   - style: the index of its cell format in the styles part (`s`), or `nil` for none.
-    func appendNumber(
-      to markup: inout ByteBuffer, column: [UInt8], row: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>, style: Int?
-    ) {
+    @inline(__always)
+    func appendNumber(to markup: inout ByteBuffer, column: ByteView, row: ByteView, _ text: ByteView, style: Int?) {
       markup.append(open)
       markup.append(column)
       markup.append(row)
       if let style, style >= 0 {
-        if style >= styledStarts.count { styledStarts += [[UInt8]?](repeating: nil, count: style + 1 - styledStarts.count) }
-        if styledStarts[style] == nil {
-          styledStarts[style] = Array("\" s=\"\(style)".utf8) + numberStart
-        }
-        markup.append(styledStarts[style] ?? numberStart)
-      } else {
-        markup.append(numberStart)
+        markup.append(styleStart)
+        XLSXSheetRewriter.appendDecimal(style, to: &markup)
       }
+      markup.append(numberStart)
       markup.append(text)
       markup.append(numberEnd)
     }
@@ -386,21 +405,26 @@ struct XLSXSheetRewriter {
     /// Appends an inline string cell: `<c r="J2" t="inlineStr"><is><t>EUR</t></is></c>`, its text escaped
     /// (``XLSXSheetRewriter/appendEscaped(_:to:)``), its `<t>` marked `xml:space="preserve"` when the text
     /// starts or ends with whitespace.
-    func appendText(to markup: inout ByteBuffer, column: [UInt8], row: ArraySlice<UInt8>, _ text: ArraySlice<UInt8>) {
+    @inline(__always)
+    func appendText(to markup: inout ByteBuffer, column: ByteView, row: ByteView, _ text: ByteView) {
       markup.append(open)
       markup.append(column)
       markup.append(row)
       markup.append(isSpacePreserved(text) ? preservedTextStart : textStart)
-      if text.contains(where: {
-        $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "_")
-      }) {
-        var escaped: [UInt8] = []
-        appendEscaped(text, to: &escaped)
-        markup.append(escaped)
-      } else {
-        markup.append(text)
-      }
+      appendEscaped(text, to: &markup)
       markup.append(textEnd)
+    }
+  }
+
+  /// Appends a non-negative number's decimal digits.
+  static func appendDecimal(_ number: Int, to markup: inout ByteBuffer) {
+    var divisor = 1
+    while divisor <= number / 10 { divisor *= 10 }
+    var rest = number
+    while divisor > 0 {
+      markup.append(UInt8(ascii: "0") + UInt8(rest / divisor))
+      rest %= divisor
+      divisor /= 10
     }
   }
 
@@ -422,37 +446,54 @@ struct XLSXSheetRewriter {
   /// A printable ASCII byte (`!` to `~`) at an end answers for that end without forming the `Character`: a
   /// character is whitespace by its first scalar, and no scalar joins a printable ASCII one into a character
   /// that starts with whitespace (no whitespace scalar is a prepending one).
-  static func isSpacePreserved(_ text: String) -> Bool { isSpacePreserved(Array(text.utf8)[...]) }
+  static func isSpacePreserved(_ text: String) -> Bool {
+    Array(text.utf8).withUnsafeBufferPointer { isSpacePreserved(ByteView($0)) }
+  }
 
   /// ``isSpacePreserved(_:)`` of UTF-8 bytes.
-  static func isSpacePreserved(_ text: ArraySlice<UInt8>) -> Bool {
-    let printable = UInt8(ascii: "!")...UInt8(ascii: "~")
-    guard let first = text.first, let last = text.last else { return false }
-    if printable.contains(first), printable.contains(last) { return false }
-    let string = String(decoding: text, as: UTF8.self)
+  @inline(__always)
+  static func isSpacePreserved(_ text: ByteView) -> Bool {
+    guard !text.isEmpty else { return false }
+    let (first, last) = (text[0], text[text.count - 1])
+    if first &- UInt8(ascii: "!") < 94, last &- UInt8(ascii: "!") < 94 { return false }
+    return isSpacePreservedByCharacters(text)
+  }
+
+  @inline(never)
+  private static func isSpacePreservedByCharacters(_ text: ByteView) -> Bool {
+    let string = String(decoding: text.buffer, as: UTF8.self)
     return string.first?.isWhitespace == true || string.last?.isWhitespace == true
   }
 
   /// Appends text as XML character data: `&`, `<`, `>` escaped, and `_x` written `_x005F_x` so that readers
   /// do not take it for an OOXML escape (``XLSXText``).
-  static func appendEscaped(_ text: ArraySlice<UInt8>, to markup: inout [UInt8]) {
+  @inline(__always)
+  static func appendEscaped(_ text: ByteView, to markup: inout ByteBuffer) {
     // Most values (codes, sources, statuses) have nothing to escape: appended at once.
-    if !text.contains(where: {
-      $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "_")
-    }) {
-      markup += text
-      return
+    var index = 0
+    while index < text.count {
+      let byte = text[index]
+      if byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") || byte == UInt8(ascii: "_") {
+        break
+      }
+      index += 1
     }
-    var index = text.startIndex
-    while index != text.endIndex {
+    guard index < text.count else { return markup.append(text) }
+    appendEscapedBytes(text, to: &markup)
+  }
+
+  @inline(never)
+  private static func appendEscapedBytes(_ text: ByteView, to markup: inout ByteBuffer) {
+    var index = 0
+    while index < text.count {
       let byte = text[index]
       index += 1
       switch byte {
-      case UInt8(ascii: "&"): markup += "&amp;".utf8
-      case UInt8(ascii: "<"): markup += "&lt;".utf8
-      case UInt8(ascii: ">"): markup += "&gt;".utf8
-      case UInt8(ascii: "_") where index != text.endIndex && text[index] == UInt8(ascii: "x"):
-        markup += "_x005F_x".utf8
+      case UInt8(ascii: "&"): markup.append(ByteView("&amp;"))
+      case UInt8(ascii: "<"): markup.append(ByteView("&lt;"))
+      case UInt8(ascii: ">"): markup.append(ByteView("&gt;"))
+      case UInt8(ascii: "_") where index < text.count && text[index] == UInt8(ascii: "x"):
+        markup.append(ByteView("_x005F_x"))
         index += 1
       default: markup.append(byte)
       }

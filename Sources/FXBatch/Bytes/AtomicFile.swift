@@ -63,6 +63,10 @@ public final class AtomicFile {
     sink = ByteSink(descriptor: descriptor)
   }
 
+  /// The temporary file's descriptor, for a writer that writes at offsets of its own (`pwrite(2)`) rather than
+  /// through ``sink``; `nil` when writing straight to a device or pipe, which cannot seek.
+  public var seekableDescriptor: Int32? { temporaryPath == nil ? nil : descriptor }
+
   /// Flushes, closes and renames the file into place.
   ///
   /// - Throws: ``OutputError`` when writing or renaming fails (the temporary file is then removed).

@@ -28,8 +28,9 @@ extension ZipPackage {
   /// stored: its compressed bytes, CRC-32, name, times, extra fields and comment, in its place in the order.
   ///
   /// libzip writes the new archive (copying the untouched entries' data without inflating it, deflating the
-  /// new content) to an unnamed temporary file, which is then copied into an ``AtomicFile`` beside `outputPath`
-  /// and renamed into place, so a failure leaves no file and the input is never touched. A replaced entry keeps
+  /// new content) into an ``AtomicFile`` beside `outputPath`, renamed into place once complete, so a failure
+  /// leaves no file and the input is never touched (to a device or a pipe, which libzip cannot seek in, through
+  /// an unnamed temporary file copied to it). A replaced entry keeps
   /// its compression method and modification time (a package written twice is the same); a deflated one, and
   /// an added one, is deflated at ``deflateLevel`` (a converted sheet comes deflated already, as
   /// ``ZipEntryContent/deflatedFile(path:size:crc:)``, and is copied as it is).
@@ -46,19 +47,23 @@ extension ZipPackage {
       throw .writeFailed(path: outputPath, reason: "\(replacement.name) is replaced twice")
     }
     let output: AtomicFile
-    let temporary: Int32
-    do {
-      output = try AtomicFile(path: outputPath, permissionsOf: path)
-      temporary = try UnnamedTemporaryFile.create(prefix: "fxbatch-zip")
-    } catch {
+    do { output = try AtomicFile(path: outputPath, permissionsOf: path) } catch {
       throw .writeFailed(path: outputPath, reason: error.description)
     }
-    defer { close(temporary) }
     do throws(ZipError) {
       if replacements.isEmpty {
         // libzip writes nothing for an archive without changes: the copy is the file itself.
         try copy(descriptor, to: output, path: outputPath)
+      } else if let seekable = output.seekableDescriptor {
+        // A regular file: libzip writes the archive into the output's temporary file at once.
+        try writeArchive(to: seekable, replacing: replacements, path: outputPath)
       } else {
+        // A device or a pipe: libzip needs a file it can seek in, copied to the output once written.
+        let temporary: Int32
+        do { temporary = try UnnamedTemporaryFile.create(prefix: "fxbatch-zip") } catch {
+          throw .writeFailed(path: outputPath, reason: error.description)
+        }
+        defer { close(temporary) }
         try writeArchive(to: temporary, replacing: replacements, path: outputPath)
         try copy(temporary, to: output, path: outputPath)
       }

@@ -1,5 +1,6 @@
 import FXBatchTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FXBatch
@@ -225,5 +226,30 @@ struct ZipWriteTests {
     let oldSheet = try #require(package.entry(named: "xl/worksheets/sheet1.xml"))
     #expect(try package.contents(of: oldSheet).count == Int(oldSheet.size))
     #expect(oldSheet.size != UInt64(Self.newSheet.count))
+  }
+
+  /// libzip writes a package straight into a regular output's temporary file; a pipe or device, which it cannot
+  /// seek in, gets the same bytes through an unnamed temporary file, and a device that refuses them an error.
+  @Test func aPipeGetsTheBytesAFileGets() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let package = try ZipPackage(path: Fixture.path("Workbooks", "libreoffice.xlsx"))
+    let replacing: [(name: String, content: ZipEntryContent)] = [("xl/worksheets/sheet1.xml", .bytes(Self.newSheet))]
+    let file = directory.path + "/out.xlsx"
+    try package.write(to: file, replacing: replacing)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.xlsx"])
+    let pipe = directory.path + "/pipe"
+    #expect(mkfifo(pipe, 0o600) == 0)
+    let received = Mutex<Data?>(nil)
+    let reader = Thread {
+      let data = FileHandle(forReadingAtPath: pipe)?.readDataToEndOfFile()
+      received.withLock { $0 = data }
+    }
+    reader.start()
+    try package.write(to: pipe, replacing: replacing)
+    while !reader.isFinished { usleep(1000) }
+    let bytes = try #require(received.withLock { $0 })
+    #expect(Array(bytes) == Array(try Data(contentsOf: URL(fileURLWithPath: file))))
+    #expect(throws: ZipError.self) { try package.write(to: "/dev/full", replacing: replacing) }
   }
 }

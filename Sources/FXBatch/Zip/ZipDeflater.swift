@@ -45,7 +45,7 @@ public final class ZipDeflater {
   }
 
   /// Blocks still waiting (after an error of the caller's, say) are dropped unwritten, and not made
-  /// (``write(making:)``); it returns once the block the queue may be on is done, so nothing a dropped block
+  /// (``write(_:making:)``); it returns once the block the queue may be on is done, so nothing a dropped block
   /// would make runs after.
   deinit {
     worker.cancel()

@@ -428,18 +428,6 @@ struct XLSXSheetRewriter {
     }
   }
 
-  /// Appends a non-negative number's decimal digits.
-  static func appendDecimal(_ number: Int, to markup: inout [UInt8]) {
-    var divisor = 1
-    while divisor <= number / 10 { divisor *= 10 }
-    var rest = number
-    while divisor > 0 {
-      markup.append(UInt8(ascii: "0") + UInt8(rest / divisor))
-      rest %= divisor
-      divisor /= 10
-    }
-  }
-
   /// Whether text starts or ends with whitespace (`Character.isWhitespace`), which XML readers would drop
   /// without `xml:space="preserve"`.
   ///

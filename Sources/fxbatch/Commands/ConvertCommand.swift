@@ -193,8 +193,8 @@ enum ConvertCommand {
         "JSON records under data.items, to standard output", "fxbatch convert --records-path data.items --to USD -o - orders.json"
       ),
       (
-        "The sheet Expenses of a workbook, at monthly average rates",
-        "fxbatch convert --sheet Expenses --to GBP --rate-kind average book.xlsx"
+        "The sheet Q3 of a workbook, to pounds at monthly average rates",
+        "fxbatch convert --sheet Q3 --to GBP --rate-kind average book.xlsx"
       ),
       (
         "Your own rates, and the rates used written to a lock file",

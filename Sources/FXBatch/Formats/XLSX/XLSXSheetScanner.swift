@@ -134,6 +134,8 @@ struct XLSXSheetScanner {
   /// Whether the simple rules read it: then ``cells`` are its cells.
   private(set) var rowIsSimple = true
   private(set) var cells: [Cell] = []
+  /// The cell being read (added to ``cells`` at its end).
+  private var current = Cell(column: -1, style: 0, kind: .empty, value: 0..<0, isPlain: true)
   /// Whether a cell of the row surely holds a value (a number, a boolean, an error, a formula, text with a
   /// printable character other than space): then the row is not blank.
   private(set) var rowHasValue = false
@@ -304,7 +306,8 @@ struct XLSXSheetScanner {
     rowPreviousRow = previousRow
     cells.removeAll(keepingCapacity: true)
     var reference: Range<Int>? = nil
-    for attribute in attributes where attribute.prefix == 0 {
+    for index in 0..<attributeCount where attributeList[index].prefix == 0 {
+      let attribute = attributeList[index]
       let name = bytes.slice(attribute.name)
       if name.equals("r") {
         reference = attribute.isPlain ? attribute.value : nil
@@ -341,8 +344,8 @@ struct XLSXSheetScanner {
       if try byte(at) != UInt8(ascii: "<") {
         let text = try text(from: at)
         if let capture, open.count == capture.depth, inCell {
-          cells[cells.count - 1].value = at..<text.end
-          cells[cells.count - 1].isPlain = !text.needsDecoding && !text.hasEscape
+          current.value = at..<text.end
+          current.isPlain = !text.needsDecoding && !text.hasEscape
         }
         at = text.end
         continue
@@ -396,11 +399,11 @@ struct XLSXSheetScanner {
       if depth == 1, local.equals("v") {
         valueCount += 1
         if type != .inline, child.isEmptyElement {
-          cells[cells.count - 1].value = child.end..<child.end
-          cells[cells.count - 1].isPlain = true
+          current.value = child.end..<child.end
+          current.isPlain = true
         } else if type != .inline {
-          cells[cells.count - 1].value = child.end..<child.end
-          cells[cells.count - 1].isPlain = true
+          current.value = child.end..<child.end
+          current.isPlain = true
           capture = (open.count + 1, false)
         }
       } else if depth == 1, local.equals("f") {
@@ -408,8 +411,8 @@ struct XLSXSheetScanner {
       } else if depth == 1, local.equals("is") {
         inlineCount += 1
         if type == .inline {
-          cells[cells.count - 1].value = child.end..<child.end
-          cells[cells.count - 1].isPlain = true
+          current.value = child.end..<child.end
+          current.isPlain = true
         }
       } else if depth == 2, type == .inline, inInline, local.equals("t") {
         inlineCount += 1
@@ -425,7 +428,7 @@ struct XLSXSheetScanner {
     if rowIsSimple { previousRow = rowNumber }
   }
 
-  /// A cell's start tag was read (its attributes in ``attributes``): appends it to ``cells``.
+  /// A cell's start tag was read (its attributes in ``attributes``): makes it the ``current`` one.
   ///
   /// - Returns: its type, and whether it is `str`.
   private mutating func cellStart() -> (CellKind, Bool) {
@@ -433,7 +436,8 @@ struct XLSXSheetScanner {
     var style = 0
     var kind = CellKind.number
     var isString = false
-    for attribute in attributes where attribute.prefix == 0 {
+    for index in 0..<attributeCount where attributeList[index].prefix == 0 {
+      let attribute = attributeList[index]
       let name = bytes.slice(attribute.name)
       guard name.count == 1 else { continue }
       let value = bytes.slice(attribute.value)
@@ -471,21 +475,24 @@ struct XLSXSheetScanner {
     } else {
       rowIsSimple = false
     }
-    let cell = Cell(column: column, style: style, kind: kind, value: 0..<0, isPlain: true)
-    // A simple row has at most a cell per column; the others are read whole, so one cell of theirs is kept at a
-    // time (memory stays bounded whatever the row holds).
+    current = Cell(column: column, style: style, kind: kind, value: 0..<0, isPlain: true)
+    return (kind, isString)
+  }
+
+  /// Adds the ``current`` cell, finished, to ``cells``: a simple row has at most a cell per column; the others
+  /// are read whole (their cells are not used), so one cell of theirs is kept at a time (memory stays bounded
+  /// whatever the row holds).
+  private mutating func addCell(_ cell: Cell) {
     if rowIsSimple || cells.isEmpty {
       cells.append(cell)
     } else {
       cells[cells.count - 1] = cell
     }
-    return (kind, isString)
   }
 
   /// A cell's end: its kind from its type and what it held, as the readers' rules give it.
   private mutating func finishCell(type: CellKind, typeIsString: Bool, values: Int, inlines: Int, formula: Bool) {
-    let index = cells.count - 1
-    var cell = cells[index]
+    var cell = current
     if type == .inline {
       // One `<is>` holding one `<t>`; without `<is>`, no value.
       if inlines == 0 {
@@ -501,7 +508,7 @@ struct XLSXSheetScanner {
     } else if type == .shared {
       guard cell.isPlain, let index = Self.decimal(bytes.slice(cell.value)), index < sharedStringCount else {
         rowIsSimple = false
-        cells[cells.count - 1] = cell
+        addCell(cell)
         return
       }
     }
@@ -511,7 +518,7 @@ struct XLSXSheetScanner {
       if !rowHasValue, cell.isPlain, bytes.slice(cell.value).contains(where: { $0 > 0x20 && $0 < 0x7F }) { rowHasValue = true }
     case .shared, .empty: break
     }
-    cells[index] = cell
+    addCell(cell)
   }
 
   /// A number without sign or leading zeros, as `Int(text)` reads it (at most 9 digits here); `nil` otherwise.
@@ -607,11 +614,13 @@ struct XLSXSheetScanner {
       let quote = try self.byte(at)
       guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { throw .declined("an unquoted value") }
       let value = try attributeValue(from: at + 1, quote: quote)
-      for other in attributes
-      where other.name.count == attribute.range.count
-        && bytes.bytesEqual(at: other.name.lowerBound, attribute.range.lowerBound, length: other.name.count)
-      {
-        throw .declined("an attribute twice")
+      for index in 0..<attributeCount {
+        let other = attributeList[index].name
+        if other.count == attribute.range.count
+          && bytes.bytesEqual(at: other.lowerBound, attribute.range.lowerBound, length: other.count)
+        {
+          throw .declined("an attribute twice")
+        }
       }
       let read = (attribute.range, attribute.prefix, at + 1..<value.end, value.isPlain)
       if attributeCount < attributeList.count {
@@ -667,11 +676,13 @@ struct XLSXSheetScanner {
           at += 1
         }
         guard at < loaded, bytes[at] == UInt8(ascii: "\"") else { return nil }
-        for other in attributes
-        where other.name.count == attribute.count
-          && bytes.bytesEqual(at: other.name.lowerBound, attribute.lowerBound, length: attribute.count)
-        {
-          return nil
+        for index in 0..<attributeCount {
+          let other = attributeList[index].name
+          if other.count == attribute.count
+            && bytes.bytesEqual(at: other.lowerBound, attribute.lowerBound, length: attribute.count)
+          {
+            return nil
+          }
         }
         let read = (attribute, 0, valueStart..<at, true)
         if attributeCount < attributeList.count {

@@ -164,6 +164,23 @@ struct XLSXSheetReaderTests {
     (#"<row r="1"><c r="a1"><v>1</v></c></row>"#, "cell reference a1: not a cell (A1 to XFD1048576)"),
     (#"<row r="1"><c r="A1" t="s"><v>13</v></c></row>"#, "cell A1 refers to shared string 13, which the workbook does not have"),
     (#"<row r="1"><c r="A1" t="s"><v>-1</v></c></row>"#, "cell A1 refers to shared string -1, which the workbook does not have"),
+    // A type no sheet has: its value is not read as a number (" s" would have been a shared string's index).
+    (
+      #"<row r="1"><c r="A1" t=" s"><v>3</v></c></row>"#,
+      #"cell A1 has the type " s", which is none of a sheet's (b, d, e, inlineStr, n, s, str)"#
+    ),
+    (
+      #"<row r="1"><c r="A1" t="S"><v>3</v></c></row>"#,
+      #"cell A1 has the type "S", which is none of a sheet's (b, d, e, inlineStr, n, s, str)"#
+    ),
+    (
+      #"<row r="1"><c r="A1" t=""><v>3</v></c></row>"#,
+      #"cell A1 has the type "", which is none of a sheet's (b, d, e, inlineStr, n, s, str)"#
+    ),
+    (
+      #"<row r="1"><c r="A1" t="x"><f>1+2</f><v>3</v></c></row>"#,
+      #"cell A1 has the type "x", which is none of a sheet's (b, d, e, inlineStr, n, s, str)"#
+    ),
   ])
   func misplacedRowsAndCells(data: String, message: String) throws {
     let directory = try TemporaryDirectory()
@@ -174,6 +191,18 @@ struct XLSXSheetReaderTests {
     } catch let error as XLSXError {
       #expect(error.description.hasSuffix("xl/worksheets/sheet1.xml:1: " + message), "\(error)")
     }
+  }
+
+  /// A cell of an unknown type with no value has nothing to misread: it is empty, as any cell without a value.
+  @Test func anUnknownTypeWithoutAValueIsEmpty() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let rows = try Self.rows(
+      sheetData: #"<row r="1"><c r="A1" t="x"/><c r="B1" t="x"><v></v></c><c r="C1" t="n"><v>7</v></c></row>"#, in: directory)
+    #expect(
+      rows == [
+        XLSXRow(number: 1, cells: [try Self.cell("A1", .empty), try Self.cell("B1", .empty), try Self.cell("C1", .number("7"))])
+      ])
   }
 
   @Test func malformedAndHostileSheets() throws {

@@ -322,14 +322,18 @@ struct XLSXSheetScannerTests {
       "types",
       #"<row r="2"><c r="A2" t="n"><v>5</v></c><c r="B2" t="inlineStr"><is><t>USD</t></is></c>"#
         + #"<c r="C2" t="inlineStr"><is><t>EUR</t></is></c><c r="D2" t="d"><v>2024-03-08</v></c></row>"#
-        + #"<row r="3"><c r="A3" t="b"><v>1</v></c><c r="B3" t="e"><v>#N/A</v></c><c r="C3" t="S"><v>1</v></c>"#
-        + #"<c r="D3" t=""><v>45004</v></c></row><row r="4"><c r="A4" t="s"><v>0</v></c>"#
+        + #"<row r="3"><c r="A3" t="b"><v>1</v></c><c r="B3" t="e"><v>#N/A</v></c><c r="C3" t="n"><v>1</v></c>"#
+        + #"<c r="D3" t="x"/></row><row r="4"><c r="A4" t="s"><v>0</v></c>"#
         + #"<c r="B4" t="str"><v>USD</v></c><c r="C4" t="inlineStr"><is><t>EUR</t></is></c>"#
-        + #"<c r="D4" t="str"><v>2024-03-07</v></c></row><row r="5"><c r="A5" t="x"><v>5</v></c>"#
+        + #"<c r="D4" t="str"><v>2024-03-07</v></c></row><row r="5"><c r="A5" t="n"><v>5</v></c>"#
         + #"<c r="B5" t="b"><v>0</v></c><c r="C5" t="e"><v>#REF!</v></c><c r="D5" t="d"><v>nope</v></c></row>"#
         + #"<row r="6"><c r="A6" t="n"><v>5</v></c><c r="B6" t="inlineStr"><is><t>USD</t></is></c>"#
         + #"<c r="C6" t="inlineStr"><is><t>EUR</t></is></c><c r="D6" t="inlineStr"><is><t>2024-03-06</t></is></c>"#
         + "</row>")
+    // Types no sheet has, with a value: refused on both roads.
+    for type in [" s", "S", "", "x", "s "] {
+      add("type \"\(type)\"", record(2) + record(3).replacingOccurrences(of: #"<c r="A3">"#, with: #"<c r="A3" t="\#(type)">"#))
+    }
     add(
       "attributes",
       #"<row r="2" spans="1:4" ht="15" customHeight="1" xml:lang="en"><c r="A2" cm="1" vm="1" ph="1" foo="a>b">"#

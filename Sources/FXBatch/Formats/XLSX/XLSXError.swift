@@ -12,6 +12,9 @@ public enum XLSXError: Error, Equatable, Sendable, CustomStringConvertible {
   case misplacedRow(path: String, entry: String, line: Int, row: String)
   /// A shared-string cell whose index is not in the shared strings table.
   case noSuchSharedString(path: String, entry: String, line: Int, reference: String, index: String)
+  /// A cell with a value whose type (`t`) is none of ECMA-376's (`b`, `d`, `e`, `inlineStr`, `n`, `s`, `str`):
+  /// what its value means is unknown (read as a number, `t=" s"` would give a shared string's index).
+  case unknownCellType(path: String, entry: String, line: Int, reference: String, type: String)
 
   public var description: String {
     switch self {
@@ -28,6 +31,9 @@ public enum XLSXError: Error, Equatable, Sendable, CustomStringConvertible {
     case .noSuchSharedString(let path, let entry, let line, let reference, let index):
       return
         "\(path): error: \(entry):\(line): cell \(reference) refers to shared string \(index), which the workbook does not have"
+    case .unknownCellType(let path, let entry, let line, let reference, let type):
+      return
+        "\(path): error: \(entry):\(line): cell \(reference) has the type \"\(type)\", which is none of a sheet's (b, d, e, inlineStr, n, s, str)"
     }
   }
 }

@@ -124,7 +124,8 @@ public final class XLSXSheetReader {
   /// A cell from its attributes (`r`, `t`, `s`, as written, `nil` when absent) and the text of its `<v>`,
   /// `<f>` and `<is>` (``XLSXPartReader/richText()``): every reader of sheets makes cells by this rule.
   ///
-  /// - Throws: ``XLSXError`` for a reference out of place or a shared string the table does not have.
+  /// - Throws: ``XLSXError`` for a reference out of place, a shared string the table does not have, or a value of a
+  ///   type no sheet has.
   static func cell(
     reference referenceText: String?, type: String?, style: String?, value: String?, formula: String?, inline: String?,
     row: Int, after previousColumn: Int, sharedStrings: XLSXSharedStrings, path: String, entry: String, line: Int
@@ -180,7 +181,9 @@ public final class XLSXSheetReader {
     case "b": return .boolean(value == "1" || value == "true")
     case "e": return .error(value)
     case "d": return .date(value)
-    default: return .number(value)
+    case "n": return .number(value)
+    default:
+      throw .unknownCellType(path: path, entry: entry, line: line, reference: reference.description, type: type)
     }
   }
 }

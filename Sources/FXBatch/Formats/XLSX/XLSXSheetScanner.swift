@@ -19,7 +19,7 @@
 ///
 /// Within the subset the scanner describes each row for its caller (``Item/row``): the row's bytes and, where
 /// it can read them by the simple rules below, its cells (``Cell``). A row it cannot (``rowIsSimple`` `false`:
-/// a row or cell without `r`, a reference out of place, a shared string the table does not have, rich text,
+/// a row or cell without `r`, a reference out of place, a shared string the table does not have, a type no sheet has, rich text,
 /// an element other than `<v>`, `<f>` and `<is><t>` in a cell, anything but cells in the row) is read by
 /// ``XLSXRowCollector/row(_:after:sharedStrings:path:entry:)``, the one reader of rows from bytes, by the same
 /// rules as libxml2's reading (`XLSXSheetScannerTests` compares both).
@@ -36,7 +36,7 @@ struct XLSXSheetScanner {
 
   /// A cell's value as the simple rules read it.
   enum CellKind: UInt8 {
-    /// A number (`t` absent, `n`, or a type the readers take as a number): ``Cell/value`` is its `<v>` text.
+    /// A number (`t` absent or `n`): ``Cell/value`` is its `<v>` text.
     case number
     /// A shared string (`t="s"`): ``Cell/value`` is its index, which the table has.
     case shared
@@ -463,6 +463,9 @@ struct XLSXSheetScanner {
           isString = true
         } else if value.equals("b") || value.equals("e") || value.equals("d") {
           kind = .other
+        } else if !value.equals("n") {
+          // A type no sheet has: the readers' rules refuse its value.
+          rowIsSimple = false
         }
       default: break
       }

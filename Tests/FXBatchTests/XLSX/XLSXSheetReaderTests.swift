@@ -193,6 +193,26 @@ struct XLSXSheetReaderTests {
     }
   }
 
+  /// The values of numbers, shared-string indexes, booleans and typed dates are XML Schema values, whose white
+  /// space collapses; text keeps its white space.
+  @Test func whiteSpaceAroundValuesThatAreNotText() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let rows = try Self.rows(
+      sheetData: #"<row r="1"><c r="A1"><v> 389.9 </v></c><c r="B1" t="s"><v>\#n4\#t</v></c><c r="C1" t="b"><v> 1 </v></c>"#
+        + #"<c r="D1" t="d"><v> 2024-03-08 </v></c><c r="E1" t="str"><v> x </v></c><c r="F1" t="n"><v>  </v></c></row>"#,
+      in: directory)
+    #expect(
+      rows == [
+        XLSXRow(
+          number: 1,
+          cells: [
+            try Self.cell("A1", .number("389.9")), try Self.cell("B1", .text("USD")), try Self.cell("C1", .boolean(true)),
+            try Self.cell("D1", .date("2024-03-08")), try Self.cell("E1", .text(" x ")), try Self.cell("F1", .empty),
+          ])
+      ])
+  }
+
   /// A cell of an unknown type with no value has nothing to misread: it is empty, as any cell without a value.
   @Test func anUnknownTypeWithoutAValueIsEmpty() throws {
     let directory = try TemporaryDirectory()

@@ -330,6 +330,16 @@ struct XLSXSheetScannerTests {
         + #"<row r="6"><c r="A6" t="n"><v>5</v></c><c r="B6" t="inlineStr"><is><t>USD</t></is></c>"#
         + #"<c r="C6" t="inlineStr"><is><t>EUR</t></is></c><c r="D6" t="inlineStr"><is><t>2024-03-06</t></is></c>"#
         + "</row>")
+    // White space around numbers, dates and shared-string indexes (XML Schema values: it collapses).
+    add("an amount in spaces", record(2) + record(3, amount: " 250.5 "))
+    add("an amount in line ends and tabs", record(2) + record(3, amount: "\n\t250.5\r\n"))
+    add("a date serial in spaces", record(2) + record(3, date: " 45001 "))
+    add("only spaces", record(2) + record(3, amount: "  "))
+    add(
+      "a shared string's index in spaces",
+      record(2)
+        + record(3).replacingOccurrences(
+          of: #"<c r="B3" t="inlineStr"><is><t>USD</t></is></c>"#, with: #"<c r="B3" t="s"><v> 0 </v></c>"#))
     // Types no sheet has, with a value: refused on both roads.
     for type in [" s", "S", "", "x", "s "] {
       add("type \"\(type)\"", record(2) + record(3).replacingOccurrences(of: #"<c r="A3">"#, with: #"<c r="A3" t="\#(type)">"#))

@@ -161,12 +161,25 @@ public final class XLSXSheetReader {
     return reference
   }
 
+  /// A value without the XML white space (space, tab, line feed, carriage return) around it.
+  private static func collapsingSpace(_ value: String) -> String {
+    let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+    let bytes = value.utf8
+    guard let first = bytes.first, let last = bytes.last, isSpace(first) || isSpace(last) else { return value }
+    guard let start = bytes.firstIndex(where: { !isSpace($0) }), let end = bytes.lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    return String(decoding: bytes[start...end], as: UTF8.self)
+  }
+
   /// A cell's value from its type and the text of its `<v>`, `<f>` and `<is>`.
   private static func cellValue(
     type: String, value: String?, formula: String?, inline: String?, reference: XLSXCellReference,
     sharedStrings: XLSXSharedStrings, path: String, entry: String, line: Int
   ) throws(XLSXError) -> XLSXCellValue {
     if type == "inlineStr" { return inline.map(XLSXCellValue.text) ?? .empty }
+    // The values of numbers, shared-string indexes, booleans and typed dates are XML Schema values whose white
+    // space collapses (xsd:double, xsd:int, xsd:boolean, xsd:dateTime): `<v> 389.9 </v>` is 389.9.
+    let value = ["n", "s", "b", "d"].contains(type) ? value.map(Self.collapsingSpace) : value
     // openpyxl writes a formula without a cached value as `<f>…</f><v />`.
     guard let value, !value.isEmpty || type == "str" else {
       return formula.map { .formulaWithoutValue(formula: $0) } ?? .empty

@@ -508,6 +508,11 @@ struct XLSXSheetScanner {
     } else if values == 0 || (cell.value.isEmpty && !typeIsString) {
       cell.kind = formula ? .other : .empty
       cell.value = 0..<0
+    } else if type == .number,
+      XMLSimpleScanner.isSpace(bytes[cell.value.lowerBound]) || XMLSimpleScanner.isSpace(bytes[cell.value.upperBound - 1])
+    {
+      // White space around a number collapses by the readers' rules (an XML Schema value).
+      rowIsSimple = false
     } else if type == .shared {
       guard cell.isPlain, let index = Self.decimal(bytes.slice(cell.value)), index < sharedStringCount else {
         rowIsSimple = false

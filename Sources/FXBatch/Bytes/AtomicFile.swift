@@ -28,6 +28,17 @@ public final class AtomicFile {
   /// - Throws: ``OutputError/cannotCreate(path:reason:)``.
   public init(path: String, permissionsOf template: String? = nil, mode: mode_t? = nil) throws(OutputError) {
     self.path = path
+    // `/dev/stdout`, `/dev/fd/1`, `/proc/self/fd/1`: a descriptor of this process, written through (a copy of)
+    // it, whatever it is open on — renaming a file over the name would replace `/dev/stdout` itself (as root),
+    // and reopening a regular file by the name would lose its offset and append mode.
+    if let open = Self.openDescriptor(named: path) {
+      let descriptor = fcntl(open, F_DUPFD_CLOEXEC, 0)
+      guard descriptor >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
+      self.descriptor = descriptor
+      temporaryPath = nil
+      sink = ByteSink(descriptor: descriptor)
+      return
+    }
     // A device or a pipe (`-o /dev/null`, a FIFO) is written to directly: renaming a file over it would
     // replace the device itself.
     var existing = stat()
@@ -104,4 +115,30 @@ public final class AtomicFile {
   }
 
   deinit { discard() }
+
+  /// The descriptor of this process a path names — `/dev/fd/N`, `/proc/self/fd/N` or `/proc/PID/fd/N` (this
+  /// process's), or a symbolic link that leads to one (`/dev/stdout` → `/proc/self/fd/1`) — when it is open.
+  static func openDescriptor(named path: String) -> Int32? {
+    var name = path
+    for _ in 0..<40 {
+      for prefix in ["/dev/fd/", "/proc/self/fd/", "/proc/\(getpid())/fd/"] where name.hasPrefix(prefix) {
+        guard let number = Int32(name.dropFirst(prefix.count)), number >= 0, fcntl(number, F_GETFD) >= 0 else {
+          return nil
+        }
+        return number
+      }
+      // Follow one symbolic link (relative targets from the link's directory).
+      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let count = readlink(name, &buffer, buffer.count - 1)
+      guard count > 0 else { return nil }
+      let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      if target.hasPrefix("/") {
+        name = target
+      } else {
+        let directory = name.lastIndex(of: "/").map { String(name[...$0]) } ?? ""
+        name = directory + target
+      }
+    }
+    return nil
+  }
 }

@@ -330,6 +330,26 @@ struct XLSXSheetScannerTests {
         + #"<row r="6"><c r="A6" t="n"><v>5</v></c><c r="B6" t="inlineStr"><is><t>USD</t></is></c>"#
         + #"<c r="C6" t="inlineStr"><is><t>EUR</t></is></c><c r="D6" t="inlineStr"><is><t>2024-03-06</t></is></c>"#
         + "</row>")
+    // A cell's children as the scanner reads them at once (`<v>…</v>`, `<is><t>…</t></is>`, `</c>`), and near
+    // misses that it reads step by step.
+    let plainRecord = record(3)
+    for (name, from, to) in [
+      ("empty inline text", "<is><t>EUR</t></is>", "<is><t></t></is>"),
+      ("empty value", "<v>100</v>", "<v></v>"),
+      ("value with a reference", "<v>100</v>", "<v>1&#48;0</v>"),
+      ("value end tag with a space", "<v>100</v>", "<v>100</v >"),
+      ("cell end tag with a space", "<v>100</v></c>", "<v>100</v></c >"),
+      ("inline end tags with spaces", "<t>EUR</t></is>", "<t>EUR</t ></is >"),
+      ("inline text preserved", "<is><t>EUR</t></is>", #"<is><t xml:space="preserve">EUR</t></is>"#),
+      ("inline text and a run", "<is><t>EUR</t></is>", "<is><t>EUR</t><r><t>x</t></r></is>"),
+      ("inline text twice", "<is><t>EUR</t></is>", "<is><t>EUR</t><t>USD</t></is>"),
+      ("value after a formula", "<v>100</v>", "<f>50*2</f><v>100</v>"),
+      ("value twice", "<v>100</v>", "<v>100</v><v>200</v>"),
+      ("inline string in a number cell", "<v>100</v>", "<is><t>100</t></is>"),
+      ("value in an inline cell", "<is><t>EUR</t></is>", "<v>EUR</v>"),
+    ] {
+      add("cell children: " + name, record(2) + plainRecord.replacingOccurrences(of: from, with: to))
+    }
     // White space around numbers, dates and shared-string indexes (XML Schema values: it collapses).
     add("an amount in spaces", record(2) + record(3, amount: " 250.5 "))
     add("an amount in line ends and tabs", record(2) + record(3, amount: "\n\t250.5\r\n"))

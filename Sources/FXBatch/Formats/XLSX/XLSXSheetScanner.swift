@@ -350,6 +350,46 @@ struct XLSXSheetScanner {
         at = text.end
         continue
       }
+      // The children of a cell as nearly every sheet writes them, read at once: what the general steps below
+      // read of them, step by step, comes out the same (a value's text and whether it is plain, the counts, the
+      // cell finished), or they are read by those steps.
+      if inCell, open.count == rowDepth + 1 {
+        if type != .inline, hasLiteral(Self.valueStart, at: at) {
+          // `<v>text</v>`
+          let text = try text(from: at + 3)
+          if hasLiteral(Self.valueEnd, at: text.end) {
+            valueCount += 1
+            inInline = false
+            current.value = (at + 3)..<text.end
+            current.isPlain = !text.needsDecoding && !text.hasEscape
+            at = text.end + 4
+            continue
+          }
+        } else if type == .inline, hasLiteral(Self.inlineStart, at: at) {
+          // `<is><t>text</t></is>`
+          let text = try text(from: at + 7)
+          if hasLiteral(Self.inlineEnd, at: text.end) {
+            inlineCount += 2
+            inInline = true
+            // Without text, the value is where `<is>` ends (as the steps leave it).
+            current.value = text.end == at + 7 ? (at + 4)..<(at + 4) : (at + 7)..<text.end
+            current.isPlain = !text.needsDecoding && !text.hasEscape
+            at = text.end + 9
+            continue
+          }
+        } else if hasLiteral(Self.cellEnd, at: at), let last = open.last, last.length == 1,
+          bytes.word(at: at + 2, length: 1) == last.word
+        {
+          // `</c>`, closing the cell.
+          namesTop = last.start
+          open.removeLast()
+          finishCell(type: type, typeIsString: typeIsString, values: valueCount, inlines: inlineCount, formula: hasFormula)
+          inCell = false
+          if let found = capture, found.depth == rowDepth + 1 { capture = nil }
+          at += 4
+          continue
+        }
+      }
       if try byte(at + 1) == UInt8(ascii: "/") {
         let depth = open.count
         let tagStart = at
@@ -426,6 +466,30 @@ struct XLSXSheetScanner {
     rowRange = start..<at
     position = at
     if rowIsSimple { previousRow = rowNumber }
+  }
+
+  /// The markup ``row(at:tag:)`` reads at once inside a cell, as little-endian words (``hasLiteral(_:at:)``).
+  private static let valueStart = literal("<v>")
+  private static let valueEnd = literal("</v>")
+  private static let inlineStart = literal("<is><t>")
+  private static let inlineEnd = literal("</t></is>")
+  private static let cellEnd = literal("</c>")
+
+  /// Up to 8 bytes of markup (the rest in ``hasLiteral(_:at:)``'s second word): a word of each, and the count.
+  private static func literal(_ text: StaticString) -> (first: UInt64, second: UInt64, count: Int) {
+    let bytes = Array(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    func word(_ part: ArraySlice<UInt8>) -> UInt64 {
+      part.reversed().reduce(0) { ($0 << 8) | UInt64($1) }
+    }
+    return (word(bytes.prefix(8)), word(bytes.dropFirst(8).prefix(8)), bytes.count)
+  }
+
+  /// Whether the bytes read hold `literal` at `index`.
+  @inline(__always)
+  private func hasLiteral(_ literal: (first: UInt64, second: UInt64, count: Int), at index: Int) -> Bool {
+    guard index + literal.count <= loaded else { return false }
+    guard bytes.word(at: index, length: min(literal.count, 8)) == literal.first else { return false }
+    return literal.count <= 8 || bytes.word(at: index + 8, length: literal.count - 8) == literal.second
   }
 
   /// A cell's start tag was read (its attributes in ``attributes``): makes it the ``current`` one.

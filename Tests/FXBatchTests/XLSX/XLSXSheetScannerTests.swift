@@ -580,6 +580,20 @@ struct XLSXSheetScannerTests {
 
   /// Shared strings (the `libreoffice.xlsx` fixture's table: 0 date, 1 amount, 2 currency, 4 USD, 6 GBP, 10 EUR,
   /// 11 rich text), converted to EUR.
+  /// The markup the scanner reads at once inside a cell, written as constants, is that markup.
+  @Test func literalsAreTheirMarkup() {
+    let pairs = [
+      (XLSXSheetScanner.valueStart, XLSXSheetScanner.literal("<v>")),
+      (XLSXSheetScanner.valueEnd, XLSXSheetScanner.literal("</v>")),
+      (XLSXSheetScanner.inlineStart, XLSXSheetScanner.literal("<is><t>")),
+      (XLSXSheetScanner.inlineEnd, XLSXSheetScanner.literal("</t></is>")),
+      (XLSXSheetScanner.cellEnd, XLSXSheetScanner.literal("</c>")),
+    ]
+    for (constant, made) in pairs {
+      #expect(constant.first == made.first && constant.second == made.second && constant.count == made.count)
+    }
+  }
+
   @Test func sharedStrings() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -468,15 +468,18 @@ struct XLSXSheetScanner {
     if rowIsSimple { previousRow = rowNumber }
   }
 
-  /// The markup ``row(at:tag:)`` reads at once inside a cell, as little-endian words (``hasLiteral(_:at:)``).
-  private static let valueStart = literal("<v>")
-  private static let valueEnd = literal("</v>")
-  private static let inlineStart = literal("<is><t>")
-  private static let inlineEnd = literal("</t></is>")
-  private static let cellEnd = literal("</c>")
+  /// The markup ``row(at:tag:)`` reads at once inside a cell, as little-endian words (``hasLiteral(_:at:)``):
+  /// constants, which the compiler folds into the comparisons (a `static let` is looked up at each use);
+  /// `XLSXSheetScannerTests` checks them against ``literal(_:)``.
+  static var valueStart: (first: UInt64, second: UInt64, count: Int) { (0x3E_763C, 0, 3) }  // <v>
+  static var valueEnd: (first: UInt64, second: UInt64, count: Int) { (0x3E76_2F3C, 0, 4) }  // </v>
+  static var inlineStart: (first: UInt64, second: UInt64, count: Int) { (0x3E_743C_3E73_693C, 0, 7) }  // <is><t>
+  static var inlineEnd: (first: UInt64, second: UInt64, count: Int) { (0x7369_2F3C_3E74_2F3C, 0x3E, 9) }  // </t></is>
+  static var cellEnd: (first: UInt64, second: UInt64, count: Int) { (0x3E63_2F3C, 0, 4) }  // </c>
 
-  /// Up to 8 bytes of markup (the rest in ``hasLiteral(_:at:)``'s second word): a word of each, and the count.
-  private static func literal(_ text: StaticString) -> (first: UInt64, second: UInt64, count: Int) {
+  /// Markup as ``hasLiteral(_:at:)`` compares it: its first 8 bytes as a little-endian word, the next 8 as
+  /// another, and its length.
+  static func literal(_ text: StaticString) -> (first: UInt64, second: UInt64, count: Int) {
     let bytes = Array(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     func word(_ part: ArraySlice<UInt8>) -> UInt64 {
       part.reversed().reduce(0) { ($0 << 8) | UInt64($1) }

@@ -68,7 +68,8 @@ public final class ZipDeflater {
     if let failure = worker.failure { throw failure }
     guard bytes.count > 0 else { return }
     let block = UncheckedBlock(bytes)
-    enqueue { worker in worker.deflate(block.bytes.bytes, last: false) }
+    // The buffer is kept alive while ISA-L reads its bytes through the pointer.
+    enqueue { worker in withExtendedLifetime(block) { worker.deflate(block.bytes.bytes, last: false) } }
   }
 
   /// Deflates the bytes `make` returns from `block`, made on the deflater's thread after the blocks written
@@ -82,7 +83,8 @@ public final class ZipDeflater {
     let block = UncheckedBlock(block)
     enqueue { worker in
       let made = make(block.bytes)
-      worker.deflate(made.bytes, last: false)
+      // The buffer is kept alive while ISA-L reads its bytes through the pointer.
+      withExtendedLifetime(made) { worker.deflate(made.bytes, last: false) }
     }
   }
 

@@ -118,9 +118,10 @@ final class XLSXSheetConversion {
   /// the deflater's thread converts and writes the cells of in their places first; empties it.
   func flush(_ markup: inout ByteBuffer) throws(FileError) {
     guard markup.count > 0 || !placed.isEmpty else { return }
-    // The block goes to the deflater's thread as it is; the markup goes on in a buffer of its own.
+    // The block goes to the deflater's thread as it is; the markup goes on in a buffer of its own (of a block's
+    // size: one that grew for a big row does not make every later block as big).
     let block = markup
-    markup = ByteBuffer(capacity: markup.capacity)
+    markup = ByteBuffer(capacity: 2 * XLSXFormat.writeBlockSize)
     guard !placed.isEmpty else {
       do { return try deflater.write(block) } catch { throw FileError(path: scan.displayPath, message: "\(error)") }
     }

@@ -121,6 +121,20 @@ struct ByteBuffer {
     }
   }
 
+  /// Pieces of bytes packed one after another into a buffer that is never grown, and a view of each: the views
+  /// stay valid as long as the buffer (or a copy of it) lives.
+  static func packing(_ pieces: [[UInt8]]) -> (buffer: ByteBuffer, views: [ByteView]) {
+    var buffer = ByteBuffer(capacity: pieces.reduce(0) { $0 + $1.count })
+    for piece in pieces { buffer.append(piece) }
+    var views: [ByteView] = []
+    var start = 0
+    for piece in pieces {
+      views.append(ByteView(buffer.bytes).slice(start..<(start + piece.count)))
+      start += piece.count
+    }
+    return (buffer, views)
+  }
+
   mutating func removeAll() { count = 0 }
 
   /// Removes the last `count` bytes.

@@ -282,20 +282,9 @@ final class XLSXRowSide: @unchecked Sendable {
       displayPath: String, headerRow: Int, mapping: FieldMapping
     ) {
       self.rows = rows
-      var letters = ByteBuffer(capacity: columns.reduce(0) { $0 + ($1?.count ?? 0) })
-      for column in columns { if let column { letters.append(column) } }
-      var views: [ByteView?] = []
-      var start = 0
-      for column in columns {
-        guard let column else {
-          views.append(nil)
-          continue
-        }
-        views.append(ByteView(letters.bytes).slice(start..<(start + column.count)))
-        start += column.count
-      }
+      let (letters, views) = ByteBuffer.packing(columns.map { $0 ?? [] })
       columnLetters = letters
-      self.columns = views
+      self.columns = zip(columns, views).map { column, view in column == nil ? nil : view }
       self.styles = styles
       self.book = book
       self.displayPath = displayPath

@@ -163,7 +163,7 @@ public final class XLSXSheetReader {
 
   /// A value without the XML white space (space, tab, line feed, carriage return) around it.
   private static func collapsingSpace(_ value: String) -> String {
-    let isSpace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D }
+    let isSpace = XMLSimpleScanner.isSpace
     let bytes = value.utf8
     guard let first = bytes.first, let last = bytes.last, isSpace(first) || isSpace(last) else { return value }
     guard let start = bytes.firstIndex(where: { !isSpace($0) }), let end = bytes.lastIndex(where: { !isSpace($0) })

@@ -301,13 +301,9 @@ struct XLSXSheetRewriter {
   ) {
     var buffer = ByteBuffer(capacity: 256)
     let cells = CellMarkup(prefix: prefix)
-    let digits = Array(String(row).utf8)
-    column.withUnsafeBufferPointer { column in
-      digits.withUnsafeBufferPointer { digits in
-        text.withUnsafeBufferPointer { text in
-          cells.appendNumber(to: &buffer, column: ByteView(column), row: ByteView(digits), ByteView(text), style: style)
-        }
-      }
+    let (storage, views) = ByteBuffer.packing([column, Array(String(row).utf8), Array(text)])
+    withExtendedLifetime(storage) {
+      cells.appendNumber(to: &buffer, column: views[0], row: views[1], views[2], style: style)
     }
     markup += buffer.bytes
   }
@@ -329,14 +325,8 @@ struct XLSXSheetRewriter {
   ) {
     var buffer = ByteBuffer(capacity: 256)
     let cells = CellMarkup(prefix: prefix)
-    let digits = Array(String(row).utf8)
-    column.withUnsafeBufferPointer { column in
-      digits.withUnsafeBufferPointer { digits in
-        text.withUnsafeBufferPointer { text in
-          cells.appendText(to: &buffer, column: ByteView(column), row: ByteView(digits), ByteView(text))
-        }
-      }
-    }
+    let (storage, views) = ByteBuffer.packing([column, Array(String(row).utf8), Array(text)])
+    withExtendedLifetime(storage) { cells.appendText(to: &buffer, column: views[0], row: views[1], views[2]) }
     markup += buffer.bytes
   }
 
@@ -368,14 +358,7 @@ struct XLSXSheetRewriter {
         bytes(["\" t=\"inlineStr\"><", "is><", "t xml:space=\"preserve\">"]), bytes(["</", "t></", "is></", "c>"]),
         Array("\" s=\"".utf8),
       ]
-      var storage = ByteBuffer(capacity: pieces.reduce(0) { $0 + $1.count })
-      for piece in pieces { storage.append(piece) }
-      var views: [ByteView] = []
-      var start = 0
-      for piece in pieces {
-        views.append(ByteView(storage.bytes).slice(start..<(start + piece.count)))
-        start += piece.count
-      }
+      let (storage, views) = ByteBuffer.packing(pieces)
       self.storage = storage
       (open, numberStart, numberEnd, textStart) = (views[0], views[1], views[2], views[3])
       (preservedTextStart, textEnd, styleStart) = (views[4], views[5], views[6])

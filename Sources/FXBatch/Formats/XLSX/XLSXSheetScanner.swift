@@ -689,14 +689,7 @@ struct XLSXSheetScanner {
       let quote = try self.byte(at)
       guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { throw .declined("an unquoted value") }
       let value = try attributeValue(from: at + 1, quote: quote)
-      for index in 0..<attributeCount {
-        let other = attributeList[index].name
-        if other.count == attribute.range.count
-          && bytes.bytesEqual(at: other.lowerBound, attribute.range.lowerBound, length: other.count)
-        {
-          throw .declined("an attribute twice")
-        }
-      }
+      guard !hasAttribute(named: attribute.range) else { throw .declined("an attribute twice") }
       let read = (attribute.range, attribute.prefix, at + 1..<value.end, value.isPlain)
       if attributeCount < attributeList.count {
         attributeList[attributeCount] = read
@@ -751,14 +744,7 @@ struct XLSXSheetScanner {
           at += 1
         }
         guard at < loaded, bytes[at] == UInt8(ascii: "\"") else { return nil }
-        for index in 0..<attributeCount {
-          let other = attributeList[index].name
-          if other.count == attribute.count
-            && bytes.bytesEqual(at: other.lowerBound, attribute.lowerBound, length: attribute.count)
-          {
-            return nil
-          }
-        }
+        guard !hasAttribute(named: attribute) else { return nil }
         let read = (attribute, 0, valueStart..<at, true)
         if attributeCount < attributeList.count {
           attributeList[attributeCount] = read
@@ -771,6 +757,18 @@ struct XLSXSheetScanner {
       }
     }
     return nil
+  }
+
+  /// Whether the tag being read has an attribute named as the bytes `name` already.
+  @inline(__always)
+  private func hasAttribute(named name: Range<Int>) -> Bool {
+    for index in 0..<attributeCount {
+      let other = attributeList[index].name
+      if other.count == name.count, bytes.bytesEqual(at: other.lowerBound, name.lowerBound, length: name.count) {
+        return true
+      }
+    }
+    return false
   }
 
   /// The root's namespace declarations: its prefixes, each bound once to a non-empty name that is neither

@@ -14,8 +14,9 @@
 ///
 /// libzip's own file source writes a changed archive over the file it read, through a temporary file beside it.
 /// fxbatch never touches its input, and writes its outputs through ``AtomicFile``; so the archive is read from an
-/// input descriptor (`pread(2)`) and written to a separate, seekable output descriptor (`pwrite(2)`: libzip goes
-/// back to fill in each local header once the entry's data is written), which the caller then moves into place.
+/// input descriptor (`pread(2)`) and written to a separate, seekable output descriptor (`pwrite(2)`, in writes of
+/// up to a megabyte: libzip goes back to fill in each local header once the entry's data is written), which the
+/// caller then moves into place.
 final class ZipArchiveSource {
   /// The input, owned: closed when libzip frees the source.
   private let input: Int32
@@ -28,6 +29,11 @@ final class ZipArchiveSource {
   private var position: UInt64 = 0
   private var writePosition: UInt64 = 0
   private var writeLength: UInt64 = 0
+  /// Bytes written and not yet given to the system, which go at `pendingOffset`: libzip writes an entry's data
+  /// in pieces of 8 KiB, gathered here into writes of ``writeBufferSize``.
+  private var pending: [UInt8] = []
+  private var pendingOffset: UInt64 = 0
+  static let writeBufferSize = 1 << 20
   private var errorCode = ZIP_ER_OK
   private var systemError: Int32 = 0
 
@@ -114,16 +120,18 @@ final class ZipArchiveSource {
     switch command {
     case ZIP_SOURCE_BEGIN_WRITE:
       guard ftruncate(output, 0) == 0 else { return fail(ZIP_ER_WRITE, errno) }
-      (writePosition, writeLength) = (0, 0)
+      (writePosition, writeLength, pendingOffset) = (0, 0, 0)
+      pending.removeAll(keepingCapacity: true)
       return 0
     case ZIP_SOURCE_WRITE:
       guard let data else { return fail(ZIP_ER_INVAL) }
-      var done = 0
-      while UInt64(done) < length {
-        let wrote = retrying { pwrite(output, data + done, Int(length) - done, off_t(writePosition) + off_t(done)) }
-        guard wrote > 0 else { return fail(ZIP_ER_WRITE, wrote < 0 ? errno : ENOSPC) }
-        done += wrote
+      // Bytes that do not follow the pending ones (libzip went back to a header), or would overfill the buffer,
+      // wait until those are written (one larger than the buffer is written at once, whole).
+      if writePosition != pendingOffset + UInt64(pending.count) || pending.count + Int(length) > Self.writeBufferSize {
+        guard writePending(output) else { return -1 }
+        pendingOffset = writePosition
       }
+      pending.append(contentsOf: UnsafeRawBufferPointer(start: data, count: Int(length)))
       writePosition += length
       writeLength = max(writeLength, writePosition)
       return Int64(length)
@@ -131,12 +139,39 @@ final class ZipArchiveSource {
       return seek(&writePosition, in: writeLength, data, length)
     case ZIP_SOURCE_TELL_WRITE:
       return Int64(writePosition)
-    case ZIP_SOURCE_COMMIT_WRITE, ZIP_SOURCE_ROLLBACK_WRITE, ZIP_SOURCE_REMOVE:
-      // The caller moves the output into place, or discards it, after libzip returns.
+    case ZIP_SOURCE_COMMIT_WRITE:
+      // The caller moves the output into place after libzip returns.
+      return writePending(output) ? 0 : -1
+    case ZIP_SOURCE_ROLLBACK_WRITE, ZIP_SOURCE_REMOVE:
+      // The caller discards the output after libzip returns.
+      pending.removeAll()
       return 0
     default:
       return fail(ZIP_ER_OPNOTSUPP)
     }
+  }
+
+  /// Gives the pending bytes to the system; `false` after recording the error.
+  private func writePending(_ output: Int32) -> Bool {
+    guard !pending.isEmpty else { return true }
+    let written = pending.withUnsafeBytes { write(output, $0, at: pendingOffset) }
+    pendingOffset += UInt64(pending.count)
+    pending.removeAll(keepingCapacity: true)
+    return written
+  }
+
+  /// Writes all of `bytes` at `offset`; `false` after recording the error.
+  private func write(_ output: Int32, _ bytes: UnsafeRawBufferPointer, at offset: UInt64) -> Bool {
+    var done = 0
+    while done < bytes.count {
+      let wrote = retrying { pwrite(output, bytes.baseAddress! + done, bytes.count - done, off_t(offset) + off_t(done)) }
+      guard wrote > 0 else {
+        _ = fail(ZIP_ER_WRITE, wrote < 0 ? errno : ENOSPC)
+        return false
+      }
+      done += wrote
+    }
+    return true
   }
 
   /// Moves `position` as a seek command's arguments (`zip_source_args_seek_t`) say, within `0 ... size`.

@@ -8,12 +8,12 @@ import Synchronization
   import Darwin
 #endif
 
-/// Deflates an entry's content as it is written (raw deflate, Intel's ISA-L at its level 1) to a file descriptor,
-/// counting its bytes and their CRC-32 (zlib's, computed by ISA-L's `crc32_gzip_refl`), so that a converted sheet
-/// is deflated in the same pass that writes it and then copied into the package as it is
-/// (``ZipEntryContent/deflatedFile(path:size:crc:)``).
+/// Deflates an entry's content as it is written (raw deflate, Intel's ISA-L at its level 1) into a
+/// ``ZipDeflatedStream``, counting its bytes and their CRC-32 (zlib's, computed by ISA-L's `crc32_gzip_refl`), so
+/// that a converted sheet is deflated in the same pass that writes it and copied into the package as it comes
+/// (``ZipEntryContent/deflatedStream(_:)``).
 ///
-/// The deflate, the CRC-32 and the writes to the descriptor run on a thread of their own (a serial dispatch
+/// The deflate, the CRC-32 and the hand-over to the stream run on a thread of their own (a serial dispatch
 /// queue), so that they overlap the caller's work on the next block: ``write(_:)`` hands its block over and
 /// returns, and waits only when ``blocksInFlight`` blocks are already waiting or being deflated, which bounds the
 /// memory to that many blocks. An error of that thread is thrown by the next ``write(_:)``, or by ``finish()``,
@@ -33,15 +33,10 @@ public final class ZipDeflater {
   private let slots = DispatchSemaphore(value: ZipDeflater.blocksInFlight)
   private var finished = false
 
-  /// - Parameters:
-  ///   - descriptor: where the deflated bytes go (open for writing; not closed: the deflater writes through a
-  ///     duplicate of it, which it closes).
-  ///   - path: the package written, for messages.
-  /// - Throws: ``ZipError/writeFailed(path:reason:)`` when the descriptor cannot be duplicated.
-  public init(descriptor: Int32, path: String) throws(ZipError) {
-    let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
-    guard copy >= 0 else { throw .writeFailed(path: path, reason: String(cString: strerror(errno))) }
-    worker = DeflateWorker(descriptor: copy)
+  /// - Parameter stream: where the deflated bytes go; ``finish()`` does not end it (its caller does, with what
+  ///   `finish()` returns).
+  public init(into stream: ZipDeflatedStream) {
+    worker = DeflateWorker(stream: stream)
   }
 
   /// Blocks still waiting (after an error of the caller's, say) are dropped unwritten, and not made
@@ -54,7 +49,7 @@ public final class ZipDeflater {
 
   /// Deflates more of the content (on the deflater's thread, after the blocks written before).
   ///
-  /// - Throws: ``OutputError`` when the descriptor refused an earlier block's bytes or ISA-L failed.
+  /// - Throws: ``OutputError`` when the stream refused an earlier block's bytes or ISA-L failed.
   public func write(_ bytes: [UInt8]) throws(OutputError) {
     precondition(!finished, "ZipDeflater: written after finish()")
     if let failure = worker.failure { throw failure }
@@ -76,7 +71,7 @@ public final class ZipDeflater {
   /// before: a writer hands over the work of forming a block along with it (``XLSXSheetConversion``'s fx_*
   /// cells). The caller writes no more to its copy of `block`.
   ///
-  /// - Throws: ``OutputError`` when the descriptor refused an earlier block's bytes or ISA-L failed.
+  /// - Throws: ``OutputError`` when the stream refused an earlier block's bytes or ISA-L failed.
   func write(_ block: ByteBuffer, making make: @escaping @Sendable (ByteBuffer) -> ByteBuffer) throws(OutputError) {
     precondition(!finished, "ZipDeflater: written after finish()")
     if let failure = worker.failure { throw failure }
@@ -104,17 +99,16 @@ public final class ZipDeflater {
     }
   }
 
-  /// Ends the deflate stream and writes out what is buffered, once every block written before is.
+  /// Ends the deflate stream, once every block written before is deflated.
   ///
   /// - Returns: the content's inflated size and CRC-32.
-  /// - Throws: ``OutputError`` when the descriptor refuses the bytes or ISA-L fails.
+  /// - Throws: ``OutputError`` when the stream refuses the bytes or ISA-L fails.
   public func finish() throws(OutputError) -> (size: UInt64, crc: UInt32) {
     precondition(!finished, "ZipDeflater: finished twice")
     finished = true
     let worker = worker
     let (size, crc) = queue.sync { () -> (UInt64, UInt32) in
       worker.deflate(UnsafeBufferPointer(start: nil, count: 0), last: true)
-      worker.flush()
       return (worker.size, worker.crc)
     }
     if let failure = worker.failure { throw failure }
@@ -122,7 +116,7 @@ public final class ZipDeflater {
   }
 }
 
-/// The deflater's side that runs on its queue: ISA-L's stream, the CRC-32 and the buffered writes.
+/// The deflater's side that runs on its queue: ISA-L's stream, the CRC-32 and the hand-over of what it makes.
 ///
 /// `@unchecked Sendable`: everything but `status` is touched only by blocks of the deflater's serial queue, one
 /// at a time and in order (``ZipDeflater/finish()`` reads `crc` inside a block of it too); `status` is behind a
@@ -132,17 +126,15 @@ private final class DeflateWorker: @unchecked Sendable {
   private let stream: UnsafeMutablePointer<isal_zstream>
   /// Level 1's working memory (ISA-L's suggested size, about 300 KB).
   private let levelBuffer: UnsafeMutableRawBufferPointer
-  private let descriptor: Int32
-  private let sink: ByteSink
+  private let target: ZipDeflatedStream
   private var output: [UInt8]
   private(set) var crc: UInt32 = 0
   /// The content's bytes so far.
   private(set) var size: UInt64 = 0
   private let status = Mutex<(failure: OutputError?, cancelled: Bool)>((nil, false))
 
-  /// - Parameter descriptor: where the deflated bytes go; the worker closes it.
-  init(descriptor: Int32) {
-    self.descriptor = descriptor
+  init(stream target: ZipDeflatedStream) {
+    self.target = target
     stream = .allocate(capacity: 1)
     stream.initialize(to: isal_zstream())
     isal_deflate_init(stream)
@@ -154,7 +146,6 @@ private final class DeflateWorker: @unchecked Sendable {
     stream.pointee.level_buf_size = UInt32(levelSize)
     stream.pointee.gzip_flag = UInt16(IGZIP_DEFLATE)
     stream.pointee.flush = UInt16(NO_FLUSH)
-    sink = ByteSink(descriptor: descriptor)
     output = [UInt8](repeating: 0, count: 1 << 17)
   }
 
@@ -162,7 +153,6 @@ private final class DeflateWorker: @unchecked Sendable {
     stream.deinitialize(count: 1)
     stream.deallocate()
     levelBuffer.deallocate()
-    close(descriptor)
   }
 
   /// The first error of the queue's side, if there was one.
@@ -176,18 +166,12 @@ private final class DeflateWorker: @unchecked Sendable {
 
   private func fail(_ error: OutputError) { status.withLock { $0.failure = $0.failure ?? error } }
 
-  /// Counts and deflates a block, and writes what ISA-L hands out.
+  /// Counts and deflates a block, and hands over what ISA-L makes of it.
   func deflate(_ bytes: UnsafeBufferPointer<UInt8>, last: Bool) {
     guard !stopped else { return }
     size += UInt64(bytes.count)
     if let base = bytes.baseAddress { crc = crc32_gzip_refl(crc, base, UInt64(bytes.count)) }
     do throws(OutputError) { try run(bytes, last: last) } catch { fail(error) }
-  }
-
-  /// Writes out what is buffered.
-  func flush() {
-    guard !stopped else { return }
-    do throws(OutputError) { try sink.flush() } catch { fail(error) }
   }
 
   /// Runs ISA-L over `bytes` until it has taken them all (and, for the last call, ended the stream).
@@ -206,7 +190,11 @@ private final class DeflateWorker: @unchecked Sendable {
         }
         let produced = capacity - Int(stream.pointee.avail_out)
         if produced > 0 {
-          do throws(OutputError) { try sink.write(output[..<produced]) } catch { failure = error }
+          do throws(OutputError) {
+            try output.withUnsafeBufferPointer { out throws(OutputError) in
+              try target.put(UnsafeBufferPointer(rebasing: out[..<produced]))
+            }
+          } catch { failure = error }
         }
         guard status == COMP_OK else {
           failure = .writeFailed(reason: "ISA-L failed to deflate (status \(status))")

@@ -1,4 +1,6 @@
 @preconcurrency import CZip
+import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -12,13 +14,13 @@ public enum ZipEntryContent: Sendable, Equatable {
   case bytes([UInt8])
   /// The contents of a file (say, a temporary file a sheet was streamed to), read while the package is written.
   case file(path: String)
-  /// A file of raw deflate data (``ZipDeflater``) whose content inflates to `size` bytes with this CRC-32, copied
-  /// into the package as it is: the entry is written deflated, whatever method it had.
-  case deflatedFile(path: String, size: UInt64, crc: UInt32)
+  /// Raw deflate data as it is made (``ZipDeflater`` into a ``ZipDeflatedStream``), copied into the package as it
+  /// comes: the entry is written deflated, whatever method it had, with the size and CRC-32 the stream ends with.
+  case deflatedStream(ZipDeflatedStream)
 
   /// Whether the content comes deflated already (libzip copies it as it is).
   var isDeflated: Bool {
-    if case .deflatedFile = self { return true }
+    if case .deflatedStream = self { return true }
     return false
   }
 }
@@ -33,7 +35,7 @@ extension ZipPackage {
   /// an unnamed temporary file copied to it). A replaced entry keeps
   /// its compression method and modification time (a package written twice is the same); a deflated one, and
   /// an added one, is deflated at ``deflateLevel`` (a converted sheet comes deflated already, as
-  /// ``ZipEntryContent/deflatedFile(path:size:crc:)``, and is copied as it is).
+  /// ``ZipEntryContent/deflatedStream(_:)``, and is copied as it comes).
   ///
   /// - Parameters:
   ///   - outputPath: the package to write (replaced if it exists).
@@ -72,6 +74,17 @@ extension ZipPackage {
       output.discard()
       throw error
     }
+  }
+
+  /// Starts ``write(to:replacing:)`` on a thread of its own, for replacements that come as they are made (a
+  /// ``ZipEntryContent/deflatedStream(_:)``, which the writing copies into the package while its maker goes on).
+  ///
+  /// The package must stay open until ``ZipPackageWriting/wait()`` returns; the writing only reads what never
+  /// changes of it (its path, entries and descriptor, through a libzip archive of its own).
+  public func startWriting(to outputPath: String, replacing replacements: [(name: String, content: ZipEntryContent)])
+    -> ZipPackageWriting
+  {
+    ZipPackageWriting(package: self, outputPath: outputPath, replacements: replacements)
   }
 
   /// The zlib level fxbatch deflates at (added entries, and a converted sheet through ``ZipDeflater``): 1, the
@@ -137,18 +150,9 @@ extension ZipPackage {
       return source
     case .file(let path):
       return zip_source_file(archive, path, 0, -1)
-    case .deflatedFile(let path, let size, let crc):
-      let descriptor = open(path, O_RDONLY | O_CLOEXEC)
-      guard descriptor >= 0 else { return nil }
-      var info = stat()
-      guard fstat(descriptor, &info) == 0 else {
-        close(descriptor)
-        return nil
-      }
-      // The source takes the descriptor over, and says its bytes are deflated: libzip copies them as they are.
-      return ZipArchiveSource(
-        input: descriptor, size: UInt64(info.st_size), output: nil, deflated: (size: size, crc: crc)
-      ).makeSource()
+    case .deflatedStream(let stream):
+      // The source says its bytes are deflated: libzip copies them as they are.
+      return ZipDeflatedStreamSource(stream).makeSource(in: archive)
     }
   }
 
@@ -168,4 +172,53 @@ extension ZipPackage {
       throw .writeFailed(path: outputPath, reason: error.description)
     }
   }
+}
+
+/// A package being written on a thread of its own (``ZipPackage/startWriting(to:replacing:)``).
+public final class ZipPackageWriting: Sendable {
+  private let done = DispatchSemaphore(value: 0)
+  private let result = Mutex<Result<Void, ZipError>?>(nil)
+
+  fileprivate init(package: ZipPackage, outputPath: String, replacements: [(name: String, content: ZipEntryContent)]) {
+    let job = UncheckedJob(package: package, replacements: replacements)
+    DispatchQueue(label: "fxbatch.zip-writer").async { [self] in
+      let outcome: Result<Void, ZipError>
+      do throws(ZipError) {
+        try job.package.write(to: outputPath, replacing: job.replacements)
+        outcome = .success(())
+      } catch {
+        outcome = .failure(error)
+      }
+      // A stream the writing never read (it failed first) must not keep its deflater waiting.
+      for case (_, .deflatedStream(let stream)) in job.replacements { stream.stopReading() }
+      result.withLock { $0 = outcome }
+      done.signal()
+    }
+  }
+
+  /// The package and replacements handed to the writing's thread: the package is only read there, and only what
+  /// never changes of it; the caller keeps it open until ``wait()`` returns.
+  private struct UncheckedJob: @unchecked Sendable {
+    let package: ZipPackage
+    let replacements: [(name: String, content: ZipEntryContent)]
+  }
+
+  /// The writing's error, if it has failed already (without waiting).
+  public var failure: ZipError? {
+    guard case .failure(let error) = result.withLock({ $0 }) else { return nil }
+    return error
+  }
+
+  /// Waits for the writing to end (its streams finished or abandoned).
+  ///
+  /// - Throws: ``ZipError/writeFailed(path:reason:)``, as ``ZipPackage/write(to:replacing:)``.
+  public func wait() throws(ZipError) {
+    done.wait()
+    done.signal()
+    if let failure { throw failure }
+  }
+}
+
+extension ZipDeflatedStream: Equatable {
+  public static func == (left: ZipDeflatedStream, right: ZipDeflatedStream) -> Bool { left === right }
 }

@@ -24,10 +24,8 @@ struct ZipInflateTests {
   }
 
   /// `content` as raw deflate data (``ZipDeflater``, which ``ZipWriteTests`` checks against libzip's reading).
-  static func deflated(_ content: [UInt8], in directory: TemporaryDirectory) throws -> [UInt8] {
-    let path = directory.path + "/deflated-\(content.count)"
-    _ = try ZipWriteTests.deflate(content, pieces: 1 << 16, to: path)
-    return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+  static func deflated(_ content: [UInt8]) throws -> [UInt8] {
+    try ZipWriteTests.deflate(content, pieces: 1 << 16).bytes
   }
 
   /// One entry of a package, as both its local header and the central directory declare it.
@@ -84,7 +82,7 @@ struct ZipInflateTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let content = Self.content(rows: 60_000)
-    let data = try Self.deflated(content, in: directory)
+    let data = try Self.deflated(content)
     #expect(data.count > 3 << 16)
     let path = try directory.write(
       Self.package([Entry(method: 8, data: data, crc: crc32(content), size: UInt32(content.count))]), named: "big.xlsx")
@@ -93,7 +91,7 @@ struct ZipInflateTests {
     }
     let small = Array(content.prefix(3000))
     let smallPath = try directory.write(
-      Self.package([Entry(method: 8, data: try Self.deflated(small, in: directory), crc: crc32(small), size: 3000)]),
+      Self.package([Entry(method: 8, data: try Self.deflated(small), crc: crc32(small), size: 3000)]),
       named: "small.xlsx")
     for chunk in [1, 2, 7] {
       #expect(try Self.read(smallPath, chunk: chunk) == small, "in chunks of \(chunk)")
@@ -112,7 +110,7 @@ struct ZipInflateTests {
     ) { try ZipPackage(path: path).contents(ofEntryNamed: Self.name) }
     // Bytes changed in the middle of real deflate data: refused, whichever check catches it first.
     let content = Self.content(rows: 5000)
-    var data = try Self.deflated(content, in: directory)
+    var data = try Self.deflated(content)
     for offset in stride(from: data.count / 2, to: data.count / 2 + 64, by: 1) { data[offset] ^= 0x5A }
     let changed = try directory.write(
       Self.package([Entry(method: 8, data: data, crc: crc32(content), size: UInt32(content.count))]), named: "changed.xlsx")
@@ -124,7 +122,7 @@ struct ZipInflateTests {
     defer { directory.remove() }
     // Small enough that a single byte of it stays within the compression ratio's grace size.
     let content = Self.content(rows: 5000)
-    let data = try Self.deflated(content, in: directory)
+    let data = try Self.deflated(content)
     for length in [1, data.count / 2, data.count - 1] {
       let path = try directory.write(
         Self.package([Entry(method: 8, data: Array(data.prefix(length)), crc: crc32(content), size: UInt32(content.count))]),
@@ -141,7 +139,7 @@ struct ZipInflateTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let content = Self.content(rows: 3000)
-    let data = method == 8 ? try Self.deflated(content, in: directory) : content
+    let data = method == 8 ? try Self.deflated(content) : content
     let path = try directory.write(
       Self.package([Entry(method: method, data: data, crc: crc32(content) ^ 1, size: UInt32(content.count))]),
       named: "crc.xlsx")
@@ -185,7 +183,7 @@ struct ZipInflateTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let content = Self.content(rows: 20_000)
-    let data = method == 8 ? try Self.deflated(content, in: directory) : content
+    let data = method == 8 ? try Self.deflated(content) : content
     let size = UInt32(content.count)
     let past = try directory.write(
       Self.package([Entry(method: method, data: data, crc: crc32(content), size: size - 1000)]), named: "past.xlsx")

@@ -1,3 +1,4 @@
+import Dispatch
 import FXBatchTestSupport
 import Foundation
 import Synchronization
@@ -104,67 +105,165 @@ struct ZipWriteTests {
     #expect(written.entry(named: "xl/new/first.xml")?.method == .deflated)
   }
 
-  /// `content` deflated by a ``ZipDeflater`` into a new file at `path`, written in pieces of `pieces` bytes.
+  /// `content` deflated by a ``ZipDeflater``, written in pieces of `pieces` bytes, into `stream`, which `read`
+  /// reads on another thread as the package's writing does.
   ///
-  /// - Returns: the size and CRC-32 the deflater counted.
-  static func deflate(_ content: [UInt8], pieces: Int, to path: String) throws -> (size: UInt64, crc: UInt32) {
-    let descriptor = open(path, O_RDWR | O_CREAT | O_TRUNC, 0o600)
-    try #require(descriptor >= 0)
-    defer { close(descriptor) }
-    let deflater = try ZipDeflater(descriptor: descriptor, path: path)
+  /// - Returns: the size and CRC-32 the deflater counted; the stream is ended with them.
+  static func deflate(_ content: [UInt8], pieces: Int, into stream: ZipDeflatedStream) throws -> (size: UInt64, crc: UInt32) {
+    let deflater = ZipDeflater(into: stream)
     var offset = 0
     while offset < content.count {
       try deflater.write(Array(content[offset..<min(offset + pieces, content.count)]))
       offset += pieces
     }
-    return try deflater.finish()
+    let (size, crc) = try deflater.finish()
+    stream.finish(size: size, crc: crc)
+    return (size, crc)
+  }
+
+  /// `content` deflated by a ``ZipDeflater`` in pieces of `pieces` bytes: the raw deflate bytes, read from its
+  /// stream on another thread, and the size and CRC-32 it counted.
+  static func deflate(_ content: [UInt8], pieces: Int) throws -> (bytes: [UInt8], size: UInt64, crc: UInt32) {
+    let stream = ZipDeflatedStream(mayPassZip32Limits: false)
+    let read = Mutex<[UInt8]>([])
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue(label: "test.reader").async {
+      while case .chunk(let chunk) = stream.take() { read.withLock { $0 += chunk } }
+      done.signal()
+    }
+    let (size, crc) = try deflate(content, pieces: pieces, into: stream)
+    done.wait()
+    return (read.withLock { $0 }, size, crc)
+  }
+
+  /// Sheet rows, some kilobytes of them.
+  static let rows: [UInt8] = (1...5000).flatMap {
+    Array(#"<row r="\#($0)"><c r="A\#($0)"><v>\#($0 * 7919 % 10007)</v></c></row>"#.utf8)
   }
 
   /// A sheet deflated by ``ZipDeflater`` as it is written, in pieces of every size, goes into the package as it
-  /// is (the deflated bytes in the file, the CRC-32 and size it counted) and reads back as the content.
+  /// comes (the deflated bytes the stream carried, the CRC-32 and size it counted) and reads back as the content.
   @Test(arguments: [1, 7, 4096, 1 << 20])
-  func aDeflatedFileIsCopiedAsItIs(piece: Int) throws {
+  func aDeflatedStreamIsCopiedAsItComes(piece: Int) throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    var content: [UInt8] = []
-    for row in 1...5000 { content += Array(#"<row r="\#(row)"><c r="A\#(row)"><v>\#(row * 7919 % 10007)</v></c></row>"#.utf8) }
-    let path = directory.path + "/sheet.deflated"
-    let (size, crc) = try Self.deflate(content, pieces: piece, to: path)
-    #expect(size == UInt64(content.count))
-    let deflated = try Data(contentsOf: URL(fileURLWithPath: path))
-    #expect(deflated.count < content.count / 3)
+    let content = Self.rows
+    let expected = try Self.deflate(content, pieces: piece)
+    #expect(expected.size == UInt64(content.count))
+    #expect(expected.bytes.count < content.count / 3)
     let input = try Fixture.path("Workbooks", "libreoffice.xlsx")
     let output = directory.path + "/out.xlsx"
-    try ZipPackage(path: input).write(
-      to: output, replacing: [("xl/worksheets/sheet1.xml", .deflatedFile(path: path, size: size, crc: crc))])
+    let package = try ZipPackage(path: input)
+    let stream = ZipDeflatedStream(mayPassZip32Limits: false)
+    let writing = package.startWriting(to: output, replacing: [("xl/worksheets/sheet1.xml", .deflatedStream(stream))])
+    let (size, crc) = try Self.deflate(content, pieces: piece, into: stream)
+    try writing.wait()
+    #expect(size == expected.size && crc == expected.crc)
     let after = try Self.expectUntouchedEntriesCopied(input: input, output: output, replaced: ["xl/worksheets/sheet1.xml"])
     let sheet = try #require(after.entry("xl/worksheets/sheet1.xml"))
-    #expect(sheet.data == Array(deflated))
+    #expect(sheet.data == expected.bytes)
     #expect(sheet.method == 8)
+    #expect(sheet.extraField.isEmpty)  // Zip32: the sizes stated before the data kept its header so
     let written = try ZipPackage(path: output)
     let entry = try #require(written.entry(named: "xl/worksheets/sheet1.xml"))
     #expect(entry.crc == crc && entry.size == size)
     #expect(try written.contents(of: entry) == content)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["out.xlsx"])
   }
 
-  /// The deflate runs on the deflater's own thread: a descriptor that refuses the bytes fails a later
-  /// ``ZipDeflater/write(_:)`` (at the latest once the blocks in flight are taken) and then ``ZipDeflater/finish()``,
-  /// with the system's reason.
-  @Test func aWriteErrorOfTheDeflatersThreadIsThrownByTheCaller() throws {
+  /// A stream that may pass 4 GiB states no sizes before its data: libzip writes its local header with a Zip64
+  /// extra field (and its central record as the sizes need), and the package reads back.
+  @Test func aStreamThatMayPassFourGiBHasAZip64Header() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    let path = try directory.write([], named: "read-only")
-    let descriptor = open(path, O_RDONLY)
-    try #require(descriptor >= 0)
-    defer { close(descriptor) }
-    let deflater = try ZipDeflater(descriptor: descriptor, path: path)
-    // Bytes that do not deflate: each 64 KiB block fills a quarter of the 256 KiB the sink buffers.
+    let output = directory.path + "/out.xlsx"
+    let package = try ZipPackage(path: Fixture.path("Workbooks", "openpyxl.xlsx"))
+    let stream = ZipDeflatedStream(mayPassZip32Limits: true)
+    let writing = package.startWriting(to: output, replacing: [("xl/worksheets/sheet1.xml", .deflatedStream(stream))])
+    let (size, crc) = try Self.deflate(Self.rows, pieces: 1 << 12, into: stream)
+    try writing.wait()
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: output)))
+    let name = Array("xl/worksheets/sheet1.xml".utf8)
+    // The local header: a Zip64 extra field (id 1, 16 bytes) with the inflated and deflated sizes.
+    let signature: [UInt8] = [0x50, 0x4B, 3, 4]
+    func isSheetHeader(_ at: Int) -> Bool {
+      Array(bytes[at..<at + 4]) == signature && Array(bytes[at + 30..<at + 30 + name.count]) == name
+    }
+    let local = try #require((0..<(bytes.count - 30 - name.count)).first(where: isSheetHeader))
+    func number(at start: Int, bytes count: Int) -> UInt64 {
+      (0..<count).reduce(UInt64(0)) { $0 | UInt64(bytes[start + $1]) << (8 * UInt64($1)) }
+    }
+    let extra = local + 30 + name.count
+    #expect(number(at: local + 28, bytes: 2) == 20)
+    #expect(number(at: extra, bytes: 2) == 1 && number(at: extra + 2, bytes: 2) == 16)
+    let deflatedSize = try #require(try RawZip(bytes).entry("xl/worksheets/sheet1.xml")).compressedSize
+    #expect(number(at: extra + 4, bytes: 8) == size && number(at: extra + 12, bytes: 8) == UInt64(deflatedSize))
+    let written = try ZipPackage(path: output)
+    let entry = try #require(written.entry(named: "xl/worksheets/sheet1.xml"))
+    #expect(entry.crc == crc && entry.size == size)
+    #expect(try written.contents(of: entry) == Self.rows)
+  }
+
+  /// An abandoned stream fails the package's writing, which leaves nothing (and an old output as it was).
+  @Test(arguments: [false, true])
+  func anAbandonedStreamLeavesNoFile(outputExists: Bool) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let output = directory.path + "/out.xlsx"
+    if outputExists { try directory.write(Array("old".utf8), named: "out.xlsx") }
+    let stream = ZipDeflatedStream(mayPassZip32Limits: false)
+    let writing = try ZipPackage(path: Fixture.path("Workbooks", "libreoffice.xlsx"))
+      .startWriting(to: output, replacing: [("xl/worksheets/sheet1.xml", .deflatedStream(stream))])
+    let deflater = ZipDeflater(into: stream)
+    try deflater.write(Self.rows)
+    stream.abandon()
+    #expect(throws: ZipError.self) { try writing.wait() }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == (outputExists ? ["out.xlsx"] : []))
+    if outputExists { #expect(Array(try Data(contentsOf: URL(fileURLWithPath: output))) == Array("old".utf8)) }
+  }
+
+  /// Bytes that do not deflate: `count` pseudo-random ones.
+  static func noise(_ count: Int) -> [UInt8] {
     var seed: UInt64 = 1
-    let block = (0..<(1 << 16)).map { _ -> UInt8 in
+    return (0..<count).map { _ -> UInt8 in
       seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return UInt8(truncatingIfNeeded: seed >> 33)
     }
-    let refused = OutputError.writeFailed(reason: "Bad file descriptor")
+  }
+
+  /// A package's writing that fails before it reads the stream (here, its output cannot be made) stops the
+  /// deflater, whose writes then fail instead of waiting for room for ever; the writing's error is the reason.
+  @Test func aWritingThatFailsStopsTheDeflater() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let nowhere = directory.path + "/no/such/out.xlsx"
+    let stream = ZipDeflatedStream(mayPassZip32Limits: false)
+    let writing = try ZipPackage(path: Fixture.path("Workbooks", "libreoffice.xlsx"))
+      .startWriting(to: nowhere, replacing: [("xl/worksheets/sheet1.xml", .deflatedStream(stream))])
+    let deflater = ZipDeflater(into: stream)
+    let block = Self.noise(1 << 16)
+    var thrown: OutputError? = nil
+    for _ in 0..<(4 * ZipDeflatedStream.chunksInFlight + 2 * ZipDeflater.blocksInFlight) {
+      do throws(OutputError) { try deflater.write(block) } catch {
+        thrown = error
+        break
+      }
+    }
+    #expect(thrown == .writeFailed(reason: "the package's writing has stopped"))
+    #expect(throws: ZipError.writeFailed(path: nowhere, reason: "cannot create \(nowhere): No such file or directory")) {
+      try writing.wait()
+    }
+    #expect(writing.failure != nil)
+  }
+
+  /// The deflate runs on the deflater's own thread: a stream whose reader stopped fails a later
+  /// ``ZipDeflater/write(_:)`` (at the latest once the blocks in flight are taken) and then ``ZipDeflater/finish()``.
+  @Test func aWriteErrorOfTheDeflatersThreadIsThrownByTheCaller() throws {
+    let stream = ZipDeflatedStream(mayPassZip32Limits: false)
+    stream.stopReading()
+    let deflater = ZipDeflater(into: stream)
+    let block = Self.noise(1 << 16)
+    let refused = OutputError.writeFailed(reason: "the package's writing has stopped")
     var thrown: OutputError? = nil
     for _ in 0..<(8 + 2 * ZipDeflater.blocksInFlight) {
       do throws(OutputError) { try deflater.write(block) } catch {

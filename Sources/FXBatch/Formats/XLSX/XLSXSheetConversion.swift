@@ -1,11 +1,8 @@
-#if canImport(Glibc)
-  import Glibc
-#endif
-
 /// The annotated copy of one `.xlsx` sheet as it is written: the fx_* cells of each row (converted by
-/// ``WorkbookRowConverter``, written by ``XLSXRowSide``), the sheet deflated as it comes (``ZipDeflater``, into
-/// an unnamed temporary file), the styles part with the new number formats, and at the end the package with both
-/// replaced.
+/// ``WorkbookRowConverter``, written by ``XLSXRowSide``), the sheet deflated as it comes (``ZipDeflater``), and
+/// the package with it and the styles part (with the new number formats) replaced, written on a thread of its
+/// own from the start (``ZipPackage/startWriting(to:replacing:)``): the deflated sheet goes into the package as
+/// it comes (``ZipDeflatedStream``).
 ///
 /// On the scanner's roads the rows are converted on the deflater's thread: the reading thread places each row
 /// in the markup (``scannedRow(_:whole:markup:)``: its decoded key and amount, or the row read whole), and when
@@ -33,9 +30,9 @@ final class XLSXSheetConversion {
   /// The rows placed in the markup not yet handed over, and the bytes of those placed by their decoded key.
   private var placed: [XLSXRowSide.Placed] = []
   private var placedBytes: [UInt8] = []
-  private var replacements: [(name: String, content: ZipEntryContent)] = []
-  private let temporary: Int32
   private let deflater: ZipDeflater
+  private let deflated: ZipDeflatedStream
+  private let writing: ZipPackageWriting
   private let outputPath: String
 
   /// - Parameters:
@@ -60,6 +57,7 @@ final class XLSXSheetConversion {
       XLSXCellReference(column: firstColumn + offset, row: 1).map { Array(XLSXCellReference.letters(ofColumn: $0.column).utf8) }
     }
     var styles = XLSXAnnotationStyles.none
+    var replacements: [(name: String, content: ZipEntryContent)] = []
     if let name = book.workbook.stylesEntry, let entry = book.package.entry(named: name) {
       // The part is edited whole in memory (it is read through libxml2's stream in pass 1); real ones are a few
       // kilobytes to a few megabytes. The stream checks the declared size.
@@ -79,23 +77,29 @@ final class XLSXSheetConversion {
         replacements.append((name, .bytes(added.part)))
       }
     }
-    do { temporary = try UnnamedTemporaryFile.create(prefix: "fxbatch-sheet") } catch {
-      throw FileError(path: scan.displayPath, message: error.description)
-    }
-    // The sheet is deflated as it is written, and copied into the package as it is (ZipDeflater).
-    do { deflater = try ZipDeflater(descriptor: temporary, path: outputPath) } catch {
-      close(temporary)
-      throw XLSXBook.fileError(error.description, readPath: outputPath, displayPath: scan.displayPath)
-    }
+    // The sheet is deflated as it is written, and goes into the package as it comes. A sheet whose XML is near
+    // 4 GiB already may pass it with the fx_* cells: its entry is Zip64 (ZipDeflatedStream).
+    deflated = ZipDeflatedStream(mayPassZip32Limits: book.sheetEntry.size >= XLSXSheetConversion.zip64Threshold)
+    deflater = ZipDeflater(into: deflated)
+    writing = book.package.startWriting(
+      to: outputPath, replacing: replacements + [(book.sheetEntry.name, .deflatedStream(deflated))])
     side = XLSXRowSide(
       rows: WorkbookRowConverter(context: context, scan: scan, quotes: quotes), columns: columns, styles: styles,
       book: book, displayPath: scan.displayPath, headerRow: headerRow, mapping: mapping)
     if header != nil { makeDecoder() }
   }
 
-  /// A conversion dropped unfinished (a one-pass road that failed its check) leaves nothing behind: the
-  /// deflater drops its blocks (and waits for the one it may be on), and the temporary file has no name.
-  deinit { close(temporary) }
+  /// The sheet XML's size from which its entry is written as Zip64: 2 GiB, so that the fx_* cells (at most a few
+  /// hundred bytes for each of a sheet's 1,048,576 rows) cannot take an entry written as Zip32 past 4 GiB.
+  static let zip64Threshold: UInt64 = 1 << 31
+
+  /// A conversion dropped unfinished (an error, a one-pass road that failed its check) leaves nothing behind:
+  /// the package's writing fails and discards its file, and the deflater drops its blocks (and waits for the
+  /// one it may be on).
+  deinit {
+    deflated.abandon()
+    try? writing.wait()
+  }
 
   /// Sets the header once the one-pass road has read it (the rows' side learns it in its place).
   func setHeader(row: Int, mapping: FieldMapping) {
@@ -111,7 +115,18 @@ final class XLSXSheetConversion {
 
   /// Deflates more of the sheet.
   func write(_ bytes: [UInt8]) throws(FileError) {
-    do { try deflater.write(bytes) } catch { throw FileError(path: scan.displayPath, message: "\(error)") }
+    do { try deflater.write(bytes) } catch { throw failure(error) }
+  }
+
+  /// The error of a failed hand-over: the package's writing's own, when it stopped (a full disk, say), else the
+  /// deflater's.
+  private func failure(_ error: OutputError) -> FileError {
+    if let failure = writing.failure { return writeFailure(failure) }
+    return FileError(path: scan.displayPath, message: "\(error)")
+  }
+
+  private func writeFailure(_ error: ZipError) -> FileError {
+    XLSXBook.fileError(error.description, readPath: outputPath, displayPath: scan.displayPath)
   }
 
   /// Hands the markup over to be deflated, with the rows placed in it (``scannedRow(_:whole:markup:)``), which
@@ -123,12 +138,12 @@ final class XLSXSheetConversion {
     let block = markup
     markup = ByteBuffer(capacity: 2 * XLSXFormat.writeBlockSize)
     guard !placed.isEmpty else {
-      do { return try deflater.write(block) } catch { throw FileError(path: scan.displayPath, message: "\(error)") }
+      do { return try deflater.write(block) } catch { throw failure(error) }
     }
     let (rows, bytes, side) = (placed, placedBytes, side)
     (placed, placedBytes) = ([], [])
     do { try deflater.write(block, making: { side.merging($0, rows: rows, bytes: bytes) }) } catch {
-      throw FileError(path: scan.displayPath, message: "\(error)")
+      throw failure(error)
     }
   }
 
@@ -172,28 +187,24 @@ final class XLSXSheetConversion {
     return (row.number, true)
   }
 
-  /// Ends the sheet and writes the package: the sheet and the styles part replaced, every other entry copied.
+  /// Ends the sheet and waits for the package's writing: the sheet and the styles part replaced, every other
+  /// entry copied.
   ///
   /// - Parameter scan: the file's scan as it stands after the pass.
   /// - Throws: ``FileError`` for a row the deflater's thread read otherwise than the reading thread, a write that
   ///   failed.
   func finish(scan: FileScan) throws(FileError) -> FileConversion {
-    let deflated: (size: UInt64, crc: UInt32)
-    do { deflated = try deflater.finish() } catch { throw FileError(path: scan.displayPath, message: "\(error)") }
-    // Every block is deflated: the rows' side is this thread's again.
+    let content: (size: UInt64, crc: UInt32)
+    do { content = try deflater.finish() } catch { throw failure(error) }
+    // Every block is deflated: the rows' side is this thread's again. A failure abandons the package (deinit).
     if let failure = side.failure { throw failure }
-    do {
-      try book.package.write(
-        to: outputPath,
-        replacing: replacements + [
-          (
-            book.sheetEntry.name,
-            .deflatedFile(path: "/proc/self/fd/\(temporary)", size: deflated.size, crc: deflated.crc)
-          )
-        ])
-    } catch {
-      throw XLSXBook.fileError(error.description, readPath: outputPath, displayPath: scan.displayPath)
+    guard deflated.mayPassZip32Limits || content.size <= UInt64(UInt32.max) else {
+      throw FileError(
+        path: scan.displayPath,
+        message: "the converted sheet is \(content.size) bytes of XML, more than the 4 GiB a Zip32 entry holds")
     }
+    deflated.finish(size: content.size, crc: content.crc)
+    do { try writing.wait() } catch { throw writeFailure(error) }
     let (counts, withoutDate, ledger) = side.finishRows()
     return FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
   }

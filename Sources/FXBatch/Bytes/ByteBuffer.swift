@@ -56,14 +56,21 @@ struct ByteBuffer {
   @inline(__always)
   mutating func append(_ bytes: UnsafeBufferPointer<UInt8>) {
     guard let source = bytes.baseAddress else { return }
-    reserve(bytes.count)
-    if bytes.count <= 16 {
-      // A few bytes (a tag, a code) are copied in a loop: cheaper than a call to memmove.
-      for offset in 0..<bytes.count { base[count &+ offset] = source[offset] }
+    let length = bytes.count
+    reserve(length)
+    let target = UnsafeMutableRawPointer(base + count)
+    if length >= 8, length <= 16 {
+      // A tag, a code: two words that may overlap, the first 8 bytes and the last 8 (no call to memmove, and no
+      // byte beyond either end read or written).
+      let (first, last) = (UnalignedWord.load(source), UnalignedWord.load(source + (length &- 8)))
+      UnalignedWord.store(first, to: target)
+      UnalignedWord.store(last, to: target + (length &- 8))
+    } else if length < 8 {
+      for offset in 0..<length { base[count &+ offset] = source[offset] }
     } else {
-      (base + count).update(from: source, count: bytes.count)
+      (base + count).update(from: source, count: length)
     }
-    count &+= bytes.count
+    count &+= length
   }
 
   /// Appends the bytes of a view.

@@ -32,6 +32,19 @@ extension BytesTests {
       #expect(Array(buffer.bytes) == Array("EUR,USD,1.5EUR,USD,1.5\r\n".utf8))
     }
 
+    /// Appends of every short length (copied as bytes, as two overlapping words, or by memmove), from memory
+    /// of exactly their size (ASan catches a byte read past it) into storage they fill to its last byte.
+    @Test(arguments: 0...40)
+    func appendsOfEveryShortLength(length: Int) {
+      let source = ExactBytes((0..<length).map { UInt8(65 + $0 % 26) })
+      for used in [0, 1, 7, 13] {
+        var buffer = ByteBuffer(capacity: used + length)
+        buffer.append([UInt8](repeating: UInt8(ascii: "."), count: used))
+        buffer.append(source.view)
+        #expect(Array(buffer.bytes) == Array(repeating: UInt8(ascii: "."), count: used) + Array(source.view.buffer))
+      }
+    }
+
     @Test func reservationAtTheEndOfTheStorage() {
       // 64 bytes of storage: 40 used, then a reservation of exactly the 24 left, filled to its last byte.
       var buffer = ByteBuffer(capacity: 64)

@@ -273,7 +273,15 @@ struct EndToEndODSTests {
       ["convert", "--to", "EUR", "--sheet", "Notes", "-o", "notes.ods", "libreoffice.ods"], in: directory.url)
     #expect(notes.status == 2)
     #expect(notes.standardError.contains(#"sheet "Notes", row 1: the header has no amount field"#))
+    #expect(!notes.standardError.contains("--sheet NAME"))  // chosen: no other sheet suggested
     #expect(!FileManager.default.fileExists(atPath: directory.path + "/notes.ods"))
+    // The first sheet, chosen by default, without a field the run needs: the other sheets are suggested.
+    let firstSheet = try cli.run(["convert", "libreoffice.ods"], in: directory.url)
+    #expect(firstSheet.status == 2)
+    #expect(
+      firstSheet.standardError.contains(
+        #"use --to-field NAME or --to CODE; if the records are on another sheet, choose it with --sheet NAME (the workbook's other sheets: "Notes")"#
+      ))
   }
 
   @Test func standardOutputIsRefused() throws {

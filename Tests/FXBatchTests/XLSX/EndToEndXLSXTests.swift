@@ -190,7 +190,15 @@ struct EndToEndXLSXTests {
       ["convert", "--to", "EUR", "--sheet", "Notes", "-o", "notes.xlsx", "libreoffice.xlsx"], in: directory.url)
     #expect(notes.status == 2)
     #expect(notes.standardError.contains(#"sheet "Notes", row 1: the header has no amount field"#))
+    #expect(!notes.standardError.contains("--sheet NAME"))  // chosen: no other sheet suggested
     #expect(!FileManager.default.fileExists(atPath: directory.path + "/notes.xlsx"))
+    // The first sheet, chosen by default, without a field the run needs: the other sheets are suggested.
+    let firstSheet = try cli.run(["convert", "libreoffice.xlsx"], in: directory.url)
+    #expect(firstSheet.status == 2)
+    #expect(
+      firstSheet.standardError.contains(
+        #"use --to-field NAME or --to CODE; if the records are on another sheet, choose it with --sheet NAME (the workbook's other sheets: "Notes")"#
+      ))
   }
 
   /// A workbook's annotated copy is a zip package: standard output is refused before anything is written.

@@ -32,6 +32,10 @@ enum ODSFormat: FileFormat {
     let table = try book.table(context.options.sheet)
     let result = try WorkbookRecords.scan(
       file, context: context, format: format, sheetName: table.name,
+      otherSheets: {
+        // Read again from the content's start, for this message only.
+        ((try? ODSTableReader.tableNames(package: book.package, entry: book.contentEntry)) ?? []).filter { $0 != table.name }
+      },
       nextRow: { () throws(FileError) in
         do throws(ODSError) { return try table.nextRow() } catch { throw book.fileError(error) }
       }, fields: { WorkbookRecords.fields(of: $0, mapping: $1) })

@@ -9,17 +9,20 @@ enum WorkbookRecords {
   ///   - context: the run.
   ///   - format: the workbook's format, for the scan.
   ///   - sheetName: the converted sheet's name, for messages.
+  ///   - otherSheets: the names of the workbook's other sheets, asked for only by a message that suggests one.
   ///   - nextRow: the sheet's next row, `nil` after the last.
   ///   - fields: the record fields of a row under the header's mapping.
   /// - Returns: the file's scan, with ``WorkbookScanDetails``, and its rate keys.
   /// - Throws: ``FileError`` from `nextRow`, a header without the fields, an annotated header, no header at all.
   static func scan(
     _ file: FileInput, context: FormatContext, format: RecordFormat, sheetName: String,
-    nextRow: () throws(FileError) -> XLSXRow?, fields: @escaping (XLSXRow, FieldMapping) -> RecordFields,
+    otherSheets: @escaping () -> [String], nextRow: () throws(FileError) -> XLSXRow?, fields: @escaping (XLSXRow, FieldMapping) -> RecordFields,
     cellText: @escaping (XLSXCell) -> String? = { WorkbookRecords.sampleText($0) },
     finish: () throws(FileError) -> Void = {}
   ) throws(FileError) -> (FileScan, RateKeyIndex) {
-    var state = ScanState(file, context: context, format: format, sheetName: sheetName, fields: fields, cellText: cellText)
+    var state = ScanState(
+      file, context: context, format: format, sheetName: sheetName, otherSheets: otherSheets, fields: fields,
+      cellText: cellText)
     // The sheet is read to its end even when its header is refused: reading it is what checks its entry (the
     // package's other entries are checked before), and a hostile sheet is refused for that reason first.
     while let row = try nextRow() { state.add(row) }
@@ -27,7 +30,7 @@ enum WorkbookRecords {
     return try state.finish()
   }
 
-  /// Pass 1 over a sheet's rows, a row at a time: ``scan(_:context:format:sheetName:nextRow:fields:cellText:finish:)``
+  /// Pass 1 over a sheet's rows, a row at a time: ``scan(_:context:format:sheetName:otherSheets:nextRow:fields:cellText:finish:)``
   /// gives it every row; `.xlsx`'s sheet scanner (``XLSXSheetScanner``) gives it the rows it needs whole
   /// (``needsWholeRow``) and only the last column of the other record rows.
   struct ScanState {
@@ -35,6 +38,7 @@ enum WorkbookRecords {
     private let context: FormatContext
     private let format: RecordFormat
     private let sheetName: String
+    private let otherSheets: () -> [String]
     private let fields: (XLSXRow, FieldMapping) -> RecordFields
     private let cellText: (XLSXCell) -> String?
     private(set) var header: XLSXRow? = nil
@@ -54,12 +58,14 @@ enum WorkbookRecords {
 
     init(
       _ file: FileInput, context: FormatContext, format: RecordFormat, sheetName: String,
-      fields: @escaping (XLSXRow, FieldMapping) -> RecordFields, cellText: @escaping (XLSXCell) -> String?
+      otherSheets: @escaping () -> [String], fields: @escaping (XLSXRow, FieldMapping) -> RecordFields,
+      cellText: @escaping (XLSXCell) -> String?
     ) {
       self.file = file
       self.context = context
       self.format = format
       self.sheetName = sheetName
+      self.otherSheets = otherSheets
       self.fields = fields
       self.cellText = cellText
       normalizer = context.recordNormalizer
@@ -85,7 +91,7 @@ enum WorkbookRecords {
         header = row
         do {
           (names, mapping) = try headerMapping(
-            row, displayPath: file.displayPath, sheetName: sheetName, options: context.options)
+            row, displayPath: file.displayPath, sheetName: sheetName, options: context.options, otherSheets: otherSheets)
           samples = FieldSamples(skipping: Set(located(names, mapping).values))
         } catch { failure = error }
         return
@@ -120,7 +126,10 @@ enum WorkbookRecords {
       let options = context.options
       if let failure { throw failure }
       guard let header else {
-        throw FileError(path: file.displayPath, message: "sheet \(RowError.quoted(sheetName)) has no header row")
+        throw FileError(
+          path: file.displayPath,
+          message: "sheet \(RowError.quoted(sheetName)) has no header row"
+            + WorkbookRecords.otherSheetsHint(options: options, otherSheets: otherSheets))
       }
       let found = located(names, mapping)
       let nonEmpty = names.filter { !$0.isEmpty }
@@ -171,9 +180,9 @@ enum WorkbookRecords {
   }
 
   /// The header's names by column (gaps as "") and where the fields are; refuses a sheet already annotated.
-  static func headerMapping(_ row: XLSXRow, displayPath: String, sheetName: String, options: BatchOptions)
-    throws(FileError) -> ([String], FieldMapping)
-  {
+  static func headerMapping(
+    _ row: XLSXRow, displayPath: String, sheetName: String, options: BatchOptions, otherSheets: () -> [String]
+  ) throws(FileError) -> ([String], FieldMapping) {
     var names = [String](repeating: "", count: (row.cells.last?.reference.column ?? 0) + 1)
     for cell in row.cells { names[cell.reference.column] = headerName(cell) }
     let trimmed = Array(names.reversed().drop { $0.isEmpty }.reversed())
@@ -186,10 +195,27 @@ enum WorkbookRecords {
         header: names, names: options.fieldNames, fixedFrom: options.fixedFrom != nil, fixedTo: options.fixedTo != nil)
       return (names, mapping)
     } catch {
+      // A header without a field may be a cover sheet's first row: the records may be on another sheet.
+      var hint = ""
+      switch error {
+      case .roleMissing, .namedFieldMissing: hint = otherSheetsHint(options: options, otherSheets: otherSheets)
+      case .ambiguousField: break
+      }
       throw FileError(
         path: displayPath, line: row.number, column: 1,
-        message: "sheet \(RowError.quoted(sheetName)), row \(row.number): \(error.description)")
+        message: "sheet \(RowError.quoted(sheetName)), row \(row.number): \(error.description)\(hint)")
     }
+  }
+
+  /// For a sheet without the record fields, chosen by default (no `--sheet`), in a workbook of more sheets:
+  /// where the records may be instead (``FieldMappingError``'s message goes before it).
+  static func otherSheetsHint(options: BatchOptions, otherSheets: () -> [String]) -> String {
+    guard options.sheet == nil else { return "" }
+    let others = otherSheets()
+    guard !others.isEmpty else { return "" }
+    let listed = others.prefix(12).map(RowError.quoted).joined(separator: ", ")
+    let more = others.count > 12 ? ", … (\(others.count) sheets)" : ""
+    return "; if the records are on another sheet, choose it with --sheet NAME (the workbook's other sheets: \(listed)\(more))"
   }
 
   /// Whether the first non-blank row of a sheet ends with the fx_* names (an earlier fxbatch output).

@@ -13,6 +13,11 @@ struct XLSXBook {
 
   var dateSystem: XLSXDateSystem { workbook.usesDate1904 ? .from1904 : .from1900 }
 
+  /// The names of the workbook's other worksheets (not chart sheets), in tab order.
+  var otherSheetNames: [String] {
+    workbook.sheets.filter { $0.entry != nil && $0.entry != sheetEntry.name }.map(\.name)
+  }
+
   /// Opens a workbook and finds its sheet: `sheet` by tab name, else by its number from 1; the first sheet when
   /// `nil`.
   ///

@@ -43,7 +43,8 @@ extension XLSXFormat {
     guard let stream = try? book.package.stream(book.sheetEntry) else { return try twoPasses() }
     var scanner = XLSXSheetScanner(stream: stream, sharedStringCount: book.sharedStrings.strings.count)
     var state = WorkbookRecords.ScanState(
-      file, context: context, format: format, sheetName: book.sheetName, fields: book.fields(of:mapping:),
+      file, context: context, format: format, sheetName: book.sheetName, otherSheets: { book.otherSheetNames },
+      fields: book.fields(of:mapping:),
       cellText: book.sampleText(of:))
     var decoder: XLSXRowDecoder? = nil
     // The copy being written, while the road holds, and the last column it assumed (decided at the first

@@ -38,7 +38,7 @@ enum XLSXFormat: FileFormat {
     if context.options.fastPath, let scanned = try scanSheet(file, book: book, context: context) { return scanned }
     let reader = try book.rows()
     return try WorkbookRecords.scan(
-      file, context: context, format: format, sheetName: book.sheetName,
+      file, context: context, format: format, sheetName: book.sheetName, otherSheets: { book.otherSheetNames },
       nextRow: { () throws(FileError) in
         do throws(XLSXError) { return try reader.nextRow() } catch { throw book.fileError(error) }
       }, fields: book.fields(of:mapping:), cellText: book.sampleText(of:),

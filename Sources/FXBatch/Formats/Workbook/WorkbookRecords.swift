@@ -16,7 +16,8 @@ enum WorkbookRecords {
   /// - Throws: ``FileError`` from `nextRow`, a header without the fields, an annotated header, no header at all.
   static func scan(
     _ file: FileInput, context: FormatContext, format: RecordFormat, sheetName: String,
-    otherSheets: @escaping () -> [String], nextRow: () throws(FileError) -> XLSXRow?, fields: @escaping (XLSXRow, FieldMapping) -> RecordFields,
+    otherSheets: @escaping () -> [String], nextRow: () throws(FileError) -> XLSXRow?,
+    fields: @escaping (XLSXRow, FieldMapping) -> RecordFields,
     cellText: @escaping (XLSXCell) -> String? = { WorkbookRecords.sampleText($0) },
     finish: () throws(FileError) -> Void = {}
   ) throws(FileError) -> (FileScan, RateKeyIndex) {

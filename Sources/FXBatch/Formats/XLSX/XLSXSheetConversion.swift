@@ -272,13 +272,16 @@ final class XLSXRowSide: @unchecked Sendable {
 
   private struct State {
     var rows: WorkbookRowConverter
-    /// The fx_* columns' letters (`nil`: past XFD, no cell) as views of `columnLetters`, the styles of the
-    /// numbers and dates, and the pieces made for the cells (their markup by prefix; the digits of a row and of
-    /// a serial, kept: written every row).
-    private let columnLetters: ByteBuffer
-    private let columns: [ByteView?]
-    private let styles: XLSXAnnotationStyles
-    private var cellMarkup = XLSXSheetRewriter.CellMarkup(prefix: [])
+    /// The fx_* columns' letters (`nil`: past XFD, no cell), and the pieces made for the cells (their markup by
+    /// prefix, columns and styles; the digits of a row and of a serial, kept: written every row).
+    private let columnLetters: [[UInt8]?]
+    /// Each fx_* column's index in the cell markup's columns (`nil`: no cell); the styles' indexes in its styles:
+    /// the date's, and the amounts' by their decimals.
+    private let markupColumns: [Int?]
+    private let markupStyles: [Int]
+    private let dateStyle: Int?
+    private let amountStyles: [Int?]
+    private var cellMarkup: XLSXSheetRewriter.CellMarkup
     private var cellPrefix: [UInt8] = []
     private var rowDigits = ByteBuffer(capacity: 32)
     private var serialDigits = ByteBuffer(capacity: 32)
@@ -293,10 +296,24 @@ final class XLSXRowSide: @unchecked Sendable {
       displayPath: String, headerRow: Int, mapping: FieldMapping
     ) {
       self.rows = rows
-      let (letters, views) = ByteBuffer.packing(columns.map { $0 ?? [] })
-      columnLetters = letters
-      self.columns = zip(columns, views).map { column, view in column == nil ? nil : view }
-      self.styles = styles
+      columnLetters = columns
+      var next = 0
+      markupColumns = columns.map { letters in
+        guard letters != nil else { return nil }
+        defer { next += 1 }
+        return next
+      }
+      var markupStyles: [Int] = []
+      if let date = styles.date { markupStyles.append(date) }
+      dateStyle = styles.date == nil ? nil : 0
+      let largest = styles.amounts.keys.max() ?? -1
+      amountStyles = (0..<(largest + 1)).map { decimals in
+        guard let style = styles.amountStyle(decimals: decimals) else { return nil }
+        markupStyles.append(style)
+        return markupStyles.count - 1
+      }
+      self.markupStyles = markupStyles
+      cellMarkup = XLSXSheetRewriter.CellMarkup(prefix: [], columns: columns.compactMap { $0 }, styles: markupStyles)
       self.book = book
       self.displayPath = displayPath
       self.headerRow = headerRow
@@ -319,7 +336,8 @@ final class XLSXRowSide: @unchecked Sendable {
     mutating func appendCells(row number: Int, prefix: ByteView, to markup: inout ByteBuffer) {
       if prefix.count != cellPrefix.count || !prefix.elementsEqual(cellPrefix) {
         cellPrefix = prefix.array
-        cellMarkup = XLSXSheetRewriter.CellMarkup(prefix: cellPrefix)
+        cellMarkup = XLSXSheetRewriter.CellMarkup(
+          prefix: cellPrefix, columns: columnLetters.compactMap { $0 }, styles: markupStyles)
       }
       rowDigits.removeAll()
       XLSXSheetRewriter.appendDecimal(number, to: &rowDigits)
@@ -329,15 +347,15 @@ final class XLSXRowSide: @unchecked Sendable {
       for annotation in Self.annotations {
         defer { offset += 1 }
         let value = rows.value(offset)
-        guard !value.isEmpty, let column = columns[offset] else { continue }
+        guard !value.isEmpty, let column = markupColumns[offset] else { continue }
         switch annotation {
         case .rate where isRecord:
           cellMarkup.appendNumber(to: &markup, column: column, row: digits, value, style: nil)
         case .converted where isRecord:
-          let style = rows.decimals.flatMap(styles.amountStyle(decimals:))
+          let style = rows.decimals.flatMap { $0 >= 0 && $0 < amountStyles.count ? amountStyles[$0] : nil }
           cellMarkup.appendNumber(to: &markup, column: column, row: digits, value, style: style)
         case .rateDate where isRecord:
-          if let style = styles.date, let day = rows.rateDay ?? CalendarDay(iso8601UTF8: Array(value.buffer)[...]),
+          if let style = dateStyle, let day = rows.rateDay ?? CalendarDay(iso8601UTF8: Array(value.buffer)[...]),
             let serial = book.dateSystem.serial(of: day)
           {
             serialDigits.removeAll()

@@ -300,10 +300,11 @@ struct XLSXSheetRewriter {
     to markup: inout [UInt8], column: [UInt8], row: Int, _ text: ArraySlice<UInt8>, style: Int?, prefix: [UInt8]
   ) {
     var buffer = ByteBuffer(capacity: 256)
-    let cells = CellMarkup(prefix: prefix)
-    let (storage, views) = ByteBuffer.packing([column, Array(String(row).utf8), Array(text)])
+    let styles = style.flatMap { $0 >= 0 ? [$0] : nil } ?? []
+    let cells = CellMarkup(prefix: prefix, columns: [column], styles: styles)
+    let (storage, views) = ByteBuffer.packing([Array(String(row).utf8), Array(text)])
     withExtendedLifetime(storage) {
-      cells.appendNumber(to: &buffer, column: views[0], row: views[1], views[2], style: style)
+      cells.appendNumber(to: &buffer, column: 0, row: views[0], views[1], style: styles.isEmpty ? nil : 0)
     }
     markup += buffer.bytes
   }
@@ -324,9 +325,9 @@ struct XLSXSheetRewriter {
     to markup: inout [UInt8], column: [UInt8], row: Int, _ text: ArraySlice<UInt8>, prefix: [UInt8]
   ) {
     var buffer = ByteBuffer(capacity: 256)
-    let cells = CellMarkup(prefix: prefix)
-    let (storage, views) = ByteBuffer.packing([column, Array(String(row).utf8), Array(text)])
-    withExtendedLifetime(storage) { cells.appendText(to: &buffer, column: views[0], row: views[1], views[2]) }
+    let cells = CellMarkup(prefix: prefix, columns: [column], styles: [])
+    let (storage, views) = ByteBuffer.packing([Array(String(row).utf8), Array(text)])
+    withExtendedLifetime(storage) { cells.appendText(to: &buffer, column: 0, row: views[0], views[1]) }
     markup += buffer.bytes
   }
 
@@ -335,52 +336,55 @@ struct XLSXSheetRewriter {
     appendTextCell(to: &markup, column: column, row: row, Array(text.utf8)[...], prefix: prefix)
   }
 
-  /// The markup of the cells fxbatch appends, in pieces made once for the sheet's prefix (every row appends
-  /// several cells): the one writer of them. The pieces live in one buffer that never grows once made, so the
-  /// views of them stay valid as long as it lives (copies share it).
+  /// The markup of the cells fxbatch appends, in pieces made once for the sheet's prefix, its fx_* columns and
+  /// the styles of their numbers (every row appends several cells): the one writer of them. The pieces live in
+  /// one buffer that never grows once made, so the views of them stay valid as long as it lives (copies share
+  /// it).
   struct CellMarkup {
     private let storage: ByteBuffer
-    /// `<c r="`, then `"><v>`, `</v></c>`; `" t="inlineStr"><is><t>` (or with `xml:space="preserve"`),
-    /// `</t></is></c>`, each with the prefix; `" s="` before a style's index.
-    private let open: ByteView
-    private let numberStart: ByteView
+    /// Each column's `<c r="` and letters; the start of a number's value, `"><v>` or with a style before it
+    /// (`" s="7"><v>`), by style; `</v></c>`; `" t="inlineStr"><is><t>` (or with `xml:space="preserve"`),
+    /// `</t></is></c>`; each with the prefix.
+    private let heads: [ByteView]
+    private let plainNumberStart: ByteView
+    private let styledNumberStarts: [ByteView]
     private let numberEnd: ByteView
     private let textStart: ByteView
     private let preservedTextStart: ByteView
     private let textEnd: ByteView
-    private let styleStart: ByteView
 
-    init(prefix: [UInt8]) {
+    /// - Parameters:
+    ///   - prefix: the main namespace's prefix of the sheet's tags (empty, or `x:`).
+    ///   - columns: the columns' letters, by the index ``appendNumber(to:column:row:_:style:)`` is given.
+    ///   - styles: the cell styles numbers may have, by the index `appendNumber` is given.
+    init(prefix: [UInt8], columns: [[UInt8]], styles: [Int]) {
       func bytes(_ pieces: [String]) -> [UInt8] { Array(pieces.joined(separator: String(decoding: prefix, as: UTF8.self)).utf8) }
-      let pieces = [
-        bytes(["<", "c r=\""]), bytes(["\"><", "v>"]), bytes(["</", "v></", "c>"]),
-        bytes(["\" t=\"inlineStr\"><", "is><", "t>"]),
+      let fixed = [
+        bytes(["\"><", "v>"]), bytes(["</", "v></", "c>"]), bytes(["\" t=\"inlineStr\"><", "is><", "t>"]),
         bytes(["\" t=\"inlineStr\"><", "is><", "t xml:space=\"preserve\">"]), bytes(["</", "t></", "is></", "c>"]),
-        Array("\" s=\"".utf8),
       ]
-      let (storage, views) = ByteBuffer.packing(pieces)
+      let open = bytes(["<", "c r=\""])
+      let starts = styles.map { Array("\" s=\"\($0)".utf8) + fixed[0] }
+      let (storage, views) = ByteBuffer.packing(fixed + columns.map { open + $0 } + starts)
       self.storage = storage
-      (open, numberStart, numberEnd, textStart) = (views[0], views[1], views[2], views[3])
-      (preservedTextStart, textEnd, styleStart) = (views[4], views[5], views[6])
+      (plainNumberStart, numberEnd, textStart, preservedTextStart, textEnd) = (views[0], views[1], views[2], views[3], views[4])
+      heads = Array(views[fixed.count..<(fixed.count + columns.count)])
+      styledNumberStarts = Array(views[(fixed.count + columns.count)...])
     }
 
-    /// Appends a numeric cell, with the cell style `style` when given: `<c r="H2"><v>1.0834</v></c>`,
+    /// Appends a numeric cell, with a cell style when given: `<c r="H2"><v>1.0834</v></c>`,
     /// `<c r="I2" s="7"><v>45719</v></c>`.
     ///
     /// - Parameters:
-    ///   - column: the cell's column letters (`H`); `row`: its row number's digits.
+    ///   - column: the cell's column, by its index in the columns the markup was made with.
+    ///   - row: its row number's digits.
     ///   - text: the number's decimal text, as written.
-    ///   - style: the index of its cell format in the styles part (`s`), or `nil` for none.
+    ///   - style: the index of its cell style in the styles the markup was made with, or `nil` for none.
     @inline(__always)
-    func appendNumber(to markup: inout ByteBuffer, column: ByteView, row: ByteView, _ text: ByteView, style: Int?) {
-      markup.append(open)
-      markup.append(column)
+    func appendNumber(to markup: inout ByteBuffer, column: Int, row: ByteView, _ text: ByteView, style: Int?) {
+      markup.append(heads[column])
       markup.append(row)
-      if let style, style >= 0 {
-        markup.append(styleStart)
-        XLSXSheetRewriter.appendDecimal(style, to: &markup)
-      }
-      markup.append(numberStart)
+      markup.append(style.map { styledNumberStarts[$0] } ?? plainNumberStart)
       markup.append(text)
       markup.append(numberEnd)
     }
@@ -389,9 +393,8 @@ struct XLSXSheetRewriter {
     /// (``XLSXSheetRewriter/appendEscaped(_:to:)``), its `<t>` marked `xml:space="preserve"` when the text
     /// starts or ends with whitespace.
     @inline(__always)
-    func appendText(to markup: inout ByteBuffer, column: ByteView, row: ByteView, _ text: ByteView) {
-      markup.append(open)
-      markup.append(column)
+    func appendText(to markup: inout ByteBuffer, column: Int, row: ByteView, _ text: ByteView) {
+      markup.append(heads[column])
       markup.append(row)
       markup.append(isSpacePreserved(text) ? preservedTextStart : textStart)
       appendEscaped(text, to: &markup)

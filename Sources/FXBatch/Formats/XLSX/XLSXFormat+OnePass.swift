@@ -105,8 +105,8 @@ extension XLSXFormat {
         }
         guard let conversion else { continue }
         try appendRewritten(item, of: &scanner, columns: columns, to: &output) {
-          (scanner: borrowing XLSXSheetScanner, markup: inout ByteBuffer) throws(FileError) in
-          try conversion.scannedRow(scanner, whole: whole, markup: &markup)
+          (scanner: borrowing XLSXSheetScanner, markup: inout ByteBuffer, rowStart: Int) throws(FileError) in
+          try conversion.scannedRow(scanner, whole: whole, markup: &markup, rowStart: rowStart)
         }
         if output.count >= writeBlockSize { try conversion.flush(&output) }
       }

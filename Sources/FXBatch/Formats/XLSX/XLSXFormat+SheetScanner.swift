@@ -91,11 +91,13 @@ extension XLSXFormat {
   /// - Parameters:
   ///   - flush: hands the markup over (and empties it).
   ///   - row: converts the scanner's row, appends or places its fx_* cells (or none) at the markup's end, and
-  ///     returns its number and whether it has cells.
+  ///     returns its number and whether it has cells; it is given where the row's start tag is in the markup.
   static func rewriteScanned(
     _ stream: any ZipEntryReading, book: XLSXBook, scan: FileScan, lastColumn: Int,
     flush: (inout ByteBuffer) throws(FileError) -> Void,
-    row: (_ scanner: borrowing XLSXSheetScanner, _ markup: inout ByteBuffer) throws(FileError) -> (Int, Bool)
+    row: (_ scanner: borrowing XLSXSheetScanner, _ markup: inout ByteBuffer, _ rowStart: Int) throws(FileError) -> (
+      Int, Bool
+    )
   ) throws(FileError) {
     var scanner = XLSXSheetScanner(stream: stream, sharedStringCount: book.sharedStrings.strings.count)
     var output = ByteBuffer(capacity: 2 * writeBlockSize)
@@ -138,7 +140,9 @@ extension XLSXFormat {
   static func appendRewritten(
     _ item: XLSXSheetScanner.Item, of scanner: inout XLSXSheetScanner, columns: RewriteColumns,
     to output: inout ByteBuffer,
-    row: (_ scanner: borrowing XLSXSheetScanner, _ markup: inout ByteBuffer) throws(FileError) -> (Int, Bool)
+    row: (_ scanner: borrowing XLSXSheetScanner, _ markup: inout ByteBuffer, _ rowStart: Int) throws(FileError) -> (
+      Int, Bool
+    )
   ) throws(FileError) {
     let bytes = scanner.bytes
     switch item {
@@ -150,6 +154,7 @@ extension XLSXFormat {
       // The start tag, its `spans` ending at the new last column (the first number as written).
       let start = scanner.rowRange.lowerBound
       let tagEnd = scanner.rowTagEnd
+      let rowStart = output.count
       if let spans = scanner.rowSpans {
         output.append(bytes.slice(start..<spans.lowerBound))
         output.append(
@@ -163,7 +168,7 @@ extension XLSXFormat {
         output.removeLast(2)
         output.append(UInt8(ascii: ">"))
         let cells: Bool
-        (scanner.previousRow, cells) = try row(scanner, &output)
+        (scanner.previousRow, cells) = try row(scanner, &output, rowStart)
         if !cells {
           output.removeLast(1)
           output.append(Array("/>".utf8))
@@ -174,7 +179,7 @@ extension XLSXFormat {
         }
       } else {
         output.append(bytes.slice(tagEnd..<scanner.rowEndTagStart))
-        (scanner.previousRow, _) = try row(scanner, &output)
+        (scanner.previousRow, _) = try row(scanner, &output, rowStart)
         output.append(bytes.slice(scanner.rowEndTagStart..<scanner.rowRange.upperBound))
       }
     }

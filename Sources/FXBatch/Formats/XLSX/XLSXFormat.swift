@@ -65,8 +65,8 @@ enum XLSXFormat: FileFormat {
     if details.sheetScanned {
       try rewriteScanned(
         stream, book: book, scan: scan, lastColumn: conversion.lastColumn, flush: conversion.flush,
-        row: { (scanner: borrowing XLSXSheetScanner, markup: inout ByteBuffer) throws(FileError) in
-          try conversion.scannedRow(scanner, markup: &markup)
+        row: { (scanner: borrowing XLSXSheetScanner, markup: inout ByteBuffer, rowStart: Int) throws(FileError) in
+          try conversion.scannedRow(scanner, markup: &markup, rowStart: rowStart)
         })
     } else {
       /// Appends the fx_* cells of one row of the sheet (none for the rows before the header and blank rows).

@@ -5,7 +5,7 @@
 /// it comes (``ZipDeflatedStream``).
 ///
 /// On the scanner's roads the rows are converted on the deflater's thread: the reading thread places each row
-/// in the markup (``scannedRow(_:whole:markup:)``: its decoded key and amount, or the row read whole), and when
+/// in the markup (``scannedRow(_:whole:markup:rowStart:)``: its decoded key and amount, or the row read whole), and when
 /// a block of markup is handed over (``flush(_:)``) the deflater's thread converts its rows and writes their
 /// cells in their places before deflating it (``XLSXRowSide``). The libxml2 road converts and writes at once
 /// (``convertRow(_:)``, ``appendCells(row:prefix:markup:)``).
@@ -27,9 +27,8 @@ final class XLSXSheetConversion {
   private(set) var decoder: XLSXRowDecoder? = nil
   /// Converts the rows and writes their cells: on the deflater's thread once blocks are handed over.
   private let side: XLSXRowSide
-  /// The rows placed in the markup not yet handed over, and the bytes of those placed by their decoded key.
+  /// The rows placed in the markup not yet handed over.
   private var placed: [XLSXRowSide.Placed] = []
-  private var placedBytes: [UInt8] = []
   private let deflater: ZipDeflater
   private let deflated: ZipDeflatedStream
   private let writing: ZipPackageWriting
@@ -129,7 +128,7 @@ final class XLSXSheetConversion {
     XLSXBook.fileError(error.description, readPath: outputPath, displayPath: scan.displayPath)
   }
 
-  /// Hands the markup over to be deflated, with the rows placed in it (``scannedRow(_:whole:markup:)``), which
+  /// Hands the markup over to be deflated, with the rows placed in it (``scannedRow(_:whole:markup:rowStart:)``), which
   /// the deflater's thread converts and writes the cells of in their places first; empties it.
   func flush(_ markup: inout ByteBuffer) throws(FileError) {
     guard markup.count > 0 || !placed.isEmpty else { return }
@@ -140,9 +139,9 @@ final class XLSXSheetConversion {
     guard !placed.isEmpty else {
       do { return try deflater.write(block) } catch { throw failure(error) }
     }
-    let (rows, bytes, side) = (placed, placedBytes, side)
-    (placed, placedBytes) = ([], [])
-    do { try deflater.write(block, making: { side.merging($0, rows: rows, bytes: bytes) }) } catch {
+    let (rows, side) = (placed, side)
+    placed = []
+    do { try deflater.write(block, making: { side.merging($0, rows: rows) }) } catch {
       throw failure(error)
     }
   }
@@ -157,12 +156,12 @@ final class XLSXSheetConversion {
   }
 
   /// Places the scanner's row at the markup's end, to be converted and given its fx_* cells there on the
-  /// deflater's thread: a record row the simple rules read by its decoded key and amount (and its bytes, read
-  /// whole there if the fast path declines it), every other row read whole (`whole`: the row read already, if
-  /// it was).
+  /// deflater's thread: a record row the simple rules read by its decoded key and amount (and its bytes in the
+  /// markup, from `rowStart` to its end tag, read whole there if the fast path declines it), every other row read
+  /// whole (`whole`: the row read already, if it was).
   ///
   /// - Returns: the row's number, and whether it gets cells.
-  func scannedRow(_ scanner: borrowing XLSXSheetScanner, whole: XLSXRow? = nil, markup: inout ByteBuffer)
+  func scannedRow(_ scanner: borrowing XLSXSheetScanner, whole: XLSXRow? = nil, markup: inout ByteBuffer, rowStart: Int)
     throws(FileError) -> (number: Int, cells: Bool)
   {
     let number = scanner.rowNumber
@@ -171,13 +170,13 @@ final class XLSXSheetConversion {
       let amount = decoder.amount(scanner.cells, in: scanner.bytes),
       let found = decoder.key(scanner.cells, in: scanner.bytes)
     {
-      // A row with a value is no blank row: it gets cells, converted on the fast path or, declined, whole.
-      let start = placedBytes.count
-      placedBytes.append(contentsOf: scanner.bytes.slice(scanner.rowRange).buffer)
+      // A row with a value is no blank row: it gets cells, converted on the fast path or, declined, whole. Its
+      // bytes in the markup go on to its end tag, which follows (its `spans` widened, which reading ignores).
+      let end = markup.count + (scanner.rowRange.upperBound - scanner.rowEndTagStart)
       placed.append(
         .decoded(
           offset: markup.count, row: number, prefix: prefix, key: found.key, usedDefaultDay: found.usedDefaultDay,
-          amount: amount, bytes: start..<placedBytes.count, previousRow: scanner.rowPreviousRow))
+          amount: amount, bytes: rowStart..<end, previousRow: scanner.rowPreviousRow))
       return (number, true)
     }
     let row: XLSXRow
@@ -212,7 +211,7 @@ final class XLSXSheetConversion {
 
 /// The rows' side of an ``XLSXSheetConversion``: converts rows (``WorkbookRowConverter``) and writes their
 /// fx_* cells (the one writer of them), at once or in the places the reading thread left them in a block of markup
-/// (``merging(_:rows:bytes:)``).
+/// (``merging(_:rows:)``).
 ///
 /// `@unchecked Sendable`: it is used by one thread at a time — the deflater's serial queue while blocks are in
 /// flight (the conversion's thread then only places rows), the conversion's thread otherwise (the libxml2 road,
@@ -220,8 +219,8 @@ final class XLSXSheetConversion {
 final class XLSXRowSide: @unchecked Sendable {
   /// A row placed in a block of markup, with where its cells go.
   enum Placed: Sendable {
-    /// A record row by its decoded key and amount; its bytes (in the block's bytes) and the row before it are
-    /// for reading it whole when the fast path declines it.
+    /// A record row by its decoded key and amount; its bytes (in the block) and the row before it are for
+    /// reading it whole when the fast path declines it.
     case decoded(
       offset: Int, row: Int, prefix: [UInt8], key: RateKey, usedDefaultDay: Bool, amount: ExactDecimal,
       bytes: Range<Int>, previousRow: Int)
@@ -266,8 +265,8 @@ final class XLSXRowSide: @unchecked Sendable {
   }
 
   /// A block of markup with its placed rows converted and their cells written in their places.
-  func merging(_ block: ByteBuffer, rows placed: [Placed], bytes: [UInt8]) -> ByteBuffer {
-    state.merging(block, rows: placed, bytes: bytes)
+  func merging(_ block: ByteBuffer, rows placed: [Placed]) -> ByteBuffer {
+    state.merging(block, rows: placed)
   }
 
   private struct State {
@@ -374,7 +373,7 @@ final class XLSXRowSide: @unchecked Sendable {
     /// The annotation columns in order (made once: `allCases` is made anew at each use).
     private static let annotations = AnnotationColumn.allCases
 
-    mutating func merging(_ block: ByteBuffer, rows placed: [Placed], bytes: [UInt8]) -> ByteBuffer {
+    mutating func merging(_ block: ByteBuffer, rows placed: [Placed]) -> ByteBuffer {
       var result = ByteBuffer(capacity: block.count + placed.count * 512)
       let source = ByteView(block.bytes)
       var last = 0
@@ -391,7 +390,7 @@ final class XLSXRowSide: @unchecked Sendable {
             continue
           }
           do throws(XLSXError) {
-            let whole = try XLSXFormat.collectedRow(Array(bytes[range]), after: previous, book: book)
+            let whole = try XLSXFormat.collectedRow(source.slice(range).array, after: previous, book: book)
             if convertRow(whole) { cells(at: offset, row: number, prefix: prefix, state: &self) }
           } catch {
             failure = failure ?? XLSXFormat.sheetChanged(displayPath)

@@ -122,6 +122,9 @@ struct XLSXSheetScanner {
 
   /// The row's number (by the simple rules; 0 when ``rowIsSimple`` is `false`).
   private(set) var rowNumber = 0
+  /// ``rowNumber``'s decimal digits as bytes in a word (the first in the lowest byte), and how many.
+  private var rowDigits: UInt64 = 0
+  private var rowDigitCount = 0
   /// The row's element: from its `<` to after its end (its end tag's `>`, or its start tag's for `<row/>`).
   private(set) var rowRange = 0..<0
   /// The end of its start tag (after `>`), the `<` of its end tag (or its start tag's `/` for `<row/>`).
@@ -303,6 +306,7 @@ struct XLSXSheetScanner {
     rowIsSimple = true
     rowHasValue = false
     rowNumber = 0
+    rowDigitCount = 0
     rowPreviousRow = previousRow
     cells.removeAll(keepingCapacity: true)
     var reference: Range<Int>? = nil
@@ -320,6 +324,14 @@ struct XLSXSheetScanner {
       number <= XLSXCellReference.rowCount
     {
       rowNumber = number
+      // Its digits as a cell reference writes them (at most 7), for cellStart(): little-endian, as word(at:) reads.
+      (rowDigits, rowDigitCount) = (0, 0)
+      var rest = number
+      while rest > 0 {
+        rowDigits = rowDigits << 8 | UInt64(UInt8(ascii: "0") + UInt8(rest % 10))
+        rowDigitCount += 1
+        rest /= 10
+      }
     } else {
       rowIsSimple = false
     }
@@ -538,15 +550,36 @@ struct XLSXSheetScanner {
       }
     }
     var column = -1
-    if let reference, let found = XLSXCellReference(utf8: bytes.slice(reference)), found.row == rowNumber,
-      found.column > (cells.last?.column ?? -1)
-    {
-      column = found.column
+    if let reference, let found = referenceColumn(reference), found > (cells.last?.column ?? -1) {
+      column = found
     } else {
       rowIsSimple = false
     }
     current = Cell(column: column, style: style, kind: kind, value: 0..<0, isPlain: true)
     return (kind, isString)
+  }
+
+  /// The column of a cell reference in the row being read (``XLSXCellReference`` of it, on row ``rowNumber``);
+  /// `nil` for any other reference. One to three capital letters followed by the row's digits are read at once
+  /// (the digits compared as a word); anything else by ``XLSXCellReference``.
+  @inline(__always)
+  private func referenceColumn(_ reference: Range<Int>) -> Int? {
+    var letters = 0
+    var column = 0
+    while letters < 3, letters < reference.count {
+      let letter = bytes[reference.lowerBound + letters] &- UInt8(ascii: "A")
+      guard letter < 26 else { break }
+      column = column * 26 + Int(letter) + 1
+      letters += 1
+    }
+    if letters > 0, rowDigitCount > 0, reference.count - letters == rowDigitCount,
+      bytes.word(at: reference.lowerBound + letters, length: rowDigitCount) == rowDigits,
+      column <= XLSXCellReference.columnCount
+    {
+      return column - 1
+    }
+    guard let found = XLSXCellReference(utf8: bytes.slice(reference)), found.row == rowNumber else { return nil }
+    return found.column
   }
 
   /// Adds the ``current`` cell, finished, to ``cells``: a simple row has at most a cell per column; the others

@@ -22,6 +22,25 @@ struct EndToEndRobustnessTests {
     #expect(try directory.fileNames() == ["p.converted.converted.csv", "p.converted.csv", "p.csv"])
   }
 
+  /// An output whose name is near the 255 bytes a name may have is written (its temporary name is cut short),
+  /// for a CSV and for a workbook, and nothing else is left beside it.
+  @Test func anOutputOfALongNameIsWritten() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("in.csv", "date,amount,from,to\n2020-01-02,100,EUR,USD\n")
+    let long = String(repeating: "a", count: 250) + ".csv"
+    let result = try cli.run(["convert", "-q", "in.csv", "-o", long], in: directory.url)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(try directory.fileNames() == [long, "in.csv"].sorted())
+    #expect(try directory.read(long).hasPrefix("date,amount,from,to,fx_rate"))
+    try FileManager.default.copyItem(
+      atPath: try Fixture.path("Workbooks", "equivalence.xlsx"), toPath: directory.path + "/book.xlsx")
+    let book = String(repeating: "b", count: 249) + ".xlsx"
+    let workbook = try cli.run(["convert", "-q", "book.xlsx", "-o", book], in: directory.url)
+    #expect(workbook.status == 1, "\(workbook.standardError)")  // converted; some of its records are errors
+    #expect(try directory.fileNames() == [long, book, "book.xlsx", "in.csv"].sorted())
+  }
+
   @Test func anAnnotatedFileIsNotAnnotatedTwice() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

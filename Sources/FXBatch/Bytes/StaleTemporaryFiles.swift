@@ -14,10 +14,17 @@ import Foundation
 /// process no longer exists (`kill(pid, 0)` fails with `ESRCH`), that are regular files of this user.
 public enum StaleTemporaryFiles {
   /// The temporary name of an output file while it is written (``AtomicFile``), in the same directory:
-  /// `.NAME.fxbatch-PID-ATTEMPT.tmp`.
+  /// `.NAME.fxbatch-PID-ATTEMPT.tmp`, with NAME cut short (by whole characters) when the whole would pass the
+  /// 255 bytes a file name may have, so that an output of a long name can be written too.
   static func atomicName(of name: String, pid: pid_t, attempt: Int) -> String {
-    ".\(name).fxbatch-\(pid)-\(attempt).tmp"
+    let suffix = ".fxbatch-\(pid)-\(attempt).tmp"
+    var kept = Substring(name)
+    while !kept.isEmpty, 1 + kept.utf8.count + suffix.utf8.count > longestName { kept = kept.dropLast() }
+    return "." + kept + suffix
   }
+
+  /// The most bytes a file name may have (`NAME_MAX` on Linux and macOS).
+  static let longestName = 255
 
   /// The name of a stream's spooled copy in `$TMPDIR` (``BatchJob``): `fxbatch-spool-PID-NUMBER`.
   public static func spoolName(pid: pid_t, number: Int) -> String { "fxbatch-spool-\(pid)-\(number)" }

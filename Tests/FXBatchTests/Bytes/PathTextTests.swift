@@ -45,6 +45,14 @@ struct PathTextTests {
     #expect(atomic == ".out.csv.fxbatch-4242-3.tmp")
     #expect(StaleTemporaryFiles.owner(ofName: atomic) == 4242)
     #expect(StaleTemporaryFiles.owner(ofName: ".a.fxbatch-7.fxbatch-4242-1.tmp") == 4242)
+    // A long name (here of two-byte characters) is cut short by whole characters to fit 255 bytes, still known.
+    for length in [200, 236, 237, 250, 255] {
+      let long = StaleTemporaryFiles.atomicName(
+        of: String(repeating: "é", count: length / 2) + ".csv", pid: 4_194_304, attempt: 12)
+      #expect(long.utf8.count <= 255 && long.hasSuffix(".fxbatch-4194304-12.tmp") && long.hasPrefix(".éé"))
+      #expect(String(decoding: Array(long.utf8), as: UTF8.self) == long)
+      #expect(StaleTemporaryFiles.owner(ofName: long) == 4_194_304)
+    }
     #expect(StaleTemporaryFiles.owner(ofName: StaleTemporaryFiles.spoolName(pid: 4242, number: 0)) == 4242)
     #expect(StaleTemporaryFiles.owner(ofName: "fxbatch-stdin-4242.csv") == 4242)
     for name in [

@@ -146,8 +146,8 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--offline"], valueName: nil, help: "Use only the cache, embedded data and files; no network", group: .fetching),
     OptionSpec(
-      names: ["--output-dir"], valueName: "DIR", help: "Write X.converted.csv into DIR (which must exist) instead of beside X.csv",
-      group: .output),
+      names: ["--output-dir"], valueName: "DIR",
+      help: "Write X.converted.csv into DIR (which must exist) instead of beside X.csv", group: .output),
     OptionSpec(
       names: ["--output-decimal-separator"], valueName: ". | ,", help: "Decimal mark of fx_rate and fx_converted (default .)",
       group: .output, completion: .words([".", ","])),

@@ -41,6 +41,20 @@ struct EndToEndRobustnessTests {
     #expect(try directory.fileNames() == [long, book, "book.xlsx", "in.csv"].sorted())
   }
 
+  /// The summary's first line says how many of the files were refused, so that its totals are not read as the
+  /// whole run's.
+  @Test func theSummaryCountsRefusedFiles() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("ok.csv", "date,amount,from,to\n2020-01-02,100,EUR,USD\n")
+    try directory.write("bad.csv", "foo,bar\n1,2\n")
+    let result = try cli.run(["convert", "ok.csv", "bad.csv"], in: directory.url)
+    #expect(result.status == 2)
+    #expect(result.standardError.hasPrefix("fxbatch: 2 files (1 refused), 1 record: 1 ok, 0 fallback, 0 error\n"))
+    let fine = try cli.run(["convert", "-o", "out.csv", "ok.csv"], in: directory.url)
+    #expect(fine.standardError.hasPrefix("fxbatch: 1 file, 1 record: 1 ok, 0 fallback, 0 error\n"))
+  }
+
   @Test func anAnnotatedFileIsNotAnnotatedTwice() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

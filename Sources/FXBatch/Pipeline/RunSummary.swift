@@ -4,7 +4,12 @@ public enum RunSummary {
   public static func text(of report: RunReport) -> String {
     var lines: [String] = []
     let files = report.files.count
-    lines.append("fxbatch: \(files) file\(files == 1 ? "" : "s"), \(describe(report.totals))")
+    // Files refused or skipped convert nothing: the first line says how many, so the totals are read rightly.
+    let refused = report.files.filter { $0.fileError != nil }.count
+    let skipped = report.files.filter { $0.skipped != nil && $0.fileError == nil }.count
+    let notConverted = [(refused, "refused"), (skipped, "skipped")].filter { $0.0 > 0 }.map { "\($0.0) \($0.1)" }
+    let aside = notConverted.isEmpty ? "" : " (\(notConverted.joined(separator: ", ")))"
+    lines.append("fxbatch: \(files) file\(files == 1 ? "" : "s")\(aside), \(describe(report.totals))")
     for file in report.files {
       if let reason = file.skipped {
         lines.append("  \(file.input): skipped, \(reason)")

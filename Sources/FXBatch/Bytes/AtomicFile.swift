@@ -116,6 +116,15 @@ public final class AtomicFile {
 
   deinit { discard() }
 
+  /// Whether an output at `path` is written straight to what is there (a descriptor of this process, a device, a
+  /// FIFO) rather than through a temporary file renamed into place: opening one may wait (a FIFO waits for its
+  /// reader) and writes to it cannot be taken back, so a writer that may fail late opens it last.
+  public static func writesInPlace(_ path: String) -> Bool {
+    if openDescriptor(named: path) != nil { return true }
+    var existing = stat()
+    return stat(path, &existing) == 0 && existing.st_mode & S_IFMT != S_IFREG && existing.st_mode & S_IFMT != S_IFDIR
+  }
+
   /// The descriptor of this process a path names — `/dev/fd/N`, `/proc/self/fd/N` or `/proc/PID/fd/N` (this
   /// process's), or a symbolic link that leads to one (`/dev/stdout` → `/proc/self/fd/1`) — when it is open.
   static func openDescriptor(named path: String) -> Int32? {

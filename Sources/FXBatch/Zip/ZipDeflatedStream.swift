@@ -31,8 +31,10 @@ public final class ZipDeflatedStream: Sendable {
   private let state = Mutex(State())
   /// One signal per chunk put, and one for the end (finished or abandoned).
   private let filled = DispatchSemaphore(value: 0)
-  /// One permit per chunk that may wait; given back when the writer takes one, or when it stops reading.
-  private let room = DispatchSemaphore(value: ZipDeflatedStream.chunksInFlight)
+  /// One permit per chunk that may wait; given back when the writer takes one, or when it stops reading. Made
+  /// with none and given its permits at once: libdispatch traps when a semaphore is freed with fewer permits
+  /// than it was made with, as this one is when the stream ends with chunks still waiting.
+  private let room = DispatchSemaphore(value: 0)
 
   private struct State {
     var chunks: [[UInt8]] = []
@@ -56,6 +58,7 @@ public final class ZipDeflatedStream: Sendable {
 
   public init(mayPassZip32Limits: Bool) {
     self.mayPassZip32Limits = mayPassZip32Limits
+    for _ in 0..<Self.chunksInFlight { room.signal() }
   }
 
   // MARK: The deflater's side
@@ -125,6 +128,9 @@ public final class ZipDeflatedStream: Sendable {
 
   /// The end, once the stream has one.
   var ended: End? { state.withLock { $0.end } }
+
+  /// Whether the writer has stopped reading (its package's writing is ending, or over).
+  public var writerStopped: Bool { state.withLock { $0.writerStopped } }
 }
 
 /// The libzip source of a ``ZipDeflatedStream``'s entry (`zip_source_function(3)`): reads its chunks as they

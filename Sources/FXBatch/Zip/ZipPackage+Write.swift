@@ -32,7 +32,7 @@ extension ZipPackage {
   /// libzip writes the new archive (copying the untouched entries' data without inflating it, deflating the
   /// new content) into an ``AtomicFile`` beside `outputPath`, renamed into place once complete, so a failure
   /// leaves no file and the input is never touched (to a device or a pipe, which libzip cannot seek in, through
-  /// an unnamed temporary file copied to it). A replaced entry keeps
+  /// an unnamed temporary file copied to it, the output opened only then). A replaced entry keeps
   /// its compression method and modification time (a package written twice is the same); a deflated one, and
   /// an added one, is deflated at ``deflateLevel`` (a converted sheet comes deflated already, as
   /// ``ZipEntryContent/deflatedStream(_:)``, and is copied as it comes).
@@ -48,10 +48,27 @@ extension ZipPackage {
     for replacement in replacements where !names.insert(replacement.name).inserted {
       throw .writeFailed(path: outputPath, reason: "\(replacement.name) is replaced twice")
     }
-    let output: AtomicFile
-    do { output = try AtomicFile(path: outputPath, permissionsOf: path) } catch {
-      throw .writeFailed(path: outputPath, reason: error.description)
+    if !replacements.isEmpty, AtomicFile.writesInPlace(outputPath) {
+      // A device, a pipe or a descriptor of this process: libzip needs a file it can seek in, copied to the output
+      // once written; the output is opened only then (a FIFO's open waits for its reader, and a package that
+      // fails, or whose stream is abandoned, opens nothing).
+      let temporary: Int32
+      do { temporary = try UnnamedTemporaryFile.create(prefix: "fxbatch-zip") } catch {
+        throw .writeFailed(path: outputPath, reason: error.description)
+      }
+      defer { close(temporary) }
+      try writeArchive(to: temporary, replacing: replacements, path: outputPath)
+      let output = try Self.output(outputPath, permissionsOf: path)
+      do throws(ZipError) {
+        try copy(temporary, to: output, path: outputPath)
+        do { try output.commit() } catch { throw ZipError.writeFailed(path: outputPath, reason: error.description) }
+      } catch {
+        output.discard()
+        throw error
+      }
+      return
     }
+    let output = try Self.output(outputPath, permissionsOf: path)
     do throws(ZipError) {
       if replacements.isEmpty {
         // libzip writes nothing for an archive without changes: the copy is the file itself.
@@ -60,7 +77,7 @@ extension ZipPackage {
         // A regular file: libzip writes the archive into the output's temporary file at once.
         try writeArchive(to: seekable, replacing: replacements, path: outputPath)
       } else {
-        // A device or a pipe: libzip needs a file it can seek in, copied to the output once written.
+        // It became a device or a pipe meanwhile: through an unnamed temporary file, copied to it once written.
         let temporary: Int32
         do { temporary = try UnnamedTemporaryFile.create(prefix: "fxbatch-zip") } catch {
           throw .writeFailed(path: outputPath, reason: error.description)
@@ -73,6 +90,12 @@ extension ZipPackage {
     } catch {
       output.discard()
       throw error
+    }
+  }
+
+  private static func output(_ path: String, permissionsOf template: String) throws(ZipError) -> AtomicFile {
+    do { return try AtomicFile(path: path, permissionsOf: template) } catch {
+      throw .writeFailed(path: path, reason: error.description)
     }
   }
 

@@ -1,5 +1,6 @@
 import FXBatchTestSupport
 import Foundation
+import Synchronization
 import Testing
 
 @testable import FXBatch
@@ -199,6 +200,89 @@ struct EndToEndXLSXTests {
       firstSheet.standardError.contains(
         #"use --to-field NAME or --to CODE; if the records are on another sheet, choose it with --sheet NAME (the workbook's other sheets: "Notes")"#
       ))
+  }
+
+  /// A FIFO as the output is opened once the package is complete: a workbook that fails late opens nothing (no
+  /// reader: the run does not wait for one), and one whose one-pass road falls back late still gives its reader
+  /// the whole package.
+  @Test func aFIFOIsOpenedOnceThePackageIsComplete() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    func record(_ row: Int) -> String {
+      #"<row r="\#(row)"><c r="A\#(row)"><v>\#(row)</v></c><c r="B\#(row)" t="inlineStr"><is><t>USD</t></is></c>"#
+        + #"<c r="C\#(row)" t="inlineStr"><is><t>EUR</t></is></c></row>"#
+    }
+    func sheet(_ rows: String, last: Int) -> [UInt8] {
+      Array(
+        (#"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">"#
+          + #"<dimension ref="A1:C\#(last)"/><sheetData><row r="1"><c r="A1" t="inlineStr"><is><t>amount</t></is></c>"#
+          + #"<c r="B1" t="inlineStr"><is><t>from</t></is></c><c r="C1" t="inlineStr"><is><t>to</t></is></c></row>"#
+          + rows + "</sheetData></worksheet>").utf8)
+    }
+    let records = (2...3000).map(record).joined()
+    // A cell of a type no sheet has, near the end: refused (exit 2) after the conversion began.
+    let failing = try XLSXRowCollectorTests.workbook(
+      sheet: sheet(records + #"<row r="3001"><c r="A3001" t="x"><v>1</v></c></row>"#, last: 3001), in: directory,
+      named: "failing.xlsx")
+    // A row wider than the dimension near the end: the one-pass road falls back to two passes.
+    let wide = try XLSXRowCollectorTests.workbook(
+      sheet: sheet(records + #"<row r="3001"><c r="A3001"><v>5</v></c><c r="H3001"><v>1</v></c></row>"#, last: 3001),
+      in: directory, named: "wide.xlsx")
+    let fifo = directory.path + "/fifo"
+    try #require(mkfifo(fifo, 0o600) == 0)
+    let refused = try cli.run(["convert", "-q", failing, "-o", fifo], in: directory.url)
+    #expect(refused.status == 2)
+    #expect(refused.standardError.contains("C3001") || refused.standardError.contains("A3001"), "\(refused.standardError)")
+    // A reader on the FIFO gets the whole package.
+    let read = Mutex<Data?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      // Opened for reading as `cat` does: the open waits for the writer.
+      let bytes = FileHandle(forReadingAtPath: fifo)?.readDataToEndOfFile()
+      read.withLock { $0 = bytes }
+      done.signal()
+    }
+    let converted = try cli.run(["convert", "-q", wide, "-o", fifo], in: directory.url)
+    #expect(converted.status == 1, "\(converted.standardError)")  // converted; the wide row is an error record
+    done.wait()
+    let bytes = try #require(read.withLock { $0 })
+    let copy = try directory.write(Array(bytes), named: "copy.xlsx")
+    let rows = try Self.rows(of: copy)
+    #expect(rows.count == 3001)
+  }
+
+  /// A write that fails while the sheet is converted (here past the process's file size limit) is reported with
+  /// the system's reason, not as the deflater's "the package's writing has stopped", and leaves nothing.
+  @Test func aWriteFailureMidwaySaysWhy() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var rows =
+      #"<row r="1"><c r="A1" t="inlineStr"><is><t>amount</t></is></c><c r="B1" t="inlineStr"><is><t>from</t></is></c>"#
+      + #"<c r="C1" t="inlineStr"><is><t>to</t></is></c></row>"#
+    for row in 2...60_000 {
+      rows +=
+        #"<row r="\#(row)"><c r="A\#(row)"><v>\#(row * 7919 % 100_003).\#(row % 100)</v></c>"#
+        + #"<c r="B\#(row)" t="inlineStr"><is><t>\#(["USD", "GBP", "JPY"][row % 3])</t></is></c>"#
+        + #"<c r="C\#(row)" t="inlineStr"><is><t>EUR</t></is></c></row>"#
+    }
+    let sheet =
+      #"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">"#
+      + "<sheetData>\(rows)</sheetData></worksheet>"
+    _ = try XLSXRowCollectorTests.workbook(sheet: Array(sheet.utf8), in: directory, named: "book.xlsx")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    // 400 KiB: the converted sheet deflates to a few megabytes.
+    process.arguments = ["-c", "ulimit -f 400; exec \"$0\" convert -q book.xlsx -o out.xlsx", cli.executable.path]
+    process.currentDirectoryURL = directory.url
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 2)
+    #expect(message.contains("File too large"), "\(message)")
+    #expect(!message.contains("has stopped"), "\(message)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["book.xlsx"])
   }
 
   /// A workbook's annotated copy is a zip package: standard output is refused before anything is written.

@@ -222,6 +222,17 @@ struct ZipWriteTests {
     if outputExists { #expect(Array(try Data(contentsOf: URL(fileURLWithPath: output))) == Array("old".utf8)) }
   }
 
+  /// A stream freed with chunks still waiting (abandoned while its writer was busy elsewhere) is freed quietly
+  /// (libdispatch traps when a semaphore is freed with fewer permits than it was made with).
+  @Test func aStreamFreedWithChunksWaitingIsFine() throws {
+    for waiting in [1, ZipDeflatedStream.chunksInFlight] {
+      let stream = ZipDeflatedStream(mayPassZip32Limits: false)
+      for _ in 0..<waiting { try [UInt8](repeating: 7, count: 100).withUnsafeBufferPointer { try stream.put($0) } }
+      stream.abandon()
+      #expect(stream.ended == .abandoned)
+    }
+  }
+
   /// Bytes that do not deflate: `count` pseudo-random ones.
   static func noise(_ count: Int) -> [UInt8] {
     var seed: UInt64 = 1
@@ -250,6 +261,8 @@ struct ZipWriteTests {
       }
     }
     #expect(thrown == .writeFailed(reason: "the package's writing has stopped"))
+    // What the deflater's error says: the writing has stopped, and its own error is the one to report.
+    #expect(stream.writerStopped)
     #expect(throws: ZipError.writeFailed(path: nowhere, reason: "cannot create \(nowhere): No such file or directory")) {
       try writing.wait()
     }

@@ -117,10 +117,12 @@ final class XLSXSheetConversion {
     do { try deflater.write(bytes) } catch { throw failure(error) }
   }
 
-  /// The error of a failed hand-over: the package's writing's own, when it stopped (a full disk, say), else the
-  /// deflater's.
+  /// The error of a failed hand-over: the package's writing's own, when it stopped (a full disk, say: the
+  /// deflater's error then only says so, and the writing is ending), else the deflater's.
   private func failure(_ error: OutputError) -> FileError {
-    if let failure = writing.failure { return writeFailure(failure) }
+    if deflated.writerStopped {
+      do { try writing.wait() } catch { return writeFailure(error) }
+    }
     return FileError(path: scan.displayPath, message: "\(error)")
   }
 

@@ -17,7 +17,7 @@
 /// input descriptor (`pread(2)`) and written to a separate, seekable output descriptor (`pwrite(2)`, in writes of
 /// up to a megabyte: libzip goes back to fill in each local header once the entry's data is written), which the
 /// caller then moves into place.
-final class ZipArchiveSource {
+final class ZipArchiveSource: ZipSourceAnswering {
   /// The input, owned: closed when libzip frees the source.
   private let input: Int32
   private let size: UInt64
@@ -52,23 +52,8 @@ final class ZipArchiveSource {
 
   deinit { close(input) }
 
-  /// A libzip source that calls back into this object and keeps it alive until libzip frees the source.
-  ///
-  /// - Returns: the source, or `nil` (with this object released) when libzip cannot allocate one.
-  func makeSource() -> OpaquePointer? {
-    let context = Unmanaged.passRetained(self).toOpaque()
-    var error = zip_error_t()
-    zip_error_init(&error)
-    defer { zip_error_fini(&error) }
-    guard let source = zip_source_function_create(zipArchiveSourceCallback, context, &error) else {
-      Unmanaged<ZipArchiveSource>.fromOpaque(context).release()
-      return nil
-    }
-    return source
-  }
-
   /// Answers one command; −1 after recording the error for `ZIP_SOURCE_ERROR`.
-  fileprivate func answer(_ data: UnsafeMutableRawPointer?, _ length: UInt64, _ command: zip_source_cmd_t) -> Int64 {
+  func answer(_ data: UnsafeMutableRawPointer?, _ length: UInt64, _ command: zip_source_cmd_t) -> Int64 {
     switch command {
     case ZIP_SOURCE_OPEN:
       position = 0
@@ -199,16 +184,40 @@ final class ZipArchiveSource {
   }
 }
 
-/// The C callback of every ``ZipArchiveSource``: `context` is the retained object, released when libzip frees
-/// the source.
-private func zipArchiveSourceCallback(
+/// An object that answers libzip's source commands (`zip_source_function(3)`) for the source it makes.
+protocol ZipSourceAnswering: AnyObject {
+  /// Answers one command (not `ZIP_SOURCE_FREE`, which releases the object).
+  func answer(_ data: UnsafeMutableRawPointer?, _ length: UInt64, _ command: zip_source_cmd_t) -> Int64
+}
+
+extension ZipSourceAnswering {
+  /// A libzip source that calls back into this object and keeps it alive until libzip frees the source.
+  ///
+  /// - Returns: the source, or `nil` (with this object released) when libzip cannot allocate one.
+  func makeSource() -> OpaquePointer? {
+    let context = Unmanaged<AnyObject>.passRetained(self).toOpaque()
+    var error = zip_error_t()
+    zip_error_init(&error)
+    defer { zip_error_fini(&error) }
+    guard let source = zip_source_function_create(zipSourceCallback, context, &error) else {
+      Unmanaged<AnyObject>.fromOpaque(context).release()
+      return nil
+    }
+    return source
+  }
+}
+
+/// The C callback of every source a ``ZipSourceAnswering`` object makes: `context` is the retained object,
+/// released when libzip frees the source.
+private func zipSourceCallback(
   _ context: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?, _ length: UInt64, _ command: zip_source_cmd_t
 ) -> Int64 {
   guard let context else { return -1 }
-  let object = Unmanaged<ZipArchiveSource>.fromOpaque(context)
+  let object = Unmanaged<AnyObject>.fromOpaque(context)
   if command == ZIP_SOURCE_FREE {
     object.release()
     return 0
   }
-  return object.takeUnretainedValue().answer(data, length, command)
+  guard let answering = object.takeUnretainedValue() as? any ZipSourceAnswering else { return -1 }
+  return answering.answer(data, length, command)
 }

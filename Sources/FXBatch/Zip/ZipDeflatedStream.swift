@@ -135,7 +135,7 @@ public final class ZipDeflatedStream: Sendable {
 
 /// The libzip source of a ``ZipDeflatedStream``'s entry (`zip_source_function(3)`): reads its chunks as they
 /// come, and states the deflate method, with the sizes and CRC-32 once the stream has finished.
-final class ZipDeflatedStreamSource {
+final class ZipDeflatedStreamSource: ZipSourceAnswering {
   private let stream: ZipDeflatedStream
   private var chunk: [UInt8] = []
   private var offset = 0
@@ -148,17 +148,7 @@ final class ZipDeflatedStreamSource {
   /// The writer reads no more, whatever made libzip let the source go.
   deinit { stream.stopReading() }
 
-  /// A libzip source that calls back into this object and keeps it alive until libzip frees the source.
-  func makeSource(in archive: OpaquePointer) -> OpaquePointer? {
-    let context = Unmanaged.passRetained(self).toOpaque()
-    guard let source = zip_source_function(archive, zipDeflatedStreamCallback, context) else {
-      Unmanaged<ZipDeflatedStreamSource>.fromOpaque(context).release()
-      return nil
-    }
-    return source
-  }
-
-  fileprivate func answer(_ data: UnsafeMutableRawPointer?, _ length: UInt64, _ command: zip_source_cmd_t) -> Int64 {
+  func answer(_ data: UnsafeMutableRawPointer?, _ length: UInt64, _ command: zip_source_cmd_t) -> Int64 {
     switch command {
     case ZIP_SOURCE_OPEN, ZIP_SOURCE_CLOSE:
       return 0
@@ -210,18 +200,4 @@ final class ZipDeflatedStreamSource {
     errorCode = code
     return -1
   }
-}
-
-/// The C callback of every ``ZipDeflatedStreamSource``: `context` is the retained object, released when libzip
-/// frees the source.
-private func zipDeflatedStreamCallback(
-  _ context: UnsafeMutableRawPointer?, _ data: UnsafeMutableRawPointer?, _ length: UInt64, _ command: zip_source_cmd_t
-) -> Int64 {
-  guard let context else { return -1 }
-  let object = Unmanaged<ZipDeflatedStreamSource>.fromOpaque(context)
-  if command == ZIP_SOURCE_FREE {
-    object.release()
-    return 0
-  }
-  return object.takeUnretainedValue().answer(data, length, command)
 }

@@ -175,7 +175,7 @@ extension ZipPackage {
       return zip_source_file(archive, path, 0, -1)
     case .deflatedStream(let stream):
       // The source says its bytes are deflated: libzip copies them as they are.
-      return ZipDeflatedStreamSource(stream).makeSource(in: archive)
+      return ZipDeflatedStreamSource(stream).makeSource()
     }
   }
 

@@ -41,8 +41,7 @@ public final class AtomicFile {
     }
     // A device or a pipe (`-o /dev/null`, a FIFO) is written to directly: renaming a file over it would
     // replace the device itself.
-    var existing = stat()
-    if stat(path, &existing) == 0, existing.st_mode & S_IFMT != S_IFREG, existing.st_mode & S_IFMT != S_IFDIR {
+    if Self.namesDeviceOrPipe(path) {
       let descriptor = open(path, O_WRONLY | O_CLOEXEC)
       guard descriptor >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
       self.descriptor = descriptor
@@ -120,7 +119,12 @@ public final class AtomicFile {
   /// FIFO) rather than through a temporary file renamed into place: opening one may wait (a FIFO waits for its
   /// reader) and writes to it cannot be taken back, so a writer that may fail late opens it last.
   public static func writesInPlace(_ path: String) -> Bool {
-    if openDescriptor(named: path) != nil { return true }
+    openDescriptor(named: path) != nil || namesDeviceOrPipe(path)
+  }
+
+  /// Whether `path` names something that is there and is neither a regular file nor a directory (a device, a
+  /// FIFO, a socket).
+  private static func namesDeviceOrPipe(_ path: String) -> Bool {
     var existing = stat()
     return stat(path, &existing) == 0 && existing.st_mode & S_IFMT != S_IFREG && existing.st_mode & S_IFMT != S_IFDIR
   }

@@ -23,9 +23,6 @@ final class ZipArchiveSource: ZipSourceAnswering {
   private let size: UInt64
   /// The output, not owned; `nil` for a package that is only read.
   private let output: Int32?
-  /// For entry data that is already deflated: what its content inflates to, which `ZIP_SOURCE_STAT` reports
-  /// with the deflate method so that libzip copies the bytes without deflating them again.
-  private let deflated: (size: UInt64, crc: UInt32)?
   private var position: UInt64 = 0
   private var writePosition: UInt64 = 0
   private var writeLength: UInt64 = 0
@@ -41,13 +38,10 @@ final class ZipArchiveSource: ZipSourceAnswering {
   ///   - input: an open descriptor of the package, which the source takes over.
   ///   - size: the package's size in bytes.
   ///   - output: a descriptor open for reading and writing that receives the new archive, or `nil`.
-  ///   - deflated: when `input` is an entry's raw deflate data rather than an archive, its inflated size and
-  ///     CRC-32.
-  init(input: Int32, size: UInt64, output: Int32?, deflated: (size: UInt64, crc: UInt32)? = nil) {
+  init(input: Int32, size: UInt64, output: Int32?) {
     self.input = input
     self.size = size
     self.output = output
-    self.deflated = deflated
   }
 
   deinit { close(input) }
@@ -74,13 +68,6 @@ final class ZipArchiveSource: ZipSourceAnswering {
       zip_stat_init(stat)
       stat.pointee.size = size
       stat.pointee.valid |= UInt64(ZIP_STAT_SIZE)
-      if let deflated {
-        stat.pointee.size = deflated.size
-        stat.pointee.comp_size = size
-        stat.pointee.comp_method = UInt16(ZIP_CM_DEFLATE)
-        stat.pointee.crc = deflated.crc
-        stat.pointee.valid |= UInt64(ZIP_STAT_COMP_SIZE | ZIP_STAT_COMP_METHOD | ZIP_STAT_CRC)
-      }
       return Int64(MemoryLayout<zip_stat_t>.size)
     case ZIP_SOURCE_ERROR:
       guard let data, length >= 2 * MemoryLayout<Int32>.size else { return fail(ZIP_ER_INVAL) }

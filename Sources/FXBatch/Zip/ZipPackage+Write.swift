@@ -52,12 +52,8 @@ extension ZipPackage {
       // A device, a pipe or a descriptor of this process: libzip needs a file it can seek in, copied to the output
       // once written; the output is opened only then (a FIFO's open waits for its reader, and a package that
       // fails, or whose stream is abandoned, opens nothing).
-      let temporary: Int32
-      do { temporary = try UnnamedTemporaryFile.create(prefix: "fxbatch-zip") } catch {
-        throw .writeFailed(path: outputPath, reason: error.description)
-      }
+      let temporary = try archiveInTemporaryFile(replacing: replacements, path: outputPath)
       defer { close(temporary) }
-      try writeArchive(to: temporary, replacing: replacements, path: outputPath)
       let output = try Self.output(outputPath, permissionsOf: path)
       do throws(ZipError) {
         try copy(temporary, to: output, path: outputPath)
@@ -78,12 +74,8 @@ extension ZipPackage {
         try writeArchive(to: seekable, replacing: replacements, path: outputPath)
       } else {
         // It became a device or a pipe meanwhile: through an unnamed temporary file, copied to it once written.
-        let temporary: Int32
-        do { temporary = try UnnamedTemporaryFile.create(prefix: "fxbatch-zip") } catch {
-          throw .writeFailed(path: outputPath, reason: error.description)
-        }
+        let temporary = try archiveInTemporaryFile(replacing: replacements, path: outputPath)
         defer { close(temporary) }
-        try writeArchive(to: temporary, replacing: replacements, path: outputPath)
         try copy(temporary, to: output, path: outputPath)
       }
       do { try output.commit() } catch { throw ZipError.writeFailed(path: outputPath, reason: error.description) }
@@ -91,6 +83,22 @@ extension ZipPackage {
       output.discard()
       throw error
     }
+  }
+
+  /// An unnamed temporary file that libzip has written the package with the replacements to (for an output
+  /// libzip cannot seek in); the caller closes it.
+  private func archiveInTemporaryFile(
+    replacing replacements: [(name: String, content: ZipEntryContent)], path outputPath: String
+  ) throws(ZipError) -> Int32 {
+    let temporary: Int32
+    do { temporary = try UnnamedTemporaryFile.create(prefix: "fxbatch-zip") } catch {
+      throw .writeFailed(path: outputPath, reason: error.description)
+    }
+    do { try writeArchive(to: temporary, replacing: replacements, path: outputPath) } catch {
+      close(temporary)
+      throw error
+    }
+    return temporary
   }
 
   private static func output(_ path: String, permissionsOf template: String) throws(ZipError) -> AtomicFile {

@@ -273,9 +273,9 @@ final class XLSXRowSide: @unchecked Sendable {
 
   private struct State {
     var rows: WorkbookRowConverter
-    /// The fx_* columns' letters (`nil`: past XFD, no cell), and the pieces made for the cells (their markup by
-    /// prefix, columns and styles; the digits of a row and of a serial, kept: written every row).
-    private let columnLetters: [[UInt8]?]
+    /// The letters of the fx_* columns that get cells (not those past XFD), and the pieces made for the cells
+    /// (their markup by prefix, columns and styles; the digits of a row and of a serial, kept: written every row).
+    private let columnLetters: [[UInt8]]
     /// Each fx_* column's index in the cell markup's columns (`nil`: no cell); the styles' indexes in its styles:
     /// the date's, and the amounts' by their decimals.
     private let markupColumns: [Int?]
@@ -297,7 +297,7 @@ final class XLSXRowSide: @unchecked Sendable {
       displayPath: String, headerRow: Int, mapping: FieldMapping
     ) {
       self.rows = rows
-      columnLetters = columns
+      columnLetters = columns.compactMap { $0 }
       var next = 0
       markupColumns = columns.map { letters in
         guard letters != nil else { return nil }
@@ -314,7 +314,7 @@ final class XLSXRowSide: @unchecked Sendable {
         return markupStyles.count - 1
       }
       self.markupStyles = markupStyles
-      cellMarkup = XLSXSheetRewriter.CellMarkup(prefix: [], columns: columns.compactMap { $0 }, styles: markupStyles)
+      cellMarkup = XLSXSheetRewriter.CellMarkup(prefix: [], columns: columnLetters, styles: markupStyles)
       self.book = book
       self.displayPath = displayPath
       self.headerRow = headerRow
@@ -338,7 +338,7 @@ final class XLSXRowSide: @unchecked Sendable {
       if prefix.count != cellPrefix.count || !prefix.elementsEqual(cellPrefix) {
         cellPrefix = prefix.array
         cellMarkup = XLSXSheetRewriter.CellMarkup(
-          prefix: cellPrefix, columns: columnLetters.compactMap { $0 }, styles: markupStyles)
+          prefix: cellPrefix, columns: columnLetters, styles: markupStyles)
       }
       rowDigits.removeAll()
       XLSXSheetRewriter.appendDecimal(number, to: &rowDigits)

@@ -364,6 +364,33 @@ struct XLSXSheetScannerTests {
     for type in [" s", "S", "", "x", "s "] {
       add("type \"\(type)\"", record(2) + record(3).replacingOccurrences(of: #"<c r="A3">"#, with: #"<c r="A3" t="\#(type)">"#))
     }
+    // A cell's start tag as the scanner reads it at once (`r`, then `s` and `t` at most once each, in either
+    // order), and near misses that the general steps read.
+    let cellD3 = #"<c r="D3" s="1">"#
+    for (name, tag) in [
+      ("type before style", #"<c r="D3" t="n" s="1">"#),
+      ("style and type", #"<c r="D3" s="1" t="n">"#),
+      ("style twice", #"<c r="D3" s="1" s="1">"#),
+      ("type twice", #"<c r="D3" t="n" t="n">"#),
+      ("style of nine digits", #"<c r="D3" s="000000001">"#),
+      ("style of ten digits", #"<c r="D3" s="0000000001">"#),
+      ("empty style", #"<c r="D3" s="">"#),
+      ("another attribute after", #"<c r="D3" s="1" cm="1">"#),
+      ("another attribute first", #"<c cm="1" r="D3" s="1">"#),
+      ("two spaces", #"<c r="D3"  s="1">"#),
+      ("a space before >", #"<c r="D3" s="1" >"#),
+      ("four letters", #"<c r="AAAD3" s="1">"#),
+      ("more digits", #"<c r="D33" s="1">"#),
+      ("a type's prefix", #"<c r="D3" s="1" t="st">"#),
+      ("a longer type", #"<c r="D3" s="1" t="inlineStrs">"#),
+    ] {
+      add("cell tag: " + name, record(2) + record(3).replacingOccurrences(of: cellD3, with: tag))
+    }
+    add(
+      "cell tags: every type, empty cells",
+      #"<row r="2"><c r="A2" s="0" t="n"><v>5</v></c><c r="B2" s="3" t="inlineStr"><is><t>USD</t></is></c>"#
+        + #"<c r="C2" t="str" s="2"><v>EUR</v></c><c r="D2" t="d"><v>2024-03-08</v></c><c r="E2" t="b"><v>1</v></c>"#
+        + #"<c r="F2" t="e"><v>#N/A</v></c><c r="G2" s="4"/><c r="H2" t="s"/><c r="XFD2" t="inlineStr"/></row>"#)
     add(
       "attributes",
       #"<row r="2" spans="1:4" ht="15" customHeight="1" xml:lang="en"><c r="A2" cm="1" vm="1" ph="1" foo="a>b">"#
@@ -591,6 +618,20 @@ struct XLSXSheetScannerTests {
     ]
     for (constant, made) in pairs {
       #expect(constant.first == made.first && constant.second == made.second && constant.count == made.count)
+    }
+    // A cell's start tag (cellTag(at:)): `<c r="`, then words of up to 8 bytes.
+    let start = XLSXSheetScanner.cellReferenceStart
+    let madeStart = XLSXSheetScanner.literal(#"<c r=""#)
+    #expect(start.first == madeStart.first && start.second == madeStart.second && start.count == madeStart.count)
+    let words: [(UInt64, StaticString)] = [
+      (XLSXSheetScanner.styleStart, #" s=""#), (XLSXSheetScanner.typeStart, #" t=""#),
+      (XLSXSheetScanner.sharedType, #"s""#), (XLSXSheetScanner.numberType, #"n""#),
+      (XLSXSheetScanner.booleanType, #"b""#), (XLSXSheetScanner.errorType, #"e""#),
+      (XLSXSheetScanner.dateType, #"d""#), (XLSXSheetScanner.stringType, #"str""#),
+      (XLSXSheetScanner.inlineType.first, "inlineSt"), (XLSXSheetScanner.inlineType.second, #"r""#),
+    ]
+    for (constant, text) in words {
+      #expect(constant == XLSXSheetScanner.literal(text).first, "\(text)")
     }
   }
 

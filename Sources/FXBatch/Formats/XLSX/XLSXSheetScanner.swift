@@ -417,6 +417,20 @@ struct XLSXSheetScanner {
         if let found = capture, depth == found.depth { capture = nil }
         continue
       }
+      // A cell's start tag as nearly every sheet writes it, read at once (what the general steps below make of
+      // it comes out the same), or by those steps.
+      if open.count == rowDepth, let cell = cellTag(at: at) {
+        (type, typeIsString) = (cell.kind, cell.kind == .string)
+        (valueCount, inlineCount, hasFormula) = (0, 0, false)
+        if cell.isEmptyElement {
+          finishCell(type: type, typeIsString: typeIsString, values: 0, inlines: 0, formula: false)
+        } else {
+          inCell = true
+          try push((at + 1)..<(at + 2))
+        }
+        at = cell.end
+        continue
+      }
       let child = try startTag(at: at)
       let local = bytes.slice(localName(child.name))
       guard !local.equals("row") else { throw .declined("a row inside a row") }
@@ -506,6 +520,108 @@ struct XLSXSheetScanner {
     guard bytes.word(at: index, length: min(literal.count, 8)) == literal.first else { return false }
     return literal.count <= 8 || bytes.word(at: index + 8, length: literal.count - 8) == literal.second
   }
+
+  /// A cell's start tag at `index` in the form nearly every sheet writes: `<c r="` one to three capitals and
+  /// the row's own digits `"`, then ` s="` one to nine digits `"` and ` t="` a type of a sheet's `"`, each at most
+  /// once and in either order, then `>` or `/>`, naming a column past the row's cells before and at most XFD.
+  /// Makes it the ``current`` cell as ``startTag(at:isRoot:)`` and ``cellStart()`` make it (no attribute of it is
+  /// read after); `nil` for any other tag, or one within ``cellTagReach`` of the bytes read's end, which those
+  /// read.
+  ///
+  /// - Returns: its type, its end (after `>`), whether it is `<c …/>`.
+  @inline(__always)
+  private mutating func cellTag(at index: Int) -> (kind: CellKind, end: Int, isEmptyElement: Bool)? {
+    guard rowDigitCount > 0, index + Self.cellTagReach <= loaded, hasLiteral(Self.cellReferenceStart, at: index) else {
+      return nil
+    }
+    let bytes = self.bytes
+    var at = index + 6
+    var column = 0
+    while at < index + 9 {
+      let letter = bytes[at] &- UInt8(ascii: "A")
+      guard letter < 26 else { break }
+      column = column * 26 + Int(letter) + 1
+      at += 1
+    }
+    guard at > index + 6, column <= XLSXCellReference.columnCount, column - 1 > (cells.last?.column ?? -1),
+      bytes.word(at: at, length: rowDigitCount) == rowDigits, bytes[at + rowDigitCount] == UInt8(ascii: "\"")
+    else { return nil }
+    at += rowDigitCount + 1
+    var style = 0
+    var kind = CellKind.number
+    var (hasStyle, hasType) = (false, false)
+    while bytes[at] == 0x20 {
+      let word = bytes.word(at: at, length: 4)
+      if word == Self.styleStart, !hasStyle {
+        // ` s="digits"`
+        hasStyle = true
+        at += 4
+        let digits = at
+        var value = 0
+        while at < digits + 10, bytes[at] &- UInt8(ascii: "0") < 10 {
+          value = value * 10 + Int(bytes[at] &- UInt8(ascii: "0"))
+          at += 1
+        }
+        guard at > digits, at - digits <= 9, bytes[at] == UInt8(ascii: "\"") else { return nil }
+        style = value
+        at += 1
+      } else if word == Self.typeStart, !hasType {
+        // ` t="type"`
+        hasType = true
+        at += 4
+        switch bytes.word(at: at, length: 2) {
+        case Self.sharedType: kind = .shared
+        case Self.numberType: kind = .number
+        case Self.booleanType, Self.errorType, Self.dateType: kind = .other
+        default:
+          if bytes.word(at: at, length: 4) == Self.stringType {
+            kind = .string
+            at += 2
+          } else if bytes.word(at: at, length: 8) == Self.inlineType.first,
+            bytes.word(at: at + 8, length: 2) == Self.inlineType.second
+          {
+            kind = .inline
+            at += 8
+          } else {
+            return nil
+          }
+        }
+        at += 2
+      } else {
+        return nil
+      }
+    }
+    let end: Int
+    let isEmptyElement = bytes[at] == UInt8(ascii: "/")
+    if isEmptyElement {
+      guard bytes[at + 1] == UInt8(ascii: ">") else { return nil }
+      end = at + 2
+    } else {
+      guard bytes[at] == UInt8(ascii: ">") else { return nil }
+      end = at + 1
+    }
+    attributeCount = 0
+    anyPrefixed = false
+    current = Cell(column: column - 1, style: style, kind: kind, value: 0..<0, isPlain: true)
+    return (kind, end, isEmptyElement)
+  }
+
+  /// The bytes ``cellTag(at:)`` may read from a tag's start: more than its longest form,
+  /// `<c r="XFD1048576" s="123456789" t="inlineStr"/>`.
+  static let cellTagReach = 64
+
+  /// ``cellTag(at:)``'s markup as little-endian words: `<c r="`, ` s="`, ` t="`, and the types with their closing
+  /// quote (`s"`, `n"`, `b"`, `e"`, `d"`, `str"`, `inlineStr"`).
+  static var cellReferenceStart: (first: UInt64, second: UInt64, count: Int) { (0x223D_7220_633C, 0, 6) }
+  static var styleStart: UInt64 { 0x223D_7320 }
+  static var typeStart: UInt64 { 0x223D_7420 }
+  static var sharedType: UInt64 { 0x2273 }
+  static var numberType: UInt64 { 0x226E }
+  static var booleanType: UInt64 { 0x2262 }
+  static var errorType: UInt64 { 0x2265 }
+  static var dateType: UInt64 { 0x2264 }
+  static var stringType: UInt64 { 0x2272_7473 }
+  static var inlineType: (first: UInt64, second: UInt64) { (0x7453_656E_696C_6E69, 0x2272) }
 
   /// A cell's start tag was read (its attributes in ``attributes``): makes it the ``current`` one.
   ///

@@ -53,6 +53,11 @@ enum WorkbookRecords {
     /// Whether the run needs the records' keys (no converting table).
     let collectsKeys: Bool
     private var failure: FileError? = nil
+    /// Whether the sheet is refused already (``failure`` is set; the rest of it is read, not looked at), and
+    /// whether ``header`` is set: flags, which the per-row checks read instead of copying the optionals (an
+    /// outlined copy of the error on every row of a million-row sheet).
+    private(set) var isRefused = false
+    private(set) var hasHeader = false
     // The first values of the columns the run does not read, for the checks of fields it would pass over
     // (FileError.unreadField: dates in a sheet without a date field, currency codes under --from/--to).
     private var samples = FieldSamples(skipping: [])
@@ -78,23 +83,24 @@ enum WorkbookRecords {
 
     /// Whether the next row must be given whole (``add(_:)``): before the header, while samples are gathered,
     /// and once the sheet is refused (then rows are only read).
-    var needsWholeRow: Bool { header == nil || !samples.isComplete }
-
-    /// Whether the sheet is refused already (the rest of it is read, not looked at).
-    var isRefused: Bool { failure != nil }
+    var needsWholeRow: Bool { !hasHeader || !samples.isComplete }
 
     /// Adds a row.
     mutating func add(_ row: XLSXRow) {
-      if failure != nil { return }
+      if isRefused { return }
       lastColumn = max(lastColumn, row.cells.last?.reference.column ?? 0)
       if isBlank(row) { return }
-      guard header != nil else {
+      guard hasHeader else {
         header = row
+        hasHeader = true
         do {
           (names, mapping) = try headerMapping(
             row, displayPath: file.displayPath, sheetName: sheetName, options: context.options, otherSheets: otherSheets)
           samples = FieldSamples(skipping: Set(located(names, mapping).values))
-        } catch { failure = error }
+        } catch {
+          failure = error
+          isRefused = true
+        }
         return
       }
       if !samples.isComplete {
@@ -114,7 +120,7 @@ enum WorkbookRecords {
     /// Adds a record row that is not blank, whose amount is no text, and whose key is `key` (`nil`: the rules
     /// give it none), read without its cells: its last column is `lastColumn`.
     mutating func addRecord(lastColumn: Int, key: RateKey?) {
-      if failure != nil { return }
+      if isRefused { return }
       self.lastColumn = max(self.lastColumn, lastColumn)
       if collectsKeys, let key, let packed = RateKeyIndex.pack(key) { keys.insert(packed) }
     }

@@ -82,7 +82,7 @@ extension XLSXFormat {
           let first = !rowsBegun
           rowsBegun = true
           guard !state.isRefused else { break }
-          let hadHeader = state.header != nil
+          let hadHeader = state.hasHeader
           whole = try addRow(scanner, to: &state, decoder: &decoder, book: book, context: context)
           if let whole { scanner.previousRow = whole.number }
           if state.isRefused {

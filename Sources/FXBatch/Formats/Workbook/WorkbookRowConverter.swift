@@ -38,6 +38,15 @@ struct WorkbookRowConverter {
     ByteView(valueBytes.bytes).slice((index == 0 ? 0 : valueEnds[index - 1])..<valueEnds[index])
   }
 
+  /// Appends the row's values to `bytes` (back to back, in ``AnnotationColumn`` order), for a cell writer that
+  /// writes them later; returns where each ends, from where they start there, and what the cells' styles take.
+  func appendValues(to bytes: inout ByteBuffer) -> WorkbookRowValues {
+    var ends = InlineArray<7, Int>(repeating: 0)
+    for index in 0..<WorkbookRowValues.count { ends[index] = valueEnds[index] }
+    bytes.append(ByteView(valueBytes.bytes).slice(0..<valueEnds[WorkbookRowValues.count - 1]))
+    return WorkbookRowValues(ends: ends, decimals: decimals, rateDay: rateDay)
+  }
+
   /// The row's values as text (``RowOutcome/cells(decimalMark:)``).
   var values: [String] { valueEnds.indices.map { String(decoding: value($0).buffer, as: UTF8.self) } }
 
@@ -102,5 +111,25 @@ struct WorkbookRowConverter {
       valueBytes.append(Array(value.utf8))
       valueEnds[index] = valueBytes.count
     }
+  }
+}
+
+/// The annotation values of one converted row, copied out of its ``WorkbookRowConverter`` for a cell writer
+/// (``WorkbookRowConverter/appendValues(to:)``): the values are back to back in a buffer of the caller's.
+struct WorkbookRowValues {
+  /// The annotation columns (``AnnotationColumn``'s cases; `XLSXFastPathTests` checks it), as the size of
+  /// ``ends`` writes it.
+  static let count = 7
+  /// Where each column's value ends, from the row's first value byte.
+  var ends: InlineArray<7, Int>
+  /// The digits after the decimal mark of the row's converted amount (`nil`: not converted).
+  var decimals: Int?
+  /// The row's rate day, when the fast path knows it as a day (else read from its text).
+  var rateDay: CalendarDay?
+
+  /// The `index`th column's value among `bytes`, the row's values from its first.
+  @inline(__always)
+  func value(_ index: Int, in bytes: ByteView) -> ByteView {
+    bytes.slice((index == 0 ? 0 : ends[index - 1])..<ends[index])
   }
 }

@@ -1,13 +1,14 @@
 /// The annotated copy of one `.xlsx` sheet as it is written: the fx_* cells of each row (converted by
-/// ``WorkbookRowConverter``, written by ``XLSXRowSide``), the sheet deflated as it comes (``ZipDeflater``), and
+/// ``WorkbookRowConverter``, written by ``XLSXCellWriter``), the sheet deflated as it comes (``ZipDeflater``), and
 /// the package with it and the styles part (with the new number formats) replaced, written on a thread of its
 /// own from the start (``ZipPackage/startWriting(to:replacing:)``): the deflated sheet goes into the package as
 /// it comes (``ZipDeflatedStream``).
 ///
-/// On the scanner's roads the rows are converted on the deflater's thread: the reading thread places each row
-/// in the markup (``scannedRow(_:whole:markup:rowStart:)``: its decoded key and amount, or the row read whole), and when
-/// a block of markup is handed over (``flush(_:)``) the deflater's thread converts its rows and writes their
-/// cells in their places before deflating it (``XLSXRowSide``). The libxml2 road converts and writes at once
+/// The rows are converted on the reading thread, as they are read. On the scanner's roads their cells are
+/// written on the deflater's thread: the reading thread places each converted row's values in the markup
+/// (``scannedRow(_:whole:markup:rowStart:)``), and when a block of markup is handed over (``flush(_:)``) the
+/// deflater's thread writes their cells in their places before deflating it (``XLSXCellWriter``): the work of
+/// a row is shared by the two threads about evenly. The libxml2 road writes the cells at once
 /// (``convertRow(_:)``, ``appendCells(row:prefix:markup:)``).
 ///
 /// Pass 2 makes one with what pass 1 learned of the sheet; the one-pass road
@@ -25,10 +26,10 @@ final class XLSXSheetConversion {
   /// The header's mapping of the record fields, and the decoder of record rows under it.
   private(set) var mapping: FieldMapping
   private(set) var decoder: XLSXRowDecoder? = nil
-  /// Converts the rows and writes their cells: on the deflater's thread once blocks are handed over.
-  private let side: XLSXRowSide
-  /// The rows placed in the markup not yet handed over.
-  private var placed: [XLSXRowSide.Placed] = []
+  /// Converts the rows and places them, on the reading thread.
+  private var rows: Rows
+  /// Writes the rows' cells: on the deflater's thread once blocks are handed over.
+  private let writer: XLSXCellWriter
   private let deflater: ZipDeflater
   private let deflated: ZipDeflatedStream
   private let writing: ZipPackageWriting
@@ -82,9 +83,8 @@ final class XLSXSheetConversion {
     deflater = ZipDeflater(into: deflated)
     writing = book.package.startWriting(
       to: outputPath, replacing: replacements + [(book.sheetEntry.name, .deflatedStream(deflated))])
-    side = XLSXRowSide(
-      rows: WorkbookRowConverter(context: context, scan: scan, quotes: quotes), columns: columns, styles: styles,
-      book: book, displayPath: scan.displayPath, headerRow: headerRow, mapping: mapping)
+    rows = Rows(converter: WorkbookRowConverter(context: context, scan: scan, quotes: quotes))
+    writer = XLSXCellWriter(columns: columns, styles: styles, dateSystem: book.dateSystem)
     if header != nil { makeDecoder() }
   }
 
@@ -100,11 +100,10 @@ final class XLSXSheetConversion {
     try? writing.wait()
   }
 
-  /// Sets the header once the one-pass road has read it (the rows' side learns it in its place).
+  /// Sets the header once the one-pass road has read it.
   func setHeader(row: Int, mapping: FieldMapping) {
     headerRow = row
     self.mapping = mapping
-    placed.append(.header(row: row, mapping: mapping))
     makeDecoder()
   }
 
@@ -130,62 +129,101 @@ final class XLSXSheetConversion {
     XLSXBook.fileError(error.description, readPath: outputPath, displayPath: scan.displayPath)
   }
 
-  /// Hands the markup over to be deflated, with the rows placed in it (``scannedRow(_:whole:markup:rowStart:)``), which
-  /// the deflater's thread converts and writes the cells of in their places first; empties it.
+  /// Hands the markup over to be deflated, with the rows placed in it (``scannedRow(_:whole:markup:rowStart:)``),
+  /// whose cells the deflater's thread writes in their places first; empties it.
   func flush(_ markup: inout ByteBuffer) throws(FileError) {
-    guard markup.count > 0 || !placed.isEmpty else { return }
+    guard markup.count > 0 || !rows.placed.rows.isEmpty else { return }
     // The block goes to the deflater's thread as it is; the markup goes on in a buffer of its own (of a block's
     // size: one that grew for a big row does not make every later block as big).
     let block = markup
     markup = ByteBuffer(capacity: 2 * XLSXFormat.writeBlockSize)
-    guard !placed.isEmpty else {
+    guard !rows.placed.rows.isEmpty else {
       do { return try deflater.write(block) } catch { throw failure(error) }
     }
-    let (rows, side) = (placed, side)
-    placed = []
-    do { try deflater.write(block, making: { side.merging($0, rows: rows) }) } catch {
+    let (placed, writer) = (rows.placed, self.writer)
+    rows.placed = XLSXCellWriter.Placed()
+    do { try deflater.write(block, making: { writer.merging($0, rows: placed) }) } catch {
       throw failure(error)
     }
   }
 
-  /// Converts one row of the sheet at once; `false` for the rows that get no fx_* cells (before the header,
-  /// blank).
-  func convertRow(_ row: XLSXRow) -> Bool { side.convertRow(row) }
+  /// Converts one row of the sheet; `false` for the rows that get no fx_* cells (before the header, blank).
+  func convertRow(_ row: XLSXRow) -> Bool {
+    guard Self.getsCells(row, headerRow: headerRow) else { return false }
+    if row.number == headerRow {
+      rows.converter.setHeader()
+    } else {
+      rows.converter.convert(book.fields(of: row, mapping: mapping))
+    }
+    return true
+  }
+
+  /// Whether a row gets fx_* cells: the header (their names), and every record row that is not blank.
+  static func getsCells(_ row: XLSXRow, headerRow: Int) -> Bool {
+    row.number == headerRow || (row.number > headerRow && !XLSXBook.isBlank(row))
+  }
 
   /// Appends the fx_* cells of the row converted last, `number`, at once.
   func appendCells(row number: Int, prefix: ByteView, markup: inout ByteBuffer) {
-    side.appendCells(row: number, prefix: prefix, to: &markup)
+    let found = rows.valuesAtOnce()
+    writer.appendCells(
+      row: number, prefix: prefix, isRecord: number != headerRow, values: found, in: ByteView(rows.values.bytes),
+      to: &markup)
   }
 
-  /// Places the scanner's row at the markup's end, to be converted and given its fx_* cells there on the
-  /// deflater's thread: a record row the simple rules read by its decoded key and amount (and its bytes in the
-  /// markup, from `rowStart` to its end tag, read whole there if the fast path declines it), every other row read
-  /// whole (`whole`: the row read already, if it was).
+  /// Converts the scanner's row and places its values at the markup's end, for the deflater's thread to write
+  /// its fx_* cells there: a record row the simple rules read by its decoded key and amount when the fast path
+  /// converts it, every other row read whole (`whole`: the row read already, if it was). Its bytes in the
+  /// markup, from `rowStart`, go on to its end tag, which follows: its cells go before it.
   ///
   /// - Returns: the row's number, and whether it gets cells.
   func scannedRow(_ scanner: borrowing XLSXSheetScanner, whole: XLSXRow? = nil, markup: inout ByteBuffer, rowStart: Int)
     throws(FileError) -> (number: Int, cells: Bool)
   {
     let number = scanner.rowNumber
-    let prefix = scanner.rowPrefix.isEmpty ? [] : scanner.bytes.array(scanner.rowPrefix)
     if whole == nil, scanner.rowIsSimple, scanner.rowHasValue, number > headerRow, let decoder,
       let amount = decoder.amount(scanner.cells, in: scanner.bytes),
-      let found = decoder.key(scanner.cells, in: scanner.bytes)
+      let found = decoder.key(scanner.cells, in: scanner.bytes),
+      rows.converter.convert(key: found.key, usedDefaultDay: found.usedDefaultDay, amount: amount)
     {
-      // A row with a value is no blank row: it gets cells, converted on the fast path or, declined, whole. Its
-      // bytes in the markup go on to its end tag, which follows (its `spans` widened, which reading ignores).
-      let end = markup.count + (scanner.rowRange.upperBound - scanner.rowEndTagStart)
-      placed.append(
-        .decoded(
-          offset: markup.count, row: number, prefix: prefix, key: found.key, usedDefaultDay: found.usedDefaultDay,
-          amount: amount, bytes: rowStart..<end, previousRow: scanner.rowPreviousRow))
+      // A row with a value is no blank row: it gets cells.
+      rows.place(row: number, isRecord: true, prefix: prefix(of: scanner), at: markup.count)
       return (number, true)
     }
     let row: XLSXRow
     if let whole { row = whole } else { row = try XLSXFormat.wholeRow(scanner, book: book, scan: scan) }
-    guard XLSXRowSide.getsCells(row, headerRow: headerRow) else { return (row.number, false) }
-    placed.append(.whole(offset: markup.count, prefix: prefix, row: row))
+    guard convertRow(row) else { return (row.number, false) }
+    rows.place(row: row.number, isRecord: row.number != headerRow, prefix: prefix(of: scanner), at: markup.count)
     return (row.number, true)
+  }
+
+  /// The namespace prefix of the scanner's row element (`x:`; empty without one).
+  private func prefix(of scanner: borrowing XLSXSheetScanner) -> [UInt8] {
+    scanner.rowPrefix.isEmpty ? [] : scanner.bytes.array(scanner.rowPrefix)
+  }
+
+  /// The rows' converter and the rows placed in the markup not yet handed over, in a struct: a call works on
+  /// them through one access (a call on the class's properties themselves copied the converter for each row).
+  private struct Rows {
+    var converter: WorkbookRowConverter
+    var placed = XLSXCellWriter.Placed()
+    /// The values of a row whose cells are written at once.
+    var values = ByteBuffer(capacity: 1 << 10)
+
+    /// Places the values of the row converted last, `number`, at `offset` in the markup.
+    mutating func place(row number: Int, isRecord: Bool, prefix: [UInt8], at offset: Int) {
+      let start = placed.values.count
+      let found = converter.appendValues(to: &placed.values)
+      placed.rows.append(
+        XLSXCellWriter.PlacedRow(
+          offset: offset, row: number, prefix: prefix, isRecord: isRecord, valuesStart: start, values: found))
+    }
+
+    /// The values of the row converted last, in ``values``.
+    mutating func valuesAtOnce() -> WorkbookRowValues {
+      values.removeAll()
+      return converter.appendValues(to: &values)
+    }
   }
 
   /// Ends the sheet and waits for the package's writing: the sheet and the styles part replaced, every other
@@ -197,8 +235,7 @@ final class XLSXSheetConversion {
   func finish(scan: FileScan) throws(FileError) -> FileConversion {
     let content: (size: UInt64, crc: UInt32)
     do { content = try deflater.finish() } catch { throw failure(error) }
-    // Every block is deflated: the rows' side is this thread's again. A failure abandons the package (deinit).
-    if let failure = side.failure { throw failure }
+    // Every block is deflated. A failure abandons the package (deinit).
     guard deflated.mayPassZip32Limits || content.size <= UInt64(UInt32.max) else {
       throw FileError(
         path: scan.displayPath,
@@ -206,73 +243,60 @@ final class XLSXSheetConversion {
     }
     deflated.finish(size: content.size, crc: content.crc)
     do { try writing.wait() } catch { throw writeFailure(error) }
-    let (counts, withoutDate, ledger) = side.finishRows()
+    let (counts, withoutDate, ledger) = rows.converter.finish()
     return FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
   }
 }
 
-/// The rows' side of an ``XLSXSheetConversion``: converts rows (``WorkbookRowConverter``) and writes their
-/// fx_* cells (the one writer of them), at once or in the places the reading thread left them in a block of markup
+/// Writes the fx_* cells of the rows of an ``XLSXSheetConversion`` (the one writer of them) from their values
+/// (``WorkbookRowValues``): at once, or in the places the reading thread left them in a block of markup
 /// (``merging(_:rows:)``).
 ///
-/// `@unchecked Sendable`: it is used by one thread at a time — the deflater's serial queue while blocks are in
-/// flight (the conversion's thread then only places rows), the conversion's thread otherwise (the libxml2 road,
-/// which writes its cells at once; ``XLSXSheetConversion/finish(scan:)`` once the deflater has finished).
-final class XLSXRowSide: @unchecked Sendable {
-  /// A row placed in a block of markup, with where its cells go.
-  enum Placed: Sendable {
-    /// A record row by its decoded key and amount; its bytes (in the block) and the row before it are for
-    /// reading it whole when the fast path declines it.
-    case decoded(
-      offset: Int, row: Int, prefix: [UInt8], key: RateKey, usedDefaultDay: Bool, amount: ExactDecimal,
-      bytes: Range<Int>, previousRow: Int)
-    /// A row read whole that gets cells (the header, a record).
-    case whole(offset: Int, prefix: [UInt8], row: XLSXRow)
-    /// The header found (by the one-pass road): the rows after it are records under its mapping.
-    case header(row: Int, mapping: FieldMapping)
+/// `@unchecked Sendable`: it is used by one thread at a time — the deflater's serial queue on the scanner's roads
+/// (the reading thread only places rows), the conversion's thread on the libxml2 road (which writes its cells at
+/// once and places none).
+final class XLSXCellWriter: @unchecked Sendable {
+  /// A row placed in a block of markup: where its cells go, and its values.
+  struct PlacedRow {
+    let offset: Int
+    let row: Int
+    /// Its element's namespace prefix (`x:`; empty without one).
+    let prefix: [UInt8]
+    /// Whether it is a record row (not the header).
+    let isRecord: Bool
+    /// Where its values start in ``Placed/values``.
+    let valuesStart: Int
+    let values: WorkbookRowValues
   }
 
-  /// Everything the side changes, in a struct: a call works on it through one access (the rows of a block in
+  /// The rows placed in a block, and their values back to back.
+  struct Placed: @unchecked Sendable {
+    var rows: [PlacedRow] = []
+    var values = ByteBuffer(capacity: 1 << 14)
+  }
+
+  /// Everything the writer changes, in a struct: a call works on it through one access (the rows of a block in
   /// one call), with no access checks or reference counting of the class's properties for each cell.
   private var state: State
 
-  init(
-    rows: WorkbookRowConverter, columns: [[UInt8]?], styles: XLSXAnnotationStyles, book: XLSXBook,
-    displayPath: String, headerRow: Int, mapping: FieldMapping
+  init(columns: [[UInt8]?], styles: XLSXAnnotationStyles, dateSystem: XLSXDateSystem) {
+    state = State(columns: columns, styles: styles, dateSystem: dateSystem)
+  }
+
+  /// Appends the fx_* cells of row `number` (``State/appendCells(row:prefix:isRecord:values:in:to:)``).
+  func appendCells(
+    row number: Int, prefix: ByteView, isRecord: Bool, values: WorkbookRowValues, in bytes: ByteView,
+    to markup: inout ByteBuffer
   ) {
-    state = State(
-      rows: rows, columns: columns, styles: styles, book: book, displayPath: displayPath, headerRow: headerRow,
-      mapping: mapping)
+    state.appendCells(row: number, prefix: prefix, isRecord: isRecord, values: values, in: bytes, to: &markup)
   }
 
-  /// The first row read otherwise here than on the reading thread (it changed meanwhile).
-  var failure: FileError? { state.failure }
-
-  /// The run's figures for the sheet, once every row is converted.
-  func finishRows() -> (counts: RunReport.Counts, withoutDate: Int, ledger: ReconciliationLedger) {
-    state.rows.finish()
-  }
-
-  /// Whether a row gets fx_* cells: the header (their names), and every record row that is not blank.
-  static func getsCells(_ row: XLSXRow, headerRow: Int) -> Bool {
-    row.number == headerRow || (row.number > headerRow && !XLSXBook.isBlank(row))
-  }
-
-  /// Converts one row; `false` for the rows that get no fx_* cells (``getsCells(_:headerRow:)``).
-  func convertRow(_ row: XLSXRow) -> Bool { state.convertRow(row) }
-
-  /// Appends the fx_* cells of the row converted last, `number` (``State/appendCells(row:prefix:to:)``).
-  func appendCells(row number: Int, prefix: ByteView, to markup: inout ByteBuffer) {
-    state.appendCells(row: number, prefix: prefix, to: &markup)
-  }
-
-  /// A block of markup with its placed rows converted and their cells written in their places.
-  func merging(_ block: ByteBuffer, rows placed: [Placed]) -> ByteBuffer {
+  /// A block of markup with the cells of its placed rows written in their places.
+  func merging(_ block: ByteBuffer, rows placed: Placed) -> ByteBuffer {
     state.merging(block, rows: placed)
   }
 
   private struct State {
-    var rows: WorkbookRowConverter
     /// The letters of the fx_* columns that get cells (not those past XFD), and the pieces made for the cells
     /// (their markup by prefix, columns and styles; the digits of a row and of a serial, kept: written every row).
     private let columnLetters: [[UInt8]]
@@ -286,17 +310,9 @@ final class XLSXRowSide: @unchecked Sendable {
     private var cellPrefix: [UInt8] = []
     private var rowDigits = ByteBuffer(capacity: 32)
     private var serialDigits = ByteBuffer(capacity: 32)
-    private let book: XLSXBook
-    private let displayPath: String
-    private var headerRow: Int
-    private var mapping: FieldMapping
-    private(set) var failure: FileError? = nil
+    private let dateSystem: XLSXDateSystem
 
-    init(
-      rows: WorkbookRowConverter, columns: [[UInt8]?], styles: XLSXAnnotationStyles, book: XLSXBook,
-      displayPath: String, headerRow: Int, mapping: FieldMapping
-    ) {
-      self.rows = rows
+    init(columns: [[UInt8]?], styles: XLSXAnnotationStyles, dateSystem: XLSXDateSystem) {
       columnLetters = columns.compactMap { $0 }
       var next = 0
       markupColumns = columns.map { letters in
@@ -315,26 +331,17 @@ final class XLSXRowSide: @unchecked Sendable {
       }
       self.markupStyles = markupStyles
       cellMarkup = XLSXSheetRewriter.CellMarkup(prefix: [], columns: columnLetters, styles: markupStyles)
-      self.book = book
-      self.displayPath = displayPath
-      self.headerRow = headerRow
-      self.mapping = mapping
+      self.dateSystem = dateSystem
     }
 
-    mutating func convertRow(_ row: XLSXRow) -> Bool {
-      guard XLSXRowSide.getsCells(row, headerRow: headerRow) else { return false }
-      if row.number == headerRow {
-        rows.setHeader()
-      } else {
-        rows.convert(book.fields(of: row, mapping: mapping))
-      }
-      return true
-    }
-
-    /// Appends the fx_* cells of the row converted last, `number`: `fx_rate` and `fx_converted` numbers (the
-    /// amount in the number format of its decimals), `fx_rate_date` a date serial in the date style, the rest
-    /// inline strings (``XLSXSheetRewriter/CellMarkup``); `prefix` is the row element's namespace prefix.
-    mutating func appendCells(row number: Int, prefix: ByteView, to markup: inout ByteBuffer) {
+    /// Appends the fx_* cells of row `number` from its values (`values`, among `bytes`): for a record row,
+    /// `fx_rate` and `fx_converted` numbers (the amount in the number format of its decimals), `fx_rate_date` a
+    /// date serial in the date style, the rest inline strings; every cell of the header an inline string
+    /// (``XLSXSheetRewriter/CellMarkup``). `prefix` is the row element's namespace prefix.
+    mutating func appendCells(
+      row number: Int, prefix: ByteView, isRecord: Bool, values: WorkbookRowValues, in bytes: ByteView,
+      to markup: inout ByteBuffer
+    ) {
       if prefix.count != cellPrefix.count || !prefix.elementsEqual(cellPrefix) {
         cellPrefix = prefix.array
         cellMarkup = XLSXSheetRewriter.CellMarkup(
@@ -343,21 +350,20 @@ final class XLSXRowSide: @unchecked Sendable {
       rowDigits.removeAll()
       XLSXSheetRewriter.appendDecimal(number, to: &rowDigits)
       let digits = ByteView(rowDigits.bytes)
-      let isRecord = number != headerRow
       var offset = 0
       for annotation in Self.annotations {
         defer { offset += 1 }
-        let value = rows.value(offset)
+        let value = values.value(offset, in: bytes)
         guard !value.isEmpty, let column = markupColumns[offset] else { continue }
         switch annotation {
         case .rate where isRecord:
           cellMarkup.appendNumber(to: &markup, column: column, row: digits, value, style: nil)
         case .converted where isRecord:
-          let style = rows.decimals.flatMap { $0 >= 0 && $0 < amountStyles.count ? amountStyles[$0] : nil }
+          let style = values.decimals.flatMap { $0 >= 0 && $0 < amountStyles.count ? amountStyles[$0] : nil }
           cellMarkup.appendNumber(to: &markup, column: column, row: digits, value, style: style)
         case .rateDate where isRecord:
-          if let style = dateStyle, let day = rows.rateDay ?? CalendarDay(iso8601UTF8: Array(value.buffer)[...]),
-            let serial = book.dateSystem.serial(of: day)
+          if let style = dateStyle, let day = values.rateDay ?? CalendarDay(iso8601UTF8: Array(value.buffer)[...]),
+            let serial = dateSystem.serial(of: day)
           {
             serialDigits.removeAll()
             if serial < 0 { serialDigits.append(UInt8(ascii: "-")) }
@@ -375,32 +381,18 @@ final class XLSXRowSide: @unchecked Sendable {
     /// The annotation columns in order (made once: `allCases` is made anew at each use).
     private static let annotations = AnnotationColumn.allCases
 
-    mutating func merging(_ block: ByteBuffer, rows placed: [Placed]) -> ByteBuffer {
-      var result = ByteBuffer(capacity: block.count + placed.count * 512)
+    mutating func merging(_ block: ByteBuffer, rows placed: Placed) -> ByteBuffer {
+      var result = ByteBuffer(capacity: block.count + placed.rows.count * 512)
       let source = ByteView(block.bytes)
+      let values = ByteView(placed.values.bytes)
       var last = 0
-      func cells(at offset: Int, row number: Int, prefix: [UInt8], state: inout State) {
-        result.append(source.slice(last..<offset))
-        last = offset
-        prefix.withUnsafeBufferPointer { state.appendCells(row: number, prefix: ByteView($0), to: &result) }
-      }
-      for row in placed {
-        switch row {
-        case .decoded(let offset, let number, let prefix, let key, let usedDefaultDay, let amount, let range, let previous):
-          if rows.convert(key: key, usedDefaultDay: usedDefaultDay, amount: amount) {
-            cells(at: offset, row: number, prefix: prefix, state: &self)
-            continue
-          }
-          do throws(XLSXError) {
-            let whole = try XLSXFormat.collectedRow(source.slice(range).array, after: previous, book: book)
-            if convertRow(whole) { cells(at: offset, row: number, prefix: prefix, state: &self) }
-          } catch {
-            failure = failure ?? XLSXFormat.sheetChanged(displayPath)
-          }
-        case .whole(let offset, let prefix, let row):
-          if convertRow(row) { cells(at: offset, row: row.number, prefix: prefix, state: &self) }
-        case .header(let row, let mapping):
-          (headerRow, self.mapping) = (row, mapping)
+      for row in placed.rows {
+        result.append(source.slice(last..<row.offset))
+        last = row.offset
+        row.prefix.withUnsafeBufferPointer {
+          appendCells(
+            row: row.row, prefix: ByteView($0), isRecord: row.isRecord, values: row.values,
+            in: values.slice(from: row.valuesStart), to: &result)
         }
       }
       result.append(source.slice(last..<source.count))

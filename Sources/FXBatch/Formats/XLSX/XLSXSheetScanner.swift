@@ -1023,7 +1023,7 @@ struct XLSXSheetScanner {
   /// - Returns: the `<`'s index; whether the text holds a reference or a carriage return; whether it holds
   ///   `_x` (OOXML's escapes in inline strings).
   @inline(__always)
-  private func text(from index: Int) throws(Stop) -> (end: Int, needsDecoding: Bool, hasEscape: Bool) {
+  private mutating func text(from index: Int) throws(Stop) -> (end: Int, needsDecoding: Bool, hasEscape: Bool) {
     var at = index
     var needsDecoding = false
     var hasEscape = false

@@ -147,6 +147,13 @@ struct XLSXFastPathTests {
   }
 
   /// Under answered quotes (a Frankfurter v2 service on a loopback server, then its lock under `--frozen`).
+  /// A converted row's values, copied out for the cell writer, hold every annotation column.
+  @Test func rowValuesHoldEveryAnnotationColumn() {
+    #expect(WorkbookRowValues.count == AnnotationColumn.allCases.count)
+    let values = WorkbookRowValues(ends: InlineArray(repeating: 0), decimals: nil, rateDay: nil)
+    #expect(values.ends.count == AnnotationColumn.allCases.count)
+  }
+
   @Test func answeredQuotesWriteWhatTheGeneralPathWrites() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -230,8 +230,7 @@ final class XLSXSheetConversion {
   /// entry copied.
   ///
   /// - Parameter scan: the file's scan as it stands after the pass.
-  /// - Throws: ``FileError`` for a row the deflater's thread read otherwise than the reading thread, a write that
-  ///   failed.
+  /// - Throws: ``FileError`` for a write that failed, a sheet too big for a Zip32 entry.
   func finish(scan: FileScan) throws(FileError) -> FileConversion {
     let content: (size: UInt64, crc: UInt32)
     do { content = try deflater.finish() } catch { throw failure(error) }

@@ -37,6 +37,7 @@ public enum ECBXMLFeed {
         })
     else { throw RatesFileError(path: path, line: 1, column: 1, message: "the file is empty") }
     defer { xmlFreeTextReader(reader) }
+    LibXML2.quiet(reader)
 
     var columnByCurrency: [CurrencyCode: Int] = [:]
     var currencies: [CurrencyCode] = []

@@ -367,6 +367,30 @@ struct EndToEndXLSXTests {
     #expect(try directory.fileNames() == [name])
   }
 
+  // Before: libxml2 printed three lines of its own before fxbatch's ("…: parser error : xmlSAX2Characters: huge
+  // text node", a line of the text, a caret). A text past libxml2's limit is one line of fxbatch's, exit 2.
+  @Test func aTextPastLibxml2sLimitIsOneLine() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    // Random letters (a text that compresses 100 times would be a zip bomb first): 64 KiB of them repeated, which
+    // deflate's 32 KiB window does not see.
+    var generator = SplitMix64(seed: 3)
+    let piece = String(decoding: (0..<65_536).map { _ in UInt8(ascii: "a") + UInt8(generator.next() % 26) }, as: UTF8.self)
+    let text = String(repeating: piece, count: 161)
+    let sheet =
+      #"<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>"#
+      + #"<row r="1"><c r="A1" t="inlineStr"><is><t>amount</t></is></c><c r="B1" t="inlineStr"><is><t>from</t></is></c>"#
+      + #"</row><row r="2"><c r="A2"><v>5</v></c><c r="B2" t="inlineStr"><is><t>\#(text)</t></is></c></row>"#
+      + "</sheetData></worksheet>"
+    let path = try XLSXRowCollectorTests.workbook(sheet: Array(sheet.utf8), in: directory, named: "long.xlsx")
+    let result = try cli.run(["convert", "--to", "EUR", path], in: directory.url)
+    #expect(result.status == 2)
+    let lines = result.standardError.split(separator: "\n")
+    #expect(!result.standardError.contains("parser error"), "\(lines.prefix(3))")
+    #expect(lines.filter { $0.contains("huge text node") }.count == 1)
+    #expect(try directory.fileNames() == ["long.xlsx"])
+  }
+
   // Before: exit 0, column A's 100 converted and column D's `Amount` passed over. A sheet whose header names the
   // amount field twice is refused; `--amount-field Amount` reads column D (5 EUR → USD at 1.0945 = 5.47).
   @Test func aHeaderNamingOneFieldTwiceIsRefused() throws {

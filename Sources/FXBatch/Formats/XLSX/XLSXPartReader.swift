@@ -50,6 +50,7 @@ final class XLSXPartReader {
     guard let reader = xmlReaderForIO(xlsxPartRead, nil, context, entry, nil, Self.options) else {
       throw .malformedXML(path: path, entry: entry, line: 1, column: 1, message: "libxml2 cannot read it")
     }
+    LibXML2.quiet(reader)
     self.reader = reader
   }
 

@@ -85,6 +85,10 @@ struct XLSXSheetScanner {
 
   private let stream: any ZipEntryReading
   private let buffer: ReadBuffer
+  /// The stream's error, met after bytes the scanner has not read yet.
+  private var streamError: ZipError? = nil
+  /// The bytes read again from an item's start after a refill (for the tests: at most about twice the part's).
+  private(set) var rescanned = 0
   private var chunk = [UInt8](repeating: 0, count: XLSXSheetScanner.readSize)
   /// The bytes read at a time.
   static let readSize = 1 << 18
@@ -174,6 +178,8 @@ struct XLSXSheetScanner {
         return found
       } catch {
         guard case .needMore = error else { throw error }
+        // needMore comes at the end of the bytes read: the item was read that far.
+        rescanned += loaded - start
         // The item is read again from its start: the elements it opened are not open.
         namesTop = openNames
         open.removeSubrange(openElements...)
@@ -199,22 +205,31 @@ struct XLSXSheetScanner {
       buffer.grow(keeping: loaded)
     }
     // 256 KiB, or as many bytes as the unfinished item holds (an item is read again from its start after each
-    // read: reads that grow with it keep a big row's reading linear), at most the room left; read into the
-    // chunk's end (the chunk only grows, to at most an item's size).
-    let room = min(buffer.capacity - loaded, max(Self.readSize, loaded))
-    if chunk.count < room { chunk = [UInt8](repeating: 0, count: room) }
-    let offset = chunk.count - room
-    let got: Int
-    do { got = try stream.read(into: &chunk, at: offset) } catch { throw .package(error) }
-    if got == 0 {
-      ended = true
-      bytes = buffer.view(count: loaded)
-      return false
+    // refill: refills that grow with it keep a big row's reading linear), at most the room left; read into the
+    // chunk's end (the chunk only grows, to at most an item's size). The stream hands out what one piece of the
+    // entry inflates to at a time (about 100 KiB): it is read until the refill has its bytes (a refill of one
+    // read each made a 10 MB row's reading quadratic: 1.5 s).
+    if let error = streamError { throw .package(error) }
+    let wanted = min(buffer.capacity - loaded, max(Self.readSize, loaded))
+    if chunk.count < wanted { chunk = [UInt8](repeating: 0, count: wanted) }
+    var got = 0
+    while got < wanted {
+      let offset = chunk.count - (wanted - got)
+      let count: Int
+      do { count = try stream.read(into: &chunk, at: offset) } catch {
+        // The bytes before the error are read first, as when they came in a refill of their own.
+        guard got > 0 else { throw .package(error) }
+        streamError = error
+        break
+      }
+      guard count > 0 else { break }
+      buffer.store(chunk[offset..<(offset + count)], at: loaded + got)
+      got += count
     }
-    buffer.store(chunk[offset..<(offset + got)], at: loaded)
     loaded += got
     bytes = buffer.view(count: loaded)
-    return true
+    if got == 0 { ended = true }
+    return got > 0
   }
 
   /// The byte at `index`, or ``Stop/needMore`` past the bytes read.

@@ -13,6 +13,14 @@ enum LibXML2 {
   /// Makes sure libxml2 is set up; cheap after the first call.
   static func ensureInitialized() { _ = initialized }
 
+  /// Keeps a reader's errors off standard error: without a handler of its own, libxml2 prints some of them there
+  /// even under `XML_PARSE_NOERROR` (a text node past its limit: "parser error : xmlSAX2Characters: huge text
+  /// node" and two lines of the document), before fxbatch's own one-line message. The errors are still libxml2's
+  /// last error (``lastErrorMessage()``), which that message is made from.
+  static func quiet(_ reader: xmlTextReaderPtr) {
+    xmlTextReaderSetStructuredErrorHandler(reader, { _, _ in }, nil)
+  }
+
   /// The message of libxml2's last error on one line, or `nil` when there is none: libxml2 puts some details
   /// on a second line ("Bytes: 0xE9 0x22"), and a file error or a record's error is one line.
   static func lastErrorMessage() -> (message: String, line: Int, column: Int)? {

@@ -72,6 +72,7 @@ public final class XMLRecordReader {
     guard let reader = xmlReaderForFile(path, nil, Self.options) else {
       throw XMLInputError(line: 1, column: 1, message: "cannot open the file as XML")
     }
+    LibXML2.quiet(reader)
     self.reader = reader
     self.recordElement = recordElement
     self.path = path

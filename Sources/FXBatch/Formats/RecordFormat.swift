@@ -39,18 +39,21 @@ public struct RecordFormat: RawRepresentable, Hashable, Sendable, Codable, Custo
   /// - Returns: the format; a file that cannot be read is left to its reader to report, as CSV.
   public static func detect(readPath: String, displayPath: String, recordsPath: [String]) -> RecordFormat {
     let named = displayPath == "-" ? nil : byExtension(of: displayPath)
-    // A workbook's package says what it is: an `.ods` saved under `.xlsx`, or the other way round, is read as
-    // what it holds.
-    if let named, named != .xlsx && named != .ods { return named }
     let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return named ?? FormatRegistry.fallback.format }
     defer { close(descriptor) }
-    var prefix = [UInt8](repeating: 0, count: 1 << 16)
+    // A workbook's package says what it is: an `.ods` saved under `.xlsx`, or the other way round, is read as
+    // what it holds, and so is a workbook under a text format's name (an export named `.csv`; read as CSV, its
+    // zip bytes were "not UTF-8"). A text file under a text format's name is what its name says.
+    var prefix = [UInt8](repeating: 0, count: named == nil || named == .xlsx || named == .ods ? 1 << 16 : 64)
     var count = 0
     while count < prefix.count {
       let got = FileBytes.read(from: descriptor, into: &prefix, at: count)
       if got <= 0 { break }
       count += got
+    }
+    if let named, named != .xlsx && named != .ods {
+      return isPackage(prefix[..<count]) ? sniff(prefix[..<count], recordsPath: recordsPath) : named
     }
     let sniffed = sniff(prefix[..<count], recordsPath: recordsPath)
     guard let named else { return sniffed }
@@ -58,6 +61,11 @@ public struct RecordFormat: RawRepresentable, Hashable, Sendable, Codable, Custo
     // what it is.
     if sniffed == .ods || (sniffed == .xlsx && !ODSFormat.isOpenDocumentPackage(prefix[..<count])) { return sniffed }
     return named
+  }
+
+  /// Whether a file's first bytes start a zip package or a Compound File (a workbook, or what says it is none).
+  public static func isPackage(_ prefix: ArraySlice<UInt8>) -> Bool {
+    prefix.starts(with: [0x50, 0x4B, 0x03, 0x04]) || prefix.starts(with: CompoundFile.signature)
   }
 
   /// The format the first bytes of a file show: the first registered format whose

@@ -337,6 +337,9 @@ public struct BatchJob {
           ? .csv
           : options.format
             ?? RecordFormat.detect(readPath: readPath, displayPath: inputPath, recordsPath: options.recordsPath)
+        if !readOnce {
+          try Self.checkKinds(format: format, readPath: readPath, inputPath: inputPath, outputPath: outputPath)
+        }
         var encoding: TextEncoding? = nil
         if readOnce {
           encoding = .utf8
@@ -378,6 +381,39 @@ public struct BatchJob {
       report.files.append(fileReport)
     }
     return (scans, keys)
+  }
+
+  /// Refuses a workbook read as text (`--format csv` on an `.xlsx`: its zip bytes were "not UTF-8", with an
+  /// encoding hint), and an annotated copy whose output is named as a file of the other kind (a workbook's copy
+  /// under `-o out.csv` was a workbook named `.csv`; a CSV file's under `-o out.xlsx`, text named `.xlsx`).
+  private static func checkKinds(format: RecordFormat, readPath: String, inputPath: String, outputPath: String?)
+    throws(FileError)
+  {
+    let type = FormatRegistry.type(of: format)
+    let isWorkbook = format == .xlsx || format == .ods
+    if !isWorkbook {
+      var start = [UInt8](repeating: 0, count: 8)
+      let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
+      if descriptor >= 0 {
+        defer { close(descriptor) }
+        let count = FileBytes.read(from: descriptor, into: &start, fileOffset: 0)
+        if count > 0, RecordFormat.isPackage(start[..<count]) {
+          throw FileError(
+            path: inputPath, message: "a zip package or a Compound File (a workbook?), not \(type.displayName) text",
+            hint: "leave out --format: a workbook's package says what it is")
+        }
+      }
+    }
+    guard let outputPath, let named = RecordFormat.byExtension(of: outputPath), named != format,
+      isWorkbook || named == .xlsx || named == .ods
+    else { return }
+    let namedType = FormatRegistry.type(of: named)
+    throw FileError(
+      path: inputPath,
+      message:
+        "its annotated copy is \(isWorkbook ? "an \(type.displayName) workbook" : "\(type.displayName) text"), "
+        + "but its output is named as \(named == .xlsx || named == .ods ? "an \(namedType.displayName) workbook" : "\(namedType.displayName) text"): \(outputPath)",
+      hint: "name the output .\(type.fileExtensions.first ?? format.rawValue) (-o FILE)")
   }
 
   /// Whether a file is an earlier fxbatch output (its format's ``FileFormat/isAnnotatedOutput(_:context:)``).

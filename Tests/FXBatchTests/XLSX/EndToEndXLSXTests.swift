@@ -391,6 +391,30 @@ struct EndToEndXLSXTests {
     #expect(try directory.fileNames() == ["long.xlsx"])
   }
 
+  // Before: an .xlsx named .csv, or read with --format csv, was "not UTF-8" with an encoding hint; `-o out.csv`
+  // wrote a workbook named .csv, and a CSV file's `-o out.xlsx` text named .xlsx. A workbook under a text
+  // format's name is read as the workbook it is; the rest is refused, nothing written.
+  @Test func workbooksAndTextAreNotTakenForEachOther() throws {
+    let directory = try Self.directory(with: ["openpyxl.xlsx"])
+    defer { directory.remove() }
+    try FileManager.default.copyItem(atPath: directory.path + "/openpyxl.xlsx", toPath: directory.path + "/export.csv")
+    let renamed = try cli.run(["convert", "-q", "--to", "EUR", "export.csv", "-o", "export.xlsx"], in: directory.url)
+    // Exit 1: the fixture has records with per-record errors.
+    #expect(renamed.status == 0 || renamed.status == 1, "\(renamed.standardError)")
+    #expect(try Self.rows(of: directory.path + "/export.xlsx").count > 1)
+    try "amount,from,to\n10,USD,EUR\n".write(toFile: directory.path + "/text.csv", atomically: true, encoding: .utf8)
+    for (arguments, message) in [
+      (["--format", "csv", "openpyxl.xlsx", "-o", "a.csv"], "a zip package or a Compound File (a workbook?), not CSV text"),
+      (["openpyxl.xlsx", "-o", "b.csv"], "its annotated copy is an XLSX workbook, but its output is named as CSV text"),
+      (["text.csv", "-o", "c.xlsx"], "its annotated copy is CSV text, but its output is named as an XLSX workbook"),
+    ] {
+      let result = try cli.run(["convert", "--to", "EUR"] + arguments, in: directory.url)
+      #expect(result.status == 2)
+      #expect(result.standardError.contains(message), "\(result.standardError)")
+    }
+    #expect(try directory.fileNames().sorted() == ["export.csv", "export.xlsx", "openpyxl.xlsx", "text.csv"])
+  }
+
   // Before: exit 0, column A's 100 converted and column D's `Amount` passed over. A sheet whose header names the
   // amount field twice is refused; `--amount-field Amount` reads column D (5 EUR → USD at 1.0945 = 5.47).
   @Test func aHeaderNamingOneFieldTwiceIsRefused() throws {

@@ -36,6 +36,9 @@ public struct BatchOptions: Sendable {
   /// `--sheet`: the sheet of an `.xlsx` workbook to convert, by its tab name or its 1-based number; `nil` for
   /// the first sheet.
   public var sheet: String?
+  /// `--header-row`: the row of a workbook's sheet from which its first non-empty row is the header (1-based);
+  /// `nil` for the sheet's first non-empty row. The rows above it are copied and get no fx_* cells.
+  public var headerRow: Int?
   /// `--encoding`: the encoding of every CSV input; `nil` for UTF-8 unless a file's byte order mark says UTF-16
   /// (``TextEncoding/resolve(declared:byteOrderMark:)``). A file not in UTF-8 is read through a UTF-8 copy and
   /// its annotated copy written in its own encoding.

@@ -384,8 +384,9 @@ public struct BatchJob {
   }
 
   /// Refuses a workbook read as text (`--format csv` on an `.xlsx`: its zip bytes were "not UTF-8", with an
-  /// encoding hint), and an annotated copy whose output is named as a file of the other kind (a workbook's copy
-  /// under `-o out.csv` was a workbook named `.csv`; a CSV file's under `-o out.xlsx`, text named `.xlsx`).
+  /// encoding hint), and an annotated copy whose output is named as a file of the other kind, text or workbook (a
+  /// workbook's copy under `-o out.csv` was a workbook named `.csv`; a CSV file's under `-o out.xlsx`, text named
+  /// `.xlsx`).
   private static func checkKinds(format: RecordFormat, readPath: String, inputPath: String, outputPath: String?)
     throws(FileError)
   {
@@ -404,8 +405,9 @@ public struct BatchJob {
         }
       }
     }
-    guard let outputPath, let named = RecordFormat.byExtension(of: outputPath), named != format,
-      isWorkbook || named == .xlsx || named == .ods
+    // A workbook under the other workbook's name (a misnamed input's copy) is left as it is named.
+    guard let outputPath, let named = RecordFormat.byExtension(of: outputPath),
+      isWorkbook != (named == .xlsx || named == .ods)
     else { return }
     let namedType = FormatRegistry.type(of: named)
     throw FileError(

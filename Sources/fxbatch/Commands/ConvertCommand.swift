@@ -51,6 +51,11 @@ enum ConvertCommand {
       names: ["--sheet"], valueName: "NAME|NUMBER",
       help: "XLSX, ODS: the sheet to convert, by tab name or number from 1\n(default: the first sheet)", group: .input),
     OptionSpec(
+      names: ["--header-row"], valueName: "N",
+      help:
+        "XLSX, ODS: the header is the first non-empty row from row N\n(default: 1); the rows above it (a title, notes) are copied\nas they are and get no fx cells",
+      group: .input),
+    OptionSpec(
       names: ["--encoding"], valueName: "NAME",
       help:
         "CSV: the encoding of the files: utf-8, windows-1252, iso-8859-1,\n"
@@ -461,6 +466,12 @@ enum ConvertCommand {
     if let text = parsed.value("--records-path") { options.recordsPath = try OptionValues.recordsPath(text) }
     options.recordElement = parsed.value("--record-element")
     options.sheet = parsed.value("--sheet")
+    if let text = parsed.value("--header-row") {
+      guard let row = Int(text), (1...XLSXCellReference.rowCount).contains(row) else {
+        throw UsageError("--header-row \(text): expected a row number from 1 to \(XLSXCellReference.rowCount)")
+      }
+      options.headerRow = row
+    }
     if let text = parsed.value("--encoding") { options.encoding = try OptionValues.encoding(text) }
     if let text = parsed.value("--header") { options.header = try OptionValues.header(text) }
     options.writesHeader = !parsed.has("--no-header-output")

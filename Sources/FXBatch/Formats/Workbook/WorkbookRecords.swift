@@ -90,6 +90,8 @@ enum WorkbookRecords {
       if isRefused { return }
       lastColumn = max(lastColumn, row.cells.last?.reference.column ?? 0)
       if isBlank(row) { return }
+      // Rows above `--header-row` (a title, notes) are no header and no records.
+      if !hasHeader, let first = context.options.headerRow, row.number < first { return }
       guard hasHeader else {
         header = row
         hasHeader = true
@@ -205,7 +207,12 @@ enum WorkbookRecords {
       // A header without a field may be a cover sheet's first row: the records may be on another sheet.
       var hint = ""
       switch error {
-      case .roleMissing, .namedFieldMissing: hint = otherSheetsHint(options: options, otherSheets: otherSheets)
+      case .roleMissing, .namedFieldMissing:
+        // Or its one cell a title above the header.
+        if options.headerRow == nil, names.filter({ !$0.isEmpty }).count == 1 {
+          hint = "; if row \(row.number) is a title above the header, give the header's row with --header-row N"
+        }
+        hint += otherSheetsHint(options: options, otherSheets: otherSheets)
       case .ambiguousField: break
       }
       throw FileError(

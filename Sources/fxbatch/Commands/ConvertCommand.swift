@@ -154,7 +154,8 @@ enum ConvertCommand {
       names: ["--output-dir"], valueName: "DIR",
       help: "Write X.converted.csv into DIR (which must exist) instead of beside X.csv", group: .output),
     OptionSpec(
-      names: ["--output-decimal-separator"], valueName: ". | ,", help: "Decimal mark of fx_rate and fx_converted (default .)",
+      names: ["--output-decimal-separator"], valueName: ". | ,",
+      help: "Decimal mark of fx_rate and fx_converted (default .); not for\nworkbooks, whose fx cells are numbers",
       group: .output, completion: .words([".", ","])),
     OptionSpec(
       names: ["--no-header-output"], valueName: nil,

@@ -53,7 +53,15 @@ public struct RecordFormat: RawRepresentable, Hashable, Sendable, Codable, Custo
       count += got
     }
     if let named, named != .xlsx && named != .ods {
-      return isPackage(prefix[..<count]) ? sniff(prefix[..<count], recordsPath: recordsPath) : named
+      guard isPackage(prefix[..<count]) else { return named }
+      // An OpenDocument package's `mimetype` entry ends past the first 64 bytes: the package is read as far as
+      // the others are.
+      prefix += [UInt8](repeating: 0, count: (1 << 16) - prefix.count)
+      while count < prefix.count {
+        let got = FileBytes.read(from: descriptor, into: &prefix, at: count)
+        if got <= 0 { break }
+        count += got
+      }
     }
     let sniffed = sniff(prefix[..<count], recordsPath: recordsPath)
     guard let named else { return sniffed }

@@ -337,9 +337,7 @@ public struct BatchJob {
           ? .csv
           : options.format
             ?? RecordFormat.detect(readPath: readPath, displayPath: inputPath, recordsPath: options.recordsPath)
-        if !readOnce {
-          try Self.checkKinds(format: format, readPath: readPath, inputPath: inputPath, outputPath: outputPath)
-        }
+        if !readOnce { try Self.checkIsText(format: format, readPath: readPath, inputPath: inputPath) }
         var encoding: TextEncoding? = nil
         if readOnce {
           encoding = .utf8
@@ -367,8 +365,15 @@ public struct BatchJob {
             message: "--encoding \(declared.rawValue) is for CSV input, and this file is read as \(format.rawValue)",
             hint: "convert CSV files and the others in separate runs (XML declares its own encoding; JSON is UTF-8)")
         }
+        if options.headerRow != nil, format != .xlsx, format != .ods {
+          throw FileError(
+            path: inputPath, message: "--header-row is for workbooks, and this file is read as \(format.rawValue)",
+            hint: "convert workbooks and the others in separate runs")
+        }
         var (scan, fileKeys) = try scanFile(
           displayPath: inputPath, readPath: readPath, outputPath: outputPath, format: format, readOnce: readOnce)
+        // After the scan, which refuses a package that is no workbook for what it is.
+        try Self.checkOutputKind(format: format, inputPath: inputPath, outputPath: outputPath)
         scan.encoding = encoding
         scan.readPathIsTemporary = spooledPath != nil
         keys.formUnion(fileKeys)
@@ -384,38 +389,47 @@ public struct BatchJob {
   }
 
   /// Refuses a workbook read as text (`--format csv` on an `.xlsx`: its zip bytes were "not UTF-8", with an
-  /// encoding hint), and an annotated copy whose output is named as a file of the other kind, text or workbook (a
-  /// workbook's copy under `-o out.csv` was a workbook named `.csv`; a CSV file's under `-o out.xlsx`, text named
-  /// `.xlsx`).
-  private static func checkKinds(format: RecordFormat, readPath: String, inputPath: String, outputPath: String?)
-    throws(FileError)
-  {
+  /// encoding hint).
+  private static func checkIsText(format: RecordFormat, readPath: String, inputPath: String) throws(FileError) {
+    guard format != .xlsx, format != .ods else { return }
+    var start = [UInt8](repeating: 0, count: 8)
+    let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return }
+    defer { close(descriptor) }
+    let count = FileBytes.read(from: descriptor, into: &start, fileOffset: 0)
+    if count > 0, RecordFormat.isPackage(start[..<count]) {
+      throw FileError(
+        path: inputPath,
+        message: "a zip package or a Compound File (a workbook?), not \(FormatRegistry.type(of: format).displayName) text",
+        hint: "leave out --format: a workbook's package says what it is")
+    }
+  }
+
+  /// Refuses an annotated copy whose output is named as a file of the other kind, text or workbook (a workbook's
+  /// copy under `-o out.csv` was a workbook named `.csv`; a CSV file's under `-o out.xlsx`, text named `.xlsx`). A
+  /// workbook under the other workbook's name (a misnamed input's copy) is left as it is named.
+  private static func checkOutputKind(format: RecordFormat, inputPath: String, outputPath: String?) throws(FileError) {
+    guard let outputPath, outputPath != "-" else { return }
     let type = FormatRegistry.type(of: format)
     let isWorkbook = format == .xlsx || format == .ods
-    if !isWorkbook {
-      var start = [UInt8](repeating: 0, count: 8)
-      let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
-      if descriptor >= 0 {
-        defer { close(descriptor) }
-        let count = FileBytes.read(from: descriptor, into: &start, fileOffset: 0)
-        if count > 0, RecordFormat.isPackage(start[..<count]) {
-          throw FileError(
-            path: inputPath, message: "a zip package or a Compound File (a workbook?), not \(type.displayName) text",
-            hint: "leave out --format: a workbook's package says what it is")
-        }
-      }
-    }
-    // A workbook under the other workbook's name (a misnamed input's copy) is left as it is named.
-    guard let outputPath, let named = RecordFormat.byExtension(of: outputPath),
-      isWorkbook != (named == .xlsx || named == .ods)
-    else { return }
-    let namedType = FormatRegistry.type(of: named)
+    let named = RecordFormat.byExtension(of: outputPath)
+    let namedWorkbook = named == .xlsx || named == .ods || Self.isOtherWorkbookName(outputPath)
+    guard named != nil || namedWorkbook, isWorkbook != namedWorkbook else { return }
+    let namedKind =
+      namedWorkbook
+      ? "a workbook" : "\(named.map { FormatRegistry.type(of: $0).displayName } ?? "") text"
     throw FileError(
       path: inputPath,
       message:
         "its annotated copy is \(isWorkbook ? "an \(type.displayName) workbook" : "\(type.displayName) text"), "
-        + "but its output is named as \(named == .xlsx || named == .ods ? "an \(namedType.displayName) workbook" : "\(namedType.displayName) text"): \(outputPath)",
-      hint: "name the output .\(type.fileExtensions.first ?? format.rawValue) (-o FILE)")
+        + "but its output is named as \(namedKind): \(outputPath)",
+      hint: "name the output .\(type.fileExtensions.first ?? format.rawValue) (-o FILE; with --output-dir, rename the input)")
+  }
+
+  /// Whether a path ends with the extension of a workbook fxbatch does not write (`.xls`, `.xlsm`, …).
+  private static func isOtherWorkbookName(_ path: String) -> Bool {
+    guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }
+    return ["xls", "xlsm", "xlsb", "xltx", "xltm", "ots", "numbers"].contains(path[path.index(after: dot)...].lowercased())
   }
 
   /// Whether a file is an earlier fxbatch output (its format's ``FileFormat/isAnnotatedOutput(_:context:)``).

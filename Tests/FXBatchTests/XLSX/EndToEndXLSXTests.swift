@@ -437,16 +437,24 @@ struct EndToEndXLSXTests {
     // Exit 1: the fixture has records with per-record errors.
     #expect(renamed.status == 0 || renamed.status == 1, "\(renamed.standardError)")
     #expect(try Self.rows(of: directory.path + "/export.xlsx").count > 1)
-    try "amount,from,to\n10,USD,EUR\n".write(toFile: directory.path + "/text.csv", atomically: true, encoding: .utf8)
+    try "amount,from\n10,USD\n".write(toFile: directory.path + "/text.csv", atomically: true, encoding: .utf8)
     for (arguments, message) in [
       (["--format", "csv", "openpyxl.xlsx", "-o", "a.csv"], "a zip package or a Compound File (a workbook?), not CSV text"),
       (["openpyxl.xlsx", "-o", "b.csv"], "its annotated copy is an XLSX workbook, but its output is named as CSV text"),
-      (["text.csv", "-o", "c.xlsx"], "its annotated copy is CSV text, but its output is named as an XLSX workbook"),
+      (["text.csv", "-o", "c.xlsx"], "its annotated copy is CSV text, but its output is named as a workbook"),
+      (["text.csv", "-o", "d.xlsm"], "its annotated copy is CSV text, but its output is named as a workbook"),
+      (["text.csv", "--header-row", "2"], "--header-row is for workbooks, and this file is read as csv"),
     ] {
       let result = try cli.run(["convert", "--to", "EUR"] + arguments, in: directory.url)
       #expect(result.status == 2)
       #expect(result.standardError.contains(message), "\(result.standardError)")
     }
+    // Standard input read in one pass (CSV, its decimal mark given): its copy is text too.
+    let piped = try cli.run(
+      ["convert", "--to", "EUR", "--format", "csv", "--decimal-separator", ".", "-", "-o", "e.xlsx"], in: directory.url,
+      input: Data("amount,from\n10,USD\n".utf8))
+    #expect(piped.status == 2)
+    #expect(piped.standardError.contains("its annotated copy is CSV text, but its output is named as a workbook"))
     #expect(try directory.fileNames().sorted() == ["export.csv", "export.xlsx", "openpyxl.xlsx", "text.csv"])
   }
 

@@ -138,6 +138,7 @@ enum WorkbookRecords {
         throw FileError(
           path: file.displayPath,
           message: "sheet \(RowError.quoted(sheetName)) has no header row"
+            + (options.headerRow.map { " (no non-empty row from row \($0), --header-row)" } ?? "")
             + WorkbookRecords.otherSheetsHint(options: options, otherSheets: otherSheets))
       }
       let found = located(names, mapping)

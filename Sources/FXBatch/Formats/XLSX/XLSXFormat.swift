@@ -13,7 +13,7 @@ enum XLSXFormat: FileFormat {
   /// A zip package (or a Compound File): no other format is a zip, and the package then says what it is when it
   /// is no `.xlsx` workbook (a legacy `.xls`, a password-protected workbook, an `.xlsb`, an `.ods`).
   static func recognizes(raw: ArraySlice<UInt8>, content: ArraySlice<UInt8>, recordsPath: [String]) -> Bool {
-    raw.starts(with: CompoundFile.signature) || raw.starts(with: [0x50, 0x4B, 0x03, 0x04])
+    RecordFormat.isPackage(raw)
   }
 
   static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {

@@ -23,11 +23,19 @@ public struct RecordFormat: RawRepresentable, Hashable, Sendable, Codable, Custo
     FormatRegistry.formats.first { $0.format.rawValue == name }?.format
   }
 
+  /// Whether it is a workbook's (`.xlsx`, `.ods`): a zip package, not text.
+  public var isWorkbook: Bool { self == .xlsx || self == .ods }
+
   /// The format a file name's extension names (e.g. `.csv .tsv .txt`, `.json`, `.jsonl .ndjson`, `.xml`), if any.
   public static func byExtension(of path: String) -> RecordFormat? {
-    guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
-    let fileExtension = path[path.index(after: dot)...].lowercased()
+    guard let fileExtension = fileExtension(of: path) else { return nil }
     return FormatRegistry.formats.first { $0.fileExtensions.contains(fileExtension) }?.format
+  }
+
+  /// A path's extension, lower-cased (`nil` without one).
+  public static func fileExtension(of path: String) -> String? {
+    guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return nil }
+    return path[path.index(after: dot)...].lowercased()
   }
 
   /// The format of a file: by its extension, else from its first bytes (``sniff(_:recordsPath:)``).
@@ -45,24 +53,21 @@ public struct RecordFormat: RawRepresentable, Hashable, Sendable, Codable, Custo
     // A workbook's package says what it is: an `.ods` saved under `.xlsx`, or the other way round, is read as
     // what it holds, and so is a workbook under a text format's name (an export named `.csv`; read as CSV, its
     // zip bytes were "not UTF-8"). A text file under a text format's name is what its name says.
-    var prefix = [UInt8](repeating: 0, count: named == nil || named == .xlsx || named == .ods ? 1 << 16 : 64)
+    var prefix = [UInt8](repeating: 0, count: 1 << 16)
     var count = 0
-    while count < prefix.count {
-      let got = FileBytes.read(from: descriptor, into: &prefix, at: count)
-      if got <= 0 { break }
-      count += got
-    }
-    if let named, named != .xlsx && named != .ods {
-      guard isPackage(prefix[..<count]) else { return named }
-      // An OpenDocument package's `mimetype` entry ends past the first 64 bytes: the package is read as far as
-      // the others are.
-      prefix += [UInt8](repeating: 0, count: (1 << 16) - prefix.count)
-      while count < prefix.count {
+    /// Reads the file's first `size` bytes (or all of a shorter one) into `prefix`.
+    func read(upTo size: Int) {
+      while count < size {
         let got = FileBytes.read(from: descriptor, into: &prefix, at: count)
         if got <= 0 { break }
         count += got
       }
     }
+    // A text format's name needs the first bytes to see a package by; the rest is read for sniffing (an
+    // OpenDocument package's `mimetype` entry ends past the first 64 bytes).
+    read(upTo: 64)
+    if let named, !named.isWorkbook, !isPackage(prefix[..<count]) { return named }
+    read(upTo: 1 << 16)
     let sniffed = sniff(prefix[..<count], recordsPath: recordsPath)
     guard let named else { return sniffed }
     // Any zip sniffs as .xlsx: an OpenDocument package of another kind named .ods stays .ods, to be refused for

@@ -353,7 +353,7 @@ public struct BatchJob {
           throw FileError(
             path: inputPath, message: "--header names the fields of CSV input, and this file is read as \(format.rawValue)",
             hint: "JSON Lines records name their own members: a chunk of lines needs no header")
-        } else if !options.writesHeader, format == .xlsx || format == .ods {
+        } else if !options.writesHeader, format.isWorkbook {
           // JSON, JSON Lines and XML copies have no header line to leave out; a workbook keeps its header row.
           throw FileError(
             path: inputPath,
@@ -365,7 +365,7 @@ public struct BatchJob {
             message: "--encoding \(declared.rawValue) is for CSV input, and this file is read as \(format.rawValue)",
             hint: "convert CSV files and the others in separate runs (XML declares its own encoding; JSON is UTF-8)")
         }
-        if options.headerRow != nil, format != .xlsx, format != .ods {
+        if options.headerRow != nil, !format.isWorkbook {
           throw FileError(
             path: inputPath, message: "--header-row is for workbooks, and this file is read as \(format.rawValue)",
             hint: "convert workbooks and the others in separate runs")
@@ -391,7 +391,7 @@ public struct BatchJob {
   /// Refuses a workbook read as text (`--format csv` on an `.xlsx`: its zip bytes were "not UTF-8", with an
   /// encoding hint).
   private static func checkIsText(format: RecordFormat, readPath: String, inputPath: String) throws(FileError) {
-    guard format != .xlsx, format != .ods else { return }
+    guard !format.isWorkbook else { return }
     var start = [UInt8](repeating: 0, count: 8)
     let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return }
@@ -411,9 +411,9 @@ public struct BatchJob {
   private static func checkOutputKind(format: RecordFormat, inputPath: String, outputPath: String?) throws(FileError) {
     guard let outputPath, outputPath != "-" else { return }
     let type = FormatRegistry.type(of: format)
-    let isWorkbook = format == .xlsx || format == .ods
+    let isWorkbook = format.isWorkbook
     let named = RecordFormat.byExtension(of: outputPath)
-    let namedWorkbook = named == .xlsx || named == .ods || Self.isOtherWorkbookName(outputPath)
+    let namedWorkbook = named?.isWorkbook == true || Self.isOtherWorkbookName(outputPath)
     guard named != nil || namedWorkbook, isWorkbook != namedWorkbook else { return }
     let namedKind =
       namedWorkbook
@@ -428,8 +428,7 @@ public struct BatchJob {
 
   /// Whether a path ends with the extension of a workbook fxbatch does not write (`.xls`, `.xlsm`, …).
   private static func isOtherWorkbookName(_ path: String) -> Bool {
-    guard let dot = path.lastIndex(of: "."), !path[dot...].contains("/") else { return false }
-    return ["xls", "xlsm", "xlsb", "xltx", "xltm", "ots", "numbers"].contains(path[path.index(after: dot)...].lowercased())
+    RecordFormat.fileExtension(of: path).map { ["xls", "xlsm", "xlsb", "xltx", "xltm", "ots", "numbers"].contains($0) } ?? false
   }
 
   /// Whether a file is an earlier fxbatch output (its format's ``FileFormat/isAnnotatedOutput(_:context:)``).

@@ -187,7 +187,17 @@ struct HostileHTTPFuzzTests {
     }
   }
 
-  /// 40 calculator questions in one run (one request per pair), each answered by a mutated real answer.
+  /// The calculator's English names of the currencies the fuzz asks about, as its answers wrote them.
+  static let calculatorNames = [
+    "USD": "U.S. dollars", "AUD": "Australian dollars", "BRL": "Brazilian reais", "CAD": "Canadian dollars",
+    "CHF": "Swiss francs", "CNY": "Chinese yuan", "CZK": "Czech korunas", "DKK": "Danish kroner", "GBP": "British pounds",
+    "HKD": "Hong Kong dollars", "HUF": "Hungarian forints", "INR": "Indian rupees", "JPY": "Japanese yen",
+    "KRW": "South Korean won", "MXN": "Mexican pesos", "NOK": "Norwegian kroner", "NZD": "New Zealand dollars",
+    "PLN": "Polish zlotys", "SEK": "Swedish kronor", "SGD": "Singapore dollars", "ZAR": "South African rand",
+  ]
+
+  /// 40 calculator questions in one run (one request per pair), each answered by a mutated answer to it or, one
+  /// in four, by a mutated captured answer (to another question, which is refused).
   @Test(.timeLimit(.minutes(3)))
   func calculatorAnswers() throws {
     let fixtures = try #require(Bundle.module.resourceURL).appendingPathComponent("Fixtures/responses")
@@ -209,7 +219,11 @@ struct HostileHTTPFuzzTests {
     var records: [String] = []
     for code in codes {
       for (from, to) in [("USD", code), (code, "USD")] {
-        let body = bodies[Int.random(in: 0..<bodies.count, using: &generator)]
+        let captured = bodies[Int.random(in: 0..<bodies.count, using: &generator)]
+        let rate = "\(Int.random(in: 0...999, using: &generator)).\(Int.random(in: 1...999_999, using: &generator))"
+        let own =
+          #"{lhs: "1 \#(Self.calculatorNames[from] ?? from)",rhs: "\#(rate) \#(Self.calculatorNames[to] ?? to)",error: "",icc: true}"#
+        let body = Int.random(in: 0..<4, using: &generator) == 0 ? captured : own
         let question = "1\(from)=?\(to)"
         server.routeMatching(
           { head in head.queryItems.contains { $0.name == "q" && $0.value == question } },

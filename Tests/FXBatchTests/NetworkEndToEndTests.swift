@@ -332,8 +332,8 @@ struct NetworkEndToEndTests {
   }
 
   // The legacy calculator format over the loopback server: one request per pair, for one unit of the base.
-  // 1 USD = 54.836587 INR: 100 USD → 5483.6587 → 5483.66 INR; 1 GBP = 1.6399 USD (a "million" answer):
-  // 250 GBP → 409.975 → 409.98 USD (half-up). The unknown unit (error "4") fails only its own record.
+  // 1 USD = 54.836587 INR: 100 USD → 5483.6587 → 5483.66 INR; 1 GBP = 1.6399 USD: 250 GBP → 409.975 → 409.98
+  // USD (half-up). The unknown unit (error "4") fails only its own record.
   @Test func calculatorSourceWithOneUnknownCode() throws {
     let server = try LoopbackHTTPServer()
     defer { server.stop() }
@@ -343,7 +343,7 @@ struct NetworkEndToEndTests {
       server.routeMatching({ head in head.queryItems.contains { $0.name == "q" && $0.value == question } }, [.text(body)])
     }
     answering("1USD=?INR", #"{lhs: "1 U.S. dollar",rhs: "54.836587 Indian rupees",error: "",icc: true}"#)
-    answering("1GBP=?USD", #"{lhs: "1 000 000 British pounds",rhs: "1.6399 million U.S. dollars",error: "",icc: true}"#)
+    answering("1GBP=?USD", #"{lhs: "1 British pound",rhs: "1.6399 U.S. dollars",error: "",icc: true}"#)
     answering("1USD=?ZWG", #"{lhs: "",rhs: "",error: "4",icc: false}"#)
     try directory.write(
       "calc.csv",
@@ -491,6 +491,29 @@ struct NetworkEndToEndTests {
     #expect(badOptions.status == 64)
   }
 
+  // Issue 30: "1 British pound" = "1.17 Euros" in reply to USD→EUR became "calculator USD/EUR=1.17", status ok
+  // (the unit check trusted a name that is not ISO's "Pound Sterling"). Now every record of the pair fails.
+  @Test func calculatorAnswerInAnotherCurrencyIsABadResponse() throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    server.routeMatching(
+      { head in head.queryItems.contains { $0.name == "q" && $0.value == "1USD=?EUR" } },
+      [.text(#"{lhs: "1 British pound",rhs: "1.17 Euros",error: "",icc: true}"#)])
+    try directory.write("calc.csv", "date,amount,from,to\n2026-11-29,100,USD,EUR\n2026-11-29,5,USD,EUR\n")
+    let endpoint = server.baseURL.appendingPathComponent("ig/calculator").absoluteString
+    let result = try cli.run(
+      ["convert", "-q", "--source", "calculator", "--endpoint", endpoint, "--no-cache", "-o", "-", "calc.csv"], in: directory.url)
+    #expect(result.status == 1)
+    let lines = result.standardOutput.split(separator: "\n").map(String.init)
+    let refusal =
+      #",,,EUR,,calculator,error,"bad_response: calculator: asked for 1 USD in EUR, answered 1 GBP in EUR (""1 British pound"" = ""1.17 Euros"")""#
+    #expect(lines[1] == "2026-11-29,100,USD,EUR" + refusal, "\(result.standardOutput)")
+    #expect(lines[2] == "2026-11-29,5,USD,EUR" + refusal)
+    #expect(!result.standardOutput.contains("1.17,"))
+  }
+
   // The calculator's answer must be for the pair asked, and today's rate must not reach a record whose currency
   // changed since its date.
   @Test func calculatorAnswersForAnotherPairOrAnotherEraAreRefused() throws {
@@ -512,7 +535,10 @@ struct NetworkEndToEndTests {
       ],
       in: directory.url)
     let lines = result.standardOutput.split(separator: "\n").map(String.init)
-    #expect(lines[1].hasSuffix(#",error,"bad_response: calculator: answered ""1 Indian rupee"", which is INR, not USD""#))
+    #expect(
+      lines[1].hasSuffix(
+        #",error,"bad_response: calculator: asked for 1 USD in INR, answered 1 INR in USD (""1 Indian rupee"" = ""0.0182 U.S. dollars"")""#
+      ))
     #expect(
       lines[2].contains(
         ",error,\"no_rate: the calculator has only today's rates, and TRL/USD has changed between 2004-06-01 and today"))

@@ -77,7 +77,7 @@ public struct CalculatorAnswer: Sendable, Equatable {
   }
 
   /// The exchange rate the answer gives: `rhs ÷ lhs`, exactly, in rhs-currency units per unit of the lhs
-  /// currency. The unit names are not checked against the currencies asked for.
+  /// currency. The unit names are not checked here (``CalculatorProvider`` checks them against the request).
   ///
   /// - Returns: the rate, or
   ///   - `no_rate` quoting the service's error when `error` is not empty (`"4"`: unknown unit);
@@ -107,7 +107,7 @@ public struct CalculatorAnswer: Sendable, Equatable {
 
   /// ``RowError/quoted(_:)`` with C1 control characters (U+0080 ... U+009F, among them U+0085, a line break
   /// to some readers) also escaped, so a control character shows as `\u{85}` and the message stays one line.
-  private static func quoted(_ text: String) -> String {
+  static func quoted(_ text: String) -> String {
     var escaped = String.UnicodeScalarView()
     for scalar in RowError.quoted(text).unicodeScalars {
       if (0x80...0x9F).contains(scalar.value) {

@@ -81,13 +81,8 @@ public struct CalculatorProvider: RateProvider {
     case .failure(let error): return failAll(request, error)
     case .success(let found): rate = found
     }
-    if let answer = try? answer.get(), let first = request.keys.first {
-      for (text, expected) in [(answer.lhs, first.pair.base), (answer.rhs, first.pair.quote)] {
-        if let other = Self.currencyNamed(in: text), other != expected {
-          return failAll(
-            request, RowError(.badResponse, "calculator: answered \(RowError.quoted(text)), which is \(other), not \(expected)"))
-        }
-      }
+    if let answer = try? answer.get(), let pair = request.keys.first?.pair, let mismatch = Self.mismatch(answer, asked: pair) {
+      return failAll(request, mismatch)
     }
     let text = rate.decimalText()
     return Dictionary(
@@ -102,27 +97,34 @@ public struct CalculatorProvider: RateProvider {
       })
   }
 
-  /// The currency a calculator quantity's unit names, when it names one recognisably: its ISO 4217 code, or
-  /// its ISO 4217 English name (case, dots and a plural `s` ignored: "U.S. dollars" is "US Dollar"). `nil` when
-  /// the unit is not recognised (the answer is then trusted).
-  static func currencyNamed(in quantity: String) -> CurrencyCode? {
-    guard let unit = CalculatorQuantity(reading: quantity)?.unit else { return nil }
-    let words = unit.split(separator: " ")
-    if words.count == 1, let code = CurrencyCode(String(words[0])), String(words[0]) == String(words[0]).uppercased() {
-      return code
+  /// Why an answer is not the one asked for, or `nil` when it is: the request asks for one unit of the pair's
+  /// base in its quote (`q=1USD=?EUR`), so `lhs` must be 1 of the base and `rhs` in the quote, each unit a
+  /// currency of ``CurrencyNames`` (an answer in a unit fxbatch does not know is not trusted either).
+  ///
+  /// - Parameters:
+  ///   - answer: an answer whose quantities ``CalculatorAnswer/rate()`` has read.
+  ///   - pair: the pair the request asked.
+  /// - Returns: a `bad_response` error naming what was asked and what was answered.
+  static func mismatch(_ answer: CalculatorAnswer, asked pair: CurrencyPair) -> RowError? {
+    guard let lhs = CalculatorQuantity(reading: answer.lhs), let rhs = CalculatorQuantity(reading: answer.rhs) else {
+      return nil
     }
-    return namesByText[normalizedName(unit)]
+    let asked = "calculator: asked for 1 \(pair.base) in \(pair.quote), answered"
+    let shown = "\(CalculatorAnswer.quoted(answer.lhs)) = \(CalculatorAnswer.quoted(answer.rhs))"
+    var units: [CurrencyCode] = []
+    for (side, quantity) in [("lhs", lhs), ("rhs", rhs)] {
+      guard !quantity.unit.trimmingWhitespace.isEmpty else {
+        return RowError(.badResponse, "\(asked) \(shown): the \(side) names no currency")
+      }
+      guard let code = CurrencyNames.currency(named: quantity.unit) else {
+        return RowError(
+          .badResponse, "\(asked) \(shown): \(CalculatorAnswer.quoted(quantity.unit)) is not a currency fxbatch knows")
+      }
+      units.append(code)
+    }
+    guard units[0] == pair.base, units[1] == pair.quote, lhs.value.normalized == .one else {
+      return RowError(.badResponse, "\(asked) \(lhs.value.normalized) \(units[0]) in \(units[1]) (\(shown))")
+    }
+    return nil
   }
-
-  private static func normalizedName(_ text: String) -> String {
-    var name = text.lowercased().replacingOccurrences(of: ".", with: "").split(separator: " ").joined(separator: " ")
-    if name.hasSuffix("s"), !name.hasSuffix("ss") { name.removeLast() }
-    return name
-  }
-
-  private static let namesByText: [String: CurrencyCode] = {
-    var names: [String: CurrencyCode] = [:]
-    for currency in ISO4217.allCurrencies where !currency.isHistoric { names[normalizedName(currency.name)] = currency.code }
-    return names
-  }()
 }

@@ -206,6 +206,13 @@ final class LoopbackServerCore: Sendable {
       let chunk = Array(response.body)
       while connection.send(chunk) {}
       return false
+    case .dripBody(let interval):
+      guard connection.send(response.encoded(closing: true, bodyBytes: 0)) else { return false }
+      for byte in response.body {
+        guard connection.pause(for: interval), connection.send([byte]) else { return false }
+      }
+      connection.closeGracefully()
+      return false
     case .endlessHeaders:
       guard connection.send(Array("HTTP/1.1 \(response.status) OK\r\n".utf8)) else { return false }
       let field = Array(("X-Filler: " + String(repeating: "a", count: 1000) + "\r\n").utf8)

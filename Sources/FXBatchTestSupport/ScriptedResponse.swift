@@ -24,6 +24,9 @@ public struct ScriptedResponse: Sendable, Equatable {
     /// Sends the status line, then header fields without end (1 KB each) until the client closes the connection
     /// or the server stops.
     case endlessHeaders
+    /// Sends the status line and headers with the full `Content-Length`, then the body one byte at a time, each
+    /// after the interval, as a server dripping its answer would.
+    case dripBody(interval: Duration)
   }
 
   /// The HTTP status code, such as 200 or 503.
@@ -137,6 +140,16 @@ public struct ScriptedResponse: Sendable, Equatable {
   public static func endless(_ chunk: Data, headers: [String: String] = [:]) -> ScriptedResponse {
     precondition(!chunk.isEmpty, "an endless body needs bytes to repeat")
     return ScriptedResponse(headers: headers, body: chunk, action: .endlessBody)
+  }
+
+  /// The body one byte per interval after the headers (``Action/dripBody(interval:)``).
+  ///
+  /// - Parameters:
+  ///   - string: the whole body, sent as UTF-8; `Content-Length` announces all of it.
+  ///   - interval: the wait before each byte.
+  /// - Returns: the response.
+  public static func drip(_ string: String, every interval: Duration) -> ScriptedResponse {
+    ScriptedResponse(body: Data(string.utf8), action: .dripBody(interval: interval))
   }
 
   /// Header fields without end (``Action/endlessHeaders``).

@@ -46,5 +46,12 @@ struct RetryPolicyTests {
     #expect(
       FetchError.connection("connection refused", attempts: 2).rowError.description
         == "source_unavailable: connection refused after 2 attempts")
+    // The fetch deadline: timeout, naming it and what it cut short.
+    #expect(
+      FetchError.deadline(seconds: 120, attempts: 1, last: .timeout(seconds: 10, attempts: 1), retryAfter: nil).rowError
+        .description == "timeout: no answer in 10 s; the fetch deadline (--deadline 120 s) leaves no time to retry")
+    #expect(
+      FetchError.deadline(seconds: 2.5, attempts: 0, last: nil, retryAfter: nil).rowError.description
+        == "timeout: not sent: the fetch deadline (--deadline 2.5 s) had passed")
   }
 }

@@ -15,9 +15,11 @@ import Synchronization
 ///
 /// Requests run on up to `maximumConnections` worker threads, each blocking in `curl_easy_perform` with an
 /// easy handle of its own; handles are kept between requests, so connections are reused (keep-alive). The
-/// timeout covers a whole exchange, redirects included. A redirect is followed only within the same origin
-/// (scheme, host and port; at most ``maximumRedirects``): an answer from elsewhere would be filed, and cached,
-/// under the endpoint the user named. Only `http` and `https` are spoken; proxies come from the usual
+/// timeout covers a whole exchange, redirects included, and is cut to the time left before the run's fetch
+/// deadline; an answer slower than ``minimumBytesPerSecond`` for ``slowAnswerSeconds`` (a server dripping bytes,
+/// or silent after the request) is given up sooner, whatever the timeout. A redirect is followed only within the
+/// same origin (scheme, host and port; at most ``maximumRedirects``): an answer from elsewhere would be filed,
+/// and cached, under the endpoint the user named. Only `http` and `https` are spoken; proxies come from the usual
 /// environment variables (`https_proxy`, `no_proxy`, …), as with the `curl` tool.
 public final class CurlTransport: HTTPTransport {
   /// The largest answer accepted, decoded: the ECB's full history is about 7 MB.
@@ -27,6 +29,13 @@ public final class CurlTransport: HTTPTransport {
   static let maximumHeaderBytes = 256 << 10
   /// The most redirects followed within one exchange.
   static let maximumRedirects = 5
+  /// The slowest answer accepted, in bytes per second averaged over ``slowAnswerSeconds`` (libcurl's
+  /// `CURLOPT_LOW_SPEED_LIMIT`): far below any working link, while a server dripping a byte a second is cut after
+  /// ``slowAnswerSeconds`` instead of holding each attempt for its whole `--timeout`.
+  public static let minimumBytesPerSecond = 1024
+  /// How long an answer may stay slower than ``minimumBytesPerSecond`` (`CURLOPT_LOW_SPEED_TIME`), seconds:
+  /// also how long a server may stay silent after the request.
+  public static let slowAnswerSeconds = 5
 
   private let workers: CurlWorkers
   private let timeout: TimeInterval
@@ -42,20 +51,31 @@ public final class CurlTransport: HTTPTransport {
   }
 
   public func get(_ url: URL, completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void) {
+    get(url, before: nil, completion: completion)
+  }
+
+  public func get(
+    _ url: URL, before deadline: ContinuousClock.Instant?,
+    completion: @escaping @Sendable (Result<HTTPResponse, TransportError>) -> Void
+  ) {
     let timeout = self.timeout
     workers.submit { handle in
       guard let handle else {
         completion(.failure(.connection("libcurl could not start a transfer")))
         return
       }
-      completion(Self.exchange(url, on: handle, timeout: timeout))
+      completion(Self.exchange(url, on: handle, timeout: timeout, before: deadline))
     }
   }
 
-  /// One request with its same-origin redirects, within one timeout.
-  static func exchange(_ url: URL, on handle: CurlHandle, timeout: TimeInterval) -> Result<HTTPResponse, TransportError> {
+  /// One request with its same-origin redirects, within one timeout, counted from now (when a worker starts it)
+  /// and ending at `fetchDeadline` at the latest.
+  static func exchange(
+    _ url: URL, on handle: CurlHandle, timeout: TimeInterval, before fetchDeadline: ContinuousClock.Instant? = nil
+  ) -> Result<HTTPResponse, TransportError> {
     let origin = Self.origin(of: url)
-    let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64((timeout * 1000).rounded(.up))))
+    var deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64((timeout * 1000).rounded(.up))))
+    if let fetchDeadline, fetchDeadline < deadline { deadline = fetchDeadline }
     var target = url.absoluteString
     for _ in 0...maximumRedirects {
       let remaining = ContinuousClock.now.duration(to: deadline)
@@ -171,6 +191,8 @@ final class CurlHandle: @unchecked Sendable {
           { fxcurl_set_string(handle, CURLOPT_PROTOCOLS_STR, "http,https") },
           { fxcurl_set_long(handle, CURLOPT_NOSIGNAL, 1) },
           { fxcurl_set_long(handle, CURLOPT_TIMEOUT_MS, timeoutMilliseconds) },
+          { fxcurl_set_long(handle, CURLOPT_LOW_SPEED_LIMIT, CurlTransport.minimumBytesPerSecond) },
+          { fxcurl_set_long(handle, CURLOPT_LOW_SPEED_TIME, CurlTransport.slowAnswerSeconds) },
           { fxcurl_set_string(handle, CURLOPT_ACCEPT_ENCODING, "") },  // every encoding libcurl decodes
           { fxcurl_set_string(handle, CURLOPT_USERAGENT, "fxbatch/0.1") },
           { fxcurl_set_list(handle, CURLOPT_HTTPHEADER, acceptHeader) },
@@ -223,7 +245,10 @@ final class CurlHandle: @unchecked Sendable {
   /// host asked and the address connected to (` (127.0.0.1 port 9)`, a proxy's when one is used; empty if none).
   static func failure(_ code: CURLcode, detail: String, systemError: Int32, host: String, peer: String) -> TransportError {
     switch code {
-    case CURLE_OPERATION_TIMEDOUT: return .timeout
+    case CURLE_OPERATION_TIMEDOUT:
+      // libcurl ends both limits with this code; the minimum rate's message says "Operation too slow".
+      guard detail.lowercased().contains("too slow") else { return .timeout }
+      return .tooSlow(bytesPerSecond: CurlTransport.minimumBytesPerSecond, seconds: CurlTransport.slowAnswerSeconds)
     case CURLE_FILESIZE_EXCEEDED: return .tooLarge(limit: CurlTransport.maximumBodySize)
     case CURLE_COULDNT_CONNECT:
       return .connection(systemError == ECONNREFUSED ? "connection refused\(peer)" : "cannot connect (\(detail))")

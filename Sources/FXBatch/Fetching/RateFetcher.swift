@@ -9,6 +9,10 @@ import Synchronization
 /// global queue, which would grow threads), a `DispatchGroup` tracks completion, results are stored by index
 /// behind a `Mutex`. A request keeps its permit through its retries and their backoff, so `jobs` is a hard
 /// ceiling on requests in flight. Completion handlers only store results or schedule the retry.
+///
+/// The run's ``FetchDeadline`` bounds it all: each attempt ends by it (the transport cuts its timeout), a retry
+/// whose wait (backoff or `Retry-After`) would pass it is not made, and requests still waiting for a permit when
+/// it passes are not sent; all of these fail with ``FetchError/deadline(seconds:attempts:last:retryAfter:)``.
 public struct RateFetcher: Sendable {
   /// Progress of a run, for a progress line.
   public struct Progress: Sendable {
@@ -21,13 +25,18 @@ public struct RateFetcher: Sendable {
   public let jobs: Int
   public let timeout: TimeInterval
   public let retryPolicy: RetryPolicy
+  /// The run's fetch deadline, started by the first ``fetch(_:progress:)``; `nil`: none.
+  public let deadline: FetchDeadline?
 
-  public init(transport: any HTTPTransport, jobs: Int, timeout: TimeInterval, retryPolicy: RetryPolicy) {
+  public init(
+    transport: any HTTPTransport, jobs: Int, timeout: TimeInterval, retryPolicy: RetryPolicy, deadline: FetchDeadline? = nil
+  ) {
     precondition(jobs >= 1, "at least one request in flight")
     self.transport = transport
     self.jobs = jobs
     self.timeout = timeout
     self.retryPolicy = retryPolicy
+    self.deadline = deadline
   }
 
   /// Fetches URLs and waits for all of them.
@@ -42,11 +51,19 @@ public struct RateFetcher: Sendable {
     let state = FetchState(count: urls.count)
     let gate = DispatchSemaphore(value: jobs)
     let group = DispatchGroup()
-    if !urls.isEmpty { progress?(state.progress()) }
+    if !urls.isEmpty {
+      deadline?.start()
+      progress?(state.progress())
+    }
     for (index, url) in urls.enumerated() {
-      gate.wait()
+      guard acquire(gate) else {
+        // The deadline passed while every permit was taken: the rest is not sent.
+        state.store(.failure(.deadline(seconds: deadline?.seconds ?? 0, attempts: 0, last: nil, retryAfter: nil)), at: index)
+        progress?(state.progress())
+        continue
+      }
       group.enter()
-      attempt(url, number: 1, state: state, progress: progress) { result in
+      attempt(url, number: 1, previous: nil, state: state, progress: progress) { result in
         state.store(result, at: index)
         progress?(state.progress())
         gate.signal()
@@ -57,11 +74,25 @@ public struct RateFetcher: Sendable {
     return (state.results(), state.progress().retries)
   }
 
+  /// Takes a permit, waiting at most until the deadline; `false` when it passed first.
+  private func acquire(_ gate: DispatchSemaphore) -> Bool {
+    guard let deadline else {
+      gate.wait()
+      return true
+    }
+    return gate.wait(timeout: .now() + deadline.remaining) == .success
+  }
+
+  /// Attempt `number` of a request; `previous` is the failure of the attempt before.
   private func attempt(
-    _ url: URL, number: Int, state: FetchState, progress: (@Sendable (Progress) -> Void)?,
+    _ url: URL, number: Int, previous: FetchError?, state: FetchState, progress: (@Sendable (Progress) -> Void)?,
     finish: @escaping @Sendable (Result<HTTPResponse, FetchError>) -> Void
   ) {
-    transport.get(url) { result in
+    if let deadline, deadline.remaining <= 0 {
+      finish(.failure(.deadline(seconds: deadline.seconds, attempts: number - 1, last: previous, retryAfter: nil)))
+      return
+    }
+    transport.get(url, before: deadline?.instant) { result in
       let failure: FetchError
       var retryAfter: String? = nil
       switch result {
@@ -78,7 +109,14 @@ public struct RateFetcher: Sendable {
         }
         retryAfter = response.headers["retry-after"]
       case .failure(.timeout):
+        if let deadline, deadline.remaining < 0.1 {
+          // The transport's timeout was cut to the deadline (to the millisecond, rounded down).
+          finish(.failure(.deadline(seconds: deadline.seconds, attempts: number, last: nil, retryAfter: nil)))
+          return
+        }
         failure = .timeout(seconds: timeout, attempts: number)
+      case .failure(.tooSlow(let rate, let seconds)):
+        failure = .tooSlow(bytesPerSecond: rate, seconds: seconds, attempts: number)
       case .failure(.connection(let reason)):
         failure = .connection(reason, attempts: number)
       case .failure(.tooLarge(let limit)):
@@ -102,13 +140,31 @@ public struct RateFetcher: Sendable {
         finish(.failure(failure))
         return
       }
+      let delay = retryPolicy.delay(after: number, retryAfter: retryAfter)
+      if let deadline, delay >= deadline.remaining {
+        // Waiting would pass the deadline (a long Retry-After): give up now rather than sleep to no end.
+        finish(
+          .failure(
+            .deadline(
+              seconds: deadline.seconds, attempts: number, last: failure,
+              retryAfter: retryAfter.map { Self.shown(retryAfter: $0) })))
+        return
+      }
       state.countRetry()
       progress?(state.progress())
-      let delay = retryPolicy.delay(after: number, retryAfter: retryAfter)
       DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
-        attempt(url, number: number + 1, state: state, progress: progress, finish: finish)
+        attempt(url, number: number + 1, previous: failure, state: state, progress: progress, finish: finish)
       }
     }
+  }
+}
+
+extension RateFetcher {
+  /// A `Retry-After` value as a message quotes it: printable ASCII, at most 40 characters.
+  static func shown(retryAfter: String) -> String {
+    let printable = retryAfter.unicodeScalars.filter { (0x20...0x7E).contains($0.value) }
+    let text = String(String.UnicodeScalarView(printable.prefix(40)))
+    return printable.count > 40 ? text + "…" : text
   }
 }
 

@@ -288,7 +288,8 @@ struct RateResolver {
   func fetch(_ requests: [RateRequest], settings: FetchSettings) -> ([Result<HTTPResponse, FetchError>], Int) {
     let transport = settings.transport ?? CurlTransport(maximumConnections: settings.jobs, timeout: settings.timeout)
     let fetcher = RateFetcher(
-      transport: transport, jobs: settings.jobs, timeout: settings.timeout, retryPolicy: settings.retryPolicy)
+      transport: transport, jobs: settings.jobs, timeout: settings.timeout, retryPolicy: settings.retryPolicy,
+      deadline: settings.deadline)
     return fetcher.fetch(requests.map(\.url), progress: settings.progress)
   }
 

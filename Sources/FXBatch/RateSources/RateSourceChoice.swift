@@ -1,12 +1,14 @@
 import Foundation
 
-/// How the fetch engine runs (`--jobs`, `--timeout`, `--retries`, `--retry-delay`).
+/// How the fetch engine runs (`--jobs`, `--timeout`, `--retries`, `--retry-delay`, `--deadline`).
 public struct FetchSettings: Sendable {
   /// Most requests in flight at once.
   public var jobs = 8
   /// Seconds a request may wait for its answer.
   public var timeout: TimeInterval = 10
   public var retryPolicy = RetryPolicy()
+  /// The limit of the run's whole fetch phase; shared by the settings of every link of a chain (one per run).
+  public var deadline = FetchDeadline()
   /// The transport; `nil` for a ``CurlTransport`` made for the run.
   public var transport: (any HTTPTransport)?
   /// Called as requests finish and retry (for a progress line).

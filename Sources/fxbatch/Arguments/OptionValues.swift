@@ -189,6 +189,12 @@ enum OptionValues {
     return value
   }
 
+  /// `--deadline SECONDS`: the limit of a run's whole fetch phase (default ``FetchDeadline/defaultSeconds``).
+  static func deadline(_ text: String?) throws(UsageError) -> FetchDeadline {
+    guard let text else { return FetchDeadline() }
+    return FetchDeadline(seconds: try seconds(text, option: "--deadline", range: 0.001...86_400))
+  }
+
   /// `--providers A,B`: Frankfurter v2 provider keys as the service spells them, each once, at most
   /// ``FrankfurterProvider/maximumProviders``.
   static func providers(_ text: String) throws(UsageError) -> [String] {

@@ -144,6 +144,10 @@ enum ConvertCommand {
       names: ["--retry-delay"], valueName: "SECONDS", help: "First backoff step, doubled per retry, jittered (default 0.5)",
       group: .fetching),
     OptionSpec(
+      names: ["--deadline"], valueName: "SECONDS",
+      help: "Fetch for at most this long in all, retries included\n(default 120); rates missing then fail with timeout",
+      group: .fetching),
+    OptionSpec(
       names: ["--cache-dir"], valueName: "DIR",
       help: "Rate cache directory (default $XDG_CACHE_HOME/fxbatch);\nalso where `rates update` keeps a newer ECB history",
       group: .fetching),
@@ -552,13 +556,16 @@ enum ConvertCommand {
       throw UsageError("--date-policy is for the source calculator, and --source \(list) does not name it")
     }
     var links: [(name: String, choice: SourceChoice)] = []
-    for name in names { links.append((name, try singleChoice(name, parsed: parsed, inChain: true))) }
+    let deadline = try OptionValues.deadline(parsed.value("--deadline"))  // one for the whole chain
+    for name in names { links.append((name, try singleChoice(name, parsed: parsed, inChain: true, deadline: deadline))) }
     return .chain(links)
   }
 
   /// The network options given.
   private static func networkOptions(_ parsed: ParsedArguments) -> [String] {
-    ["--endpoint", "--jobs", "--timeout", "--retries", "--retry-delay", "--date-policy"].filter { parsed.value($0) != nil }
+    ["--endpoint", "--jobs", "--timeout", "--retries", "--retry-delay", "--deadline", "--date-policy"].filter {
+      parsed.value($0) != nil
+    }
   }
 
   static func sourceChoice(_ parsed: ParsedArguments) throws(UsageError) -> SourceChoice {
@@ -584,9 +591,9 @@ enum ConvertCommand {
   }
 
   /// One source by its name (alone, or a link of a chain, whose options ``chainChoice(_:parsed:)`` checked).
-  private static func singleChoice(_ name: String, parsed: ParsedArguments, inChain: Bool) throws(UsageError)
-    -> SourceChoice
-  {
+  private static func singleChoice(
+    _ name: String, parsed: ParsedArguments, inChain: Bool, deadline: FetchDeadline? = nil
+  ) throws(UsageError) -> SourceChoice {
     let ratesPath = parsed.value("--rates")
     var endpoint: URL? = nil
     if let text = parsed.value("--endpoint") { endpoint = try OptionValues.endpoint(text) }
@@ -615,6 +622,11 @@ enum ConvertCommand {
       }
       if let text = parsed.value("--retry-delay") {
         settings.retryPolicy.baseDelay = try OptionValues.seconds(text, option: "--retry-delay", range: 0...60)
+      }
+      if let deadline {
+        settings.deadline = deadline
+      } else {
+        settings.deadline = try OptionValues.deadline(parsed.value("--deadline"))
       }
       var datePolicy = CalculatorProvider.DatePolicy.strict
       if let text = parsed.value("--date-policy") {

@@ -18,6 +18,7 @@ extension RatesCommand {
     let names: [String]
     var endpoint: URL? = nil
     var timeout: Double = 60
+    var deadline = FetchDeadline()
     do throws(UsageError) {
       guard parsed.positionals.count == 1 else { throw UsageError("rates currencies takes no arguments; use --source NAME") }
       let list = parsed.value("--source") ?? (parsed.value("--rates") == nil ? "embedded" : "file")
@@ -44,6 +45,10 @@ extension RatesCommand {
       if let text = parsed.value("--timeout") {
         guard !services.isEmpty else { throw UsageError("--timeout is for a service, and --source \(list) names none") }
         timeout = try OptionValues.seconds(text, option: "--timeout", range: 0.001...3600)
+      }
+      if let text = parsed.value("--deadline") {
+        guard !services.isEmpty else { throw UsageError("--deadline is for a service, and --source \(list) names none") }
+        deadline = try OptionValues.deadline(text)
       }
     } catch {
       return FXBatchCommand.usageError(error, usage: usage)
@@ -76,7 +81,7 @@ extension RatesCommand {
     for (_, listing) in listings { if case .service(let url) = listing { urls.append(url) } }
     let fetcher = RateFetcher(
       transport: CurlTransport(maximumConnections: max(urls.count, 1), timeout: timeout), jobs: max(urls.count, 1),
-      timeout: timeout, retryPolicy: RetryPolicy())
+      timeout: timeout, retryPolicy: RetryPolicy(), deadline: deadline)
     var answers = urls.isEmpty ? [] : fetcher.fetch(urls).results
     var links: [[CurrencyCoverage]] = []
     for (name, listing) in listings {

@@ -46,6 +46,9 @@ enum RatesCommand {
       names: ["--timeout"], valueName: "SECONDS", help: "Wait this long for an answer (default 60)", group: .fetching,
       subcommands: ["update", "show", "export", "currencies"]),
     OptionSpec(
+      names: ["--deadline"], valueName: "SECONDS", help: "Fetch for at most this long in all, retries included (default 120)",
+      group: .fetching, subcommands: ["update", "show", "export", "currencies"]),
+    OptionSpec(
       names: ["--cache-dir"], valueName: "DIR", help: "Rate cache directory (default $XDG_CACHE_HOME/fxbatch)",
       group: .fetching),
     OptionSpec(
@@ -407,6 +410,7 @@ enum RatesCommand {
     }
     let endpoint: URL
     let timeout: Double
+    let deadline: FetchDeadline
     do throws(UsageError) {
       endpoint =
         try parsed.value("--endpoint").map { text throws(UsageError) in try OptionValues.endpoint(text) }
@@ -415,6 +419,7 @@ enum RatesCommand {
         try parsed.value("--timeout").map { text throws(UsageError) in
           try OptionValues.seconds(text, option: "--timeout", range: 0.001...3600)
         } ?? 60
+      deadline = try OptionValues.deadline(parsed.value("--deadline"))
     } catch {
       return FXBatchCommand.usageError(error, usage: usage)
     }
@@ -426,7 +431,7 @@ enum RatesCommand {
     let url = endpoint.appendingPathComponent("eurofxref-hist.xml")
     let fetcher = RateFetcher(
       transport: CurlTransport(maximumConnections: 1, timeout: timeout), jobs: 1, timeout: timeout,
-      retryPolicy: RetryPolicy())
+      retryPolicy: RetryPolicy(), deadline: deadline)
     let response: HTTPResponse
     switch fetcher.fetch([url]).results[0] {
     case .success(let answer): response = answer

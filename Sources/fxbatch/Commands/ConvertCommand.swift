@@ -258,7 +258,9 @@ enum ConvertCommand {
     if !quiet {
       Console.error(RunSummary.text(of: report))
     } else {
+      // Quiet hides the summary, never why the run failed (a file, the lock file).
       for file in report.files { if let fileError = file.fileError { Console.error(fileError + "\n") } }
+      if let lockFileError = report.lockFileError { Console.error(lockFileError + "\n") }
     }
     if let reportPath, !write(report, to: reportPath) { return ExitStatus.fileError }
     return report.exitStatus

@@ -47,8 +47,9 @@ enum ReportCommand {
       return FXBatchCommand.usageError(error, usage: fullUsage)
     }
     var parts: [(name: String, report: RunReport)] = []
-    // The same part twice would be counted twice: by its path, or by its bytes (a copy of it).
-    var seen: [Data: String] = [:]
+    // The same part twice would be counted twice: by its path, or by its content (a copy of it, even written
+    // again in another layout).
+    var seen: [String: String] = [:]
     var seenPaths: [String: String] = [:]
     for path in parsed.positionals.dropFirst() {
       let data: Data
@@ -57,17 +58,19 @@ enum ReportCommand {
         Console.error("\(path):1:1: error: \(reason)\n")
         return ExitStatus.fileError
       }
+      let part: ReportPart
+      do { part = try ReportPart(bytes: [UInt8](data), name: path) } catch {
+        Console.error("\(error)\n")
+        return ExitStatus.fileError
+      }
       let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
-      if let earlier = seenPaths[resolved] ?? seen[data] {
+      if let earlier = seenPaths[resolved] ?? seen[part.digest] {
         Console.error("\(path):1:1: error: the same report as \(earlier): each part's report is merged once\n")
         return ExitStatus.fileError
       }
       seenPaths[resolved] = path
-      seen[data] = path
-      do { parts.append((path, try JSONDecoder().decode(RunReport.self, from: data))) } catch {
-        Console.error("\(path):1:1: error: not a report fxbatch wrote (\(Self.decodingProblem(error)))\n")
-        return ExitStatus.fileError
-      }
+      seen[part.digest] = path
+      parts.append((path, part.report))
     }
     do {
       let merged = try RunReport.merged(parts)
@@ -75,21 +78,6 @@ enum ReportCommand {
     } catch {
       Console.error("fxbatch: error: \(error)\n")
       return ExitStatus.fileError
-    }
-  }
-
-  /// What a report's JSON lacks, in a line (not Foundation's whole description).
-  private static func decodingProblem(_ error: Error) -> String {
-    switch error {
-    case DecodingError.keyNotFound(let key, let context):
-      return "no \((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))"
-    case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-      return "\(context.codingPath.map(\.stringValue).joined(separator: ".")) is not what a report holds there"
-    case DecodingError.dataCorrupted(let context):
-      return context.codingPath.isEmpty
-        ? "not JSON" : "\(context.codingPath.map(\.stringValue).joined(separator: ".")) is malformed"
-    default:
-      return "unreadable"
     }
   }
 }

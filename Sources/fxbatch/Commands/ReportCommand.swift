@@ -74,7 +74,8 @@ enum ReportCommand {
     }
     do {
       let merged = try RunReport.merged(parts)
-      return ConvertCommand.write(merged, to: parsed.value("--output") ?? "-") ? ExitStatus.success : ExitStatus.fileError
+      let written = ConvertCommand.write(merged, to: parsed.value("--output") ?? "-")
+      return Interrupts.finished(written ? ExitStatus.success : ExitStatus.fileError)
     } catch {
       Console.error("fxbatch: error: \(error)\n")
       return ExitStatus.fileError

@@ -41,7 +41,8 @@ import Foundation
 ///
 /// Version 1 (`fxbatch-lock/1`, still read): JSON, `{"format", "defaultDay", "rates": [{"base", "quote",
 /// "date", "numerator", "denominator", "rate", "rateDate", "fallback", "source"}]}`, every cross pair a run
-/// used.
+/// used. It has no digest: each entry is checked against its own source text (``disagreement(of:rate:rateDay:isFallback:source:)``),
+/// and a member given twice is refused.
 public enum LockFile {
   static let version1 = "fxbatch-lock/1"
   static let version2 = "fxbatch-lock/2"

@@ -16,7 +16,8 @@ enum ReportCommand {
       partitions of a cluster job, each converted with the same lock file): counts, error codes and the
       rounding reconciliation per currency as one run gives them, the parts' unrounded totals added exactly
       and rounded once. The files of every part are listed. Parts that ran with other rates or rules
-      (source, days, period rule, rounding, staleness) are refused.
+      (source, days, period rule, rounding, staleness) are refused, and so is a part whose figures do not
+      follow from each other, one with a member named twice, or the same part twice (by its content).
       """,
     options: options,
     examples: [("The report of a job's partitions", "fxbatch report merge reports/part-*.json -o total.json")],

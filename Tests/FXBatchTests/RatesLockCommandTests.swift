@@ -271,4 +271,27 @@ struct RatesLockCommandTests {
     #expect(frozen.status == 1)
     #expect(frozen.standardOutput.contains("is not in the lock file new.lock (--frozen)"), "\(frozen.standardOutput)")
   }
+
+  // What each writer's fx_source says, read back: plain and scientific texts (Frankfurter v2's 3.7e-05), a
+  // cross through two legs, either way round, and a quotient service's rate as fx_rate shows it (the calculator
+  // names rhs ÷ lhs rounded to 10 significant digits).
+  @Test func sourceTextsOfEveryWriterAgreeWithTheirRates() throws {
+    let day = try #require(CalendarDay(iso8601: "2024-03-04"))
+    func check(_ base: String, _ quote: String, _ numerator: String, _ denominator: String, _ source: String) throws -> String? {
+      let key = RateKey(
+        base: try #require(CurrencyCode(base)), quote: try #require(CurrencyCode(quote)), day: day)
+      let rate = ExchangeRate(
+        numerator: try #require(ExactDecimal(numerator)), denominator: try #require(ExactDecimal(denominator)))
+      return LockFile.disagreement(of: key, rate: rate, rateDay: day, isFallback: false, source: source)
+    }
+    #expect(try check("VND", "EUR", "0.000037", "1", "frankfurter-v2 VND/EUR=3.7e-05") == nil)
+    #expect(try check("EUR", "USD", "1.0856", "1", "frankfurter-v2(ECB+BOC) EUR/USD=1.0856") == nil)
+    #expect(try check("USD", "EUR", "1", "1.0856", "frankfurter-v1 EUR/USD=1.0856") == nil)
+    #expect(try check("GBP", "USD", "1.1172", "0.8338", "ecb-embedded EUR/GBP=0.8338 EUR/USD=1.1172") == nil)
+    #expect(try check("USD", "GBP", "0.8338", "1.1172", "ecb-embedded EUR/USD=1.1172 EUR/GBP=0.8338") == nil)
+    #expect(try check("EUR", "USD", "1.08333333333", "1", "calculator EUR/USD=1.083333333") == nil)
+    #expect(try check("EUR", "USD", "1.08433333333", "1", "calculator EUR/USD=1.083333333") != nil)
+    #expect(try check("GBP", "USD", "1.1172", "0.8339", "ecb-embedded EUR/GBP=0.8338 EUR/USD=1.1172") != nil)
+    #expect(try check("VND", "EUR", "0.000038", "1", "frankfurter-v2 VND/EUR=3.7e-05") != nil)
+  }
 }

@@ -31,8 +31,11 @@ extension LockFile {
         ? "the rate of \(pair) on \(key.day) names no published rate in its source \"\(source)\" to check it against"
         : "the published rates its source \"\(source)\" names do not make a \(pair) rate"
     }
+    // A service that answers a quotient (the calculator: rhs ÷ lhs) names the rate as `fx_rate` shows it,
+    // rounded to 10 significant digits: that text is what it says.
+    let shown = legs.count == 1 && legs[0].base == pair.base && legs[0].quote == pair.quote && legs[0].text == rate.decimalText()
     guard let left = rate.numerator.multiplied(by: named.denominator),
-      let right = named.numerator.multiplied(by: rate.denominator), left == right
+      let right = named.numerator.multiplied(by: rate.denominator), left == right || shown
     else {
       return
         "the rate of \(pair) on \(key.day), \(rate.numerator) ÷ \(rate.denominator), is not what its source \"\(source)\" says (\(named.decimalText()))"
@@ -40,29 +43,50 @@ extension LockFile {
     return nil
   }
 
+  /// A published rate an `fx_source` text names: `EUR/USD=1.1424` is 1.1424 USD per EUR.
+  struct PublishedRate {
+    let base: CurrencyCode
+    let quote: CurrencyCode
+    let value: ExactDecimal
+    /// As written.
+    let text: String
+  }
+
   /// The published rates a `fx_source` text names, in order: `EUR/USD=1.1424` is 1.1424 USD per EUR.
-  static func publishedRates(in source: String) -> [(base: CurrencyCode, quote: CurrencyCode, value: ExactDecimal)] {
-    var found: [(base: CurrencyCode, quote: CurrencyCode, value: ExactDecimal)] = []
+  static func publishedRates(in source: String) -> [PublishedRate] {
+    var found: [PublishedRate] = []
     for word in source.split(separator: " ") {
       let sides = word.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
       guard sides.count == 2 else { continue }
       let codes = sides[0].split(separator: "/", omittingEmptySubsequences: false)
       guard codes.count == 2, let base = CurrencyCode(codes[0]), let quote = CurrencyCode(codes[1]),
-        let value = ExactDecimal(sides[1]), value.significand > 0
+        let value = decimal(sides[1]), value.significand > 0
       else { continue }
-      found.append((base, quote, value))
+      found.append(PublishedRate(base: base, quote: quote, value: value, text: String(sides[1])))
     }
     return found
+  }
+
+  /// A published rate's text as a services writes it: plain (`1.1424`) or in scientific notation (Frankfurter
+  /// v2's `3.7e-05`); `nil` for anything else, or a value past 38 digits.
+  private static func decimal(_ text: Substring) -> ExactDecimal? {
+    if let plain = ExactDecimal(text) { return plain }
+    guard let mark = text.firstIndex(where: { $0 == "e" || $0 == "E" }), let mantissa = ExactDecimal(text[..<mark]),
+      let exponent = Int(text[text.index(after: mark)...]), Swift.abs(exponent) <= ExactDecimal.maximumDigits
+    else { return nil }
+    if exponent >= 0 {
+      return mantissa.multiplied(by: ExactDecimal(significand: Int128(ExactDecimal.powerOfTen(exponent)), scale: 0))
+    }
+    guard mantissa.scale - exponent <= ExactDecimal.maximumDigits else { return nil }
+    return ExactDecimal(significand: mantissa.significand, scale: mantissa.scale - exponent)
   }
 
   /// The rate of a pair from one published rate (either way round) or two through a common currency (a cross
   /// rate), as a table or a service gives it; `nil` when they make no rate of the pair.
   private static func pairRate(
-    of pair: CurrencyPair, from legs: [(base: CurrencyCode, quote: CurrencyCode, value: ExactDecimal)]
+    of pair: CurrencyPair, from legs: [PublishedRate]
   ) -> ExchangeRate? {
-    func step(_ from: CurrencyCode, _ to: CurrencyCode, _ leg: (base: CurrencyCode, quote: CurrencyCode, value: ExactDecimal))
-      -> ExchangeRate?
-    {
+    func step(_ from: CurrencyCode, _ to: CurrencyCode, _ leg: PublishedRate) -> ExchangeRate? {
       if leg.base == from, leg.quote == to { return ExchangeRate(numerator: leg.value) }
       if leg.base == to, leg.quote == from { return ExchangeRate(numerator: leg.value).inverted }
       return nil

@@ -120,13 +120,13 @@ public struct BatchJob {
     // Under a period rule a lock keeps the answers (``LockFile/write(quotes:source:defaultDay:to:rule:)``): those
     // given as records ask are kept with pass 1's. So are a failed table provider's (the ECB feed unreachable),
     // so that the lock says which keys it leaves out rather than being written empty as if nothing was asked.
-    let periodAnswers =
+    let lockedAnswers =
       options.lockPath != nil && (options.rateRule != .spot || passTwoJob.tableFailure != nil) ? AnswerLog() : nil
-    if let sourceTable = passTwoJob.sourceTable, let periodAnswers {
+    if let sourceTable = passTwoJob.sourceTable, let lockedAnswers {
       onDemand = { key in
         resolver.resolve(key) { marketKey in
           let answer = resolver.tableQuote(for: marketKey, table: sourceTable)
-          periodAnswers.add(marketKey, answer)
+          lockedAnswers.add(marketKey, answer)
           return answer
         }
       }
@@ -136,7 +136,7 @@ public struct BatchJob {
       onDemand = { key in
         resolver.resolve(key) { marketKey in
           let answer = resolver.tableFailureAnswer(marketKey, provider: provider, failure: failure)
-          periodAnswers?.add(marketKey, answer)
+          lockedAnswers?.add(marketKey, answer)
           return answer
         }
       }
@@ -193,7 +193,7 @@ public struct BatchJob {
         report.lockFileError = Self.lockNotWritten(lockPath, because: "\(failed.input) was not converted")
       } else {
         var answers = market
-        for (key, answer) in periodAnswers?.entries ?? [:] where answers[key] == nil { answers[key] = answer }
+        for (key, answer) in lockedAnswers?.entries ?? [:] where answers[key] == nil { answers[key] = answer }
         passTwoJob.writeLock(to: lockPath, answers: answers, report: &report)
       }
     }
@@ -206,10 +206,10 @@ public struct BatchJob {
   /// averaged (a period rate is not a row of days); under a table (local, or a provider's) the rows and columns
   /// its answers read; else the source's answers to market keys. A failure goes into the report.
   ///
-  /// - Parameter answers: the source's answers to market keys (under a period rule, every answer given).
-  ///
   /// A lock at the path that answers keys the source failed this time (unreachable, a timeout, an unusable
   /// answer) is kept as it was, not replaced by one without them: the report says so (``RunReport/lockFileError``).
+  ///
+  /// - Parameter answers: the source's answers to market keys (under a period rule, every answer given).
   func writeLock(to lockPath: String, answers: [RateKey: Result<RateQuote, RowError>], report: inout RunReport) {
     let failed = answers.compactMap { key, answer -> RateKey? in
       if case .failure(let error) = answer, error.code.isAboutTheExchange { return key }

@@ -346,4 +346,72 @@ struct CommandLineTests {
       }
     }
   }
+
+  // Issue 30: -q hid a lock file that could not be written (exit 2, not a word). Every exit of 2 says why in a
+  // line on standard error, quiet or not, for every command; a standard output that cannot be written (a full
+  // disk, /dev/full) crashed rates, report merge and help with a trap: it is such a failure too.
+  @Test(arguments: [
+    (["convert", "-q", "--lock", "/dev/full", "in.csv", "-o", "out.csv"], "/dev/full:1:1: error: cannot write the lock file"),
+    (["convert", "-q", "--lock", "rates.lock", "--output-dir", ".", "missing.csv"], "rates.lock: not written, as missing.csv"),
+    (["convert", "-q", "--report", "/dev/full", "in.csv", "-o", "out.csv"], "/dev/full:1:1: error: cannot write the report"),
+    (["convert", "-q", "in.csv", "-o", "/dev/full"], "cannot write the output: No space left on device"),
+    (["convert", "-q", "--lock", "none.lock", "--frozen", "in.csv"], "none.lock:1:1: error: cannot read the lock file"),
+    (["convert", "-q", "--plan", "missing.csv"], "missing.csv:1:1: error:"),
+    (["rates", "lock", "-q", "in.csv", "-o", "/dev/full"], "/dev/full:1:1: error: cannot write the lock file"),
+    (["rates", "lock", "-q", "in.csv", "missing.csv", "-o", "rates.lock"], "rates.lock: not written, as missing.csv"),
+    (["rates", "export", "--from", "2024-01-02", "--to", "2024-01-05", "-o", "/dev/full"], "cannot write the rates"),
+    (["rates", "currencies", "--source", "file", "--rates", "missing.csv"], "missing.csv"),
+    (["report", "merge", "missing.json", "-o", "total.json"], "missing.json:1:1: error: no such file"),
+    (["report", "merge", "in.csv", "-o", "total.json"], "in.csv:1:1: error: not a report fxbatch wrote"),
+  ])
+  func everyFailureSaysWhyQuietOrNot(arguments: [String], message: String) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("in.csv", "date,amount,from,to\n2024-01-05,12500,USD,EUR\n")
+    #expect(try cli.run(["rates", "lock", "-q", "in.csv", "-o", "rates.lock"], in: directory.url).status == 0)
+    let result = try cli.run(arguments, in: directory.url)
+    #expect(result.status == 2, "\(arguments): \(result.standardError)")
+    #expect(result.standardError.contains(message), "\(arguments): \(result.standardError)")
+  }
+
+  @Test(arguments: [
+    ["rates", "show", "USD", "EUR"], ["rates", "export", "--from", "2024-01-02", "--to", "2024-01-05"],
+    ["report", "merge", "part.json", "-o", "-"], ["convert", "-q", "in.csv", "-o", "-"], ["--help"],
+  ])
+  func aStandardOutputThatCannotBeWrittenSaysWhy(arguments: [String]) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("in.csv", "date,amount,from,to\n2024-01-05,12500,USD,EUR\n")
+    #expect(try cli.run(["convert", "-q", "in.csv", "-o", "out.csv", "--report", "part.json"], in: directory.url).status == 0)
+    let process = Process()
+    process.executableURL = cli.executable
+    process.arguments = arguments
+    process.currentDirectoryURL = directory.url
+    process.environment = cli.environment
+    process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 2, "\(text)")
+    #expect(text.contains("No space left on device"), "\(text)")
+    #expect(text.split(separator: "\n").count <= 2, "\(text)")
+  }
+
+  // `rates show` and `rates export` with a source read FXBATCH_TODAY: a malformed one ended them with status 2
+  // and nothing said.
+  @Test(arguments: [
+    ["rates", "show", "USD", "EUR", "--source", "ecb"], ["rates", "export", "--from", "2024-01-02", "--to", "2024-01-05", "--source", "ecb"],
+  ])
+  func aMalformedTodaySaysSo(arguments: [String]) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var runner = cli
+    runner.environment["FXBATCH_TODAY"] = "2024-13-01"
+    let result = try runner.run(arguments + ["--no-cache", "--endpoint", "http://127.0.0.1:9/"], in: directory.url)
+    #expect(result.status == 2)
+    #expect(result.standardError.contains("fxbatch: error: FXBATCH_TODAY 2024-13-01: not a calendar date"), "\(result.standardError)")
+  }
 }

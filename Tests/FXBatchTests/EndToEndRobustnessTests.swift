@@ -171,6 +171,51 @@ struct EndToEndRobustnessTests {
     #expect(try directory.fileNames().isEmpty)
   }
 
+  // Issue 30: a SIGTERM that came right after the output's rename exited 143, as if the complete output had
+  // been cut short. Once every file is in place the run is finished: a signal then exits with the run's own
+  // status. Deterministic without a seam: standard error is a pipe the test filled beforehand, so the run
+  // blocks printing its summary — after its output, lock and report are renamed into place — until the signal.
+  @Test func aSignalAfterTheFilesAreInPlaceExitsWithTheRunsStatus() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("in.csv", "date,amount,from,to\n2020-01-02,100,EUR,USD\n")
+    let process = Process()
+    process.executableURL = cli.executable
+    process.arguments = ["convert", "in.csv", "-o", "out.csv", "--lock", "rates.lock", "--report", "report.json"]
+    process.currentDirectoryURL = directory.url
+    process.environment = cli.environment
+    let errors = Pipe()
+    let writer = errors.fileHandleForWriting.fileDescriptor
+    // Fill the pipe: blocking writes of the child's summary then wait for a reader.
+    _ = fcntl(writer, F_SETFL, fcntl(writer, F_GETFL) | O_NONBLOCK)
+    let block = [UInt8](repeating: 0x2E, count: 4096)
+    while block.withUnsafeBytes({ write(writer, $0.baseAddress, $0.count) }) > 0 {}
+    _ = fcntl(writer, F_SETFL, fcntl(writer, F_GETFL) & ~O_NONBLOCK)
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let report = directory.url.appendingPathComponent("report.json").path
+    let deadline = Date().addingTimeInterval(30)
+    while !FileManager.default.fileExists(atPath: report), process.isRunning, Date() < deadline {
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+    // Blocked writing to the full pipe (where the kernel says; else give it a moment to get there).
+    let waitChannel = "/proc/\(process.processIdentifier)/wchan"
+    while process.isRunning, Date() < deadline,
+      let channel = try? String(contentsOfFile: waitChannel, encoding: .utf8), channel != "0", !channel.contains("pipe")
+    {
+      Thread.sleep(forTimeInterval: 0.01)
+    }
+    Thread.sleep(forTimeInterval: 0.2)
+    #expect(process.isRunning, "the run waits to print its summary")
+    #expect(try directory.fileNames() == ["in.csv", "out.csv", "rates.lock", "report.json"])
+    process.terminate()
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 0, "the run converted every record; the signal interrupted nothing")
+    #expect(try directory.read("out.csv").hasSuffix(",ok,\n"))
+  }
+
   // `-o /dev/null` or a named pipe: written to directly, never replaced by a renamed file.
   @Test func aPipeOrDeviceOutputIsWrittenNotReplaced() throws {
     let directory = try TemporaryDirectory()

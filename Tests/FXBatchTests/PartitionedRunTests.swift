@@ -177,6 +177,66 @@ struct PartitionedRunTests {
     #expect(!FileManager.default.fileExists(atPath: directory.path + "/bad.json"))
   }
 
+  // Issue 30: report merge took a part as it said: one whose unrounded total contradicted its own
+  // reconciliation (the merged difference came out −10,999.98), a wrong difference, a member given twice (which
+  // fxbatch read first and Python and jq last), and a copy written again in another layout, whose counts were
+  // added twice. Each part's reconciliation must follow from its own figures, and a part is the same part
+  // whatever its bytes.
+  @Test func partsWhoseFiguresDisagreeOrRepeatAreRefused() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let header = Self.fields.joined(separator: ",")
+    _ = try directory.write("part-0.csv", "2024-01-05,USD,EUR,12500\n2024-01-05,USD,EUR,10\n2024-01-08,EUR,GBP,100\n")
+    _ = try directory.write("part-1.csv", "2024-01-09,USD,EUR,7\n")
+    for index in 0..<2 {
+      let run = try cli.run(
+        ["convert", "part-\(index).csv", "-o", "part-\(index).out.csv", "-q", "--header", header, "--report", "part-\(index).json"],
+        in: directory.url)
+      #expect(run.status == 0, "\(run.standardError)")
+    }
+    let original = try String(contentsOf: directory.url.appendingPathComponent("part-0.json"), encoding: .utf8)
+    #expect(original.contains(#""total" : "11454.99496383115099349875""#), "\(original)")
+    let edits: [(String, String, String)] = [
+      (
+        #""total" : "11454.99496383115099349875""#, #""total" : "22454.99496383115099349875""#,
+        "the exact EUR total rounded, 11454.99, is not its unrounded total 22454.99496383115099349875 rounded (22454.99)"
+      ),
+      (#""difference" : "0.01""#, #""difference" : "0.02""#, "the EUR difference 0.02 is not its rounded total less its exact total (0.01)"),
+      (
+        #""exactTotalRounded" : "11454.99""#, #""exactTotalRounded" : "454.99""#,
+        "is not its unrounded total 11454.99496383115099349875 rounded"
+      ),
+      (#""ok" : 3,"#, #""ok" : 3, "ok" : 0,"#, "the member files[0].counts.ok occurs twice"),
+      (#""records" : 2,"#, #""records" : 2, "records" : 1,"#, "the member files[0].reconciliation[0].records occurs twice"),
+    ]
+    for (number, (from, to, message)) in edits.enumerated() {
+      #expect(original.contains(from), "\(from)")
+      _ = try directory.write("edited-\(number).json", original.replacingOccurrences(of: from, with: to))
+      let refused = try cli.run(["report", "merge", "edited-\(number).json", "part-1.json", "-o", "bad.json"], in: directory.url)
+      #expect(refused.status == 2, "\(to)")
+      #expect(refused.standardError.contains(message), "\(refused.standardError)")
+    }
+    // The run's figures and its files' disagree (the file's reconciliation edited, the run's not).
+    let first = try #require(original.range(of: #""roundedRecordsTotal" : "86.15""#))
+    _ = try directory.write("file-only.json", original.replacingCharacters(in: first, with: #""roundedRecordsTotal" : "96.15""#))
+    let fileOnly = try cli.run(["report", "merge", "file-only.json", "part-1.json", "-o", "bad.json"], in: directory.url)
+    #expect(fileOnly.status == 2)
+    #expect(fileOnly.standardError.contains("its sum of rounded GBP amounts is not its files' added up"), "\(fileOnly.standardError)")
+    // A copy written again (compact, members in another order) is the same part.
+    let value = try JSONSerialization.jsonObject(with: Data(original.utf8))
+    let compact = try JSONSerialization.data(withJSONObject: value, options: [])
+    #expect(compact != Data(original.utf8))
+    try compact.write(to: directory.url.appendingPathComponent("copy.json"))
+    let twice = try cli.run(["report", "merge", "part-0.json", "part-1.json", "copy.json", "-o", "bad.json"], in: directory.url)
+    #expect(twice.status == 2)
+    #expect(twice.standardError.contains("copy.json:1:1: error: the same report as part-0.json"), "\(twice.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: directory.path + "/bad.json"))
+    // The honest parts merge, the copy alone with the other too.
+    let merged = try cli.run(["report", "merge", "copy.json", "part-1.json", "-o", "total.json"], in: directory.url)
+    #expect(merged.status == 0, "\(merged.standardError)")
+    #expect(try Self.report("total.json", in: directory).totals.records == 4)
+  }
+
   // Standard input under a local table with the decimal mark given is read once, without a copy: with $TMPDIR a
   // directory that does not exist (where the copy would go: a run that made one would fail, status 2) it
   // converts, as the copied run (no --decimal-separator) does.

@@ -2,6 +2,8 @@ import FXBatchTestSupport
 import Foundation
 import Testing
 
+@testable import FXBatch
+
 /// `fxbatch rates lock FILE… -o LOCK`: pass 1 only, the source asked as convert asks it, the lock written; then
 /// every part of the data converts with `--lock LOCK --frozen`, never asking the source again.
 @Suite("rates lock")
@@ -116,5 +118,180 @@ struct RatesLockCommandTests {
     let refused = try cli.run(["rates", "lock", "in.csv"], in: directory.url)
     #expect(refused.status == 64)
     #expect(refused.standardError.contains("rates lock needs -o LOCKFILE"))
+  }
+
+  // Issue 30: a version 1 lock has no digest, so each rate is checked against what its own fx_source says. A
+  // hand-written rate of 2 turned 12500 USD into 25000.00 EUR, status ok, while fx_source said EUR/USD=1.1424.
+  @Test func versionOneRatesAreCheckedAgainstTheirSource() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("in.csv", "date,amount,from,to\n2024-01-05,12500,USD,EUR\n")
+    func lock(_ entry: String) -> String {
+      """
+      {"format": "fxbatch-lock/1", "defaultDay": "2024-01-05", "rates": [{"base": "USD", "quote": "EUR",
+      "date": "2024-01-05", "rateDate": "2024-01-05", \(entry)}]}
+      """
+    }
+    let honest = #""numerator": "1", "denominator": "1.1424", "rate": "0.8753501401", "fallback": false, "source": "frankfurter EUR/USD=1.1424""#
+    try directory.write("honest.lock", lock(honest))
+    let read = try cli.run(["convert", "-q", "-o", "-", "--lock", "honest.lock", "--frozen", "in.csv"], in: directory.url)
+    #expect(read.status == 0, "\(read.standardError)")
+    #expect(read.standardOutput.contains(",12500,USD,EUR,0.8753501401,10941.88,EUR,2024-01-05,frankfurter EUR/USD=1.1424,ok,"))
+    let forged: [(String, String)] = [
+      (
+        #""numerator": "2", "denominator": "1", "rate": "2", "fallback": false, "source": "frankfurter EUR/USD=1.1424""#,
+        #"entry 1: the rate of USD/EUR on 2024-01-05, 2 ÷ 1, is not what its source "frankfurter EUR/USD=1.1424" says (0.8753501401)"#
+      ),
+      (
+        #""numerator": "2", "denominator": "1", "rate": "2", "fallback": false, "source": "frankfurter""#,
+        "names no published rate in its source"
+      ),
+      (
+        #""numerator": "2", "denominator": "1", "rate": "2", "fallback": false, "source": "frankfurter EUR/GBP=2""#,
+        "do not make a USD/EUR rate"
+      ),
+      (
+        #""numerator": "1", "denominator": "1.1424", "rate": "0.8753501401", "fallback": true, "source": "frankfurter EUR/USD=1.1424""#,
+        "is of that day, yet marked fallback"
+      ),
+      (
+        // Foundation reads the first of two members, Python and jq the last: neither is taken.
+        #""numerator": "1", "denominator": "1.1424", "rate": "0.8753501401", "fallback": false, "source": "frankfurter EUR/USD=1.1424", "numerator": "2""#,
+        "the member rates[0].numerator occurs twice"
+      ),
+    ]
+    for (entry, message) in forged {
+      try directory.write("forged.lock", lock(entry))
+      let refused = try cli.run(["convert", "-q", "-o", "out.csv", "--lock", "forged.lock", "--frozen", "in.csv"], in: directory.url)
+      #expect(refused.status == 2)
+      #expect(refused.standardError.contains(message), "\(refused.standardError)")
+      #expect(!FileManager.default.fileExists(atPath: directory.path + "/out.csv"))
+    }
+    // A cross rate is checked through its two published legs; a version 2 quote line is checked the same way.
+    let cross = #""numerator": "158.57", "denominator": "1.0921", "rate": "145.1973263", "fallback": false, "source": "ecb-embedded EUR/USD=1.0921 EUR/JPY=158.57""#
+    try directory.write("cross.lock", lock(cross).replacingOccurrences(of: #""quote": "EUR""#, with: #""quote": "JPY""#))
+    try directory.write("jpy.csv", "date,amount,from,to\n2024-01-05,100,USD,JPY\n")
+    let crossed = try cli.run(["convert", "-q", "-o", "-", "--lock", "cross.lock", "--frozen", "jpy.csv"], in: directory.url)
+    #expect(crossed.status == 0, "\(crossed.standardError)")
+    let body = "fxbatch-lock/2\nsource frankfurter\npublisher Frankfurter\ndescription d\ndefault-day 2024-01-05\nquotes\n"
+      + "quote USD EUR 2024-01-05 2 1 2 2024-01-05 ok frankfurter EUR/USD=1.1424\n"
+    try directory.write("v2.lock", body + "sha256 " + SHA256Digest.hex(of: Array(body.utf8)[...]) + "\n")
+    let v2 = try cli.run(["convert", "-q", "-o", "-", "--lock", "v2.lock", "--frozen", "in.csv"], in: directory.url)
+    #expect(v2.status == 2)
+    #expect(v2.standardError.contains("v2.lock:7:1: error: the rate of USD/EUR on 2024-01-05, 2 ÷ 1, is not what its source"))
+  }
+
+  // A lock whose final newline was lost (an editor, a copy) is read: the digest covers the bytes before its line.
+  @Test func aLockWithoutItsFinalNewlineIsRead() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("in.csv", "date,amount,from,to\n2024-01-05,12500,USD,EUR\n")
+    #expect(try cli.run(["convert", "-q", "-o", "live.csv", "--lock", "rates.lock", "in.csv"], in: directory.url).status == 0)
+    let text = try directory.read("rates.lock")
+    #expect(text.hasSuffix("\n"))
+    try directory.write("cut.lock", String(text.dropLast()))
+    let frozen = try cli.run(["convert", "-q", "-o", "frozen.csv", "--lock", "cut.lock", "--frozen", "in.csv"], in: directory.url)
+    #expect(frozen.status == 0, "\(frozen.standardError)")
+    #expect(try directory.read("frozen.csv") == (try directory.read("live.csv")))
+    // One byte fewer is an edit.
+    try directory.write("cut.lock", String(text.dropLast(2)))
+    let edited = try cli.run(["convert", "-q", "-o", "-", "--lock", "cut.lock", "--frozen", "in.csv"], in: directory.url)
+    #expect(edited.status == 2)
+    #expect(edited.standardError.contains("digest does not match"))
+  }
+
+  // Issue 30: a run that failed (an input that cannot be read: exit 2, nothing converted) left an empty lock
+  // where a full one was, and a later --frozen run failed every record. A lock is written only by a run that
+  // converted every input; an earlier lock stays, and -q still says why.
+  @Test func aFailedRunLeavesAnEarlierLockAsItWas() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("in.csv", "date,amount,from,to\n2024-01-05,12500,USD,EUR\n")
+    #expect(try cli.run(["convert", "-q", "-o", "out.csv", "--lock", "rates.lock", "in.csv"], in: directory.url).status == 0)
+    let before = try directory.read("rates.lock")
+    let failed = try cli.run(["convert", "-q", "--output-dir", ".", "--lock", "rates.lock", "missing.csv"], in: directory.url)
+    #expect(failed.status == 2)
+    #expect(failed.standardError.contains("missing.csv:1:1: error: cannot read the file"), "\(failed.standardError)")
+    #expect(
+      failed.standardError.contains(
+        "rates.lock: not written, as missing.csv was not converted; the lock there is kept as it was"),
+      "\(failed.standardError)")
+    #expect(try directory.read("rates.lock") == before)
+    // With a file that converts and one that does not, neither: the lock would lack the second's keys.
+    let mixed = try cli.run(["convert", "-q", "--output-dir", ".", "--lock", "other.lock", "in.csv", "missing.csv"], in: directory.url)
+    #expect(mixed.status == 2)
+    #expect(mixed.standardError.contains("other.lock: not written, as missing.csv was not converted"), "\(mixed.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: directory.path + "/other.lock"))
+    let frozen = try cli.run(["convert", "-q", "-o", "-", "--lock", "rates.lock", "--frozen", "in.csv"], in: directory.url)
+    #expect(frozen.status == 0, "\(frozen.standardError)")
+  }
+
+  // Issue 30: with the service down, convert --lock and rates lock replaced a full lock with an empty one. A
+  // lock that answers keys the source failed this time is kept (exit 2, saying so, -q or not); with none there,
+  // the lock is written of what the run got and says how many keys it leaves out, for a table service (the
+  // ECB feed, whose failure was written as an empty lock that said nothing) as for a quotes service.
+  @Test(arguments: ["ecb", "frankfurter-v1"])
+  func aSourceThatFailedNeverReplacesAFullerLock(source: String) throws {
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("in.csv", "date,amount,from,to\n2024-04-02,10,EUR,USD\n2024-04-03,10,EUR,USD\n")
+    let network = ["--source", source, "--endpoint", server.baseURL.absoluteString, "--no-cache", "--retries", "0"]
+    // The full lock: the service's answers (Frankfurter: a quotes lock), or the embedded history's table (ECB).
+    if source == "ecb" {
+      let full = try cli.run(["rates", "lock", "-q", "in.csv", "-o", "rates.lock"], in: directory.url)
+      #expect(full.status == 0, "\(full.standardError)")
+    } else {
+      for (day, rate) in [("2024-04-02", "1.0763"), ("2024-04-03", "1.0787")] {
+        server.route("/v1/\(day)", [.json(NetworkEndToEndTests.frankfurter(date: day, rates: ["USD": rate]))])
+      }
+      let full = try cli.run(["rates", "lock", "-q", "in.csv", "-o", "rates.lock"] + network, in: directory.url)
+      #expect(full.status == 0, "\(full.standardError)")
+      let written = try directory.read("rates.lock")
+      #expect(written.contains("quote EUR USD 2024-04-03 1.0787 1.0 1.0787 2024-04-03 ok"), "\(written)")
+      for day in ["2024-04-02", "2024-04-03"] { server.route("/v1/\(day)", []) }
+    }
+    let before = try directory.read("rates.lock")
+    server.routeMatching({ _ in true }, Array(repeating: .json(#"{"message":"down"}"#, status: 500), count: 50))
+    for command in [["rates", "lock", "-q", "in.csv", "-o", "rates.lock"], ["convert", "-q", "in.csv", "-o", "out.csv", "--lock", "rates.lock"]] {
+      let down = try cli.run(command + network, in: directory.url)
+      #expect(down.status == 2, "\(command): \(down.standardError)")
+      #expect(
+        down.standardError.contains(
+          "rates.lock: not replaced, as the source failed 2 keys this time that the lock there answers: it is kept as it was"),
+        "\(down.standardError)")
+      #expect(try directory.read("rates.lock") == before)
+    }
+    // No lock there: written of what the run got, saying so.
+    let fresh = try cli.run(["convert", "in.csv", "-o", "out.csv", "--lock", "new.lock"] + network, in: directory.url)
+    #expect(fresh.status == 1, "\(fresh.standardError)")
+    #expect(fresh.standardError.contains("lock file: new.lock written without the 2 keys the source could not answer"), "\(fresh.standardError)")
+    let frozen = try cli.run(["convert", "-q", "-o", "-", "--lock", "new.lock", "--frozen", "in.csv"], in: directory.url)
+    #expect(frozen.status == 1)
+    #expect(frozen.standardOutput.contains("is not in the lock file new.lock (--frozen)"), "\(frozen.standardOutput)")
+  }
+
+  // What each writer's fx_source says, read back: plain and scientific texts (Frankfurter v2's 3.7e-05), a
+  // cross through two legs, either way round, and a quotient service's rate as fx_rate shows it (the calculator
+  // names rhs ÷ lhs rounded to 10 significant digits).
+  @Test func sourceTextsOfEveryWriterAgreeWithTheirRates() throws {
+    let day = try #require(CalendarDay(iso8601: "2024-03-04"))
+    func check(_ base: String, _ quote: String, _ numerator: String, _ denominator: String, _ source: String) throws -> String? {
+      let key = RateKey(
+        base: try #require(CurrencyCode(base)), quote: try #require(CurrencyCode(quote)), day: day)
+      let rate = ExchangeRate(
+        numerator: try #require(ExactDecimal(numerator)), denominator: try #require(ExactDecimal(denominator)))
+      return LockFile.disagreement(of: key, rate: rate, rateDay: day, isFallback: false, source: source)
+    }
+    #expect(try check("VND", "EUR", "0.000037", "1", "frankfurter-v2 VND/EUR=3.7e-05") == nil)
+    #expect(try check("EUR", "USD", "1.0856", "1", "frankfurter-v2(ECB+BOC) EUR/USD=1.0856") == nil)
+    #expect(try check("USD", "EUR", "1", "1.0856", "frankfurter-v1 EUR/USD=1.0856") == nil)
+    #expect(try check("GBP", "USD", "1.1172", "0.8338", "ecb-embedded EUR/GBP=0.8338 EUR/USD=1.1172") == nil)
+    #expect(try check("USD", "GBP", "0.8338", "1.1172", "ecb-embedded EUR/USD=1.1172 EUR/GBP=0.8338") == nil)
+    #expect(try check("EUR", "USD", "1.08333333333", "1", "calculator EUR/USD=1.083333333") == nil)
+    #expect(try check("EUR", "USD", "1.08433333333", "1", "calculator EUR/USD=1.083333333") != nil)
+    #expect(try check("GBP", "USD", "1.1172", "0.8339", "ecb-embedded EUR/GBP=0.8338 EUR/USD=1.1172") != nil)
+    #expect(try check("VND", "EUR", "0.000038", "1", "frankfurter-v2 VND/EUR=3.7e-05") != nil)
   }
 }

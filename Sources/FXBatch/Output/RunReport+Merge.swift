@@ -24,6 +24,7 @@ extension RunReport {
     guard let rounding = RoundingMode(rawValue: first.rounding) else {
       throw ReportMergeError("\(firstName): unknown rounding \(first.rounding)")
     }
+    for (name, part) in parts where part.rounding == first.rounding { try part.checkReconciliation(name: name, rounding: rounding) }
     var merged = first
     merged.files = []
     merged.totals = Counts()
@@ -136,6 +137,99 @@ extension RunReport {
     guard converted <= totals.ok + totals.fallback else {
       throw fail("its reconciliation counts more records than it converted")
     }
+  }
+
+  /// Refuses a report whose reconciliation does not follow from its own figures: per currency, the exact total
+  /// rounded must be its unrounded total rounded (within the total's inexact terms when those leave the
+  /// rounding open), the difference must be the rounded records' total less the exact total, and no larger
+  /// than its records' rounding can make (less than one minor unit per record, and one for the total). The
+  /// merge adds the unrounded totals: a part whose reconciliation says otherwise was changed, and its totals
+  /// cannot be trusted either way.
+  func checkReconciliation(name: String, rounding: RoundingMode) throws(ReportMergeError) {
+    func fail(_ what: String) -> ReportMergeError {
+      ReportMergeError("\(name): \(what): the report was changed after fxbatch wrote it, or is not one fxbatch wrote")
+    }
+    // The run's reconciliation adds up its files' (the merged report lists them as they are).
+    var fromFiles: [String: (records: Int, rounded: ExactDecimal?)] = [:]
+    for line in files.flatMap({ $0.reconciliation ?? [] }) {
+      let sum = fromFiles[line.currency] ?? (0, .zero)
+      let rounded = line.roundedRecordsTotal.flatMap { ExactDecimal($0) }
+      fromFiles[line.currency] = (sum.records + line.records, rounded.flatMap { sum.rounded?.adding($0) })
+    }
+    for line in reconciliation where !files.isEmpty {
+      let sum = fromFiles[line.currency]
+      guard sum?.records ?? 0 == line.records else {
+        throw fail("its \(line.records) reconciled \(line.currency) records are not its files' added up")
+      }
+      if let total = line.roundedRecordsTotal.flatMap({ ExactDecimal($0) }), let files = sum?.rounded,
+        files.adding(Self.negated(total))?.significand != 0
+      {
+        throw fail("its sum of rounded \(line.currency) amounts is not its files' added up")
+      }
+    }
+    if let missing = Set(fromFiles.keys).subtracting(reconciliation.map(\.currency)).sorted().first {
+      throw fail("its files reconcile \(missing), which the run's reconciliation lacks")
+    }
+    let unrounded = Dictionary((unroundedTotals ?? []).map { ($0.currency, $0) }, uniquingKeysWith: { first, _ in first })
+    for line in reconciliation {
+      // A total that cannot be read is refused by the merge itself (``addTotals(to:name:)``).
+      guard let currency = CurrencyCode(line.currency), let given = unrounded[line.currency], let text = given.total,
+        let total = ExactDecimal(text)
+      else { continue }
+      var alone = ReconciliationLedger()
+      guard
+        alone.add(
+          currency: currency, records: line.records, roundedTotal: line.roundedRecordsTotal.flatMap { ExactDecimal($0) },
+          unrounded: total, inexactTerms: given.inexactTerms),
+        let recomputed = alone.reconciliations(rounding: rounding).first
+      else { continue }
+      let unit = ExactDecimal(significand: 1, scale: ISO4217.currency(for: currency)?.minorUnits ?? 2)
+      if let rounded = line.roundedRecordsTotal, recomputed.roundedRecordsTotal != rounded {
+        throw fail("the sum of rounded \(line.currency) amounts, \(rounded), is not in the currency's minor units")
+      }
+      let exact = line.exactTotalRounded.flatMap { ExactDecimal($0) }
+      if let figure = recomputed.exactTotalRounded {
+        guard line.exactTotalRounded == figure else {
+          throw fail(
+            "the exact \(line.currency) total rounded, \(line.exactTotalRounded ?? "none"), is not its unrounded total \(text) rounded (\(figure))"
+          )
+        }
+      } else if let exact {
+        // The rounding was settled from the records (its inexact terms left it open): it lies within a unit of
+        // the interval the unrounded total gives.
+        let slack = ExactDecimal(significand: Int128(given.inexactTerms), scale: total.scale)
+        if let below = exact.adding(Self.negated(total)).flatMap({ $0.adding(unit) }),
+          let above = total.adding(slack).flatMap({ $0.adding(unit) }).flatMap({ $0.adding(Self.negated(exact)) }),
+          below.significand <= 0 || above.significand <= 0
+        {
+          throw fail("the exact \(line.currency) total rounded, \(exact), is not its unrounded total \(text) rounded")
+        }
+      } else if line.exactTotalRounded != nil {
+        throw fail("the exact \(line.currency) total rounded, \(line.exactTotalRounded ?? ""), is no number")
+      }
+      var expected: ExactDecimal? = nil
+      if let rounded = line.roundedRecordsTotal.flatMap({ ExactDecimal($0) }), let exact {
+        expected = rounded.adding(Self.negated(exact))
+      }
+      guard line.difference == expected?.description else {
+        throw fail(
+          "the \(line.currency) difference \(line.difference ?? "none") is not its rounded total less its exact total (\(expected?.description ?? "none"))"
+        )
+      }
+      // Each record rounds by less than one minor unit, and the exact total once more.
+      if let expected, let bound = ExactDecimal(significand: Int128(line.records) + 1, scale: 0).multiplied(by: unit),
+        let excess = ExactDecimal(significand: Swift.abs(expected.significand), scale: expected.scale)
+          .adding(Self.negated(bound)),
+        excess.significand >= 0
+      {
+        throw fail(
+          "the \(line.currency) difference \(expected) is more than rounding \(line.records) records can make")
+      }
+    }
+  }
+
+  private static func negated(_ value: ExactDecimal) -> ExactDecimal {
+    ExactDecimal(significand: -value.significand, scale: value.scale)
   }
 
   /// The unrounded totals of a run's ledger, as the report writes them.

@@ -118,13 +118,15 @@ public struct BatchJob {
     // Keys not collected (under a table, or a table provider's) are answered as records ask.
     var onDemand: ((RateKey) -> Result<RateQuote, RowError>)? = nil
     // Under a period rule a lock keeps the answers (``LockFile/write(quotes:source:defaultDay:to:rule:)``): those
-    // given as records ask are kept with pass 1's.
-    let periodAnswers = options.lockPath != nil && options.rateRule != .spot ? AnswerLog() : nil
-    if let sourceTable = passTwoJob.sourceTable, let periodAnswers {
+    // given as records ask are kept with pass 1's. So are a failed table provider's (the ECB feed unreachable),
+    // so that the lock says which keys it leaves out rather than being written empty as if nothing was asked.
+    let lockedAnswers =
+      options.lockPath != nil && (options.rateRule != .spot || passTwoJob.tableFailure != nil) ? AnswerLog() : nil
+    if let sourceTable = passTwoJob.sourceTable, let lockedAnswers {
       onDemand = { key in
         resolver.resolve(key) { marketKey in
           let answer = resolver.tableQuote(for: marketKey, table: sourceTable)
-          periodAnswers.add(marketKey, answer)
+          lockedAnswers.add(marketKey, answer)
           return answer
         }
       }
@@ -132,7 +134,11 @@ public struct BatchJob {
       onDemand = { resolver.resolve($0, table: sourceTable) }
     } else if let failure = passTwoJob.tableFailure, case .provider(let provider, _) = source {
       onDemand = { key in
-        resolver.resolve(key) { resolver.tableFailureAnswer($0, provider: provider, failure: failure) }
+        resolver.resolve(key) { marketKey in
+          let answer = resolver.tableFailureAnswer(marketKey, provider: provider, failure: failure)
+          lockedAnswers?.add(marketKey, answer)
+          return answer
+        }
       }
     }
     let quotes = QuoteBook(
@@ -181,9 +187,15 @@ public struct BatchJob {
     report.reconciliation = ledger.reconciliations(rounding: options.rounding)
     report.unroundedTotals = RunReport.unroundedTotals(of: ledger)
     if let lockPath = options.lockPath, !source.isLockFile {
-      var answers = market
-      for (key, answer) in periodAnswers?.entries ?? [:] where answers[key] == nil { answers[key] = answer }
-      passTwoJob.writeLock(to: lockPath, answers: answers, report: &report)
+      if let failed = report.files.first(where: { $0.fileError != nil }) {
+        // A lock without a file's keys would fail its records in every frozen run: none is written, and an
+        // earlier lock at the path stays as it was.
+        report.lockFileError = Self.lockNotWritten(lockPath, because: "\(failed.input) was not converted")
+      } else {
+        var answers = market
+        for (key, answer) in lockedAnswers?.entries ?? [:] where answers[key] == nil { answers[key] = answer }
+        passTwoJob.writeLock(to: lockPath, answers: answers, report: &report)
+      }
     }
     let fileFailed = report.files.contains { $0.fileError != nil } || report.lockFileError != nil
     report.exitStatus = fileFailed ? 2 : (report.totals.error > 0 ? 1 : 0)
@@ -194,8 +206,21 @@ public struct BatchJob {
   /// averaged (a period rate is not a row of days); under a table (local, or a provider's) the rows and columns
   /// its answers read; else the source's answers to market keys. A failure goes into the report.
   ///
+  /// A lock at the path that answers keys the source failed this time (unreachable, a timeout, an unusable
+  /// answer) is kept as it was, not replaced by one without them: the report says so (``RunReport/lockFileError``).
+  ///
   /// - Parameter answers: the source's answers to market keys (under a period rule, every answer given).
   func writeLock(to lockPath: String, answers: [RateKey: Result<RateQuote, RowError>], report: inout RunReport) {
+    let failed = answers.compactMap { key, answer -> RateKey? in
+      if case .failure(let error) = answer, error.code.isAboutTheExchange { return key }
+      return nil
+    }
+    if LockFile.answersAny(of: failed, path: lockPath, maxStaleness: options.maxStaleness) {
+      let keys = "\(failed.count) \(failed.count == 1 ? "key" : "keys")"
+      report.lockFileError =
+        "\(lockPath): not replaced, as the source failed \(keys) this time that the lock there answers: it is kept as it was (run again when the source answers, or remove it to lock only what this run got)"
+      return
+    }
     do {
       if options.rateRule != .spot {
         report.lockFileLeftOut = try LockFile.write(
@@ -208,7 +233,7 @@ public struct BatchJob {
       }
       report.lockFile = lockPath
     } catch {
-      report.lockFileError = "\(lockPath):1:1: error: \(error)"
+      report.lockFileError = "\(lockPath):1:1: error: cannot write the lock file: \(error)"
     }
   }
 
@@ -228,7 +253,7 @@ public struct BatchJob {
     // A lock without an input's keys would fail their records in every part: none is written (an earlier lock
     // at the path stays as it was).
     if let failed = report.files.first(where: { $0.fileError != nil }) {
-      report.lockFileError = "\(lockPath): not written, as \(failed.input) could not be read"
+      report.lockFileError = Self.lockNotWritten(lockPath, because: "\(failed.input) could not be read")
       report.exitStatus = 2
       return report
     }
@@ -251,6 +276,12 @@ public struct BatchJob {
     let fileFailed = report.files.contains { $0.fileError != nil } || report.lockFileError != nil
     report.exitStatus = fileFailed ? 2 : 0
     return report
+  }
+
+  /// The line saying a lock file was not written, and why; whatever was at its path is left as it was.
+  static func lockNotWritten(_ lockPath: String, because reason: String) -> String {
+    let kept = FileManager.default.fileExists(atPath: lockPath) ? "; the lock there is kept as it was" : ""
+    return "\(lockPath): not written, as \(reason)\(kept)"
   }
 
   /// The exact totals of some target currencies over the records of some files, read again through the general

@@ -41,7 +41,8 @@ import Foundation
 ///
 /// Version 1 (`fxbatch-lock/1`, still read): JSON, `{"format", "defaultDay", "rates": [{"base", "quote",
 /// "date", "numerator", "denominator", "rate", "rateDate", "fallback", "source"}]}`, every cross pair a run
-/// used.
+/// used. It has no digest: each entry is checked against its own source text (``disagreement(of:rate:rateDay:isFallback:source:)``),
+/// and a member given twice is refused.
 public enum LockFile {
   static let version1 = "fxbatch-lock/1"
   static let version2 = "fxbatch-lock/2"
@@ -219,14 +220,17 @@ public enum LockFile {
     var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
       String(decoding: $0, as: UTF8.self)
     }
-    if lines.last == "" { lines.removeLast() }
+    // The digest line's final newline may be missing (an editor or a copy that drops it): the digest covers
+    // the bytes before that line, which are the same either way.
+    let endsWithNewline = lines.last == ""
+    if endsWithNewline { lines.removeLast() }
     func fail(_ line: Int, _ message: String) -> RatesFileError {
       RatesFileError(path: path, line: line, column: 1, message: message)
     }
     guard let last = lines.last, last.hasPrefix("sha256 ") else {
       throw fail(lines.count, "the lock file has no sha256 digest line at its end (cut short?)")
     }
-    let digestStart = bytes.count - last.utf8.count - 1
+    let digestStart = bytes.count - last.utf8.count - (endsWithNewline ? 1 : 0)
     guard String(last.dropFirst(7)) == SHA256Digest.hex(of: bytes[..<digestStart]) else {
       throw fail(
         lines.count,
@@ -299,6 +303,12 @@ public enum LockFile {
         if let problem = problem(
           of: key, rate: rate, rateDay: CalendarDay(iso8601: fields[7]), seen: quotes[key] != nil || errors[key] != nil,
           rule: rule)
+        {
+          throw fail(index, problem)
+        }
+        if rule == .spot, let problem = disagreement(
+          of: key, rate: rate, rateDay: CalendarDay(iso8601: fields[7]), isFallback: fields[8] == "fallback",
+          source: fields[quoteFields - 1])
         {
           throw fail(index, problem)
         }
@@ -421,6 +431,10 @@ public enum LockFile {
     guard let document = try? JSONDecoder().decode(Document.self, from: data), document.format == version1 else {
       throw fail("not an fxbatch lock file (\(version2) or \(version1))")
     }
+    // A member given twice is read one way here (the first) and another by other tools (the last).
+    if let repeated = (try? JSONParser.parse([UInt8](data)))?.repeatedMember {
+      throw fail("the member \(repeated) occurs twice: which value counts is unclear")
+    }
     guard let defaultDay = CalendarDay(iso8601: document.defaultDay) else { throw fail("malformed defaultDay") }
     var quotes: [RateKey: RateQuote] = [:]
     for (index, entry) in document.rates.enumerated() {
@@ -440,8 +454,10 @@ public enum LockFile {
         rateDay = parsed
       }
       let key = RateKey(base: base, quote: quote, day: day)
-      if let problem = problem(of: key, rate: rate, rateDay: rateDay, seen: quotes[key] != nil) {
-        throw fail("entry \(index + 1): \(problem)")
+      if let problem = problem(of: key, rate: rate, rateDay: rateDay, seen: quotes[key] != nil)
+        ?? disagreement(of: key, rate: rate, rateDay: rateDay, isFallback: entry.fallback, source: entry.source)
+      {
+        throw fail("entry \(index + 1): \(problem); a version 1 lock has no digest: each rate is checked against its source")
       }
       quotes[key] = RateQuote(
         rate: ExchangeRate(numerator: numerator, denominator: denominator), rateText: entry.rate, rateDay: rateDay,

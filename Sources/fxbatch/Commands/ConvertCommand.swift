@@ -259,13 +259,18 @@ enum ConvertCommand {
     }
     let report = job.run()
     ProgressLine.finish()
+    // The report is the last file written: the run is finished once it is in place (a signal while the summary
+    // prints interrupts nothing, ``Interrupts``).
+    let reportWritten = reportPath.map { write(report, to: $0) } ?? true
+    let status = Interrupts.finished(reportWritten ? report.exitStatus : ExitStatus.fileError)
     if !quiet {
       Console.error(RunSummary.text(of: report))
     } else {
+      // Quiet hides the summary, never why the run failed (a file, the lock file).
       for file in report.files { if let fileError = file.fileError { Console.error(fileError + "\n") } }
+      if let lockFileError = report.lockFileError { Console.error(lockFileError + "\n") }
     }
-    if let reportPath, !write(report, to: reportPath) { return ExitStatus.fileError }
-    return report.exitStatus
+    return status
   }
 
   /// Writes a report as JSON (`--report FILE`, `report merge -o FILE`; `-` for standard output); `false` after
@@ -327,6 +332,9 @@ enum ConvertCommand {
       return ExitStatus.fileError
     }
     let report = BatchJob(options: options, source: source).lock()
+    // A lock that leaves keys out makes their records fail in every part: not a success.
+    let status = Interrupts.finished(
+      report.lockFileLeftOut > 0 ? max(report.exitStatus, ExitStatus.rowErrors) : report.exitStatus)
     for file in report.files { if let fileError = file.fileError { Console.error(fileError + "\n") } }
     if let lockFileError = report.lockFileError { Console.error(lockFileError + "\n") }
     if !quiet, let lockFile = report.lockFile {
@@ -337,8 +345,7 @@ enum ConvertCommand {
       if report.lockFileLeftOut > 0 { line += "; \(report.lockFileLeftOut) keys left out (the source failed them)" }
       Console.error(line + "\n")
     }
-    // A lock without some keys makes their records fail in every part: not a success.
-    return report.lockFileLeftOut > 0 ? max(report.exitStatus, ExitStatus.rowErrors) : report.exitStatus
+    return status
   }
 
   /// Loads the source the options name; `nil` after printing why it cannot be loaded.

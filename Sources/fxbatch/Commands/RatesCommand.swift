@@ -226,7 +226,7 @@ enum RatesCommand {
     let day: CalendarDay
     if let source {
       // A source named: answered as convert answers a record of that day (the same resolver).
-      guard let today = try? FXBatchCommand.today(), let loaded = load(source, rule: rule, today: today) else {
+      guard let today = today(), let loaded = load(source, rule: rule, today: today) else {
         return ExitStatus.fileError
       }
       day = date ?? loaded.lastDay ?? today
@@ -267,6 +267,14 @@ enum RatesCommand {
     let choice = try ConvertCommand.sourceChoice(parsed)
     try ConvertCommand.checkRateRule(rule, source: choice, parsed: parsed)
     return choice
+  }
+
+  /// Today (`FXBATCH_TODAY` when set); `nil` after printing why it cannot be read.
+  private static func today() -> CalendarDay? {
+    do { return try FXBatchCommand.today() } catch {
+      Console.error("fxbatch: error: \(error)\n")
+      return nil
+    }
   }
 
   /// The loaded source; `nil` after printing why it cannot be loaded.
@@ -345,7 +353,7 @@ enum RatesCommand {
     let description: String
     var fetched: RateTable? = nil
     if let source, rule == .spot {
-      guard let today = try? FXBatchCommand.today(), let loaded = load(source, rule: rule, today: today) else {
+      guard let today = today(), let loaded = load(source, rule: rule, today: today) else {
         return ExitStatus.fileError
       }
       switch loaded.fetchedTable(from: from, to: to, today: today) {
@@ -353,11 +361,13 @@ enum RatesCommand {
       case .failure(let error):
         Console.error("fxbatch: \(loaded.info.publisher): \(error)\n")
         return ExitStatus.rowErrors
-      case nil: return ExitStatus.fileError
+      case nil:
+        Console.error("fxbatch: error: \(loaded.info.publisher) gave no table of daily rates to export\n")
+        return ExitStatus.fileError
       }
     }
     if let source, let period = rule.period {
-      guard let today = try? FXBatchCommand.today(), let loaded = load(source, rule: rule, today: today) else {
+      guard let today = today(), let loaded = load(source, rule: rule, today: today) else {
         return ExitStatus.fileError
       }
       let exportBase = base ?? .euro

@@ -16,7 +16,8 @@ enum ReportCommand {
       partitions of a cluster job, each converted with the same lock file): counts, error codes and the
       rounding reconciliation per currency as one run gives them, the parts' unrounded totals added exactly
       and rounded once. The files of every part are listed. Parts that ran with other rates or rules
-      (source, days, period rule, rounding, staleness) are refused.
+      (source, days, period rule, rounding, staleness) are refused, and so is a part whose figures do not
+      follow from each other, one with a member named twice, or the same part twice (by its content).
       """,
     options: options,
     examples: [("The report of a job's partitions", "fxbatch report merge reports/part-*.json -o total.json")],
@@ -47,8 +48,9 @@ enum ReportCommand {
       return FXBatchCommand.usageError(error, usage: fullUsage)
     }
     var parts: [(name: String, report: RunReport)] = []
-    // The same part twice would be counted twice: by its path, or by its bytes (a copy of it).
-    var seen: [Data: String] = [:]
+    // The same part twice would be counted twice: by its path, or by its content (a copy of it, even written
+    // again in another layout).
+    var seen: [String: String] = [:]
     var seenPaths: [String: String] = [:]
     for path in parsed.positionals.dropFirst() {
       let data: Data
@@ -57,39 +59,27 @@ enum ReportCommand {
         Console.error("\(path):1:1: error: \(reason)\n")
         return ExitStatus.fileError
       }
+      let part: ReportPart
+      do { part = try ReportPart(bytes: [UInt8](data), name: path) } catch {
+        Console.error("\(error)\n")
+        return ExitStatus.fileError
+      }
       let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
-      if let earlier = seenPaths[resolved] ?? seen[data] {
+      if let earlier = seenPaths[resolved] ?? seen[part.digest] {
         Console.error("\(path):1:1: error: the same report as \(earlier): each part's report is merged once\n")
         return ExitStatus.fileError
       }
       seenPaths[resolved] = path
-      seen[data] = path
-      do { parts.append((path, try JSONDecoder().decode(RunReport.self, from: data))) } catch {
-        Console.error("\(path):1:1: error: not a report fxbatch wrote (\(Self.decodingProblem(error)))\n")
-        return ExitStatus.fileError
-      }
+      seen[part.digest] = path
+      parts.append((path, part.report))
     }
     do {
       let merged = try RunReport.merged(parts)
-      return ConvertCommand.write(merged, to: parsed.value("--output") ?? "-") ? ExitStatus.success : ExitStatus.fileError
+      let written = ConvertCommand.write(merged, to: parsed.value("--output") ?? "-")
+      return Interrupts.finished(written ? ExitStatus.success : ExitStatus.fileError)
     } catch {
       Console.error("fxbatch: error: \(error)\n")
       return ExitStatus.fileError
-    }
-  }
-
-  /// What a report's JSON lacks, in a line (not Foundation's whole description).
-  private static func decodingProblem(_ error: Error) -> String {
-    switch error {
-    case DecodingError.keyNotFound(let key, let context):
-      return "no \((context.codingPath + [key]).map(\.stringValue).joined(separator: "."))"
-    case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
-      return "\(context.codingPath.map(\.stringValue).joined(separator: ".")) is not what a report holds there"
-    case DecodingError.dataCorrupted(let context):
-      return context.codingPath.isEmpty
-        ? "not JSON" : "\(context.codingPath.map(\.stringValue).joined(separator: ".")) is malformed"
-    default:
-      return "unreadable"
     }
   }
 }

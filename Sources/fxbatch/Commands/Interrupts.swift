@@ -10,6 +10,9 @@ enum Interrupts {
   nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
 
   static func install() {
+    // A file written past `ulimit -f` is a write that fails (EFBIG), which the run reports or works around (a
+    // part's temporary file), not a signal that kills it and leaves its temporary files.
+    signal(SIGXFSZ, SIG_IGN)
     for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
       signal(signalNumber, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())

@@ -63,7 +63,8 @@ struct ByteOrderMarkTests {
     let result = try convert(
       "[{\"amount\":1,\"from\":\"\(Self.mark)EUR\",\"to\":\"USD\",\"note\":\"\(Self.mark)\"}]", named: "in.json")
     #expect(result.status == 1)
-    #expect(result.standardOutput.hasPrefix("[{\"amount\":1,\"from\":\"\(Self.mark)EUR\",\"to\":\"USD\",\"note\":\"\(Self.mark)\","))
+    #expect(
+      result.standardOutput.hasPrefix("[{\"amount\":1,\"from\":\"\(Self.mark)EUR\",\"to\":\"USD\",\"note\":\"\(Self.mark)\","))
     #expect(result.standardOutput.contains(#"unknown_currency: \"\\u{feff}EUR\" is not an ISO 4217 currency code"#))
   }
 

@@ -175,11 +175,13 @@ struct StreamSpoolTests {
         format = ["--format", "jsonl"]  // its first line is no JSON: sniffed as CSV
       }
     default:
-      let rows = String(repeating: #"<row amount="100" from="EUR" to="USD" date="2020-01-02" note="\#(note)"/>"# + "\n", count: count)
+      let rows = String(
+        repeating: #"<row amount="100" from="EUR" to="USD" date="2020-01-02" note="\#(note)"/>"# + "\n", count: count)
       let text = "<?xml version=\"1.0\" encoding=\"\(kind == "xml" ? "UTF-8" : "UTF-16")\"?>\n<rows>\n\(rows)</rows>\n"
       bytes = kind == "xml" ? Array(text.utf8) : [0xFE, 0xFF] + text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
     }
-    let fileName = "in." + (kind.contains("jsonl") ? "jsonl" : kind.hasSuffix("json") ? "json" : kind.hasSuffix("xml") ? "xml" : "csv")
+    let fileName =
+      "in." + (kind.contains("jsonl") ? "jsonl" : kind.hasSuffix("json") ? "json" : kind.hasSuffix("xml") ? "xml" : "csv")
     let input = URL(fileURLWithPath: try directory.write(bytes, named: fileName))
     let spool = directory.url.appendingPathComponent("tmp")
     try FileManager.default.createDirectory(at: spool, withIntermediateDirectories: false)

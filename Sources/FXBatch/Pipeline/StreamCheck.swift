@@ -171,7 +171,8 @@ struct StreamCheck {
           endLine(at: base + (index - bytes.startIndex))
         } else if byte < 0x20, refusesControls, byte != 0x09, byte != 0x0D {
           throw refusal(
-            at: base + (index - bytes.startIndex), "the byte \(Self.hex(byte)) is a control character, which \(textName) never holds")
+            at: base + (index - bytes.startIndex),
+            "the byte \(Self.hex(byte)) is a control character, which \(textName) never holds")
         }
         index += 1
         continue

@@ -500,14 +500,16 @@ public struct BatchJob {
         }
         if count == 0 { break }
       }
+      // Pending before it is renamed into place: removed after the run, or by an interrupt.
+      PendingFiles.add(path)
       do { try output.commit() } catch {
+        PendingFiles.remove(path)
         throw FileError(path: inputPath, message: "cannot copy \(what) to a temporary file: \(error)")
       }
     } catch {
       output.discard()
       throw error
     }
-    PendingFiles.add(path)  // removed after the run, or by an interrupt
     return path
   }
 

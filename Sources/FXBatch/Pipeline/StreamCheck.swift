@@ -11,13 +11,13 @@
 struct StreamCheck {
   /// What the bytes are checked for, decided from the stream's first bytes.
   enum Rule: Equatable {
-    /// Text in UTF-8: no bytes that are not UTF-8; with `controls`, no control byte but tab, line feed and
+    /// Text in UTF-8: no bytes that are not UTF-8; with `refusesControls`, no control byte but tab, line feed and
     /// carriage return (JSON and XML allow no other anywhere).
     case utf8(refusesControls: Bool)
     /// Text in a single-byte encoding (XML declaring ISO-8859-1, …): no control byte but tab, line feed and
     /// carriage return.
     case controls
-    /// Text in UTF-16: no unpaired surrogate; with `controls`, no control character but tab, line feed and
+    /// Text in UTF-16: no unpaired surrogate; with `refusesControls`, no control character but tab, line feed and
     /// carriage return.
     case utf16(bigEndian: Bool, refusesControls: Bool)
     /// A zip package (an `.xlsx` or `.ods` workbook), or a Compound File (which the workbook's reader refuses

@@ -49,9 +49,10 @@ struct StreamCheck {
   private var carried: [UInt8] = []
   /// In UTF-16 text, whether the last code unit was a high surrogate.
   private var afterHighSurrogate = false
-  /// For JSON Lines until a line is a record object: the bytes of the current line; `nil` once one is, and for
-  /// the other formats.
-  private var jsonLine: [UInt8]? = nil
+  /// Whether the stream is JSON Lines none of whose lines so far was a record object.
+  private var looksForRecordObject = false
+  /// While ``looksForRecordObject``: the bytes of the current line so far.
+  private var currentLine: [UInt8] = []
 
   /// The check of a stream, from its first bytes.
   ///
@@ -96,7 +97,7 @@ struct StreamCheck {
     case .json: rule = .utf8(refusesControls: true)
     case .jsonl:
       rule = .recordObjectEarly
-      jsonLine = []
+      looksForRecordObject = true
     case .xml:
       let encoding: XMLDocumentEncoding
       do { encoding = try XMLDocumentEncoding.detect(head) } catch {
@@ -148,11 +149,11 @@ struct StreamCheck {
   private mutating func countLines(_ block: ArraySlice<UInt8>) {
     var from = block.startIndex
     while let feed = block[from...].firstIndex(of: 0x0A) {
-      if jsonLine != nil { jsonLine? += block[from..<feed] }
+      if looksForRecordObject { currentLine += block[from..<feed] }
       endLine(at: offset + (feed - block.startIndex))
       from = feed + 1
     }
-    if jsonLine != nil { jsonLine? += block[from...] }
+    if looksForRecordObject { currentLine += block[from...] }
   }
 
   /// Checks text bytes: UTF-8 characters (with `utf8`) and control bytes (with `refusesControls`).
@@ -237,11 +238,12 @@ struct StreamCheck {
 
   /// Ends the current line at the line feed at `feedOffset`; for JSON Lines until a record object, reads it.
   private mutating func endLine(at feedOffset: Int) {
-    if var text = jsonLine {
-      if line == 1, text.starts(with: [0xEF, 0xBB, 0xBF]) { text.removeFirst(3) }
-      if text.last == 0x0D { text.removeLast() }
-      let isObject = JSONRecordText(bytes: text, line: line, column: 1).members(maximumValues: limits.maxFields)
-      if case .success = isObject { jsonLine = nil } else { jsonLine = [] }
+    if looksForRecordObject {
+      let start = line == 1 && currentLine.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+      let end = max(start, currentLine.last == 0x0D ? currentLine.count - 1 : currentLine.count)
+      let record = JSONRecordText(bytes: Array(currentLine[start..<end]), line: line, column: 1)
+      if case .success = record.members(maximumValues: limits.maxFields) { looksForRecordObject = false }
+      currentLine.removeAll(keepingCapacity: looksForRecordObject)
     }
     line += 1
     lineStart = feedOffset + 1
@@ -250,7 +252,7 @@ struct StreamCheck {
   /// Refuses a JSON Lines stream none of whose lines that started within the first
   /// ``RecordLimits/maxRecordBytes`` is a record object.
   private func checkRecordObject() throws(FileError) {
-    guard rule == .recordObjectEarly, jsonLine != nil, lineStart > limits.maxRecordBytes else { return }
+    guard looksForRecordObject, lineStart > limits.maxRecordBytes else { return }
     throw FileError(
       path: inputPath, line: line, column: 1,
       message:

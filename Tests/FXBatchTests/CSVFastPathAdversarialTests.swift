@@ -108,6 +108,12 @@ struct CSVFastPathAdversarialTests {
     for index in 0..<200 { text += rows[index % rows.count] + ends[(index * 7 + index / 3) % ends.count] }
     try Self.check("mixed line ends", text)
     try Self.check("mixed line ends with BOM", "\u{FEFF}" + text)
+    // U+FEFF after the file's first bytes is data: a second one at the start, or one starting a record or field.
+    try Self.check("two byte order marks", "\u{FEFF}\u{FEFF}" + text)
+    try Self.check(
+      "byte order marks in records",
+      "date,amount,from,to,note\n2024-01-05,12.50,USD,EUR,a\n\u{FEFF}2024-01-05,12.50,USD,EUR,b\n"
+        + "2024-01-05,\u{FEFF}12.50,USD,EUR,c\n2024-01-05,12.50,\u{FEFF}USD,EUR,d\n2024-01-05,12.50,USD,EUR,\u{FEFF}\n")
     try Self.check("blank lines before header", "\n\r\n\r" + text)
   }
 

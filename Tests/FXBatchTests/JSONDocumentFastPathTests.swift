@@ -402,6 +402,9 @@ struct JSONDocumentFastPathTests {
         "annotated after many records that are not objects",
         "[" + String(repeating: "[1],\n", count: 60) + annotated + "]"
       ),
+      // U+FEFF after the file's byte order mark is a character, which JSON allows only in strings.
+      ("two byte order marks", "\u{FEFF}\u{FEFF}[\(record)]"),
+      ("a byte order mark before a record", "\u{FEFF}[\(record),\n\u{FEFF}\(record)]"),
     ]
     for (name, text) in cases {
       let general = try Self.check(name, text)

@@ -256,6 +256,10 @@ struct JSONLinesFastPathTests {
       ("blank lines", "\n \n\t\n\(record)\n\r\n\n"),
       ("only blank lines", "\n\n  \n"),
       ("lone CR as a line end", "\(record)\r\(record)\r"),
+      ("a byte order mark starting a later line", "\(record)\n\u{FEFF}\(record)\n\(record)\n"),
+      ("two byte order marks", "\u{FEFF}\u{FEFF}\(record)\n\(record)\n"),
+      ("a byte order mark after spaces", "\(record)\n \u{FEFF}\(record)"),
+      ("a byte order mark inside a string", "{\"note\":\"\u{FEFF}\",\"amount\":1,\"from\":\"USD\",\"to\":\"EUR\"}\n"),
     ]
     for (name, text) in cases {
       try Self.check(name, text)

@@ -74,6 +74,43 @@ struct JSONRecordInputTests {
     #expect(lines.map(\.record.line) == [1, 2, 3, 4])
   }
 
+  /// Issue 30: a line starting with U+FEFF was read as its record (the parser skipped it as a byte order mark)
+  /// but could not be extended, so it was written as `{"fx_input":"<the line>",…}` with `fx_status` ok. Only the
+  /// file's first bytes are a byte order mark: elsewhere the line is an `invalid_record` that says so, on both
+  /// roads and in parts, and the other lines keep every member.
+  @Test(arguments: [
+    ("a later line", "{R1}\n\u{FEFF}{R2}\n{R3}\n", 2),
+    ("a file with two byte order marks", "\u{FEFF}\u{FEFF}{R2}\n{R1}\n{R3}\n", 1),
+    ("after a line's spaces", "{R1}\n  \u{FEFF}{R2}\n{R3}\n", 2),
+  ])
+  func aByteOrderMarkInsideAJSONLinesFileIsAnInvalidRecord(name: String, layout: String, badLine: Int) throws {
+    let records = [
+      "R1": #"{"amount":1,"from":"EUR","to":"USD","date":"2020-01-02"}"#,
+      "R2": #"{"amount":2,"from":"EUR","to":"USD","date":"2020-01-02"}"#,
+      "R3": #"{"amount":3,"from":"EUR","to":"USD","date":"2020-01-02"}"#,
+    ]
+    var text = layout
+    for (key, record) in records { text = text.replacingOccurrences(of: "{\(key)}", with: record) }
+    for (fastPath, parts) in [(false, 1), (true, 1), (true, 2), (true, 3)] {
+      let outcome = try JSONInvalidUTF8Tests.run(Array(text.utf8), name: "in.jsonl", fastPath: fastPath, parts: parts)
+      let road = "\(name): fast \(fastPath), parts \(parts)"
+      let output = String(decoding: try #require(outcome.output, "\(road)"), as: UTF8.self)
+      let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+      #expect(outcome.report.files.first?.counts.errorsByCode == ["invalid_record": 1], "\(road)")
+      #expect(outcome.report.files.first?.counts.ok == 2, "\(road)")
+      let bad = lines[badLine - 1]
+      #expect(
+        bad.contains(
+          "\"fx_status\":\"error\",\"fx_error\":\"invalid_record: not valid JSON: a byte order mark (U+FEFF) outside a "
+            + "string: only the file's first bytes may be one (line \(badLine), column"),
+        "\(road): \(bad)")
+      // 1 EUR at 1.1193 USD (2020-01-02); the good records keep their members, extended.
+      for (index, line) in lines.enumerated() where index != badLine - 1 && !line.isEmpty {
+        #expect(line.contains(#","date":"2020-01-02","fx_rate":"1.1193""#), "\(road): \(line)")
+      }
+    }
+  }
+
   private let locator = JSONFieldLocator(names: FieldNames(), fixedFrom: false, fixedTo: false)
 
   private func fields(_ text: String) -> (fields: RecordFields, extendable: Bool) {

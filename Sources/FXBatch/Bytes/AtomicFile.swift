@@ -58,7 +58,14 @@ public final class AtomicFile {
     repeat {
       attempt += 1
       candidate = directory + StaleTemporaryFiles.atomicName(of: name, pid: getpid(), attempt: attempt)
+      // Pending before it exists: an interrupt between its creation and its registration would leave it behind.
+      PendingFiles.add(candidate)
       descriptor = open(candidate, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+      if descriptor < 0 {
+        let error = errno
+        PendingFiles.remove(candidate)
+        errno = error
+      }
     } while descriptor < 0 && errno == EEXIST && attempt < 100
     guard descriptor >= 0 else { throw .cannotCreate(path: path, reason: String(cString: strerror(errno))) }
     var info = stat()
@@ -69,7 +76,6 @@ public final class AtomicFile {
     }
     self.descriptor = descriptor
     temporaryPath = candidate
-    PendingFiles.add(candidate)
     sink = ByteSink(descriptor: descriptor)
   }
 

@@ -13,6 +13,9 @@ public final class ByteSink {
   private let descriptor: Int32
   private var buffer: [UInt8] = []
   private static let capacity = 1 << 18
+  /// Whether a write to the descriptor failed (a full disk, a closed pipe): what a caller that wrote through
+  /// others' code asks to know whether an error came from this sink.
+  public private(set) var hasFailed = false
 
   /// - Parameter descriptor: an open, writable descriptor; the sink does not close it.
   public init(descriptor: Int32) {
@@ -67,6 +70,7 @@ public final class ByteSink {
       if copied < 0 {
         if errno == EINTR { continue }
         if !copiedAny, errno == EINVAL || errno == ENOSYS { return false }
+        hasFailed = true
         throw .writeFailed(reason: String(cString: strerror(errno)))
       }
       if copied == 0 { return true }
@@ -80,6 +84,7 @@ public final class ByteSink {
       let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       if written < 0 {
         if errno == EINTR { continue }
+        hasFailed = true
         throw .writeFailed(reason: String(cString: strerror(errno)))
       }
       offset += written

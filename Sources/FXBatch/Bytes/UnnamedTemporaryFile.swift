@@ -14,11 +14,13 @@ import Foundation
 enum UnnamedTemporaryFile {
   /// Creates one.
   ///
-  /// - Parameter prefix: the start of its name while it is created.
+  /// - Parameters:
+  ///   - prefix: the start of its name while it is created.
+  ///   - directory: where it is created.
   /// - Returns: its descriptor, open for reading and writing, closed on `exec`; the caller closes it.
   /// - Throws: ``OutputError`` when it cannot be created.
-  static func create(prefix: String) throws(OutputError) -> Int32 {
-    let path = PathText.appending("\(prefix)-\(getpid())-XXXXXX", to: NSTemporaryDirectory())
+  static func create(prefix: String, in directory: String = NSTemporaryDirectory()) throws(OutputError) -> Int32 {
+    let path = PathText.appending("\(prefix)-\(getpid())-XXXXXX", to: directory)
     var template = Array(path.utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { buffer in
       guard let start = buffer.baseAddress else { return Int32(-1) }
@@ -31,7 +33,7 @@ enum UnnamedTemporaryFile {
     }
     guard descriptor >= 0 else {
       throw .writeFailed(
-        reason: "cannot create a temporary file in \(NSTemporaryDirectory()): \(String(cString: strerror(errno)))")
+        reason: "cannot create a temporary file in \(directory): \(String(cString: strerror(errno)))")
     }
     return descriptor
   }

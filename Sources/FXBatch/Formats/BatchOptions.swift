@@ -75,6 +75,11 @@ public struct BatchOptions: Sendable {
   public var lockPath: String?
   /// How big one record may be in any format (`--max-record-size` sets ``RecordLimits/maxRecordBytes``).
   public var limits = RecordLimits.standard
+  /// `--max-input-size`: the most bytes a stream (standard input, a pipe, a FIFO, a device) may have; it is
+  /// copied to `$TMPDIR` to be read twice, and an endless one would fill the disk. Files are not limited.
+  public var maxInputBytes = BatchOptions.standardMaxInputBytes
+  /// The default of ``maxInputBytes``: 4 GiB.
+  public static let standardMaxInputBytes = 4 << 30
   /// Called as big CSV files are read and converted (see ``BatchProgress``); `nil`: no progress reports.
   public var progress: (@Sendable (BatchProgress) -> Void)?
   /// Whether CSV records may take the per-record fast path (``CSVFieldDecoder``); tests turn it off to compare

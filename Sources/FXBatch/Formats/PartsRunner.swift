@@ -10,10 +10,10 @@ import Synchronization
 ///
 /// A format splits its file at record boundaries it has found itself (``lineStarts(_:targets:after:size:)``
 /// for line-based formats, its own scanner otherwise) and hands the runner one closure that reads a part. Pass 1
-/// (``scan(parts:_:)``) gives each part's findings in order; pass 2 (``convert(parts:into:temporaryPrefix:_:)``)
-/// lets part 0 write straight to the output while every other part writes an unnamed temporary file
-/// (``UnnamedTemporaryFile``: nothing is left behind however the process ends), appended in part order once all
-/// are done.
+/// (``scan(parts:_:)``) gives each part's findings in order; pass 2
+/// (``convert(parts:into:temporaryPrefix:temporaryDirectory:_:)``) lets part 0 write straight to the output while
+/// every other part writes an unnamed temporary file (``UnnamedTemporaryFile``: nothing is left behind however
+/// the process ends), appended in part order once all are done.
 ///
 /// The closures run at once on several threads (`DispatchQueue.concurrentPerform`, which returns when all are
 /// done). They may read what they capture, but each must write only state it creates for its own part; the
@@ -40,40 +40,65 @@ enum PartsRunner {
 
   /// Pass 2 in parts.
   ///
+  /// A part whose temporary file cannot be made or written (`$TMPDIR` full, missing, past `ulimit -f`) is
+  /// converted again once the parts before it are in the output, straight to it: the file is then written in
+  /// one pass from there, with the same bytes.
+  ///
   /// - Parameters:
   ///   - parts: how many parts (at least 1).
   ///   - sink: the file's output; part 0 writes to it directly.
   ///   - temporaryPrefix: the temporary files' name prefix while they are created.
-  ///   - body: converts one part (its index from 0), writing to the sink it is given, and returns its result.
+  ///   - temporaryDirectory: where the temporary files are created (`$TMPDIR`, else `/tmp`).
+  ///   - body: converts one part (its index from 0), writing to the sink it is given, and returns its result; it
+  ///     may be called twice for a part (above), so each call starts the part afresh.
   /// - Returns: the parts' results in order.
   /// - Throws: the first failing part's error, in part order, or the error of joining the outputs; the output
   ///   then holds an unknown prefix of the file (the caller discards it).
   static func convert<Outcome>(
-    parts: Int, into sink: ByteSink, temporaryPrefix: String, _ body: (Int, ByteSink) throws -> Outcome
+    parts: Int, into sink: ByteSink, temporaryPrefix: String, temporaryDirectory: String = NSTemporaryDirectory(),
+    _ body: (Int, ByteSink) throws -> Outcome
   ) throws -> [Outcome] {
-    let outcomes = scan(parts: parts) { part throws -> (Outcome, Int32?) in
-      if part == 0 { return (try body(0, sink), nil) }
-      let descriptor = try UnnamedTemporaryFile.create(prefix: temporaryPrefix)
+    let outcomes = scan(parts: parts) { part throws -> PartOutput<Outcome> in
+      if part == 0 { return .written(try body(0, sink)) }
+      let descriptor: Int32
+      do { descriptor = try UnnamedTemporaryFile.create(prefix: temporaryPrefix, in: temporaryDirectory) } catch {
+        return .notKept
+      }
+      let partSink = ByteSink(descriptor: descriptor)
       do {
-        let partSink = ByteSink(descriptor: descriptor)
         let outcome = try body(part, partSink)
         try partSink.flush()
-        return (outcome, descriptor)
+        return .kept(outcome, descriptor)
       } catch {
         close(descriptor)
+        if partSink.hasFailed { return .notKept }
         throw error
       }
     }
     defer {
-      for case .success((_, let descriptor?)) in outcomes { close(descriptor) }
+      for case .success(.kept(_, let descriptor)) in outcomes { close(descriptor) }
     }
     var results: [Outcome] = []
-    for outcome in outcomes {
-      let (result, descriptor) = try outcome.get()
-      if let descriptor { try append(descriptor, to: sink) }
-      results.append(result)
+    for (part, outcome) in outcomes.enumerated() {
+      switch try outcome.get() {
+      case .written(let result): results.append(result)
+      case .kept(let result, let descriptor):
+        try append(descriptor, to: sink)
+        results.append(result)
+      case .notKept: results.append(try body(part, sink))
+      }
     }
     return results
+  }
+
+  /// Where a part's output went in ``convert(parts:into:temporaryPrefix:temporaryDirectory:_:)``.
+  private enum PartOutput<Outcome> {
+    /// Into the file's output (part 0).
+    case written(Outcome)
+    /// Into a temporary file, open on the descriptor, to be appended in order.
+    case kept(Outcome, Int32)
+    /// Nowhere: no temporary file could hold it, so it is converted again into the output in its turn.
+    case notKept
   }
 
   /// Copies a file's bytes, from its start, to a sink (with `sendfile(2)` where the sink allows it).

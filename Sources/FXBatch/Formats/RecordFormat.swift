@@ -68,11 +68,21 @@ public struct RecordFormat: RawRepresentable, Hashable, Sendable, Codable, Custo
     read(upTo: 64)
     if let named, !named.isWorkbook, !isPackage(prefix[..<count]) { return named }
     read(upTo: 1 << 16)
-    let sniffed = sniff(prefix[..<count], recordsPath: recordsPath)
+    return detect(prefix: prefix[..<count], displayPath: displayPath, recordsPath: recordsPath)
+  }
+
+  /// The format of a file from its name and first bytes, as ``detect(readPath:displayPath:recordsPath:)`` decides
+  /// it (a stream is decided so while it is copied, before its copy can be read).
+  ///
+  /// - Parameter prefix: the file's first 64 KiB (or all of a shorter one).
+  public static func detect(prefix: ArraySlice<UInt8>, displayPath: String, recordsPath: [String]) -> RecordFormat {
+    let named = displayPath == "-" ? nil : byExtension(of: displayPath)
+    if let named, !named.isWorkbook, !isPackage(prefix) { return named }
+    let sniffed = sniff(prefix, recordsPath: recordsPath)
     guard let named else { return sniffed }
     // Any zip sniffs as .xlsx: an OpenDocument package of another kind named .ods stays .ods, to be refused for
     // what it is.
-    if sniffed == .ods || (sniffed == .xlsx && !ODSFormat.isOpenDocumentPackage(prefix[..<count])) { return sniffed }
+    if sniffed == .ods || (sniffed == .xlsx && !ODSFormat.isOpenDocumentPackage(prefix)) { return sniffed }
     return named
   }
 

@@ -29,8 +29,9 @@ public struct RecordLimits: Sendable, Equatable {
     self.maxChildElements = maxChildElements
   }
 
-  /// `16 MiB`, `1 MiB`, `512 KiB` or `100 bytes`: a byte count as a person reads it.
+  /// `4 GiB`, `16 MiB`, `1 MiB`, `512 KiB` or `100 bytes`: a byte count as a person reads it.
   static func text(ofBytes count: Int) -> String {
+    if count >= 1 << 30, count % (1 << 30) == 0 { return "\(count >> 30) GiB" }
     if count >= 1 << 20, count % (1 << 20) == 0 { return "\(count >> 20) MiB" }
     if count >= 1 << 10, count % (1 << 10) == 0 { return "\(count >> 10) KiB" }
     return "\(count) bytes"

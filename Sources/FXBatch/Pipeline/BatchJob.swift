@@ -429,11 +429,16 @@ public struct BatchJob {
     defer { close(descriptor) }
     let count = FileBytes.read(from: descriptor, into: &start, fileOffset: 0)
     if count > 0, RecordFormat.isPackage(start[..<count]) {
-      throw FileError(
-        path: inputPath,
-        message: "a zip package or a Compound File (a workbook?), not \(FormatRegistry.type(of: format).displayName) text",
-        hint: "leave out --format: a workbook's package says what it is")
+      throw packageReadAsText(format: format, inputPath: inputPath)
     }
+  }
+
+  /// The refusal of a zip package or a Compound File read as text (``checkIsText(format:readPath:inputPath:)``).
+  static func packageReadAsText(format: RecordFormat, inputPath: String) -> FileError {
+    FileError(
+      path: inputPath,
+      message: "a zip package or a Compound File (a workbook?), not \(FormatRegistry.type(of: format).displayName) text",
+      hint: "leave out --format: a workbook's package says what it is")
   }
 
   /// Refuses an annotated copy whose output is named as a file of the other kind, text or workbook (a workbook's
@@ -484,11 +489,12 @@ public struct BatchJob {
   ///   - number: the input's position among the run's inputs, which names the spool.
   /// - Returns: the spool's path (``StaleTemporaryFiles/spoolName(pid:number:)``), pending until removed.
   ///
-  /// A stream of a line-based format (CSV, JSON Lines: `--format`, the name's extension, else its first 64 KiB)
-  /// is refused as soon as a line runs past the record limit (``RecordLimits/maxRecordBytes``): no record of it
-  /// could be read, and an endless stream without line ends (`/dev/zero`) would fill the disk.
+  /// The stream's format is decided from its first 64 KiB (`--format`, else as a file's: its name, its first
+  /// bytes), and every byte is checked before it is copied (``StreamCheck``): a stream is refused, and its copy
+  /// removed, at its first bytes that no input of its format could hold, past `--max-input-size`, or at a line
+  /// longer than a record may be (CSV, JSON Lines), so that an endless stream never fills the disk.
   private func spool(_ inputPath: String, number: Int) throws(FileError) -> String {
-    let what = inputPath == "-" ? "standard input" : "the stream"
+    let what = StreamCheck.name(of: inputPath)
     let path = PathText.appending(
       StaleTemporaryFiles.spoolName(pid: getpid(), number: number), to: NSTemporaryDirectory())
     let descriptor = inputPath == "-" ? 0 : open(inputPath, O_RDONLY | O_CLOEXEC)
@@ -496,53 +502,44 @@ public struct BatchJob {
       throw FileError(path: inputPath, message: "cannot read \(what): \(String(cString: strerror(errno)))")
     }
     defer { if descriptor != 0 { close(descriptor) } }
-    do {
-      let output = try AtomicFile(path: path, mode: 0o600)
+    let output: AtomicFile
+    do { output = try AtomicFile(path: path, mode: 0o600) } catch {
+      throw FileError(path: inputPath, message: "cannot copy \(what) to a temporary file: \(error)")
+    }
+    do throws(FileError) {
       var buffer = [UInt8](repeating: 0, count: 1 << 16)
       var head: [UInt8] = []
-      var lineBased: Bool? = nil  // decided from the first 64 KiB
-      var line = 1
-      var sinceLineEnd = 0
-      let limit = options.limits.maxRecordBytes
+      var check: StreamCheck? = nil  // decided from the first 64 KiB
       while true {
         let count = FileBytes.read(from: descriptor, into: &buffer)
         guard count >= 0 else {
-          output.discard()
           throw FileError(path: inputPath, message: "cannot read \(what): \(String(cString: strerror(errno)))")
         }
-        if lineBased == nil {
-          if count > 0, head.count < 1 << 16 { head += buffer[0..<count] }
-          if count == 0 || head.count >= 1 << 16 {
-            let format =
-              options.format ?? (inputPath == "-" ? nil : RecordFormat.byExtension(of: inputPath))
-              ?? RecordFormat.sniff(head[...], recordsPath: options.recordsPath)
-            lineBased = format == .csv || format == .jsonl
-          }
+        var block = buffer[0..<count]
+        if check == nil {
+          head += block
+          guard count == 0 || head.count >= 1 << 16 else { continue }
+          let format =
+            options.format
+            ?? RecordFormat.detect(prefix: head[...], displayPath: inputPath, recordsPath: options.recordsPath)
+          check = try StreamCheck(inputPath: inputPath, format: format, head: head[...], options: options)
+          block = head[...]
         }
-        // Counted on every chunk (the check waits for the decision, which comes within 64 KiB).
-        for byte in buffer[0..<count] {
-          if byte == 0x0A {
-            line += 1
-            sinceLineEnd = 0
-          } else {
-            sinceLineEnd += 1
-          }
-        }
-        if lineBased == true, sinceLineEnd > limit {
-          output.discard()
-          throw FileError(
-            path: inputPath, line: line, column: 1, message: options.limits.recordTooLargeMessage,
-            hint: RecordLimits.hint)
+        try check?.take(block, isLast: count == 0)
+        do { try output.sink.write(block) } catch {
+          throw FileError(path: inputPath, message: "cannot copy \(what) to a temporary file: \(error)")
         }
         if count == 0 { break }
-        try output.sink.write(buffer[0..<count])
       }
-      try output.commit()
-      PendingFiles.add(path)  // removed after the run, or by an interrupt
-    } catch let error as FileError {
-      throw error
+      // Pending before it is renamed into place: removed after the run, or by an interrupt.
+      PendingFiles.add(path)
+      do { try output.commit() } catch {
+        PendingFiles.remove(path)
+        throw FileError(path: inputPath, message: "cannot copy \(what) to a temporary file: \(error)")
+      }
     } catch {
-      throw FileError(path: inputPath, message: "cannot copy \(what) to a temporary file: \(error)")
+      output.discard()
+      throw error
     }
     return path
   }

@@ -94,6 +94,11 @@ enum ConvertCommand {
       help: "Refuse a file with a record longer than BYTES (default 16M;\nK, M, G suffixes; a field may be a sixteenth)",
       group: .input),
     OptionSpec(
+      names: ["--max-input-size"], valueName: "BYTES",
+      help:
+        "Refuse a stream (standard input, a pipe, a device) longer than\nBYTES (default 4G; K, M, G suffixes): it is copied to $TMPDIR",
+      group: .input),
+    OptionSpec(
       names: ["--rates"], valueName: "FILE",
       help: "Use your rates: an ECB XML feed, an ECB history CSV,\nor a CSV with date,base,quote,rate (date optional)",
       group: .rates),
@@ -471,6 +476,9 @@ enum ConvertCommand {
     }
     if let text = parsed.value("--max-record-size") {
       options.limits.maxRecordBytes = try OptionValues.byteCount(text, option: "--max-record-size")
+    }
+    if let text = parsed.value("--max-input-size") {
+      options.maxInputBytes = try OptionValues.byteCount(text, option: "--max-input-size")
     }
     if let text = parsed.value("--rounding") { options.rounding = try OptionValues.rounding(text) }
     options.rateRule = try OptionValues.rateRule(kind: parsed.value("--rate-kind"), period: parsed.value("--period"))

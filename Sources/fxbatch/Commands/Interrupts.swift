@@ -17,6 +17,9 @@ enum Interrupts {
   private static let finishedStatus = Atomic<Int32>(-1)
 
   static func install() {
+    // A file written past `ulimit -f` is a write that fails (EFBIG), which the run reports or works around (a
+    // part's temporary file), not a signal that kills it and leaves its temporary files.
+    signal(SIGXFSZ, SIG_IGN)
     for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
       signal(signalNumber, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())

@@ -15,15 +15,19 @@ public struct JSONParser {
   /// Parses a whole document.
   ///
   /// - Parameters:
-  ///   - bytes: UTF-8 (a byte order mark is skipped).
+  ///   - bytes: UTF-8.
   ///   - maximumValues: the most values (members' values and array elements, at any depth) the document may
   ///     hold, so that a small text of many values (`[1,1,1,…]`, eight bytes of parsed value per byte of text)
   ///     cannot take unbounded memory and time.
+  ///   - startsFile: whether the bytes are a whole file or answer, whose byte order mark is skipped; a record
+  ///     inside a file (a JSON Lines line) has none, so U+FEFF there is an error, not a mark to drop.
   /// - Returns: the top-level value.
   /// - Throws: ``JSONParseError``.
-  public static func parse(_ bytes: [UInt8], maximumValues: Int = .max) throws(JSONParseError) -> JSONValue {
+  public static func parse(_ bytes: [UInt8], maximumValues: Int = .max, startsFile: Bool = true) throws(JSONParseError)
+    -> JSONValue
+  {
     var parser = JSONParser(bytes: bytes, maximumValues: maximumValues)
-    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+    if startsFile, bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
     parser.skipWhitespace()
     let value = try parser.parseValue()
     parser.skipWhitespace()
@@ -64,9 +68,15 @@ public struct JSONParser {
     case UInt8(ascii: "t"): return try parseLiteral("true", .bool(true))
     case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
     case UInt8(ascii: "n"): return try parseLiteral("null", .null)
-    default: throw error("unexpected character \(Self.describe(bytes[index]))")
+    default:
+      if bytes[index...].starts(with: [0xEF, 0xBB, 0xBF]) { throw error(Self.byteOrderMarkMessage) }
+      throw error("unexpected character \(Self.describe(bytes[index]))")
     }
   }
+
+  /// The error of U+FEFF where a value starts: only a file's first bytes are a byte order mark; anywhere else
+  /// it is a character, which JSON allows only inside strings.
+  static let byteOrderMarkMessage = "a byte order mark (U+FEFF) outside a string: only the file's first bytes may be one"
 
   private static func describe(_ byte: UInt8) -> String {
     (0x21...0x7E).contains(byte) ? "'\(Character(UnicodeScalar(byte)))'" : "byte 0x\(String(byte, radix: 16))"

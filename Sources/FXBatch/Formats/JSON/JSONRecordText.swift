@@ -22,7 +22,7 @@ public struct JSONRecordText: Sendable {
     [(key: String, value: JSONValue)], RowError
   > {
     let value: JSONValue
-    do { value = try JSONParser.parse(bytes, maximumValues: maximumValues) } catch {
+    do { value = try JSONParser.parse(bytes, maximumValues: maximumValues, startsFile: false) } catch {
       return .failure(RowError(.invalidRecord, "not valid JSON: \(error.message) (\(position(of: error)))"))
     }
     guard case .object(let members) = value else {

@@ -1,0 +1,289 @@
+/// What a stream's bytes (standard input, a pipe, a FIFO, a device) must be while they are copied to a temporary
+/// file to be read twice (``BatchJob``'s spool): the copy stops at the first bytes no input of the stream's format
+/// could hold, at its size limit (`--max-input-size`) and, for a line-based format, at a line longer than a record
+/// may be, so that an endless stream (`/dev/zero`, `/dev/urandom`) is refused at once instead of filling `$TMPDIR`.
+///
+/// Each rule refuses only what the format's reader refuses in a file, where it would refuse it: JSON and XML text
+/// is UTF-8 (unless XML declares another encoding) without control bytes, UTF-8 CSV text is UTF-8, a workbook is a
+/// zip package. JSON Lines, whose reader makes a bad line an `invalid_record` and goes on, is held to one rule of
+/// its own: a line that is a record object starts within the first ``RecordLimits/maxRecordBytes`` (a stream
+/// without one is no JSON Lines).
+struct StreamCheck {
+  /// What the bytes are checked for, decided from the stream's first bytes.
+  enum Rule: Equatable {
+    /// Text in UTF-8: no bytes that are not UTF-8; with `refusesControls`, no control byte but tab, line feed and
+    /// carriage return (JSON and XML allow no other anywhere).
+    case utf8(refusesControls: Bool)
+    /// Text in a single-byte encoding (XML declaring ISO-8859-1, …): no control byte but tab, line feed and
+    /// carriage return.
+    case controls
+    /// Text in UTF-16: no unpaired surrogate; with `refusesControls`, no control character but tab, line feed and
+    /// carriage return.
+    case utf16(bigEndian: Bool, refusesControls: Bool)
+    /// A zip package (an `.xlsx` or `.ods` workbook), or a Compound File (which the workbook's reader refuses
+    /// for what it is): its first bytes say so.
+    case package
+    /// JSON Lines: a line that is a record object starts within the first `maxRecordBytes`.
+    case recordObjectEarly
+    /// Any bytes (CSV in a single-byte encoding): only the size and line limits.
+    case anyBytes
+  }
+
+  /// The input as the user gave it, which errors name.
+  let inputPath: String
+  let format: RecordFormat
+  let rule: Rule
+  /// The most bytes the stream may have (`--max-input-size`).
+  let maxBytes: Int
+  /// The record limits; for CSV and JSON Lines a line longer than ``RecordLimits/maxRecordBytes`` is refused.
+  let limits: RecordLimits
+  /// Whether a line longer than a record may be is refused (CSV, JSON Lines).
+  private let isLineBased: Bool
+  /// How many bytes were checked.
+  private(set) var offset = 0
+  private var line = 1
+  /// The offset of the current line's first byte.
+  private var lineStart = 0
+  /// The first bytes of a UTF-8 character (or of a UTF-16 code unit) the last block ended inside, checked with
+  /// the next block.
+  private var carried: [UInt8] = []
+  /// In UTF-16 text, whether the last code unit was a high surrogate.
+  private var afterHighSurrogate = false
+  /// Whether the stream is JSON Lines none of whose lines so far was a record object.
+  private var looksForRecordObject = false
+  /// While ``looksForRecordObject``: the bytes of the current line so far.
+  private var currentLine: [UInt8] = []
+
+  /// The check of a stream, from its first bytes.
+  ///
+  /// - Parameters:
+  ///   - inputPath: the input as the user gave it.
+  ///   - format: the stream's format (`--format`, else decided from its name and `head`).
+  ///   - head: the stream's first 64 KiB, or all of a shorter one.
+  ///   - options: the run's options (`--encoding`, `--max-input-size`, the record limits).
+  /// - Throws: a ``FileError`` when the first bytes already cannot be the format's: a package read as text, text
+  ///   read as a workbook, a CSV byte order mark `--encoding` contradicts, an XML encoding fxbatch cannot copy.
+  init(inputPath: String, format: RecordFormat, head: ArraySlice<UInt8>, options: BatchOptions) throws(FileError) {
+    self.inputPath = inputPath
+    self.format = format
+    maxBytes = options.maxInputBytes
+    limits = options.limits
+    isLineBased = format == .csv || format == .jsonl
+    let isPackage = RecordFormat.isPackage(head)
+    if format.isWorkbook {
+      rule = .package
+      if head.count >= 8, !isPackage {
+        throw FileError(
+          path: inputPath,
+          message:
+            "\(Self.name(of: inputPath)) does not start as a zip package, as an \(FormatRegistry.type(of: format).displayName) "
+            + "workbook does; it is refused before more of it is copied to a temporary file",
+          hint: "give --format if the stream is not a workbook")
+      }
+      return
+    }
+    if isPackage { throw BatchJob.packageReadAsText(format: format, inputPath: inputPath) }
+    switch format {
+    case .csv:
+      switch TextEncoding.resolve(declared: options.encoding, byteOrderMark: TextEncoding.byteOrderMark(at: head)) {
+      case .success(.utf8): rule = .utf8(refusesControls: false)
+      case .success(.utf16LittleEndian): rule = .utf16(bigEndian: false, refusesControls: false)
+      case .success(.utf16BigEndian): rule = .utf16(bigEndian: true, refusesControls: false)
+      case .success(.utf16):  // declared, its order from the byte order mark
+        rule = .utf16(bigEndian: TextEncoding.byteOrderMark(at: head) == .utf16BigEndian, refusesControls: false)
+      case .success: rule = .anyBytes
+      case .failure(let conflict): throw FileError(path: inputPath, message: conflict.description, hint: conflict.hint)
+      }
+    case .json: rule = .utf8(refusesControls: true)
+    case .jsonl:
+      rule = .recordObjectEarly
+      looksForRecordObject = true
+    case .xml:
+      let encoding: XMLDocumentEncoding
+      do { encoding = try XMLDocumentEncoding.detect(head) } catch {
+        throw FileError(path: inputPath, line: error.line, column: error.column, message: error.message, hint: error.hint)
+      }
+      switch encoding.form {
+      case .utf16LittleEndian: rule = .utf16(bigEndian: false, refusesControls: true)
+      case .utf16BigEndian: rule = .utf16(bigEndian: true, refusesControls: true)
+      case .asciiCompatible: rule = encoding.name == "UTF-8" ? .utf8(refusesControls: true) : .controls
+      }
+    default: rule = .anyBytes
+    }
+  }
+
+  /// `standard input` for `-`, else `the stream`.
+  static func name(of inputPath: String) -> String { inputPath == "-" ? "standard input" : "the stream" }
+
+  /// Checks the stream's next bytes.
+  ///
+  /// - Parameters:
+  ///   - block: the bytes read after those already checked.
+  ///   - isLast: whether the stream ends after them (a character cut at the end is then the reader's to report).
+  /// - Throws: a ``FileError`` at the first byte past a limit or that the format's text cannot hold.
+  mutating func take(_ block: ArraySlice<UInt8>, isLast: Bool = false) throws(FileError) {
+    if offset + block.count > maxBytes {
+      throw FileError(
+        path: inputPath,
+        message:
+          "\(Self.name(of: inputPath)) is longer than \(RecordLimits.text(ofBytes: maxBytes)) (--max-input-size); "
+          + "a stream is copied to a temporary file to be read twice, and this one is refused before it fills the disk",
+        hint: "raise the limit with --max-input-size BYTES (e.g. 16G), or convert a file instead of a stream")
+    }
+    switch rule {
+    case .utf8(let refusesControls): try checkText(block, utf8: true, refusesControls: refusesControls, isLast: isLast)
+    case .controls: try checkText(block, utf8: false, refusesControls: true, isLast: isLast)
+    case .utf16(let bigEndian, let refusesControls):
+      try checkUTF16(block, bigEndian: bigEndian, refusesControls: refusesControls)
+    case .recordObjectEarly, .package, .anyBytes: countLines(block)
+    }
+    try checkRecordObject()
+    offset += block.count
+    if isLineBased, offset - lineStart > limits.maxRecordBytes {
+      throw FileError(
+        path: inputPath, line: line, column: 1, message: limits.recordTooLargeMessage, hint: RecordLimits.hint)
+    }
+  }
+
+  /// Counts the lines of a block and, for JSON Lines until a record object, looks at each line.
+  private mutating func countLines(_ block: ArraySlice<UInt8>) {
+    var from = block.startIndex
+    while let feed = block[from...].firstIndex(of: 0x0A) {
+      if looksForRecordObject { currentLine += block[from..<feed] }
+      endLine(at: offset + (feed - block.startIndex))
+      from = feed + 1
+    }
+    if looksForRecordObject { currentLine += block[from...] }
+  }
+
+  /// Checks text bytes: UTF-8 characters (with `utf8`) and control bytes (with `refusesControls`).
+  private mutating func checkText(_ block: ArraySlice<UInt8>, utf8: Bool, refusesControls: Bool, isLast: Bool)
+    throws(FileError)
+  {
+    // A character cut by the last block is checked whole, from the offset where it starts.
+    let bytes = carried.isEmpty ? block : ArraySlice(carried + block)
+    let base = offset - carried.count
+    carried = []
+    var index = bytes.startIndex
+    while index < bytes.endIndex {
+      let byte = bytes[index]
+      if byte < 0x80 {
+        if byte == 0x0A {
+          endLine(at: base + (index - bytes.startIndex))
+        } else if byte < 0x20, refusesControls, byte != 0x09, byte != 0x0D {
+          throw refusal(
+            at: base + (index - bytes.startIndex),
+            "the byte \(Self.hex(byte)) is a control character, which \(textName) never holds")
+        }
+        index += 1
+        continue
+      }
+      guard utf8 else {
+        index += 1
+        continue
+      }
+      let character = UTF8Validation.character(lead: byte) { index + $0 < bytes.endIndex ? bytes[index + $0] : nil }
+      switch character {
+      case .valid(let length): index += length
+      case .truncated where !isLast:
+        carried = Array(bytes[index...])
+        return
+      case .truncated: return
+      case .invalid:
+        let place = base + (index - bytes.startIndex)
+        if format == .csv {
+          let (line, column) = position(of: place)
+          let notUTF8 = CSVError.notUTF8(line: line, column: column, byte: byte)
+          throw FileError(path: inputPath, line: line, column: column, message: notUTF8.description, hint: notUTF8.hint)
+        }
+        let encoding = format == .xml ? "without an encoding declaration is UTF-8" : "is UTF-8"
+        throw refusal(at: place, "the byte \(Self.hex(byte)) starts no UTF-8 character, and \(textName) \(encoding)")
+      }
+    }
+  }
+
+  /// Checks UTF-16 text, a code unit at a time: a high surrogate (D800…DBFF) must be followed by a low one
+  /// (DC00…DFFF), and a low one must follow a high one, as the reader's conversion (iconv) requires.
+  private mutating func checkUTF16(_ block: ArraySlice<UInt8>, bigEndian: Bool, refusesControls: Bool)
+    throws(FileError)
+  {
+    let bytes = carried.isEmpty ? block : ArraySlice(carried + block)
+    let base = offset - carried.count
+    carried = []
+    var index = bytes.startIndex
+    while index + 1 < bytes.endIndex {
+      let (first, second) = (UInt16(bytes[index]), UInt16(bytes[index + 1]))
+      let unit = bigEndian ? first << 8 | second : second << 8 | first
+      let place = base + (index - bytes.startIndex)
+      let isLow = (0xDC00...0xDFFF).contains(unit)
+      if afterHighSurrogate != isLow {
+        let shown = [bytes[index], bytes[index + 1]].map(Self.hex).joined(separator: " ")
+        throw refusal(
+          at: place,
+          "the bytes \(shown) \(isLow ? "are a low surrogate after no high one" : "do not complete the surrogate pair before them"), "
+            + "so they are no UTF-16 character")
+      }
+      afterHighSurrogate = (0xD800...0xDBFF).contains(unit)
+      if unit == 0x0A {
+        endLine(at: place + 1)
+      } else if unit < 0x20, refusesControls, unit != 0x09, unit != 0x0D {
+        let hex = String(unit, radix: 16, uppercase: true)
+        let shown = "U+" + String(repeating: "0", count: 4 - hex.count) + hex
+        throw refusal(at: place, "the character \(shown) is a control character, which \(textName) never holds")
+      }
+      index += 2
+    }
+    carried = Array(bytes[index...])
+  }
+
+  /// Ends the current line at the line feed at `feedOffset`; for JSON Lines until a record object, reads it.
+  private mutating func endLine(at feedOffset: Int) {
+    if looksForRecordObject {
+      let start = line == 1 && currentLine.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+      let end = max(start, currentLine.last == 0x0D ? currentLine.count - 1 : currentLine.count)
+      let record = JSONRecordText(bytes: Array(currentLine[start..<end]), line: line, column: 1)
+      if case .success = record.members(maximumValues: limits.maxFields) { looksForRecordObject = false }
+      currentLine.removeAll(keepingCapacity: looksForRecordObject)
+    }
+    line += 1
+    lineStart = feedOffset + 1
+  }
+
+  /// Refuses a JSON Lines stream none of whose lines that started within the first
+  /// ``RecordLimits/maxRecordBytes`` is a record object.
+  private func checkRecordObject() throws(FileError) {
+    guard looksForRecordObject, lineStart > limits.maxRecordBytes else { return }
+    throw FileError(
+      path: inputPath, line: line, column: 1,
+      message:
+        "no line in the first \(RecordLimits.text(ofBytes: limits.maxRecordBytes)) of \(Self.name(of: inputPath)) "
+        + "is a JSON object, so it is not JSON Lines; it is refused before more of it is copied to a temporary file",
+      hint: "give --format if the stream is not JSON Lines (a record longer than the limit: --max-record-size)")
+  }
+
+  /// `JSON text`: what the format's text is called.
+  private var textName: String { "\(FormatRegistry.type(of: format).displayName) text" }
+
+  /// The 1-based line and column (in bytes, in code units for UTF-16) of an offset in the current line.
+  private func position(of place: Int) -> (line: Int, column: Int) {
+    guard case .utf16 = rule else { return (line, place - lineStart + 1) }
+    return (line, (place - lineStart) / 2 + 1)
+  }
+
+  /// The refusal of a byte the format's text cannot hold.
+  private func refusal(at place: Int, _ what: String) -> FileError {
+    let (line, column) = position(of: place)
+    let name = FormatRegistry.type(of: format).displayName
+    return FileError(
+      path: inputPath, line: line, column: column,
+      message: "\(what); \(Self.name(of: inputPath)) is refused before more of it is copied to a temporary file",
+      hint: format == .xml
+        ? "give --format if the stream is not XML; XML in another encoding declares it (<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>)"
+        : "give --format if the stream is not \(name)")
+  }
+
+  /// `0x0A`: a byte as messages show it.
+  private static func hex(_ byte: UInt8) -> String {
+    "0x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+  }
+}

@@ -37,6 +37,11 @@ public final class FetchDeadline: Sendable {
   /// The moment the phase ends; `nil` before it started.
   public var instant: ContinuousClock.Instant? { end.withLock { $0 } }
 
+  /// Whether too little time is left to ask for anything: the deadline passed, or is less than 0.1 s away (a
+  /// transport's timeout cut to the deadline ends a few milliseconds early, in whole milliseconds; a request sent
+  /// in what is left could not be answered).
+  public var hasPassed: Bool { remaining < 0.1 }
+
   /// Seconds left before the end (0 once passed); the whole limit before the phase started.
   public var remaining: TimeInterval {
     guard let instant else { return seconds }

@@ -88,7 +88,7 @@ public struct RateFetcher: Sendable {
     _ url: URL, number: Int, previous: FetchError?, state: FetchState, progress: (@Sendable (Progress) -> Void)?,
     finish: @escaping @Sendable (Result<HTTPResponse, FetchError>) -> Void
   ) {
-    if let deadline, deadline.remaining <= 0 {
+    if let deadline, deadline.hasPassed {
       finish(.failure(.deadline(seconds: deadline.seconds, attempts: number - 1, last: previous, retryAfter: nil)))
       return
     }
@@ -109,8 +109,8 @@ public struct RateFetcher: Sendable {
         }
         retryAfter = response.headers["retry-after"]
       case .failure(.timeout):
-        if let deadline, deadline.remaining < 0.1 {
-          // The transport's timeout was cut to the deadline (to the millisecond, rounded down).
+        if let deadline, deadline.hasPassed {
+          // The transport's timeout was cut to the deadline.
           finish(.failure(.deadline(seconds: deadline.seconds, attempts: number, last: nil, retryAfter: nil)))
           return
         }

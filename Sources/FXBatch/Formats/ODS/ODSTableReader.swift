@@ -11,16 +11,7 @@ struct ODSRowElement: Equatable {
   var isBlank: Bool { WorkbookRecords.isBlank(XLSXRow(number: number, cells: cells)) }
 
   /// The row `offset` rows after its first (each of a repeated row's rows holds the same cells).
-  func row(_ offset: Int) -> XLSXRow {
-    guard offset > 0 else { return XLSXRow(number: number, cells: cells) }
-    return XLSXRow(
-      number: number + offset,
-      cells: cells.compactMap { cell in
-        XLSXCellReference(column: cell.reference.column, row: number + offset).map {
-          XLSXCell(reference: $0, style: 0, value: cell.value)
-        }
-      })
-  }
+  func row(_ offset: Int) -> XLSXRow { XLSXRow(number: number, cells: cells).moved(down: offset) }
 }
 
 /// Reads one table (a sheet) of an `.ods` spreadsheet's `content.xml` as it inflates, row element by row

@@ -2,6 +2,14 @@
 /// (``XLSXRow``, the one cell model both readers produce): the header is the first non-empty row, the record
 /// fields are the cells under the header's names, and pass 1 collects the rate keys and the decimal mark.
 enum WorkbookRecords {
+  /// The most cells the annotated copy of a sheet may hold: each row with a value counts its columns up to its
+  /// last used one and the fx_* cells, once for each row it stands for (an `.ods` `table:number-rows-repeated`;
+  /// a cell's `table:number-columns-repeated` counts its columns). Counted from the repeat attributes as pass 1
+  /// reads them, before anything is expanded, so that a few kilobytes that declare a sheet of billions of cells
+  /// are refused at once. 100 million: a full sheet of 1,048,576 rows has room for 88 columns of values, and an
+  /// `.xlsx` that holds that many cells is gigabytes of XML.
+  static let cellLimit = 100_000_000
+
   /// Pass 1 over a sheet's rows.
   ///
   /// - Parameters:
@@ -10,13 +18,14 @@ enum WorkbookRecords {
   ///   - format: the workbook's format, for the scan.
   ///   - sheetName: the converted sheet's name, for messages.
   ///   - otherSheets: the names of the workbook's other sheets, asked for only by a message that suggests one.
-  ///   - nextRow: the sheet's next row, `nil` after the last.
+  ///   - nextRow: the sheet's next row and how many rows it stands for (an `.ods` repeated row; 1 for the others),
+  ///     `nil` after the last.
   ///   - fields: the record fields of a row under the header's mapping.
   /// - Returns: the file's scan, with ``WorkbookScanDetails``, and its rate keys.
   /// - Throws: ``FileError`` from `nextRow`, a header without the fields, an annotated header, no header at all.
   static func scan(
     _ file: FileInput, context: FormatContext, format: RecordFormat, sheetName: String,
-    otherSheets: @escaping () -> [String], nextRow: () throws(FileError) -> XLSXRow?,
+    otherSheets: @escaping () -> [String], nextRow: () throws(FileError) -> (row: XLSXRow, repeated: Int)?,
     fields: @escaping (XLSXRow, FieldMapping) -> RecordFields,
     cellText: @escaping (XLSXCell) -> String? = { WorkbookRecords.sampleText($0) },
     finish: () throws(FileError) -> Void = {}
@@ -26,7 +35,7 @@ enum WorkbookRecords {
       cellText: cellText)
     // The sheet is read to its end even when its header is refused: reading it is what checks its entry (the
     // package's other entries are checked before), and a hostile sheet is refused for that reason first.
-    while let row = try nextRow() { state.add(row) }
+    while let (row, repeated) = try nextRow() { state.add(row, repeated: repeated) }
     try finish()
     return try state.finish()
   }
@@ -53,6 +62,8 @@ enum WorkbookRecords {
     /// Whether the run needs the records' keys (no converting table).
     let collectsKeys: Bool
     private var failure: FileError? = nil
+    /// The cells the annotated copy writes for the rows added so far (``countCells(row:lastColumn:rows:)``).
+    private(set) var cells = 0
     /// Whether the sheet is refused already (``failure`` is set; the rest of it is read, not looked at), and
     /// whether ``header`` is set: flags, which the per-row checks read instead of copying the optionals (an
     /// outlined copy of the error on every row of a million-row sheet).
@@ -85,14 +96,26 @@ enum WorkbookRecords {
     /// and once the sheet is refused (then rows are only read).
     var needsWholeRow: Bool { !hasHeader || !samples.isComplete }
 
-    /// Adds a row.
-    mutating func add(_ row: XLSXRow) {
+    /// Adds a row, and the `repeated - 1` rows after it that hold the same cells (an `.ods` row element with
+    /// `table:number-rows-repeated`): at the cost of one row, so that a repeated row costs nothing until it is
+    /// records. Its records are counted as many times as they stand (the decimal mark's evidence, the cells to
+    /// write, the samples until they are complete); a key collected once is collected.
+    mutating func add(_ row: XLSXRow, repeated: Int = 1) {
       if isRefused { return }
-      lastColumn = max(lastColumn, row.cells.last?.reference.column ?? 0)
+      let rowLastColumn = row.cells.last?.reference.column ?? 0
+      lastColumn = max(lastColumn, rowLastColumn)
       if isBlank(row) { return }
+      guard countCells(row: row.number, lastColumn: rowLastColumn, rows: repeated) else { return }
+      var row = row
+      var left = repeated
       // Rows above `--header-row` (a title, notes) are no header and no records.
-      if !hasHeader, let first = context.options.headerRow, row.number < first { return }
-      guard hasHeader else {
+      if !hasHeader, let first = context.options.headerRow, row.number < first {
+        let above = min(left, first - row.number)
+        left -= above
+        guard left > 0 else { return }
+        row = row.moved(down: above)
+      }
+      if !hasHeader {
         header = row
         hasHeader = true
         do {
@@ -102,28 +125,58 @@ enum WorkbookRecords {
         } catch {
           failure = error
           isRefused = true
+          return
         }
-        return
+        left -= 1
+        guard left > 0 else { return }
+        row = row.moved(down: 1)
       }
+      addRecords(row, count: left)
+    }
+
+    /// Adds `count` records that hold `row`'s cells.
+    private mutating func addRecords(_ row: XLSXRow, count: Int) {
       if !samples.isComplete {
         var values: [(name: String, value: String?)] = []
         for cell in row.cells where cell.reference.column < names.count && !names[cell.reference.column].isEmpty {
           values.append((names[cell.reference.column], cellText(cell)))
         }
-        samples.add(values)
+        // Each record is a sample, until the samples are complete (at most FieldSamples.maximumRecords).
+        var added = 0
+        while added < count, !samples.isComplete {
+          samples.add(values)
+          added += 1
+        }
       }
       let fields = fields(row, mapping)
-      if context.options.decimalMark == nil, case .text(let text) = fields.amount { inference.add(text) }
+      if context.options.decimalMark == nil, case .text(let text) = fields.amount { inference.add(text, count: count) }
       if collectsKeys, case .success(let found) = normalizer.rateKey(of: fields), let packed = RateKeyIndex.pack(found.key) {
         keys.insert(packed)
       }
     }
 
-    /// Adds a record row that is not blank, whose amount is no text, and whose key is `key` (`nil`: the rules
-    /// give it none), read without its cells: its last column is `lastColumn`.
-    mutating func addRecord(lastColumn: Int, key: RateKey?) {
+    /// Counts the cells the annotated copy writes for `rows` rows with a value from row `number`, whose last used
+    /// column is `lastColumn`; `false` (the sheet refused) once they pass ``WorkbookRecords/cellLimit``.
+    private mutating func countCells(row number: Int, lastColumn: Int, rows: Int) -> Bool {
+      let (product, overflow) = (lastColumn + 1 + AnnotationColumn.allCases.count).multipliedReportingOverflow(by: rows)
+      let (sum, sumOverflow) = cells.addingReportingOverflow(product)
+      cells = overflow || sumOverflow ? .max : sum
+      guard cells > WorkbookRecords.cellLimit else { return true }
+      failure = FileError(
+        path: file.displayPath, line: number, column: 1,
+        message:
+          "sheet \(RowError.quoted(sheetName)), row \(number): the annotated copy would hold more than \(WorkbookRecords.cellLimit) cells (each row with a value counts its columns to its last used one and the \(AnnotationColumn.allCases.count) fx_* cells, once for each row it stands for): refused so that time and memory stay bounded"
+      )
+      isRefused = true
+      return false
+    }
+
+    /// Adds record row `number`, which is not blank, whose amount is no text, and whose key is `key` (`nil`: the
+    /// rules give it none), read without its cells: its last column is `lastColumn`.
+    mutating func addRecord(row number: Int, lastColumn: Int, key: RateKey?) {
       if isRefused { return }
       self.lastColumn = max(self.lastColumn, lastColumn)
+      guard countCells(row: number, lastColumn: lastColumn, rows: 1) else { return }
       if collectsKeys, let key, let packed = RateKeyIndex.pack(key) { keys.insert(packed) }
     }
 
@@ -303,31 +356,49 @@ enum WorkbookRecords {
   /// day. Error cells, booleans and formulas without a cached value are values the field cannot hold, named with
   /// their cell.
   ///
-  /// - Parameter dateField: what a number in the date field is (an `.xlsx` date is a number in a date style).
+  /// - Parameters:
+  ///   - dateField: what a number in the date field is (an `.xlsx` date is a number in a date style).
+  ///   - cellName: how a message names a cell (`cell B5`; the cells of an `.ods` repeated row are named as one
+  ///     range, so that its records read the same and convert once).
   static func fields(
     of row: XLSXRow, mapping: FieldMapping,
-    dateField: (_ cell: XLSXCell, _ number: String) -> RecordFields.Value = { .number($1) }
+    dateField: (_ cell: XLSXCell, _ number: String) -> RecordFields.Value = { .number($1) },
+    cellName: (XLSXCell) -> String = { "cell \($0.reference)" }
   ) -> RecordFields {
     func value(_ column: Int?, isDate: Bool) -> RecordFields.Value {
       guard let column else { return .absent }
       guard let cell = row.cells.first(where: { $0.reference.column == column }) else { return .text("") }
       // Named only in the messages of values a field cannot hold (writing it for every cell costs).
-      var reference: String { cell.reference.description }
+      var reference: String { cellName(cell) }
       switch cell.value {
       case .text(let text): return .text(text)
       case .empty: return .text("")
       case .number(let text): return isDate ? dateField(cell, text) : .number(text)
       case .date(let text): return .text(typedDay(text))
-      case .boolean(let flag): return .other("the boolean \(flag ? "TRUE" : "FALSE") of cell \(reference)")
-      case .error(let code): return .other("the error \(RowError.quoted(code)) of cell \(reference)")
+      case .boolean(let flag): return .other("the boolean \(flag ? "TRUE" : "FALSE") of \(reference)")
+      case .error(let code): return .other("the error \(RowError.quoted(code)) of \(reference)")
       case .formulaWithoutValue(let formula):
         return .other(
-          "the formula \(RowError.quoted("=" + formula)) of cell \(reference) without a computed value (save the workbook in a spreadsheet program)"
+          "the formula \(RowError.quoted("=" + formula)) of \(reference) without a computed value (save the workbook in a spreadsheet program)"
         )
       }
     }
     return RecordFields(
       amount: value(mapping.amount, isDate: false), from: value(mapping.from, isDate: false),
       to: value(mapping.to, isDate: false), date: value(mapping.date, isDate: true))
+  }
+}
+
+extension XLSXRow {
+  /// The row `offset` rows below, holding the same cells (a row of an `.ods` repeated row element).
+  func moved(down offset: Int) -> XLSXRow {
+    guard offset > 0 else { return self }
+    return XLSXRow(
+      number: number + offset,
+      cells: cells.compactMap { cell in
+        XLSXCellReference(column: cell.reference.column, row: number + offset).map {
+          XLSXCell(reference: $0, style: cell.style, value: cell.value)
+        }
+      })
   }
 }

@@ -40,7 +40,7 @@ enum XLSXFormat: FileFormat {
     return try WorkbookRecords.scan(
       file, context: context, format: format, sheetName: book.sheetName, otherSheets: { book.otherSheetNames },
       nextRow: { () throws(FileError) in
-        do throws(XLSXError) { return try reader.nextRow() } catch { throw book.fileError(error) }
+        do throws(XLSXError) { return try reader.nextRow().map { ($0, 1) } } catch { throw book.fileError(error) }
       }, fields: book.fields(of:mapping:), cellText: book.sampleText(of:),
       finish: { () throws(FileError) in
         do throws(XLSXError) { try reader.finish() } catch { throw book.fileError(error) }

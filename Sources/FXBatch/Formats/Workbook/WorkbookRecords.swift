@@ -281,9 +281,14 @@ enum WorkbookRecords {
     guard options.sheet == nil else { return "" }
     let others = otherSheets()
     guard !others.isEmpty else { return "" }
-    let listed = others.prefix(12).map(RowError.quoted).joined(separator: ", ")
-    let more = others.count > 12 ? ", … (\(others.count) sheets)" : ""
-    return "; if the records are on another sheet, choose it with --sheet NAME (the workbook's other sheets: \(listed)\(more))"
+    return "; if the records are on another sheet, choose it with --sheet NAME (the workbook's other sheets: \(sheetList(others)))"
+  }
+
+  /// Sheet names for a message: the first 12, quoted, and how many there are past them (a workbook may declare
+  /// a hundred thousand).
+  static func sheetList(_ names: [String]) -> String {
+    let listed = names.prefix(12).map(RowError.quoted).joined(separator: ", ")
+    return listed + (names.count > 12 ? ", … (\(names.count) sheets)" : "")
   }
 
   /// Whether the first non-blank row of a sheet ends with the fx_* names (an earlier fxbatch output).

@@ -116,6 +116,44 @@ struct ODSRepeatedRowsTests {
     #expect(over.standardError.contains("would hold more than 100000000 cells"))
   }
 
+  /// Thousands of row elements, each a cell standing for 16,000 columns (varied, so that the part does not
+  /// deflate like a zip bomb): blank ones (covered cells) before the header, records after it. A repeated cell is
+  /// made only in the columns read (the header's), so each costs what its markup does: a 6,000-row sheet of
+  /// records took 30 s when each row's 16,000 cells were made, in each pass.
+  @Test(arguments: ["blank rows", "records"])
+  func manyRowsOfRepeatedColumnsCostTheirMarkup(kind: String) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var rows = ""
+    for index in 0..<6_000 {
+      let text = String(index * 7_919 % 1_000_003, radix: 36)
+      rows +=
+        kind == "records"
+        ? #"<table:table-row><table:table-cell office:value-type="float" office:value="200"><text:p>200</text:p></table:table-cell><table:table-cell table:number-columns-repeated="16000" office:value-type="string"><text:p>note \#(text)</text:p></table:table-cell></table:table-row>"#
+        : #"<table:table-row table:style-name="ro\#(text)"><table:covered-table-cell table:number-columns-repeated="16000"/><table:table-cell office:value-type="string"><text:p> </text:p></table:table-cell></table:table-row>"#
+    }
+    let content =
+      kind == "records" ? Self.header + rows : rows + Self.header + Self.records(1)
+    try EndToEndODSTests.spreadsheet(content: EndToEndODSTests.content(rows: content), named: "book.ods", in: directory)
+    let run = try MeasuredRun.run(
+      cli.executable, ["convert", "--date", "2024-01-15", "--to", "USD", directory.path + "/book.ods"],
+      in: directory.url, environment: cli.environment, timeLimit: 60)
+    #expect(!run.timedOut)
+    // About 2.6 s for the records (a debug build on a loaded machine), the time of their 1.5 MB of markup.
+    #expect(run.seconds < 20, "took \(run.seconds) s")
+    #expect(run.peakResidentKiB < 150 * 1024, "peaked at \(run.peakResidentKiB) KiB")
+    if kind == "records" {
+      // The records' currencies are the cells' texts, which name none.
+      #expect(run.standardError.contains("6000 records: 0 ok, 0 fallback, 6000 error (unknown_currency 6000)"), "\(run.standardError)")
+    } else {
+      // The covered cells reach the 16,000th column, and the whitespace cell the next: the fx_* cells follow.
+      #expect(run.status == 0, "\(run.standardError)")
+      #expect(run.standardError.contains("1 record: 1 ok"), "\(run.standardError)")
+      let records = try #require(try Self.elements(of: directory.path + "/book.converted.ods").last)
+      #expect(EndToEndODSTests.values(of: records.row(0), from: 16_001, count: 7) == Self.annotation)
+    }
+  }
+
   /// A repeated record row is that many records, each with its fx_* cells when the copy is read back, and the
   /// LibreOffice-style trailing empty rows and columns stay one element, unexpanded and without cells.
   @Test func aRepeatedRecordRowIsThatManyAnnotatedRecords() throws {

@@ -36,9 +36,16 @@ enum ODSFormat: FileFormat {
         // Read again from the content's start, for this message only.
         ((try? ODSTableReader.tableNames(package: book.package, entry: book.contentEntry)) ?? []).filter { $0 != table.name }
       },
-      nextRow: { () throws(FileError) in
-        // A row element at a time: a repeated row is added once, for all the rows it stands for.
-        do throws(ODSError) { return try table.nextElement().map { ($0.row(0), $0.repeated) } } catch {
+      nextRow: { columns throws(FileError) in
+        // A row element at a time: a repeated row is added once, for all the rows it stands for, with the cells
+        // of the columns the scan reads (none of a blank one).
+        do throws(ODSError) {
+          return try table.nextElement().map { element in
+            WorkbookRecords.ScannedRow(
+              row: element.row(0, columns: element.isBlank ? 0 : columns(element.number, element.repeated)),
+              repeated: element.repeated, lastColumn: element.lastColumn ?? 0, isBlank: element.isBlank)
+          }
+        } catch {
           throw book.fileError(error)
         }
       }, fields: { WorkbookRecords.fields(of: $0, mapping: $1) })
@@ -87,8 +94,10 @@ enum ODSFormat: FileFormat {
       let records = repeated - offset
       let first = number + offset
       let last = first + records - 1
+      // Only the fields' columns are made: a record's cells may stand for thousands of columns.
+      let columns = ([details.mapping.amount, details.mapping.from, details.mapping.to, details.mapping.date].compactMap { $0 }.max() ?? 0) + 1
       let fields = WorkbookRecords.fields(
-        of: element.row(offset), mapping: details.mapping,
+        of: element.row(offset, columns: columns), mapping: details.mapping,
         cellName: { cell in
           let column = cell.reference.column
           guard records > 1, let from = XLSXCellReference(column: column, row: first),

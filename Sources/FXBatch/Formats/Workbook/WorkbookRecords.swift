@@ -18,14 +18,16 @@ enum WorkbookRecords {
   ///   - format: the workbook's format, for the scan.
   ///   - sheetName: the converted sheet's name, for messages.
   ///   - otherSheets: the names of the workbook's other sheets, asked for only by a message that suggests one.
-  ///   - nextRow: the sheet's next row and how many rows it stands for (an `.ods` repeated row; 1 for the others),
-  ///     `nil` after the last.
+  ///   - nextRow: the sheet's next row (``ScannedRow``), `nil` after the last; given how many of its first
+  ///     columns the scan reads (``ScanState/columnsNeeded(row:rows:)``), by its number and how many rows it
+  ///     stands for.
   ///   - fields: the record fields of a row under the header's mapping.
   /// - Returns: the file's scan, with ``WorkbookScanDetails``, and its rate keys.
   /// - Throws: ``FileError`` from `nextRow`, a header without the fields, an annotated header, no header at all.
   static func scan(
     _ file: FileInput, context: FormatContext, format: RecordFormat, sheetName: String,
-    otherSheets: @escaping () -> [String], nextRow: () throws(FileError) -> (row: XLSXRow, repeated: Int)?,
+    otherSheets: @escaping () -> [String],
+    nextRow: (_ columns: (_ row: Int, _ rows: Int) -> Int) throws(FileError) -> ScannedRow?,
     fields: @escaping (XLSXRow, FieldMapping) -> RecordFields,
     cellText: @escaping (XLSXCell) -> String? = { WorkbookRecords.sampleText($0) },
     finish: () throws(FileError) -> Void = {}
@@ -35,9 +37,29 @@ enum WorkbookRecords {
       cellText: cellText)
     // The sheet is read to its end even when its header is refused: reading it is what checks its entry (the
     // package's other entries are checked before), and a hostile sheet is refused for that reason first.
-    while let (row, repeated) = try nextRow() { state.add(row, repeated: repeated) }
+    while let scanned = try nextRow({ state.columnsNeeded(row: $0, rows: $1) }) { state.add(scanned) }
     try finish()
     return try state.finish()
+  }
+
+  /// A row as pass 1 is given it: its cells in the columns the scan reads, how many rows it stands for (an
+  /// `.ods` repeated row; 1 for the others), and its last used column and whether it is blank, of all its cells.
+  struct ScannedRow {
+    let row: XLSXRow
+    var repeated = 1
+    let lastColumn: Int
+    let isBlank: Bool
+
+    /// A row given whole.
+    init(_ row: XLSXRow) {
+      self.row = row
+      lastColumn = row.cells.last?.reference.column ?? 0
+      isBlank = WorkbookRecords.isBlank(row)
+    }
+
+    init(row: XLSXRow, repeated: Int, lastColumn: Int, isBlank: Bool) {
+      (self.row, self.repeated, self.lastColumn, self.isBlank) = (row, repeated, lastColumn, isBlank)
+    }
   }
 
   /// Pass 1 over a sheet's rows, a row at a time: ``scan(_:context:format:sheetName:otherSheets:nextRow:fields:cellText:finish:)``
@@ -96,18 +118,30 @@ enum WorkbookRecords {
     /// and once the sheet is refused (then rows are only read).
     var needsWholeRow: Bool { !hasHeader || !samples.isComplete }
 
+    /// How many of the first columns of the rows from `number` standing for `rows` rows the state reads: every
+    /// one until the header (its names), none of rows above `--header-row`, the header's after it (the record
+    /// fields and the samples are under its names), none once the sheet is refused.
+    func columnsNeeded(row number: Int, rows: Int) -> Int {
+      if isRefused { return 0 }
+      if hasHeader { return names.count }
+      if let first = context.options.headerRow, number < first, rows <= first - number { return 0 }
+      return .max
+    }
+
+    /// Adds a row given whole.
+    mutating func add(_ row: XLSXRow) { add(ScannedRow(row)) }
+
     /// Adds a row, and the `repeated - 1` rows after it that hold the same cells (an `.ods` row element with
     /// `table:number-rows-repeated`): at the cost of one row, so that a repeated row costs nothing until it is
     /// records. Its records are counted as many times as they stand (the decimal mark's evidence, the cells to
     /// write, the samples until they are complete); a key collected once is collected.
-    mutating func add(_ row: XLSXRow, repeated: Int = 1) {
+    mutating func add(_ scanned: ScannedRow) {
       if isRefused { return }
-      let rowLastColumn = row.cells.last?.reference.column ?? 0
-      lastColumn = max(lastColumn, rowLastColumn)
-      if isBlank(row) { return }
-      guard countCells(row: row.number, lastColumn: rowLastColumn, rows: repeated) else { return }
-      var row = row
-      var left = repeated
+      lastColumn = max(lastColumn, scanned.lastColumn)
+      if scanned.isBlank { return }
+      guard countCells(row: scanned.row.number, lastColumn: scanned.lastColumn, rows: scanned.repeated) else { return }
+      var row = scanned.row
+      var left = scanned.repeated
       // Rows above `--header-row` (a title, notes) are no header and no records.
       if !hasHeader, let first = context.options.headerRow, row.number < first {
         let above = min(left, first - row.number)
@@ -310,13 +344,14 @@ enum WorkbookRecords {
   }
 
   /// Whether a row has no value at all (only styled cells, or text of whitespace): it is not a record.
-  static func isBlank(_ row: XLSXRow) -> Bool {
-    row.cells.allSatisfy { cell in
-      switch cell.value {
-      case .empty: return true
-      case .text(let text): return text.trimmingWhitespace.isEmpty
-      default: return false
-      }
+  static func isBlank(_ row: XLSXRow) -> Bool { row.cells.allSatisfy { isBlank($0.value) } }
+
+  /// Whether a cell's value is none (an empty cell, text of whitespace).
+  static func isBlank(_ value: XLSXCellValue) -> Bool {
+    switch value {
+    case .empty: return true
+    case .text(let text): return text.trimmingWhitespace.isEmpty
+    default: return false
     }
   }
 

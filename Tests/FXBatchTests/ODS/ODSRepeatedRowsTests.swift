@@ -117,23 +117,39 @@ struct ODSRepeatedRowsTests {
   }
 
   /// Thousands of row elements, each a cell standing for 16,000 columns (varied, so that the part does not
-  /// deflate like a zip bomb): blank ones (covered cells) before the header, records after it. A repeated cell is
-  /// made only in the columns read (the header's), so each costs what its markup does: a 6,000-row sheet of
-  /// records took 30 s when each row's 16,000 cells were made, in each pass.
-  @Test(arguments: ["blank rows", "records"])
+  /// deflate like a zip bomb): blank ones (covered cells) before the header, records after it, and records under
+  /// a header cell repeated as far (whose samples are gathered to the 10,000th record while its column has no
+  /// value). A repeated cell is made only in the columns read, and sampled as one value per header name it is
+  /// under, so each row costs what its markup does: a 6,000-row sheet of records took 30 s when each row's
+  /// 16,000 cells were made, in each pass; under the repeated header, 93 s.
+  @Test(arguments: ["blank rows", "records", "records under a repeated header cell"])
   func manyRowsOfRepeatedColumnsCostTheirMarkup(kind: String) throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     var rows = ""
     for index in 0..<6_000 {
       let text = String(index * 7_919 % 1_000_003, radix: 36)
-      rows +=
-        kind == "records"
-        ? #"<table:table-row><table:table-cell office:value-type="float" office:value="200"><text:p>200</text:p></table:table-cell><table:table-cell table:number-columns-repeated="16000" office:value-type="string"><text:p>note \#(text)</text:p></table:table-cell></table:table-row>"#
-        : #"<table:table-row table:style-name="ro\#(text)"><table:covered-table-cell table:number-columns-repeated="16000"/><table:table-cell office:value-type="string"><text:p> </text:p></table:table-cell></table:table-row>"#
+      switch kind {
+      case "records":
+        rows +=
+          #"<table:table-row><table:table-cell office:value-type="float" office:value="200"><text:p>200</text:p></table:table-cell><table:table-cell table:number-columns-repeated="16000" office:value-type="string"><text:p>note \#(text)</text:p></table:table-cell></table:table-row>"#
+      case "blank rows":
+        rows +=
+          #"<table:table-row table:style-name="ro\#(text)"><table:covered-table-cell table:number-columns-repeated="16000"/><table:table-cell office:value-type="string"><text:p> </text:p></table:table-cell></table:table-row>"#
+      default:
+        rows +=
+          #"<table:table-row table:style-name="ro\#(text)"><table:table-cell office:value-type="float" office:value="200"><text:p>200</text:p></table:table-cell>\#(EndToEndODSTests.text("EUR"))<table:covered-table-cell table:number-columns-repeated="16000"/></table:table-row>"#
+      }
     }
+    let repeatedHeader = Self.header.replacingOccurrences(
+      of: "</table:table-row>",
+      with: #"<table:table-cell table:number-columns-repeated="16000" office:value-type="string"><text:p>note</text:p></table:table-cell></table:table-row>"#)
     let content =
-      kind == "records" ? Self.header + rows : rows + Self.header + Self.records(1)
+      switch kind {
+      case "records": Self.header + rows
+      case "blank rows": rows + Self.header + Self.records(1)
+      default: repeatedHeader + rows
+      }
     try EndToEndODSTests.spreadsheet(content: EndToEndODSTests.content(rows: content), named: "book.ods", in: directory)
     let run = try MeasuredRun.run(
       cli.executable, ["convert", "--date", "2024-01-15", "--to", "USD", directory.path + "/book.ods"],
@@ -142,10 +158,13 @@ struct ODSRepeatedRowsTests {
     // About 2.6 s for the records (a debug build on a loaded machine), the time of their 1.5 MB of markup.
     #expect(run.seconds < 20, "took \(run.seconds) s")
     #expect(run.peakResidentKiB < 150 * 1024, "peaked at \(run.peakResidentKiB) KiB")
-    if kind == "records" {
+    switch kind {
+    case "records":
       // The records' currencies are the cells' texts, which name none.
       #expect(run.standardError.contains("6000 records: 0 ok, 0 fallback, 6000 error (unknown_currency 6000)"), "\(run.standardError)")
-    } else {
+    case "records under a repeated header cell":
+      #expect(run.standardError.contains("6000 records: 6000 ok, 0 fallback, 0 error"), "\(run.standardError)")
+    default:
       // The covered cells reach the 16,000th column, and the whitespace cell the next: the fx_* cells follow.
       #expect(run.status == 0, "\(run.standardError)")
       #expect(run.standardError.contains("1 record: 1 ok"), "\(run.standardError)")
@@ -252,5 +271,28 @@ struct ODSRepeatedRowsTests {
     #expect(EndToEndODSTests.values(of: converted[2], from: 7, count: 1) == ["error"])
     #expect(EndToEndODSTests.values(of: converted[3], from: 7, count: 1) == ["error"])
     #expect(EndToEndODSTests.values(of: converted[5], from: 2, count: 7) == Self.annotation)
+  }
+}
+
+/// The samples of a row given as runs (``FieldSamples/add(counted:)``): a value standing for several fields of
+/// one name is added as often as `add(_:)` adds it once per field.
+@Suite("ODS: samples of repeated cells")
+struct ODSRepeatedSamplesTests {
+  @Test func aCountedValueIsAddedAsOftenAsItsFields() {
+    let counted: [(name: String, value: String?, times: Int)] = [
+      ("note", "x", 3), ("skip", "s", 2), ("note", "y", 4), ("other", nil, 9), ("other", " z ", 2), ("last", "w", 1),
+    ]
+    var bySum = FieldSamples(skipping: ["skip"])
+    var oneByOne = FieldSamples(skipping: ["skip"])
+    for _ in 0..<3 {
+      bySum.add(counted: counted)
+      oneByOne.add(counted.flatMap { field in Array(repeating: (name: field.name, value: field.value), count: field.times) })
+    }
+    #expect(bySum.names == ["note", "other", "last"])
+    #expect(bySum.names == oneByOne.names)
+    #expect(bySum.values == oneByOne.values)
+    #expect(bySum.values == [["x", "x", "x", "y", "y"], ["z", "z", "z", "z", "z"], ["w", "w", "w"]])
+    #expect(bySum.records == oneByOne.records)
+    #expect(bySum.isComplete == oneByOne.isComplete)
   }
 }

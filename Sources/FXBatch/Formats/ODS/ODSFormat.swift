@@ -43,7 +43,8 @@ enum ODSFormat: FileFormat {
           return try table.nextElement().map { element in
             WorkbookRecords.ScannedRow(
               row: element.row(0, columns: element.isBlank ? 0 : columns(element.number, element.repeated)),
-              repeated: element.repeated, lastColumn: element.lastColumn ?? 0, isBlank: element.isBlank)
+              repeated: element.repeated, lastColumn: element.lastColumn ?? 0, isBlank: element.isBlank,
+              runs: element.runs)
           }
         } catch {
           throw book.fileError(error)

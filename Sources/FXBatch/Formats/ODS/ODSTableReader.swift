@@ -5,16 +5,10 @@ import CLibXML2
 /// for its `table:number-columns-repeated` columns: a repeated cell is one run until its cells are asked for, and
 /// only the columns asked for are made (a run of 16,000 columns in each of thousands of rows took 30 s).
 struct ODSRowElement: Equatable {
-  /// A used cell element: its first column, how many columns it stands for, its value.
-  struct Run: Equatable {
-    let column: Int
-    let count: Int
-    let value: XLSXCellValue
-  }
-
   let number: Int
   let repeated: Int
-  let runs: [Run]
+  /// Its used cell elements, in order.
+  let runs: [WorkbookRecords.CellRun]
 
   /// The last column a used cell stands for; `nil` when the element has none.
   var lastColumn: Int? { runs.last.map { $0.column + $0.count - 1 } }
@@ -201,7 +195,7 @@ final class ODSTableReader {
     let repeated = try repetition("number-rows-repeated")
     let line = part.line
     nextNumber = Self.row(after: number, repeated: repeated)
-    var runs: [ODSRowElement.Run] = []
+    var runs: [WorkbookRecords.CellRun] = []
     var column = 0
     try inside { () throws(ODSError) in
       let covered = part.isElement(XML_READER_TYPE_ELEMENT, named: "covered-table-cell")
@@ -219,7 +213,7 @@ final class ODSTableReader {
               "row \(number) has a cell with a value in column \(column + count) or a repeated row to row \(number + repeated - 1)"
           )
         }
-        runs.append(ODSRowElement.Run(column: column, count: count, value: value))
+        runs.append(WorkbookRecords.CellRun(column: column, count: count, value: value))
       }
       column += min(count, XLSXCellReference.columnCount + 1 - column)
     }

@@ -42,13 +42,23 @@ enum WorkbookRecords {
     return try state.finish()
   }
 
+  /// A used cell of a row as a spreadsheet writes it: its first column, how many columns it stands for (an `.ods`
+  /// `table:number-columns-repeated`), its value.
+  struct CellRun: Equatable {
+    let column: Int
+    let count: Int
+    let value: XLSXCellValue
+  }
+
   /// A row as pass 1 is given it: its cells in the columns the scan reads, how many rows it stands for (an
-  /// `.ods` repeated row; 1 for the others), and its last used column and whether it is blank, of all its cells.
+  /// `.ods` repeated row; 1 for the others), its last used column and whether it is blank, of all its cells,
+  /// and all its cells as runs when it has some standing for many columns (the samples are read from them).
   struct ScannedRow {
     let row: XLSXRow
     var repeated = 1
     let lastColumn: Int
     let isBlank: Bool
+    var runs: [CellRun]? = nil
 
     /// A row given whole.
     init(_ row: XLSXRow) {
@@ -57,8 +67,8 @@ enum WorkbookRecords {
       isBlank = WorkbookRecords.isBlank(row)
     }
 
-    init(row: XLSXRow, repeated: Int, lastColumn: Int, isBlank: Bool) {
-      (self.row, self.repeated, self.lastColumn, self.isBlank) = (row, repeated, lastColumn, isBlank)
+    init(row: XLSXRow, repeated: Int, lastColumn: Int, isBlank: Bool, runs: [CellRun]) {
+      (self.row, self.repeated, self.lastColumn, self.isBlank, self.runs) = (row, repeated, lastColumn, isBlank, runs)
     }
   }
 
@@ -78,6 +88,8 @@ enum WorkbookRecords {
     private(set) var lastColumn = 0
     private(set) var mapping = FieldMapping(amount: 0, from: nil, to: nil, date: nil)
     private var names: [String] = []
+    /// The header's columns as spans of one name (``names`` in runs), for the samples of a row given as runs.
+    private var nameSpans: [(start: Int, end: Int, name: String)] = []
     private var keys = RateKeyIndex()
     private var inference = DecimalMarkInference()
     private let normalizer: RecordNormalizer
@@ -118,12 +130,13 @@ enum WorkbookRecords {
     /// and once the sheet is refused (then rows are only read).
     var needsWholeRow: Bool { !hasHeader || !samples.isComplete }
 
-    /// How many of the first columns of the rows from `number` standing for `rows` rows the state reads: every
-    /// one until the header (its names), none of rows above `--header-row`, the header's after it (the record
-    /// fields and the samples are under its names), none once the sheet is refused.
+    /// How many of the first columns of the rows from `number` standing for `rows` rows the state reads, of a
+    /// row given with its runs (``ScannedRow``): every one until the header (its names), none of rows above
+    /// `--header-row`, the fields' after the header (the samples are read from the runs), none once the sheet is
+    /// refused.
     func columnsNeeded(row number: Int, rows: Int) -> Int {
       if isRefused { return 0 }
-      if hasHeader { return names.count }
+      if hasHeader { return ([mapping.amount, mapping.from, mapping.to, mapping.date].compactMap { $0 }.max() ?? 0) + 1 }
       if let first = context.options.headerRow, number < first, rows <= first - number { return 0 }
       return .max
     }
@@ -161,24 +174,49 @@ enum WorkbookRecords {
           isRefused = true
           return
         }
+        for (column, name) in names.enumerated() {
+          if let last = nameSpans.last, last.name == name { nameSpans[nameSpans.count - 1].end = column + 1 } else {
+            nameSpans.append((column, column + 1, name))
+          }
+        }
         left -= 1
         guard left > 0 else { return }
         row = row.moved(down: 1)
       }
-      addRecords(row, count: left)
+      addRecords(row, count: left, runs: scanned.runs)
     }
 
-    /// Adds `count` records that hold `row`'s cells.
-    private mutating func addRecords(_ row: XLSXRow, count: Int) {
+    /// Adds `count` records that hold `row`'s cells (all of them in `runs`, when given).
+    private mutating func addRecords(_ row: XLSXRow, count: Int, runs: [CellRun]?) {
       if !samples.isComplete {
-        var values: [(name: String, value: String?)] = []
-        for cell in row.cells where cell.reference.column < names.count && !names[cell.reference.column].isEmpty {
-          values.append((names[cell.reference.column], cellText(cell)))
+        var values: [(name: String, value: String?, times: Int)] = []
+        if let runs {
+          // A run's columns under header cells of one name are one value standing for them all: a cell repeated
+          // over 16,000 columns is a few values, not 16,000.
+          var first = 0  // the span of the run's first column (runs are in column order)
+          for run in runs where run.column < names.count {
+            guard let reference = XLSXCellReference(column: run.column, row: row.number) else { continue }
+            let text = cellText(XLSXCell(reference: reference, style: 0, value: run.value))
+            let end = min(run.column + run.count, names.count)
+            while nameSpans[first].end <= run.column { first += 1 }
+            var index = first
+            var column = run.column
+            while column < end {
+              let span = nameSpans[index]
+              let upper = min(span.end, end)
+              if !span.name.isEmpty { values.append((span.name, text, upper - column)) }
+              (column, index) = (upper, index + 1)
+            }
+          }
+        } else {
+          for cell in row.cells where cell.reference.column < names.count && !names[cell.reference.column].isEmpty {
+            values.append((names[cell.reference.column], cellText(cell), 1))
+          }
         }
         // Each record is a sample, until the samples are complete (at most FieldSamples.maximumRecords).
         var added = 0
         while added < count, !samples.isComplete {
-          samples.add(values)
+          samples.add(counted: values)
           added += 1
         }
       }

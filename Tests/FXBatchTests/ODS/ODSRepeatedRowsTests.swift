@@ -173,6 +173,37 @@ struct ODSRepeatedRowsTests {
     }
   }
 
+  /// `text:s` repeats spaces: 10,000 of 32,767 spaces each in one cell (an 11 KB spreadsheet) made a text of
+  /// 327 million characters, 65 s and 595 MB. A row's `text:s` stand for at most a mebibyte of spaces; the row
+  /// at the limit converts.
+  @Test func runsOfSpacesAreBoundedPerRow() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    func row(spaces elements: Int) -> String {
+      #"<table:table-row><table:table-cell office:value-type="float" office:value="200"><text:p>200</text:p></table:table-cell>\#(EndToEndODSTests.text("EUR"))"#
+        + #"<table:table-cell office:value-type="string"><text:p>a\#(String(repeating: #"<text:s text:c="32767"/>"#, count: elements))b</text:p></table:table-cell></table:table-row>"#
+    }
+    let header = Self.header.replacingOccurrences(of: "</table:table-row>", with: "\(EndToEndODSTests.text("note"))</table:table-row>")
+    try EndToEndODSTests.spreadsheet(
+      content: EndToEndODSTests.content(rows: header + row(spaces: 10_000)), named: "hostile.ods", in: directory)
+    // 32 × 32,767 = 1,048,544 spaces: at the limit.
+    try EndToEndODSTests.spreadsheet(
+      content: EndToEndODSTests.content(rows: header + row(spaces: 32) + row(spaces: 32)), named: "long.ods", in: directory)
+    let run = try MeasuredRun.run(
+      cli.executable, ["convert", "--date", "2024-01-15", "--to", "USD", directory.path + "/hostile.ods"],
+      in: directory.url, environment: cli.environment, timeLimit: 60)
+    #expect(run.status == 2)
+    #expect(
+      run.standardError.contains("hostile.ods:1:1: error: content.xml:2: a row whose text:s elements stand for more than 1048576 spaces"),
+      "\(run.standardError)")
+    #expect(run.seconds < 10, "took \(run.seconds) s")
+    #expect(run.peakResidentKiB < 150 * 1024, "peaked at \(run.peakResidentKiB) KiB")
+    let long = try cli.run(["convert", "--date", "2024-01-15", "--to", "USD", "long.ods"], in: directory.url)
+    #expect(long.status == 0, "\(long.standardError)")
+    let converted = try EndToEndODSTests.rows(of: directory.path + "/long.converted.ods")
+    #expect(EndToEndODSTests.values(of: converted[2], from: 2, count: 1) == ["a" + String(repeating: " ", count: 32 * 32_767) + "b"])
+  }
+
   /// A repeated record row is that many records, each with its fx_* cells when the copy is read back, and the
   /// LibreOffice-style trailing empty rows and columns stay one element, unexpanded and without cells.
   @Test func aRepeatedRecordRowIsThatManyAnnotatedRecords() throws {

@@ -123,6 +123,12 @@ enum ODSFormat: FileFormat {
   static func isAnnotatedOutput(_ path: String, context: FormatContext) -> Bool {
     guard let book = try? ODSBook(readPath: path, displayPath: path), let table = try? book.table(context.options.sheet)
     else { return false }
-    return WorkbookRecords.isAnnotated(nextRow: table.nextRow)
+    // Blank row elements are passed over without making their cells.
+    return WorkbookRecords.isAnnotated(nextRow: { () throws -> XLSXRow? in
+      while let element = try table.nextElement() {
+        if !element.isBlank { return element.row(0) }
+      }
+      return nil
+    })
   }
 }

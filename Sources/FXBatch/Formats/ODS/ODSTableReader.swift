@@ -64,6 +64,8 @@ final class ODSTableReader {
   private var ended = false
   /// The repeated row element ``nextRow()`` is handing out, and the offset of its next row.
   private var repeating: (element: ODSRowElement, offset: Int)? = nil
+  /// The spaces the `text:s` elements of the row element being read stand for so far (``maximumRowSpaces``).
+  private var rowSpaces = 0
 
   /// Opens `content.xml` and reads up to the start of the chosen table; `nil` when there is no such table.
   ///
@@ -194,6 +196,7 @@ final class ODSTableReader {
     let number = nextNumber
     let repeated = try repetition("number-rows-repeated")
     let line = part.line
+    rowSpaces = 0
     nextNumber = Self.row(after: number, repeated: repeated)
     var runs: [WorkbookRecords.CellRun] = []
     var column = 0
@@ -292,6 +295,12 @@ final class ODSTableReader {
               path: part.path, entry: part.entry, line: part.line,
               reason: "text:s with a count of spaces that is not 1 to \(Self.maximumSpaces)")
           }
+          rowSpaces += count
+          guard rowSpaces <= Self.maximumRowSpaces else {
+            throw .malformed(
+              path: part.path, entry: part.entry, line: part.line,
+              reason: "a row whose text:s elements stand for more than \(Self.maximumRowSpaces) spaces")
+          }
           text += String(repeating: " ", count: count)
         } else if part.isElement(XML_READER_TYPE_ELEMENT, named: "tab") {
           text += "\t"
@@ -335,4 +344,9 @@ final class ODSTableReader {
 
   /// The most spaces one `text:s` may stand for: a cell holds at most 32767 characters in LibreOffice and Excel.
   static let maximumSpaces = 32767
+
+  /// The most spaces the `text:s` elements of one row element may stand for in all: 1 MiB. A `text:s` of 25 bytes
+  /// stands for up to 32,767 spaces, so an 11 KB part of them made a cell of 327 million (65 s, 595 MB); a row
+  /// of real text never has a megabyte of runs of spaces.
+  static let maximumRowSpaces = 1 << 20
 }

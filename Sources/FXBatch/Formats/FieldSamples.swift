@@ -55,6 +55,9 @@ struct FieldSamples: Sendable {
     records += 1
   }
 
+  /// Whether a field has all the values kept (more of them change nothing).
+  func isFull(_ name: String) -> Bool { positions[name].map { values[$0].count >= Self.valuesPerField } ?? false }
+
   /// Starts gathering a field first seen; returns its position.
   private mutating func newField(_ name: String) -> Int {
     positions[name] = names.count

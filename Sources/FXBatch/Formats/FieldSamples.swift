@@ -39,15 +39,24 @@ struct FieldSamples: Sendable {
   /// - Parameter fields: the record's field names and texts; `nil` for a value that is not text (a JSON number,
   ///   `null`, an object), empty or blank texts count as no value.
   mutating func add(_ fields: some Sequence<(name: String, value: String?)>) {
-    for (name, value) in fields where !skipped.contains(name) {
+    add(counted: fields.lazy.map { ($0.name, $0.value, 1) })
+  }
+
+  /// Adds a record's fields, each field's value standing for `times` fields of that name and value in a row (the
+  /// columns of a spreadsheet cell repeated under header cells of one name): as many as `add(_:)` would add.
+  mutating func add(counted fields: some Sequence<(name: String, value: String?, times: Int)>) {
+    for (name, value, times) in fields where !skipped.contains(name) {
       let position = positions[name] ?? newField(name)
       guard values[position].count < Self.valuesPerField, let text = value?.trimmingWhitespace, !text.isEmpty
       else { continue }
-      values[position].append(text)
+      for _ in 0..<min(times, Self.valuesPerField - values[position].count) { values[position].append(text) }
       if values[position].count == Self.valuesPerField { unfinished -= 1 }
     }
     records += 1
   }
+
+  /// Whether a field has all the values kept (more of them change nothing).
+  func isFull(_ name: String) -> Bool { positions[name].map { values[$0].count >= Self.valuesPerField } ?? false }
 
   /// Starts gathering a field first seen; returns its position.
   private mutating func newField(_ name: String) -> Int {

@@ -58,6 +58,9 @@ public struct DecimalMarkInference: Sendable {
   /// Counts one cell of the column.
   public mutating func add(_ text: String) { add(Self.evidence(text)) }
 
+  /// Counts `count` cells of the same text (an `.ods` repeated row's records), at the cost of one.
+  mutating func add(_ text: String, count: Int) { add(Self.evidence(text), count: count) }
+
   /// Adds the counts of another part of the column.
   mutating func add(_ other: DecimalMarkInference) {
     point += other.point
@@ -65,12 +68,12 @@ public struct DecimalMarkInference: Sendable {
     ambiguous += other.ambiguous
   }
 
-  /// Counts what one cell says.
-  mutating func add(_ evidence: Evidence) {
+  /// Counts what one cell says, for `count` cells that say it.
+  mutating func add(_ evidence: Evidence, count: Int = 1) {
     switch evidence {
-    case .point: point += 1
-    case .comma: comma += 1
-    case .ambiguous: ambiguous += 1
+    case .point: point += count
+    case .comma: comma += count
+    case .ambiguous: ambiguous += count
     case .neutral: break
     }
   }

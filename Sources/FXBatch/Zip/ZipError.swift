@@ -16,6 +16,9 @@ public enum ZipError: Error, Equatable, Sendable, CustomStringConvertible {
   case passwordProtected(path: String)
   /// libzip refused the file's structure (a truncated file, a broken central directory).
   case damaged(path: String, reason: String)
+  /// The local header of an entry disagrees with its central directory record (its CRC-32, sizes, name, method),
+  /// or entries overlap: readers that go by one or the other would read different packages.
+  case inconsistent(path: String)
   /// Two entries with the same name: which one a reader takes would be a guess.
   case duplicateEntry(path: String, name: String)
   /// A named entry the package does not have.
@@ -51,6 +54,9 @@ public enum ZipError: Error, Equatable, Sendable, CustomStringConvertible {
       return "\(path): error: a password-protected workbook: save a copy without the password"
     case .damaged(let path, let reason):
       return "\(path): error: a damaged zip package: \(reason)"
+    case .inconsistent(let path):
+      return
+        "\(path): error: a damaged zip package: its central directory and its entries' local headers disagree (checksums, sizes, names or places)"
     case .duplicateEntry(let path, let name):
       return "\(path): error: the package has two entries named \(name)"
     case .noSuchEntry(let path, let name):

@@ -141,10 +141,11 @@ public final class ZipPackage {
     try Self.openArchive(path: path, descriptor: descriptor, size: size, output: output)
   }
 
-  /// Opens an archive of `descriptor` through a duplicate of it, which the archive's source owns and closes.
-  private static func openArchive(path: String, descriptor: Int32, size: UInt64, output: Int32?) throws(ZipError)
-    -> OpaquePointer
-  {
+  /// Opens an archive of `descriptor` through a duplicate of it, which the archive's source owns and closes;
+  /// read-only (no `output`), `checked` by libzip's consistency check.
+  private static func openArchive(
+    path: String, descriptor: Int32, size: UInt64, output: Int32?, checked: Bool = true
+  ) throws(ZipError) -> OpaquePointer {
     let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
     guard copy >= 0 else { throw .cannotOpen(path: path, reason: String(cString: strerror(errno))) }
     guard let source = ZipArchiveSource(input: copy, size: size, output: output).makeSource() else {
@@ -153,13 +154,25 @@ public final class ZipPackage {
     var error = zip_error_t()
     zip_error_init(&error)
     defer { zip_error_fini(&error) }
-    guard let archive = zip_open_from_source(source, output == nil ? ZIP_RDONLY : 0, &error) else {
+    // ZIP_CHECKCONS: libzip reads every entry's local header and compares it with the entry's central directory
+    // record (name, method, time, CRC-32, sizes; zeros where a data descriptor follows the data). Without it the
+    // local headers are only skipped, and a package whose two descriptions of an entry disagree (what a reader
+    // that trusts the local headers sees is not what fxbatch reads and checks) was accepted. The package written
+    // is the one read: its reopening for writing is checked already.
+    let flags = output == nil ? ZIP_RDONLY | (checked ? ZIP_CHECKCONS : 0) : 0
+    guard let archive = zip_open_from_source(source, flags, &error) else {
       zip_source_free(source)
+      // The check also refuses two entries of one name, which ``init(path:limits:)`` refuses naming the entry:
+      // opened without the check, the package is refused for that.
+      if flags & ZIP_CHECKCONS != 0, zip_error_code_zip(&error) == ZIP_ER_EXISTS {
+        return try openArchive(path: path, descriptor: descriptor, size: size, output: nil, checked: false)
+      }
       if zip_error_code_zip(&error) == ZIP_ER_NOZIP {
         var start = [UInt8](repeating: 0, count: 4)
         let isZipStart = FileBytes.read(from: descriptor, into: &start, fileOffset: 0) == 4 && start == [0x50, 0x4B, 3, 4]
         throw isZipStart ? .truncated(path: path) : .notAZip(path: path)
       }
+      if zip_error_code_zip(&error) == ZIP_ER_INCONS { throw .inconsistent(path: path) }
       throw .damaged(path: path, reason: String(cString: zip_error_strerror(&error)))
     }
     return archive

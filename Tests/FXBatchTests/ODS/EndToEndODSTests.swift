@@ -148,7 +148,8 @@ struct EndToEndODSTests {
     #expect(second == (try Self.rows(of: directory.path + "/features.ods", sheet: "Second")))
   }
 
-  /// A table written by hand: a repeated record row (each record gets its cells), trailing repeated empty cells
+  /// A table written by hand: a repeated record row (each record gets its cells: the row is written back
+  /// repeated, its records converted the same way), trailing repeated empty cells
   /// and rows as LibreOffice writes them (cut to make room, never pushing the fx_* cells out, costing nothing),
   /// a boolean, text with `text:s`, a formula without a value, a row shorter than the others. With
   /// --date 2024-01-15 and --to USD: 100 EUR → USD = 100 × 1.0945 = 109.45; 200 EUR = 218.90.
@@ -179,9 +180,9 @@ struct EndToEndODSTests {
     let written = String(
       decoding: try ZipPackage(path: directory.path + "/hand.converted.ods").contents(ofEntryNamed: "content.xml"),
       as: UTF8.self)
-    // The repeated record row is written once for each record; the trailing empty cells are cut to make room
-    // for the seven fx_* cells and keep the rest of the row's width.
-    #expect(!written.contains(#"table:number-rows-repeated="2""#))
+    // The repeated record row is written once, repeated, with the cells of its two records; the trailing
+    // empty cells are cut to make room for the seven fx_* cells and keep the rest of the row's width.
+    #expect(written.components(separatedBy: #"table:number-rows-repeated="2""#).count == 2)
     #expect(written.contains(#"<table:table-cell table:number-columns-repeated="16373"/></table:table-row>"#))
     #expect(written.contains(#"<table:table-row table:number-rows-repeated="1048570">"#))
     let converted = try Self.rows(of: directory.path + "/hand.converted.ods")

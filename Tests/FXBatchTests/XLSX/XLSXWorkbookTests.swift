@@ -92,7 +92,8 @@ struct XLSXWorkbookTests {
   @Test(arguments: [
     ("worksheets/sheet1.xml", "xl/", "xl/worksheets/sheet1.xml"), ("/xl/styles.xml", "xl", "xl/styles.xml"),
     ("../customXml/item1.xml", "xl", "customXml/item1.xml"), ("xl/workbook.xml", "", "xl/workbook.xml"),
-    ("./a/./b/../c.xml", "xl", "xl/a/c.xml"),
+    ("./a/./b/../c.xml", "xl", "xl/a/c.xml"), ("a//b.xml", "xl", "xl/a/b.xml"), ("a/.../b.xml", "xl", "xl/a/.../b.xml"),
+    ("a/..", "xl", "xl"), ("a/", "xl", "xl/a"), ("a/.b/c..xml", "xl", "xl/a/.b/c..xml"),
   ])
   func relationshipTargets(target: String, folder: String, entry: String) {
     #expect(XLSXWorkbook.resolve(target, from: folder) == entry)

@@ -35,6 +35,8 @@ struct ZipInflateTests {
     var data: [UInt8]
     var crc: UInt32
     var size: UInt32
+    /// What the local header declares instead, when it disagrees with the central directory.
+    var local: (crc: UInt32, compressedSize: UInt32, size: UInt32)? = nil
   }
 
   /// A zip package of these entries (APPNOTE.TXT 4.3: local headers and data, central directory, end record).
@@ -46,11 +48,18 @@ struct ZipInflateTests {
     for entry in entries {
       let name = Array(entry.name.utf8)
       // Version 2.0, no flags, the method, 1980-01-01 00:00, the CRC-32 and sizes, the name's length, no extra.
-      let common =
-        u16(20) + u16(0) + u16(entry.method) + u16(0) + u16(0x21) + u32(entry.crc) + u32(UInt32(entry.data.count))
-        + u32(entry.size) + u16(UInt16(name.count)) + u16(0)
-      central += u32(0x0201_4B50) + u16(20) + common + u16(0) + u16(0) + u16(0) + u32(0) + u32(UInt32(bytes.count)) + name
-      bytes += u32(0x0403_4B50) + common + name + entry.data
+      func common(crc: UInt32, compressedSize: UInt32, size: UInt32) -> [UInt8] {
+        u16(20) + u16(0) + u16(entry.method) + u16(0) + u16(0x21) + u32(crc) + u32(compressedSize) + u32(size)
+          + u16(UInt16(name.count)) + u16(0)
+      }
+      let declared = (crc: entry.crc, compressedSize: UInt32(entry.data.count), size: entry.size)
+      central +=
+        u32(0x0201_4B50) + u16(20) + common(crc: declared.crc, compressedSize: declared.compressedSize, size: declared.size)
+        + u16(0) + u16(0) + u16(0) + u32(0) + u32(UInt32(bytes.count)) + name
+      let local = entry.local ?? declared
+      bytes +=
+        u32(0x0403_4B50) + common(crc: local.crc, compressedSize: local.compressedSize, size: local.size) + name
+        + entry.data
     }
     let count = u16(UInt16(entries.count))
     let end = u32(0x0605_4B50) + u16(0) + u16(0) + count + count + u32(UInt32(central.count)) + u32(UInt32(bytes.count))

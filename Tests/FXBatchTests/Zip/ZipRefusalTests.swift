@@ -119,6 +119,61 @@ struct ZipRefusalTests {
     ) { try ZipPackage(path: path).contents(ofEntryNamed: "xl/worksheets/sheet1.xml") }
   }
 
+  /// An entry whose local header declares another CRC-32 or other sizes than its central directory record: the
+  /// data matched the central directory's, which was all that was checked, so the package was accepted, though a
+  /// reader that goes by the local headers reads another one. libzip's consistency check (ZIP_CHECKCONS) compares
+  /// the two when the package is opened.
+  @Test func localHeadersThatDisagreeWithTheCentralDirectory() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let content = ZipInflateTests.content(rows: 20)
+    let data = try ZipInflateTests.deflated(content)
+    let (crc, compressed, size) = (crc32(content), UInt32(data.count), UInt32(content.count))
+    let entry = ZipInflateTests.Entry(method: 8, data: data, crc: crc, size: size)
+    let agreeing = try directory.write(ZipInflateTests.package([entry]), named: "agreeing.xlsx")
+    #expect(try ZipPackage(path: agreeing).contents(ofEntryNamed: ZipInflateTests.name) == content)
+    let lies: [(String, (crc: UInt32, compressedSize: UInt32, size: UInt32))] = [
+      ("crc", (crc ^ 1, compressed, size)), ("size", (crc, compressed, size + 20)),
+      ("compressed", (crc, compressed - 1, size)),
+    ]
+    for (name, local) in lies {
+      var lying = entry
+      lying.local = local
+      let path = try directory.write(ZipInflateTests.package([lying]), named: name + ".xlsx")
+      #expect(throws: ZipError.inconsistent(path: path), "\(name)") { try ZipPackage(path: path) }
+    }
+    #expect(
+      ZipError.inconsistent(path: "book.xlsx").description
+        == "book.xlsx: error: a damaged zip package: its central directory and its entries' local headers disagree (checksums, sizes, names or places)"
+    )
+  }
+
+  /// A workbook whose sheet's local header declares another CRC-32 than its central directory: refused by the
+  /// command with one line, nothing written.
+  @Test func aWorkbookWhoseLocalHeaderDisagreesIsRefused() throws {
+    let cli = try CLIRunner()
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var bytes = try Fixture.bytes("Workbooks", "libreoffice.xlsx")
+    // The sheet's local header: PK\3\4, its name at 30, its CRC-32 at 14.
+    let name = Array("xl/worksheets/sheet1.xml".utf8)
+    let header = try #require(
+      bytes.indices.first { at in
+        at + 30 + name.count <= bytes.count && bytes[at..<at + 4].elementsEqual([0x50, 0x4B, 3, 4])
+          && bytes[at + 30..<at + 30 + name.count].elementsEqual(name)
+      })
+    bytes[header + 14] ^= 1
+    try directory.write(bytes, named: "book.xlsx")
+    let result = try cli.run(["convert", "--to", "EUR", "book.xlsx"], in: directory.url)
+    #expect(result.status == 2)
+    let lines = result.standardError.split(separator: "\n").filter { $0.hasPrefix("book.xlsx:") }
+    #expect(
+      lines == [
+        "book.xlsx:1:1: error: a damaged zip package: its central directory and its entries' local headers disagree (checksums, sizes, names or places)"
+      ])
+    #expect(try directory.fileNames() == ["book.xlsx"])
+  }
+
   @Test(arguments: ["doctype.xlsx", "doctype-utf16.xlsx"])
   func documentTypeDeclarations(name: String) throws {
     let path = try Self.workbook(name)
@@ -135,7 +190,8 @@ struct ZipRefusalTests {
     let errors: [ZipError] = [
       .cannotOpen(path: path, reason: "No such file or directory"), .notAZip(path: path), .truncated(path: path),
       .legacyWorkbook(path: path), .binaryWorkbook(path: path), .passwordProtected(path: path),
-      .damaged(path: path, reason: "Zip archive inconsistent"), .duplicateEntry(path: path, name: "a.xml"),
+      .damaged(path: path, reason: "Zip archive inconsistent"), .inconsistent(path: path),
+      .duplicateEntry(path: path, name: "a.xml"),
       .noSuchEntry(path: path, name: "a.xml"), .entryTooLarge(path: path, entry: "a.xml", size: 2, limit: 1),
       .compressionRatioTooHigh(path: path, entry: "a.xml", size: 2_000_000, compressedSize: 2_000, limit: 100),
       .inflatesPastDeclaredSize(path: path, entry: "a.xml", declared: 1),

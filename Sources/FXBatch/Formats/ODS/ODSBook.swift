@@ -74,7 +74,7 @@ struct ODSBook {
       throw FileError(
         path: displayPath,
         message:
-          "--sheet \(RowError.quoted(sheet)): the spreadsheet has no such sheet (its sheets: \(names.map(RowError.quoted).joined(separator: ", ")))"
+          "--sheet \(RowError.quoted(sheet)): the spreadsheet has no such sheet (its sheets: \(WorkbookRecords.sheetList(names)))"
       )
     }
     return found

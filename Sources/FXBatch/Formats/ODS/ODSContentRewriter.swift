@@ -1,8 +1,10 @@
 /// Copies an `.ods` spreadsheet's `content.xml` as it inflates, byte for byte, except in the converted table:
 /// its column declarations get columns for the fx_* cells, and each row its caller gives cells for gets them
 /// after the last used column. A repeated row (`table:number-rows-repeated`) whose rows get cells is written
-/// once for each of its rows; trailing empty cells that reach past the last used column are cut to make room
-/// (the part past the fx_* cells is kept). Memory holds one chunk and one row element.
+/// once for each run of its rows that get the same cells, repeated as many times as the run is long (its
+/// records converted the same way are one row element again); trailing empty cells that reach past the last
+/// used column are cut to make room (the part past the fx_* cells is kept). Memory holds one chunk and one row
+/// element.
 ///
 /// Tags are found by ``XLSXSheetRewriter``'s scanner (quoted attribute values, comments, CDATA sections,
 /// processing instructions); libxml2 has read the part in pass 1, so it is well-formed XML. The cells it writes
@@ -13,6 +15,10 @@ struct ODSContentRewriter {
   /// The first column (0-based) of the fx_* cells, and how many there are.
   let firstColumn: Int
   let columnCount: Int
+
+  /// Where the caller hands the fx_* cells of a row element's rows: their markup, and for how many consecutive
+  /// rows (from the element's first, or from the rows given before).
+  typealias Emit = (_ markup: [UInt8], _ rows: Int) throws(FileError) -> Void
 
   /// What a cell start tag is to the rewriter.
   private struct CellTag {
@@ -27,12 +33,13 @@ struct ODSContentRewriter {
   /// - Parameters:
   ///   - stream: `content.xml`, unread.
   ///   - write: where the bytes go.
-  ///   - cells: the markup of the fx_* cells of each row of a row element, by its first row's number and how many
-  ///     rows it stands for; empty to leave the element as it is.
+  ///   - cells: gives the markup of the fx_* cells of each row of a row element, by its first row's number and
+  ///     how many rows it stands for, to ``Emit`` in runs that cover all its rows; nothing to leave the element as
+  ///     it is.
   /// - Throws: ``FileError``.
   func rewrite(
     _ stream: ZipEntryStream, write: ([UInt8]) throws(FileError) -> Void,
-    cells: (_ row: Int, _ repeated: Int) throws(FileError) -> [[UInt8]]
+    cells: (_ row: Int, _ repeated: Int, _ emit: Emit) throws(FileError) -> Void
   ) throws(FileError) {
     let path = stream.package.path
     var scanner = ODSMarkupScanner(stream: stream)
@@ -87,12 +94,17 @@ struct ODSContentRewriter {
           if !isEmpty { try scanner.readElement(into: &pieces, element: .tableRow) }
           let repeated = Self.count("table:number-rows-repeated", of: piece)
           let first = row
-          let added = try cells(first, repeated)
+          var given = 0
+          // `cells` runs `emit` only while it runs: `write` does not escape.
+          try withoutActuallyEscaping(write) { write throws(FileError) in
+            try cells(first, repeated) { markup, rows throws(FileError) in
+              try write(annotated(pieces, with: markup, rows: rows, row: first + given, path: path))
+              given += rows
+            }
+          }
           row = ODSTableReader.row(after: first, repeated: repeated)
-          if added.isEmpty {
+          if given == 0 {
             for piece in pieces { try write(piece) }
-          } else {
-            for markup in added { try write(annotated(pieces, with: markup, row: first, path: path)) }
           }
           continue
         }
@@ -124,14 +136,19 @@ struct ODSContentRewriter {
     return Array("<table:table-column\(repeated)/>".utf8)
   }
 
-  /// One row of a row element with the fx_* cells after the last used column: the element's start tag (a
-  /// repeated one for one row), its cells up to that column, the fx_* cells, what is left of its cells, its end.
-  private func annotated(_ pieces: [[UInt8]], with markup: [UInt8], row: Int, path: String) throws(FileError)
-    -> [UInt8]
+  /// `rows` rows of a row element, from row `row`, with the fx_* cells after the last used column: the
+  /// element's start tag (repeated `rows` times), its cells up to that column, the fx_* cells, what is left of
+  /// its cells, its end.
+  private func annotated(_ pieces: [[UInt8]], with markup: [UInt8], rows: Int, row: Int, path: String)
+    throws(FileError) -> [UInt8]
   {
     guard var start = pieces.first else { return [] }
+    let count = Array(String(rows).utf8)
     if let range = ODSMarkupScanner.valueRange(of: "table:number-rows-repeated", in: start) {
-      start.replaceSubrange(range, with: Array("1".utf8))
+      start.replaceSubrange(range, with: count)
+    } else if rows > 1 {
+      let end = start.count - (start[start.count - 2] == UInt8(ascii: "/") ? 2 : 1)
+      start.insert(contentsOf: Array(" table:number-rows-repeated=\"".utf8) + count + [UInt8(ascii: "\"")], at: end)
     }
     let selfClosing = pieces.count == 1
     if selfClosing { start.replaceSubrange(start.count - 2..<start.count, with: Array(">".utf8)) }

@@ -36,8 +36,19 @@ enum ODSFormat: FileFormat {
         // Read again from the content's start, for this message only.
         ((try? ODSTableReader.tableNames(package: book.package, entry: book.contentEntry)) ?? []).filter { $0 != table.name }
       },
-      nextRow: { () throws(FileError) in
-        do throws(ODSError) { return try table.nextRow() } catch { throw book.fileError(error) }
+      nextRow: { columns throws(FileError) in
+        // A row element at a time: a repeated row is added once, for all the rows it stands for, with the cells
+        // of the columns the scan reads (none of a blank one).
+        do throws(ODSError) {
+          return try table.nextElement().map { element in
+            WorkbookRecords.ScannedRow(
+              row: element.row(0, columns: element.isBlank ? 0 : columns(element.number, element.repeated)),
+              repeated: element.repeated, lastColumn: element.lastColumn ?? 0, isBlank: element.isBlank,
+              runs: element.runs)
+          }
+        } catch {
+          throw book.fileError(error)
+        }
       }, fields: { WorkbookRecords.fields(of: $0, mapping: $1) })
     do throws(ODSError) { try table.readToEnd() } catch { throw book.fileError(error) }
     // After the part is read, so that malformed XML is refused for what it is.
@@ -63,23 +74,40 @@ enum ODSFormat: FileFormat {
       tableIndex: table.index, firstColumn: details.lastColumn + 1, columnCount: AnnotationColumn.allCases.count)
     var rows = WorkbookRowConverter(context: context, scan: scan, quotes: quotes)
 
-    /// The fx_* cells of each row of a row element (none for the rows before the header and blank rows).
-    func cells(row number: Int, repeated: Int) throws(FileError) -> [[UInt8]] {
+    /// The fx_* cells of each row of a row element (none for the rows before the header and blank rows), handed
+    /// to `emit` a run of rows at a time: the rows above the header, the header, the records. The records of a
+    /// repeated row hold the same cells, and their fields name them as one range, so they convert once, are
+    /// counted for each, and are written back as one repeated row: memory and time do not grow with the repeat.
+    func cells(row number: Int, repeated: Int, emit: ODSContentRewriter.Emit) throws(FileError) {
       let element: ODSRowElement?
       do throws(ODSError) { element = try table.nextElement() } catch { throw book.fileError(error) }
       guard let element, element.number == number, element.repeated == repeated else {
         throw FileError(path: scan.displayPath, message: "row \(number) of the sheet changed while it was read")
       }
-      if element.isBlank || number + repeated - 1 < details.headerRow { return [] }
-      return (0..<repeated).map { offset in
-        let row = element.row(offset)
-        if row.number == details.headerRow {
-          return ODSCells.markup(AnnotationColumn.allCases.map(\.rawValue), isHeader: true)
-        }
-        guard row.number > details.headerRow else { return ODSCells.markup([], isHeader: false) }
-        rows.convert(WorkbookRecords.fields(of: row, mapping: details.mapping))
-        return ODSCells.markup(rows.values, isHeader: false)
+      if element.isBlank || number + repeated - 1 < details.headerRow { return }
+      var offset = min(repeated, max(0, details.headerRow - number))
+      if offset > 0 { try emit(ODSCells.markup([], isHeader: false), offset) }
+      if offset < repeated, number + offset == details.headerRow {
+        try emit(ODSCells.markup(AnnotationColumn.allCases.map(\.rawValue), isHeader: true), 1)
+        offset += 1
       }
+      guard offset < repeated else { return }
+      let records = repeated - offset
+      let first = number + offset
+      let last = first + records - 1
+      // Only the fields' columns are made: a record's cells may stand for thousands of columns.
+      let columns = ([details.mapping.amount, details.mapping.from, details.mapping.to, details.mapping.date].compactMap { $0 }.max() ?? 0) + 1
+      let fields = WorkbookRecords.fields(
+        of: element.row(offset, columns: columns), mapping: details.mapping,
+        cellName: { cell in
+          let column = cell.reference.column
+          guard records > 1, let from = XLSXCellReference(column: column, row: first),
+            let to = XLSXCellReference(column: column, row: last)
+          else { return "cell \(cell.reference)" }
+          return "cells \(from):\(to) (a repeated row)"
+        })
+      rows.convert(fields, count: records)
+      try emit(ODSCells.markup(rows.values, isHeader: false), records)
     }
 
     try WorkbookPackageRewrite.write(
@@ -95,6 +123,12 @@ enum ODSFormat: FileFormat {
   static func isAnnotatedOutput(_ path: String, context: FormatContext) -> Bool {
     guard let book = try? ODSBook(readPath: path, displayPath: path), let table = try? book.table(context.options.sheet)
     else { return false }
-    return WorkbookRecords.isAnnotated(nextRow: table.nextRow)
+    // Blank row elements are passed over without making their cells.
+    return WorkbookRecords.isAnnotated(nextRow: { () throws -> XLSXRow? in
+      while let element = try table.nextElement() {
+        if !element.isBlank { return element.row(0) }
+      }
+      return nil
+    })
   }
 }

@@ -1,25 +1,33 @@
 import CLibXML2
 
 /// One `table:table-row` element of a table: the row it starts at, how many rows it stands for
-/// (`table:number-rows-repeated`) and its used cells (see ``ODSTableReader``), placed in its first row.
+/// (`table:number-rows-repeated`) and its used cells (see ``ODSTableReader``) as they are written, each standing
+/// for its `table:number-columns-repeated` columns: a repeated cell is one run until its cells are asked for, and
+/// only the columns asked for are made (a run of 16,000 columns in each of thousands of rows took 30 s).
 struct ODSRowElement: Equatable {
   let number: Int
   let repeated: Int
-  let cells: [XLSXCell]
+  /// Its used cell elements, in order.
+  let runs: [WorkbookRecords.CellRun]
+
+  /// The last column a used cell stands for; `nil` when the element has none.
+  var lastColumn: Int? { runs.last.map { $0.column + $0.count - 1 } }
 
   /// Whether the element holds no value: its rows are not records, and it stands for them all at no cost.
-  var isBlank: Bool { WorkbookRecords.isBlank(XLSXRow(number: number, cells: cells)) }
+  var isBlank: Bool { runs.allSatisfy { WorkbookRecords.isBlank($0.value) } }
 
-  /// The row `offset` rows after its first (each of a repeated row's rows holds the same cells).
-  func row(_ offset: Int) -> XLSXRow {
-    guard offset > 0 else { return XLSXRow(number: number, cells: cells) }
-    return XLSXRow(
-      number: number + offset,
-      cells: cells.compactMap { cell in
-        XLSXCellReference(column: cell.reference.column, row: number + offset).map {
-          XLSXCell(reference: $0, style: 0, value: cell.value)
+  /// The row `offset` rows after its first (each of a repeated row's rows holds the same cells), with its cells
+  /// in the first `columns` columns.
+  func row(_ offset: Int, columns: Int = .max) -> XLSXRow {
+    var cells: [XLSXCell] = []
+    for run in runs where run.column < columns {
+      for column in run.column..<min(run.column + run.count, columns) {
+        if let reference = XLSXCellReference(column: column, row: number + offset) {
+          cells.append(XLSXCell(reference: reference, style: 0, value: run.value))
         }
-      })
+      }
+    }
+    return XLSXRow(number: number + offset, cells: cells)
   }
 }
 
@@ -56,6 +64,8 @@ final class ODSTableReader {
   private var ended = false
   /// The repeated row element ``nextRow()`` is handing out, and the offset of its next row.
   private var repeating: (element: ODSRowElement, offset: Int)? = nil
+  /// The spaces the `text:s` elements of the row element being read stand for so far (``maximumRowSpaces``).
+  private var rowSpaces = 0
 
   /// Opens `content.xml` and reads up to the start of the chosen table; `nil` when there is no such table.
   ///
@@ -186,8 +196,9 @@ final class ODSTableReader {
     let number = nextNumber
     let repeated = try repetition("number-rows-repeated")
     let line = part.line
+    rowSpaces = 0
     nextNumber = Self.row(after: number, repeated: repeated)
-    var cells: [XLSXCell] = []
+    var runs: [WorkbookRecords.CellRun] = []
     var column = 0
     try inside { () throws(ODSError) in
       let covered = part.isElement(XML_READER_TYPE_ELEMENT, named: "covered-table-cell")
@@ -205,15 +216,11 @@ final class ODSTableReader {
               "row \(number) has a cell with a value in column \(column + count) or a repeated row to row \(number + repeated - 1)"
           )
         }
-        for offset in 0..<count {
-          if let reference = XLSXCellReference(column: column + offset, row: number) {
-            cells.append(XLSXCell(reference: reference, style: 0, value: value))
-          }
-        }
+        runs.append(WorkbookRecords.CellRun(column: column, count: count, value: value))
       }
       column += min(count, XLSXCellReference.columnCount + 1 - column)
     }
-    return ODSRowElement(number: number, repeated: repeated, cells: cells)
+    return ODSRowElement(number: number, repeated: repeated, runs: runs)
   }
 
   /// The number of the row after a row element of `repeated` rows starting at `number`. Counts past any sheet
@@ -288,6 +295,12 @@ final class ODSTableReader {
               path: part.path, entry: part.entry, line: part.line,
               reason: "text:s with a count of spaces that is not 1 to \(Self.maximumSpaces)")
           }
+          rowSpaces += count
+          guard rowSpaces <= Self.maximumRowSpaces else {
+            throw .malformed(
+              path: part.path, entry: part.entry, line: part.line,
+              reason: "a row whose text:s elements stand for more than \(Self.maximumRowSpaces) spaces")
+          }
           text += String(repeating: " ", count: count)
         } else if part.isElement(XML_READER_TYPE_ELEMENT, named: "tab") {
           text += "\t"
@@ -331,4 +344,9 @@ final class ODSTableReader {
 
   /// The most spaces one `text:s` may stand for: a cell holds at most 32767 characters in LibreOffice and Excel.
   static let maximumSpaces = 32767
+
+  /// The most spaces the `text:s` elements of one row element may stand for in all: 1 MiB. A `text:s` of 25 bytes
+  /// stands for up to 32,767 spaces, so an 11 KB part of them made a cell of 327 million (65 s, 595 MB); a row
+  /// of real text never has a megabyte of runs of spaces.
+  static let maximumRowSpaces = 1 << 20
 }

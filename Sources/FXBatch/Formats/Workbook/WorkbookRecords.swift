@@ -2,6 +2,14 @@
 /// (``XLSXRow``, the one cell model both readers produce): the header is the first non-empty row, the record
 /// fields are the cells under the header's names, and pass 1 collects the rate keys and the decimal mark.
 enum WorkbookRecords {
+  /// The most cells the annotated copy of a sheet may hold: each row with a value counts its columns up to its
+  /// last used one and the fx_* cells, once for each row it stands for (an `.ods` `table:number-rows-repeated`;
+  /// a cell's `table:number-columns-repeated` counts its columns). Counted from the repeat attributes as pass 1
+  /// reads them, before anything is expanded, so that a few kilobytes that declare a sheet of billions of cells
+  /// are refused at once. 100 million: a full sheet of 1,048,576 rows has room for 88 columns of values, and an
+  /// `.xlsx` that holds that many cells is gigabytes of XML.
+  static let cellLimit = 100_000_000
+
   /// Pass 1 over a sheet's rows.
   ///
   /// - Parameters:
@@ -10,13 +18,16 @@ enum WorkbookRecords {
   ///   - format: the workbook's format, for the scan.
   ///   - sheetName: the converted sheet's name, for messages.
   ///   - otherSheets: the names of the workbook's other sheets, asked for only by a message that suggests one.
-  ///   - nextRow: the sheet's next row, `nil` after the last.
+  ///   - nextRow: the sheet's next row (``ScannedRow``), `nil` after the last; given how many of its first
+  ///     columns the scan reads (``ScanState/columnsNeeded(row:rows:)``), by its number and how many rows it
+  ///     stands for.
   ///   - fields: the record fields of a row under the header's mapping.
   /// - Returns: the file's scan, with ``WorkbookScanDetails``, and its rate keys.
   /// - Throws: ``FileError`` from `nextRow`, a header without the fields, an annotated header, no header at all.
   static func scan(
     _ file: FileInput, context: FormatContext, format: RecordFormat, sheetName: String,
-    otherSheets: @escaping () -> [String], nextRow: () throws(FileError) -> XLSXRow?,
+    otherSheets: @escaping () -> [String],
+    nextRow: (_ columns: (_ row: Int, _ rows: Int) -> Int) throws(FileError) -> ScannedRow?,
     fields: @escaping (XLSXRow, FieldMapping) -> RecordFields,
     cellText: @escaping (XLSXCell) -> String? = { WorkbookRecords.sampleText($0) },
     finish: () throws(FileError) -> Void = {}
@@ -26,9 +37,39 @@ enum WorkbookRecords {
       cellText: cellText)
     // The sheet is read to its end even when its header is refused: reading it is what checks its entry (the
     // package's other entries are checked before), and a hostile sheet is refused for that reason first.
-    while let row = try nextRow() { state.add(row) }
+    while let scanned = try nextRow({ state.columnsNeeded(row: $0, rows: $1) }) { state.add(scanned) }
     try finish()
     return try state.finish()
+  }
+
+  /// A used cell of a row as a spreadsheet writes it: its first column, how many columns it stands for (an `.ods`
+  /// `table:number-columns-repeated`), its value.
+  struct CellRun: Equatable {
+    let column: Int
+    let count: Int
+    let value: XLSXCellValue
+  }
+
+  /// A row as pass 1 is given it: its cells in the columns the scan reads, how many rows it stands for (an
+  /// `.ods` repeated row; 1 for the others), its last used column and whether it is blank, of all its cells,
+  /// and all its cells as runs when it has some standing for many columns (the samples are read from them).
+  struct ScannedRow {
+    let row: XLSXRow
+    var repeated = 1
+    let lastColumn: Int
+    let isBlank: Bool
+    var runs: [CellRun]? = nil
+
+    /// A row given whole.
+    init(_ row: XLSXRow) {
+      self.row = row
+      lastColumn = row.cells.last?.reference.column ?? 0
+      isBlank = WorkbookRecords.isBlank(row)
+    }
+
+    init(row: XLSXRow, repeated: Int, lastColumn: Int, isBlank: Bool, runs: [CellRun]) {
+      (self.row, self.repeated, self.lastColumn, self.isBlank, self.runs) = (row, repeated, lastColumn, isBlank, runs)
+    }
   }
 
   /// Pass 1 over a sheet's rows, a row at a time: ``scan(_:context:format:sheetName:otherSheets:nextRow:fields:cellText:finish:)``
@@ -47,12 +88,23 @@ enum WorkbookRecords {
     private(set) var lastColumn = 0
     private(set) var mapping = FieldMapping(amount: 0, from: nil, to: nil, date: nil)
     private var names: [String] = []
+    /// The header's columns as spans of one name (``names`` in runs: where each ends, its name), for the samples
+    /// of a row given as runs, and the spans whose field a sample value can still change: not seen (a blank value
+    /// only makes a field seen), not full (no value changes a full one); an empty or skipped name is neither. As
+    /// skip lists (``open(_:in:)``: a span done points past itself), so that a row's walk passes over the spans
+    /// done at once: a cell repeated under 16,000 header names of full fields is one step, not 16,000.
+    private var spanEnds: [Int] = []
+    private var spanNames: [String] = []
+    private var unseenSpans: [Int] = []
+    private var unfullSpans: [Int] = []
     private var keys = RateKeyIndex()
     private var inference = DecimalMarkInference()
     private let normalizer: RecordNormalizer
     /// Whether the run needs the records' keys (no converting table).
     let collectsKeys: Bool
     private var failure: FileError? = nil
+    /// The cells the annotated copy writes for the rows added so far (``countCells(row:lastColumn:rows:)``).
+    private(set) var cells = 0
     /// Whether the sheet is refused already (``failure`` is set; the rest of it is read, not looked at), and
     /// whether ``header`` is set: flags, which the per-row checks read instead of copying the optionals (an
     /// outlined copy of the error on every row of a million-row sheet).
@@ -85,14 +137,39 @@ enum WorkbookRecords {
     /// and once the sheet is refused (then rows are only read).
     var needsWholeRow: Bool { !hasHeader || !samples.isComplete }
 
-    /// Adds a row.
-    mutating func add(_ row: XLSXRow) {
+    /// How many of the first columns of the rows from `number` standing for `rows` rows the state reads, of a
+    /// row given with its runs (``ScannedRow``): every one until the header (its names), none of rows above
+    /// `--header-row`, the fields' after the header (the samples are read from the runs), none once the sheet is
+    /// refused.
+    func columnsNeeded(row number: Int, rows: Int) -> Int {
+      if isRefused { return 0 }
+      if hasHeader { return ([mapping.amount, mapping.from, mapping.to, mapping.date].compactMap { $0 }.max() ?? 0) + 1 }
+      if let first = context.options.headerRow, number < first, rows <= first - number { return 0 }
+      return .max
+    }
+
+    /// Adds a row given whole.
+    mutating func add(_ row: XLSXRow) { add(ScannedRow(row)) }
+
+    /// Adds a row, and the `repeated - 1` rows after it that hold the same cells (an `.ods` row element with
+    /// `table:number-rows-repeated`): at the cost of one row, so that a repeated row costs nothing until it is
+    /// records. Its records are counted as many times as they stand (the decimal mark's evidence, the cells to
+    /// write, the samples until they are complete); a key collected once is collected.
+    mutating func add(_ scanned: ScannedRow) {
       if isRefused { return }
-      lastColumn = max(lastColumn, row.cells.last?.reference.column ?? 0)
-      if isBlank(row) { return }
+      lastColumn = max(lastColumn, scanned.lastColumn)
+      if scanned.isBlank { return }
+      guard countCells(row: scanned.row.number, lastColumn: scanned.lastColumn, rows: scanned.repeated) else { return }
+      var row = scanned.row
+      var left = scanned.repeated
       // Rows above `--header-row` (a title, notes) are no header and no records.
-      if !hasHeader, let first = context.options.headerRow, row.number < first { return }
-      guard hasHeader else {
+      if !hasHeader, let first = context.options.headerRow, row.number < first {
+        let above = min(left, first - row.number)
+        left -= above
+        guard left > 0 else { return }
+        row = row.moved(down: above)
+      }
+      if !hasHeader {
         header = row
         hasHeader = true
         do {
@@ -102,28 +179,117 @@ enum WorkbookRecords {
         } catch {
           failure = error
           isRefused = true
+          return
         }
-        return
+        for (column, name) in names.enumerated() {
+          if spanNames.last == name {
+            spanEnds[spanEnds.count - 1] = column + 1
+          } else {
+            let index = spanNames.count
+            let next = name.isEmpty || samples.skipped.contains(name) ? index + 1 : index
+            spanEnds.append(column + 1)
+            spanNames.append(name)
+            unseenSpans.append(next)
+            unfullSpans.append(next)
+          }
+        }
+        unseenSpans.append(spanNames.count)
+        unfullSpans.append(spanNames.count)
+        left -= 1
+        guard left > 0 else { return }
+        row = row.moved(down: 1)
       }
+      addRecords(row, count: left, runs: scanned.runs)
+    }
+
+    /// Adds `count` records that hold `row`'s cells (all of them in `runs`, when given).
+    private mutating func addRecords(_ row: XLSXRow, count: Int, runs: [CellRun]?) {
       if !samples.isComplete {
-        var values: [(name: String, value: String?)] = []
-        for cell in row.cells where cell.reference.column < names.count && !names[cell.reference.column].isEmpty {
-          values.append((names[cell.reference.column], cellText(cell)))
+        var values: [(name: String, value: String?, times: Int)] = []
+        var touched: [Int] = []
+        if let runs {
+          // A run's columns under header cells of one name are one value standing for them all, and values that
+          // change nothing (a blank one of a field seen, any of a full one) are left out: a cell repeated over
+          // 16,000 columns is a few values, not 16,000 (under 16,000 header names, 93 s and 68 s for 6,000 rows).
+          for run in runs where run.column < names.count {
+            guard let reference = XLSXCellReference(column: run.column, row: row.number) else { continue }
+            let text = cellText(XLSXCell(reference: reference, style: 0, value: run.value))
+            let blank = text.map { $0.trimmingWhitespace.isEmpty } ?? true
+            let end = min(run.column + run.count, names.count)
+            // The span of the run's first column: the first that ends past it.
+            var (low, high) = (0, spanEnds.count - 1)
+            while low < high {
+              let middle = (low + high) / 2
+              if spanEnds[middle] > run.column { high = middle } else { low = middle + 1 }
+            }
+            var index = blank ? Self.open(low, in: &unseenSpans) : Self.open(low, in: &unfullSpans)
+            while index < spanEnds.count {
+              let start = index == 0 ? 0 : spanEnds[index - 1]
+              guard start < end else { break }
+              values.append((spanNames[index], text, min(spanEnds[index], end) - max(start, run.column)))
+              touched.append(index)
+              index = blank ? Self.open(index + 1, in: &unseenSpans) : Self.open(index + 1, in: &unfullSpans)
+            }
+          }
+        } else {
+          for cell in row.cells where cell.reference.column < names.count && !names[cell.reference.column].isEmpty {
+            values.append((names[cell.reference.column], cellText(cell), 1))
+          }
         }
-        samples.add(values)
+        // Each record is a sample, until the samples are complete (at most FieldSamples.maximumRecords).
+        var added = 0
+        while added < count, !samples.isComplete {
+          samples.add(counted: values)
+          added += 1
+        }
+        for index in touched {
+          unseenSpans[index] = index + 1
+          if samples.isFull(spanNames[index]) { unfullSpans[index] = index + 1 }
+        }
       }
       let fields = fields(row, mapping)
-      if context.options.decimalMark == nil, case .text(let text) = fields.amount { inference.add(text) }
+      if context.options.decimalMark == nil, case .text(let text) = fields.amount { inference.add(text, count: count) }
       if collectsKeys, case .success(let found) = normalizer.rateKey(of: fields), let packed = RateKeyIndex.pack(found.key) {
         keys.insert(packed)
       }
     }
 
-    /// Adds a record row that is not blank, whose amount is no text, and whose key is `key` (`nil`: the rules
-    /// give it none), read without its cells: its last column is `lastColumn`.
-    mutating func addRecord(lastColumn: Int, key: RateKey?) {
+    /// The first span from `index` on that is not done in a skip list (a span done points past itself; the last
+    /// entry, past the spans, to itself), its path shortened on the way so that the spans done are passed over once.
+    private static func open(_ index: Int, in skip: inout [Int]) -> Int {
+      var root = index
+      while skip[root] != root { root = skip[root] }
+      var at = index
+      while skip[at] != root {
+        let next = skip[at]
+        skip[at] = root
+        at = next
+      }
+      return root
+    }
+
+    /// Counts the cells the annotated copy writes for `rows` rows with a value from row `number`, whose last used
+    /// column is `lastColumn`; `false` (the sheet refused) once they pass ``WorkbookRecords/cellLimit``.
+    private mutating func countCells(row number: Int, lastColumn: Int, rows: Int) -> Bool {
+      let (product, overflow) = (lastColumn + 1 + AnnotationColumn.allCases.count).multipliedReportingOverflow(by: rows)
+      let (sum, sumOverflow) = cells.addingReportingOverflow(product)
+      cells = overflow || sumOverflow ? .max : sum
+      guard cells > WorkbookRecords.cellLimit else { return true }
+      failure = FileError(
+        path: file.displayPath, line: number, column: 1,
+        message:
+          "sheet \(RowError.quoted(sheetName)), row \(number): the annotated copy would hold more than \(WorkbookRecords.cellLimit) cells (each row with a value counts its columns to its last used one and the \(AnnotationColumn.allCases.count) fx_* cells, once for each row it stands for): refused so that time and memory stay bounded"
+      )
+      isRefused = true
+      return false
+    }
+
+    /// Adds record row `number`, which is not blank, whose amount is no text, and whose key is `key` (`nil`: the
+    /// rules give it none), read without its cells: its last column is `lastColumn`.
+    mutating func addRecord(row number: Int, lastColumn: Int, key: RateKey?) {
       if isRefused { return }
       self.lastColumn = max(self.lastColumn, lastColumn)
+      guard countCells(row: number, lastColumn: lastColumn, rows: 1) else { return }
       if collectsKeys, let key, let packed = RateKeyIndex.pack(key) { keys.insert(packed) }
     }
 
@@ -228,9 +394,14 @@ enum WorkbookRecords {
     guard options.sheet == nil else { return "" }
     let others = otherSheets()
     guard !others.isEmpty else { return "" }
-    let listed = others.prefix(12).map(RowError.quoted).joined(separator: ", ")
-    let more = others.count > 12 ? ", … (\(others.count) sheets)" : ""
-    return "; if the records are on another sheet, choose it with --sheet NAME (the workbook's other sheets: \(listed)\(more))"
+    return "; if the records are on another sheet, choose it with --sheet NAME (the workbook's other sheets: \(sheetList(others)))"
+  }
+
+  /// Sheet names for a message: the first 12, quoted, and how many there are past them (a workbook may declare
+  /// a hundred thousand).
+  static func sheetList(_ names: [String]) -> String {
+    let listed = names.prefix(12).map(RowError.quoted).joined(separator: ", ")
+    return listed + (names.count > 12 ? ", … (\(names.count) sheets)" : "")
   }
 
   /// Whether the first non-blank row of a sheet ends with the fx_* names (an earlier fxbatch output).
@@ -252,13 +423,14 @@ enum WorkbookRecords {
   }
 
   /// Whether a row has no value at all (only styled cells, or text of whitespace): it is not a record.
-  static func isBlank(_ row: XLSXRow) -> Bool {
-    row.cells.allSatisfy { cell in
-      switch cell.value {
-      case .empty: return true
-      case .text(let text): return text.trimmingWhitespace.isEmpty
-      default: return false
-      }
+  static func isBlank(_ row: XLSXRow) -> Bool { row.cells.allSatisfy { isBlank($0.value) } }
+
+  /// Whether a cell's value is none (an empty cell, text of whitespace).
+  static func isBlank(_ value: XLSXCellValue) -> Bool {
+    switch value {
+    case .empty: return true
+    case .text(let text): return text.trimmingWhitespace.isEmpty
+    default: return false
     }
   }
 
@@ -303,31 +475,49 @@ enum WorkbookRecords {
   /// day. Error cells, booleans and formulas without a cached value are values the field cannot hold, named with
   /// their cell.
   ///
-  /// - Parameter dateField: what a number in the date field is (an `.xlsx` date is a number in a date style).
+  /// - Parameters:
+  ///   - dateField: what a number in the date field is (an `.xlsx` date is a number in a date style).
+  ///   - cellName: how a message names a cell (`cell B5`; the cells of an `.ods` repeated row are named as one
+  ///     range, so that its records read the same and convert once).
   static func fields(
     of row: XLSXRow, mapping: FieldMapping,
-    dateField: (_ cell: XLSXCell, _ number: String) -> RecordFields.Value = { .number($1) }
+    dateField: (_ cell: XLSXCell, _ number: String) -> RecordFields.Value = { .number($1) },
+    cellName: (XLSXCell) -> String = { "cell \($0.reference)" }
   ) -> RecordFields {
     func value(_ column: Int?, isDate: Bool) -> RecordFields.Value {
       guard let column else { return .absent }
       guard let cell = row.cells.first(where: { $0.reference.column == column }) else { return .text("") }
       // Named only in the messages of values a field cannot hold (writing it for every cell costs).
-      var reference: String { cell.reference.description }
+      var reference: String { cellName(cell) }
       switch cell.value {
       case .text(let text): return .text(text)
       case .empty: return .text("")
       case .number(let text): return isDate ? dateField(cell, text) : .number(text)
       case .date(let text): return .text(typedDay(text))
-      case .boolean(let flag): return .other("the boolean \(flag ? "TRUE" : "FALSE") of cell \(reference)")
-      case .error(let code): return .other("the error \(RowError.quoted(code)) of cell \(reference)")
+      case .boolean(let flag): return .other("the boolean \(flag ? "TRUE" : "FALSE") of \(reference)")
+      case .error(let code): return .other("the error \(RowError.quoted(code)) of \(reference)")
       case .formulaWithoutValue(let formula):
         return .other(
-          "the formula \(RowError.quoted("=" + formula)) of cell \(reference) without a computed value (save the workbook in a spreadsheet program)"
+          "the formula \(RowError.quoted("=" + formula)) of \(reference) without a computed value (save the workbook in a spreadsheet program)"
         )
       }
     }
     return RecordFields(
       amount: value(mapping.amount, isDate: false), from: value(mapping.from, isDate: false),
       to: value(mapping.to, isDate: false), date: value(mapping.date, isDate: true))
+  }
+}
+
+extension XLSXRow {
+  /// The row `offset` rows below, holding the same cells (a row of an `.ods` repeated row element).
+  func moved(down offset: Int) -> XLSXRow {
+    guard offset > 0 else { return self }
+    return XLSXRow(
+      number: number + offset,
+      cells: cells.compactMap { cell in
+        XLSXCellReference(column: cell.reference.column, row: number + offset).map {
+          XLSXCell(reference: $0, style: cell.style, value: cell.value)
+        }
+      })
   }
 }

@@ -100,7 +100,6 @@ struct XLSXBook {
   private static func choose(_ choice: String?, in sheets: [XLSXWorkbook.Sheet], displayPath: String) throws(FileError)
     -> XLSXWorkbook.Sheet
   {
-    let names = sheets.map { RowError.quoted($0.name) }.joined(separator: ", ")
     guard let choice else {
       guard let first = sheets.first else { throw FileError(path: displayPath, message: "the workbook has no sheets") }
       return first
@@ -109,7 +108,7 @@ struct XLSXBook {
     if let number = Int(choice), sheets.indices.contains(number - 1) { return sheets[number - 1] }
     throw FileError(
       path: displayPath,
-      message: "--sheet \(RowError.quoted(choice)): the workbook has no such sheet (its sheets: \(names))")
+      message: "--sheet \(RowError.quoted(choice)): the workbook has no such sheet (its sheets: \(WorkbookRecords.sheetList(sheets.map(\.name))))")
   }
 
   /// A reader of the converted sheet's rows, from its start.

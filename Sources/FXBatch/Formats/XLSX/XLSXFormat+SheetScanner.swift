@@ -49,11 +49,11 @@ extension XLSXFormat {
       let textAmount = context.options.decimalMark == nil && decoder?.amountIsText(scanner.cells) == true
       if !textAmount {
         if !state.collectsKeys {
-          state.addRecord(lastColumn: last.column, key: nil)
+          state.addRecord(row: scanner.rowNumber, lastColumn: last.column, key: nil)
           return nil
         }
         if let found = decoder?.key(scanner.cells, in: scanner.bytes) {
-          state.addRecord(lastColumn: last.column, key: found.key)
+          state.addRecord(row: scanner.rowNumber, lastColumn: last.column, key: found.key)
           return nil
         }
       }

@@ -39,8 +39,10 @@ enum XLSXFormat: FileFormat {
     let reader = try book.rows()
     return try WorkbookRecords.scan(
       file, context: context, format: format, sheetName: book.sheetName, otherSheets: { book.otherSheetNames },
-      nextRow: { () throws(FileError) in
-        do throws(XLSXError) { return try reader.nextRow() } catch { throw book.fileError(error) }
+      nextRow: { _ throws(FileError) in
+        do throws(XLSXError) { return try reader.nextRow().map(WorkbookRecords.ScannedRow.init) } catch {
+          throw book.fileError(error)
+        }
       }, fields: book.fields(of:mapping:), cellText: book.sampleText(of:),
       finish: { () throws(FileError) in
         do throws(XLSXError) { try reader.finish() } catch { throw book.fileError(error) }

@@ -1,0 +1,157 @@
+import FXBatchTestSupport
+import Foundation
+import Testing
+
+@testable import FXBatch
+
+/// Issue 30's `.xlsx` amplification: a 1 MB workbook declaring 100,000 sheets and relationships took over 30 s
+/// (each sheet's `r:id` was looked up in a list of the relationships); 2 MB over 120 s. And what `.ods` repeated
+/// rows did, looked for in `.xlsx`: a sheet's cells are each written out, so far references (a row 1048576 after
+/// row 2, a `<dimension>` of the whole grid) cost nothing, and the cells to write are bounded as an `.ods`'s are
+/// (``WorkbookRecords/cellLimit``).
+@Suite("XLSX: sheet lookups and far references")
+struct XLSXAmplificationTests {
+  let cli: CLIRunner
+
+  init() throws { cli = try CLIRunner() }
+
+  /// `libreoffice.xlsx` with some parts replaced, in `directory` as `name`.
+  static func workbook(replacing parts: [(String, String)], named name: String, in directory: TemporaryDirectory)
+    throws
+  {
+    try ZipPackage(path: Fixture.path("Workbooks", "libreoffice.xlsx")).write(
+      to: directory.path + "/" + name, replacing: parts.map { ($0.0, .bytes(Array($0.1.utf8))) })
+  }
+
+  static let relationshipsNamespace = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+  /// 100,000 sheets after the first, each with its relationship (to the second sheet's part): found by
+  /// dictionary, the workbook converts in seconds (a debug build on a loaded machine).
+  @Test func aHundredThousandSheetsAreLookedUpByDictionary() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let count = 100_000
+    var sheets = #"<sheet name="Payments" sheetId="1" r:id="rId2"/>"#
+    var relationships =
+      #"<Relationship Id="rId1" Type="\#(Self.relationshipsNamespace)/styles" Target="styles.xml"/>"#
+      + #"<Relationship Id="rId2" Type="\#(Self.relationshipsNamespace)/worksheet" Target="worksheets/sheet1.xml"/>"#
+      + #"<Relationship Id="rId4" Type="\#(Self.relationshipsNamespace)/sharedStrings" Target="sharedStrings.xml"/>"#
+    for index in 0..<count {
+      sheets += #"<sheet name="S\#(index)" sheetId="\#(index + 10)" r:id="rId\#(index + 10)"/>"#
+      relationships +=
+        #"<Relationship Id="rId\#(index + 10)" Type="\#(Self.relationshipsNamespace)/worksheet" Target="worksheets/sheet2.xml"/>"#
+    }
+    try Self.workbook(
+      replacing: [
+        (
+          "xl/workbook.xml",
+          #"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="\#(Self.relationshipsNamespace)"><sheets>\#(sheets)</sheets></workbook>"#
+        ),
+        (
+          "xl/_rels/workbook.xml.rels",
+          #"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\#(relationships)</Relationships>"#
+        ),
+      ], named: "book.xlsx", in: directory)
+    #expect(try FileManager.default.attributesOfItem(atPath: directory.path + "/book.xlsx")[.size] as? Int ?? 0 > 500_000)
+    let workbook = try XLSXWorkbook.read(from: ZipPackage(path: directory.path + "/book.xlsx"))
+    #expect(workbook.sheets.count == count + 1)
+    #expect(workbook.sheets.first == XLSXWorkbook.Sheet(name: "Payments", entry: "xl/worksheets/sheet1.xml"))
+    #expect(workbook.sheets.last == XLSXWorkbook.Sheet(name: "S\(count - 1)", entry: "xl/worksheets/sheet2.xml"))
+    let run = try MeasuredRun.run(
+      cli.executable, ["convert", "--to", "EUR", directory.path + "/book.xlsx"], in: directory.url,
+      environment: cli.environment, timeLimit: 60)
+    #expect(!run.timedOut)
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardError.contains("4 records"))
+    // Over 30 s before; about 2.6 s now (it reads the workbook part twice).
+    #expect(run.seconds < 20, "took \(run.seconds) s")
+    // A sheet that is not there lists the first 12 of the 100,001, not all of them.
+    let missing = try cli.run(["convert", "--to", "EUR", "--sheet", "Nowhere", "book.xlsx"], in: directory.url)
+    #expect(missing.status == 2)
+    #expect(
+      missing.standardError.contains(
+        #"the workbook has no such sheet (its sheets: "Payments", "S0", "S1", "S2", "S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10", … (100001 sheets))"#
+      ), "\(missing.standardError)")
+  }
+
+  /// A relationship id given twice: the first worksheet relationship of the id is the sheet's, as before.
+  @Test func theFirstWorksheetRelationshipOfAnIdIsTheSheets() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try Self.workbook(
+      replacing: [
+        (
+          "xl/_rels/workbook.xml.rels",
+          #"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">"#
+            + #"<Relationship Id="rId2" Type="\#(Self.relationshipsNamespace)/styles" Target="styles.xml"/>"#
+            + #"<Relationship Id="rId2" Type="\#(Self.relationshipsNamespace)/worksheet" Target="worksheets/sheet2.xml"/>"#
+            + #"<Relationship Id="rId2" Type="\#(Self.relationshipsNamespace)/worksheet" Target="worksheets/sheet1.xml"/>"#
+            + #"<Relationship Id="rId3" Type="\#(Self.relationshipsNamespace)/worksheet" Target="worksheets/sheet1.xml"/>"#
+            + "</Relationships>"
+        )
+      ], named: "book.xlsx", in: directory)
+    let workbook = try XLSXWorkbook.read(from: ZipPackage(path: directory.path + "/book.xlsx"))
+    #expect(
+      workbook.sheets == [
+        XLSXWorkbook.Sheet(name: "Payments", entry: "xl/worksheets/sheet2.xml"),
+        XLSXWorkbook.Sheet(name: "Notes", entry: "xl/worksheets/sheet1.xml"),
+      ])
+  }
+
+  static func sheet(dimension: String = "", rows: String) -> String {
+    #"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">\#(dimension)<sheetData>\#(rows)</sheetData></worksheet>"#
+  }
+
+  static func row(_ number: Int, amount: String, currency: String, farColumn: Int? = nil) -> String {
+    let far = farColumn.flatMap { XLSXCellReference(column: $0, row: number) }.map { #"<c r="\#($0)"><v>1</v></c>"# } ?? ""
+    return #"<row r="\#(number)"><c r="A\#(number)"\#(amount.first?.isNumber == true ? "" : #" t="inlineStr""#)>"#
+      + (amount.first?.isNumber == true ? "<v>\(amount)</v>" : "<is><t>\(amount)</t></is>")
+      + #"</c><c r="B\#(number)" t="inlineStr"><is><t>\#(currency)</t></is></c>\#(far)</row>"#
+  }
+
+  /// The last row of the grid after row 2, and a `<dimension>` of the whole grid: nothing fills the gap.
+  @Test func farReferencesCostNothing() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let rows = Self.row(1, amount: "amount", currency: "currency") + Self.row(2, amount: "100", currency: "EUR")
+      + Self.row(1_048_576, amount: "5", currency: "EUR")
+    try Self.workbook(
+      replacing: [("xl/worksheets/sheet1.xml", Self.sheet(dimension: #"<dimension ref="A1:XFD1048576"/>"#, rows: rows))],
+      named: "book.xlsx", in: directory)
+    let run = try MeasuredRun.run(
+      cli.executable, ["convert", "--date", "2024-01-15", "--to", "USD", directory.path + "/book.xlsx"],
+      in: directory.url, environment: cli.environment, timeLimit: 60)
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.standardError.contains("2 records: 2 ok"))
+    #expect(run.seconds < 10, "took \(run.seconds) s")
+    #expect(run.peakResidentKiB < 150 * 1024, "peaked at \(run.peakResidentKiB) KiB")
+    let converted = try EndToEndXLSXTests.rows(of: directory.path + "/book.converted.xlsx")
+    #expect(converted.map(\.number) == [1, 2, 1_048_576])
+    // 5 EUR × 1.0945 = 5.4725 → 5.47
+    #expect(EndToEndXLSXTests.values(of: converted[2], from: 3, count: 1) == ["5.47"])
+  }
+
+  /// Rows whose last cell is far to the right count their columns up to it: 6,300 rows of a cell in column
+  /// 16,001 (a sheet of about 400 KB) pass the limit of cells to write, under the embedded rates and under a
+  /// rates file (the one-pass road).
+  @Test(arguments: ["embedded", "rates file"])
+  func farColumnsCountTowardsTheCellLimit(road: String) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var rows = Self.row(1, amount: "amount", currency: "currency")
+    for number in 2...6_301 { rows += Self.row(number, amount: "100", currency: "EUR", farColumn: 16_000) }
+    try Self.workbook(replacing: [("xl/worksheets/sheet1.xml", Self.sheet(rows: rows))], named: "book.xlsx", in: directory)
+    var arguments = ["convert", "--date", "2024-01-15", "--to", "USD", "book.xlsx"]
+    if road == "rates file" {
+      try directory.write("date,base,quote,rate\n2024-01-15,EUR,USD,1.0945\n", named: "rates.csv")
+      arguments += ["--rates", "rates.csv"]
+    }
+    let result = try cli.run(arguments, in: directory.url)
+    #expect(result.status == 2, "\(road)")
+    #expect(
+      result.standardError.contains(
+        #"book.xlsx:6248:1: error: sheet "Payments", row 6248: the annotated copy would hold more than 100000000 cells"#),
+      "\(road): \(result.standardError)")
+    #expect(try directory.fileNames().filter { $0.hasPrefix("book") } == ["book.xlsx"])
+  }
+}

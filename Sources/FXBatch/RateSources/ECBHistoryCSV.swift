@@ -33,7 +33,10 @@ public enum ECBHistoryCSV {
     var currencies: [CurrencyCode] = []
     var currencyColumns: [Int] = []  // field index of each currency
     var fieldCount = 0
-    var rows: [(day: CalendarDay, values: [ExactDecimal?])] = []
+    // Each line's day, and the rates present with their line's row (``RateGrid/Builder``): a line of `N/A`s
+    // costs its day only.
+    var days: [CalendarDay] = []
+    var cells = RateGrid.Builder()
     var seenDays: Set<CalendarDay> = []
     var index = bytes.count >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF ? 3 : 0
     while index < bytes.count {
@@ -83,36 +86,32 @@ public enum ECBHistoryCSV {
         throw fail(fields[0], "\(RowError.quoted(text(fields[0]))) is not a YYYY-MM-DD date")
       }
       guard seenDays.insert(day).inserted else { throw fail(fields[0], "day \(day) appears twice") }
-      var values: [ExactDecimal?] = []
-      values.reserveCapacity(currencies.count)
-      for column in currencyColumns {
-        guard column < fields.count else {
-          values.append(nil)
-          continue
-        }
+      guard days.count < RateTable.maximumDays else { throw fail(fields[0], "\(day): \(RateTable.tooManyDays)") }
+      for (currencyColumn, column) in currencyColumns.enumerated() where column < fields.count {
         let field = fields[column]
         let cell = bytes.slice(field.start..<field.end)
-        if cell.isEmpty || cell.elementsEqual("N/A".utf8) {
-          values.append(nil)
-          continue
-        }
+        if cell.isEmpty || cell.elementsEqual("N/A".utf8) { continue }
         guard let rate = ExactDecimal(plainUTF8: cell.buffer), rate.significand > 0 else {
           throw fail(field, "\(RowError.quoted(text(field))) is not a positive decimal rate")
         }
-        values.append(rate)
+        cells.append(row: days.count, column: currencyColumn, value: rate)
       }
-      rows.append((day, values))
+      days.append(day)
     }
     guard !currencies.isEmpty else {
       throw RatesFileError(path: path, line: 1, column: 1, message: "the file is empty")
     }
-    rows.sort { $0.day < $1.day }
-    guard !rows.isEmpty else {
+    guard !days.isEmpty else {
       throw RatesFileError(path: path, line: 2, column: 1, message: "the file has a header but no rates")
     }
+    // Rows ascending by day (the file lists the newest first).
+    let order = days.indices.sorted { days[$0] < days[$1] }
+    var rowOf = [Int](repeating: 0, count: days.count)
+    for (position, row) in order.enumerated() { rowOf[row] = position }
+    cells.renumberRows(rowOf)
     return RateTable(
-      info: info, pairs: currencies.map { CurrencyPair(base: .euro, quote: $0) }, days: rows.map(\.day),
-      values: rows.flatMap(\.values))
+      info: info, pairs: currencies.map { CurrencyPair(base: .euro, quote: $0) }, days: order.map { days[$0] },
+      grid: cells.grid(rows: days.count, width: currencies.count))
   }
 
   /// A table over static text in the ECB history layout (the history compiled into the binary), reading only
@@ -163,20 +162,46 @@ public enum ECBHistoryCSV {
       grid: RateGrid(lazy: RateGrid.LazyRows(text: text, lineRanges: rows.map(\.line), columns: columns)))
   }
 
+  /// The largest text ``render(_:)`` writes: a day costs 4 bytes per currency even without rates (`N/A,`), so a
+  /// sparse table of many days and currencies would be far larger as this layout than as its source (the ECB's
+  /// whole history is 2 MB).
+  public static let maximumTextSize = 32 << 20
+
+  /// The fewest bytes a table takes in the ECB history layout: each day's date and comma, and `N/A,` or more
+  /// per currency.
+  public static func minimumTextSize(of table: RateTable) -> Int {
+    (table.days.count + 1) * (11 + 4 * table.pairs.count)
+  }
+
   /// Writes a table of EUR/currency pairs in the ECB history layout: `Date,USD,…,` header, newest day first,
   /// `N/A` for a missing rate, a trailing comma on every line.
   ///
-  /// - Returns: `nil` when a pair's base is not the euro (the layout has no place for it).
+  /// - Returns: `nil` when a pair's base is not the euro (the layout has no place for it), or when the text
+  ///   would be larger than ``maximumTextSize``.
   public static func render(_ table: RateTable) -> String? {
-    guard table.pairs.allSatisfy({ $0.base == .euro }), !table.days.isEmpty else { return nil }
-    var lines = ["Date," + table.pairs.map { "\($0.quote)," }.joined()]
+    guard table.pairs.allSatisfy({ $0.base == .euro }), !table.days.isEmpty,
+      minimumTextSize(of: table) <= maximumTextSize
+    else { return nil }
+    var text: [UInt8] = []
+    text.reserveCapacity(minimumTextSize(of: table))
+    text.append(contentsOf: "Date,".utf8)
+    for pair in table.pairs { text.append(contentsOf: "\(pair.quote),".utf8) }
+    let width = table.pairs.count
     for row in table.days.indices.reversed() {
-      var line = table.days[row].description + ","
-      for column in table.pairs.indices {
-        line += (table.values[row * table.pairs.count + column]?.description ?? "N/A") + ","
+      text.append(UInt8(ascii: "\n"))
+      text.append(contentsOf: table.days[row].description.utf8)
+      text.append(UInt8(ascii: ","))
+      for column in 0..<width {
+        if let value = table.values[row * width + column] {
+          text.append(contentsOf: value.description.utf8)
+          text.append(UInt8(ascii: ","))
+        } else {
+          text.append(contentsOf: "N/A,".utf8)
+        }
       }
-      lines.append(line)
+      guard text.count <= maximumTextSize else { return nil }
     }
-    return lines.joined(separator: "\n") + "\n"
+    text.append(UInt8(ascii: "\n"))
+    return String(decoding: text, as: UTF8.self)
   }
 }

@@ -41,15 +41,12 @@ public enum ECBXMLFeed {
 
     var columnByCurrency: [CurrencyCode: Int] = [:]
     var currencies: [CurrencyCode] = []
-    // The cells as read, flat (a history has 280,000): each one's row, column and rate.
+    // The cells as read (a history has 280,000), each with its row and column: a day without rates costs its
+    // day only (``RateGrid/Builder``).
     var days: [CalendarDay] = []
-    var cellRows: [Int32] = []
-    var cellColumns: [Int32] = []
-    var cellSignificands: [UInt64] = []
-    var cellScales: [UInt8] = []
-    /// Rates too wide for 64 bits, by cell number (none in a published feed).
-    var wideValues: [Int: ExactDecimal] = [:]
-    var seenInRow: [Bool] = []
+    var cells = RateGrid.Builder()
+    /// The columns seen on the current day.
+    var seenInRow: Set<Int> = []
     var seenDays: Set<CalendarDay> = []
     var sawRoot = false
 
@@ -119,8 +116,9 @@ public enum ECBXMLFeed {
           throw fail("Cube time=\(RowError.quoted(time)) is not a YYYY-MM-DD date")
         }
         guard seenDays.insert(day).inserted else { throw fail("day \(day) appears twice") }
+        guard days.count < RateTable.maximumDays else { throw fail("\(day): \(RateTable.tooManyDays)") }
         days.append(day)
-        seenInRow = Array(repeating: false, count: currencies.count)
+        seenInRow.removeAll(keepingCapacity: true)
       }
       if let currencyBytes = attributeBytes("currency") {
         // Read from bytes: a history has 280,000 of these; a code seen before is not checked again.
@@ -157,19 +155,8 @@ public enum ECBXMLFeed {
           let text = rateBytes.map { String(decoding: $0, as: UTF8.self) } ?? ""
           throw fail("the \(code) rate \(RowError.quoted(text)) is not a positive decimal")
         }
-        if column >= seenInRow.count { seenInRow += repeatElement(false, count: column + 1 - seenInRow.count) }
-        guard !seenInRow[column] else { throw fail("currency \(code) appears twice on \(days[days.count - 1])") }
-        seenInRow[column] = true
-        cellRows.append(Int32(days.count - 1))
-        cellColumns.append(Int32(column))
-        if rate.significand <= Int128(UInt64.max), rate.scale < Int(RateGrid.CompactCells.absent) {
-          cellSignificands.append(UInt64(rate.significand))
-          cellScales.append(UInt8(rate.scale))
-        } else {
-          wideValues[cellScales.count] = rate
-          cellSignificands.append(0)
-          cellScales.append(0)
-        }
+        guard seenInRow.insert(column).inserted else { throw fail("currency \(code) appears twice on \(days[days.count - 1])") }
+        cells.append(row: days.count - 1, column: column, value: rate)
       }
     }
     guard !days.isEmpty, !currencies.isEmpty else {
@@ -179,26 +166,9 @@ public enum ECBXMLFeed {
     let order = days.indices.sorted { days[$0] < days[$1] }
     var rowOf = [Int](repeating: 0, count: days.count)
     for (position, row) in order.enumerated() { rowOf[row] = position }
-    let width = currencies.count
-    let pairs = currencies.map { CurrencyPair(base: .euro, quote: $0) }
-    let rowDays = order.map { days[$0] }
-    // 9 bytes a cell (``RateGrid/CompactCells``) when every rate fits, as published rates do.
-    if wideValues.isEmpty {
-      var compact = RateGrid.CompactCells()
-      compact.significands = Array(repeating: 0, count: days.count * width)
-      compact.scales = Array(repeating: RateGrid.CompactCells.absent, count: days.count * width)
-      for index in cellScales.indices {
-        let cell = rowOf[Int(cellRows[index])] * width + Int(cellColumns[index])
-        compact.significands[cell] = cellSignificands[index]
-        compact.scales[cell] = cellScales[index]
-      }
-      return RateTable(info: info, pairs: pairs, days: rowDays, grid: RateGrid(compact: compact))
-    }
-    var cells: [ExactDecimal?] = Array(repeating: nil, count: days.count * width)
-    for index in cellScales.indices {
-      cells[rowOf[Int(cellRows[index])] * width + Int(cellColumns[index])] =
-        wideValues[index] ?? ExactDecimal(significand: Int128(cellSignificands[index]), scale: Int(cellScales[index]))
-    }
-    return RateTable(info: info, pairs: pairs, days: rowDays, grid: RateGrid(cells))
+    cells.renumberRows(rowOf)
+    return RateTable(
+      info: info, pairs: currencies.map { CurrencyPair(base: .euro, quote: $0) }, days: order.map { days[$0] },
+      grid: cells.grid(rows: days.count, width: currencies.count))
   }
 }

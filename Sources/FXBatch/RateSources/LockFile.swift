@@ -111,8 +111,8 @@ public enum LockFile {
         fields.append(table.days[row].description)
         fields.append(table.nextDay(after: row)?.description ?? "-")
       }
-      let cells = table.values.row(row, width: table.pairs.count)
-      for column in used.columns { fields.append(cells[column]?.description ?? "N/A") }
+      let width = table.pairs.count
+      for column in used.columns { fields.append(table.values[row * width + column]?.description ?? "N/A") }
       lines.append(fields.joined(separator: " "))
     }
     try write(lines, to: path)
@@ -350,9 +350,12 @@ public enum LockFile {
     }
     let kept = try pairs(try value("pairs"))
     let others = try pairs(try value("other-pairs", optional: true))
+    guard kept.count + others.count <= RateTable.maximumPairs else { throw fail(index, RateTable.tooManyPairs) }
+    guard lines.count - index <= RateTable.maximumDays else { throw fail(index + 1, RateTable.tooManyDays) }
     var days: [CalendarDay] = []
     var nextDays: [CalendarDay?] = []
-    var values: [ExactDecimal?] = []
+    // The kept cells present only: the other pairs' columns hold none (``RateGrid/Builder``).
+    var cells = RateGrid.Builder()
     while index < lines.count {
       let fields = lines[index].split(separator: " ", omittingEmptySubsequences: false)
       index += 1
@@ -363,25 +366,20 @@ public enum LockFile {
         days.append(rowDay)
         nextDays.append(fields[2] == "-" ? nil : try day(String(fields[2]), line: index))
       } else {
-        guard fields[1] == "-", fields[2] == "-", values.isEmpty else { throw fail(index, "malformed rate line") }
+        guard fields[1] == "-", fields[2] == "-", nextDays.isEmpty else { throw fail(index, "malformed rate line") }
         nextDays.append(nil)
       }
-      for cell in fields[3...] {
-        if cell == "N/A" {
-          values.append(nil)
-        } else {
-          guard let value = ExactDecimal(cell), value.significand > 0 else { throw fail(index, "malformed rate \(cell)") }
-          values.append(value)
-        }
+      for (column, cell) in fields[3...].enumerated() where cell != "N/A" {
+        guard let value = ExactDecimal(cell), value.significand > 0 else { throw fail(index, "malformed rate \(cell)") }
+        cells.append(row: nextDays.count - 1, column: column, value: value)
       }
-      values.append(contentsOf: repeatElement(nil, count: others.count))
     }
     let width = kept.count + others.count
-    if values.isEmpty { values = Array(repeating: nil, count: width) }
     guard dated || nextDays.count == 1 else { throw fail(index, "an undated table has one rate line") }
     let info = RateSourceInfo(
       identifier: identifier, publisher: publisher, description: "\(description), frozen in the lock file \(path)")
-    var table = RateTable(info: info, pairs: kept + others, days: days, grid: RateGrid(values), undated: !dated)
+    var table = RateTable(
+      info: info, pairs: kept + others, days: days, grid: cells.grid(rows: max(days.count, 1), width: width), undated: !dated)
     coverage.partial = RateTable.Partial(
       holder: "the lock file \(path) (--frozen)", nextDays: nextDays.isEmpty ? [nil] : nextDays, keptColumns: kept.count)
     table.coverage = coverage

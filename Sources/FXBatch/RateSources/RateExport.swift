@@ -137,7 +137,7 @@ public struct RateExport: Sendable {
     let rows = table.rows(in: RatePeriod.Span(first: from, last: to, label: ""))
     var currencies: Set<CurrencyCode> = rows.isEmpty ? [] : [table.pivot]
     let width = table.pairs.count
-    for (column, pair) in table.pairs.enumerated() where rows.contains(where: { table.values[$0 * width + column] != nil }) {
+    for (column, pair) in table.pairs.enumerated() where table.values.hasRate(column: column, width: width, in: rows) {
       currencies.insert(pair.base)
       currencies.insert(pair.quote)
     }

@@ -7,14 +7,13 @@ extension RateTable {
   public func currencyCoverage(source: String) -> [CurrencyCoverage] {
     var first: [CurrencyCode: CalendarDay] = [:]
     var last: [CurrencyCode: CalendarDay] = [:]
-    let width = pairs.count
     if !isUndated {
-      for (row, day) in days.enumerated() {
-        for column in 0..<width where values[row * width + column] != nil {
-          for currency in [pairs[column].base, pairs[column].quote] {
-            if first[currency] == nil { first[currency] = day }
-            last[currency] = day
-          }
+      // Each column's first and last rows with a rate (a sparse grid has them at hand, whatever its days).
+      for column in pairs.indices {
+        guard let rows = values.firstAndLastRow(column: column, width: pairs.count, rows: days.count) else { continue }
+        for currency in [pairs[column].base, pairs[column].quote] {
+          first[currency] = min(first[currency] ?? days[rows.first], days[rows.first])
+          last[currency] = max(last[currency] ?? days[rows.last], days[rows.last])
         }
       }
     }

@@ -76,6 +76,35 @@ public struct RateTable: Sendable {
     pivot = baseCounts.max { lhs, rhs in (lhs.value, rhs.key) < (rhs.value, lhs.key) }?.key ?? .euro
   }
 
+  /// The most publication days a table may have: 200,000 is over 500 years of daily rates (the ECB's history
+  /// has 7,000). A source declaring more (a feed of a million empty `<Cube time>` days) is refused as it is
+  /// read, so memory stays bounded whatever the days' span.
+  public static let maximumDays = 200_000
+  /// The most pairs a table may have (its currencies are ISO 4217 codes, about 240): every pair of 100
+  /// currencies both ways is under 10,000.
+  public static let maximumPairs = 10_000
+
+  /// Why a source's rates are refused past ``maximumDays``.
+  static var tooManyDays: String {
+    "more than \(grouped(maximumDays)) days of rates; a rate source may have at most \(grouped(maximumDays)) (over 500 years of daily rates)"
+  }
+
+  /// Why a source's rates are refused past ``maximumPairs``.
+  static var tooManyPairs: String {
+    "more than \(grouped(maximumPairs)) currency pairs; a rate source may have at most \(grouped(maximumPairs))"
+  }
+
+  /// A count with thousands separators, as the messages write limits (`200,000`).
+  private static func grouped(_ count: Int) -> String {
+    var text = String(count)
+    var position = text.count - 3
+    while position > 0 {
+      text.insert(",", at: text.index(text.startIndex, offsetBy: position))
+      position -= 3
+    }
+    return text
+  }
+
   public var isUndated: Bool { undated }
   /// The source's first publication day (``Coverage/firstDay``, else the first row's).
   public var firstDay: CalendarDay? { coverage.firstDay ?? days.first }
@@ -247,19 +276,25 @@ public struct RateTable: Sendable {
     guard let last = lastDay, let newerLast = newer.lastDay, newerLast > last else { return self }
     var pairs = self.pairs
     for pair in newer.pairs where !pairs.contains(pair) { pairs.append(pair) }
-    var values: [ExactDecimal?] = []
-    for row in days.indices {
-      for pair in pairs {
-        values.append(columnByPair[pair].flatMap { self.values[row * self.pairs.count + $0] })
-      }
-    }
+    var mergedColumn: [CurrencyPair: Int] = [:]
+    for (column, pair) in pairs.enumerated() { mergedColumn[pair] = mergedColumn[pair] ?? column }
     let newRows = newer.days.indices.filter { newer.days[$0] > last }
-    for row in newRows {
-      for pair in pairs {
-        values.append(newer.columnByPair[pair].flatMap { newer.values[row * newer.pairs.count + $0] })
-      }
+    // The rates present only, so that the merge costs what the two tables hold, not days × pairs.
+    var builder = RateGrid.Builder()
+    values.forEachRate(rows: days.count, width: self.pairs.count) { row, column, value in
+      let pair = self.pairs[column]
+      // A pair named twice reads its first column, as ``quote(for:maxStaleness:)`` does.
+      if columnByPair[pair] == column, let merged = mergedColumn[pair] { builder.append(row: row, column: merged, value: value) }
     }
-    var merged = RateTable(info: info, pairs: pairs, days: days + newRows.map { newer.days[$0] }, values: values)
+    let firstNewRow = newRows.first ?? newer.days.count
+    newer.values.forEachRate(rows: newer.days.count, width: newer.pairs.count) { row, column, value in
+      let pair = newer.pairs[column]
+      guard row >= firstNewRow, newer.columnByPair[pair] == column, let merged = mergedColumn[pair] else { return }
+      builder.append(row: days.count + row - firstNewRow, column: merged, value: value)
+    }
+    let mergedDays = days + newRows.map { newer.days[$0] }
+    var merged = RateTable(
+      info: info, pairs: pairs, days: mergedDays, grid: builder.grid(rows: mergedDays.count, width: pairs.count))
     merged.laterSource = (newer.days[newRows[0]], newer.info.identifier)
     return merged
   }

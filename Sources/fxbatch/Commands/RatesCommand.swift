@@ -460,7 +460,12 @@ enum RatesCommand {
       return ExitStatus.fileError
     }
     guard let csv = ECBHistoryCSV.render(table), let first = table.firstDay, let last = table.lastDay else {
-      Console.error("fxbatch: \(url.absoluteString): not a history of euro reference rates\n")
+      // Kept as an ECB history CSV, where a day takes 4 bytes per currency with or without rates.
+      let reason =
+        table.pairs.allSatisfy({ $0.base == .euro })
+        ? "its \(table.days.count) days × \(table.pairs.count) currencies are larger than the rate cache keeps (\(ECBHistoryCSV.maximumTextSize >> 20) MB as an ECB history CSV); nothing was kept"
+        : "not a history of euro reference rates"
+      Console.error("fxbatch: \(url.absoluteString): \(reason)\n")
       return ExitStatus.fileError
     }
     if let problem = EmbeddedECBHistory.disagreement(with: table, today: (try? FXBatchCommand.today()) ?? last) {

@@ -18,8 +18,9 @@ struct RateTableMemoryTests {
 
   /// The issue's bound for a 10 MB rates file, feed or lock.
   static let peakLimitKiB = 300 * 1024
-  /// The issue asks 20 s; a debug build on a loaded 2-core machine gets twice that.
-  static let secondsLimit = 40.0
+  /// The issue asks 20 s (a release build parses the 10 MB rates file in about 1 s); a debug build took 7–27 s
+  /// for it on a 2-core machine running other suites at once.
+  static let secondsLimit = 60.0
 
   /// 15 currencies, every ordered pair of them: 210 pairs.
   static let pairs: [(String, String)] = {
@@ -232,5 +233,63 @@ struct RateTableMemoryTests {
     #expect(run.status == 2)
     #expect(
       run.standardError.contains("rates.lock:11:1: error: more than 200,000 days of rates"), "\(run.standardError)")
+  }
+
+  /// The USD/GBP rate of day `offset` in ``wideTableOverManyDaysConverts()``: `0.5`, the offset in four digits,
+  /// `1` (no trailing zero, so the rate is written as given).
+  static func wideRate(_ offset: Int) -> String {
+    let digits = String(offset)
+    return "0.5\(String(repeating: "0", count: 4 - digits.count))\(digits)1"
+  }
+
+  /// A table of 4,830 pairs (every pair of 70 currencies, one day) and 5,000 days of USD/GBP: the converter
+  /// loaded each day a file touches as a row of all its pairs (17 bytes a cell, 480 MB for 5,000 days); it now
+  /// lets its rows go past a million cells. Every record converts on its own day's rate.
+  @Test(.timeLimit(.minutes(3)))
+  func wideTableOverManyDaysConverts() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let codes = ISO4217.allCurrencies.map(\.code).filter { !["USD", "GBP"].contains($0.description) }.prefix(70)
+    let first = CalendarDay(iso8601: "2000-01-03")!
+    var text = "date,base,quote,rate\n"
+    for base in codes {
+      for quote in codes where quote != base { text += "\(first),\(base),\(quote),\(base < quote ? "2" : "0.5")\n" }
+    }
+    var records = "date,amount,from,to\n"
+    for offset in 0..<5_000 {
+      text += "\(first.adding(days: offset)),USD,GBP,\(Self.wideRate(offset))\n"
+      records += "\(first.adding(days: offset)),100,USD,GBP\n"
+    }
+    try directory.write("rates.csv", text)
+    try directory.write("in.csv", records)
+    let run = try measure(["convert", "-q", "--rates", "rates.csv", "in.csv", "-o", "out.csv"], in: directory)
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(run.peakResidentKiB < 150 * 1024, "peaked at \(run.peakResidentKiB) KiB")
+    let lines = try String(contentsOf: directory.url.appendingPathComponent("out.csv"), encoding: .utf8)
+      .split(separator: "\n")
+    #expect(lines.count == 5_001)
+    for (offset, line) in lines.dropFirst().enumerated() where offset % 499 == 0 || offset == 4_999 {
+      let day = first.adding(days: offset)
+      let rate = Self.wideRate(offset)
+      #expect(line.hasPrefix("\(day),100,USD,GBP,\(rate),"), "\(line)")
+      #expect(line.hasSuffix(",GBP,\(day),file:rates.csv USD/GBP=\(rate),ok,"), "\(line)")
+    }
+  }
+
+  /// A table whose two days are 9,000 years apart: the converter's day index covers the last century (4 bytes a
+  /// day of the span, per thread, before); the first day's records take the general path, with the same result.
+  @Test func tableSpanningTheCalendarConvertsAtBothEnds() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("rates.csv", "date,base,quote,rate\n0001-01-01,EUR,USD,1.5\n9999-12-01,EUR,USD,2.5\n")
+    try directory.write("in.csv", "date,amount,from,to\n0001-01-01,10,EUR,USD\n9999-12-01,10,EUR,USD\n0001-01-03,10,EUR,USD\n")
+    let run = try cli.run(["convert", "-q", "--rates", "rates.csv", "in.csv", "-o", "-"], in: directory.url)
+    #expect(run.status == 0, "\(run.standardError)")
+    #expect(
+      run.standardOutput.split(separator: "\n").dropFirst() == [
+        "0001-01-01,10,EUR,USD,1.5,15.00,USD,0001-01-01,file:rates.csv EUR/USD=1.5,ok,",
+        "9999-12-01,10,EUR,USD,2.5,25.00,USD,9999-12-01,file:rates.csv EUR/USD=2.5,ok,",
+        "0001-01-03,10,EUR,USD,1.5,15.00,USD,0001-01-01,file:rates.csv EUR/USD=1.5,fallback,",
+      ])
   }
 }

@@ -19,13 +19,23 @@
 struct TableConverter {
   let table: RateTable
   let rounding: RoundingMode
-  /// The cells as significand and scale (scale `0xFF`: not published, too wide for the fast path, or in a row
-  /// not loaded yet: see ``loadedRows``).
+  /// The cells as significand and scale (scale `0xFF`: not published or too wide for the fast path;
+  /// ``notLoaded``: not read yet; a row not loaded has no slot: see ``slotOfRow``).
   private var significands: [UInt64] = []
   private var scales: [UInt8] = []
   /// Each row's slot in ``significands``, ``scales`` and ``cellTexts`` (−1: not loaded): only the rows a file
   /// touches take memory.
   private var slotOfRow: [Int32]
+  /// The rows loaded, and the rows whose day text is made, to let them go (``unloadRows()``).
+  private var loadedRows: [Int32] = []
+  private var rowsWithDayText: [Int32] = []
+  /// The most cells loaded at once (17 bytes each, per thread): past it the rows loaded and their texts are let
+  /// go and loaded again when asked. The ECB history (7,000 days × 40 pairs) never reaches it; a table of
+  /// thousands of pairs would otherwise cost its width for every day a file touches.
+  private static let loadedCellLimit = 1 << 20
+  /// The most days before the table's last publication that ``rowByDay`` covers: a table whose days span from
+  /// the year 1000 must not cost 4 bytes a day of its span per thread. Earlier days take the general path.
+  private static let coveredDaySpan = 36_600
   private let width: Int
   /// The publication row of each day from ``firstDay``; −1 when the general rules decide (an error), −2 before
   /// the day is first asked.
@@ -97,11 +107,12 @@ struct TableConverter {
     self.maxStaleness = maxStaleness
     convertsAnswers = false
     if let first = table.days.first, let last = table.days.last {
-      firstDay = first.daysSinceEpoch
+      let covered = min(last.daysSinceEpoch - first.daysSinceEpoch + 1, Self.coveredDaySpan)
+      firstDay = last.daysSinceEpoch - covered + 1
       // Days after the last publication use its row while within --max-staleness; the array covers ten years
       // of them at most (a huge --max-staleness must not allocate gigabytes): later days take the general path.
       let after = min(max(0, maxStaleness), 3_660)
-      rowByDay = Array(repeating: Self.unknownRow, count: last.daysSinceEpoch - first.daysSinceEpoch + 1 + after)
+      rowByDay = Array(repeating: Self.unknownRow, count: covered + after)
     } else {
       firstDay = 0
       rowByDay = []
@@ -172,6 +183,7 @@ struct TableConverter {
     if slot < 0 { slot = load(row: row) }
     // rate = numerator ÷ denominator, each a product of published values: (nq·db) ÷ (dq·nb).
     let firstCell = slot * width + plan.first
+    if scales[firstCell] == Self.notLoaded { loadCell(firstCell, row: row, column: plan.first) }
     guard scales[firstCell] != 0xFF else { return nil }
     var numerator: UInt64 = 1
     var numeratorScale = 0
@@ -179,6 +191,7 @@ struct TableConverter {
     var denominatorScale = 0
     if let second = plan.second {
       let secondCell = slot * width + second
+      if scales[secondCell] == Self.notLoaded { loadCell(secondCell, row: row, column: second) }
       guard scales[secondCell] != 0xFF else { return nil }
       // toBase (first) inverted, then toQuote (second).
       if plan.firstInverted {
@@ -289,24 +302,52 @@ struct TableConverter {
     return converted
   }
 
-  /// Copies a row's cells into a new slot of ``significands`` and ``scales``.
+  /// The scale of a cell not read from the table yet.
+  private static let notLoaded: UInt8 = 0xFE
+
+  /// Gives a row a new slot of ``significands`` and ``scales``, its cells read from the table when first used
+  /// (``loadCell(_:row:column:)``): a row of a table of thousands of pairs costs a fill, not a read of each.
   ///
   /// - Returns: the slot.
   private mutating func load(row: Int) -> Int {
+    if significands.count + width > Self.loadedCellLimit { unloadRows() }
     let slot = significands.count / max(width, 1)
-    for value in table.values.row(row, width: width) {
-      if let value, value.significand > 0, value.significand <= Int128(UInt64.max >> 8) {
-        significands.append(UInt64(value.significand))
-        scales.append(UInt8(value.scale))
-      } else {
-        significands.append(0)
-        scales.append(0xFF)
-      }
-      cellTexts.append(-1)
-      cellTexts.append(-1)
-    }
+    loadedRows.append(Int32(row))
+    // Filled from arrays (not `repeatElement`, which a debug build appends element by element).
+    significands.append(contentsOf: [UInt64](repeating: 0, count: width))
+    scales.append(contentsOf: [UInt8](repeating: Self.notLoaded, count: width))
+    cellTexts.append(contentsOf: [Int32](repeating: -1, count: 2 * width))
     slotOfRow[row] = Int32(slot)
     return slot
+  }
+
+  /// Reads a cell of a loaded row from the table: its significand and scale, or scale `0xFF` (not published, or
+  /// too wide for the fast path).
+  private mutating func loadCell(_ cell: Int, row: Int, column: Int) {
+    if let value = table.values[row * width + column], value.significand > 0,
+      value.significand <= Int128(UInt64.max >> 8)
+    {
+      significands[cell] = UInt64(value.significand)
+      scales[cell] = UInt8(value.scale)
+    } else {
+      scales[cell] = 0xFF
+    }
+  }
+
+  /// Lets every loaded row and every text go (``loadedCellLimit``); a conversion made before is not used after:
+  /// each is written before the next record converts.
+  private mutating func unloadRows() {
+    for row in loadedRows { slotOfRow[Int(row)] = -1 }
+    for row in rowsWithDayText {
+      dayTexts[2 * Int(row)] = -1
+      dayTexts[2 * Int(row) + 1] = -1
+    }
+    loadedRows.removeAll(keepingCapacity: true)
+    rowsWithDayText.removeAll(keepingCapacity: true)
+    significands.removeAll(keepingCapacity: true)
+    scales.removeAll(keepingCapacity: true)
+    cellTexts.removeAll(keepingCapacity: true)
+    texts.removeAll(keepingCapacity: true)
   }
 
   @inline(__always)
@@ -327,6 +368,8 @@ struct TableConverter {
     significands = copy(significands)
     scales = copy(scales)
     slotOfRow = copy(slotOfRow)
+    loadedRows = copy(loadedRows)
+    rowsWithDayText = copy(rowsWithDayText)
     rowByDay = copy(rowByDay)
     rowDays = copy(rowDays)
     plans = copy(plans)
@@ -623,6 +666,7 @@ struct TableConverter {
     let length = texts.count - ByteCursor.wordCopyLimit - start
     dayTexts[2 * row] = Int32(start)
     dayTexts[2 * row + 1] = Int32(length)
+    rowsWithDayText.append(Int32(row))
     return (start, length)
   }
 

@@ -292,4 +292,45 @@ struct RateTableMemoryTests {
         "0001-01-03,10,EUR,USD,1.5,15.00,USD,0001-01-01,file:rates.csv EUR/USD=1.5,fallback,",
       ])
   }
+
+  /// 10,001 pairs of ISO 4217 codes, each with rate 1 (so both directions of a pair agree).
+  static let tooManyPairs: [String] = {
+    let codes = ISO4217.allCurrencies.map(\.code.description)
+    return Array(codes.flatMap { base in codes.filter { $0 != base }.map { "\(base)/\($0)" } }.prefix(10_001))
+  }()
+
+  /// A rates file of more pairs than ``RateTable/maximumPairs`` is refused at the line of the first pair past it.
+  @Test func ratesFileOfTooManyPairsIsRefused() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let lines = Self.tooManyPairs.map { "2024-01-02,\($0.replacingOccurrences(of: "/", with: ",")),1\n" }
+    try directory.write("rates.csv", "date,base,quote,rate\n" + lines.joined())
+    try directory.write("in.csv", "date,amount,from,to\n2024-01-02,100,EUR,USD\n")
+    let run = try cli.run(["convert", "-q", "--rates", "rates.csv", "in.csv", "-o", "out.csv"], in: directory.url)
+    #expect(run.status == 2)
+    #expect(
+      run.standardError.contains(
+        "rates.csv:10002:12: error: \(Self.tooManyPairs[10_000]): more than 10,000 currency pairs; a rate source may have at most 10,000"
+      ), "\(run.standardError)")
+  }
+
+  /// A lock whose pairs and other pairs are more than ``RateTable/maximumPairs`` is refused.
+  @Test func lockOfTooManyPairsIsRefused() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let body =
+      [
+        "fxbatch-lock/2", "source file:big.csv", "publisher big.csv", "description rates file big.csv",
+        "default-day 2000-01-01", "table dated", "first-day 2000-01-03", "last-day 2000-01-03", "pairs EUR/USD",
+        "other-pairs " + Self.tooManyPairs.dropFirst().joined(separator: " "), "rate 2000-01-03 - 1.1",
+      ].joined(separator: "\n") + "\n"
+    try directory.write("rates.lock", body + "sha256 \(SHA256Digest.hex(of: Array(body.utf8)))\n")
+    try directory.write("in.csv", "date,amount,from,to\n2000-01-03,100,EUR,USD\n")
+    let run = try cli.run(["convert", "-q", "--lock", "rates.lock", "--frozen", "in.csv", "-o", "out.csv"], in: directory.url)
+    #expect(run.status == 2)
+    #expect(
+      run.standardError.contains(
+        "rates.lock:10:1: error: more than 10,000 currency pairs; a rate source may have at most 10,000"),
+      "\(run.standardError)")
+  }
 }

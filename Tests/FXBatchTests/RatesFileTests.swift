@@ -98,6 +98,9 @@ struct RatesFileTests {
   func repeatedRate() throws {
     let table = try load("date,base,quote,rate\n2020-01-02,EUR,USD,1.1193\n2020-01-02,EUR,USD,1.11930\n").get()
     #expect(table.days.count == 1)
+    // The later spelling is kept.
+    let key = RateKey(base: .euro, quote: CurrencyCode("USD")!, day: table.days[0])
+    #expect(try table.quote(for: key, maxStaleness: 0).get().source.hasSuffix(" EUR/USD=1.11930"))
   }
 
   @Test(

@@ -105,8 +105,7 @@ public enum SimpleRatesCSV {
           throw fail(record.line, column(dateColumn), "\(day): \(RateTable.tooManyDays)")
         }
         // Compared as numbers: 1.1193 and 1.11930 are the same rate written twice, not a conflict.
-        let existingRate = storedRate(on: day, column: pairColumn)
-        if let existing = existingRate, existing.normalized != rate.normalized {
+        if let existing = storedRate(on: day, column: pairColumn), existing.normalized != rate.normalized {
           throw fail(
             record.line, column(columns.rate),
             "\(pair) on \(day.map(String.init(describing:)) ?? "every day") is given twice (\(existing) and \(rate))")
@@ -121,9 +120,13 @@ public enum SimpleRatesCSV {
             "\(pair) \(rate) and \(inverse) \(other) on \(day.map(String.init(describing:)) ?? "every day") are not inverses; give one direction"
           )
         }
-        if existingRate == nil {
-          cellByPlace[CellPlace(day: day?.daysSinceEpoch ?? Int.min, column: pairColumn)] = cellValues.count
-          cellDays.append(day?.daysSinceEpoch ?? Int.min)
+        // A rate given twice keeps its later spelling (1.11930), as the table always did.
+        let place = CellPlace(day: day?.daysSinceEpoch ?? Int.min, column: pairColumn)
+        if let index = cellByPlace[place] {
+          cellValues[index] = rate
+        } else {
+          cellByPlace[place] = cellValues.count
+          cellDays.append(place.day)
           cellColumns.append(pairColumn)
           cellValues.append(rate)
         }

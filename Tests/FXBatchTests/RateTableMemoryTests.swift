@@ -18,7 +18,7 @@ struct RateTableMemoryTests {
 
   /// The issue's bound for a 10 MB rates file, feed or lock.
   static let peakLimitKiB = 300 * 1024
-  /// The issue asks 20 s (a release build parses the 10 MB rates file in about 1 s); a debug build took 7–27 s
+  /// The issue asks 20 s (a release build converts with the 10 MB rates file in 2 s); a debug build took 7–27 s
   /// for it on a 2-core machine running other suites at once.
   static let secondsLimit = 60.0
 

@@ -155,6 +155,12 @@ struct RatesLockCommandTests {
         "is of that day, yet marked fallback"
       ),
       (
+        // A fraction off the published rate by less than fx_rate's 10 digits show: 1e9 USD became
+        // 875350140.05 EUR, not 875350140.06, status ok.
+        #""numerator": "1", "denominator": "1.142400000005", "rate": "0.8753501401", "fallback": false, "source": "frankfurter EUR/USD=1.1424""#,
+        #"is not what its source "frankfurter EUR/USD=1.1424" says"#
+      ),
+      (
         // Foundation reads the first of two members, Python and jq the last: neither is taken.
         #""numerator": "1", "denominator": "1.1424", "rate": "0.8753501401", "fallback": false, "source": "frankfurter EUR/USD=1.1424", "numerator": "2""#,
         "the member rates[0].numerator occurs twice"
@@ -291,6 +297,12 @@ struct RatesLockCommandTests {
     #expect(try check("USD", "GBP", "0.8338", "1.1172", "ecb-embedded EUR/USD=1.1172 EUR/GBP=0.8338") == nil)
     #expect(try check("EUR", "USD", "1.08333333333", "1", "calculator EUR/USD=1.083333333") == nil)
     #expect(try check("EUR", "USD", "1.08433333333", "1", "calculator EUR/USD=1.083333333") != nil)
+    // Only the calculator names a rounded rate: a published rate is exact, so a fraction that merely shows as it
+    // (1.14240000004 shows as 1.1424) is refused (it converted 1e9 EUR to 1142400000.04 USD, status ok).
+    #expect(try check("EUR", "USD", "1.14240000004", "1", "frankfurter EUR/USD=1.1424") != nil)
+    #expect(try check("EUR", "USD", "1.14240000004", "1", "frankfurter-v2 EUR/USD=1.1424") != nil)
+    #expect(try check("EUR", "USD", "1.14240000004", "1", "ecb-embedded EUR/USD=1.1424") != nil)
+    #expect(try check("EUR", "USD", "1.1424", "1", "frankfurter EUR/USD=1.1424") == nil)
     #expect(try check("GBP", "USD", "1.1172", "0.8339", "ecb-embedded EUR/GBP=0.8338 EUR/USD=1.1172") != nil)
     #expect(try check("VND", "EUR", "0.000038", "1", "frankfurter-v2 VND/EUR=3.7e-05") != nil)
   }

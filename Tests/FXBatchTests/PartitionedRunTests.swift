@@ -177,6 +177,37 @@ struct PartitionedRunTests {
     #expect(!FileManager.default.fileExists(atPath: directory.path + "/bad.json"))
   }
 
+  // A report file far larger than any fxbatch writes was read whole before it was parsed (a 3 GB sparse file:
+  // 6.3 GB of memory, still reading after 30 s): it is refused unread. A report read from a pipe (`<(…)`,
+  // /dev/stdin), which was refused as 'cannot be read', is merged.
+  @Test func aHugeReportIsRefusedUnreadAndAPipedOneIsMerged() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let header = Self.fields.joined(separator: ",")
+    for (index, chunk) in Self.chunks(of: Self.records(count: 40, seed: 5), parts: 2).enumerated() {
+      _ = try directory.write("part-\(index).csv", chunk)
+      _ = try cli.run(
+        ["convert", "part-\(index).csv", "-o", "-", "-q", "--header", header, "--report", "part-\(index).json"],
+        in: directory.url)
+    }
+    let huge = directory.url.appendingPathComponent("huge.json")
+    #expect(FileManager.default.createFile(atPath: huge.path, contents: Data("{".utf8)))
+    let handle = try FileHandle(forWritingTo: huge)
+    try handle.truncate(atOffset: UInt64(ReportPart.maximumSize) + 1)
+    try handle.close()
+    let refused = try cli.run(["report", "merge", "part-0.json", "huge.json", "-o", "total.json"], in: directory.url)
+    #expect(refused.status == 2)
+    #expect(refused.standardError.contains("huge.json:1:1: error: the report is larger than the 512 MB"), "\(refused.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: directory.path + "/total.json"))
+    let second = try Data(contentsOf: directory.url.appendingPathComponent("part-1.json"))
+    let piped = try cli.run(
+      ["report", "merge", "part-0.json", "/dev/stdin", "-o", "piped.json"], in: directory.url, input: second)
+    #expect(piped.status == 0, "\(piped.standardError)")
+    let files = try cli.run(["report", "merge", "part-0.json", "part-1.json", "-o", "files.json"], in: directory.url)
+    #expect(files.status == 0)
+    #expect(try Self.report("piped.json", in: directory).totals == (try Self.report("files.json", in: directory).totals))
+  }
+
   // Issue 30: report merge took a part as it said: one whose unrounded total contradicted its own
   // reconciliation (the merged difference came out −10,999.98), a wrong difference, a member given twice (which
   // fxbatch read first and Python and jq last), and a copy written again in another layout, whose counts were

@@ -53,14 +53,8 @@ enum ReportCommand {
     var seen: [String: String] = [:]
     var seenPaths: [String: String] = [:]
     for path in parsed.positionals.dropFirst() {
-      let data: Data
-      do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-        let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file"
-        Console.error("\(path):1:1: error: \(reason)\n")
-        return ExitStatus.fileError
-      }
       let part: ReportPart
-      do { part = try ReportPart(bytes: [UInt8](data), name: path) } catch {
+      do { part = try ReportPart(bytes: try ReportPart.contents(of: path), name: path) } catch {
         Console.error("\(error)\n")
         return ExitStatus.fileError
       }

@@ -17,6 +17,9 @@ enum Interrupts {
   private static let finishedStatus = Atomic<Int32>(-1)
 
   static func install() {
+    // A file past the size limit (`ulimit -f`) raises SIGXFSZ, which kills the process without a word and
+    // leaves its temporary files; ignored, the write fails with EFBIG and the run reports it as any full disk.
+    signal(SIGXFSZ, SIG_IGN)
     for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
       signal(signalNumber, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())

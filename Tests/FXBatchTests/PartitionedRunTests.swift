@@ -177,6 +177,38 @@ struct PartitionedRunTests {
     #expect(!FileManager.default.fileExists(atPath: directory.path + "/bad.json"))
   }
 
+  // A merged report given again with one of its parts (or two merged reports sharing a part) was merged: its
+  // files list the part's, so their records were counted twice (5 records of 3, every total doubled for the
+  // part's currencies). A file the same in every figure in two parts is refused; files without records are not.
+  @Test func aMergedReportWithOneOfItsPartsIsRefused() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let header = Self.fields.joined(separator: ",")
+    for (index, chunk) in Self.chunks(of: Self.records(count: 60, seed: 9), parts: 3).enumerated() {
+      _ = try directory.write("part-\(index).csv", chunk)
+      _ = try cli.run(
+        ["convert", "part-\(index).csv", "-o", "-", "-q", "--header", header, "--report", "part-\(index).json"],
+        in: directory.url)
+    }
+    let merged = try cli.run(["report", "merge", "part-0.json", "part-1.json", "-o", "m01.json"], in: directory.url)
+    #expect(merged.status == 0, "\(merged.standardError)")
+    let other = try cli.run(["report", "merge", "part-1.json", "part-2.json", "-o", "m12.json"], in: directory.url)
+    #expect(other.status == 0, "\(other.standardError)")
+    for (parts, message) in [
+      (["m01.json", "part-1.json"], "part-1.json: its file part-1.csv is one m01.json counts already"),
+      (["part-0.json", "m01.json"], "m01.json: its file part-0.csv is one part-0.json counts already"),
+      (["m01.json", "m12.json"], "m12.json: its file part-1.csv is one m01.json counts already"),
+    ] {
+      let refused = try cli.run(["report", "merge"] + parts + ["-o", "total.json"], in: directory.url)
+      #expect(refused.status == 2)
+      #expect(refused.standardError.contains(message), "\(refused.standardError)")
+      #expect(!FileManager.default.fileExists(atPath: directory.path + "/total.json"))
+    }
+    let whole = try cli.run(["report", "merge", "m01.json", "part-2.json", "-o", "total.json"], in: directory.url)
+    #expect(whole.status == 0, "\(whole.standardError)")
+    #expect(try Self.report("total.json", in: directory).totals.records == 60)
+  }
+
   // A report file far larger than any fxbatch writes was read whole before it was parsed (a 3 GB sparse file:
   // 6.3 GB of memory, still reading after 30 s): it is refused unread. A report read from a pipe (`<(…)`,
   // /dev/stdin), which was refused as 'cannot be read', is merged.

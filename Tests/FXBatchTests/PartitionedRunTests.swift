@@ -209,6 +209,31 @@ struct PartitionedRunTests {
     #expect(try Self.report("total.json", in: directory).totals.records == 60)
   }
 
+  // Two empty partitions read from standard input (Spark leaves many) write reports alike in every value: the
+  // merge refused the whole job as 'the same report'. Reports without records add nothing and are merged.
+  @Test func reportsOfEmptyPartitionsAreMerged() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let header = Self.fields.joined(separator: ",")
+    let lines = Self.records(count: 30, seed: 3)
+    _ = try directory.write("all.csv", ([header] + lines).joined(separator: "\n") + "\n")
+    #expect(try cli.run(["rates", "lock", "all.csv", "-o", "rates.lock"], in: directory.url).status == 0)
+    let chunk = ["convert", "-", "-o", "-", "-q", "--lock", "rates.lock", "--frozen", "--header", header, "--delimiter", ","]
+    for (index, input) in ["", lines.joined(separator: "\n") + "\n", ""].enumerated() {
+      let run = try cli.run(chunk + ["--report", "part-\(index).json"], in: directory.url, input: Data(input.utf8))
+      #expect(run.status == 0, "\(run.standardError)")
+    }
+    let merged = try cli.run(
+      ["report", "merge", "part-0.json", "part-1.json", "part-2.json", "-o", "total.json"], in: directory.url)
+    #expect(merged.status == 0, "\(merged.standardError)")
+    #expect(try Self.report("total.json", in: directory).totals == (try Self.report("part-1.json", in: directory).totals))
+    // A part with records given twice is still refused.
+    _ = try directory.write("copy.json", try directory.read("part-1.json"))
+    let twice = try cli.run(["report", "merge", "part-1.json", "copy.json", "-o", "bad.json"], in: directory.url)
+    #expect(twice.status == 2)
+    #expect(twice.standardError.contains("the same report as part-1.json"), "\(twice.standardError)")
+  }
+
   // A report file far larger than any fxbatch writes was read whole before it was parsed (a 3 GB sparse file:
   // 6.3 GB of memory, still reading after 30 s): it is refused unread. A report read from a pipe (`<(…)`,
   // /dev/stdin), which was refused as 'cannot be read', is merged.

@@ -118,6 +118,13 @@ struct RatesLockCommandTests {
     let refused = try cli.run(["rates", "lock", "in.csv"], in: directory.url)
     #expect(refused.status == 64)
     #expect(refused.standardError.contains("rates lock needs -o LOCKFILE"))
+    // A lock path that cannot be written is named by the option given (it said '--lock /nonexistent/x.lock').
+    let unwritable = try cli.run(["rates", "lock", "in.csv", "-o", "/nonexistent-fxbatch/x.lock"], in: directory.url)
+    #expect(unwritable.status == 64)
+    #expect(unwritable.standardError.contains("fxbatch: error: -o /nonexistent-fxbatch/x.lock: no such directory"), "\(unwritable.standardError)")
+    let empty = try cli.run(["rates", "lock", "in.csv", "-o", ""], in: directory.url)
+    #expect(empty.status == 64)
+    #expect(empty.standardError.contains("rates lock needs -o LOCKFILE"), "\(empty.standardError)")
   }
 
   // Issue 30: a version 1 lock has no digest, so each rate is checked against what its own fx_source says. A

@@ -211,6 +211,25 @@ struct RatesLockCommandTests {
     let edited = try cli.run(["convert", "-q", "-o", "-", "--lock", "cut.lock", "--frozen", "in.csv"], in: directory.url)
     #expect(edited.status == 2)
     #expect(edited.standardError.contains("digest does not match"))
+    // A checkout's CRLF line ends (git core.autocrlf) and an editor's byte order mark were refused as 'not an
+    // fxbatch lock file': undone, they give back the written bytes, which the digest checks.
+    let crlf = text.replacingOccurrences(of: "\n", with: "\r\n")
+    for (name, content) in [("crlf", crlf), ("bom", "\u{FEFF}" + text), ("both", "\u{FEFF}" + String(crlf.dropLast()))] {
+      try directory.write("\(name).lock", content)
+      let read = try cli.run(["convert", "-q", "-o", "\(name).csv", "--lock", "\(name).lock", "--frozen", "in.csv"], in: directory.url)
+      #expect(read.status == 0, "\(name): \(read.standardError)")
+      #expect(try directory.read("\(name).csv") == (try directory.read("live.csv")))
+    }
+    // Still an edit: a changed figure, or one line end left LF among CRLFs.
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let mixed = lines.enumerated().map { $0.offset == 2 ? $0.element : $0.element + "\r" }.joined(separator: "\n")
+    let rate = try #require(lines.first { $0.hasPrefix("rate ") })
+    for content in [mixed, crlf.replacingOccurrences(of: rate, with: rate + "1")] {
+      try directory.write("bad.lock", content)
+      let refused = try cli.run(["convert", "-q", "-o", "-", "--lock", "bad.lock", "--frozen", "in.csv"], in: directory.url)
+      #expect(refused.status == 2)
+      #expect(refused.standardError.contains("bad.lock:"), "\(refused.standardError)")
+    }
   }
 
   // Issue 30: a run that failed (an input that cannot be read: exit 2, nothing converted) left an empty lock

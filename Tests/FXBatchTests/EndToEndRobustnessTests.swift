@@ -171,6 +171,32 @@ struct EndToEndRobustnessTests {
     #expect(try directory.fileNames().isEmpty)
   }
 
+  // A file size limit (`ulimit -f`, a quota) ended the run by SIGXFSZ: exit 153 without a word, the output's
+  // temporary file (100 KiB of it) left beside it, nothing saying the output was not written. The write now
+  // fails as on a full disk: one line why, exit 2, no temporary file, and a lock there is kept as it was.
+  @Test func aFileSizeLimitIsAWriteErrorNotASilentDeath() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let lines = (0..<5_000).map { "2024-01-0\(2 + $0 % 3),\(1_000 + $0).25,USD,EUR" }
+    try directory.write("in.csv", (["date,amount,from,to"] + lines).joined(separator: "\n") + "\n")
+    #expect(try cli.run(["convert", "-q", "-o", "-", "--lock", "rates.lock", "in.csv"], in: directory.url).status == 0)
+    let lock = try directory.read("rates.lock")
+    var shell = CLIRunner(executable: URL(fileURLWithPath: "/bin/sh"))
+    shell.environment = cli.environment
+    // 1 KiB blocks: the output (about 200 KB) passes the limit; the shell's `exec` keeps its limit.
+    let run = try shell.run(
+      [
+        "-c", #"ulimit -f 64 && exec "$0" convert -q -o out.csv --lock rates.lock --report report.json in.csv"#,
+        cli.executable.path,
+      ], in: directory.url)
+    #expect(run.status == 2, "\(run.standardError)")
+    #expect(run.standardError.contains("in.csv:1:1: error: cannot write the output: File too large"), "\(run.standardError)")
+    #expect(run.standardError.contains("the lock there is kept as it was"), "\(run.standardError)")
+    let names = try directory.fileNames()
+    #expect(names.sorted() == ["in.csv", "rates.lock", "report.json"], "\(names)")
+    #expect(try directory.read("rates.lock") == lock)
+  }
+
   // Issue 30: a SIGTERM that came right after the output's rename exited 143, as if the complete output had
   // been cut short. Once every file is in place the run is finished: a signal then exits with the run's own
   // status. Deterministic without a seam: standard error is a pipe the test filled beforehand, so the run

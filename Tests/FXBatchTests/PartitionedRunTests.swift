@@ -177,6 +177,94 @@ struct PartitionedRunTests {
     #expect(!FileManager.default.fileExists(atPath: directory.path + "/bad.json"))
   }
 
+  // A merged report given again with one of its parts (or two merged reports sharing a part) was merged: its
+  // files list the part's, so their records were counted twice (5 records of 3, every total doubled for the
+  // part's currencies). A file the same in every figure in two parts is refused; files without records are not.
+  @Test func aMergedReportWithOneOfItsPartsIsRefused() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let header = Self.fields.joined(separator: ",")
+    for (index, chunk) in Self.chunks(of: Self.records(count: 60, seed: 9), parts: 3).enumerated() {
+      _ = try directory.write("part-\(index).csv", chunk)
+      _ = try cli.run(
+        ["convert", "part-\(index).csv", "-o", "-", "-q", "--header", header, "--report", "part-\(index).json"],
+        in: directory.url)
+    }
+    let merged = try cli.run(["report", "merge", "part-0.json", "part-1.json", "-o", "m01.json"], in: directory.url)
+    #expect(merged.status == 0, "\(merged.standardError)")
+    let other = try cli.run(["report", "merge", "part-1.json", "part-2.json", "-o", "m12.json"], in: directory.url)
+    #expect(other.status == 0, "\(other.standardError)")
+    for (parts, message) in [
+      (["m01.json", "part-1.json"], "part-1.json: its file part-1.csv is one m01.json counts already"),
+      (["part-0.json", "m01.json"], "m01.json: its file part-0.csv is one part-0.json counts already"),
+      (["m01.json", "m12.json"], "m12.json: its file part-1.csv is one m01.json counts already"),
+    ] {
+      let refused = try cli.run(["report", "merge"] + parts + ["-o", "total.json"], in: directory.url)
+      #expect(refused.status == 2)
+      #expect(refused.standardError.contains(message), "\(refused.standardError)")
+      #expect(!FileManager.default.fileExists(atPath: directory.path + "/total.json"))
+    }
+    let whole = try cli.run(["report", "merge", "m01.json", "part-2.json", "-o", "total.json"], in: directory.url)
+    #expect(whole.status == 0, "\(whole.standardError)")
+    #expect(try Self.report("total.json", in: directory).totals.records == 60)
+  }
+
+  // Two empty partitions read from standard input (Spark leaves many) write reports alike in every value: the
+  // merge refused the whole job as 'the same report'. Reports without records add nothing and are merged.
+  @Test func reportsOfEmptyPartitionsAreMerged() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let header = Self.fields.joined(separator: ",")
+    let lines = Self.records(count: 30, seed: 3)
+    _ = try directory.write("all.csv", ([header] + lines).joined(separator: "\n") + "\n")
+    #expect(try cli.run(["rates", "lock", "all.csv", "-o", "rates.lock"], in: directory.url).status == 0)
+    let chunk = ["convert", "-", "-o", "-", "-q", "--lock", "rates.lock", "--frozen", "--header", header, "--delimiter", ","]
+    for (index, input) in ["", lines.joined(separator: "\n") + "\n", ""].enumerated() {
+      let run = try cli.run(chunk + ["--report", "part-\(index).json"], in: directory.url, input: Data(input.utf8))
+      #expect(run.status == 0, "\(run.standardError)")
+    }
+    let merged = try cli.run(
+      ["report", "merge", "part-0.json", "part-1.json", "part-2.json", "-o", "total.json"], in: directory.url)
+    #expect(merged.status == 0, "\(merged.standardError)")
+    #expect(try Self.report("total.json", in: directory).totals == (try Self.report("part-1.json", in: directory).totals))
+    // A part with records given twice is still refused.
+    _ = try directory.write("copy.json", try directory.read("part-1.json"))
+    let twice = try cli.run(["report", "merge", "part-1.json", "copy.json", "-o", "bad.json"], in: directory.url)
+    #expect(twice.status == 2)
+    #expect(twice.standardError.contains("the same report as part-1.json"), "\(twice.standardError)")
+  }
+
+  // A report file far larger than any fxbatch writes was read whole before it was parsed (a 3 GB sparse file:
+  // 6.3 GB of memory, still reading after 30 s): it is refused unread. A report read from a pipe (`<(…)`,
+  // /dev/stdin), which was refused as 'cannot be read', is merged.
+  @Test func aHugeReportIsRefusedUnreadAndAPipedOneIsMerged() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let header = Self.fields.joined(separator: ",")
+    for (index, chunk) in Self.chunks(of: Self.records(count: 40, seed: 5), parts: 2).enumerated() {
+      _ = try directory.write("part-\(index).csv", chunk)
+      _ = try cli.run(
+        ["convert", "part-\(index).csv", "-o", "-", "-q", "--header", header, "--report", "part-\(index).json"],
+        in: directory.url)
+    }
+    let huge = directory.url.appendingPathComponent("huge.json")
+    #expect(FileManager.default.createFile(atPath: huge.path, contents: Data("{".utf8)))
+    let handle = try FileHandle(forWritingTo: huge)
+    try handle.truncate(atOffset: UInt64(ReportPart.maximumSize) + 1)
+    try handle.close()
+    let refused = try cli.run(["report", "merge", "part-0.json", "huge.json", "-o", "total.json"], in: directory.url)
+    #expect(refused.status == 2)
+    #expect(refused.standardError.contains("huge.json:1:1: error: the report is larger than the 512 MB"), "\(refused.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: directory.path + "/total.json"))
+    let second = try Data(contentsOf: directory.url.appendingPathComponent("part-1.json"))
+    let piped = try cli.run(
+      ["report", "merge", "part-0.json", "/dev/stdin", "-o", "piped.json"], in: directory.url, input: second)
+    #expect(piped.status == 0, "\(piped.standardError)")
+    let files = try cli.run(["report", "merge", "part-0.json", "part-1.json", "-o", "files.json"], in: directory.url)
+    #expect(files.status == 0)
+    #expect(try Self.report("piped.json", in: directory).totals == (try Self.report("files.json", in: directory).totals))
+  }
+
   // Issue 30: report merge took a part as it said: one whose unrounded total contradicted its own
   // reconciliation (the merged difference came out −10,999.98), a wrong difference, a member given twice (which
   // fxbatch read first and Python and jq last), and a copy written again in another layout, whose counts were

@@ -118,6 +118,13 @@ struct RatesLockCommandTests {
     let refused = try cli.run(["rates", "lock", "in.csv"], in: directory.url)
     #expect(refused.status == 64)
     #expect(refused.standardError.contains("rates lock needs -o LOCKFILE"))
+    // A lock path that cannot be written is named by the option given (it said '--lock /nonexistent/x.lock').
+    let unwritable = try cli.run(["rates", "lock", "in.csv", "-o", "/nonexistent-fxbatch/x.lock"], in: directory.url)
+    #expect(unwritable.status == 64)
+    #expect(unwritable.standardError.contains("fxbatch: error: -o /nonexistent-fxbatch/x.lock: no such directory"), "\(unwritable.standardError)")
+    let empty = try cli.run(["rates", "lock", "in.csv", "-o", ""], in: directory.url)
+    #expect(empty.status == 64)
+    #expect(empty.standardError.contains("rates lock needs -o LOCKFILE"), "\(empty.standardError)")
   }
 
   // Issue 30: a version 1 lock has no digest, so each rate is checked against what its own fx_source says. A
@@ -153,6 +160,12 @@ struct RatesLockCommandTests {
       (
         #""numerator": "1", "denominator": "1.1424", "rate": "0.8753501401", "fallback": true, "source": "frankfurter EUR/USD=1.1424""#,
         "is of that day, yet marked fallback"
+      ),
+      (
+        // A fraction off the published rate by less than fx_rate's 10 digits show: 1e9 USD became
+        // 875350140.05 EUR, not 875350140.06, status ok.
+        #""numerator": "1", "denominator": "1.142400000005", "rate": "0.8753501401", "fallback": false, "source": "frankfurter EUR/USD=1.1424""#,
+        #"is not what its source "frankfurter EUR/USD=1.1424" says"#
       ),
       (
         // Foundation reads the first of two members, Python and jq the last: neither is taken.
@@ -198,6 +211,25 @@ struct RatesLockCommandTests {
     let edited = try cli.run(["convert", "-q", "-o", "-", "--lock", "cut.lock", "--frozen", "in.csv"], in: directory.url)
     #expect(edited.status == 2)
     #expect(edited.standardError.contains("digest does not match"))
+    // A checkout's CRLF line ends (git core.autocrlf) and an editor's byte order mark were refused as 'not an
+    // fxbatch lock file': undone, they give back the written bytes, which the digest checks.
+    let crlf = text.replacingOccurrences(of: "\n", with: "\r\n")
+    for (name, content) in [("crlf", crlf), ("bom", "\u{FEFF}" + text), ("both", "\u{FEFF}" + String(crlf.dropLast()))] {
+      try directory.write("\(name).lock", content)
+      let read = try cli.run(["convert", "-q", "-o", "\(name).csv", "--lock", "\(name).lock", "--frozen", "in.csv"], in: directory.url)
+      #expect(read.status == 0, "\(name): \(read.standardError)")
+      #expect(try directory.read("\(name).csv") == (try directory.read("live.csv")))
+    }
+    // Still an edit: a changed figure, or one line end left LF among CRLFs.
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let mixed = lines.enumerated().map { $0.offset == 2 ? $0.element : $0.element + "\r" }.joined(separator: "\n")
+    let rate = try #require(lines.first { $0.hasPrefix("rate ") })
+    for content in [mixed, crlf.replacingOccurrences(of: rate, with: rate + "1")] {
+      try directory.write("bad.lock", content)
+      let refused = try cli.run(["convert", "-q", "-o", "-", "--lock", "bad.lock", "--frozen", "in.csv"], in: directory.url)
+      #expect(refused.status == 2)
+      #expect(refused.standardError.contains("bad.lock:"), "\(refused.standardError)")
+    }
   }
 
   // Issue 30: a run that failed (an input that cannot be read: exit 2, nothing converted) left an empty lock
@@ -291,6 +323,12 @@ struct RatesLockCommandTests {
     #expect(try check("USD", "GBP", "0.8338", "1.1172", "ecb-embedded EUR/USD=1.1172 EUR/GBP=0.8338") == nil)
     #expect(try check("EUR", "USD", "1.08333333333", "1", "calculator EUR/USD=1.083333333") == nil)
     #expect(try check("EUR", "USD", "1.08433333333", "1", "calculator EUR/USD=1.083333333") != nil)
+    // Only the calculator names a rounded rate: a published rate is exact, so a fraction that merely shows as it
+    // (1.14240000004 shows as 1.1424) is refused (it converted 1e9 EUR to 1142400000.04 USD, status ok).
+    #expect(try check("EUR", "USD", "1.14240000004", "1", "frankfurter EUR/USD=1.1424") != nil)
+    #expect(try check("EUR", "USD", "1.14240000004", "1", "frankfurter-v2 EUR/USD=1.1424") != nil)
+    #expect(try check("EUR", "USD", "1.14240000004", "1", "ecb-embedded EUR/USD=1.1424") != nil)
+    #expect(try check("EUR", "USD", "1.1424", "1", "frankfurter EUR/USD=1.1424") == nil)
     #expect(try check("GBP", "USD", "1.1172", "0.8339", "ecb-embedded EUR/GBP=0.8338 EUR/USD=1.1172") != nil)
     #expect(try check("VND", "EUR", "0.000038", "1", "frankfurter-v2 VND/EUR=3.7e-05") != nil)
   }

@@ -27,6 +27,9 @@ struct RetryPolicyTests {
     let policy = RetryPolicy()
     #expect(policy.delay(after: 1, retryAfter: "1") == 1)
     #expect(policy.delay(after: 1, retryAfter: "3600") == policy.maximumRetryAfter)
+    // Delay-seconds past Int are a long wait (they were ignored: a retry at once), capped like any.
+    #expect(policy.delay(after: 1, retryAfter: "99999999999999999999") == policy.maximumRetryAfter)
+    #expect(policy.delay(after: 1, retryAfter: " 99999999999999999999999999999999999999999 ") == policy.maximumRetryAfter)
     // RFC 9110's example date, 5 seconds after "now".
     let now = try #require(ISO8601DateFormatter().date(from: "1994-11-06T08:49:32Z"))
     #expect(policy.delay(after: 1, retryAfter: "Sun, 06 Nov 1994 08:49:37 GMT", now: now) == 5)

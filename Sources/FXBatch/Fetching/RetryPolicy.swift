@@ -41,7 +41,11 @@ public struct RetryPolicy: Sendable {
   /// A `Retry-After` value in seconds: delta-seconds or an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`).
   static func seconds(retryAfter: String, now: Date) -> TimeInterval? {
     let text = retryAfter.trimmingWhitespace
-    if let seconds = Int(text), seconds >= 0 { return TimeInterval(seconds) }
+    // delay-seconds is 1*DIGIT, of any length: a value past Int (`99999999999999999999`) asks for a very long
+    // wait, not for none (it was ignored, and the run retried at once, four times in 2 s).
+    if !text.isEmpty, text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+      return Int(text).map(TimeInterval.init) ?? .infinity
+    }
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = TimeZone(identifier: "GMT")

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why the reports of runs over parts of the data cannot be merged (`fxbatch report merge`).
 public struct ReportMergeError: Error, CustomStringConvertible, Sendable {
   public let description: String
@@ -25,6 +27,7 @@ extension RunReport {
       throw ReportMergeError("\(firstName): unknown rounding \(first.rounding)")
     }
     for (name, part) in parts where part.rounding == first.rounding { try part.checkReconciliation(name: name, rounding: rounding) }
+    try checkNoFileCountedTwice(parts)
     var merged = first
     merged.files = []
     merged.totals = Counts()
@@ -87,6 +90,29 @@ extension RunReport {
   /// The most reports merged at once, and the largest count a report may hold: their sums stay far within `Int`.
   static let maximumParts = 9_000
   static let largestCount = 1_000_000_000_000_000
+
+  /// Refuses parts that count the same file's run twice: a merged report given with one of its parts (its
+  /// `files` list theirs), or two merged reports sharing a part. A file is the same when its entry is the same
+  /// in every value — names, counts, reconciliation; a file without records adds nothing and is let be (empty
+  /// partitions read from standard input all look alike).
+  static func checkNoFileCountedTwice(_ parts: [(name: String, report: RunReport)]) throws(ReportMergeError) {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    var counted: [Data: String] = [:]
+    for (name, part) in parts {
+      var own: [Data] = []
+      for file in part.files where file.counts.records > 0 {
+        guard let key = try? encoder.encode(file) else { continue }
+        if let earlier = counted[key] {
+          throw ReportMergeError(
+            "\(name): its file \(file.input) is one \(earlier) counts already, the same in every figure: a merged report and one of its parts, or a part merged twice, would count its records twice"
+          )
+        }
+        own.append(key)
+      }
+      for key in own { counted[key] = name }
+    }
+  }
 
   /// Refuses a report whose figures do not hold together (edited by hand, or not fxbatch's): counts negative or
   /// past ``largestCount``, totals that are not the sum of their parts or of the files', error codes that do not

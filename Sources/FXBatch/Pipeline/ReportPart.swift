@@ -41,6 +41,40 @@ public struct ReportPart: Sendable {
   /// files or so).
   static let maximumValues = 10_000_000
 
+  /// The largest report file read, in bytes: ``maximumValues`` values take about 400 MB as fxbatch writes
+  /// them. A larger file is refused before it is read (a 3 GB file was read whole: 6.3 GB of memory).
+  public static let maximumSize = 512 << 20
+
+  /// Reads a report file whole, at most ``maximumSize`` bytes: a regular file, or a pipe (`<(…)`) read to its
+  /// end.
+  ///
+  /// - Parameter path: the file.
+  /// - Returns: its bytes.
+  /// - Throws: ``ReportMergeError`` naming the file when it does not exist, cannot be read, or is larger than
+  ///   ``maximumSize``.
+  public static func contents(of path: String) throws(ReportMergeError) -> [UInt8] {
+    func fail(_ reason: String) -> ReportMergeError { ReportMergeError("\(path):1:1: error: \(reason)") }
+    let tooLarge = fail(
+      "the report is larger than the \(maximumSize >> 20) MB a report may have (a report fxbatch writes is far smaller)")
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw fail(errno == ENOENT ? "no such file" : "cannot be read") }
+    defer { close(descriptor) }
+    var status = stat()
+    if fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG, Int(status.st_size) > maximumSize {
+      throw tooLarge
+    }
+    // Read in chunks: a pipe's size is known only at its end.
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 20)
+    while true {
+      let got = FileBytes.read(from: descriptor, into: &chunk)
+      guard got >= 0 else { throw fail("cannot be read") }
+      if got == 0 { return bytes }
+      guard bytes.count + got <= maximumSize else { throw tooLarge }
+      bytes.append(contentsOf: chunk[..<got])
+    }
+  }
+
   /// What a report's JSON lacks, in a line (not Foundation's whole description).
   private static func decodingProblem(_ error: Error) -> String {
     switch error {

@@ -31,9 +31,12 @@ extension LockFile {
         ? "the rate of \(pair) on \(key.day) names no published rate in its source \"\(source)\" to check it against"
         : "the published rates its source \"\(source)\" names do not make a \(pair) rate"
     }
-    // A service that answers a quotient (the calculator: rhs ÷ lhs) names the rate as `fx_rate` shows it,
-    // rounded to 10 significant digits: that text is what it says.
-    let shown = legs.count == 1 && legs[0].base == pair.base && legs[0].quote == pair.quote && legs[0].text == rate.decimalText()
+    // The calculator answers a quotient (rhs ÷ lhs) and names the rate as `fx_rate` shows it, rounded to 10
+    // significant digits: that text is what it says. Only the calculator: every other writer names the rates
+    // as published, so its fraction must be exactly theirs (a forged 1.14240000004 shows as 1.1424 too).
+    let shown =
+      source.hasPrefix("calculator ") && legs.count == 1 && legs[0].base == pair.base && legs[0].quote == pair.quote
+      && legs[0].text == rate.decimalText()
     guard let left = rate.numerator.multiplied(by: named.denominator),
       let right = named.numerator.multiplied(by: rate.denominator), left == right || shown
     else {

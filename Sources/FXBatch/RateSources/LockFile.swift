@@ -208,10 +208,26 @@ public enum LockFile {
         path: path, line: 1, column: 1,
         message: "cannot read the lock file: \(reason) (a run with --lock FILE and without --frozen writes it)")
     }
-    let bytes = [UInt8](data)
+    let bytes = asWritten([UInt8](data))
     if bytes.starts(with: Array((version2 + "\n").utf8)) { return try loadVersion2(bytes, path: path) }
     let (quotes, defaultDay) = try loadVersion1(data, path: path)
     return (.quotes(LockedQuotes(quotes: quotes)), defaultDay)
+  }
+
+  /// A version 2 lock's bytes as fxbatch wrote them, when a checkout or an editor only changed its line ends to
+  /// CRLF (git's `core.autocrlf`) or put a UTF-8 byte order mark before it: written lines never hold a carriage
+  /// return, so undoing those gives back the very bytes, and the digest still checks every one of them.
+  /// Anything else is returned as it is.
+  static func asWritten(_ bytes: [UInt8]) -> [UInt8] {
+    var text = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+    guard text.starts(with: Array((version2 + "\r\n").utf8)) else { return text }
+    var lines = text.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+    // Every line end a CRLF (the last line's may be missing): else it is not a converted lock.
+    let ended = lines.dropLast()
+    guard ended.allSatisfy({ $0.last == UInt8(ascii: "\r") }) else { return text }
+    lines = ended.map { $0.dropLast() } + [lines[lines.count - 1].last == UInt8(ascii: "\r") ? lines[lines.count - 1].dropLast() : lines[lines.count - 1]]
+    text = Array(lines.joined(separator: [UInt8(ascii: "\n")]))
+    return text
   }
 
   private static func loadVersion2(_ bytes: [UInt8], path: String) throws(RatesFileError) -> (

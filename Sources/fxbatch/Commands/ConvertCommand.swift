@@ -319,9 +319,11 @@ enum ConvertCommand {
       for flag in ["--frozen", "--plan", "--no-header-output"] where parsed.has(flag) {
         throw UsageError("\(flag) is for convert; rates lock writes the lock file -o names")
       }
-      guard let path = parsed.value("--output"), path != "-" else {
+      guard let path = parsed.value("--output"), path != "-", !path.isEmpty else {
         throw UsageError("rates lock needs -o LOCKFILE, the lock file to write")
       }
+      // Checked under the name the user gave (it is convert's --lock from here on).
+      try WrittenPath.check(path, option: "-o")
       guard !parsed.positionals.isEmpty else {
         throw UsageError("rates lock needs the files whose rate keys to lock (- for standard input)")
       }

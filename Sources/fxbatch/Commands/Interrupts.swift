@@ -17,8 +17,8 @@ enum Interrupts {
   private static let finishedStatus = Atomic<Int32>(-1)
 
   static func install() {
-    // A file written past `ulimit -f` is a write that fails (EFBIG), which the run reports or works around (a
-    // part's temporary file), not a signal that kills it and leaves its temporary files.
+    // A file past the size limit (`ulimit -f`) raises SIGXFSZ, which kills the process without a word and
+    // leaves its temporary files; ignored, the write fails with EFBIG and the run reports it as any full disk.
     signal(SIGXFSZ, SIG_IGN)
     for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
       signal(signalNumber, SIG_IGN)

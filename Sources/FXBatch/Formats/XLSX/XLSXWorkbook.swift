@@ -41,6 +41,7 @@ public struct XLSXWorkbook: Equatable, Sendable {
     for relationship in related where relationship.type.hasSuffix("/worksheet") && worksheets[relationship.id] == nil {
       worksheets[relationship.id] = relationship.target
     }
+    let ids = Set(related.lazy.map(\.id))
     let part = try XLSXPartReader(package: package, entry: workbook)
     var sheets: [Sheet] = []
     var usesDate1904 = false
@@ -49,8 +50,15 @@ public struct XLSXWorkbook: Equatable, Sendable {
         // An xsd:boolean after its white space is collapsed: "1" or "true" (openpyxl also reads "TRUE").
         usesDate1904 = ["1", "true"].contains((part.attribute("date1904") ?? "").trimmingWhitespace.lowercased())
       } else if part.isElement(XML_READER_TYPE_ELEMENT, named: "sheet") {
-        let target = part.attribute("id", namespace: relationshipsNamespace).flatMap { worksheets[$0] }
-        sheets.append(Sheet(name: part.attribute("name") ?? "", entry: target))
+        let name = part.attribute("name") ?? ""
+        let id = part.attribute("id", namespace: relationshipsNamespace) ?? ""
+        // A sheet whose r:id names no relationship at all is damaged (not a chart sheet, whose names one).
+        guard ids.contains(id) else {
+          throw .missingPart(
+            path: package.path,
+            part: "relationship \"\(id)\" of sheet \"\(name)\" in \(PathText.lastComponent(of: entry)).rels")
+        }
+        sheets.append(Sheet(name: name, entry: worksheets[id]))
       }
     }
     for sheet in sheets {

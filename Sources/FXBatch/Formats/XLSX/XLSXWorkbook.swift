@@ -30,6 +30,7 @@ public struct XLSXWorkbook: Equatable, Sendable {
   ///
   /// - Throws: ``XLSXError/missingPart(path:part:)`` when the relationships lead nowhere, or as the parts' reads.
   public static func read(from package: ZipPackage) throws(XLSXError) -> XLSXWorkbook {
+    try refuseNamesDifferingInCase(package)
     let root = try relationships(of: "", in: package)
     guard let entry = root.first(where: { $0.type.hasSuffix("/officeDocument") })?.target,
       let workbook = package.entry(named: entry)
@@ -70,6 +71,21 @@ public struct XLSXWorkbook: Equatable, Sendable {
       entry: entry, sheets: sheets,
       sharedStringsEntry: related.first { $0.type.hasSuffix("/sharedStrings") }?.target,
       stylesEntry: related.first { $0.type.hasSuffix("/styles") }?.target, usesDate1904: usesDate1904)
+  }
+
+  /// Refuses two entries whose names differ only in ASCII case: OPC compares part names case-insensitively
+  /// (ECMA-376 part 2, 9.1.1.1.2), so they are one part twice, and which one a reader takes is a guess
+  /// (`XL/worksheets/sheet1.xml` beside `xl/worksheets/sheet1.xml` was accepted, the second left in the copy).
+  static func refuseNamesDifferingInCase(_ package: ZipPackage) throws(XLSXError) {
+    var names: [String: String] = [:]
+    for entry in package.entries {
+      let folded = String(decoding: entry.name.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+      if let other = names.updateValue(entry.name, forKey: folded) {
+        throw .package(
+          .duplicateEntry(
+            path: package.path, name: "\(other) (and \(entry.name): an .xlsx part name's case does not count)"))
+      }
+    }
   }
 
   /// A part's relationships (`<folder>/_rels/<name>.rels`; `_rels/.rels` for the package, `part` ""), their

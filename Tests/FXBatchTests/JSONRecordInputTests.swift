@@ -240,10 +240,37 @@ struct JSONRecordInputTests {
     #expect(RecordFormat.sniff(Array(text.utf8)[...], recordsPath: recordsPath) == expected)
   }
 
-  /// UTF-16 is XML: fxbatch reads no other format in it. UTF-16BE `<?`, UTF-16LE byte order mark and `<`.
-  @Test(arguments: [[0x00, 0x3C, 0x00, 0x3F], [0xFF, 0xFE, 0x3C, 0x00], [0xFE, 0xFF, 0x00, 0x0A] as [UInt8]])
+  /// UTF-16 markup is XML: UTF-16BE `<?`, a UTF-16LE byte order mark and `<`, a UTF-16BE one, a line end and `<`.
+  @Test(arguments: [
+    [0x00, 0x3C, 0x00, 0x3F], [0xFF, 0xFE, 0x3C, 0x00], [0xFE, 0xFF, 0x00, 0x0A, 0x00, 0x20, 0x00, 0x3C] as [UInt8],
+  ])
   func utf16IsSniffedAsXML(prefix: [UInt8]) {
     #expect(RecordFormat.sniff(prefix[...], recordsPath: []) == .xml)
+  }
+
+  /// A UTF-16 byte order mark before text that is not markup is CSV (Excel's "Unicode Text" export, or
+  /// `iconv -t UTF-16`): it was sniffed as XML and refused as "malformed XML: Document is empty".
+  @Test(arguments: ["UTF-16LE", "UTF-16BE"])
+  func utf16TextIsSniffedAsCSV(encoding: String) throws {
+    let text = "date\tamount\tcurrency\n2025-03-03\t10\tUSD\n"
+    let bytes: [UInt8] =
+      encoding == "UTF-16LE"
+      ? [0xFF, 0xFE] + text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+      : [0xFE, 0xFF] + text.utf16.flatMap { [UInt8($0 >> 8), UInt8($0 & 0xFF)] }
+    #expect(RecordFormat.sniff(bytes[...], recordsPath: []) == .csv)
+    #expect(RecordFormat.sniff([0xFF, 0xFE, 0x0A, 0x00][...], recordsPath: []) == .csv)
+    // A file without a name's extension, and standard input, convert as CSV.
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = try directory.write(bytes, named: "export")
+    let cli = try CLIRunner()
+    for input in [path, "-"] {
+      let run = try cli.run(
+        ["convert", "--to", "EUR", input, "-o", directory.path + "/out.csv"], in: directory.url,
+        input: Data(bytes))
+      #expect(run.status == 0, "\(run.standardError)")
+      #expect(run.standardError.contains("1 record: 1 ok"), "\(run.standardError)")
+    }
   }
 
   @Test(arguments: [

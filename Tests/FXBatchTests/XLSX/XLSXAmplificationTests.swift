@@ -98,6 +98,54 @@ struct XLSXAmplificationTests {
       ])
   }
 
+  /// `libreoffice.xlsx`'s workbook part with `sheets` as its sheets.
+  static func workbookPart(sheets: String) -> String {
+    #"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="\#(relationshipsNamespace)"><sheets>\#(sheets)</sheets></workbook>"#
+  }
+
+  /// A sheet whose `r:id` names no relationship (or that has none) is a damaged workbook, not a chart sheet
+  /// (whose `r:id` names a chartsheet relationship): it was refused as "a chart sheet, not a worksheet".
+  @Test(arguments: [#"r:id="rId9""#, ""])
+  func aSheetWhoseIdNamesNoRelationshipIsADamagedWorkbook(idAttribute: String) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let sheets = #"<sheet name="Payments" sheetId="1" \#(idAttribute)/><sheet name="Notes" sheetId="2" r:id="rId3"/>"#
+    try Self.workbook(replacing: [("xl/workbook.xml", Self.workbookPart(sheets: sheets))], named: "book.xlsx", in: directory)
+    let path = directory.path + "/book.xlsx"
+    let id = idAttribute.isEmpty ? "" : "rId9"
+    #expect(
+      throws: XLSXError.missingPart(path: path, part: "relationship \"\(id)\" of sheet \"Payments\" in workbook.xml.rels")
+    ) { try XLSXWorkbook.read(from: ZipPackage(path: path)) }
+    let run = try cli.run(["convert", "--to", "EUR", "book.xlsx"], in: directory.url)
+    #expect(run.status == 2)
+    #expect(run.standardError.contains("the package has no relationship"), "\(run.standardError)")
+    #expect(!run.standardError.contains("chart sheet"), "\(run.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: directory.path + "/book.converted.xlsx"))
+  }
+
+  /// Two sheets whose relationships lead to one part: converting one rewrote the part, so the other sheet got the
+  /// fx columns too. The sheet is refused; a sheet with a part of its own still converts.
+  @Test func aSheetSharingItsPartWithAnotherIsRefused() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let sheets =
+      #"<sheet name="Payments" sheetId="1" r:id="rId2"/><sheet name="Copy" sheetId="3" r:id="rId2"/>"#
+      + #"<sheet name="Notes" sheetId="2" r:id="rId3"/>"#
+    try Self.workbook(replacing: [("xl/workbook.xml", Self.workbookPart(sheets: sheets))], named: "book.xlsx", in: directory)
+    for sheet in ["Payments", "Copy"] {
+      let run = try cli.run(["convert", "--to", "EUR", "--sheet", sheet, "book.xlsx"], in: directory.url)
+      #expect(run.status == 2)
+      let other = sheet == "Payments" ? "Copy" : "Payments"
+      #expect(
+        run.standardError.contains(
+          "sheet \"\(sheet)\" shares its part xl/worksheets/sheet1.xml with sheet \"\(other)\", which the annotated copy would change too"
+        ), "\(run.standardError)")
+      #expect(!FileManager.default.fileExists(atPath: directory.path + "/book.converted.xlsx"))
+    }
+    let notes = try cli.run(["convert", "--to", "EUR", "--sheet", "Notes", "book.xlsx"], in: directory.url)
+    #expect(!notes.standardError.contains("shares its part"), "\(notes.standardError)")
+  }
+
   static func sheet(dimension: String = "", rows: String) -> String {
     #"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">\#(dimension)<sheetData>\#(rows)</sheetData></worksheet>"#
   }

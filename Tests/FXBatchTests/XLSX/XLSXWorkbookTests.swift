@@ -80,7 +80,7 @@ struct XLSXWorkbookTests {
     }
     let noSheet = directory.path + "/no-sheet.xlsx"
     let sheetRelationship = #"""
-      <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/missing.xml"/></Relationships>
+      <Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId2" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/missing.xml"/><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" Target="worksheets/sheet2.xml"/></Relationships>
       """#
     try ZipPackage(path: input).write(
       to: noSheet, replacing: [("xl/_rels/workbook.xml.rels", .bytes(Array(sheetRelationship.utf8)))])

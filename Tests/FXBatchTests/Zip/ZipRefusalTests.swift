@@ -41,6 +41,26 @@ struct ZipRefusalTests {
     #expect(throws: expected) { try ZipPackage(path: path) }
   }
 
+  /// An `.xlsx` whose entries' names differ only in case (`XL/worksheets/sheet1.xml` beside the sheet): OPC part
+  /// names are case-insensitive, so it is one part twice; it was converted, the other entry copied along.
+  @Test func anXLSXWithTwoEntriesDifferingOnlyInCaseIsRefused() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.path + "/book.xlsx"
+    try ZipPackage(path: Self.workbook("libreoffice.xlsx")).write(
+      to: path, replacing: [("XL/Worksheets/Sheet1.xml", .bytes(Array(Self.sheet.utf8)))])
+    let expected = XLSXError.package(
+      .duplicateEntry(
+        path: path,
+        name: "xl/worksheets/sheet1.xml (and XL/Worksheets/Sheet1.xml: an .xlsx part name's case does not count)"))
+    #expect(throws: expected) { try XLSXWorkbook.read(from: ZipPackage(path: path)) }
+    let cli = try CLIRunner()
+    let run = try cli.run(["convert", "--to", "EUR", "book.xlsx"], in: directory.url)
+    #expect(run.status == 2)
+    #expect(run.standardError.contains("an .xlsx part name's case does not count"), "\(run.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: directory.path + "/book.converted.xlsx"))
+  }
+
   @Test func theCompoundFilesAreToldApart() throws {
     for (name, encrypted) in [("legacy.xls", false), ("password-protected.xlsx", true)] {
       let descriptor = open(try Self.workbook(name), O_RDONLY)

@@ -84,6 +84,15 @@ struct XLSXBook {
         path: displayPath, message: "sheet \(RowError.quoted(chosen.name)) is a chart sheet, not a worksheet",
         hint: "choose a worksheet with --sheet NAME|NUMBER")
     }
+    // The copy rewrites the sheet's part: a part another sheet shows too would give that sheet the fx cells.
+    let sharing = workbook.sheets.filter { $0.entry == name }
+    if sharing.count > 1 {
+      let other = sharing.first { $0.name != chosen.name } ?? chosen
+      throw FileError(
+        path: displayPath,
+        message:
+          "sheet \(RowError.quoted(chosen.name)) shares its part \(name) with sheet \(RowError.quoted(other.name)), which the annotated copy would change too: a damaged workbook")
+    }
     return (workbook, chosen, entry)
   }
 

@@ -30,6 +30,7 @@ public struct XLSXWorkbook: Equatable, Sendable {
   ///
   /// - Throws: ``XLSXError/missingPart(path:part:)`` when the relationships lead nowhere, or as the parts' reads.
   public static func read(from package: ZipPackage) throws(XLSXError) -> XLSXWorkbook {
+    try refuseNamesDifferingInCase(package)
     let root = try relationships(of: "", in: package)
     guard let entry = root.first(where: { $0.type.hasSuffix("/officeDocument") })?.target,
       let workbook = package.entry(named: entry)
@@ -41,6 +42,7 @@ public struct XLSXWorkbook: Equatable, Sendable {
     for relationship in related where relationship.type.hasSuffix("/worksheet") && worksheets[relationship.id] == nil {
       worksheets[relationship.id] = relationship.target
     }
+    let ids = Set(related.lazy.map(\.id))
     let part = try XLSXPartReader(package: package, entry: workbook)
     var sheets: [Sheet] = []
     var usesDate1904 = false
@@ -49,8 +51,15 @@ public struct XLSXWorkbook: Equatable, Sendable {
         // An xsd:boolean after its white space is collapsed: "1" or "true" (openpyxl also reads "TRUE").
         usesDate1904 = ["1", "true"].contains((part.attribute("date1904") ?? "").trimmingWhitespace.lowercased())
       } else if part.isElement(XML_READER_TYPE_ELEMENT, named: "sheet") {
-        let target = part.attribute("id", namespace: relationshipsNamespace).flatMap { worksheets[$0] }
-        sheets.append(Sheet(name: part.attribute("name") ?? "", entry: target))
+        let name = part.attribute("name") ?? ""
+        let id = part.attribute("id", namespace: relationshipsNamespace) ?? ""
+        // A sheet whose r:id names no relationship at all is damaged (not a chart sheet, whose names one).
+        guard ids.contains(id) else {
+          throw .missingPart(
+            path: package.path,
+            part: "relationship \"\(id)\" of sheet \"\(name)\" in \(PathText.lastComponent(of: entry)).rels")
+        }
+        sheets.append(Sheet(name: name, entry: worksheets[id]))
       }
     }
     for sheet in sheets {
@@ -62,6 +71,21 @@ public struct XLSXWorkbook: Equatable, Sendable {
       entry: entry, sheets: sheets,
       sharedStringsEntry: related.first { $0.type.hasSuffix("/sharedStrings") }?.target,
       stylesEntry: related.first { $0.type.hasSuffix("/styles") }?.target, usesDate1904: usesDate1904)
+  }
+
+  /// Refuses two entries whose names differ only in ASCII case: OPC compares part names case-insensitively
+  /// (ECMA-376 part 2, 9.1.1.1.2), so they are one part twice, and which one a reader takes is a guess
+  /// (`XL/worksheets/sheet1.xml` beside `xl/worksheets/sheet1.xml` was accepted, the second left in the copy).
+  static func refuseNamesDifferingInCase(_ package: ZipPackage) throws(XLSXError) {
+    var names: [String: String] = [:]
+    for entry in package.entries {
+      let folded = String(decoding: entry.name.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+      if let other = names.updateValue(entry.name, forKey: folded) {
+        throw .package(
+          .duplicateEntry(
+            path: package.path, name: "\(other) (and \(entry.name): an .xlsx part name's case does not count)"))
+      }
+    }
   }
 
   /// A part's relationships (`<folder>/_rels/<name>.rels`; `_rels/.rels` for the package, `part` ""), their

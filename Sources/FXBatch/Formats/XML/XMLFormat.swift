@@ -10,11 +10,29 @@ enum XMLFormat: FileFormat {
   static let displayName = "XML"
   static let fileExtensions = ["xml"]
 
-  /// `<` after the byte order mark and whitespace; or UTF-16 (a byte order mark, or `<?` in two-byte units),
-  /// the only format fxbatch reads in UTF-16.
+  /// `<` after the byte order mark and whitespace, in UTF-8 or in UTF-16 (after a UTF-16 byte order mark, or
+  /// `<?` in two-byte units without one). A UTF-16 byte order mark alone does not make XML: CSV is read in
+  /// UTF-16 too (Excel's "Unicode Text" export), and such a file or stream without a name was refused as
+  /// "malformed XML: Document is empty".
   static func recognizes(raw: ArraySlice<UInt8>, content: ArraySlice<UInt8>, recordsPath: [String]) -> Bool {
-    let utf16Starts: [[UInt8]] = [[0xFF, 0xFE], [0xFE, 0xFF], [0x3C, 0x00, 0x3F, 0x00], [0x00, 0x3C, 0x00, 0x3F]]
-    return utf16Starts.contains { raw.starts(with: $0) } || content.first == UInt8(ascii: "<")
+    if raw.starts(with: [0x3C, 0x00, 0x3F, 0x00]) || raw.starts(with: [0x00, 0x3C, 0x00, 0x3F]) { return true }
+    let bigEndian: Bool
+    if raw.starts(with: [0xFF, 0xFE]) {
+      bigEndian = false
+    } else if raw.starts(with: [0xFE, 0xFF]) {
+      bigEndian = true
+    } else {
+      return content.first == UInt8(ascii: "<")
+    }
+    var index = raw.startIndex + 2
+    while index + 1 < raw.endIndex {
+      let (first, second) = (UInt16(raw[index]), UInt16(raw[index + 1]))
+      let unit = bigEndian ? first << 8 | second : second << 8 | first
+      if unit == 0x3C { return true }
+      guard [0x20, 0x09, 0x0A, 0x0D].contains(unit) else { return false }
+      index += 2
+    }
+    return false
   }
 
   static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {

@@ -86,24 +86,15 @@ public struct RateTable: Sendable {
 
   /// Why a source's rates are refused past ``maximumDays``.
   static var tooManyDays: String {
-    "more than \(grouped(maximumDays)) days of rates; a rate source may have at most \(grouped(maximumDays)) (over 500 years of daily rates)"
+    "more than \(maximumDays.groupedText) days of rates; a rate source may have at most \(maximumDays.groupedText) (over 500 years of daily rates)"
   }
 
   /// Why a source's rates are refused past ``maximumPairs``.
   static var tooManyPairs: String {
-    "more than \(grouped(maximumPairs)) currency pairs; a rate source may have at most \(grouped(maximumPairs))"
+    "more than \(maximumPairs.groupedText) currency pairs; a rate source may have at most \(maximumPairs.groupedText)"
   }
 
   /// A count with thousands separators, as the messages write limits (`200,000`).
-  private static func grouped(_ count: Int) -> String {
-    var text = String(count)
-    var position = text.count - 3
-    while position > 0 {
-      text.insert(",", at: text.index(text.startIndex, offsetBy: position))
-      position -= 3
-    }
-    return text
-  }
 
   public var isUndated: Bool { undated }
   /// The source's first publication day (``Coverage/firstDay``, else the first row's).

@@ -15,6 +15,8 @@ public enum XLSXError: Error, Equatable, Sendable, CustomStringConvertible {
   /// A cell with a value whose type (`t`) is none of ECMA-376's (`b`, `d`, `e`, `inlineStr`, `n`, `s`, `str`):
   /// what its value means is unknown (read as a number, `t=" s"` would give a shared string's index).
   case unknownCellType(path: String, entry: String, line: Int, reference: String, type: String)
+  /// A part declares more sheets or relationships than a workbook may have (``XLSXWorkbook/maximumDeclarations``).
+  case tooManyDeclarations(path: String, entry: String, what: String, limit: Int)
 
   public var description: String {
     switch self {
@@ -34,6 +36,9 @@ public enum XLSXError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unknownCellType(let path, let entry, let line, let reference, let type):
       return
         "\(path): error: \(entry):\(line): cell \(reference) has the type \"\(type)\", which is none of a sheet's (b, d, e, inlineStr, n, s, str)"
+    case .tooManyDeclarations(let path, let entry, let what, let limit):
+      return
+        "\(path): error: \(entry): more than \(limit.groupedText) \(what); the file is refused so that memory stays bounded (a workbook of Excel or LibreOffice has far fewer)"
     }
   }
 }

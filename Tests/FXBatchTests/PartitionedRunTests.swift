@@ -195,14 +195,25 @@ struct PartitionedRunTests {
     let other = try cli.run(["report", "merge", "part-1.json", "part-2.json", "-o", "m12.json"], in: directory.url)
     #expect(other.status == 0, "\(other.standardError)")
     for (parts, message) in [
-      (["m01.json", "part-1.json"], "part-1.json: its file part-1.csv is one m01.json counts already"),
-      (["part-0.json", "m01.json"], "m01.json: its file part-0.csv is one part-0.json counts already"),
-      (["m01.json", "m12.json"], "m12.json: its file part-1.csv is one m01.json counts already"),
+      (["m01.json", "part-1.json"], "part-1.json: its file part-1.csv is counted in m01.json already"),
+      (["part-0.json", "m01.json"], "m01.json: its file part-0.csv is counted in part-0.json already"),
+      (["m01.json", "m12.json"], "m12.json: its file part-1.csv is counted in m01.json already"),
     ] {
       let refused = try cli.run(["report", "merge"] + parts + ["-o", "total.json"], in: directory.url)
       #expect(refused.status == 2)
       #expect(refused.standardError.contains(message), "\(refused.standardError)")
       #expect(!FileManager.default.fileExists(atPath: directory.path + "/total.json"))
+    }
+    // -o naming one of the parts (or a link to it) would replace it: refused, the part kept.
+    try FileManager.default.createSymbolicLink(atPath: directory.path + "/link.json", withDestinationPath: "m01.json")
+    let before = try Data(contentsOf: directory.url.appendingPathComponent("m01.json"))
+    for output in ["m01.json", "./m01.json", "link.json"] {
+      let overwriting = try cli.run(["report", "merge", "m01.json", "part-2.json", "-o", output], in: directory.url)
+      #expect(overwriting.status == 64)
+      #expect(
+        overwriting.standardError.contains("-o \(output): is the report m01.json, which is merged, not replaced"),
+        "\(overwriting.standardError)")
+      #expect(try Data(contentsOf: directory.url.appendingPathComponent("m01.json")) == before)
     }
     let whole = try cli.run(["report", "merge", "m01.json", "part-2.json", "-o", "total.json"], in: directory.url)
     #expect(whole.status == 0, "\(whole.standardError)")

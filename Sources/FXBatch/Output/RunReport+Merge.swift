@@ -105,7 +105,7 @@ extension RunReport {
         guard let key = try? encoder.encode(file) else { continue }
         if let earlier = counted[key] {
           throw ReportMergeError(
-            "\(name): its file \(file.input) is one \(earlier) counts already, the same in every figure: a merged report and one of its parts, or a part merged twice, would count its records twice"
+            "\(name): its file \(file.input) is counted in \(earlier) already, the same in every figure: a merged report and one of its parts, or a part merged twice, would count its records twice"
           )
         }
         own.append(key)

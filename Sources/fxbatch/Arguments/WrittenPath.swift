@@ -28,4 +28,10 @@ enum WrittenPath {
       throw UsageError("\(option) \(path): no such directory \(parent)")
     }
   }
+
+  /// Whether two paths name one existing file (the same device and inode: a link or another spelling too).
+  static func isSameFile(_ first: String, _ second: String) -> Bool {
+    var (a, b) = (stat(), stat())
+    return stat(first, &a) == 0 && stat(second, &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino
+  }
 }

@@ -96,7 +96,7 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--max-input-size"], valueName: "BYTES",
       help:
-        "Refuse a stream (standard input, a pipe, a device) longer than\nBYTES (default 4G; K, M, G suffixes): it is copied to $TMPDIR",
+        "Refuse a stream (standard input, a pipe, a device) copied to\n$TMPDIR to be read twice when longer than BYTES (default 4G;\n1K to 64G); a stream read in one pass is not copied",
       group: .input),
     OptionSpec(
       names: ["--rates"], valueName: "FILE",
@@ -222,7 +222,8 @@ enum ConvertCommand {
     ],
     footer: """
       EXIT STATUS: 0 all records converted (fallback included), 1 some records failed,
-                   2 a file could not be read or parsed (nothing written for it), 64 usage error.
+                   2 a file could not be read, parsed or written (nothing written for it), or
+                   a lock file asked for was not written, 64 usage error.
       """,
     argumentCompletion: .file)
 
@@ -345,7 +346,7 @@ enum ConvertCommand {
     for file in report.files { if let fileError = file.fileError { Console.error(fileError + "\n") } }
     if let lockFileError = report.lockFileError { Console.error(lockFileError + "\n") }
     if !quiet, let lockFile = report.lockFile {
-      var line = "\(lockFile): the rates of \(report.rates.source.identifier)"
+      var line = "\(lockFile): written, the rates of \(report.rates.source.identifier)"
       if let fetch = report.fetch {
         line += "; requests: \(fetch.requests) sent, \(fetch.retries) retries, \(fetch.failedRequests) failed"
       }

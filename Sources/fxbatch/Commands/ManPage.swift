@@ -43,7 +43,8 @@ enum ManPage {
     lines += [
       ".TP", "0", "Every record converted (fallback included); for other commands, success.",
       ".TP", "1", "Some records failed (each says why in its fx_error field), or a rate was not found.",
-      ".TP", "2", "A file could not be read or parsed (nothing written for it).",
+      ".TP", "2",
+      "A file could not be read, parsed or written (nothing written for it), or a lock file asked for was not written or replaced (the outputs are written).",
       ".TP", "64", "A usage error: an unknown or misspelled option or command (fxbatch suggests the closest), or a bad value.",
     ]
     lines += [

@@ -43,7 +43,13 @@ enum ReportCommand {
       guard let output = parsed.value("--output"), !output.isEmpty else {
         throw UsageError("report merge needs -o FILE (- for standard output)")
       }
-      if output != "-" { try WrittenPath.check(output, option: "-o") }
+      if output != "-" {
+        try WrittenPath.check(output, option: "-o")
+        // The merged report replaces its file: a part given as -o would be lost.
+        if let part = parsed.positionals.dropFirst().first(where: { WrittenPath.isSameFile($0, output) }) {
+          throw UsageError("-o \(output): is the report \(part), which is merged, not replaced; write the merge elsewhere")
+        }
+      }
     } catch {
       return FXBatchCommand.usageError(error, usage: fullUsage)
     }

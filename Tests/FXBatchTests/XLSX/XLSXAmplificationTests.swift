@@ -25,17 +25,25 @@ struct XLSXAmplificationTests {
 
   static let relationshipsNamespace = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 
+  /// The fixture's first sheet, and the relationships to its part, its styles and its shared strings.
+  static let firstSheet = #"<sheet name="Payments" sheetId="1" r:id="rId2"/>"#
+  static let firstRelationships =
+    #"<Relationship Id="rId1" Type="\#(relationshipsNamespace)/styles" Target="styles.xml"/>"#
+    + #"<Relationship Id="rId2" Type="\#(relationshipsNamespace)/worksheet" Target="worksheets/sheet1.xml"/>"#
+    + #"<Relationship Id="rId4" Type="\#(relationshipsNamespace)/sharedStrings" Target="sharedStrings.xml"/>"#
+
+  /// A workbook relationships part of `relationships`.
+  static func relationshipsPart(_ relationships: String) -> String {
+    #"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\#(relationships)</Relationships>"#
+  }
+
   /// 100,000 sheets after the first, each with its relationship (to the second sheet's part): found by
   /// dictionary, the workbook converts in seconds (a debug build on a loaded machine).
   @Test func aHundredThousandSheetsAreLookedUpByDictionary() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let count = 100_000
-    var sheets = #"<sheet name="Payments" sheetId="1" r:id="rId2"/>"#
-    var relationships =
-      #"<Relationship Id="rId1" Type="\#(Self.relationshipsNamespace)/styles" Target="styles.xml"/>"#
-      + #"<Relationship Id="rId2" Type="\#(Self.relationshipsNamespace)/worksheet" Target="worksheets/sheet1.xml"/>"#
-      + #"<Relationship Id="rId4" Type="\#(Self.relationshipsNamespace)/sharedStrings" Target="sharedStrings.xml"/>"#
+    var (sheets, relationships) = (Self.firstSheet, Self.firstRelationships)
     for index in 0..<count {
       sheets += #"<sheet name="S\#(index)" sheetId="\#(index + 10)" r:id="rId\#(index + 10)"/>"#
       relationships +=
@@ -43,14 +51,8 @@ struct XLSXAmplificationTests {
     }
     try Self.workbook(
       replacing: [
-        (
-          "xl/workbook.xml",
-          #"<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="\#(Self.relationshipsNamespace)"><sheets>\#(sheets)</sheets></workbook>"#
-        ),
-        (
-          "xl/_rels/workbook.xml.rels",
-          #"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\#(relationships)</Relationships>"#
-        ),
+        ("xl/workbook.xml", Self.workbookPart(sheets: sheets)),
+        ("xl/_rels/workbook.xml.rels", Self.relationshipsPart(relationships)),
       ], named: "book.xlsx", in: directory)
     #expect(try FileManager.default.attributesOfItem(atPath: directory.path + "/book.xlsx")[.size] as? Int ?? 0 > 500_000)
     let workbook = try XLSXWorkbook.read(from: ZipPackage(path: directory.path + "/book.xlsx"))
@@ -81,11 +83,7 @@ struct XLSXAmplificationTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let count = 1_000_000
-    var sheets = #"<sheet name="Payments" sheetId="1" r:id="rId2"/>"#
-    var relationships =
-      #"<Relationship Id="rId1" Type="\#(Self.relationshipsNamespace)/styles" Target="styles.xml"/>"#
-      + #"<Relationship Id="rId2" Type="\#(Self.relationshipsNamespace)/worksheet" Target="worksheets/sheet1.xml"/>"#
-      + #"<Relationship Id="rId4" Type="\#(Self.relationshipsNamespace)/sharedStrings" Target="sharedStrings.xml"/>"#
+    var (sheets, relationships) = (Self.firstSheet, Self.firstRelationships)
     if what == "sheets" {
       relationships += #"<Relationship Id="rId9" Type="\#(Self.relationshipsNamespace)/worksheet" Target="worksheets/sheet2.xml"/>"#
       for index in 0..<count { sheets += #"<sheet name="S\#(index)" sheetId="\#(index + 10)" r:id="rId9"/>"# }
@@ -98,10 +96,7 @@ struct XLSXAmplificationTests {
     try Self.workbook(
       replacing: [
         ("xl/workbook.xml", Self.workbookPart(sheets: sheets)),
-        (
-          "xl/_rels/workbook.xml.rels",
-          #"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\#(relationships)</Relationships>"#
-        ),
+        ("xl/_rels/workbook.xml.rels", Self.relationshipsPart(relationships)),
       ], named: "book.xlsx", in: directory)
     let run = try MeasuredRun.run(
       cli.executable, ["convert", "--to", "EUR", directory.path + "/book.xlsx"], in: directory.url,

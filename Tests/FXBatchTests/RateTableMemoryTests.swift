@@ -94,13 +94,13 @@ struct RateTableMemoryTests {
       ), "\(run.standardError)")
   }
 
-  /// An ECB feed, gzip'd by `gzip(1)`: one full day (2026-11-27: 30 currencies, USD 1.13) and `emptyDays` empty
-  /// `<Cube time>` days from 1000-01-01 on.
-  static func hostileFeed(emptyDays: Int) throws -> Data {
+  /// An ECB feed, gzip'd by `gzip(1)`: one full day (2026-11-27: `currencies` currencies, USD 1.13) and
+  /// `emptyDays` empty `<Cube time>` days from 1000-01-01 on.
+  static func hostileFeed(emptyDays: Int, currencies: Int = 30) throws -> Data {
     var text = Array(
       (#"<?xml version="1.0" encoding="UTF-8"?><gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><Cube>"#
         + #"<Cube time="2026-11-27"><Cube currency="USD" rate="1.13"/>"#).utf8)
-    for currency in EmbeddedECBHistory.table.pairs.map(\.quote).filter({ $0.description != "USD" }).prefix(29) {
+    for currency in EmbeddedECBHistory.table.pairs.map(\.quote).filter({ $0.description != "USD" }).prefix(currencies - 1) {
       text += Array(#"<Cube currency="\#(currency)" rate="1.5"/>"#.utf8)
     }
     text += Array("</Cube>\n".utf8)
@@ -185,6 +185,38 @@ struct RateTableMemoryTests {
     #expect(show.standardOutput == "1 EUR = 1.13 USD  rate date 2026-11-27  source ecb-cache EUR/USD=1.13\n")
     let currencies = try measure(["rates", "currencies", "--source", "ecb", "--endpoint", endpoint], in: directory)
     #expect(currencies.status == 0, "\(currencies.standardError)")
+  }
+
+  /// The same feed with 41 currencies: 35 MB as an ECB history CSV, more than the rate cache keeps. `convert`
+  /// used it and kept nothing without a word, so that each run fetched it again; it now says why it was not
+  /// kept, and `rates update` refuses it. The cache keeps no history either way.
+  @Test(.timeLimit(.minutes(5)))
+  func feedLargerThanTheCacheKeepsIsUsedAndSaysSo() throws {
+    let feed = try Self.hostileFeed(emptyDays: RateTable.maximumDays - 1, currencies: 41)
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    server.route("/eurofxref-hist.xml", [Self.gzipXML(feed), Self.gzipXML(feed)])
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let endpoint = server.baseURL.absoluteString + "/"
+    try directory.write("in.csv", "date,amount,from,to\n2026-11-27,100,EUR,USD\n2024-03-01,100,EUR,USD\n")
+    let convert = try measure(
+      ["convert", "--source", "ecb", "--endpoint", endpoint, "--cache-dir", "cache", "in.csv", "-o", "out.csv"],
+      in: directory)
+    #expect(convert.status == 1, "\(convert.standardError)")
+    let output = try String(contentsOf: directory.url.appendingPathComponent("out.csv"), encoding: .utf8)
+    #expect(output.contains("\n2026-11-27,100,EUR,USD,1.13,113.00,USD,2026-11-27,ecb EUR/USD=1.13,ok,\n"), "\(output)")
+    let reason =
+      "its 200000 days × 41 currencies are larger than the rate cache keeps (32 MB as an ECB history CSV)"
+    #expect(
+      convert.standardError.contains("cache: the fetched rates were used, not kept: \(reason)\n"),
+      "\(convert.standardError)")
+    let update = try measure(["rates", "update", "--endpoint", endpoint, "--cache-dir", "cache"], in: directory)
+    #expect(update.status == 2)
+    #expect(update.standardError.contains("\(reason); nothing was kept"), "\(update.standardError)")
+    let cache = try RateCache(directory: directory.url.appendingPathComponent("cache").path)
+    #expect(cache.history(source: "table:" + ECBFeedProvider(endpoint: server.url("/")).info.description) == nil)
+    #expect(cache.history(source: EmbeddedECBHistory.cacheSource) == nil)
   }
 
   /// A version 2 lock of a table with a valid digest: `rows` rate lines of one kept pair (EUR/USD) from

@@ -255,6 +255,38 @@ struct RateTableMemoryTests {
     #expect(output.contains("1900-01-01,100,EUR,USD,1.1,110.00,USD,1900-01-01,file:big.csv EUR/USD=1.1,ok,"), "\(output)")
   }
 
+  /// A 10 MB lock whose rate lines are all `1` cells: 1,000 kept pairs × 5,000 days, 5 million rates. The table
+  /// builder held each rate as an `ExactDecimal` (32 bytes, 40 with its row and column, twice while its array
+  /// grew): 402 MB; it now holds significand and scale (17 bytes): 211 MB.
+  @Test(.timeLimit(.minutes(3)))
+  func lockOfMillionsOfCellsConverts() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let codes = ISO4217.allCurrencies.map(\.code.description).prefix(50)
+    let pairs = codes.flatMap { base in codes.filter { $0 != base }.map { "\(base)/\($0)" } }.prefix(1_000)
+    let first = CalendarDay(iso8601: "2000-01-01")!
+    let rows = 5_000
+    var body = [
+      "fxbatch-lock/2", "source file:big.csv", "publisher big.csv", "description rates file big.csv",
+      "default-day 2000-01-01", "table dated", "first-day \(first)", "last-day \(first.adding(days: rows - 1))",
+      "pairs " + pairs.joined(separator: " "),
+    ].joined(separator: "\n") + "\n"
+    let cells = Array(repeating: "1", count: pairs.count).joined(separator: " ")
+    for offset in 0..<rows {
+      let next = offset + 1 < rows ? first.adding(days: offset + 1).description : "-"
+      body += "rate \(first.adding(days: offset)) \(next) \(cells)\n"
+    }
+    #expect(body.utf8.count > 10_000_000)
+    try directory.write("rates.lock", body + "sha256 \(SHA256Digest.hex(of: Array(body.utf8)))\n")
+    let (base, quote) = (pairs[999].prefix(3), pairs[999].suffix(3))
+    try directory.write("in.csv", "date,amount,from,to\n2010-01-01,100,\(base),\(quote)\n")
+    let run = try measure(["convert", "-q", "--lock", "rates.lock", "--frozen", "in.csv", "-o", "out.csv"], in: directory)
+    #expect(run.status == 0, "\(run.standardError)")
+    let output = try String(contentsOf: directory.url.appendingPathComponent("out.csv"), encoding: .utf8)
+    #expect(
+      output.contains("2010-01-01,100,\(base),\(quote),1,100"), "\(output)")
+  }
+
   /// A lock of more rows than ``RateTable/maximumDays`` is refused before its rows are read.
   @Test func lockOfTooManyRowsIsRefused() throws {
     let directory = try TemporaryDirectory()

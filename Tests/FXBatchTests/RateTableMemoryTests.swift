@@ -94,13 +94,13 @@ struct RateTableMemoryTests {
       ), "\(run.standardError)")
   }
 
-  /// An ECB feed, gzip'd by `gzip(1)`: one full day (2026-11-27: 30 currencies, USD 1.13) and `emptyDays` empty
-  /// `<Cube time>` days from 1000-01-01 on.
-  static func hostileFeed(emptyDays: Int) throws -> Data {
+  /// An ECB feed, gzip'd by `gzip(1)`: one full day (2026-11-27: `currencies` currencies, USD 1.13) and
+  /// `emptyDays` empty `<Cube time>` days from 1000-01-01 on.
+  static func hostileFeed(emptyDays: Int, currencies: Int = 30) throws -> Data {
     var text = Array(
       (#"<?xml version="1.0" encoding="UTF-8"?><gesmes:Envelope xmlns:gesmes="http://www.gesmes.org/xml/2002-08-01" xmlns="http://www.ecb.int/vocabulary/2002-08-01/eurofxref"><Cube>"#
         + #"<Cube time="2026-11-27"><Cube currency="USD" rate="1.13"/>"#).utf8)
-    for currency in EmbeddedECBHistory.table.pairs.map(\.quote).filter({ $0.description != "USD" }).prefix(29) {
+    for currency in EmbeddedECBHistory.table.pairs.map(\.quote).filter({ $0.description != "USD" }).prefix(currencies - 1) {
       text += Array(#"<Cube currency="\#(currency)" rate="1.5"/>"#.utf8)
     }
     text += Array("</Cube>\n".utf8)
@@ -187,6 +187,38 @@ struct RateTableMemoryTests {
     #expect(currencies.status == 0, "\(currencies.standardError)")
   }
 
+  /// The same feed with 41 currencies: 35 MB as an ECB history CSV, more than the rate cache keeps. `convert`
+  /// used it and kept nothing without a word, so that each run fetched it again; it now says why it was not
+  /// kept, and `rates update` refuses it. The cache keeps no history either way.
+  @Test(.timeLimit(.minutes(5)))
+  func feedLargerThanTheCacheKeepsIsUsedAndSaysSo() throws {
+    let feed = try Self.hostileFeed(emptyDays: RateTable.maximumDays - 1, currencies: 41)
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    server.route("/eurofxref-hist.xml", [Self.gzipXML(feed), Self.gzipXML(feed)])
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let endpoint = server.baseURL.absoluteString + "/"
+    try directory.write("in.csv", "date,amount,from,to\n2026-11-27,100,EUR,USD\n2024-03-01,100,EUR,USD\n")
+    let convert = try measure(
+      ["convert", "--source", "ecb", "--endpoint", endpoint, "--cache-dir", "cache", "in.csv", "-o", "out.csv"],
+      in: directory)
+    #expect(convert.status == 1, "\(convert.standardError)")
+    let output = try String(contentsOf: directory.url.appendingPathComponent("out.csv"), encoding: .utf8)
+    #expect(output.contains("\n2026-11-27,100,EUR,USD,1.13,113.00,USD,2026-11-27,ecb EUR/USD=1.13,ok,\n"), "\(output)")
+    let reason =
+      "its 200000 days × 41 currencies are larger than the rate cache keeps (32 MB as an ECB history CSV)"
+    #expect(
+      convert.standardError.contains("cache: the fetched rates were used, not kept: \(reason)\n"),
+      "\(convert.standardError)")
+    let update = try measure(["rates", "update", "--endpoint", endpoint, "--cache-dir", "cache"], in: directory)
+    #expect(update.status == 2)
+    #expect(update.standardError.contains("\(reason); nothing was kept"), "\(update.standardError)")
+    let cache = try RateCache(directory: directory.url.appendingPathComponent("cache").path)
+    #expect(cache.history(source: "table:" + ECBFeedProvider(endpoint: server.url("/")).info.description) == nil)
+    #expect(cache.history(source: EmbeddedECBHistory.cacheSource) == nil)
+  }
+
   /// A version 2 lock of a table with a valid digest: `rows` rate lines of one kept pair (EUR/USD) from
   /// 1800-01-01 on, and 500 other pairs.
   static func hostileLock(rows: Int) -> String {
@@ -221,6 +253,38 @@ struct RateTableMemoryTests {
     #expect(run.status == 0, "\(run.standardError)")
     let output = try String(contentsOf: directory.url.appendingPathComponent("out.csv"), encoding: .utf8)
     #expect(output.contains("1900-01-01,100,EUR,USD,1.1,110.00,USD,1900-01-01,file:big.csv EUR/USD=1.1,ok,"), "\(output)")
+  }
+
+  /// A 10 MB lock whose rate lines are all `1` cells: 1,000 kept pairs × 5,000 days, 5 million rates. The table
+  /// builder held each rate as an `ExactDecimal` (32 bytes, 40 with its row and column, twice while its array
+  /// grew): 402 MB; it now holds significand and scale (17 bytes): 211 MB.
+  @Test(.timeLimit(.minutes(3)))
+  func lockOfMillionsOfCellsConverts() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let codes = ISO4217.allCurrencies.map(\.code.description).prefix(50)
+    let pairs = codes.flatMap { base in codes.filter { $0 != base }.map { "\(base)/\($0)" } }.prefix(1_000)
+    let first = CalendarDay(iso8601: "2000-01-01")!
+    let rows = 5_000
+    var body = [
+      "fxbatch-lock/2", "source file:big.csv", "publisher big.csv", "description rates file big.csv",
+      "default-day 2000-01-01", "table dated", "first-day \(first)", "last-day \(first.adding(days: rows - 1))",
+      "pairs " + pairs.joined(separator: " "),
+    ].joined(separator: "\n") + "\n"
+    let cells = Array(repeating: "1", count: pairs.count).joined(separator: " ")
+    for offset in 0..<rows {
+      let next = offset + 1 < rows ? first.adding(days: offset + 1).description : "-"
+      body += "rate \(first.adding(days: offset)) \(next) \(cells)\n"
+    }
+    #expect(body.utf8.count > 10_000_000)
+    try directory.write("rates.lock", body + "sha256 \(SHA256Digest.hex(of: Array(body.utf8)))\n")
+    let (base, quote) = (pairs[999].prefix(3), pairs[999].suffix(3))
+    try directory.write("in.csv", "date,amount,from,to\n2010-01-01,100,\(base),\(quote)\n")
+    let run = try measure(["convert", "-q", "--lock", "rates.lock", "--frozen", "in.csv", "-o", "out.csv"], in: directory)
+    #expect(run.status == 0, "\(run.standardError)")
+    let output = try String(contentsOf: directory.url.appendingPathComponent("out.csv"), encoding: .utf8)
+    #expect(
+      output.contains("2010-01-01,100,\(base),\(quote),1,100"), "\(output)")
   }
 
   /// A lock of more rows than ``RateTable/maximumDays`` is refused before its rows are read.

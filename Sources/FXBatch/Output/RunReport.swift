@@ -107,6 +107,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var failedRequests = 0
     /// Keys answered from the rate cache without a request.
     public var cacheHits = 0
+    /// Why a table fetched and used was not kept in the rate cache (one larger than the cache keeps), or `nil`.
+    public var notKept: String? = nil
   }
 
   public var files: [File] = []

@@ -422,6 +422,10 @@ struct RateResolver {
             .map { $0.extended(with: table, info: provider.info) } ?? table
           if let text = provider.tableText(keep), let last = keep.days.last {
             try? cache.storeHistory(csv: text, lastDay: last, source: cacheSource, now: runClock())
+          } else {
+            // Used for this run, not kept: the summary says so, so that a next run's refetch is no surprise.
+            report.fetch?.notKept =
+              "its \(keep.days.count) days × \(keep.pairs.count) currencies are larger than the rate cache keeps (\(ECBHistoryCSV.maximumTextSize >> 20) MB as an ECB history CSV)"
           }
         }
         guard rule != .spot, let fetchedFirst = table.days.first else { return .table(table) }

@@ -53,6 +53,7 @@ public enum RunSummary {
       lines.append(
         "requests: \(fetch.requests) sent, \(fetch.retries) retries, \(fetch.failedRequests) failed; \(fetch.cacheHits) rates from the cache"
       )
+      if let notKept = fetch.notKept { lines.append("cache: the fetched rates were used, not kept: \(notKept)") }
     }
     if let chain = report.chain {
       let each = chain.map { use in

@@ -55,17 +55,35 @@ public struct RateGrid: Sendable {
   struct Builder {
     private(set) var rows: [Int32] = []
     private(set) var columns: [Int32] = []
-    private(set) var values: [ExactDecimal] = []
+    /// Each rate as significand and scale (17 bytes with its row and column; an `ExactDecimal` takes 32 alone):
+    /// a 10 MB lock of `1` cells holds 5 million rates. A rate that does not fit has scale
+    /// ``CompactCells/absent`` and is kept in ``wide``.
+    private var significands: [UInt64] = []
+    private var scales: [UInt8] = []
+    private var wide: [Int: ExactDecimal] = [:]
 
     init() {}
 
-    var count: Int { values.count }
+    var count: Int { scales.count }
+
+    /// The rate added `index`th.
+    func value(_ index: Int) -> ExactDecimal {
+      if scales[index] == CompactCells.absent, let found = wide[index] { return found }
+      return ExactDecimal(significand: Int128(significands[index]), scale: Int(scales[index]))
+    }
 
     /// Adds a rate. Each cell once: the sources refuse a pair given twice on a day before they add it.
     mutating func append(row: Int, column: Int, value: ExactDecimal) {
       rows.append(Int32(row))
       columns.append(Int32(column))
-      values.append(value)
+      if value.significand > 0, value.significand <= Int128(UInt64.max), value.scale < Int(CompactCells.absent) {
+        significands.append(UInt64(value.significand))
+        scales.append(UInt8(value.scale))
+      } else {
+        wide[scales.count] = value
+        significands.append(0)
+        scales.append(CompactCells.absent)
+      }
     }
 
     /// Renumbers the rows: row `r` becomes `newRow[r]` (a source read newest first, sorted after).
@@ -79,23 +97,21 @@ public struct RateGrid: Sendable {
     /// - Parameter dense: forces one form (for the tests); `nil` chooses as above.
     func grid(rows rowCount: Int, width: Int, dense: Bool? = nil) -> RateGrid {
       let cellCount = rowCount * width
-      if dense ?? (cellCount <= max(4 * values.count, 1 << 20)) {
-        let fitsCompact = values.allSatisfy {
-          $0.significand > 0 && $0.significand <= Int128(UInt64.max) && $0.scale < Int(CompactCells.absent)
-        }
-        if fitsCompact {
+      if dense ?? (cellCount <= max(4 * count, 1 << 20)) {
+        // Every published reference rate fits: positive, 64 bits.
+        if wide.isEmpty {
           var compact = CompactCells()
           compact.significands = Array(repeating: 0, count: cellCount)
           compact.scales = Array(repeating: CompactCells.absent, count: cellCount)
-          for index in values.indices {
+          for index in scales.indices {
             let cell = Int(rows[index]) * width + Int(columns[index])
-            compact.significands[cell] = UInt64(values[index].significand)
-            compact.scales[cell] = UInt8(values[index].scale)
+            compact.significands[cell] = significands[index]
+            compact.scales[cell] = scales[index]
           }
           return RateGrid(compact: compact)
         }
         var cells = [ExactDecimal?](repeating: nil, count: cellCount)
-        for index in values.indices { cells[Int(rows[index]) * width + Int(columns[index])] = values[index] }
+        for index in scales.indices { cells[Int(rows[index]) * width + Int(columns[index])] = value(index) }
         return RateGrid(cells)
       }
       // Ordered by column, then row: a counting sort on the column, then each column's rows sorted.
@@ -103,8 +119,8 @@ public struct RateGrid: Sendable {
       for column in columns { columnStarts[Int(column) + 1] += 1 }
       for column in 0..<width { columnStarts[column + 1] += columnStarts[column] }
       var next = columnStarts
-      var order = [Int](repeating: 0, count: values.count)
-      for index in values.indices {
+      var order = [Int](repeating: 0, count: count)
+      for index in scales.indices {
         let column = Int(columns[index])
         order[next[column]] = index
         next[column] += 1
@@ -117,7 +133,7 @@ public struct RateGrid: Sendable {
       return RateGrid(
         sparse: SparseCells(
           rowCount: rowCount, width: width, columnStarts: columnStarts, rows: order.map { rows[$0] },
-          values: order.map { values[$0] }))
+          values: order.map { value($0) }))
     }
   }
 

@@ -138,7 +138,8 @@ enum ConvertCommand {
         "frankfurter: only these providers' rates (ECB,BOC, as the service\nspells them); fx_source names the providers of each rate",
       group: .rates),
     OptionSpec(
-      names: ["--endpoint"], valueName: "URL", help: "Base URL of the ecb, frankfurter, frankfurter-v1 or calculator service",
+      names: ["--endpoint"], valueName: "URL", help:
+        "Where the ecb, frankfurter, frankfurter-v1 or calculator service is:\nits base URL; the calculator's full path (…/ig/calculator)",
       group: .fetching),
     OptionSpec(names: ["--jobs"], valueName: "N", help: "Most requests in flight at once (default 8)", group: .fetching),
     OptionSpec(names: ["--timeout"], valueName: "SECONDS", help: "Wait this long for each answer (default 10)", group: .fetching),
@@ -174,7 +175,7 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--plan"], valueName: nil, help: "Print the rate lookups and requests the run needs; fetch and write nothing",
       group: .output),
-    OptionSpec(names: ["-q", "--quiet"], valueName: nil, help: "Print no summary (errors are still printed)", group: .output),
+    OptionSpec(names: ["-q", "--quiet"], valueName: nil, help: "Print no summary (file errors and why a run failed are still printed)", group: .output),
     OptionSpec(names: ["-h", "--help"], valueName: nil, help: "Show this help"),
   ]
 

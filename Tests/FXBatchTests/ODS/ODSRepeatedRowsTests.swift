@@ -94,6 +94,22 @@ struct ODSRepeatedRowsTests {
   }
 
   /// Under the limit, the same row of a few records converts: the limit counts cells, not the repeat.
+  /// A record row repeated past the sheet's last row, or a cell repeated past its last column, says which.
+  @Test func repeatsPastTheSheetSayWhichEdge() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    for (name, rows, message) in [
+      ("rows.ods", Self.records(1_048_576), "row 2, repeated, has cells with a value down to row 1048577, past the last row"),
+      ("columns.ods", Self.records(2, currencyColumns: 16_384), "row 2 has a cell with a value in column 16385, past the last"),
+    ] {
+      try EndToEndODSTests.spreadsheet(
+        content: EndToEndODSTests.content(rows: Self.header + rows), named: name, in: directory)
+      let run = try cli.run(["convert", "--date", "2024-01-15", "--to", "USD", name], in: directory.url)
+      #expect(run.status == 2)
+      #expect(run.standardError.contains(message), "\(run.standardError)")
+    }
+  }
+
   @Test func theCellLimitCountsEachRowsColumns() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -213,7 +213,9 @@ final class ODSTableReader {
           throw .beyondSheet(
             path: part.path, entry: part.entry, line: line,
             reason:
-              "row \(number) has a cell with a value in column \(column + count) or a repeated row to row \(number + repeated - 1)"
+              count > XLSXCellReference.columnCount - column
+              ? "row \(number) has a cell with a value in column \(column + count)"
+              : "row \(number), repeated, has cells with a value down to row \(number + repeated - 1)"
           )
         }
         runs.append(WorkbookRecords.CellRun(column: column, count: count, value: value))

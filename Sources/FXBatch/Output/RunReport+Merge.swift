@@ -38,19 +38,24 @@ extension RunReport {
     merged.exitStatus = 0
     var ledger = ReconciliationLedger()
     for (name, part) in parts {
-      func same<T: Equatable>(_ what: String, _ value: (RunReport) -> T) throws(ReportMergeError) {
+      // The message shows both values (`lock file ./rates.lock` against `lock file rates.lock`).
+      func same<T: Equatable>(_ what: String, _ value: (RunReport) -> T, shown: (RunReport) -> String)
+        throws(ReportMergeError)
+      {
         guard value(part) == value(first) else {
           throw ReportMergeError(
-            "\(name): its \(what) differs from \(firstName)'s: the parts must run with the same rates and options (one lock file, --frozen)"
+            "\(name): its \(what) (\(shown(part))) differs from \(firstName)'s (\(shown(first))): the parts must run with the same rates and options (one lock file, --frozen)"
           )
         }
       }
-      try same("rate source") { $0.rates.source }
-      try same("rates' first and last day") { [$0.rates.firstDay, $0.rates.lastDay] }
-      try same("default day") { $0.rates.defaultDay }
-      try same("period rule") { $0.rates.periodRule }
-      try same("rounding") { $0.rounding }
-      try same("maximum staleness") { $0.maxStalenessDays }
+      try same("rate source", { $0.rates.source }, shown: { "\($0.rates.source.identifier): \($0.rates.source.description)" })
+      try same(
+        "rates' first and last day", { [$0.rates.firstDay, $0.rates.lastDay] },
+        shown: { "\($0.rates.firstDay ?? "none") .. \($0.rates.lastDay ?? "none")" })
+      try same("default day", { $0.rates.defaultDay }, shown: { $0.rates.defaultDay })
+      try same("period rule", { $0.rates.periodRule }, shown: { $0.rates.periodRule ?? "none" })
+      try same("rounding", { $0.rounding }, shown: { $0.rounding })
+      try same("maximum staleness", { $0.maxStalenessDays }, shown: { "\($0.maxStalenessDays) days" })
       merged.files += part.files
       merged.totals.add(part.totals)
       merged.rates.recordsWithoutDate += part.rates.recordsWithoutDate

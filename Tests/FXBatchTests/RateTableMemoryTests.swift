@@ -35,12 +35,16 @@ struct RateTableMemoryTests {
 
   /// Runs the command measured; the names in `files` are taken in `directory` (the child runs in this process's
   /// working directory).
+  /// The converted copy the runs write, `out.csv`.
+  private static func output(in directory: TemporaryDirectory) throws -> String {
+    try String(contentsOf: directory.url.appendingPathComponent("out.csv"), encoding: .utf8)
+  }
+
   private func measure(_ arguments: [String], in directory: TemporaryDirectory, files: Set<String> = files) throws
     -> MeasuredRun
   {
     let absolute = arguments.map { files.contains($0) ? directory.url.appendingPathComponent($0).path : $0 }
     let run = try MeasuredRun.run(cli.executable, absolute, in: directory.url, environment: cli.environment, timeLimit: 120)
-    print("\(arguments.prefix(2).joined(separator: " ")): peak \(run.peakResidentKiB) KiB in \(run.seconds) s")
     #expect(!run.timedOut)
     #expect(run.peakResidentKiB > 0, "no memory reading")
     #expect(run.peakResidentKiB < Self.peakLimitKiB, "peaked at \(run.peakResidentKiB) KiB")
@@ -69,7 +73,7 @@ struct RateTableMemoryTests {
     try directory.write("in.csv", "date,amount,from,to\n\(day),100,USD,GBP\n")
     let run = try measure(["convert", "-q", "--rates", "rates.csv", "in.csv", "-o", "out.csv"], in: directory)
     #expect(run.status == 0, "\(run.standardError)")
-    let output = try String(contentsOf: directory.url.appendingPathComponent("out.csv"), encoding: .utf8)
+    let output = try Self.output(in: directory)
     #expect(output.contains("\(day),100,USD,GBP,1.0211,102.11,GBP,\(day),file:rates.csv USD/GBP=1.0211,ok,"), "\(output)")
   }
 
@@ -144,7 +148,7 @@ struct RateTableMemoryTests {
       ["convert", "-q", "--source", "ecb", "--endpoint", endpoint, "--cache-dir", "cache", "in.csv", "-o", "out.csv"],
       in: directory)
     #expect(convert.status == 1, "\(convert.standardError)")
-    let output = try String(contentsOf: directory.url.appendingPathComponent("out.csv"), encoding: .utf8)
+    let output = try Self.output(in: directory)
     #expect(output.contains(",error,\"bad_response: eurofxref-hist.xml: 1547-08-01: "), "\(output)")
     #expect(output.contains(limit), "\(output)")
     let update = try measure(["rates", "update", "--endpoint", endpoint, "--cache-dir", "cache"], in: directory)
@@ -173,7 +177,7 @@ struct RateTableMemoryTests {
       ["convert", "-q", "--source", "ecb", "--endpoint", endpoint, "--cache-dir", "cache", "in.csv", "-o", "out.csv"],
       in: directory)
     #expect(convert.status == 1, "\(convert.standardError)")
-    let lines = try String(contentsOf: directory.url.appendingPathComponent("out.csv"), encoding: .utf8)
+    let lines = try Self.output(in: directory)
       .split(separator: "\n")
     #expect(lines.count == 3)
     #expect(lines[1].hasPrefix("2026-11-27,100,EUR,USD,1.13,113.00,USD,2026-11-27,ecb EUR/USD=1.13,ok,"), "\(lines)")
@@ -204,7 +208,7 @@ struct RateTableMemoryTests {
       ["convert", "--source", "ecb", "--endpoint", endpoint, "--cache-dir", "cache", "in.csv", "-o", "out.csv"],
       in: directory)
     #expect(convert.status == 1, "\(convert.standardError)")
-    let output = try String(contentsOf: directory.url.appendingPathComponent("out.csv"), encoding: .utf8)
+    let output = try Self.output(in: directory)
     #expect(output.contains("\n2026-11-27,100,EUR,USD,1.13,113.00,USD,2026-11-27,ecb EUR/USD=1.13,ok,\n"), "\(output)")
     let reason =
       "its 200000 days × 41 currencies are larger than the rate cache keeps (32 MB as an ECB history CSV)"
@@ -251,7 +255,7 @@ struct RateTableMemoryTests {
     let run = try measure(
       ["convert", "-q", "--lock", "rates.lock", "--frozen", "in.csv", "-o", "out.csv"], in: directory)
     #expect(run.status == 0, "\(run.standardError)")
-    let output = try String(contentsOf: directory.url.appendingPathComponent("out.csv"), encoding: .utf8)
+    let output = try Self.output(in: directory)
     #expect(output.contains("1900-01-01,100,EUR,USD,1.1,110.00,USD,1900-01-01,file:big.csv EUR/USD=1.1,ok,"), "\(output)")
   }
 
@@ -282,7 +286,7 @@ struct RateTableMemoryTests {
     try directory.write("in.csv", "date,amount,from,to\n2010-01-01,100,\(base),\(quote)\n")
     let run = try measure(["convert", "-q", "--lock", "rates.lock", "--frozen", "in.csv", "-o", "out.csv"], in: directory)
     #expect(run.status == 0, "\(run.standardError)")
-    let output = try String(contentsOf: directory.url.appendingPathComponent("out.csv"), encoding: .utf8)
+    let output = try Self.output(in: directory)
     #expect(
       output.contains("2010-01-01,100,\(base),\(quote),1,100"), "\(output)")
   }
@@ -329,7 +333,7 @@ struct RateTableMemoryTests {
     let run = try measure(["convert", "-q", "--rates", "rates.csv", "in.csv", "-o", "out.csv"], in: directory)
     #expect(run.status == 0, "\(run.standardError)")
     #expect(run.peakResidentKiB < 150 * 1024, "peaked at \(run.peakResidentKiB) KiB")
-    let lines = try String(contentsOf: directory.url.appendingPathComponent("out.csv"), encoding: .utf8)
+    let lines = try Self.output(in: directory)
       .split(separator: "\n")
     #expect(lines.count == 5_001)
     for (offset, line) in lines.dropFirst().enumerated() where offset % 499 == 0 || offset == 4_999 {

@@ -32,6 +32,20 @@ struct XLSXAmplificationTests {
     + #"<Relationship Id="rId2" Type="\#(relationshipsNamespace)/worksheet" Target="worksheets/sheet1.xml"/>"#
     + #"<Relationship Id="rId4" Type="\#(relationshipsNamespace)/sharedStrings" Target="sharedStrings.xml"/>"#
 
+  /// A worksheet relationship to the fixture's second sheet's part.
+  static func worksheetRelationship(_ id: String) -> String {
+    #"<Relationship Id="\#(id)" Type="\#(relationshipsNamespace)/worksheet" Target="worksheets/sheet2.xml"/>"#
+  }
+
+  /// `book.xlsx` in `directory`: the fixture with a workbook part of `sheets` and its relationships part of
+  /// `relationships`.
+  static func book(sheets: String, relationships: String, in directory: TemporaryDirectory) throws {
+    try workbook(
+      replacing: [
+        ("xl/workbook.xml", workbookPart(sheets: sheets)), ("xl/_rels/workbook.xml.rels", relationshipsPart(relationships)),
+      ], named: "book.xlsx", in: directory)
+  }
+
   /// A workbook relationships part of `relationships`.
   static func relationshipsPart(_ relationships: String) -> String {
     #"<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">\#(relationships)</Relationships>"#
@@ -46,14 +60,9 @@ struct XLSXAmplificationTests {
     var (sheets, relationships) = (Self.firstSheet, Self.firstRelationships)
     for index in 0..<count {
       sheets += #"<sheet name="S\#(index)" sheetId="\#(index + 10)" r:id="rId\#(index + 10)"/>"#
-      relationships +=
-        #"<Relationship Id="rId\#(index + 10)" Type="\#(Self.relationshipsNamespace)/worksheet" Target="worksheets/sheet2.xml"/>"#
+      relationships += Self.worksheetRelationship("rId\(index + 10)")
     }
-    try Self.workbook(
-      replacing: [
-        ("xl/workbook.xml", Self.workbookPart(sheets: sheets)),
-        ("xl/_rels/workbook.xml.rels", Self.relationshipsPart(relationships)),
-      ], named: "book.xlsx", in: directory)
+    try Self.book(sheets: sheets, relationships: relationships, in: directory)
     #expect(try FileManager.default.attributesOfItem(atPath: directory.path + "/book.xlsx")[.size] as? Int ?? 0 > 500_000)
     let workbook = try XLSXWorkbook.read(from: ZipPackage(path: directory.path + "/book.xlsx"))
     #expect(workbook.sheets.count == count + 1)
@@ -85,19 +94,14 @@ struct XLSXAmplificationTests {
     let count = 1_000_000
     var (sheets, relationships) = (Self.firstSheet, Self.firstRelationships)
     if what == "sheets" {
-      relationships += #"<Relationship Id="rId9" Type="\#(Self.relationshipsNamespace)/worksheet" Target="worksheets/sheet2.xml"/>"#
+      relationships += Self.worksheetRelationship("rId9")
       for index in 0..<count { sheets += #"<sheet name="S\#(index)" sheetId="\#(index + 10)" r:id="rId9"/>"# }
     } else {
       for index in 0..<count {
-        relationships +=
-          #"<Relationship Id="rId\#(index + 10)" Type="\#(Self.relationshipsNamespace)/worksheet" Target="worksheets/sheet2.xml"/>"#
+        relationships += Self.worksheetRelationship("rId\(index + 10)")
       }
     }
-    try Self.workbook(
-      replacing: [
-        ("xl/workbook.xml", Self.workbookPart(sheets: sheets)),
-        ("xl/_rels/workbook.xml.rels", Self.relationshipsPart(relationships)),
-      ], named: "book.xlsx", in: directory)
+    try Self.book(sheets: sheets, relationships: relationships, in: directory)
     let run = try MeasuredRun.run(
       cli.executable, ["convert", "--to", "EUR", directory.path + "/book.xlsx"], in: directory.url,
       environment: cli.environment, timeLimit: 60)

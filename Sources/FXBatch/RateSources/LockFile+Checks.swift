@@ -55,7 +55,8 @@ extension LockFile {
     let text: String
   }
 
-  /// The published rates a `fx_source` text names, in order: `EUR/USD=1.1424` is 1.1424 USD per EUR.
+  /// The published rates a `fx_source` text names, in order: `EUR/USD=1.1424` is 1.1424 USD per EUR. A rate is
+  /// read as the services write it, plain or in scientific notation (Frankfurter v2's `3.7e-05`).
   static func publishedRates(in source: String) -> [PublishedRate] {
     var found: [PublishedRate] = []
     for word in source.split(separator: " ") {
@@ -63,25 +64,11 @@ extension LockFile {
       guard sides.count == 2 else { continue }
       let codes = sides[0].split(separator: "/", omittingEmptySubsequences: false)
       guard codes.count == 2, let base = CurrencyCode(codes[0]), let quote = CurrencyCode(codes[1]),
-        let value = decimal(sides[1]), value.significand > 0
+        let value = ExactDecimal(jsonNumber: String(sides[1])), value.significand > 0
       else { continue }
       found.append(PublishedRate(base: base, quote: quote, value: value, text: String(sides[1])))
     }
     return found
-  }
-
-  /// A published rate's text as a services writes it: plain (`1.1424`) or in scientific notation (Frankfurter
-  /// v2's `3.7e-05`); `nil` for anything else, or a value past 38 digits.
-  private static func decimal(_ text: Substring) -> ExactDecimal? {
-    if let plain = ExactDecimal(text) { return plain }
-    guard let mark = text.firstIndex(where: { $0 == "e" || $0 == "E" }), let mantissa = ExactDecimal(text[..<mark]),
-      let exponent = Int(text[text.index(after: mark)...]), Swift.abs(exponent) <= ExactDecimal.maximumDigits
-    else { return nil }
-    if exponent >= 0 {
-      return mantissa.multiplied(by: ExactDecimal(significand: Int128(ExactDecimal.powerOfTen(exponent)), scale: 0))
-    }
-    guard mantissa.scale - exponent <= ExactDecimal.maximumDigits else { return nil }
-    return ExactDecimal(significand: mantissa.significand, scale: mantissa.scale - exponent)
   }
 
   /// The rate of a pair from one published rate (either way round) or two through a common currency (a cross

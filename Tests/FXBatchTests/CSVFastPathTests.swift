@@ -240,11 +240,11 @@ struct CSVFastPathTests {
       let text = String(decoding: cell, as: UTF8.self)
       cell.withUnsafeBufferPointer { bytes in
         for mark in [DecimalMark.point, .comma] {
-          if let fast = CSVFieldDecoder.plainAmount(ByteView(bytes), mark: mark.byte) {
+          if let fast = FieldKeyDecoder.plainAmount(ByteView(bytes), mark: mark.byte) {
             #expect(AmountParser(decimalMark: mark).parse(text) == .success(fast), "\(text)")
           }
         }
-        if let fast = CSVFieldDecoder.evidence(ByteView(bytes)) {
+        if let fast = FieldKeyDecoder.evidence(ByteView(bytes)) {
           #expect(fast == DecimalMarkInference.evidence(text), "\(text)")
         }
       }

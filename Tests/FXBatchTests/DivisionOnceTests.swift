@@ -27,9 +27,9 @@ struct DivisionOnceTests {
   }
 }
 
-/// ``CSVFieldDecoder/evidence(_:)`` reads a cell in one pass; it must say what the two-step rule says (find the
-/// one mark, then ``CSVFieldDecoder/plainAmount(_:mark:)`` with it), on every short cell over a small alphabet.
-@Suite("CSVFieldDecoder.evidence")
+/// ``FieldKeyDecoder/evidence(_:)`` reads a cell in one pass; it must say what the two-step rule says (find the
+/// one mark, then ``FieldKeyDecoder/plainAmount(_:mark:)`` with it), on every short cell over a small alphabet.
+@Suite("FieldKeyDecoder.evidence")
 struct CSVEvidenceTests {
   static func twoStep(_ bytes: UnsafeBufferPointer<UInt8>) -> DecimalMarkInference.Evidence? {
     var markIndex = -1
@@ -39,8 +39,8 @@ struct CSVEvidenceTests {
       markIndex = index
       mark = byte
     }
-    if markIndex < 0 { return CSVFieldDecoder.plainAmount(ByteView(bytes), mark: nil) == nil ? nil : .neutral }
-    guard bytes.count - markIndex - 1 != 3, CSVFieldDecoder.plainAmount(ByteView(bytes), mark: mark) != nil else { return nil }
+    if markIndex < 0 { return FieldKeyDecoder.plainAmount(ByteView(bytes), mark: nil) == nil ? nil : .neutral }
+    guard bytes.count - markIndex - 1 != 3, FieldKeyDecoder.plainAmount(ByteView(bytes), mark: mark) != nil else { return nil }
     return mark == UInt8(ascii: ".") ? .point : .comma
   }
 
@@ -49,7 +49,7 @@ struct CSVEvidenceTests {
     var checked = 0
     func visit(_ cell: [UInt8]) {
       cell.withUnsafeBufferPointer { bytes in
-        #expect(CSVFieldDecoder.evidence(ByteView(bytes)) == Self.twoStep(bytes), "\(String(decoding: cell, as: UTF8.self))")
+        #expect(FieldKeyDecoder.evidence(ByteView(bytes)) == Self.twoStep(bytes), "\(String(decoding: cell, as: UTF8.self))")
       }
       checked += 1
       guard cell.count < 6 else { return }

@@ -17,7 +17,7 @@ struct RecordConverter {
     if let problem = fields.problem { return .failed(problem, currency: nil, source: nil) }
     let target = normalizer.targetCurrency(of: fields)
     let keyResult = normalizer.rateKey(of: fields)
-    let amount: ExactDecimal
+    var amount: ExactDecimal
     let from = try? keyResult.get().key.pair.base
     switch normalizer.amount(of: fields, parser: parser, currency: from) {
     case .success(let value): amount = value
@@ -27,6 +27,11 @@ struct RecordConverter {
     switch keyResult {
     case .success(let found):
       key = found.key
+      // `--amount-unit minor`: the amount in the from-currency's major units, now that the currency is known.
+      switch normalizer.majorAmount(amount, currency: key.pair.base) {
+      case .success(let value): amount = value
+      case .failure(let error): return .failed(error, currency: target, source: nil)
+      }
       if found.usedDefaultDay { withoutDate += 1 }
     case .failure(let error): return .failed(error, currency: target, source: nil)
     }

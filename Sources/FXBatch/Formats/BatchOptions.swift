@@ -59,6 +59,11 @@ public struct BatchOptions: Sendable {
   /// What currency fields and currency marks in amounts name (`--alias`, `--symbol`).
   public var currencies = CurrencyResolver()
   public var dateFormat: DateFormat = .iso
+  /// `--amount-unit`: amounts in the from-currency's major units (default) or whole ISO 4217 minor units.
+  public var amountUnit: AmountUnit = .major
+  /// `--minor-units CODE=N`: how many decimals amounts of these from-currencies have under `--amount-unit minor`,
+  /// where an API counts otherwise than ISO 4217.
+  public var minorUnits: [CurrencyCode: Int] = [:]
   public var fieldNames = FieldNames()
   public var fixedFrom: CurrencyCode?
   public var fixedTo: CurrencyCode?
@@ -82,9 +87,9 @@ public struct BatchOptions: Sendable {
   public static let standardMaxInputBytes = 4 << 30
   /// Called as big CSV files are read and converted (see ``BatchProgress``); `nil`: no progress reports.
   public var progress: (@Sendable (BatchProgress) -> Void)?
-  /// Whether CSV records may take the per-record fast path (``CSVFieldDecoder``); tests turn it off to compare
-  /// its output with the general path's.
-  var fastPath = true
+  /// Whether records may take the per-record fast paths (``FieldKeyDecoder``, ``TableConverter``); tests turn it
+  /// off to compare their output with the general path's (the CLI: `FXBATCH_GENERAL_PATH=1`).
+  public var fastPath = true
   /// How many parts a big CSV file under a local table is converted in, one per thread (the cores, at most 4).
   var parallelParts = min(4, ProcessInfo.processInfo.activeProcessorCount)
   /// The smallest file converted in parts (bytes).

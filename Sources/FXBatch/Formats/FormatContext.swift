@@ -66,7 +66,8 @@ struct FormatContext {
   var recordNormalizer: RecordNormalizer {
     RecordNormalizer(
       fixedFrom: options.fixedFrom, fixedTo: options.fixedTo, dateFormat: options.dateFormat, defaultDay: defaultDay,
-      currencies: options.currencies)
+      currencies: options.currencies, amountUnit: options.amountUnit,
+      minorUnitOverrides: options.minorUnits)
   }
 
   /// The output of a file: a temporary file beside the target (renamed into place by its `commit()`), or

@@ -36,6 +36,23 @@ public enum ISO4217 {
   /// - Returns: the table's entry, or `nil` when the code is not in ISO 4217 (current or historic).
   public static func currency(for code: CurrencyCode) -> Currency? { table[code] }
 
+  /// The codes whose minor unit ISO 4217 gives as "N.A." (precious metals, units of account, the testing and
+  /// no-currency codes): the table says 0 for them, which is how converted amounts are rounded, but an amount
+  /// cannot be counted in their minor units.
+  static let codesWithoutMinorUnit: Set<String> = [
+    "XAG", "XAU", "XBA", "XBB", "XBC", "XBD", "XDR", "XPD", "XPT", "XSU", "XTS", "XUA", "XXX",
+  ]
+
+  /// How many decimals a code's minor unit has (2 for USD cents, 0 for JPY, 3 for KWD), for amounts counted in
+  /// minor units (`--amount-unit minor`).
+  ///
+  /// - Returns: `nil` when the code is not in the table, or ISO 4217 gives it no minor unit
+  ///   (``codesWithoutMinorUnit``).
+  public static func minorUnits(of code: CurrencyCode) -> Int? {
+    guard let currency = table[code], !codesWithoutMinorUnit.contains(code.description) else { return nil }
+    return currency.minorUnits
+  }
+
   /// Every currency in the table, sorted by code.
   public static var allCurrencies: [Currency] { table.values.sorted { $0.code < $1.code } }
 }

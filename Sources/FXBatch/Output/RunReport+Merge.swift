@@ -56,6 +56,10 @@ extension RunReport {
       try same("period rule", { $0.rates.periodRule }, shown: { $0.rates.periodRule ?? "none" })
       try same("rounding", { $0.rounding }, shown: { $0.rounding })
       try same("maximum staleness", { $0.maxStalenessDays }, shown: { "\($0.maxStalenessDays) days" })
+      try same("amount unit", { $0.amountUnit }, shown: { $0.amountUnit ?? "major" })
+      try same(
+        "minor units", { $0.minorUnits },
+        shown: { ($0.minorUnits ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") })
       merged.files += part.files
       merged.totals.add(part.totals)
       merged.rates.recordsWithoutDate += part.rates.recordsWithoutDate

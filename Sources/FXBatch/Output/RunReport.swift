@@ -122,6 +122,12 @@ public struct RunReport: Codable, Sendable, Equatable {
   /// ``RoundingMode`` raw value.
   public var rounding: String
   public var maxStalenessDays: Int
+  /// `--amount-unit` (``AmountUnit`` raw value) when it is not the default `major`: `"minor"`, amounts read as
+  /// whole minor units of their from-currency; `nil` (left out of the JSON) for major units.
+  public var amountUnit: String? = nil
+  /// `--minor-units`: per currency code, the decimals of its amounts under `--amount-unit minor`; `nil` when
+  /// none are given.
+  public var minorUnits: [String: Int]? = nil
   /// For a network source: requests, attempts and failures (a chain's: over all its links).
   public var fetch: Fetch?
   /// For a chain (`--source A,B`): per link, how many distinct market keys it answered.

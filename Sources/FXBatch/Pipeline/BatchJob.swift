@@ -326,7 +326,10 @@ public struct BatchJob {
         source: source.info, firstDay: source.firstDay?.description, lastDay: source.lastDay?.description,
         daysSinceLastPublication: source.lastDay.map { options.today.days(since: $0) }, defaultDay: defaultDay.description,
         recordsWithoutDate: 0, periodRule: options.rateRule.periodDescription),
-      rounding: options.rounding.rawValue, maxStalenessDays: options.maxStaleness)
+      rounding: options.rounding.rawValue, maxStalenessDays: options.maxStaleness,
+      amountUnit: options.amountUnit == .major ? nil : options.amountUnit.rawValue,
+      minorUnits: options.minorUnits.isEmpty
+        ? nil : Dictionary(uniqueKeysWithValues: options.minorUnits.map { ($0.key.description, $0.value) }))
   }
 
   /// Pass 1 over every input: validates each file, finds its fields and decimal mark, and collects the

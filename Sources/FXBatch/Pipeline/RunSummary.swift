@@ -80,7 +80,9 @@ public enum RunSummary {
             + "no rate; run again when the source answers to lock \(leftOut == 1 ? "it" : "them")")
     }
     if let lockError = report.lockFileError { lines.append(lockError) }
-    lines.append("rounding: \(report.rounding) to ISO 4217 minor units; max staleness \(report.maxStalenessDays) days")
+    lines.append(
+      "rounding: \(report.rounding) to ISO 4217 minor units; max staleness \(report.maxStalenessDays) days"
+        + (report.amountUnit == AmountUnit.minor.rawValue ? "; amounts read in minor units (--amount-unit minor)" : ""))
     for entry in report.reconciliation {
       lines.append("  \(reconciliationLine(entry))")
     }

@@ -13,6 +13,15 @@ public enum DateFormat: String, CaseIterable, Sendable {
   case dayMonthYear = "dmy"
   /// Month first, as in US exports: `01/02/2020`, `1-2-2020` (and every ``iso`` layout that starts with the year).
   case monthDayYear = "mdy"
+  /// Unix time in seconds: `1706812800` is 2024-02-01 (the UTC day of the instant). A whole number of seconds,
+  /// negative before 1970 (`-1` is 1969-12-31); a fraction other than zeros (`1706812800.5`), an exponent or a
+  /// date written as text is `invalid_date`. A JSON number and a workbook's number cell are read as the number.
+  case unixSeconds = "unix"
+  /// Unix time in milliseconds (`1706812800000`), by the rules of ``unixSeconds``.
+  case unixMilliseconds = "unix-ms"
+
+  /// Whether dates are unix times (``unixSeconds``, ``unixMilliseconds``): numbers, not calendar text.
+  public var isUnix: Bool { self == .unixSeconds || self == .unixMilliseconds }
 
   /// Reads one date.
   ///
@@ -20,6 +29,7 @@ public enum DateFormat: String, CaseIterable, Sendable {
   /// - Returns: the day, or a `invalid_date` ``RowError`` naming the problem.
   public func parse(_ text: String) -> Result<CalendarDay, RowError> {
     let trimmed = text.trimmingWhitespace
+    if isUnix { return parseUnixTime(trimmed) }
     let bytes = Array(trimmed.utf8)
     func invalid(_ reason: String) -> Result<CalendarDay, RowError> {
       .failure(RowError(.invalidDate, "\(RowError.quoted(trimmed)) \(reason)"))
@@ -62,11 +72,58 @@ public enum DateFormat: String, CaseIterable, Sendable {
     switch self {
     case .dayMonthYear: return day(third, second, first)
     case .monthDayYear: return day(third, first, second)
+    case .unixSeconds, .unixMilliseconds:
+      return invalid("is not a unix time")  // read by ``parseUnixTime(_:)`` above
     case .iso:
       if separator == UInt8(ascii: ".") { return day(third, second, first) }
       return invalid("is ambiguous (day/month or month/day?); pass --date-format dmy or --date-format mdy")
     }
   }
+
+  /// The UTC day of a unix time (``unixSeconds``, ``unixMilliseconds``): an optional `-`, at most 18 digits, and
+  /// optionally a `.` with zeros only after it; the day is the instant's floor (−1 s is 1969-12-31), within
+  /// the years 1 to 9999.
+  private func parseUnixTime(_ trimmed: String) -> Result<CalendarDay, RowError> {
+    let unit = self == .unixSeconds ? "seconds" : "milliseconds"
+    let option = "--date-format \(rawValue)"
+    func invalid(_ reason: String) -> Result<CalendarDay, RowError> {
+      .failure(RowError(.invalidDate, "\(RowError.quoted(trimmed)) \(reason)"))
+    }
+    let bytes = Array(trimmed.utf8)
+    let negative = bytes.first == UInt8(ascii: "-")
+    let digits = bytes.dropFirst(negative ? 1 : 0).prefix { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    let rest = bytes[digits.endIndex...]
+    guard !digits.isEmpty else {
+      return invalid("is not a unix time (\(option): whole \(unit) since 1970-01-01 UTC)")
+    }
+    if let first = rest.first {
+      let fraction = rest.dropFirst()
+      let fractionIsDigits =
+        first == UInt8(ascii: ".") && !fraction.isEmpty
+        && fraction.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+      guard fractionIsDigits else {
+        return invalid("is not a unix time (\(option): whole \(unit) since 1970-01-01 UTC, in digits)")
+      }
+      guard fraction.allSatisfy({ $0 == UInt8(ascii: "0") }) else {
+        return invalid("is not a whole number of \(unit) (\(option))")
+      }
+    }
+    guard digits.count <= CalendarDay.maximumNumberDigits, let magnitude = CalendarDay.number(ArraySlice(digits)) else {
+      return invalid("is out of range for \(option) (the years 1 to 9999)")
+    }
+    let value = negative ? -magnitude : magnitude
+    let perDay = self == .unixSeconds ? 86_400 : 86_400_000
+    // Floor division: an instant before 1970 belongs to the day it falls in, not the one after.
+    let days = value >= 0 ? value / perDay : -((-value + perDay - 1) / perDay)
+    guard days >= Self.firstUnixDay, days <= Self.lastUnixDay else {
+      return invalid("is out of range for \(option) (the years 1 to 9999)")
+    }
+    return .success(CalendarDay(daysSinceEpoch: days))
+  }
+
+  /// 0001-01-01 and 9999-12-31, days since 1970-01-01: the days ``CalendarDay/init(year:month:day:)`` accepts.
+  private static let firstUnixDay = -719_162
+  private static let lastUnixDay = 2_932_896
 
   /// What is wrong with the clock time after a date, or `nil` when it is a valid time or not a clock time at all.
   ///

@@ -19,32 +19,44 @@ public struct RecordNormalizer: Sendable {
   public let defaultDay: CalendarDay
   /// What currency fields name: codes, `--alias` names, symbols.
   public let currencies: CurrencyResolver
+  /// `--amount-unit`: whether amounts are in the from-currency's major units or whole minor units.
+  public let amountUnit: AmountUnit
+  /// `--minor-units CODE=N`: the minor units of these currencies' amounts under `--amount-unit minor`, where an
+  /// API counts otherwise than ISO 4217 (Stripe's ISK: hundredths).
+  public let minorUnitOverrides: [CurrencyCode: Int]
 
   /// A normalizer for the records of a CSV file with this header.
   public init(
     mapping: FieldMapping, headerFieldCount: Int, fixedFrom: CurrencyCode?, fixedTo: CurrencyCode?, dateFormat: DateFormat,
-    defaultDay: CalendarDay, currencies: CurrencyResolver = CurrencyResolver()
+    defaultDay: CalendarDay, currencies: CurrencyResolver = CurrencyResolver(), amountUnit: AmountUnit = .major,
+    minorUnitOverrides: [CurrencyCode: Int] = [:]
   ) {
     self.init(
       mapping: Optional(mapping), headerFieldCount: headerFieldCount, fixedFrom: fixedFrom, fixedTo: fixedTo,
-      dateFormat: dateFormat, defaultDay: defaultDay, currencies: currencies)
+      dateFormat: dateFormat, defaultDay: defaultDay, currencies: currencies, amountUnit: amountUnit,
+      minorUnitOverrides: minorUnitOverrides)
   }
 
   /// A normalizer for records whose fields are found by name (JSON, JSON Lines).
   public init(
     fixedFrom: CurrencyCode?, fixedTo: CurrencyCode?, dateFormat: DateFormat, defaultDay: CalendarDay,
-    currencies: CurrencyResolver = CurrencyResolver()
+    currencies: CurrencyResolver = CurrencyResolver(), amountUnit: AmountUnit = .major,
+    minorUnitOverrides: [CurrencyCode: Int] = [:]
   ) {
     self.init(
       mapping: nil, headerFieldCount: 0, fixedFrom: fixedFrom, fixedTo: fixedTo, dateFormat: dateFormat,
-      defaultDay: defaultDay, currencies: currencies)
+      defaultDay: defaultDay, currencies: currencies, amountUnit: amountUnit,
+      minorUnitOverrides: minorUnitOverrides)
   }
 
   private init(
     mapping: FieldMapping?, headerFieldCount: Int, fixedFrom: CurrencyCode?, fixedTo: CurrencyCode?, dateFormat: DateFormat,
-    defaultDay: CalendarDay, currencies: CurrencyResolver
+    defaultDay: CalendarDay, currencies: CurrencyResolver, amountUnit: AmountUnit,
+    minorUnitOverrides: [CurrencyCode: Int]
   ) {
+    self.minorUnitOverrides = minorUnitOverrides
     self.currencies = currencies
+    self.amountUnit = amountUnit
     self.mapping = mapping
     self.headerFieldCount = headerFieldCount
     self.fixedFrom = fixedFrom
@@ -84,8 +96,13 @@ public struct RecordNormalizer: Sendable {
     switch fields.date {
     case .text(let text) where !text.trimmingWhitespace.isEmpty: dateText = text
     case .text, .null, .absent: return .success((RateKey(base: from, quote: to, day: defaultDay), true))
+    case .number(let text) where dateFormat.isUnix: dateText = text
     case .number(let text):
-      return .failure(RowError(.invalidDate, "the date is the number \(RowError.quoted(text)); write dates as strings"))
+      return .failure(
+        RowError(
+          .invalidDate,
+          "the date is the number \(RowError.quoted(text)); write dates as strings (or pass --date-format unix or unix-ms for unix times)"
+        ))
     case .other(let kind): return .failure(RowError(.invalidDate, "the date is \(kind), not a string"))
     }
     switch dateFormat.parse(dateText) {
@@ -116,6 +133,48 @@ public struct RecordNormalizer: Sendable {
     case .absent: return .failure(RowError(.missingField, "the record has no amount field"))
     case .other(let kind): return .failure(RowError(.invalidAmount, "the amount is \(kind), not a number or a string"))
     }
+  }
+
+  /// An amount in the from-currency's major units: the amount as read under `--amount-unit major`; under
+  /// `minor`, a whole number of the currency's ISO 4217 minor units (1250 USD → 12.50, 1250 JPY → 1250,
+  /// 1250 KWD → 1.250). Every path calls it once the from-currency is known, the fast paths included.
+  ///
+  /// - Returns: the amount, or `invalid_amount` for a fraction of a minor unit (`12.5` under `minor`) or a
+  ///   currency without an ISO 4217 minor unit.
+  @inline(__always)
+  public func majorAmount(_ amount: ExactDecimal, currency: CurrencyCode) -> Result<ExactDecimal, RowError> {
+    guard amountUnit == .minor else { return .success(amount) }
+    return Self.majorAmount(minor: amount, minorUnits: minorUnits(of: currency), currency: currency)
+  }
+
+  /// How many decimals an amount of `currency` counts under `--amount-unit minor`: `--minor-units`, else
+  /// ISO 4217's; `nil` when neither gives any.
+  func minorUnits(of currency: CurrencyCode) -> Int? {
+    minorUnitOverrides[currency] ?? ISO4217.minorUnits(of: currency)
+  }
+
+  /// ``majorAmount(_:currency:)`` under `--amount-unit minor`, with the currency's minor units looked up
+  /// (`nil`: it has none).
+  static func majorAmount(minor amount: ExactDecimal, minorUnits: Int?, currency: CurrencyCode) -> Result<
+    ExactDecimal, RowError
+  > {
+    let whole = amount.scale == 0 ? amount : amount.normalized
+    guard whole.scale == 0 else {
+      return .failure(
+        RowError(
+          .invalidAmount,
+          "\(RowError.quoted(amount.description)) is not a whole number of \(currency)'s minor units (--amount-unit minor)"))
+    }
+    guard let minorUnits else {
+      let reason =
+        ISO4217.currency(for: currency) == nil
+        ? "\(currency) is not in ISO 4217, whose minor units --amount-unit minor counts (say how many with --minor-units \(currency)=N)"
+        : "ISO 4217 gives \(currency) no minor unit, which --amount-unit minor counts (say how many with --minor-units \(currency)=N)"
+      return .failure(RowError(.invalidAmount, reason))
+    }
+    guard minorUnits > 0 else { return .success(whole) }
+    // significand × 10^−minorUnits: 38 digits at most either way.
+    return .success(ExactDecimal(significand: whole.significand, scale: minorUnits))
   }
 
   private func currency(_ value: RecordFields.Value, fixed: CurrencyCode?, role: String) -> Result<CurrencyCode, RowError> {

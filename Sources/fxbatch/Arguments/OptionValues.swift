@@ -170,6 +170,36 @@ enum OptionValues {
     return format
   }
 
+  static func amountUnit(_ text: String) throws(UsageError) -> AmountUnit {
+    guard let unit = AmountUnit(rawValue: text) else {
+      throw UsageError("--amount-unit \(text): expected one of \(AmountUnit.allCases.map(\.rawValue).joined(separator: ", "))")
+    }
+    return unit
+  }
+
+  /// `--minor-units CODE=N`, each: N (0 to 6) decimals for amounts in CODE under `--amount-unit minor`.
+  ///
+  /// - Throws: ``UsageError`` when a value is not `CODE=N`, CODE is not an ISO 4217 code, N is out of range, or
+  ///   a code is given twice with different counts.
+  static func minorUnits(_ texts: [String]) throws(UsageError) -> [CurrencyCode: Int] {
+    var units: [CurrencyCode: Int] = [:]
+    for text in texts {
+      guard let equals = text.firstIndex(of: "=") else { throw UsageError("--minor-units \(text): expected CODE=N, e.g. ISK=2") }
+      let codeText = String(text[..<equals])
+      guard let code = CurrencyCode(codeText) else {
+        throw UsageError("--minor-units \(text): \(codeText) is not an ISO 4217 currency code")
+      }
+      guard let count = Int(text[text.index(after: equals)...]), (0...6).contains(count) else {
+        throw UsageError("--minor-units \(text): expected a number of decimals from 0 to 6 after =")
+      }
+      if let earlier = units[code], earlier != count {
+        throw UsageError("--minor-units \(code) is given as both \(earlier) and \(count)")
+      }
+      units[code] = count
+    }
+    return units
+  }
+
   /// A service's base URL: http or https, with a host and a valid port.
   static func endpoint(_ text: String, option: String = "--endpoint") throws(UsageError) -> URL {
     guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),

@@ -28,10 +28,15 @@ enum ConvertCommand {
       names: ["--date-field"], valueName: "NAME", help: "Header name of the value date (default: date, value_date, …)",
       group: .essential),
     OptionSpec(
-      names: ["--date-format"], valueName: "iso|dmy|mdy",
+      names: ["--date-format"], valueName: "iso|dmy|mdy|unix|unix-ms",
       help:
-        "How slash dates are written: dmy 31/12/2024, mdy 12/31/2024\n(default iso: YYYY-MM-DD and other unambiguous layouts)",
+        "How dates are written: iso (default: YYYY-MM-DD and other\nunambiguous layouts), dmy 31/12/2024, mdy 12/31/2024, unix\n(seconds since 1970-01-01 UTC; the UTC day), unix-ms",
       group: .essential, completion: .words(DateFormat.allCases.map(\.rawValue))),
+    OptionSpec(
+      names: ["--amount-unit"], valueName: "major|minor",
+      help:
+        "minor: amounts are whole ISO 4217 minor units of the from-\ncurrency, as payment APIs write them (1250 USD is 12.50,\n1250 JPY is 1250); default major: 12.50",
+      group: .essential, completion: .words(AmountUnit.allCases.map(\.rawValue))),
     OptionSpec(
       names: ["--date"], valueName: "YYYY-MM-DD", help: "Date of records without one (default: newest rate day)",
       group: .essential),
@@ -72,6 +77,11 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--decimal-separator"], valueName: ". | ,", help: "Decimal mark of amounts (default: inferred per file)",
       group: .input, completion: .words([".", ","])),
+    OptionSpec(
+      names: ["--minor-units"], valueName: "CODE=N",
+      help:
+        "With --amount-unit minor: amounts in CODE have N decimals, for\nan API that counts otherwise than ISO 4217, e.g. ISK=2 for\nStripe (repeatable)",
+      group: .input, repeatable: true),
     OptionSpec(
       names: ["--alias"], valueName: "NAME=CODE",
       help: "Read the non-ISO currency name NAME as CODE, e.g. RMB=CNY\n(repeatable; unknown names are errors, never guessed)",
@@ -204,6 +214,10 @@ enum ConvertCommand {
       (
         "Name the fields; dates written 31/12/2024",
         "fxbatch convert --to EUR --amount-field Total --from-field Curr --date-format dmy export.csv"
+      ),
+      (
+        "A payment API's export: amounts in cents (minor units), dates in unix seconds",
+        "fxbatch convert --to EUR --amount-unit minor --date-format unix --date-field created charges.jsonl"
       ),
       (
         "JSON records under data.items, to standard output", "fxbatch convert --records-path data.items --to USD -o - orders.json"
@@ -420,6 +434,8 @@ enum ConvertCommand {
 
   private static func batchOptions(_ parsed: ParsedArguments) throws(UsageError) -> BatchOptions {
     var options = BatchOptions(today: try FXBatchCommand.today())
+    // Every record by the general rules: the same output, slower; for checking the fast paths against them.
+    options.fastPath = ProcessInfo.processInfo.environment["FXBATCH_GENERAL_PATH"] != "1"
     options.inputPaths = parsed.positionals
     if options.inputPaths.isEmpty {
       // First use: data piped in is the input, as Miller and xsv read it; its copy goes to standard output (the
@@ -475,6 +491,11 @@ enum ConvertCommand {
     }
     if let text = parsed.value("--date") { options.defaultDate = try OptionValues.day(text, option: "--date") }
     if let text = parsed.value("--date-format") { options.dateFormat = try OptionValues.dateFormat(text) }
+    if let text = parsed.value("--amount-unit") { options.amountUnit = try OptionValues.amountUnit(text) }
+    options.minorUnits = try OptionValues.minorUnits(parsed.values("--minor-units"))
+    if !options.minorUnits.isEmpty, options.amountUnit != .minor {
+      throw UsageError("--minor-units is for amounts in minor units: add --amount-unit minor")
+    }
     if let text = parsed.value("--max-staleness") {
       options.maxStaleness = try OptionValues.nonNegativeInteger(text, option: "--max-staleness")
     }

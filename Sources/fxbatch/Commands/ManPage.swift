@@ -52,6 +52,8 @@ enum ManPage {
       ".TP", "XDG_CACHE_HOME",
       "The rate cache is \\fI$XDG_CACHE_HOME/fxbatch\\fR (else \\fI~/.cache/fxbatch\\fR); see \\fB\\-\\-cache\\-dir\\fR.",
       ".TP", "FXBATCH_TODAY", "Today's date (YYYY\\-MM\\-DD) for reproducible reports.",
+      ".TP", "FXBATCH_GENERAL_PATH",
+      "Set to 1, convert every record by the general rules, without the fast paths: the same output, slower (to check them).",
       ".SH \"SEE ALSO\"",
       "README.md and the reference pages under docs/ in the fxbatch sources; \\fBfxbatch completions\\fR for shell completion.",
     ]

@@ -1,10 +1,10 @@
 /// Pass 2's per-record fast path for a CSV file under a local rate table: decodes a record in place
-/// (``CSVFieldDecoder``), converts it (``TableConverter``) and appends the record's bytes and its annotation
+/// (``FieldKeyDecoder``), converts it (``TableConverter``) and appends the record's bytes and its annotation
 /// fields to the output, or declines, and the caller writes the record through the general path.
 ///
 /// One value holds all the per-record state, so the record loop touches it through one `inout` access.
 struct CSVFastPass {
-  var decoder: CSVFieldDecoder
+  var decoder: FieldKeyDecoder
   var converter: TableConverter
   let delimiter: UInt8
   /// The column's decimal mark byte, `nil` when undecided (then only integer amounts are plain).
@@ -18,7 +18,7 @@ struct CSVFastPass {
   private var pending = ByteBuffer(capacity: Self.pendingLimit + (1 << 16))
   private static let pendingLimit = 1 << 20
 
-  init(decoder: CSVFieldDecoder, converter: TableConverter, delimiter: UInt8, decimalMark: UInt8?, amountField: Int?) {
+  init(decoder: FieldKeyDecoder, converter: TableConverter, delimiter: UInt8, decimalMark: UInt8?, amountField: Int?) {
     self.decoder = decoder
     self.converter = converter
     self.delimiter = delimiter
@@ -51,7 +51,8 @@ struct CSVFastPass {
   @inline(__always)
   mutating func convert(_ record: CSVRecordView, sink: ByteSink) throws(OutputError) -> Bool {
     guard let key = decoder.key(of: record),
-      let amount = CSVFieldDecoder.plainAmount(record.field(amountField), mark: decimalMark),
+      let written = FieldKeyDecoder.plainAmount(record.field(amountField), mark: decimalMark),
+      let amount = decoder.majorAmount(written, currency: key.base),
       let conversion = converter.convert(base: key.base, quote: key.quote, day: key.day, amount: amount)
     else { return false }
     pending.append(record.bytes.slice(0..<record.length))

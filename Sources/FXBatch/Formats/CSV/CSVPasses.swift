@@ -79,7 +79,7 @@ extension CSVFormat {
 
   /// Pass 1 over a CSV file: its fields, the decimal mark of its amounts, and its distinct rate keys.
   ///
-  /// Records go through ``CSVFieldDecoder`` (no copy, cached currencies and dates); one it cannot decide is
+  /// Records go through ``FieldKeyDecoder`` (no copy, cached currencies and dates); one it cannot decide is
   /// copied and read by the general rules.
   ///
   /// A big file under a local table, written to a file, gets a provisional scan (``FileScan/isProvisional``)
@@ -108,8 +108,9 @@ extension CSVFormat {
       headerFields, mapping: mapping, header: header, readPath: readPath, displayPath: displayPath, options: options)
     let normalizer = RecordNormalizer(
       mapping: mapping, headerFieldCount: header.fieldCount, fixedFrom: options.fixedFrom, fixedTo: options.fixedTo,
-      dateFormat: options.dateFormat, defaultDay: context.defaultDay, currencies: options.currencies)
-    var decoder = CSVFieldDecoder(normalizer: normalizer)
+      dateFormat: options.dateFormat, defaultDay: context.defaultDay, currencies: options.currencies,
+      amountUnit: options.amountUnit, minorUnitOverrides: options.minorUnits)
+    var decoder = FieldKeyDecoder(normalizer: normalizer)
     var keys = RateKeyIndex()
     var inference = DecimalMarkInference()
     let inferMark = options.decimalMark == nil
@@ -187,7 +188,7 @@ extension CSVFormat {
         let parallel = try Self.scanCSVInParts(
           reader: reader, readPath: readPath, targets: splitTargets, meter: readMeter,
           makeState: { _ in
-            CSVPassOneState(decoder: CSVFieldDecoder(normalizer: normalizer), span: passOneKeys)
+            CSVPassOneState(decoder: FieldKeyDecoder(normalizer: normalizer), span: passOneKeys)
           },
           scan: { view, state in
             addEvidence(view, &state.inference)
@@ -235,7 +236,7 @@ extension CSVFormat {
 
   /// What pass 1 reads of a CSV file, per part.
   struct CSVPassOneState {
-    var decoder: CSVFieldDecoder
+    var decoder: FieldKeyDecoder
     var inference = DecimalMarkInference()
     /// Under a table provider: the span of days to ask it.
     var span: KeySpan?
@@ -246,10 +247,10 @@ extension CSVFormat {
     }
   }
 
-  /// Adds a record's key to a span (``CSVFieldDecoder``, else the general rules).
+  /// Adds a record's key to a span (``FieldKeyDecoder``, else the general rules).
   @inline(__always)
   static func addKey(
-    of view: CSVRecordView, decoder: inout CSVFieldDecoder, normalizer: RecordNormalizer, to span: inout KeySpan?
+    of view: CSVRecordView, decoder: inout FieldKeyDecoder, normalizer: RecordNormalizer, to span: inout KeySpan?
   ) {
     if let found = decoder.key(of: view) {
       span?.add(base: found.base, quote: found.quote, day: found.day)
@@ -260,7 +261,7 @@ extension CSVFormat {
 
   /// Pass 2 over a CSV file.
   ///
-  /// A record whose currencies, date and plain amount ``CSVFieldDecoder`` reads, and whose key has a rate, is
+  /// A record whose currencies, date and plain amount ``FieldKeyDecoder`` reads, and whose key has a rate, is
   /// converted and written from bytes (its raw bytes, then the annotation fields); any other record takes the
   /// general path (``RecordConverter/outcome(of:normalizer:parser:quotes:withoutDate:ledger:)`` and
   /// ``CSVAnnotatingWriter``), which gives the same output.
@@ -314,7 +315,7 @@ extension CSVFormat {
       // The fast path writes `.` decimal marks and the table's (or the answers') texts unquoted.
       if options.outputDecimalMark == .point, converter.textsAreSafe(in: .csv(delimiter: scan.csv.delimiter)) {
         fastPass = CSVFastPass(
-          decoder: CSVFieldDecoder(normalizer: scan.normalizer), converter: converter, delimiter: scan.csv.delimiter,
+          decoder: FieldKeyDecoder(normalizer: scan.normalizer), converter: converter, delimiter: scan.csv.delimiter,
           decimalMark: scan.decimalMark?.byte, amountField: scan.normalizer.mapping?.amount)
       }
     }
@@ -521,13 +522,13 @@ extension CSVFormat {
     return (inference, starts, size)
   }
 
-  /// Adds what one record says about the decimal mark (``CSVFieldDecoder/evidence(_:)``, else the general rule).
+  /// Adds what one record says about the decimal mark (``FieldKeyDecoder/evidence(_:)``, else the general rule).
   @inline(__always)
   static func addEvidence(
     of view: CSVRecordView, normalizer: RecordNormalizer, fastPath: Bool, to inference: inout DecimalMarkInference
   ) {
     guard !view.isBlank else { return }
-    if fastPath, let evidence = CSVFieldDecoder.evidence(view.field(normalizer.mapping?.amount)) {
+    if fastPath, let evidence = FieldKeyDecoder.evidence(view.field(normalizer.mapping?.amount)) {
       inference.add(evidence)
     } else if let amount = normalizer.amountText(of: view.record) {
       inference.add(amount)

@@ -90,7 +90,7 @@ struct JSONLinesFastPass {
     let content = bytes.slice(0..<length)
     guard object.scan(content), let (_, shape) = decoder.shape(of: object, in: content),
       let key = decoder.key(of: object, shape: shape, in: content),
-      let amount = JSONLinesFieldDecoder.amount(of: object, shape: shape, in: content, mark: decimalMark),
+      let amount = decoder.majorAmount(of: object, shape: shape, in: content, mark: decimalMark, currency: key.base),
       // Before the conversion, which counts the record: a declined record is converted by the general path.
       let template = object.isCompact ? compactTemplate : spacedTemplate(for: object.layout(in: content)),
       let conversion = converter.convert(base: key.base, quote: key.quote, day: key.day, amount: amount)

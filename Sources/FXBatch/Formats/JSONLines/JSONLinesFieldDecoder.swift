@@ -1,28 +1,27 @@
 /// The per-record fast path of a JSON Lines file: finds a flat record's fields through its shape
-/// (``FieldShapeCache`` of ``JSONMemberShape``), decodes its currencies and date through caches of their
-/// distinct values, and plain amounts straight from bytes.
+/// (``FieldShapeCache`` of ``JSONMemberShape``) and decodes them through the one cached key decoder
+/// (``FieldKeyDecoder``: currencies, dates, plain amounts).
 ///
-/// It decides nothing of its own: a new shape is resolved by ``JSONFieldLocator``'s rules, a new value is
-/// decoded by ``RecordNormalizer``'s rules and remembered, and anything else (an error, a currency that is not
-/// a string, an amount with grouping or an exponent) returns `nil`: the caller takes the general path for that
-/// record, so the output is the same either way (`JSONLinesFastPathTests` compares them).
+/// It decides nothing of its own: a new shape is resolved by ``JSONFieldLocator``'s rules, a value by
+/// ``FieldKeyDecoder``'s, and anything else (an error, a currency that is not a string, an amount with grouping
+/// or an exponent) returns `nil`: the caller takes the general path for that record, so the output is the same
+/// either way (`JSONLinesFastPathTests` compares them).
 struct JSONLinesFieldDecoder {
-  let normalizer: RecordNormalizer
   let locator: JSONFieldLocator
   private var shapes = FieldShapeCache<JSONMemberShape>()
-  private var currencies = ShortFieldCache<CurrencyCode>()
-  private var dates = ShortFieldCache<CSVFieldDecoder.DateValue>()
+  private(set) var keys: FieldKeyDecoder
+
+  var normalizer: RecordNormalizer { keys.normalizer }
 
   init(normalizer: RecordNormalizer, locator: JSONFieldLocator) {
-    self.normalizer = normalizer
+    keys = FieldKeyDecoder(normalizer: normalizer)
     self.locator = locator
   }
 
   /// Gives this copy its own caches (before it runs on another thread; see ``TableConverter/makeUnique()``).
   mutating func makeUnique() {
     shapes = FieldShapeCache()
-    currencies = ShortFieldCache()
-    dates = ShortFieldCache()
+    keys.makeUnique()
   }
 
   /// The shape of a record and its index; `nil` when the record must take the general path (a shape that is
@@ -44,15 +43,14 @@ struct JSONLinesFieldDecoder {
   /// The rate key of a record and whether it used the default day; `nil` when the general rules must decide
   /// (including every record with an error).
   @inline(__always)
-  mutating func key(of object: FlatJSONObject, shape: JSONMemberShape, in bytes: ByteView) -> (
-    base: CurrencyCode, quote: CurrencyCode, day: CalendarDay, usedDefaultDay: Bool
-  )? {
+  mutating func key(of object: FlatJSONObject, shape: JSONMemberShape, in bytes: ByteView) -> FieldKeyDecoder.Key? {
+    let normalizer = keys.normalizer
     let from: CurrencyCode
     if let fixed = normalizer.fixedFrom {
       from = fixed
     } else {
       guard shape.from >= 0, object.kind(shape.from) == .string,
-        let found = currency(object.value(shape.from, in: bytes))
+        let found = keys.currency(object.value(shape.from, in: bytes))
       else { return nil }
       from = found
     }
@@ -60,28 +58,29 @@ struct JSONLinesFieldDecoder {
     if let fixed = normalizer.fixedTo {
       to = fixed
     } else {
-      guard shape.to >= 0, object.kind(shape.to) == .string, let found = currency(object.value(shape.to, in: bytes))
+      guard shape.to >= 0, object.kind(shape.to) == .string, let found = keys.currency(object.value(shape.to, in: bytes))
       else { return nil }
       to = found
     }
-    guard shape.date >= 0 else { return (from, to, normalizer.defaultDay, true) }
+    guard shape.date >= 0 else { return keys.key(from: from, to: to, date: nil) }
     let value = object.value(shape.date, in: bytes)
     switch object.kind(shape.date) {
     case .string:
-      switch date(value) {
-      case .day(let day)?: return (from, to, day, false)
-      case .absent?: return (from, to, normalizer.defaultDay, true)
-      case nil: return nil
-      }
+      guard let date = keys.date(value) else { return nil }
+      return keys.key(from: from, to: to, date: date)
+    case .number where normalizer.dateFormat.isUnix:
+      // A unix time may be a JSON number: its text is read as a string's would be.
+      guard let date = keys.date(value) else { return nil }
+      return keys.key(from: from, to: to, date: date)
     case .literal where value.count == 4 && value[0] == UInt8(ascii: "n"):
-      return (from, to, normalizer.defaultDay, true)  // null: no date
+      return keys.key(from: from, to: to, date: nil)  // null: no date
     case .literal, .number:
       return nil
     }
   }
 
   /// A record's amount when it is plain: a JSON number without an exponent (always `.`-decimal), or a string
-  /// that ``CSVFieldDecoder/plainAmount(_:mark:)`` reads with the file's mark; `nil` for anything else.
+  /// that ``FieldKeyDecoder/plainAmount(_:mark:)`` reads with the file's mark; `nil` for anything else.
   @inline(__always)
   static func amount(
     of object: FlatJSONObject, shape: JSONMemberShape, in bytes: ByteView, mark: UInt8?
@@ -89,35 +88,18 @@ struct JSONLinesFieldDecoder {
     guard shape.amount >= 0 else { return nil }
     let value = object.value(shape.amount, in: bytes)
     switch object.kind(shape.amount) {
-    case .number: return CSVFieldDecoder.plainAmount(value, mark: UInt8(ascii: "."))
-    case .string: return CSVFieldDecoder.plainAmount(value, mark: mark)
+    case .number: return FieldKeyDecoder.plainAmount(value, mark: UInt8(ascii: "."))
+    case .string: return FieldKeyDecoder.plainAmount(value, mark: mark)
     case .literal: return nil
     }
   }
 
+  /// ``amount(of:shape:in:mark:)`` in the from-currency's major units (``FieldKeyDecoder/majorAmount(_:currency:)``).
   @inline(__always)
-  private mutating func currency(_ bytes: ByteView) -> CurrencyCode? {
-    let key = ShortFieldCache<CurrencyCode>.key(bytes)
-    if let key, let known = currencies.value(for: key) { return known }
-    let text = bytes.text
-    guard !text.trimmingWhitespace.isEmpty, case .success(let code) = normalizer.currencies.currency(text) else { return nil }
-    if let key { currencies.insert(code, for: key) }
-    return code
-  }
-
-  @inline(__always)
-  private mutating func date(_ bytes: ByteView) -> CSVFieldDecoder.DateValue? {
-    let key = ShortFieldCache<CSVFieldDecoder.DateValue>.key(bytes)
-    if let key, let known = dates.value(for: key) { return known }
-    let text = bytes.text
-    let value: CSVFieldDecoder.DateValue
-    if text.trimmingWhitespace.isEmpty {
-      value = .absent
-    } else {
-      guard case .success(let day) = normalizer.dateFormat.parse(text) else { return nil }
-      value = .day(day)
-    }
-    if let key { dates.insert(value, for: key) }
-    return value
+  mutating func majorAmount(
+    of object: FlatJSONObject, shape: JSONMemberShape, in bytes: ByteView, mark: UInt8?, currency: CurrencyCode
+  ) -> ExactDecimal? {
+    guard let amount = Self.amount(of: object, shape: shape, in: bytes, mark: mark) else { return nil }
+    return keys.majorAmount(amount, currency: currency)
   }
 }

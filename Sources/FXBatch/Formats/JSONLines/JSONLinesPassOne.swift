@@ -65,7 +65,7 @@ struct JSONLinesPassOne {
       }
       if checkMark, shape.amount >= 0, object.kind(shape.amount) == .string {
         let text = object.value(shape.amount, in: content)
-        inference.add(CSVFieldDecoder.evidence(text) ?? DecimalMarkInference.evidence(text.text))
+        inference.add(FieldKeyDecoder.evidence(text) ?? DecimalMarkInference.evidence(text.text))
       }
       if span != nil {
         if let key = decoder.key(of: object, shape: shape, in: content) {

@@ -116,13 +116,14 @@ struct WorkbookRowConverter {
   /// Converts a record on the fast path; `false` leaves it to the general rules.
   private mutating func convertFast(_ fields: RecordFields) -> Bool {
     guard converter != nil, fields.problem == nil, case .success(let found) = normalizer.rateKey(of: fields),
-      case .success(let amount) = normalizer.amount(of: fields, parser: parser, currency: found.key.pair.base)
+      case .success(let written) = normalizer.amount(of: fields, parser: parser, currency: found.key.pair.base),
+      case .success(let amount) = normalizer.majorAmount(written, currency: found.key.pair.base)
     else { return false }
     return convert(key: found.key, usedDefaultDay: found.usedDefaultDay, amount: amount)
   }
 
-  /// Converts a record whose key and amount were read already (by the general rules, or from their cached
-  /// answers: ``XLSXRowDecoder``) on the fast path, and counts it; `false` (nothing counted) leaves the record to
+  /// Converts a record whose key and amount (in major units) were read already (by the general rules, or from
+  /// their cached answers: ``XLSXRowDecoder``) on the fast path, and counts it; `false` (nothing counted) leaves the record to
   /// ``convert(_:)``.
   mutating func convert(key: RateKey, usedDefaultDay: Bool, amount: ExactDecimal) -> Bool {
     decimals = nil

@@ -27,7 +27,11 @@ struct XLSXBook {
   ///     own reason before anything is written, even a part the conversion would copy without reading. The
   ///     sheet's entry is checked as pass 1 reads it to its end (``XLSXFormat``'s scan), which is the same
   ///     check, and would inflate the biggest part twice.
-  init(readPath: String, displayPath: String, sheet: String?, verify: Bool = false) throws(FileError) {
+  ///   - unixDates: whether dates are unix times (``DateFormat/isUnix``): then a number is the number it holds
+  ///     whatever its style, never a serial date.
+  init(readPath: String, displayPath: String, sheet: String?, verify: Bool = false, unixDates: Bool = false)
+    throws(FileError)
+  {
     self.displayPath = displayPath
     do {
       package = try ZipPackage(path: readPath)
@@ -64,7 +68,7 @@ struct XLSXBook {
       if let entry = workbook.stylesEntry.flatMap(package.entry(named:)) {
         styles = try XLSXStyles.read(from: package, entry: entry).dateStyles
       }
-      dateStyles = styles
+      dateStyles = unixDates ? [] : styles
     } catch {
       throw Self.fileError(error.description, readPath: readPath, displayPath: displayPath)
     }

@@ -32,7 +32,9 @@ extension XLSXFormat {
   {
     let file = FileInput(
       displayPath: provisional.displayPath, readPath: provisional.readPath, outputPath: provisional.outputPath)
-    let book = try XLSXBook(readPath: file.readPath, displayPath: file.displayPath, sheet: context.options.sheet)
+    let book = try XLSXBook(
+      readPath: file.readPath, displayPath: file.displayPath, sheet: context.options.sheet,
+      unixDates: context.options.dateFormat.isUnix)
     /// The two passes, from pass 1 (`scanned`: its scan, when the one pass read the sheet to its end).
     func twoPasses(_ scanned: FileScan? = nil) throws(FileError) -> FileConversion {
       var scan: FileScan

@@ -24,7 +24,8 @@ enum XLSXFormat: FileFormat {
         hint: "give -o FILE or --output-dir DIR")
     }
     let book = try XLSXBook(
-      readPath: file.readPath, displayPath: file.displayPath, sheet: options.sheet, verify: true)
+      readPath: file.readPath, displayPath: file.displayPath, sheet: options.sheet, verify: true,
+      unixDates: options.dateFormat.isUnix)
     if options.fastPath, context.hasConvertingTable, context.allowsProvisionalScan {
       return (provisionalScan(file, context: context), RateKeyIndex())
     }
@@ -54,7 +55,9 @@ enum XLSXFormat: FileFormat {
   {
     if scan.workbook.isProvisional { return try convertInOnePass(scan, context: context, quotes: quotes) }
     let details = scan.workbook
-    let book = try XLSXBook(readPath: scan.readPath, displayPath: scan.displayPath, sheet: context.options.sheet)
+    let book = try XLSXBook(
+      readPath: scan.readPath, displayPath: scan.displayPath, sheet: context.options.sheet,
+      unixDates: context.options.dateFormat.isUnix)
     let conversion = try XLSXSheetConversion(
       scan: scan, book: book, context: context, quotes: quotes, sheetLastColumn: details.lastColumn,
       header: (details.headerRow, details.mapping))

@@ -1,12 +1,12 @@
-/// Decodes a record row's rate key and amount from the cells ``XLSXSheetScanner`` read by its simple rules,
-/// through caches of the distinct values of the currency and date cells, for both passes of a sheet the scanner
-/// reads.
+/// Decodes a record row's rate key and amount from the cells ``XLSXSheetScanner`` read by its simple rules, for
+/// both passes of a sheet the scanner reads: it locates the cells and feeds them to the one cached key decoder
+/// (``FieldKeyDecoder``), one per kind of cell bytes (inline text, a shared string's index, a number), so that
+/// equal bytes of different kinds are never taken for each other.
 ///
-/// It decides nothing of its own: a value it has not seen is decoded by the rules the general path applies to
-/// the same cell (``WorkbookRecords/fields(of:mapping:dateField:)``, ``XLSXBook/fields(of:mapping:)``, then
-/// ``RecordNormalizer``) and remembered; a cell those rules refuse, a missing cell, text to decode or an amount
-/// that is not a plain number gives `nil`, and the caller reads the row whole by the general rules
-/// (`XLSXFastPathTests` compares both paths).
+/// It decides nothing of its own: a cell's value is what the general path reads from the same cell
+/// (``WorkbookRecords/fields(of:mapping:dateField:)``, ``XLSXBook/fields(of:mapping:)``), decoded by the general
+/// rules; a cell those rules refuse, a missing cell, text to decode or an amount that is not a plain number gives
+/// `nil`, and the caller reads the row whole by the general rules (`XLSXFastPathTests` compares both paths).
 ///
 /// A class: the converter's closures call it for every row, and a struct of caches would be copied at each call.
 final class XLSXRowDecoder {
@@ -16,11 +16,11 @@ final class XLSXRowDecoder {
   private let dateStyles: Set<Int>
   private let dateSystem: XLSXDateSystem
   private let sharedStrings: [String]
-  private var currencies = ShortFieldCache<CurrencyCode>()
-  private var sharedCurrencies: [Int: CurrencyCode?] = [:]
-  private var serialDates = ShortFieldCache<CSVFieldDecoder.DateValue>()
-  private var textDates = ShortFieldCache<CSVFieldDecoder.DateValue>()
-  private var sharedDates: [Int: CSVFieldDecoder.DateValue?] = [:]
+  /// The key decoder of text cells (by their bytes), of shared-string cells (by their index's bytes), and of
+  /// number cells in the date field (a serial date in a date style; under a unix date format, the number).
+  private var textCells: FieldKeyDecoder
+  private var sharedCells: FieldKeyDecoder
+  private var numberCells: FieldKeyDecoder
 
   init(book: XLSXBook, mapping: FieldMapping, normalizer: RecordNormalizer) {
     dateStyles = book.dateStyles
@@ -28,6 +28,9 @@ final class XLSXRowDecoder {
     sharedStrings = book.sharedStrings.strings
     self.mapping = mapping
     self.normalizer = normalizer
+    textCells = FieldKeyDecoder(normalizer: normalizer)
+    sharedCells = FieldKeyDecoder(normalizer: normalizer)
+    numberCells = FieldKeyDecoder(normalizer: normalizer)
   }
 
   /// The row's cell in `column`, if it has one.
@@ -57,25 +60,23 @@ final class XLSXRowDecoder {
       }
       to = found
     }
-    var value = CSVFieldDecoder.DateValue.absent
+    var value: FieldKeyDecoder.DateValue? = nil
     if let column = mapping.date, let cell = Self.cell(column, in: cells) {
       guard let found = date(cell, bytes) else { return nil }
       value = found
     }
-    switch value {
-    case .day(let day): return (RateKey(base: from, quote: to, day: day), false)
-    case .absent: return (RateKey(base: from, quote: to, day: normalizer.defaultDay), true)
-    }
+    let key = textCells.key(from: from, to: to, date: value)
+    return (RateKey(base: key.base, quote: key.quote, day: key.day), key.usedDefaultDay)
   }
 
-  /// The row's amount when its cell is a plain number (`-1234.56`: digits, at most one point, no exponent),
-  /// which the general rules read exactly as written (``ExactDecimal/init(plainUTF8:)``).
+  /// The row's amount when its cell is a plain number (``FieldKeyDecoder/plainNumber(_:)``), in the
+  /// from-currency's major units (``FieldKeyDecoder/majorAmount(_:currency:)``).
   @inline(__always)
-  func amount(_ cells: [XLSXSheetScanner.Cell], in bytes: ByteView) -> ExactDecimal? {
-    guard let cell = Self.cell(mapping.amount, in: cells), cell.kind == .number, cell.isPlain else { return nil }
-    let text = bytes.slice(cell.value)
-    for byte in text where byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return nil }
-    return ExactDecimal(plainUTF8: text.buffer)
+  func amount(_ cells: [XLSXSheetScanner.Cell], in bytes: ByteView, currency: CurrencyCode) -> ExactDecimal? {
+    guard let cell = Self.cell(mapping.amount, in: cells), cell.kind == .number, cell.isPlain,
+      let amount = FieldKeyDecoder.plainNumber(bytes.slice(cell.value))
+    else { return nil }
+    return numberCells.majorAmount(amount, currency: currency)
   }
 
   /// Whether the amount cell holds text (which pass 1 reads whole, for the decimal mark's evidence).
@@ -87,71 +88,48 @@ final class XLSXRowDecoder {
     }
   }
 
-  /// A currency cell's code by the general rules (text, not blank, a known code), remembered by its bytes.
+  /// A currency cell's code by the general rules (text, not blank, a known code).
   @inline(__always)
   private func currency(_ cell: XLSXSheetScanner.Cell, _ bytes: ByteView) -> CurrencyCode? {
     switch cell.kind {
     case .inline, .string:
       guard cell.isPlain else { return nil }
-      let key = ShortFieldCache<CurrencyCode>.key(bytes.slice(cell.value))
-      if let key, let known = currencies.value(for: key) { return known }
-      guard let code = Self.currency(String(decoding: bytes.slice(cell.value).buffer, as: UTF8.self), normalizer) else {
-        return nil
-      }
-      if let key { currencies.insert(code, for: key) }
-      return code
+      return textCells.currency(bytes.slice(cell.value))
     case .shared:
-      guard let index = XLSXSheetScanner.decimal(bytes.slice(cell.value)) else { return nil }
-      if let known = sharedCurrencies[index] { return known }
-      let code = Self.currency(sharedStrings[index], normalizer)
-      sharedCurrencies[index] = code
-      return code
+      let index = bytes.slice(cell.value)
+      return sharedCells.currency(cacheKey: ShortFieldCache<CurrencyCode>.key(index)) { sharedString(index) }
     case .number, .other, .empty: return nil
     }
   }
 
-  private static func currency(_ text: String, _ normalizer: RecordNormalizer) -> CurrencyCode? {
-    guard !text.trimmingWhitespace.isEmpty, case .success(let code) = normalizer.currencies.currency(text) else {
-      return nil
-    }
-    return code
-  }
-
-  /// A date cell's day by the general rules (a number in a date style is its day; text is read by the date
-  /// format; empty is no date), remembered by its bytes.
+  /// A date cell's value by the general rules: a number in a date style is its day (under a unix date format,
+  /// any number is the unix time it holds); text is read by the date format; empty is no date.
   @inline(__always)
-  private func date(_ cell: XLSXSheetScanner.Cell, _ bytes: ByteView) -> CSVFieldDecoder.DateValue? {
+  private func date(_ cell: XLSXSheetScanner.Cell, _ bytes: ByteView) -> FieldKeyDecoder.DateValue? {
     switch cell.kind {
     case .empty: return .absent
     case .number:
-      guard cell.isPlain, dateStyles.contains(cell.style) else { return nil }
-      let key = ShortFieldCache<CSVFieldDecoder.DateValue>.key(bytes.slice(cell.value))
-      if let key, let known = serialDates.value(for: key) { return known }
-      let serial = String(decoding: bytes.slice(cell.value).buffer, as: UTF8.self)
-      guard let day = dateSystem.day(ofSerial: serial), let value = date(text: day.description) else { return nil }
-      if let key { serialDates.insert(value, for: key) }
-      return value
+      guard cell.isPlain else { return nil }
+      let number = bytes.slice(cell.value)
+      if normalizer.dateFormat.isUnix { return numberCells.date(number) }
+      guard dateStyles.contains(cell.style) else { return nil }
+      let dateSystem = self.dateSystem
+      return numberCells.date(cacheKey: ShortFieldCache<CurrencyCode>.key(number)) {
+        dateSystem.day(ofSerial: number.text)?.description
+      }
     case .inline, .string:
       guard cell.isPlain else { return nil }
-      let key = ShortFieldCache<CSVFieldDecoder.DateValue>.key(bytes.slice(cell.value))
-      if let key, let known = textDates.value(for: key) { return known }
-      guard let value = date(text: String(decoding: bytes.slice(cell.value).buffer, as: UTF8.self)) else { return nil }
-      if let key { textDates.insert(value, for: key) }
-      return value
+      return textCells.date(bytes.slice(cell.value))
     case .shared:
-      guard let index = XLSXSheetScanner.decimal(bytes.slice(cell.value)) else { return nil }
-      if let known = sharedDates[index] { return known }
-      let value = date(text: sharedStrings[index])
-      sharedDates[index] = value
-      return value
+      let index = bytes.slice(cell.value)
+      return sharedCells.date(cacheKey: ShortFieldCache<CurrencyCode>.key(index)) { sharedString(index) }
     case .other: return nil
     }
   }
 
-  /// A date text's value as ``RecordNormalizer/rateKey(of:)`` reads it: blank is no date.
-  private func date(text: String) -> CSVFieldDecoder.DateValue? {
-    guard !text.trimmingWhitespace.isEmpty else { return .absent }
-    guard case .success(let day) = normalizer.dateFormat.parse(text) else { return nil }
-    return .day(day)
+  /// The shared string a cell's index names; `nil` for an index that is not one.
+  private func sharedString(_ index: ByteView) -> String? {
+    guard let index = XLSXSheetScanner.decimal(index), index < sharedStrings.count else { return nil }
+    return sharedStrings[index]
   }
 }

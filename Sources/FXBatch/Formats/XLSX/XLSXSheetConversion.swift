@@ -182,8 +182,8 @@ final class XLSXSheetConversion {
   {
     let number = scanner.rowNumber
     if whole == nil, scanner.rowIsSimple, scanner.rowHasValue, number > headerRow, let decoder,
-      let amount = decoder.amount(scanner.cells, in: scanner.bytes),
       let found = decoder.key(scanner.cells, in: scanner.bytes),
+      let amount = decoder.amount(scanner.cells, in: scanner.bytes, currency: found.key.pair.base),
       rows.converter.convert(key: found.key, usedDefaultDay: found.usedDefaultDay, amount: amount)
     {
       // A row with a value is no blank row: it gets cells.

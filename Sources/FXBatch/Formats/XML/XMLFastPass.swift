@@ -4,14 +4,14 @@
 /// element (``AnnotationTemplate/xmlElement``), or declines, and the caller writes the record through the
 /// general path.
 ///
-/// It decides nothing of its own: a currency or date it has not seen is decoded by ``RecordNormalizer``'s rules
-/// from the value ``XMLFieldLocator`` would give (decoded, trimmed), and remembered; anything else — a record
+/// It decides nothing of its own: currencies and dates go through the one cached key decoder
+/// (``FieldKeyDecoder``) from the value ``XMLFieldLocator`` would give (decoded, trimmed); anything else — a record
 /// with a problem, a missing field, an amount that is not plain, a key the converter leaves to the general
 /// rules — returns `false` (`XMLFastPathTests` compares both paths).
 struct XMLFastPass {
   var shapes: XMLRecordShapes
   var converter: TableConverter
-  var keys: XMLKeyDecoder
+  var keys: FieldKeyDecoder
   /// The amounts' decimal mark byte, `nil` when undecided (then only integer amounts are plain).
   let decimalMark: UInt8?
   /// The records this pass converted, and how many of them had no date.
@@ -21,7 +21,7 @@ struct XMLFastPass {
   init(shapes: XMLRecordShapes, converter: TableConverter, normalizer: RecordNormalizer, decimalMark: UInt8?) {
     self.shapes = shapes
     self.converter = converter
-    keys = XMLKeyDecoder(normalizer: normalizer)
+    keys = FieldKeyDecoder(normalizer: normalizer)
     self.decimalMark = decimalMark
   }
 
@@ -48,7 +48,8 @@ struct XMLFastPass {
   mutating func convert(_ record: XMLScannedRecord, shape: Int, in bytes: ByteView) -> TableConverter.Conversion? {
     let amountField = shapes.field(.amount, shape: shape)
     guard amountField >= 0, let key = keys.key(record, shape: shape, shapes: shapes, in: bytes) else { return nil }
-    guard let amount = CSVFieldDecoder.plainAmount(Self.trimmed(record.fields[amountField], bytes), mark: decimalMark),
+    guard let written = FieldKeyDecoder.plainAmount(Self.trimmed(record.fields[amountField], bytes), mark: decimalMark),
+      let amount = keys.majorAmount(written, currency: key.base),
       let conversion = converter.convert(base: key.base, quote: key.quote, day: key.day, amount: amount)
     else { return nil }
     counts.records += 1

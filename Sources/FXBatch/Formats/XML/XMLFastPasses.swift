@@ -71,12 +71,12 @@ extension XMLFormat {
   /// under a source that answers keys every key.
   struct SpanReader: Sendable {
     let span: KeySpan
-    /// Decodes most records' keys from bytes; one per part (``XMLKeyDecoder/makeUnique()``).
-    var decoder: XMLKeyDecoder
+    /// Decodes most records' keys from bytes; one per part (``FieldKeyDecoder/makeUnique()``).
+    var decoder: FieldKeyDecoder
 
     init(span: KeySpan, normalizer: RecordNormalizer) {
       self.span = span
-      decoder = XMLKeyDecoder(normalizer: normalizer)
+      decoder = FieldKeyDecoder(normalizer: normalizer)
     }
 
     /// Adds a record's key: decoded from bytes (a key inside a span found so far costs a comparison), else read
@@ -181,7 +181,7 @@ extension XMLFormat {
       let amount = shapes.field(.amount, shape: shape)
       if inferMark, amount >= 0 {
         let field = scanner.record.fields[amount]
-        if let evidence = CSVFieldDecoder.evidence(XMLFastPass.trimmed(field, bytes)) {
+        if let evidence = FieldKeyDecoder.evidence(XMLFastPass.trimmed(field, bytes)) {
           result.inference.add(evidence)
         } else {
           result.inference.add(XMLSimpleScanner.decodedText(field, in: bytes).trimmingWhitespace)

@@ -53,10 +53,14 @@ struct EndToEndAmountUnitTests {
   }
 
   static let records: [Record] = [
-    Record(amount: "1250", currency: "USD", created: "1706745600", converted: "6.25", rateDate: "2024-02-01", status: "ok", error: ""),
-    Record(amount: "1250", currency: "USD", created: "1706745599", converted: "10.00", rateDate: "2024-01-31", status: "ok", error: ""),
-    Record(amount: "1250", currency: "JPY", created: "1706745600", converted: "10.00", rateDate: "2024-02-01", status: "ok", error: ""),
-    Record(amount: "1250", currency: "KWD", created: "1706745600", converted: "3.13", rateDate: "2024-02-01", status: "ok", error: ""),
+    Record(
+      amount: "1250", currency: "USD", created: "1706745600", converted: "6.25", rateDate: "2024-02-01", status: "ok", error: ""),
+    Record(
+      amount: "1250", currency: "USD", created: "1706745599", converted: "10.00", rateDate: "2024-01-31", status: "ok", error: ""),
+    Record(
+      amount: "1250", currency: "JPY", created: "1706745600", converted: "10.00", rateDate: "2024-02-01", status: "ok", error: ""),
+    Record(
+      amount: "1250", currency: "KWD", created: "1706745600", converted: "3.13", rateDate: "2024-02-01", status: "ok", error: ""),
     Record(
       amount: "12.5", currency: "USD", created: "1706745600", converted: "", rateDate: "", status: "error",
       error: #"invalid_amount: "12.5" is not a whole number of USD's minor units (--amount-unit minor)"#),
@@ -66,15 +70,23 @@ struct EndToEndAmountUnitTests {
     Record(
       amount: "1250", currency: "USD", created: "-1", converted: "", rateDate: "", status: "error",
       error: "date_out_of_range: 1969-12-31"),
-    Record(amount: "1250.00", currency: "USD", created: "1706745600", converted: "6.25", rateDate: "2024-02-01", status: "ok", error: ""),
-    Record(amount: "999", currency: "JPY", created: "1706832000", converted: "7.99", rateDate: "2024-02-01", status: "fallback", error: ""),
-    Record(amount: "-1250", currency: "USD", created: "1706745600", converted: "-6.25", rateDate: "2024-02-01", status: "ok", error: ""),
+    Record(
+      amount: "1250.00", currency: "USD", created: "1706745600", converted: "6.25", rateDate: "2024-02-01", status: "ok",
+      error: ""),
+    Record(
+      amount: "999", currency: "JPY", created: "1706832000", converted: "7.99", rateDate: "2024-02-01", status: "fallback",
+      error: ""),
+    Record(
+      amount: "-1250", currency: "USD", created: "1706745600", converted: "-6.25", rateDate: "2024-02-01", status: "ok", error: ""
+    ),
   ]
 
   /// The annotation of one record as read back: `fx_converted`, `fx_rate_date`, `fx_status`, `fx_error`.
   typealias Annotation = (converted: String, rateDate: String, status: String, error: String)
 
-  static let options = ["--to", "EUR", "--rates", "rates.csv", "--amount-unit", "minor", "--date-format", "unix", "--date-field", "created"]
+  static let options = [
+    "--to", "EUR", "--rates", "rates.csv", "--amount-unit", "minor", "--date-format", "unix", "--date-field", "created",
+  ]
 
   /// Converts `name` on the fast paths and on the general path, and checks both against ``records``.
   func check(
@@ -153,7 +165,8 @@ struct EndToEndAmountUnitTests {
   /// A JSON record: numbers as JSON numbers, except the 8th record's date, a string of digits.
   static func jsonRecord(_ record: Record, index: Int) -> String {
     let created = index == 7 ? "\"\(record.created)\"" : record.created
-    return #"{"id":"ch_\#(index)","amount":\#(record.amount),"currency":"\#(record.currency.lowercased())","created":\#(created)}"#
+    return
+      #"{"id":"ch_\#(index)","amount":\#(record.amount),"currency":"\#(record.currency.lowercased())","created":\#(created)}"#
   }
 
   @Test func jsonLines() throws {

@@ -356,4 +356,25 @@ struct EndToEndAmountUnitTests {
     #expect(bad.status == 64)
     #expect(bad.standardError.contains("--minor-units ISK=9: expected a number of decimals from 0 to 6 after ="))
   }
+
+  /// Reports of runs that read amounts in different units are not added up; two in minor units are, and keep
+  /// the unit.
+  @Test func reportsOfDifferentUnitsAreNotMerged() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("rates.csv", Self.rates)
+    try directory.write("a.csv", "amount,currency,created\n1250,USD,1706745600\n")
+    try directory.write("b.csv", "amount,currency,created\n1250,USD,1706745600\n")
+    let arguments = ["convert", "-q", "--to", "EUR", "--rates", "rates.csv", "--date-format", "unix", "--date-field", "created"]
+    #expect(try cli.run(arguments + ["--amount-unit", "minor", "a.csv", "--report", "a.json"], in: directory.url).status == 0)
+    #expect(try cli.run(arguments + ["b.csv", "--report", "b.json"], in: directory.url).status == 0)
+    #expect(try cli.run(arguments + ["--amount-unit", "minor", "b.csv", "--report", "c.json"], in: directory.url).status == 0)
+    let refused = try cli.run(["report", "merge", "a.json", "b.json", "-o", "bad.json"], in: directory.url)
+    #expect(refused.status == 2)
+    #expect(
+      refused.standardError.contains("b.json: its amount unit (major) differs from a.json's (minor)"), "\(refused.standardError)")
+    let merged = try cli.run(["report", "merge", "a.json", "c.json", "-o", "total.json"], in: directory.url)
+    #expect(merged.status == 0, "\(merged.standardError)")
+    #expect(try Self.report(directory, "total.json")["amountUnit"] as? String == "minor")
+  }
 }

@@ -36,6 +36,13 @@ struct FieldKeyDecoder: Sendable {
     dates = ShortFieldCache()
   }
 
+  /// The cache key of a field's bytes (``ShortFieldCache/key(_:)``), and of bytes followed by 16 readable ones
+  /// (``ShortFieldCache/key(padded:)``).
+  @inline(__always)
+  static func cacheKey(_ bytes: ByteView) -> CacheKey? { ShortFieldCache<CurrencyCode>.key(bytes) }
+  @inline(__always)
+  static func cacheKey(padded bytes: ByteView) -> CacheKey? { ShortFieldCache<CurrencyCode>.key(padded: bytes) }
+
   // MARK: The key
 
   /// The key of a record whose currencies and date were decoded (`date`: `nil` when the record has no date
@@ -68,7 +75,7 @@ struct FieldKeyDecoder: Sendable {
   /// ``currency(cacheKey:text:)`` of bytes that are the field's text.
   @inline(__always)
   mutating func currency(_ bytes: ByteView) -> CurrencyCode? {
-    currency(cacheKey: ShortFieldCache<CurrencyCode>.key(bytes)) { bytes.text }
+    currency(cacheKey: Self.cacheKey(bytes)) { bytes.text }
   }
 
   // MARK: Dates
@@ -93,7 +100,7 @@ struct FieldKeyDecoder: Sendable {
   /// ``date(cacheKey:text:)`` of bytes that are the field's text.
   @inline(__always)
   mutating func date(_ bytes: ByteView) -> DateValue? {
-    date(cacheKey: ShortFieldCache<DateValue>.key(bytes)) { bytes.text }
+    date(cacheKey: Self.cacheKey(bytes)) { bytes.text }
   }
 
   // MARK: Amounts

@@ -22,7 +22,7 @@ extension FieldKeyDecoder {
     var date: DateValue? = nil
     if let dateField = mapping.date {
       let bytes = record.field(dateField)
-      guard let value = self.date(cacheKey: ShortFieldCache<DateValue>.key(padded: bytes), text: { Self.csvText(bytes) })
+      guard let value = self.date(cacheKey: Self.cacheKey(padded: bytes), text: { Self.csvText(bytes) })
       else { return nil }
       date = value
     }
@@ -31,7 +31,7 @@ extension FieldKeyDecoder {
 
   @inline(__always)
   private mutating func csvCurrency(_ bytes: ByteView) -> CurrencyCode? {
-    currency(cacheKey: ShortFieldCache<CurrencyCode>.key(padded: bytes)) { Self.csvText(bytes) }
+    currency(cacheKey: Self.cacheKey(padded: bytes)) { Self.csvText(bytes) }
   }
 
   /// A field's text when its bytes are it; `nil` for a quoted field (the general rules unquote it).

@@ -97,7 +97,7 @@ final class XLSXRowDecoder {
       return textCells.currency(bytes.slice(cell.value))
     case .shared:
       let index = bytes.slice(cell.value)
-      return sharedCells.currency(cacheKey: ShortFieldCache<CurrencyCode>.key(index)) { sharedString(index) }
+      return sharedCells.currency(cacheKey: FieldKeyDecoder.cacheKey(index)) { sharedString(index) }
     case .number, .other, .empty: return nil
     }
   }
@@ -114,7 +114,7 @@ final class XLSXRowDecoder {
       if normalizer.dateFormat.isUnix { return numberCells.date(number) }
       guard dateStyles.contains(cell.style) else { return nil }
       let dateSystem = self.dateSystem
-      return numberCells.date(cacheKey: ShortFieldCache<CurrencyCode>.key(number)) {
+      return numberCells.date(cacheKey: FieldKeyDecoder.cacheKey(number)) {
         dateSystem.day(ofSerial: number.text)?.description
       }
     case .inline, .string:
@@ -122,7 +122,7 @@ final class XLSXRowDecoder {
       return textCells.date(bytes.slice(cell.value))
     case .shared:
       let index = bytes.slice(cell.value)
-      return sharedCells.date(cacheKey: ShortFieldCache<CurrencyCode>.key(index)) { sharedString(index) }
+      return sharedCells.date(cacheKey: FieldKeyDecoder.cacheKey(index)) { sharedString(index) }
     case .other: return nil
     }
   }

@@ -15,7 +15,7 @@ extension FieldKeyDecoder {
       let index = shapes.field(.from, shape: shape)
       guard index >= 0 else { return nil }
       let field = record.fields[index]
-      guard let found = currency(cacheKey: Self.cacheKey(field, bytes), text: { Self.text(field, bytes) }) else {
+      guard let found = currency(cacheKey: Self.xmlCacheKey(field, bytes), text: { Self.text(field, bytes) }) else {
         return nil
       }
       from = found
@@ -27,7 +27,7 @@ extension FieldKeyDecoder {
       let index = shapes.field(.to, shape: shape)
       guard index >= 0 else { return nil }
       let field = record.fields[index]
-      guard let found = currency(cacheKey: Self.cacheKey(field, bytes), text: { Self.text(field, bytes) }) else {
+      guard let found = currency(cacheKey: Self.xmlCacheKey(field, bytes), text: { Self.text(field, bytes) }) else {
         return nil
       }
       to = found
@@ -36,7 +36,7 @@ extension FieldKeyDecoder {
     let dateField = shapes.field(.date, shape: shape)
     if dateField >= 0 {
       let field = record.fields[dateField]
-      guard let value = self.date(cacheKey: Self.cacheKey(field, bytes), text: { Self.text(field, bytes) }) else {
+      guard let value = self.date(cacheKey: Self.xmlCacheKey(field, bytes), text: { Self.text(field, bytes) }) else {
         return nil
       }
       date = value
@@ -46,8 +46,8 @@ extension FieldKeyDecoder {
 
   /// A field's raw bytes as a cache key, when they are its text (no entity to decode).
   @inline(__always)
-  private static func cacheKey(_ field: XMLScannedRecord.Field, _ bytes: ByteView) -> CacheKey? {
-    field.needsDecoding ? nil : ShortFieldCache<CurrencyCode>.key(bytes.slice(field.valueStart..<field.valueEnd))
+  private static func xmlCacheKey(_ field: XMLScannedRecord.Field, _ bytes: ByteView) -> CacheKey? {
+    field.needsDecoding ? nil : cacheKey(bytes.slice(field.valueStart..<field.valueEnd))
   }
 
   /// A field's value as ``XMLFieldLocator`` gives it: decoded and trimmed.

@@ -377,4 +377,24 @@ struct EndToEndAmountUnitTests {
     #expect(merged.status == 0, "\(merged.standardError)")
     #expect(try Self.report(directory, "total.json")["amountUnit"] as? String == "minor")
   }
+
+  /// Under a unix date format a file without a recognised date field is refused (its numbers never look like
+  /// dates, so it would convert at the newest rates without a word), unless `--undated` says so.
+  @Test func unixDatesNeedADateField() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("rates.csv", Self.rates)
+    try directory.write("c.jsonl", #"{"amount":1250,"currency":"usd","created":1706745600}"# + "\n")
+    let arguments = ["convert", "--to", "EUR", "--rates", "rates.csv", "--amount-unit", "minor", "--date-format", "unix"]
+    let refused = try cli.run(arguments + ["c.jsonl"], in: directory.url)
+    #expect(refused.status == 2)
+    #expect(
+      refused.standardError.contains(
+        #"--date-format unix: no date field is recognised (the first record's members: "amount", "currency", "created")"#),
+      "\(refused.standardError)")
+    #expect(refused.standardError.contains("--date-field NAME"))
+    #expect(!FileManager.default.fileExists(atPath: directory.path + "/c.converted.jsonl"))
+    let undated = try cli.run(arguments + ["--undated", "c.jsonl"], in: directory.url)
+    #expect(undated.status == 0, "\(undated.standardError)")
+  }
 }

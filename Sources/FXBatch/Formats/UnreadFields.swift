@@ -1,7 +1,7 @@
 /// The checks that keep a run from passing over a file's fields without saying so: a currency field that
 /// `--from`/`--to` would override (found by its name, or by its values being currency codes), a date field named
-/// with `--date-field` that no record has, and a field that looks like dates when no date field is recognised
-/// (every record would get the newest rates). Every format makes them in pass 1, before anything is written: on
+/// with `--date-field` that no record has, a field that looks like dates when no date field is recognised
+/// (every record would get the newest rates), and no date field at all under `--date-format unix|unix-ms`. Every format makes them in pass 1, before anything is written: on
 /// its header or first record's names, and on the first non-empty values of the fields the run does not read
 /// (``FieldSamples``).
 extension FileError {
@@ -39,6 +39,16 @@ extension FileError {
           + " (the first record's \(nameKind): \(shown))")
     }
     let checkDates = dateless && options.defaultDate == nil && !options.undated
+    // Unix times are numbers, which never look like dates: a file whose date field is not found would convert
+    // every record at the newest rates without a word.
+    if checkDates, options.dateFormat.isUnix {
+      let shown = names.prefix(12).map(RowError.quoted).joined(separator: ", ") + (names.count > 12 ? ", …" : "")
+      return FileError(
+        path: path, line: line, column: column,
+        message:
+          "--date-format \(options.dateFormat.rawValue): no date field is recognised (the first record's \(nameKind): \(shown))",
+        hint: "name it with --date-field NAME (a payment API's is often created), or pass --date YYYY-MM-DD or --undated")
+    }
     let taken = Set(located.values)
     if checkDates, let index = FieldMapping.likelyDateField(names: names, values: [], taken: taken) {
       return likelyDates(names[index], values: [], at: (path, line, column))

@@ -7,8 +7,6 @@ extension CalculatorProvider: RateSourceDefinition {
   public static let defaultSourceEndpoint: URL? = defaultEndpoint
   /// It answers today's rate only.
   public static let answersPeriodRules = false
-  /// It answers one pair at a time and lists nothing.
-  public static let listsCurrencies = false
 
   public static func makeSource(_ options: RateSourceOptions) throws(RateSourceError) -> RateSourceSetup {
     guard let today = options.today else { throw .needsToday(source: sourceName) }

@@ -14,7 +14,9 @@ extension ECBFeedProvider: RateSourceDefinition {
   /// The full history, `eurofxref-hist.xml` (since 1999-01-04), under an endpoint.
   public static func historyURL(endpoint: URL) -> URL { endpoint.appendingPathComponent("eurofxref-hist.xml") }
 
-  public static func currencyListURL(endpoint: URL) -> URL? { historyURL(endpoint: endpoint) }
+  public static func currencyListURL(_ options: RateSourceOptions) -> URL? {
+    historyURL(endpoint: options.endpoint ?? defaultEndpoint)
+  }
 
   /// The days each currency of the full history has a rate.
   public static func listedCurrencies(from body: Data, url: URL) throws(CurrencyListingError) -> [CurrencyCoverage] {

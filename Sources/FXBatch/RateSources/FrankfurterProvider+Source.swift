@@ -12,7 +12,9 @@ extension FrankfurterProvider: RateSourceDefinition {
     .provider(FrankfurterProvider(endpoint: options.endpoint ?? defaultEndpoint, providers: options.providers))
   }
 
-  public static func currencyListURL(endpoint: URL) -> URL? { FrankfurterProvider(endpoint: endpoint).currenciesURL }
+  public static func currencyListURL(_ options: RateSourceOptions) -> URL? {
+    FrankfurterProvider(endpoint: options.endpoint ?? defaultEndpoint).currenciesURL
+  }
 
   public static func listedCurrencies(from body: Data, url: URL) throws(CurrencyListingError) -> [CurrencyCoverage] {
     try currencies(from: body, url: url, source: sourceName)

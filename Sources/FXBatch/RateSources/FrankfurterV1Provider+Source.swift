@@ -12,7 +12,9 @@ extension FrankfurterV1Provider: RateSourceDefinition {
     .provider(FrankfurterV1Provider(endpoint: options.endpoint ?? defaultEndpoint))
   }
 
-  public static func currencyListURL(endpoint: URL) -> URL? { FrankfurterV1Provider(endpoint: endpoint).currenciesURL }
+  public static func currencyListURL(_ options: RateSourceOptions) -> URL? {
+    FrankfurterV1Provider(endpoint: options.endpoint ?? defaultEndpoint).currenciesURL
+  }
 
   public static func listedCurrencies(from body: Data, url: URL) throws(CurrencyListingError) -> [CurrencyCoverage] {
     try currencies(from: body, url: url, source: sourceName)

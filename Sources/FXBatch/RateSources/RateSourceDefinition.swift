@@ -16,9 +16,6 @@ public protocol RateSourceDefinition: Sendable {
   static var answersPeriodRules: Bool { get }
   /// Whether it is the source of `--rates FILE` (the one `--rates` alone chooses).
   static var readsRatesFile: Bool { get }
-  /// Whether `rates currencies` lists what it covers: a table's days per currency, or a service's list
-  /// (``currencyListURL(endpoint:)``).
-  static var listsCurrencies: Bool { get }
 
   /// The source the options make, before anything is read or fetched.
   ///
@@ -26,9 +23,9 @@ public protocol RateSourceDefinition: Sendable {
   /// - Throws: ``RateSourceError`` when the options lack what the source needs.
   static func makeSource(_ options: RateSourceOptions) throws(RateSourceError) -> RateSourceSetup
 
-  /// The URL of a service's currency list at an endpoint; `nil` for a source whose table lists its currencies,
-  /// or one that lists none.
-  static func currencyListURL(endpoint: URL) -> URL?
+  /// The URL of a service's currency list, under `--endpoint` or the default endpoint; `nil` for a source whose
+  /// table lists its currencies, or a service that lists none.
+  static func currencyListURL(_ options: RateSourceOptions) -> URL?
 
   /// The currencies a service's list names, read from its answer.
   ///
@@ -42,12 +39,14 @@ public protocol RateSourceDefinition: Sendable {
 extension RateSourceDefinition {
   public static var sourceNote: String? { nil }
   public static var readsRatesFile: Bool { false }
-  public static var listsCurrencies: Bool { true }
 
   /// Whether it fetches its rates over HTTP (`--endpoint`, `--jobs`, `--timeout`, … are for it).
   public static var isNetworkSource: Bool { defaultSourceEndpoint != nil }
 
-  public static func currencyListURL(endpoint: URL) -> URL? { nil }
+  /// Whether `rates currencies` lists what it covers: a table's days per currency, or a service's list.
+  public static var listsCurrencies: Bool { !isNetworkSource || currencyListURL(RateSourceOptions()) != nil }
+
+  public static func currencyListURL(_ options: RateSourceOptions) -> URL? { nil }
 
   public static func listedCurrencies(from body: Data, url: URL) throws(CurrencyListingError) -> [CurrencyCoverage] {
     throw .badAnswer(url: url.absoluteString, reason: "the source \(sourceName) lists no currencies")

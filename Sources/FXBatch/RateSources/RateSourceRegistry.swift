@@ -27,11 +27,16 @@ public enum RateSourceRegistry {
   /// The names `--source` takes, in order.
   public static var names: [String] { sources.map { $0.sourceName } }
 
+  /// The names of the sources that pass a test, in order.
+  public static func names(where isIncluded: (any RateSourceDefinition.Type) -> Bool) -> [String] {
+    sources.filter(isIncluded).map { $0.sourceName }
+  }
+
   /// The names of the sources that fetch over HTTP.
-  public static var networkNames: [String] { sources.filter { $0.isNetworkSource }.map { $0.sourceName } }
+  public static var networkNames: [String] { names { $0.isNetworkSource } }
 
   /// The names of the sources `rates currencies` lists.
-  public static var listingNames: [String] { sources.filter { $0.listsCurrencies }.map { $0.sourceName } }
+  public static var listingNames: [String] { names { $0.listsCurrencies } }
 
   /// Names joined for a sentence: `a, b or c` (`conjunction` `and` for `a, b and c`).
   public static func sentenceList(_ names: [String], conjunction: String = "or") -> String {

@@ -656,8 +656,8 @@ enum ConvertCommand {
         sourceOptions.datePolicy = policy
       }
       if let text = parsed.value("--providers") { sourceOptions.providers = try OptionValues.providers(text) }
-      sourceOptions.today = try? FXBatchCommand.today()
     }
+    sourceOptions.today = try? FXBatchCommand.today()
     let setup: RateSourceSetup
     do { setup = try definition.makeSource(sourceOptions) } catch {
       if case .needsToday = error { _ = try FXBatchCommand.today() }  // says why today is not known

@@ -99,7 +99,7 @@ public enum RateSourceSetup: Sendable {
   /// kept in the cache at `cacheDirectory`, when there is one).
   ///
   /// - Throws: ``RatesFileError`` when the rates file cannot be read.
-  public static func table(path: String?, cacheDirectory: String?) throws(RatesFileError) -> RateTable {
+  public static func loadTable(path: String?, cacheDirectory: String?) throws(RatesFileError) -> RateTable {
     guard let path else {
       let cache = cacheDirectory.flatMap { directory in
         FileManager.default.fileExists(atPath: directory) ? try? RateCache(directory: directory) : nil

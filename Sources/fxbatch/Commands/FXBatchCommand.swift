@@ -106,7 +106,7 @@ enum FXBatchCommand {
   /// The rate table: `--rates FILE`, or the embedded ECB history (or the newer one `rates update` kept in the
   /// cache at `cacheDirectory`).
   static func loadRates(path: String?, cacheDirectory: String?) -> Result<RateTable, RatesFileError> {
-    do { return .success(try RateSourceSetup.table(path: path, cacheDirectory: cacheDirectory)) } catch {
+    do { return .success(try RateSourceSetup.loadTable(path: path, cacheDirectory: cacheDirectory)) } catch {
       return .failure(error)
     }
   }

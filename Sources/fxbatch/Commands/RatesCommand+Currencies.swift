@@ -3,12 +3,6 @@ import Foundation
 
 /// `fxbatch rates currencies [--source S] [--endpoint URL]`: what a source covers, one currency a line.
 extension RatesCommand {
-  /// One link of the source asked about: a table at hand, or a service's list to fetch and read.
-  private enum Listing {
-    case table([CurrencyCoverage])
-    case service(URL, any RateSourceDefinition.Type)
-  }
-
   /// Prints `CODE FIRST-DAY LAST-DAY SOURCE NAME` per currency (`-` for a day or name the source does not
   /// give); exit 0, 1 when a service could not be reached, 2 for an answer that is not a currency list.
   static func currencies(_ parsed: ParsedArguments, usage: String) -> Int32 {
@@ -21,16 +15,13 @@ extension RatesCommand {
       let names = ConvertCommand.sourceList(parsed)
       let list = names.joined(separator: ",")
       for name in names {
-        let source = RateSourceRegistry.source(named: name)
-        if let source, !source.listsCurrencies {
-          throw UsageError(unlisted(name))
-        }
-        guard let source else {
+        guard let source = RateSourceRegistry.source(named: name) else {
           let listed = RateSourceRegistry.listingNames
           throw UsageError(
             "--source \(list): unknown source '\(name)'; expected \(listed.joined(separator: ", "))"
               + ConvertCommand.sourceSuggestion(name, among: listed))
         }
+        guard source.listsCurrencies else { throw UsageError(CurrencyListing.listsNothing(name)) }
         sources.append(source)
       }
       if Set(names).count != names.count { throw UsageError("--source \(list): a source is named twice") }
@@ -59,55 +50,19 @@ extension RatesCommand {
     } catch {
       return FXBatchCommand.usageError(error, usage: usage)
     }
-    var listings: [Listing] = []
     var options = RateSourceOptions()
     options.ratesPath = parsed.value("--rates")
     options.cacheDirectory = FXBatchCommand.cacheDirectory(parsed)
     options.endpoint = endpoint
-    for source in sources {
-      if let url = source.currencyListURL(options) {
-        listings.append(.service(url, source))
-        continue
-      }
-      // A source without a list of its own: the days each currency of its table has a rate.
-      let setup: RateSourceSetup
-      do { setup = try source.makeSource(options) } catch {
-        return FXBatchCommand.usageError(UsageError(error.description), usage: usage)
-      }
-      guard case .table(let path, let cacheDirectory) = setup else {
-        return FXBatchCommand.usageError(UsageError(unlisted(source.sourceName)), usage: usage)
-      }
-      switch FXBatchCommand.loadRates(path: path, cacheDirectory: cacheDirectory) {
-      case .success(let table): listings.append(.table(table.currencyCoverage(source: source.sourceName)))
-      case .failure(let error):
-        Console.error("\(error)\n")
-        return ExitStatus.fileError
-      }
+    let currencies: [CurrencyCoverage]
+    switch CurrencyListing.list(sources, options: options, timeout: timeout, deadline: deadline) {
+    case .success(let listed): currencies = listed
+    case .failure(.source(let message)): return FXBatchCommand.usageError(UsageError(message), usage: usage)
+    case .failure(let failure):
+      Console.error("\(failure)\n")
+      if case .unreachable = failure { return ExitStatus.rowErrors }
+      return ExitStatus.fileError
     }
-    var urls: [URL] = []
-    for listing in listings { if case .service(let url, _) = listing { urls.append(url) } }
-    let fetcher = RateFetcher(
-      transport: CurlTransport(maximumConnections: max(urls.count, 1), timeout: timeout), jobs: max(urls.count, 1),
-      timeout: timeout, retryPolicy: RetryPolicy(), deadline: deadline)
-    var answers = urls.isEmpty ? [] : fetcher.fetch(urls).results
-    var links: [[CurrencyCoverage]] = []
-    for listing in listings {
-      switch listing {
-      case .table(let currencies): links.append(currencies)
-      case .service(let url, let source):
-        switch answers.removeFirst() {
-        case .failure(let error):
-          Console.error("fxbatch: \(url.absoluteString): \(error.rowError)\n")
-          return ExitStatus.rowErrors
-        case .success(let response):
-          do { links.append(try source.listedCurrencies(from: response.body, url: url)) } catch {
-            Console.error("\(error)\n")
-            return ExitStatus.fileError
-          }
-        }
-      }
-    }
-    let currencies = CurrencyCoverage.chained(links)
     var text = ""
     for currency in currencies {
       let days = [currency.firstDay, currency.lastDay].map { $0.map(String.init(describing:)) ?? "-" }
@@ -119,7 +74,4 @@ extension RatesCommand {
     }
     return ExitStatus.success
   }
-
-  /// Why `rates currencies` refuses a source that lists nothing.
-  private static func unlisted(_ name: String) -> String { "--source \(name) answers one pair at a time; it lists no currencies" }
 }

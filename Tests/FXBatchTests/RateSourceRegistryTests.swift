@@ -201,6 +201,36 @@ struct RateSourceRegistryTests {
     #expect(url.hasSuffix("/eurofxref-hist.xml"))
   }
 
+  /// A chain of tables lists each currency once, with the first source that covers it; a source that lists
+  /// nothing, or a rates file that cannot be read, fails the listing and says why.
+  @Test func currencyListingChainsTablesAndRefusesWhatListsNothing() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let ratesPath = directory.url.appendingPathComponent("r.csv").path
+    try Data("date,base,quote,rate\n2024-01-02,EUR,USD,1.1\n2024-01-02,EUR,XAU,0.0005\n".utf8)
+      .write(to: URL(fileURLWithPath: ratesPath))
+    var options = RateSourceOptions()
+    options.ratesPath = ratesPath
+    let listed = try CurrencyListing.list(
+      [EmbeddedECBHistory.self, RatesFile.self], options: options, timeout: 1, deadline: FetchDeadline()
+    ).get()
+    let usd = try #require(listed.first { $0.code.description == "USD" })
+    #expect(usd.source == "embedded" && usd.firstDay == CalendarDay(iso8601: "1999-01-04"))
+    let gold = try #require(listed.first { $0.code.description == "XAU" })
+    #expect(gold.source == "file" && gold.firstDay == CalendarDay(iso8601: "2024-01-02"))
+    #expect(
+      CurrencyListing.list([CalculatorProvider.self], options: options, timeout: 1, deadline: FetchDeadline())
+        == .failure(.source("--source calculator answers one pair at a time; it lists no currencies")))
+    options.ratesPath = directory.url.appendingPathComponent("missing.csv").path
+    guard case .failure(.unusable(let message)) = CurrencyListing.list(
+      [RatesFile.self], options: options, timeout: 1, deadline: FetchDeadline())
+    else {
+      Issue.record("a missing rates file was listed")
+      return
+    }
+    #expect(message.hasSuffix("missing.csv:1:1: error: no such rates file"), "\(message)")
+  }
+
   /// A frozen run replays only the rule its lock was written under.
   @Test func aLockReplaysOnlyItsOwnRule() throws {
     let cli = try CLIRunner()

@@ -46,6 +46,7 @@ public enum CurrencyListing {
     }
     var links: [Link] = []
     for source in sources {
+      guard source.listsCurrencies else { return .failure(.source(listsNothing(source.sourceName))) }
       if let url = source.currencyListURL(options) {
         links.append(.service(url, source))
         continue

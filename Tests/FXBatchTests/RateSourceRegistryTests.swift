@@ -222,8 +222,9 @@ struct RateSourceRegistryTests {
       CurrencyListing.list([CalculatorProvider.self], options: options, timeout: 1, deadline: FetchDeadline())
         == .failure(.source("--source calculator answers one pair at a time; it lists no currencies")))
     options.ratesPath = directory.url.appendingPathComponent("missing.csv").path
-    guard case .failure(.unusable(let message)) = CurrencyListing.list(
-      [RatesFile.self], options: options, timeout: 1, deadline: FetchDeadline())
+    guard
+      case .failure(.unusable(let message)) = CurrencyListing.list(
+        [RatesFile.self], options: options, timeout: 1, deadline: FetchDeadline())
     else {
       Issue.record("a missing rates file was listed")
       return

@@ -24,7 +24,7 @@ struct LayeringTests {
     "Zip",  // zip packages through libzip: entries as streams within limits, hostile packages refused, writing
     "Formats",  // FileFormat, the registry, one folder per format
     "RepairedJSON",  // the lenient JSON parser
-    "RateSources",  // ECB history and feed, Frankfurter, calculator, rates files, lock files, source choice
+    "RateSources",  // the source registry, ECB history and feed, Frankfurter, calculator, rates files, lock files
     "Pipeline",  // the job, parts, run summary
   ]
 

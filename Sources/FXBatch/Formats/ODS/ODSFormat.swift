@@ -55,7 +55,7 @@ enum ODSFormat: FileFormat {
     do { try ODSContentRewriter.checkRoot(of: try book.package.stream(book.contentEntry)) } catch let error as FileError {
       throw FileError(path: file.displayPath, message: error.message)
     } catch {
-      throw XLSXBook.fileError("\(error)", readPath: file.readPath, displayPath: file.displayPath)
+      throw FileError.package("\(error)", readPath: file.readPath, displayPath: file.displayPath)
     }
     return result
   }
@@ -101,8 +101,8 @@ enum ODSFormat: FileFormat {
         of: element.row(offset, columns: columns), mapping: details.mapping,
         cellName: { cell in
           let column = cell.reference.column
-          guard records > 1, let from = XLSXCellReference(column: column, row: first),
-            let to = XLSXCellReference(column: column, row: last)
+          guard records > 1, let from = CellReference(column: column, row: first),
+            let to = CellReference(column: column, row: last)
           else { return "cell \(cell.reference)" }
           return "cells \(from):\(to) (a repeated row)"
         })
@@ -124,7 +124,7 @@ enum ODSFormat: FileFormat {
     guard let book = try? ODSBook(readPath: path, displayPath: path), let table = try? book.table(context.options.sheet)
     else { return false }
     // Blank row elements are passed over without making their cells.
-    return WorkbookRecords.isAnnotated(nextRow: { () throws -> XLSXRow? in
+    return WorkbookRecords.isAnnotated(nextRow: { () throws -> SheetRow? in
       while let element = try table.nextElement() {
         if !element.isBlank { return element.row(0) }
       }

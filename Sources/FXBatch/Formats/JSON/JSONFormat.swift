@@ -27,6 +27,11 @@ enum JSONFormat: JSONRecordFormat {
 
   /// The byte-level path where it can (``scanJSONDocumentFile(displayPath:readPath:outputPath:context:)``), else
   /// the general path of JSON records.
+  /// UTF-8 without control bytes, as JSON text is.
+  static func streamRule(head: ArraySlice<UInt8>, options: BatchOptions, inputPath: String) throws(FileError)
+    -> StreamRule
+  { StreamRule(bytes: .utf8(refusesControls: true)) }
+
   static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
     if let (scan, span) = try scanJSONDocumentFile(
       displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, context: context)

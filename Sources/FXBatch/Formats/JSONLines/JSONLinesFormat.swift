@@ -8,9 +8,25 @@ enum JSONLinesFormat: JSONRecordFormat {
   static let format = RecordFormat.jsonl
   static let displayName = "JSON Lines"
   static let fileExtensions = ["jsonl", "ndjson"]
+  static let isLineBased = true
 
   static func recognizes(raw: ArraySlice<UInt8>, content: ArraySlice<UInt8>, recordsPath: [String]) -> Bool {
     content.first == UInt8(ascii: "{")
+  }
+
+  /// Its reader makes a bad line an `invalid_record` and goes on, so a stream is held to one rule of its own: a
+  /// line that is a record object starts within the first ``RecordLimits/maxRecordBytes``.
+  static func streamRule(head: ArraySlice<UInt8>, options: BatchOptions, inputPath: String) throws(FileError)
+    -> StreamRule
+  {
+    StreamRule(
+      bytes: .anyBytes,
+      recordLine: StreamRule.RecordLine(
+        isRecord: { line, limits in
+          let record = JSONRecordText(bytes: line, line: 1, column: 1)
+          if case .success = record.members(maximumValues: limits.maxFields) { return true }
+          return false
+        }, what: "a JSON object"))
   }
 
   /// Under a table (or a table provider, whose pass 1 needs only the span of days: ``KeySpan``) the byte-level

@@ -10,6 +10,10 @@ enum ODSFormat: FileFormat {
   static let format = RecordFormat.ods
   static let displayName = "ODS"
   static let fileExtensions = ["ods"]
+  static let kind = FormatKind.package
+  /// OpenDocument's spreadsheet template, which fxbatch does not write.
+  static let relatedExtensions = ["ots"]
+  static let options: FormatOptions = [.headerRow]
 
   /// A zip whose first entry is `mimetype` holding the spreadsheet media type (ODF 1.3 part 2, 3.3: stored,
   /// first, so that its bytes stand at offset 38 of the file).

@@ -9,6 +9,10 @@ enum XLSXFormat: FileFormat {
   static let format = RecordFormat.xlsx
   static let displayName = "XLSX"
   static let fileExtensions = ["xlsx"]
+  static let kind = FormatKind.package
+  /// Excel's other workbooks (and Numbers'), which fxbatch does not write.
+  static let relatedExtensions = ["xls", "xlsm", "xlsb", "xltx", "xltm", "numbers"]
+  static let options: FormatOptions = [.headerRow]
 
   /// A zip package (or a Compound File): no other format is a zip, and the package then says what it is when it
   /// is no `.xlsx` workbook (a legacy `.xls`, a password-protected workbook, an `.xlsb`, an `.ods`).

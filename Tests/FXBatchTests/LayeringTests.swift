@@ -114,7 +114,10 @@ struct LayeringTests {
     let sources = [
       (path: "Formats/RecordFormat.swift", text: "struct RecordFormat {}\nstruct FileScan {}"),
       (path: "Formats/CSV/CSVFormat.swift", text: "extension RecordFormat { static let csv = RecordFormat() }"),
-      (path: "Formats/CSV/CSVDetails.swift", text: "struct CSVDetails {}\nextension FileScan { var csv: CSVDetails { .init() } }"),
+      (
+        path: "Formats/CSV/CSVDetails.swift",
+        text: "struct CSVDetails {}\nextension FileScan { var csv: CSVDetails { .init() } }"
+      ),
       (path: "Formats/Shared/Text/TextReader.swift", text: "struct TextReader {}"),
       (path: "Pipeline/Job.swift", text: "let a = format == .csv\nlet b = scan.csv.x\nlet c = TextReader()"),
       (path: "Pipeline/Plan.swift", text: "let d: CSVDetails? = nil // .csv\nlet e = \"out.csv\"\nlet f = format.isWorkbook"),
@@ -238,8 +241,8 @@ struct LayeringTests {
     let owner = formatFolderTypes(in: code)
     // The types `Formats/` itself declares (RecordFormat, FileScan, …), which carry a file from layer to layer,
     // and the members format folders add to them.
-    let carriers = Set(code.filter { $0.path.split(separator: "/").count == 2 && folder(of: $0.path) == "Formats" }
-      .flatMap { topLevelTypes(in: $0.code) })
+    let formatsFiles = code.filter { $0.path.split(separator: "/").count == 2 && folder(of: $0.path) == "Formats" }
+    let carriers = Set(formatsFiles.flatMap { topLevelTypes(in: $0.code) })
     var added: [String: String] = [:]
     for file in code {
       guard let room = room(of: file.path), isFormatFolder(room) else { continue }

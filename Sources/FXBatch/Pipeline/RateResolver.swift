@@ -380,7 +380,7 @@ struct RateResolver {
       maxStaleness: maxStaleness)
     let cacheSource = "table:" + provider.info.description
     var kept: RateTable? = nil
-    if let cache = settings.cache, case let (history, _, fetchedAt)? = cache.history(source: cacheSource) {
+    if let cache = settings.cache, case (let history, _, let fetchedAt)? = cache.history(source: cacheSource) {
       let fetchedOn = CalendarDay(daysSinceEpoch: Int((fetchedAt.timeIntervalSince1970 / 86_400).rounded(.down)))
       kept = try? provider.cachedTable(history, path: cache.path, today: today, fetchedOn: fetchedOn)
     }

@@ -120,11 +120,11 @@ enum JSONRecords {
     ) { taken in
       var samples = FieldSamples(skipping: taken)
       try? format.forEachRecord(path: readPath, options: options, copy: { _ in }) { record in
-          if case .success(let members) = record.members() {
-            samples.add(members.lazy.map { ($0.key, $0.value.stringValue) })
-          }
-          return !samples.isComplete
+        if case .success(let members) = record.members() {
+          samples.add(members.lazy.map { ($0.key, $0.value.stringValue) })
         }
+        return !samples.isComplete
+      }
       return samples
     }
     if let error { throw error }

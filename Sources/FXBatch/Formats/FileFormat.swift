@@ -44,6 +44,10 @@ protocol FileFormat: Sendable {
   /// only what comes before the records (the run converts from a local table as records come).
   static func readsStreamInOnePass(_ options: BatchOptions) -> Bool
 
+  /// Whether a package's first bytes are of this format's family, even one it does not read (any OpenDocument
+  /// package for ODS): such a package is not read as another package format (XLSX, which recognises any zip).
+  static func claimsPackage(_ prefix: ArraySlice<UInt8>) -> Bool
+
   /// Pass 1 over one file: validates it, decides its fields and decimal mark, and collects its rate keys
   /// (none when the run's table answers them as records come).
   static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex)
@@ -83,6 +87,7 @@ extension FileFormat {
     -> StreamRule
   { StreamRule(bytes: .anyBytes) }
   static func readsStreamInOnePass(_ options: BatchOptions) -> Bool { false }
+  static func claimsPackage(_ prefix: ArraySlice<UInt8>) -> Bool { false }
   static func describe(_ scan: FileScan, options: BatchOptions, in file: inout RunReport.File) {}
   static func summaryDetails(of file: RunReport.File) -> [String] { [displayName] }
 }

@@ -80,9 +80,10 @@ public struct RecordFormat: RawRepresentable, Hashable, Sendable, Codable, Custo
     if let named, named.kind == .text, !isPackage(prefix) { return named }
     let sniffed = sniff(prefix, recordsPath: recordsPath)
     guard let named else { return sniffed }
-    // Any zip sniffs as .xlsx: an OpenDocument package of another kind named .ods stays .ods, to be refused for
-    // what it is.
-    if sniffed == .ods || (sniffed == .xlsx && !ODSFormat.isOpenDocumentPackage(prefix)) { return sniffed }
+    // Any zip sniffs as .xlsx: a package of another format's family that the format does not read (an
+    // OpenDocument text named .ods) keeps its name, to be refused for what it is.
+    let claimed = FormatRegistry.formats.contains { $0.format != sniffed && $0.claimsPackage(prefix) }
+    if sniffed.kind == .package, !claimed { return sniffed }
     return named
   }
 

@@ -21,6 +21,9 @@ enum ODSFormat: FileFormat {
     isOpenDocumentPackage(raw) && raw.dropFirst(38).starts(with: ODSBook.mediaType.utf8)
   }
 
+  /// Any OpenDocument package (a text document, a presentation), which ODS's reader refuses for what it is.
+  static func claimsPackage(_ prefix: ArraySlice<UInt8>) -> Bool { isOpenDocumentPackage(prefix) }
+
   /// Whether a file starts as an OpenDocument package of any kind: a zip whose first entry is `mimetype`.
   static func isOpenDocumentPackage(_ raw: ArraySlice<UInt8>) -> Bool {
     raw.starts(with: [0x50, 0x4B, 0x03, 0x04]) && raw.dropFirst(30).starts(with: "mimetype".utf8)

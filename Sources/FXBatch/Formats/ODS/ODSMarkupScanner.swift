@@ -1,5 +1,5 @@
 /// Splits an XML part into pieces as it inflates: runs of character data, and markup (a tag, a comment, a
-/// CDATA section, a processing instruction) whole, found by ``XLSXSheetRewriter/tagEnd(in:from:)``. Memory holds
+/// CDATA section, a processing instruction) whole, found by ``XMLMarkup/end(in:from:)``. Memory holds
 /// one chunk and one piece.
 struct ODSMarkupScanner {
   private let stream: ZipEntryStream

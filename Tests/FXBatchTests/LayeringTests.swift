@@ -26,7 +26,7 @@ struct LayeringTests {
     "Conversion",  // the converter, quote book, reconciliation, annotation columns and templates
     "Output",  // the run report
     "Zip",  // zip packages through libzip: entries as streams within limits, hostile packages refused, writing
-    "Formats",  // FileFormat, the registry, one folder per format
+    "Formats",  // FileFormat, the registry, one folder per format, the readers they share (Shared/)
     "RepairedJSON",  // the lenient JSON parser
     "RateSources",  // ECB history and feed, Frankfurter, calculator, rates files, lock files, source choice
     "Pipeline",  // the job, parts, run summary

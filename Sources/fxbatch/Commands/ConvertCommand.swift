@@ -475,8 +475,8 @@ enum ConvertCommand {
     options.recordElement = parsed.value("--record-element")
     options.sheet = parsed.value("--sheet")
     if let text = parsed.value("--header-row") {
-      guard let row = Int(text), (1...XLSXCellReference.rowCount).contains(row) else {
-        throw UsageError("--header-row \(text): expected a row number from 1 to \(XLSXCellReference.rowCount)")
+      guard let row = Int(text), (1...CellReference.rowCount).contains(row) else {
+        throw UsageError("--header-row \(text): expected a row number from 1 to \(CellReference.rowCount)")
       }
       options.headerRow = row
     }

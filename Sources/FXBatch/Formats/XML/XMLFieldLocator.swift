@@ -2,9 +2,23 @@
 /// the names given with `--amount-field` and so on (`@currency` names an attribute only, `currency` a child
 /// element or else an attribute), else the first attribute or child matching a role's synonyms
 /// (``FieldMapping/Role``), ignoring case, spaces, `_`, `-` and `.`. A field's value is its text, trimmed.
+///
+/// A name with `/` or `:` is a path (``XMLFieldPath``), evaluated in each record: one element or attribute must
+/// match, holding text. An amount element with a currency attribute (`<Amt Ccy="USD">`, ``XMLPathTree/currencyAttribute(of:)``)
+/// gives the from-currency too when neither `--from` nor `--from-field` is given.
 public struct XMLFieldLocator: Sendable {
   public let names: FieldNames
   public let roles: [FieldMapping.Role]
+  /// The roles found by a flat name or a synonym (not by a path).
+  let flatRoles: [FieldMapping.Role]
+  /// The roles read through paths, in role order.
+  let paths: [(role: FieldMapping.Role, path: XMLFieldPath)]
+  /// The distinct prefixes of the paths (``XMLFieldPath/Step/prefixIndex``).
+  let prefixes: [String]
+  /// A field option that is not a path: the run cannot read XML.
+  let pathError: (role: FieldMapping.Role, error: XMLFieldPathError)?
+  /// Whether an amount element's currency attribute gives the from-currency.
+  let readsMoneyCurrency: Bool
 
   /// The child element fxbatch adds to each record.
   public static let annotationElement = "fx"
@@ -12,7 +26,26 @@ public struct XMLFieldLocator: Sendable {
   public init(names: FieldNames, fixedFrom: Bool, fixedTo: Bool) {
     self.names = names
     roles = [.amount] + (fixedFrom ? [] : [.from]) + (fixedTo ? [] : [.to]) + [.date]
+    var paths: [(role: FieldMapping.Role, path: XMLFieldPath)] = []
+    var prefixes: [String] = []
+    var pathError: (role: FieldMapping.Role, error: XMLFieldPathError)? = nil
+    for role in roles {
+      guard let name = names.name(of: role), XMLFieldPath.isPath(name) else { continue }
+      switch XMLFieldPath.parse(name) {
+      case .success(let path): paths.append((role, path.indexingPrefixes(&prefixes)))
+      case .failure(let error): if pathError == nil { pathError = (role, error) }
+      }
+    }
+    self.paths = paths
+    self.prefixes = prefixes
+    self.pathError = pathError
+    let pathRoles = paths.map(\.role)
+    flatRoles = roles.filter { !pathRoles.contains($0) && !(pathError?.role == $0) }
+    readsMoneyCurrency = !fixedFrom && names.from == nil
   }
+
+  /// Whether records need more than the flat layout: a path, or the money rule.
+  var readsPaths: Bool { !paths.isEmpty || readsMoneyCurrency }
 
   /// Where the fields were in the last record looked at: records of one document are usually laid out alike,
   /// and finding the fields by name (normalizing every name, matching synonyms) costs more than reading them.
@@ -49,20 +82,111 @@ public struct XMLFieldLocator: Sendable {
       cached = layout
     }
     var fields = RecordFields(amount: .absent, from: .absent, to: .absent, date: .absent)
+    var amountElement: Int? = nil
     for (role, index) in layout.found {
       let text =
         index < record.attributes.count
         ? record.attributes[index].value : record.children[index - record.attributes.count].text
-      let value = RecordFields.Value.text(text.trimmingWhitespace)
-      switch role {
-      case .amount: fields.amount = value
-      case .from: fields.from = value
-      case .to: fields.to = value
-      case .date: fields.date = value
+      fields.set(role, .text(text.trimmingWhitespace))
+      if role == .amount, index >= record.attributes.count, index - record.attributes.count < record.childElements.count {
+        amountElement = record.childElements[index - record.attributes.count]
       }
     }
     fields.problem = layout.problem
-    return (fields, layout.located)
+    guard readsPaths else { return (fields, layout.located) }
+    var located = layout.located
+    let resolution = resolve(record, flatAmountElement: amountElement)
+    for (role, path) in paths {
+      let match = resolution.match(role)
+      if case .none = match { continue }
+      located[role] = path.text
+      if case .several = match { continue }
+      fields.set(role, .text(record.text(of: match).trimmingWhitespace))
+    }
+    if resolution.fromIsMoney {
+      fields.from = .text(record.text(of: resolution.from).trimmingWhitespace)
+      located[.from] = (located[.amount] ?? "") + "/@" + record.name(of: resolution.from)
+    }
+    fields.problem = fields.problem ?? resolution.problem
+    return (fields, located)
+  }
+
+  /// What the paths, and the money rule, find in one record.
+  struct PathResolution {
+    var amount = XMLPathMatch.none
+    var from = XMLPathMatch.none
+    var to = XMLPathMatch.none
+    var date = XMLPathMatch.none
+    /// Whether ``from`` is the amount element's currency attribute.
+    var fromIsMoney = false
+    /// The record's error: a path that matches nothing (`missing_field`), more than once, or an element that
+    /// holds elements (`invalid_record`); the first in role order.
+    var problem: RowError? = nil
+
+    func match(_ role: FieldMapping.Role) -> XMLPathMatch {
+      switch role {
+      case .amount: return amount
+      case .from: return from
+      case .to: return to
+      case .date: return date
+      }
+    }
+
+    mutating func set(_ role: FieldMapping.Role, _ match: XMLPathMatch) {
+      switch role {
+      case .amount: amount = match
+      case .from: from = match
+      case .to: to = match
+      case .date: date = match
+      }
+    }
+  }
+
+  /// Evaluates the paths in a record, and the money rule.
+  ///
+  /// - Parameters:
+  ///   - tree: the record.
+  ///   - flatAmountElement: the element of the amount when a flat name or synonym found it among the children.
+  func resolve<Tree: XMLPathTree>(_ tree: Tree, flatAmountElement: Int?) -> PathResolution {
+    var result = PathResolution()
+    for (role, path) in paths {
+      let match = tree.evaluate(path)
+      result.set(role, match)
+      guard result.problem == nil else { continue }
+      switch match {
+      case .none:
+        result.problem = RowError(.missingField, "the record has no \(RowError.quoted(path.text))")
+      case .several(let count):
+        result.problem = RowError(
+          .invalidRecord,
+          "\(RowError.quoted(path.text)) matches \(count) \(path.attribute == nil ? "elements" : "attributes") in the "
+            + "record; fxbatch does not pick one")
+      case .element(let element) where tree.hasElements(element):
+        result.problem = RowError(
+          .invalidRecord,
+          "\(RowError.quoted(path.text)) is an element holding elements, not text; name the one that holds the "
+            + "\(role == .amount || role == .date ? role.rawValue : role.rawValue + "-currency") (\(path.text)/…)")
+      case .element, .attribute: break
+      }
+    }
+    guard readsMoneyCurrency else { return result }
+    var amountElement = flatAmountElement
+    if paths.contains(where: { $0.role == .amount }) {
+      amountElement = nil
+      if case .element(let element) = result.amount { amountElement = element }
+    }
+    if let element = amountElement, let attribute = tree.currencyAttribute(of: element) {
+      if attribute < 0 {
+        if result.problem == nil {
+          result.problem = RowError(
+            .invalidRecord, "the amount element has more than one currency attribute (Ccy, currencyID, currency)")
+        }
+      } else {
+        result.from = .attribute(attribute, of: element)
+        result.fromIsMoney = true
+      }
+    }
+    return result
   }
 
   /// Finds the fields among a record's attribute and child element names.
@@ -82,10 +206,10 @@ public struct XMLFieldLocator: Sendable {
       return candidates.indices.first { !candidates[$0].isAttribute && normalized[$0] == wanted }
         ?? candidates.indices.first { normalized[$0] == wanted }
     }
-    for role in roles {
+    for role in flatRoles {
       if let name = names.name(of: role), let index = index(named: name) { used.insert(index) }
     }
-    for role in roles {
+    for role in flatRoles {
       if let name = names.name(of: role) {
         found[role] = index(named: name)
         continue
@@ -115,5 +239,17 @@ public struct XMLFieldLocator: Sendable {
     return Layout(
       attributeNames: attributeNames, childNames: childNames,
       found: found.sorted { $0.value < $1.value }.map { ($0.key, $0.value) }, located: located, problem: problem)
+  }
+}
+
+extension RecordFields {
+  /// Sets the value of a role.
+  mutating func set(_ role: FieldMapping.Role, _ value: Value) {
+    switch role {
+    case .amount: amount = value
+    case .from: from = value
+    case .to: to = value
+    case .date: date = value
+    }
   }
 }

@@ -17,16 +17,22 @@ extension XMLFormat {
     if let fast { return fast }
     let options = context.options
     var locator = fieldLocator(options)
+    if let (role, error) = locator.pathError {
+      throw FileError(path: displayPath, message: "\(role.optionName) \(error)")
+    }
     let normalizer = context.recordNormalizer
     var keys: Set<RateKey> = []
     let collectKeys = !context.hasConvertingTable
     var inference = DecimalMarkInference()
     var located: [FieldMapping.Role: String] = [:]
     var first: XMLRecord? = nil
+    // The path prefixes bound at some element of a record.
+    var bound: Set<Int> = []
     let recordElement: String
     do {
       recordElement = try options.recordElement ?? XMLRecordReader.detectRecordElement(path: readPath)
-      let reader = try XMLRecordReader(path: readPath, recordElement: recordElement, limits: options.limits)
+      let reader = try XMLRecordReader(
+        path: readPath, recordElement: recordElement, limits: options.limits, prefixes: locator.prefixes)
       while let record = try reader.next() {
         if first == nil {
           first = record
@@ -34,6 +40,11 @@ extension XMLFormat {
             throw FileError.alreadyAnnotated(
               path: displayPath, line: record.line, column: 1,
               evidence: "its records end with an <fx> element", annotation: "it")
+          }
+        }
+        if bound.count < locator.prefixes.count {
+          for element in record.elements {
+            for (index, binding) in element.bindings.enumerated() where binding != nil { bound.insert(index) }
           }
         }
         let (fields, found) = locator.fields(of: record)
@@ -54,6 +65,12 @@ extension XMLFormat {
         path: displayPath, message: "no <\(recordElement)> record elements in the document",
         hint: options.recordElement == nil ? "give --record-element NAME" : nil)
     }
+    let unbound = Set(locator.prefixes.indices.filter { !bound.contains($0) }.map { locator.prefixes[$0] })
+    if let error = missingPath(
+      locator, located: located, displayPath: displayPath, line: first.line, unboundPrefixes: unbound)
+    {
+      throw error
+    }
     if let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
       let names = first.attributes.map { "@" + $0.name } + first.children.map(\.name)
       throw FileError.missingField(
@@ -72,6 +89,24 @@ extension XMLFormat {
       normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }),
       details: XMLScanDetails(recordElement: recordElement))
     return (scan, keys)
+  }
+
+  /// The error for a path that no record has (``XMLFieldPath``): which path, and a prefix that no record binds.
+  static func missingPath(
+    _ locator: XMLFieldLocator, located: [FieldMapping.Role: String], displayPath: String, line: Int,
+    unboundPrefixes: Set<String>? = nil
+  ) -> FileError? {
+    guard let (role, path) = locator.paths.first(where: { located[$0.role] == nil }) else { return nil }
+    let prefixes = path.prefixedSteps.compactMap(\.prefix)
+    let unbound = prefixes.first { unboundPrefixes?.contains($0) ?? false }
+    return FileError(
+      path: displayPath, line: line, column: 1,
+      message: "\(role.optionName) \(RowError.quoted(path.text)): no record has it"
+        + (unbound.map { "; the prefix \(RowError.quoted($0)) is not bound to a namespace in the records" } ?? ""),
+      hint: prefixes.isEmpty
+        ? "a path names the record's children, step by step (Amt, BookgDt/Dt, Amt/@Ccy)"
+        : "a prefix matches the namespace the document binds it to (xmlns:prefix=\"…\"); a step without a prefix "
+          + "matches by local name in any namespace")
   }
 
   /// The error for a field the run would pass over
@@ -118,7 +153,7 @@ extension XMLFormat {
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
     do {
       let reader = try XMLRecordReader(
-        path: scan.readPath, recordElement: recordElement, limits: context.options.limits)
+        path: scan.readPath, recordElement: recordElement, limits: context.options.limits, prefixes: locator.prefixes)
       try writer.write(path: scan.readPath, encoding: reader.encoding, recordElement: recordElement) {
         guard let record = try reader.next() else { throw Self.recordsOutOfStep(scan) }
         let outcome = recordConverter.outcome(

@@ -94,21 +94,31 @@ public struct XMLFieldLocator: Sendable {
     }
     fields.problem = layout.problem
     guard readsPaths else { return (fields, layout.located) }
-    var located = layout.located
     let resolution = resolve(record, flatAmountElement: amountElement)
-    for (role, path) in paths {
+    for (role, _) in paths {
       let match = resolution.match(role)
-      if case .none = match { continue }
-      located[role] = path.text
-      if case .several = match { continue }
-      fields.set(role, .text(record.text(of: match).trimmingWhitespace))
+      switch match {
+      case .element, .attribute: fields.set(role, .text(record.text(of: match).trimmingWhitespace))
+      case .none, .several: break
+      }
     }
-    if resolution.fromIsMoney {
-      fields.from = .text(record.text(of: resolution.from).trimmingWhitespace)
-      located[.from] = (located[.amount] ?? "") + "/@" + record.name(of: resolution.from)
-    }
+    if resolution.fromIsMoney { fields.from = .text(record.text(of: resolution.from).trimmingWhitespace) }
     fields.problem = fields.problem ?? resolution.problem
-    return (fields, located)
+    return (fields, located(layout.located, resolution, in: record))
+  }
+
+  /// Role → field name of a record (`@name` for an attribute; a path as given; `amount/@Ccy` for the currency of
+  /// a money element), from its layout and what its paths found.
+  func located<Tree: XMLPathTree>(
+    _ layoutLocated: [FieldMapping.Role: String], _ resolution: PathResolution, in tree: Tree
+  ) -> [FieldMapping.Role: String] {
+    var located = layoutLocated
+    for (role, path) in paths {
+      if case .none = resolution.match(role) { continue }
+      located[role] = path.text
+    }
+    if resolution.fromIsMoney { located[.from] = (located[.amount] ?? "") + "/@" + tree.name(of: resolution.from) }
+    return located
   }
 
   /// What the paths, and the money rule, find in one record.

@@ -108,6 +108,8 @@ protocol XMLPathTree {
   /// Whether an attribute is named by the step (its local name; with a prefix, the namespace the prefix is bound
   /// to at its element; an attribute without a prefix has no namespace).
   func attribute(_ attribute: Int, of element: Int, matches step: XMLFieldPath.Step) -> Bool
+  /// The qualified name of what a path found (for the run's report).
+  func name(of match: XMLPathMatch) -> String
 }
 
 /// What a path finds in one record.

@@ -18,32 +18,31 @@ struct XMLKeyDecoder: Sendable {
   }
 
   /// A record's key, and whether it used the default day; `nil` when the general rules must read the record.
+  ///
+  /// - Parameter fields: where the record's roles are (``XMLRecordShapes/roleFields(of:shape:in:)``).
   @inline(__always)
-  mutating func key(_ record: XMLScannedRecord, shape: Int, shapes: XMLRecordShapes, in bytes: ByteView) -> (
+  mutating func key(_ fields: XMLRecordShapes.RoleFields, in bytes: ByteView) -> (
     base: CurrencyCode, quote: CurrencyCode, day: CalendarDay, usedDefaultDay: Bool
   )? {
-    guard !shapes.hasProblem(shape) else { return nil }
+    guard !fields.hasProblem else { return nil }
     let from: CurrencyCode
     if let fixed = normalizer.fixedFrom {
       from = fixed
     } else {
-      let index = shapes.field(.from, shape: shape)
-      guard index >= 0, let found = currency(record.fields[index], bytes) else { return nil }
+      guard let field = fields.from, let found = currency(field, bytes) else { return nil }
       from = found
     }
     let to: CurrencyCode
     if let fixed = normalizer.fixedTo {
       to = fixed
     } else {
-      let index = shapes.field(.to, shape: shape)
-      guard index >= 0, let found = currency(record.fields[index], bytes) else { return nil }
+      guard let field = fields.to, let found = currency(field, bytes) else { return nil }
       to = found
     }
     var day = normalizer.defaultDay
     var usedDefaultDay = true
-    let dateField = shapes.field(.date, shape: shape)
-    if dateField >= 0 {
-      guard let value = date(record.fields[dateField], bytes) else { return nil }
+    if let dateField = fields.date {
+      guard let value = date(dateField, bytes) else { return nil }
       if case .day(let found) = value {
         day = found
         usedDefaultDay = false

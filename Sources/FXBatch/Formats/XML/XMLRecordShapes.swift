@@ -5,6 +5,8 @@ import Foundation
 /// not once per record.
 struct XMLRecordShapes {
   let locator: XMLFieldLocator
+  /// The document's namespaces, for the locator's paths.
+  let namespaces: XMLScannedNamespaces
 
   /// A shape's key: per field, `1` for an attribute or `0` for a child, its name's bytes, and a `0` byte.
   private var keys: [[UInt8]] = []
@@ -22,7 +24,66 @@ struct XMLRecordShapes {
   /// Distinct shapes remembered; a document with more starts afresh (any shape is found again the same way).
   private static let limit = 4096
 
-  init(locator: XMLFieldLocator) { self.locator = locator }
+  init(locator: XMLFieldLocator, namespaces: [XMLScannedNamespaces.Declaration]) {
+    self.locator = locator
+    self.namespaces = XMLScannedNamespaces(declarations: namespaces, pathPrefixes: locator.prefixes)
+  }
+
+  /// The fields a record's roles are read from, and whether the record has a problem.
+  struct RoleFields {
+    var amount: XMLScannedRecord.Field? = nil
+    var from: XMLScannedRecord.Field? = nil
+    var to: XMLScannedRecord.Field? = nil
+    var date: XMLScannedRecord.Field? = nil
+    /// An `invalid_record` of the shape, or what the paths found (``XMLFieldLocator/PathResolution``).
+    var hasProblem = false
+    /// What the paths found, when the locator has paths or a money element gave the from-currency.
+    var resolution: XMLFieldLocator.PathResolution? = nil
+  }
+
+  /// A record's role fields: the shape's, then the locator's paths and money rule
+  /// (``XMLFieldLocator/resolve(_:flatAmountElement:)``), as ``XMLFieldLocator/fields(of:)`` finds them.
+  @inline(__always)
+  func roleFields(of record: XMLScannedRecord, shape: Int, in bytes: ByteView) -> RoleFields {
+    var fields = RoleFields()
+    let amount = field(.amount, shape: shape)
+    if amount >= 0 { fields.amount = record.fields[amount] }
+    let from = field(.from, shape: shape)
+    if from >= 0 { fields.from = record.fields[from] }
+    let to = field(.to, shape: shape)
+    if to >= 0 { fields.to = record.fields[to] }
+    let date = field(.date, shape: shape)
+    if date >= 0 { fields.date = record.fields[date] }
+    fields.hasProblem = problems[shape]
+    guard locator.readsPaths else { return fields }
+    let amountElement = fields.amount.flatMap { $0.isAttribute ? nil : $0.element }
+    if locator.paths.isEmpty {
+      // The money rule alone: only an amount element with attributes can have a currency one.
+      guard let amountElement, !record.elements[amountElement].attributes.isEmpty else { return fields }
+    }
+    let tree = XMLScannedPathTree(record: record, bytes: bytes, namespaces: namespaces)
+    let resolution = locator.resolve(tree, flatAmountElement: amountElement)
+    for (role, _) in locator.paths {
+      let found = tree.field(resolution.match(role))
+      switch role {
+      case .amount: fields.amount = found
+      case .from: fields.from = found
+      case .to: fields.to = found
+      case .date: fields.date = found
+      }
+    }
+    if resolution.fromIsMoney { fields.from = tree.field(resolution.from) }
+    if resolution.problem != nil { fields.hasProblem = true }
+    fields.resolution = resolution
+    return fields
+  }
+
+  /// Role → field name of a record, as ``XMLFieldLocator/fields(of:)`` gives it.
+  func located(_ record: XMLScannedRecord, shape: Int, fields: RoleFields, in bytes: ByteView) -> [FieldMapping.Role: String] {
+    guard let resolution = fields.resolution else { return layouts[shape].located }
+    return locator.located(
+      layouts[shape].located, resolution, in: XMLScannedPathTree(record: record, bytes: bytes, namespaces: namespaces))
+  }
 
   /// The field index that plays a role in a shape, or −1.
   @inline(__always)
@@ -132,17 +193,13 @@ struct XMLRecordShapes {
   /// A record's fields as ``XMLFieldLocator/fields(of:)`` gives them for the same record read by libxml2:
   /// each role's value decoded and trimmed, and the shape's problem.
   func fields(of record: XMLScannedRecord, shape: Int, in bytes: ByteView) -> RecordFields {
-    var fields = RecordFields(amount: .absent, from: .absent, to: .absent, date: .absent)
-    for (role, index) in layouts[shape].found {
-      let value = RecordFields.Value.text(XMLSimpleScanner.decodedText(record.fields[index], in: bytes).trimmingWhitespace)
-      switch role {
-      case .amount: fields.amount = value
-      case .from: fields.from = value
-      case .to: fields.to = value
-      case .date: fields.date = value
-      }
+    let found = roleFields(of: record, shape: shape, in: bytes)
+    func value(_ field: XMLScannedRecord.Field?) -> RecordFields.Value {
+      field.map { .text(XMLSimpleScanner.decodedText($0, in: bytes).trimmingWhitespace) } ?? .absent
     }
-    fields.problem = layouts[shape].problem
+    var fields = RecordFields(
+      amount: value(found.amount), from: value(found.from), to: value(found.to), date: value(found.date))
+    fields.problem = layouts[shape].problem ?? found.resolution?.problem
     return fields
   }
 }

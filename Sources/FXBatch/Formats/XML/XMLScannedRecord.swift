@@ -15,6 +15,27 @@ struct XMLScannedRecord {
     /// tab or line feed), so its raw bytes are not its value.
     let needsDecoding: Bool
     let isAttribute: Bool
+    /// A child's index in ``elements`` (`-1` for an attribute).
+    var element = -1
+  }
+
+  /// An element of the record (the record element, then its descendants in document order): where its name and
+  /// text are, for field paths (``XMLScannedPathTree``).
+  struct Element {
+    let nameStart: Int
+    /// The `:` of a prefixed name, `-1` without a prefix.
+    let colon: Int
+    let nameEnd: Int
+    /// The parent's index (`-1` for the record element).
+    let parent: Int
+    /// Its content: from after its start tag to its end tag's `<` (an empty element: empty).
+    let valueStart: Int
+    var valueEnd: Int
+    /// Whether its text holds a carriage return (normalized when read).
+    var needsDecoding = false
+    var hasElements = false
+    /// Its attributes in ``XMLScannedRecord/attributes``.
+    let attributes: Range<Int>
   }
 
   /// The `<` of the record's start tag.
@@ -35,9 +56,26 @@ struct XMLScannedRecord {
   private(set) var fields: ScratchList<Field>
   var fieldCount: Int { fields.count }
   var attributeCount = 0
+  /// The elements (``Element``), and the attributes of every element (the record element's first).
+  private(set) var elements: ScratchList<Element>
+  private(set) var attributes: ScratchList<Field>
 
-  /// - Parameter fields: an empty list with room for ``XMLSimpleScanner/maximumFields`` fields.
-  init(fields: ScratchList<Field>) { self.fields = fields }
+  /// - Parameters:
+  ///   - fields: an empty list with room for ``XMLSimpleScanner/maximumFields`` fields.
+  ///   - elements, attributes: empty lists with room for ``XMLSimpleScanner/maximumElements`` each.
+  init(fields: ScratchList<Field>, elements: ScratchList<Element>, attributes: ScratchList<Field>) {
+    self.fields = fields
+    self.elements = elements
+    self.attributes = attributes
+  }
+
+  /// Adds an element (the caller checks there is room).
+  @inline(__always)
+  mutating func appendElement(_ element: Element) { elements.append(element) }
+
+  /// Adds an attribute of the element being read (the caller checks there is room).
+  @inline(__always)
+  mutating func appendAttribute(_ attribute: Field) { attributes.append(attribute) }
 
   /// Adds a field (the caller checks there is room).
   @inline(__always)
@@ -49,6 +87,8 @@ struct XMLScannedRecord {
     lastChildStart = -1
     lastChildTextStart = -1
     fields.removeAll()
+    elements.removeAll()
+    attributes.removeAll()
     attributeCount = 0
   }
 }

@@ -207,21 +207,37 @@ public struct XMLFieldLocator: Sendable {
     let normalized = candidates.map { FieldMapping.normalizedName($0.name) }
     var used: Set<Int> = []
     var found: [FieldMapping.Role: Int] = [:]
-    func index(named name: String) -> Int? {
+    // A name given without a prefix that no field has as written is looked for among the local names
+    // (`IssueDate` finds `cbc:IssueDate`).
+    let locals = candidates.map { $0.name.split(separator: ":").last.map(String.init) ?? $0.name }
+    let normalizedLocals = locals.map(FieldMapping.normalizedName)
+    func index(named name: String) -> (index: Int, byLocalName: Bool)? {
       if name.hasPrefix("@") {
         let wanted = FieldMapping.normalizedName(String(name.dropFirst()))
-        return candidates.indices.first { candidates[$0].isAttribute && normalized[$0] == wanted }
+        if let index = candidates.indices.first(where: { candidates[$0].isAttribute && normalized[$0] == wanted }) {
+          return (index, false)
+        }
+        return candidates.indices.first { candidates[$0].isAttribute && normalizedLocals[$0] == wanted }.map { ($0, true) }
       }
       let wanted = FieldMapping.normalizedName(name)
-      return candidates.indices.first { !candidates[$0].isAttribute && normalized[$0] == wanted }
-        ?? candidates.indices.first { normalized[$0] == wanted }
+      if let index = candidates.indices.first(where: { !candidates[$0].isAttribute && normalized[$0] == wanted })
+        ?? candidates.indices.first(where: { normalized[$0] == wanted })
+      {
+        return (index, false)
+      }
+      return (candidates.indices.first { !candidates[$0].isAttribute && normalizedLocals[$0] == wanted }
+        ?? candidates.indices.first { normalizedLocals[$0] == wanted }).map { ($0, true) }
     }
+    var byLocalName: Set<Int> = []
     for role in flatRoles {
-      if let name = names.name(of: role), let index = index(named: name) { used.insert(index) }
+      if let name = names.name(of: role), let found = index(named: name) { used.insert(found.index) }
     }
     for role in flatRoles {
       if let name = names.name(of: role) {
-        found[role] = index(named: name)
+        if let match = index(named: name) {
+          found[role] = match.index
+          if match.byLocalName { byLocalName.insert(match.index) }
+        }
         continue
       }
       for synonym in role.synonyms {
@@ -240,11 +256,15 @@ public struct XMLFieldLocator: Sendable {
     } else if let (_, index) = found.sorted(by: { $0.value < $1.value }).first(where: { _, index in
       candidates.indices.contains {
         $0 != index && candidates[$0].isAttribute == candidates[index].isAttribute
-          && candidates[$0].name == candidates[index].name
+          && (byLocalName.contains(index) ? locals[$0] == locals[index] : candidates[$0].name == candidates[index].name)
       }
     }) {
       let kind = candidates[index].isAttribute ? "attribute" : "element"
-      problem = RowError(.invalidRecord, "the \(kind) \(RowError.quoted(candidates[index].name)) occurs twice")
+      problem = RowError(
+        .invalidRecord,
+        byLocalName.contains(index)
+          ? "two \(kind)s have the local name \(RowError.quoted(locals[index]))"
+          : "the \(kind) \(RowError.quoted(candidates[index].name)) occurs twice")
     }
     return Layout(
       attributeNames: attributeNames, childNames: childNames,

@@ -121,11 +121,22 @@ extension XMLFormat {
       names: names, located: located, options: options, path: displayPath, line: line, column: 1, nameKind: "fields"
     ) { taken in
       var samples = FieldSamples(skipping: taken)
-      guard let reader = try? XMLRecordReader(path: readPath, recordElement: recordElement, limits: options.limits)
+      var locator = fieldLocator(options)
+      guard
+        let reader = try? XMLRecordReader(
+          path: readPath, recordElement: recordElement, limits: options.limits, prefixes: locator.prefixes)
       else { return samples }
       while !samples.isComplete, let record = try? reader.next() {
+        // A field holding the record's from-currency (UBL's DocumentCurrencyCode beside an amount's currencyID)
+        // is not another currency the run would pass over.
+        var from: String? = nil
+        if case .text(let text) = locator.fields(of: record).fields.from { from = text.trimmingWhitespace.uppercased() }
+        func value(_ text: String) -> String? {
+          from != nil && text.trimmingWhitespace.uppercased() == from ? nil : text
+        }
         samples.add(
-          record.attributes.lazy.map { ("@" + $0.name, $0.value) } + record.children.lazy.map { ($0.name, $0.text) })
+          record.attributes.lazy.map { ("@" + $0.name, value($0.value)) }
+            + record.children.lazy.map { ($0.name, value($0.text)) })
       }
       return samples
     }

@@ -74,6 +74,7 @@ struct XMLPathFastPathTests {
     FieldNames(amount: "b:Total", to: "Tgt", date: "BookgDt/Dt"),
     FieldNames(to: "Tgt"),
     FieldNames(amount: "z:Total", to: "Tgt"),
+    FieldNames(amount: "Amt", to: "Tgt", date: "ValDt/Dt"),
   ]
 
   @Test(arguments: 0..<variants.count)

@@ -51,6 +51,8 @@ extension XMLFormat {
     }
     guard let found, let document = found.document, found.records > 0, !found.firstRecordIsAnnotated,
       !locator.roles.contains(where: { $0 != .date && found.located[$0] == nil }),
+      // A path no record has is a file error of the general path (``missingPath(_:located:displayPath:line:unboundPrefixes:)``).
+      !locator.paths.contains(where: { found.located[$0.role] == nil }),
       // A field the run would pass over: the general path reads the document again and reports it.
       unreadField(
         names: found.firstRecordFields, located: found.located, options: options, displayPath: displayPath,

@@ -16,11 +16,15 @@ struct EndToEndXMLDocumentTests {
 
   static let statement = "camt053-statement.xml"
   static let invoices = ["INV-1001.xml", "INV-1002.xml", "INV-1003.xml"]
+  static let notification = "camt054-notification.xml"
+  static let creditNote = "ubl-creditnote-CN-2001.xml"
 
   /// A temporary directory with the statement and the invoices.
   static func directory() throws -> TemporaryDirectory {
     let directory = try TemporaryDirectory()
-    try directory.write(try Fixture.bytes("xml/documents", statement), named: statement)
+    for name in [statement, notification, creditNote] {
+      try directory.write(try Fixture.bytes("xml/documents", name), named: name)
+    }
     for name in invoices { try directory.write(try Fixture.bytes("xml/documents/ubl-invoices", name), named: name) }
     return directory
   }
@@ -49,7 +53,11 @@ struct EndToEndXMLDocumentTests {
         #"<fx rate="0.9181050312" converted="2486.84" currency="EUR" rate-date="2024-03-15" source="ecb-embedded EUR/USD=1.0892" status="ok" error=""/>"#,
         #"<fx rate="" converted="" currency="" rate-date="" source="" status="error" error="missing_field: the record has no &quot;BookgDt/Dt&quot;"/>"#,
       ])
-    #expect(result.standardError.contains("3 records: 2 ok, 0 fallback, 1 error (missing_field 1) [XML, records <Ntry>]"))
+    // --date-field overrides the statement's known date paths; the amount is still the shape's.
+    #expect(
+      result.standardError.contains(
+        "3 records: 2 ok, 0 fallback, 1 error (missing_field 1) [XML, records <Ntry>, recognized ISO 20022 "
+          + "camt.053.001.08: amount Amt and its @Ccy]"))
     // Every original byte is kept: the output less the fx lines is the input.
     let input = String(decoding: try Fixture.bytes("xml/documents", Self.statement), as: UTF8.self)
     let kept = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
@@ -141,7 +149,9 @@ struct EndToEndXMLDocumentTests {
       #expect(text.hasSuffix("</cac:InvoiceLine>\n\t\(annotation)\n</Invoice>\n"), "\(name)")
     }
     #expect(result.standardError.contains("3 files, 3 records: 2 ok, 1 fallback, 0 error"))
-    #expect(result.standardError.contains("1 record: 1 ok, 0 fallback, 0 error [XML, records <Invoice>]"))
+    #expect(
+      result.standardError.contains(
+        "1 record: 1 ok, 0 fallback, 0 error [XML, records <Invoice>, recognized UBL Invoice]"))
   }
 
   // --from-field overrides the money element: DocumentCurrencyCode gives the same currencies, so the same values;
@@ -156,5 +166,74 @@ struct EndToEndXMLDocumentTests {
       ], in: directory.url)
     #expect(result.status == 0, "\(result.standardError)")
     #expect(Self.annotations(result.standardOutput).first?.contains(#"converted="765.16" currency="USD""#) == true)
+  }
+
+  // Known documents without options (docs/formats.md, "Known documents"): the statement's namespace names it
+  // camt.053, so its Ntry records convert with Amt (and its Ccy) at BookgDt/Dt, else ValDt/Dt:
+  //  1, 2: as above (1130.03 and 2486.84 EUR)
+  //  3: no BookgDt, ValDt 2024-03-18: 310.00 GBP / 0.85525 = 362.46711… → 362.47; rate 1 / 0.85525 = 1.169248758
+  // camt.054: 500.00 EUR on 2024-03-14 to USD: × 1.0925 = 546.25 (not the TxDtls amount beside it, also 500.00).
+  @Test func knownStatementsConvertWithoutOptions() throws {
+    let directory = try Self.directory()
+    defer { directory.remove() }
+    let statement = try cli.run(["convert", "--to", "EUR", "-o", "-", Self.statement], in: directory.url)
+    #expect(statement.status == 0, "\(statement.standardError)")
+    #expect(
+      Self.annotations(statement.standardOutput).last
+        == #"<fx rate="1.169248758" converted="362.47" currency="EUR" rate-date="2024-03-18" source="ecb-embedded EUR/GBP=0.85525" status="ok" error=""/>"#
+    )
+    #expect(Self.annotations(statement.standardOutput).first?.contains(#"converted="1130.03""#) == true)
+    #expect(
+      statement.standardError.contains(
+        "3 records: 3 ok, 0 fallback, 0 error [XML, records <Ntry>, recognized ISO 20022 camt.053.001.08: amount Amt "
+          + "and its @Ccy, date BookgDt/Dt else ValDt/Dt]"), "\(statement.standardError)")
+
+    let notification = try cli.run(["convert", "--to", "USD", "-o", "-", Self.notification], in: directory.url)
+    #expect(notification.status == 0, "\(notification.standardError)")
+    #expect(
+      Self.annotations(notification.standardOutput) == [
+        #"<fx rate="1.0925" converted="546.25" currency="USD" rate-date="2024-03-14" source="ecb-embedded EUR/USD=1.0925" status="ok" error=""/>"#
+      ])
+    #expect(notification.standardError.contains("recognized ISO 20022 camt.054.001.08"))
+  }
+
+  // An option overrides the shape's choice: --date-field ValDt/Dt reads entry 1 at 2024-03-15:
+  // 1234.56 / 1.0892 = 1133.45574… → 1133.46.
+  @Test func anOptionOverridesTheKnownDocumentsChoice() throws {
+    let directory = try Self.directory()
+    defer { directory.remove() }
+    let result = try cli.run(
+      ["convert", "--to", "EUR", "--date-field", "ValDt/Dt", "-o", "-", Self.statement], in: directory.url)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(Self.annotations(result.standardOutput).first?.contains(#"converted="1133.46""#) == true)
+    #expect(result.standardError.contains("recognized ISO 20022 camt.053.001.08: amount Amt and its @Ccy]"))
+  }
+
+  // UBL invoices and a credit note, one record per file, without options: the values above, and
+  // CN-2001: 119.00 EUR on 2024-03-15 × 1.0892 = 129.6148 → 129.61. An output renamed and converted again is
+  // refused: its root ends with an fx element.
+  @Test func ublInvoicesAndCreditNotesConvertWithoutOptions() throws {
+    let directory = try Self.directory()
+    defer { directory.remove() }
+    let files = Self.invoices + [Self.creditNote]
+    let result = try cli.run(["convert", "--to", "USD"] + files, in: directory.url)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardError.contains("4 files, 4 records: 3 ok, 1 fallback, 0 error"), "\(result.standardError)")
+    #expect(
+      result.standardError.contains(
+        "[XML, records <Invoice>, recognized UBL Invoice: amount LegalMonetaryTotal/PayableAmount and its "
+          + "@currencyID, date IssueDate]"))
+    let credit = try String(
+      contentsOf: directory.url.appendingPathComponent("ubl-creditnote-CN-2001.converted.xml"), encoding: .utf8)
+    #expect(
+      Self.annotations(credit) == [
+        #"<fx rate="1.0892" converted="129.61" currency="USD" rate-date="2024-03-15" source="ecb-embedded EUR/USD=1.0892" status="ok" error=""/>"#
+      ])
+    try FileManager.default.moveItem(
+      at: directory.url.appendingPathComponent("ubl-creditnote-CN-2001.converted.xml"),
+      to: directory.url.appendingPathComponent("again.xml"))
+    let again = try cli.run(["convert", "--to", "USD", "again.xml"], in: directory.url)
+    #expect(again.status == 2)
+    #expect(again.standardError.contains("again.xml:4:1: error: the file is already annotated by fxbatch"))
   }
 }

@@ -19,11 +19,15 @@ public struct XMLFieldLocator: Sendable {
   let pathError: (role: FieldMapping.Role, error: XMLFieldPathError)?
   /// Whether an amount element's currency attribute gives the from-currency.
   let readsMoneyCurrency: Bool
+  /// Paths tried in order when the date path matches nothing in a record (a known document's `ValDt/Dt`
+  /// after `BookgDt/Dt`, ``XMLDocumentShape``).
+  let dateFallbacks: [XMLFieldPath]
 
   /// The child element fxbatch adds to each record.
   public static let annotationElement = "fx"
 
-  public init(names: FieldNames, fixedFrom: Bool, fixedTo: Bool) {
+  ///   - dateFallbacks: paths read, in order, when the date path (`names.date`, a path) matches nothing.
+  public init(names: FieldNames, fixedFrom: Bool, fixedTo: Bool, dateFallbacks: [String] = []) {
     self.names = names
     roles = [.amount] + (fixedFrom ? [] : [.from]) + (fixedTo ? [] : [.to]) + [.date]
     var paths: [(role: FieldMapping.Role, path: XMLFieldPath)] = []
@@ -36,6 +40,16 @@ public struct XMLFieldLocator: Sendable {
       case .failure(let error): if pathError == nil { pathError = (role, error) }
       }
     }
+    var fallbacks: [XMLFieldPath] = []
+    if paths.contains(where: { $0.role == .date }) {
+      for text in dateFallbacks {
+        switch XMLFieldPath.parse(text) {
+        case .success(let path): fallbacks.append(path.indexingPrefixes(&prefixes))
+        case .failure(let error): if pathError == nil { pathError = (.date, error) }
+        }
+      }
+    }
+    self.dateFallbacks = fallbacks
     self.paths = paths
     self.prefixes = prefixes
     self.pathError = pathError
@@ -115,7 +129,7 @@ public struct XMLFieldLocator: Sendable {
     var located = layoutLocated
     for (role, path) in paths {
       if case .none = resolution.match(role) { continue }
-      located[role] = path.text
+      located[role] = role == .date && resolution.dateFallback > 0 ? dateFallbacks[resolution.dateFallback - 1].text : path.text
     }
     if resolution.fromIsMoney { located[.from] = (located[.amount] ?? "") + "/@" + tree.name(of: resolution.from) }
     return located
@@ -129,6 +143,8 @@ public struct XMLFieldLocator: Sendable {
     var date = XMLPathMatch.none
     /// Whether ``from`` is the amount element's currency attribute.
     var fromIsMoney = false
+    /// Which date path matched: 0 the date path, `n` the fallback `n` (``XMLFieldLocator/dateFallbacks``).
+    var dateFallback = 0
     /// The record's error: a path that matches nothing (`missing_field`), more than once, or an element that
     /// holds elements (`invalid_record`); the first in role order.
     var problem: RowError? = nil
@@ -160,22 +176,35 @@ public struct XMLFieldLocator: Sendable {
   func resolve<Tree: XMLPathTree>(_ tree: Tree, flatAmountElement: Int?) -> PathResolution {
     var result = PathResolution()
     for (role, path) in paths {
-      let match = tree.evaluate(path)
+      var match = tree.evaluate(path)
+      if role == .date, case .none = match {
+        for (index, fallback) in dateFallbacks.enumerated() {
+          match = tree.evaluate(fallback)
+          if case .none = match { continue }
+          result.dateFallback = index + 1
+          break
+        }
+      }
       result.set(role, match)
       guard result.problem == nil else { continue }
       switch match {
+      case .none where role == .date && !dateFallbacks.isEmpty:
+        let all = ([path] + dateFallbacks).map { RowError.quoted($0.text) }
+        result.problem = RowError(.missingField, "the record has none of \(all.joined(separator: ", "))")
       case .none:
         result.problem = RowError(.missingField, "the record has no \(RowError.quoted(path.text))")
       case .several(let count):
+        let used = role == .date && result.dateFallback > 0 ? dateFallbacks[result.dateFallback - 1] : path
         result.problem = RowError(
           .invalidRecord,
-          "\(RowError.quoted(path.text)) matches \(count) \(path.attribute == nil ? "elements" : "attributes") in the "
+          "\(RowError.quoted(used.text)) matches \(count) \(used.attribute == nil ? "elements" : "attributes") in the "
             + "record; fxbatch does not pick one")
       case .element(let element) where tree.hasElements(element):
+        let used = role == .date && result.dateFallback > 0 ? dateFallbacks[result.dateFallback - 1] : path
         result.problem = RowError(
           .invalidRecord,
-          "\(RowError.quoted(path.text)) is an element holding elements, not text; name the one that holds the "
-            + "\(role == .amount || role == .date ? role.rawValue : role.rawValue + "-currency") (\(path.text)/…)")
+          "\(RowError.quoted(used.text)) is an element holding elements, not text; name the one that holds the "
+            + "\(role == .amount || role == .date ? role.rawValue : role.rawValue + "-currency") (\(used.text)/…)")
       case .element, .attribute: break
       }
     }

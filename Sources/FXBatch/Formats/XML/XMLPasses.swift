@@ -1,8 +1,10 @@
 /// The two passes over XML documents.
 extension XMLFormat {
   /// The locator of XML record fields for a run's options.
-  static func fieldLocator(_ options: BatchOptions) -> XMLFieldLocator {
-    XMLFieldLocator(names: options.fieldNames, fixedFrom: options.fixedFrom != nil, fixedTo: options.fixedTo != nil)
+  static func fieldLocator(_ options: BatchOptions, shaped: XMLScanDetails.Shaped? = nil) -> XMLFieldLocator {
+    XMLFieldLocator(
+      names: shaped?.fieldNames ?? options.fieldNames, fixedFrom: options.fixedFrom != nil,
+      fixedTo: options.fixedTo != nil, dateFallbacks: shaped?.dateFallbacks ?? [])
   }
 
   /// Pass 1 over an XML document: checks it (well-formed, no DTD, an encoding fxbatch copies), finds its
@@ -13,10 +15,19 @@ extension XMLFormat {
   static func scanXMLFile(displayPath: String, readPath: String, outputPath: String?, context: FormatContext)
     throws(FileError) -> (FileScan, Set<RateKey>)
   {
-    let fast = scanXMLFileFast(displayPath: displayPath, readPath: readPath, outputPath: outputPath, context: context)
-    if let fast { return fast }
-    let options = context.options
-    var locator = fieldLocator(options)
+    // A known document (``XMLDocumentShape``) is read by the general path: its records are not the root's
+    // children (camt) or are the root (UBL), outside the byte scanner's subset.
+    let shape = XMLDocumentShape.recognize(path: readPath)?.apply(to: context.options)
+    if shape == nil,
+      let fast = scanXMLFileFast(displayPath: displayPath, readPath: readPath, outputPath: outputPath, context: context)
+    {
+      return fast
+    }
+    let options = shape?.options ?? context.options
+    let shaped = shape.map {
+      XMLScanDetails.Shaped(fieldNames: $0.options.fieldNames, dateFallbacks: $0.dateFallbacks, description: $0.description)
+    }
+    var locator = fieldLocator(options, shaped: shaped)
     if let (role, error) = locator.pathError {
       throw FileError(path: displayPath, message: "\(role.optionName) \(error)")
     }
@@ -87,7 +98,7 @@ extension XMLFormat {
       displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .xml,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
       normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }),
-      details: XMLScanDetails(recordElement: recordElement))
+      details: XMLScanDetails(recordElement: recordElement, shaped: shaped))
     return (scan, keys)
   }
 
@@ -157,7 +168,7 @@ extension XMLFormat {
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     let writer = XMLAnnotatingWriter(sink: sink)
-    var locator = fieldLocator(options)
+    var locator = fieldLocator(options, shaped: scan.xml?.shaped)
     let parser = scan.amountParser(currencies: options.currencies)
     var counts = RunReport.Counts()
     var withoutDate = 0
@@ -187,7 +198,9 @@ extension XMLFormat {
 
   /// Whether an XML document is an earlier fxbatch output: its first record ends with an `fx` element.
   static func isAnnotatedXMLOutput(_ path: String, context: FormatContext) -> Bool {
-    guard let element = try? context.options.recordElement ?? XMLRecordReader.detectRecordElement(path: path),
+    guard
+      let element = try? context.options.recordElement ?? XMLDocumentShape.recognize(path: path)?.recordElement
+        ?? XMLRecordReader.detectRecordElement(path: path),
       let reader = try? XMLRecordReader(path: path, recordElement: element, limits: context.options.limits),
       let record = try? reader.next()
     else { return false }

@@ -107,6 +107,7 @@ struct EndToEndXMLDocumentTests {
     ),
     ("Amt//Ccy", #"--amount-field "Amt//Ccy" is not a field path: it has an empty step"#),
     ("@Ccy/Amt", #"--amount-field "@Ccy/Amt" is not a field path: only the last step may name an attribute (@name)"#),
+    ("Amt/text()", #"--amount-field "Amt/text()" is not a field path: "text()" is not an element name"#),
   ])
   func unboundPrefixesAndMalformedPathsAreFileErrors(path: String, message: String) throws {
     let directory = try Self.directory()

@@ -148,4 +148,37 @@ struct XMLPathFastPathTests {
       try XMLFastPathTests.run(path, fastPath: true, parts: 2), try XMLFastPathTests.run(path, fastPath: false),
       "\(name)")
   }
+
+  /// A prefix in a path means the namespace it is bound to where each element is: `p:Amt` finds `<p:Amt>` under
+  /// either binding of `p`, `<q:Amt>` and `<Amt xmlns="urn:a">` where `p` is bound to `urn:a`, never an `Amt` in
+  /// another namespace or in none. At 2024-03-15, EUR/USD 1.0892: 1 → 1.09, 2 → 2.18, 3 → 3.27, 4 → 4.36.
+  @Test func aPrefixIsReadByTheBindingWhereTheElementIs() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = try directory.write(
+      """
+      <rs xmlns:p="urn:a">
+      <r><p:Amt>1</p:Amt><Ccy>EUR</Ccy></r>
+      <r xmlns:p="urn:b"><p:Amt>2</p:Amt><Ccy>EUR</Ccy></r>
+      <r xmlns:q="urn:a"><q:Amt>3</q:Amt><Ccy>EUR</Ccy></r>
+      <r><Amt xmlns="urn:a">4</Amt><Ccy>EUR</Ccy></r>
+      <r><Amt xmlns="urn:b">5</Amt><Ccy>EUR</Ccy></r>
+      <r><Amt>6</Amt><Ccy>EUR</Ccy></r>
+      <r><x xmlns:p="urn:b"><p:Amt>7</p:Amt></x><Ccy>EUR</Ccy></r>
+      </rs>
+      """, named: "bindings.xml")
+    let configure: (inout BatchOptions) -> Void = {
+      $0.fieldNames = FieldNames(amount: "p:Amt")
+      $0.fixedTo = CurrencyCode("USD")
+      $0.defaultDate = try? day("2024-03-15")
+    }
+    let general = try XMLFastPathTests.run(path, fastPath: false, configure: configure)
+    let text = String(decoding: try #require(general.output), as: UTF8.self)
+    let converted = text.split(separator: "converted=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+    #expect(converted == ["1.09", "2.18", "3.27", "4.36", "", "", ""])
+    #expect(text.components(separatedBy: "missing_field: the record has no &quot;p:Amt&quot;").count == 4)
+    XMLFastPathTests.compare(
+      try XMLFastPathTests.run(path, fastPath: true, configure: configure), general, "bindings")
+  }
 }
+

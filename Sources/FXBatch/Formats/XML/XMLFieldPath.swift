@@ -49,13 +49,13 @@ struct XMLFieldPath: Sendable, Equatable, CustomStringConvertible {
       guard !name.isEmpty else {
         return .failure(XMLFieldPathError(path: text, reason: "it has an empty step"))
       }
-      guard !name.unicodeScalars.contains(where: { $0.properties.isWhitespace || $0 == "@" }) else {
-        return .failure(XMLFieldPathError(path: text, reason: "\(RowError.quoted(part)) is not an XML name"))
-      }
       let pieces = name.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
-      guard pieces.count <= 2, pieces.allSatisfy({ !$0.isEmpty }) else {
+      guard pieces.count <= 2, pieces.allSatisfy(isName) else {
         return .failure(
-          XMLFieldPathError(path: text, reason: "\(RowError.quoted(part)) is not a name or prefix:name"))
+          XMLFieldPathError(
+            path: text,
+            reason: "\(RowError.quoted(part)) is not an element name, prefix:name or @attribute (a path names "
+              + "elements and attributes only: no text(), *, [n] or ..)"))
       }
       let prefix = pieces.count == 2 ? pieces[0] : nil
       let local = pieces[pieces.count - 1]
@@ -63,6 +63,18 @@ struct XMLFieldPath: Sendable, Equatable, CustomStringConvertible {
       if isAttribute { attribute = step } else { elements.append(step) }
     }
     return .success(XMLFieldPath(text: text, elements: elements, attribute: attribute))
+  }
+
+  /// Whether `text` is an XML name without `:` (XML 1.0 §2.3 `NCName`, non-ASCII letters taken as name
+  /// characters).
+  static func isName(_ text: String) -> Bool {
+    guard let first = text.unicodeScalars.first,
+      first.properties.isAlphabetic || first == "_" || first.value >= 0x80
+    else { return false }
+    return text.unicodeScalars.allSatisfy { scalar in
+      scalar.value >= 0x80 ? !scalar.properties.isWhitespace : scalar.properties.isAlphabetic
+        || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-" || scalar == "."
+    }
   }
 
   /// The path with each prefix's index in `prefixes` (added there when new).

@@ -181,4 +181,3 @@ struct XMLPathFastPathTests {
       try XMLFastPathTests.run(path, fastPath: true, configure: configure), general, "bindings")
   }
 }
-

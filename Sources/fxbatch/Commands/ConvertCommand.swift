@@ -16,19 +16,23 @@ enum ConvertCommand {
       help: "The from-currency of every record, for a file without a from\nfield (see --override-currency-fields)",
       group: .essential),
     OptionSpec(
-      names: ["--amount-field"], valueName: "NAME", help:
+      names: ["--amount-field"], valueName: "NAME",
+      help:
         "Header name of the amount (default: amount, value, …)\nXML: a path, e.g. LegalMonetaryTotal/PayableAmount; an element\nwith a Ccy, currencyID or currency attribute gives the\nfrom-currency too",
       group: .essential),
     OptionSpec(
-      names: ["--from-field"], valueName: "NAME", help:
+      names: ["--from-field"], valueName: "NAME",
+      help:
         "Header name of the from-currency (default: from, currency, ccy, …)\nXML: a path, e.g. Amt/@Ccy",
       group: .essential),
     OptionSpec(
-      names: ["--to-field"], valueName: "NAME", help:
+      names: ["--to-field"], valueName: "NAME",
+      help:
         "Header name of the to-currency (default: to, target_currency, …)\nXML: a path",
       group: .essential),
     OptionSpec(
-      names: ["--date-field"], valueName: "NAME", help:
+      names: ["--date-field"], valueName: "NAME",
+      help:
         "Header name of the value date (default: date, value_date, …)\nXML: a path, e.g. BookgDt/Dt",
       group: .essential),
     OptionSpec(

@@ -66,9 +66,11 @@ struct XMLDocumentShape: Sendable, Equatable {
     LibXML2.ensureInitialized()
     let found: (String, String, String)? = head.withUnsafeBufferPointer { bytes in
       guard let start = bytes.baseAddress,
-        let reader = start.withMemoryRebound(to: CChar.self, capacity: count, { start in
-          xmlReaderForMemory(start, Int32(count), nil, nil, XMLRecordReader.options)
-        })
+        let reader = start.withMemoryRebound(
+          to: CChar.self, capacity: count,
+          { start in
+            xmlReaderForMemory(start, Int32(count), nil, nil, XMLRecordReader.options)
+          })
       else { return nil }
       defer { xmlFreeTextReader(reader) }
       LibXML2.quiet(reader)

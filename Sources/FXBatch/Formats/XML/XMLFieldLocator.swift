@@ -254,7 +254,8 @@ public struct XMLFieldLocator: Sendable {
       {
         return (index, false)
       }
-      return (candidates.indices.first { !candidates[$0].isAttribute && normalizedLocals[$0] == wanted }
+      return
+        (candidates.indices.first { !candidates[$0].isAttribute && normalizedLocals[$0] == wanted }
         ?? candidates.indices.first { normalizedLocals[$0] == wanted }).map { ($0, true) }
     }
     var byLocalName: Set<Int> = []

@@ -72,8 +72,10 @@ struct XMLFieldPath: Sendable, Equatable, CustomStringConvertible {
       first.properties.isAlphabetic || first == "_" || first.value >= 0x80
     else { return false }
     return text.unicodeScalars.allSatisfy { scalar in
-      scalar.value >= 0x80 ? !scalar.properties.isWhitespace : scalar.properties.isAlphabetic
-        || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-" || scalar == "."
+      scalar.value >= 0x80
+        ? !scalar.properties.isWhitespace
+        : scalar.properties.isAlphabetic
+          || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-" || scalar == "."
     }
   }
 

@@ -128,6 +128,8 @@ struct XMLPathFastPathTests {
     ("nested element", "<payment><amount><v>1</v></amount><from>USD</from><to>EUR</to></payment>", true),
     ("prefixed child", "<payment><p:amount>1</p:amount><from>USD</from><to>EUR</to></payment>", true),
     ("money element", "<payment><amount currency=\"GBP\">1</amount><to>EUR</to></payment>", true),
+    ("money element and field", "<payment><amount currency=\"GBP\">1</amount><from>usd</from><to>EUR</to></payment>", true),
+    ("money element and field agree", "<payment><amount Ccy=\"usd\">1</amount><from>USD</from><to>EUR</to></payment>", true),
     ("declaration in a record", "<payment xmlns:q=\"urn:q\"><amount>1</amount><from>USD</from><to>EUR</to></payment>", false),
     ("undeclared prefix", "<payment><q:amount>1</q:amount><from>USD</from><to>EUR</to></payment>", false),
     (

@@ -108,7 +108,9 @@ public struct XMLFieldLocator: Sendable {
     }
     fields.problem = layout.problem
     guard readsPaths else { return (fields, layout.located) }
-    let resolution = resolve(record, flatAmountElement: amountElement)
+    var flatFrom: String? = nil
+    if case .text(let text) = fields.from { flatFrom = text }
+    let resolution = resolve(record, flatAmountElement: amountElement, flatFrom: flatFrom)
     for (role, _) in paths {
       let match = resolution.match(role)
       switch match {
@@ -173,7 +175,9 @@ public struct XMLFieldLocator: Sendable {
   /// - Parameters:
   ///   - tree: the record.
   ///   - flatAmountElement: the element of the amount when a flat name or synonym found it among the children.
-  func resolve<Tree: XMLPathTree>(_ tree: Tree, flatAmountElement: Int?) -> PathResolution {
+  ///   - flatFrom: the text of the from-currency field a synonym found, which a money element's currency must
+  ///     agree with (case aside).
+  func resolve<Tree: XMLPathTree>(_ tree: Tree, flatAmountElement: Int?, flatFrom: String? = nil) -> PathResolution {
     var result = PathResolution()
     for (role, path) in paths {
       var match = tree.evaluate(path)
@@ -223,6 +227,15 @@ public struct XMLFieldLocator: Sendable {
       } else {
         result.from = .attribute(attribute, of: element)
         result.fromIsMoney = true
+        let own = tree.text(of: result.from).trimmingWhitespace
+        if let other = flatFrom?.trimmingWhitespace, !other.isEmpty, own.uppercased() != other.uppercased(),
+          result.problem == nil
+        {
+          result.problem = RowError(
+            .invalidRecord,
+            "the currency attribute of the amount says \(RowError.quoted(own)) and the record's from-currency field "
+              + "\(RowError.quoted(other)); give --from-field to choose one")
+        }
       }
     }
     return result

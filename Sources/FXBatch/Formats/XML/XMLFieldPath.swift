@@ -124,6 +124,8 @@ protocol XMLPathTree {
   func attribute(_ attribute: Int, of element: Int, matches step: XMLFieldPath.Step) -> Bool
   /// The qualified name of what a path found (for the run's report).
   func name(of match: XMLPathMatch) -> String
+  /// The text of what a path found, as read (not trimmed): an attribute's value, an element's text.
+  func text(of match: XMLPathMatch) -> String
 }
 
 /// What a path finds in one record.

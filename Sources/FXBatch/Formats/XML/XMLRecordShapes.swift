@@ -62,7 +62,9 @@ struct XMLRecordShapes {
       guard let amountElement, !record.elements[amountElement].attributes.isEmpty else { return fields }
     }
     let tree = XMLScannedPathTree(record: record, bytes: bytes, namespaces: namespaces)
-    let resolution = locator.resolve(tree, flatAmountElement: amountElement)
+    let flatFrom =
+      locator.readsMoneyCurrency ? fields.from.map { XMLSimpleScanner.decodedText($0, in: bytes) } : nil
+    let resolution = locator.resolve(tree, flatAmountElement: amountElement, flatFrom: flatFrom)
     for (role, _) in locator.paths {
       let found = tree.field(resolution.match(role))
       switch role {

@@ -47,6 +47,10 @@ struct XMLScannedPathTree: XMLPathTree {
     field(match).map { bytes.slice($0.nameStart..<$0.nameEnd).text } ?? ""
   }
 
+  func text(of match: XMLPathMatch) -> String {
+    field(match).map { XMLSimpleScanner.decodedText($0, in: bytes) } ?? ""
+  }
+
   /// The field a path found: an element's content (its text when it has no child elements) or an attribute.
   func field(_ match: XMLPathMatch) -> XMLScannedRecord.Field? {
     switch match {

@@ -113,8 +113,7 @@ struct XMLSimpleScanner {
   private(set) var recordName: [UInt8]
   /// The root element's namespace declarations (``XMLScannedNamespaces``).
   private(set) var namespaces: [XMLScannedNamespaces.Declaration]
-  /// The open elements inside the record being read (indices into ``XMLScannedRecord/elements``).
-  private var openElements: [Int] = []
+
   /// The encoding's name as the XML declaration gives it (`UTF-8` without one), for ``XMLElementEncoder``.
   private(set) var encodingName = "UTF-8"
   private var asciiOnly = false
@@ -354,14 +353,16 @@ struct XMLSimpleScanner {
       return
     }
     var textStart = tag.end
-    openElements.removeAll(keepingCapacity: true)
+    // The innermost open element (0: the record element), its parent link leading back out, and its depth.
+    var open = 0
+    var depth = 0
     while true {
       let text = try self.text(from: textStart)
       let lessThan = text.end
-      if text.needsDecoding { record.elements[openElements.last ?? 0].needsDecoding = true }
+      if text.needsDecoding { record.elements[open].needsDecoding = true }
       let next = try byte(lessThan + 1)
       if next == UInt8(ascii: "/") {
-        guard let open = openElements.last else {
+        guard open > 0 else {
           record.endTagStart = lessThan
           record.textBeforeEndTag = textStart
           record.end = try endTag(at: lessThan, name: recordName)
@@ -373,18 +374,20 @@ struct XMLSimpleScanner {
         textStart = try endTag(at: lessThan, nameAt: element.nameStart, length: element.nameEnd - element.nameStart)
         element.valueEnd = lessThan
         record.elements[open] = element
-        openElements.removeLast()
-        if openElements.isEmpty {
+        let closed = open
+        open = element.parent
+        depth -= 1
+        if open == 0 {
           record.append(
             XMLScannedRecord.Field(
               nameStart: element.nameStart, nameEnd: element.nameEnd, valueStart: element.valueStart,
               valueEnd: lessThan, needsDecoding: element.needsDecoding || element.hasElements, isAttribute: false,
-              element: open))
+              element: closed))
         }
         continue
       }
       guard Self.isNameStart(next) else { throw .declined("markup other than elements in a record") }
-      let isChild = openElements.isEmpty
+      let isChild = open == 0
       if isChild {
         guard record.fieldCount < Self.maximumFields else { throw .declined("too many fields") }
         record.lastChildStart = lessThan
@@ -398,8 +401,8 @@ struct XMLSimpleScanner {
         try byte(plainNameEnd) == UInt8(ascii: ">")
         ? (nameEnd: plainNameEnd, end: plainNameEnd + 1, isEmptyElement: false, colon: -1)
         : try startTag(at: lessThan, kind: .child)
-      let parent = openElements.last ?? 0
-      record.elements[parent].hasElements = true
+      let parent = open
+      if parent > 0 { record.elements[parent].hasElements = true }
       let elementIndex = record.elements.count
       record.appendElement(
         XMLScannedRecord.Element(
@@ -415,8 +418,9 @@ struct XMLSimpleScanner {
         }
         continue
       }
-      guard openElements.count < Self.maximumDepth else { throw .declined("elements nested too deep") }
-      openElements.append(elementIndex)
+      guard depth < Self.maximumDepth else { throw .declined("elements nested too deep") }
+      depth += 1
+      open = elementIndex
     }
   }
 

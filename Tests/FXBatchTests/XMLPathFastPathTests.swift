@@ -182,4 +182,29 @@ struct XMLPathFastPathTests {
     XMLFastPathTests.compare(
       try XMLFastPathTests.run(path, fastPath: true, configure: configure), general, "bindings")
   }
+
+  /// A money element's currency and a from-currency field found by its name must agree (case aside): 1 GBP with
+  /// `<from>usd</from>` is an `invalid_record` error; `Ccy="usd"` with `<from>USD</from>` converts (at
+  /// 2024-03-15, 1 USD = 1 / 1.0892 EUR = 0.918… → 0.92).
+  @Test func aMoneyElementAndAFromFieldMustAgree() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = try directory.write(
+      """
+      <ps>
+      <p><amount currency="GBP">1</amount><from>usd</from><to>EUR</to></p>
+      <p><amount Ccy="usd">1</amount><from>USD</from><to>EUR</to></p>
+      </ps>
+      """, named: "agree.xml")
+    let configure: (inout BatchOptions) -> Void = { $0.defaultDate = try? day("2024-03-15") }
+    let general = try XMLFastPathTests.run(path, fastPath: false, configure: configure)
+    let text = String(decoding: try #require(general.output), as: UTF8.self)
+    #expect(
+      text.contains(
+        "invalid_record: the currency attribute of the amount says &quot;GBP&quot; and the record's "
+          + "from-currency field &quot;usd&quot;; give --from-field to choose one"), "\(text)")
+    #expect(text.contains(#"converted="0.92" currency="EUR""#))
+    XMLFastPathTests.compare(try XMLFastPathTests.run(path, fastPath: true, configure: configure), general, "agree")
+  }
 }
+

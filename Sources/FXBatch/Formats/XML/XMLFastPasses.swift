@@ -176,11 +176,9 @@ extension XMLFormat {
       }
       result.records += 1
       let fields = shapes.roleFields(of: scanner.record, shape: shape, in: bytes)
-      if fields.resolution != nil {
+      if fields.isResolved {
         if result.located.count < locator.roles.count {
-          result.located.merge(shapes.located(scanner.record, shape: shape, fields: fields, in: bytes)) { earlier, _ in
-            earlier
-          }
+          result.located.merge(shapes.located(scanner.record, shape: shape, in: bytes)) { earlier, _ in earlier }
         }
       } else if shape != lastShape {
         result.located.merge(shapes.layouts[shape].located) { earlier, _ in earlier }

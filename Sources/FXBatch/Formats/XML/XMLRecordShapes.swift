@@ -29,7 +29,8 @@ struct XMLRecordShapes {
     self.namespaces = XMLScannedNamespaces(declarations: namespaces, pathPrefixes: locator.prefixes)
   }
 
-  /// The fields a record's roles are read from, and whether the record has a problem.
+  /// The fields a record's roles are read from, and whether the record has a problem (plain values: it is
+  /// copied per record).
   struct RoleFields {
     var amount: XMLScannedRecord.Field? = nil
     var from: XMLScannedRecord.Field? = nil
@@ -37,14 +38,22 @@ struct XMLRecordShapes {
     var date: XMLScannedRecord.Field? = nil
     /// An `invalid_record` of the shape, or what the paths found (``XMLFieldLocator/PathResolution``).
     var hasProblem = false
-    /// What the paths found, when the locator has paths or a money element gave the from-currency.
-    var resolution: XMLFieldLocator.PathResolution? = nil
+    /// Whether the locator's paths or money rule decided some of them.
+    var isResolved = false
   }
 
   /// A record's role fields: the shape's, then the locator's paths and money rule
-  /// (``XMLFieldLocator/resolve(_:flatAmountElement:)``), as ``XMLFieldLocator/fields(of:)`` finds them.
+  /// (``XMLFieldLocator/resolve(_:flatAmountElement:flatFrom:)``), as ``XMLFieldLocator/fields(of:)`` finds them.
   @inline(__always)
   func roleFields(of record: XMLScannedRecord, shape: Int, in bytes: ByteView) -> RoleFields {
+    let fields = shapeFields(of: record, shape: shape)
+    guard locator.readsPaths else { return fields }
+    return resolved(fields, of: record, in: bytes)
+  }
+
+  /// The role fields of a record's shape (its layout), before paths and the money rule.
+  @inline(__always)
+  private func shapeFields(of record: XMLScannedRecord, shape: Int) -> RoleFields {
     var fields = RoleFields()
     let amount = field(.amount, shape: shape)
     if amount >= 0 { fields.amount = record.fields[amount] }
@@ -55,16 +64,14 @@ struct XMLRecordShapes {
     let date = field(.date, shape: shape)
     if date >= 0 { fields.date = record.fields[date] }
     fields.hasProblem = problems[shape]
-    guard locator.readsPaths else { return fields }
-    let amountElement = fields.amount.flatMap { $0.isAttribute ? nil : $0.element }
-    if locator.paths.isEmpty {
-      // The money rule alone: only an amount element with attributes can have a currency one.
-      guard let amountElement, !record.elements[amountElement].attributes.isEmpty else { return fields }
-    }
+    return fields
+  }
+
+  @inline(never)
+  private func resolved(_ shapeFields: RoleFields, of record: XMLScannedRecord, in bytes: ByteView) -> RoleFields {
+    guard let resolution = resolution(of: record, shapeFields: shapeFields, in: bytes) else { return shapeFields }
     let tree = XMLScannedPathTree(record: record, bytes: bytes, namespaces: namespaces)
-    let flatFrom =
-      locator.readsMoneyCurrency ? fields.from.map { XMLSimpleScanner.decodedText($0, in: bytes) } : nil
-    let resolution = locator.resolve(tree, flatAmountElement: amountElement, flatFrom: flatFrom)
+    var fields = shapeFields
     for (role, _) in locator.paths {
       let found = tree.field(resolution.match(role))
       switch role {
@@ -76,15 +83,40 @@ struct XMLRecordShapes {
     }
     if resolution.fromIsMoney { fields.from = tree.field(resolution.from) }
     if resolution.problem != nil { fields.hasProblem = true }
-    fields.resolution = resolution
+    fields.isResolved = true
     return fields
   }
 
+  /// What the locator's paths and money rule find in a record; `nil` when neither applies to it (no paths, and
+  /// an amount element without attributes).
+  private func resolution(of record: XMLScannedRecord, shapeFields fields: RoleFields, in bytes: ByteView)
+    -> XMLFieldLocator.PathResolution?
+  {
+    let amountElement = fields.amount.flatMap { $0.isAttribute ? nil : $0.element }
+    if locator.paths.isEmpty {
+      // The money rule alone: only an amount element with attributes can have a currency one.
+      guard locator.readsMoneyCurrency, let amountElement, !record.elements[amountElement].attributes.isEmpty
+      else { return nil }
+    }
+    let tree = XMLScannedPathTree(record: record, bytes: bytes, namespaces: namespaces)
+    let flatFrom =
+      locator.readsMoneyCurrency ? fields.from.map { XMLSimpleScanner.decodedText($0, in: bytes) } : nil
+    return locator.resolve(tree, flatAmountElement: amountElement, flatFrom: flatFrom)
+  }
+
   /// Role → field name of a record, as ``XMLFieldLocator/fields(of:)`` gives it.
-  func located(_ record: XMLScannedRecord, shape: Int, fields: RoleFields, in bytes: ByteView) -> [FieldMapping.Role: String] {
-    guard let resolution = fields.resolution else { return layouts[shape].located }
+  func located(_ record: XMLScannedRecord, shape: Int, in bytes: ByteView) -> [FieldMapping.Role: String] {
+    guard locator.readsPaths,
+      let resolution = resolution(of: record, shapeFields: shapeFields(of: record, shape: shape), in: bytes)
+    else { return layouts[shape].located }
     return locator.located(
       layouts[shape].located, resolution, in: XMLScannedPathTree(record: record, bytes: bytes, namespaces: namespaces))
+  }
+
+  /// The `invalid_record` or `missing_field` problem of a record's paths or money element, if any.
+  func pathProblem(of record: XMLScannedRecord, shape: Int, in bytes: ByteView) -> RowError? {
+    guard locator.readsPaths else { return nil }
+    return resolution(of: record, shapeFields: shapeFields(of: record, shape: shape), in: bytes)?.problem
   }
 
   /// The field index that plays a role in a shape, or −1.
@@ -201,7 +233,7 @@ struct XMLRecordShapes {
     }
     var fields = RecordFields(
       amount: value(found.amount), from: value(found.from), to: value(found.to), date: value(found.date))
-    fields.problem = layouts[shape].problem ?? found.resolution?.problem
+    fields.problem = layouts[shape].problem ?? (found.hasProblem ? pathProblem(of: record, shape: shape, in: bytes) : nil)
     return fields
   }
 }

@@ -207,4 +207,3 @@ struct XMLPathFastPathTests {
     XMLFastPathTests.compare(try XMLFastPathTests.run(path, fastPath: true, configure: configure), general, "agree")
   }
 }
-

@@ -48,6 +48,11 @@ struct XMLRecordShapes {
   func roleFields(of record: XMLScannedRecord, shape: Int, in bytes: ByteView) -> RoleFields {
     let fields = shapeFields(of: record, shape: shape)
     guard locator.readsPaths else { return fields }
+    if locator.paths.isEmpty {
+      // The money rule alone: only an amount element with attributes can have a currency one.
+      guard let amount = fields.amount, amount.element >= 0, !record.elements[amount.element].attributes.isEmpty
+      else { return fields }
+    }
     return resolved(fields, of: record, in: bytes)
   }
 

@@ -20,22 +20,48 @@ struct XMLScannedRecord {
   }
 
   /// An element of the record (the record element, then its descendants in document order): where its name and
-  /// text are, for field paths (``XMLScannedPathTree``).
+  /// text are, for field paths (``XMLScannedPathTree``). Indices are kept in 32 bits (a record is at most
+  /// ``XMLSimpleScanner/maximumItemSize`` bytes of a buffer of that size): one is stored per element of every
+  /// record.
   struct Element {
-    let nameStart: Int
-    /// The `:` of a prefixed name, `-1` without a prefix.
-    let colon: Int
-    let nameEnd: Int
-    /// The parent's index (`-1` for the record element).
-    let parent: Int
-    /// Its content: from after its start tag to its end tag's `<` (an empty element: empty).
-    let valueStart: Int
-    var valueEnd: Int
+    private let storedNameStart: Int32
+    private let storedColon: Int32
+    private let storedNameEnd: Int32
+    private let storedParent: Int32
+    private let storedValueStart: Int32
+    private var storedValueEnd: Int32
+    private let attributeStart: Int32
+    private let attributeEnd: Int32
     /// Whether its text holds a carriage return (normalized when read).
     var needsDecoding = false
+    /// Whether it has child elements (not set for the record element).
     var hasElements = false
+
+    init(nameStart: Int, colon: Int, nameEnd: Int, parent: Int, valueStart: Int, valueEnd: Int, attributes: Range<Int>) {
+      storedNameStart = Int32(truncatingIfNeeded: nameStart)
+      storedColon = Int32(truncatingIfNeeded: colon)
+      storedNameEnd = Int32(truncatingIfNeeded: nameEnd)
+      storedParent = Int32(truncatingIfNeeded: parent)
+      storedValueStart = Int32(truncatingIfNeeded: valueStart)
+      storedValueEnd = Int32(truncatingIfNeeded: valueEnd)
+      attributeStart = Int32(truncatingIfNeeded: attributes.lowerBound)
+      attributeEnd = Int32(truncatingIfNeeded: attributes.upperBound)
+    }
+
+    var nameStart: Int { Int(storedNameStart) }
+    /// The `:` of a prefixed name, `-1` without a prefix.
+    var colon: Int { Int(storedColon) }
+    var nameEnd: Int { Int(storedNameEnd) }
+    /// The parent's index (`-1` for the record element).
+    var parent: Int { Int(storedParent) }
+    /// Its content: from after its start tag to its end tag's `<` (an empty element: empty).
+    var valueStart: Int { Int(storedValueStart) }
+    var valueEnd: Int {
+      get { Int(storedValueEnd) }
+      set { storedValueEnd = Int32(truncatingIfNeeded: newValue) }
+    }
     /// Its attributes in ``XMLScannedRecord/attributes``.
-    let attributes: Range<Int>
+    var attributes: Range<Int> { Int(attributeStart)..<Int(attributeEnd) }
   }
 
   /// The `<` of the record's start tag.

@@ -10,6 +10,15 @@ protocol FileFormat: Sendable {
   static var displayName: String { get }
   /// File name extensions (lowercase, no dot) that name the format.
   static var fileExtensions: [String] { get }
+  /// What its files are: text, or a package (a zip of parts, as a workbook is).
+  static var kind: FormatKind { get }
+  /// Extensions of files of its kind that fxbatch does not read (`.xlsm` beside `.xlsx`): an output named so is
+  /// of that kind.
+  static var relatedExtensions: [String] { get }
+  /// Whether its records are lines, none longer than a record may be (a stream is refused at a longer line).
+  static var isLineBased: Bool { get }
+  /// The options of `convert` only some formats take that it takes (``FormatOptions``).
+  static var options: FormatOptions { get }
 
   /// Whether a file's first bytes are this format's (asked in registry order; CSV, the fallback, last).
   ///
@@ -18,6 +27,26 @@ protocol FileFormat: Sendable {
   ///   - content: the same after a UTF-8 byte order mark and leading whitespace.
   ///   - recordsPath: `--records-path`.
   static func recognizes(raw: ArraySlice<UInt8>, content: ArraySlice<UInt8>, recordsPath: [String]) -> Bool
+
+  /// What a stream of this kind of text must be while it is copied to be read twice, decided from its first
+  /// bytes (`Pipeline/`'s stream check; a package's rule is its kind's). The rule refuses only what the format's
+  /// reader refuses in a file, where it would refuse it.
+  ///
+  /// - Parameters:
+  ///   - head: the stream's first 64 KiB, or all of a shorter one.
+  ///   - options: the run's options (`--encoding`, the record limits).
+  ///   - inputPath: the input as the user gave it, which errors name.
+  /// - Throws: a ``FileError`` when the first bytes already cannot be the format's.
+  static func streamRule(head: ArraySlice<UInt8>, options: BatchOptions, inputPath: String) throws(FileError)
+    -> StreamRule
+
+  /// Whether a stream in this format can be converted as it is read, in one pass, without a copy: pass 1 reads
+  /// only what comes before the records (the run converts from a local table as records come).
+  static func readsStreamInOnePass(_ options: BatchOptions) -> Bool
+
+  /// Whether a package's first bytes are of this format's family, even one it does not read (any OpenDocument
+  /// package for ODS): such a package is not read as another package format (XLSX, which recognises any zip).
+  static func claimsPackage(_ prefix: ArraySlice<UInt8>) -> Bool
 
   /// Pass 1 over one file: validates it, decides its fields and decimal mark, and collects its rate keys
   /// (none when the run's table answers them as records come).
@@ -40,7 +69,25 @@ protocol FileFormat: Sendable {
   static func summaryDetails(of file: RunReport.File) -> [String]
 }
 
+/// What a format's files are.
+enum FormatKind: Sendable {
+  /// Text (CSV, JSON, XML, …): a zip package read as it is refused.
+  case text
+  /// A zip package of parts (a workbook): refused when it does not start as one.
+  case package
+}
+
 extension FileFormat {
+  static var kind: FormatKind { .text }
+  static var relatedExtensions: [String] { [] }
+  static var isLineBased: Bool { false }
+  static var options: FormatOptions { [] }
+  /// Any bytes: only the size and line limits.
+  static func streamRule(head: ArraySlice<UInt8>, options: BatchOptions, inputPath: String) throws(FileError)
+    -> StreamRule
+  { StreamRule(bytes: .anyBytes) }
+  static func readsStreamInOnePass(_ options: BatchOptions) -> Bool { false }
+  static func claimsPackage(_ prefix: ArraySlice<UInt8>) -> Bool { false }
   static func describe(_ scan: FileScan, options: BatchOptions, in file: inout RunReport.File) {}
   static func summaryDetails(of file: RunReport.File) -> [String] { [displayName] }
 }

@@ -4,7 +4,7 @@ struct FileInput {
   let displayPath: String
   let readPath: String
   let outputPath: String?
-  /// Whether the input is a stream read once, in one pass (``BatchJob/streamsInOnePass(_:)``): pass 1 reads only
+  /// Whether the input is a stream read once, in one pass (``BatchJob/onePassFormat(of:)``): pass 1 reads only
   /// what comes before the records and leaves the reader to pass 2.
   var readOnce = false
 }
@@ -46,6 +46,9 @@ struct FileScan {
 }
 
 extension FileScan {
+  /// Whether pass 2 may read the file again (not a stream pass 1 left open: ``FormatScanDetails/holdsReader``).
+  var canBeReadAgain: Bool { !(details?.holdsReader ?? false) }
+
   /// The file's amount parser: its decimal mark, and whether its amounts decided it (a cell that reads only
   /// with the other mark is then `ambiguous_amount`, ``AmountParser/decidedByAmounts``).
   func amountParser(currencies: CurrencyResolver) -> AmountParser {

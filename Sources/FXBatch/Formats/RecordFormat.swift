@@ -23,8 +23,8 @@ public struct RecordFormat: RawRepresentable, Hashable, Sendable, Codable, Custo
     FormatRegistry.formats.first { $0.format.rawValue == name }?.format
   }
 
-  /// Whether it is a workbook's (`.xlsx`, `.ods`): a zip package, not text.
-  public var isWorkbook: Bool { self == .xlsx || self == .ods }
+  /// What its files are (``FileFormat/kind``): text, or a package (a workbook).
+  var kind: FormatKind { FormatRegistry.type(of: self).kind }
 
   /// The format a file name's extension names (e.g. `.csv .tsv .txt`, `.json`, `.jsonl .ndjson`, `.xml`), if any.
   public static func byExtension(of path: String) -> RecordFormat? {
@@ -66,7 +66,7 @@ public struct RecordFormat: RawRepresentable, Hashable, Sendable, Codable, Custo
     // A text format's name needs the first bytes to see a package by; the rest is read for sniffing (an
     // OpenDocument package's `mimetype` entry ends past the first 64 bytes).
     read(upTo: 64)
-    if let named, !named.isWorkbook, !isPackage(prefix[..<count]) { return named }
+    if let named, named.kind == .text, !isPackage(prefix[..<count]) { return named }
     read(upTo: 1 << 16)
     return detect(prefix: prefix[..<count], displayPath: displayPath, recordsPath: recordsPath)
   }
@@ -77,12 +77,13 @@ public struct RecordFormat: RawRepresentable, Hashable, Sendable, Codable, Custo
   /// - Parameter prefix: the file's first 64 KiB (or all of a shorter one).
   public static func detect(prefix: ArraySlice<UInt8>, displayPath: String, recordsPath: [String]) -> RecordFormat {
     let named = displayPath == "-" ? nil : byExtension(of: displayPath)
-    if let named, !named.isWorkbook, !isPackage(prefix) { return named }
+    if let named, named.kind == .text, !isPackage(prefix) { return named }
     let sniffed = sniff(prefix, recordsPath: recordsPath)
     guard let named else { return sniffed }
-    // Any zip sniffs as .xlsx: an OpenDocument package of another kind named .ods stays .ods, to be refused for
-    // what it is.
-    if sniffed == .ods || (sniffed == .xlsx && !ODSFormat.isOpenDocumentPackage(prefix)) { return sniffed }
+    // Any zip sniffs as .xlsx: a package of another format's family that the format does not read (an
+    // OpenDocument text named .ods) keeps its name, to be refused for what it is.
+    let claimed = FormatRegistry.formats.contains { $0.format != sniffed && $0.claimsPackage(prefix) }
+    if sniffed.kind == .package, !claimed { return sniffed }
     return named
   }
 

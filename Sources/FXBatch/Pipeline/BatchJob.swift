@@ -294,7 +294,7 @@ public struct BatchJob {
     job.options.fastPath = false
     job.options.exactTotalCurrencies = currencies
     var totals: [CurrencyCode: ExactTotal] = [:]
-    for var scan in scans where scan.csv.opened == nil {  // a stream read once cannot be read again
+    for var scan in scans where scan.canBeReadAgain {
       scan.outputPath = "/dev/null"  // written directly: a device is never replaced
       guard let (_, _, ledger, _) = try? job.convert(scan, quotes: quotes, standardOutput: -1) else { continue }
       for (currency, total) in ledger.exactTotals where currencies.contains(currency) {
@@ -356,7 +356,8 @@ public struct BatchJob {
           throw FileError(path: inputPath, message: "is a directory, not a file; name the files in it (DIR/*.csv)")
         }
         let outputPath = try outputs.output(for: inputPath, skipped: skipped, claimed: &claimedOutputs)
-        let readOnce = streamsInOnePass(inputPath)
+        let onePassFormat = self.onePassFormat(of: inputPath)
+        let readOnce = onePassFormat != nil
         if readOnce {
           readPath = inputPath == "-" ? "/dev/stdin" : inputPath
         } else if OutputPlan.isStream(inputPath) {
@@ -364,15 +365,14 @@ public struct BatchJob {
           spooledPath = readPath
         }
         let format =
-          readOnce
-          ? .csv
-          : options.format
-            ?? RecordFormat.detect(readPath: readPath, displayPath: inputPath, recordsPath: options.recordsPath)
+          onePassFormat ?? options.format
+          ?? RecordFormat.detect(readPath: readPath, displayPath: inputPath, recordsPath: options.recordsPath)
         if !readOnce { try Self.checkIsText(format: format, readPath: readPath, inputPath: inputPath) }
+        let type = FormatRegistry.type(of: format)
         var encoding: TextEncoding? = nil
         if readOnce {
           encoding = .utf8
-        } else if format == .csv {
+        } else if type.options.contains(.encoding) {
           let found = try Self.encoding(of: readPath, displayPath: inputPath, declared: options.encoding)
           encoding = found
           if !found.isUTF8 {
@@ -380,27 +380,8 @@ public struct BatchJob {
             if let spooledPath { Self.removeTemporary(spooledPath) }
             (readPath, spooledPath) = (copy, copy)
           }
-        } else if options.header != nil {
-          throw FileError(
-            path: inputPath, message: "--header names the fields of CSV input, and this file is read as \(format.rawValue)",
-            hint: "JSON Lines records name their own members: a chunk of lines needs no header")
-        } else if !options.writesHeader, format.isWorkbook {
-          // JSON, JSON Lines and XML copies have no header line to leave out; a workbook keeps its header row.
-          throw FileError(
-            path: inputPath,
-            message: "--no-header-output leaves out a CSV copy's header line, and this file is a workbook (\(format.rawValue))",
-            hint: "a workbook's copy keeps its header row; convert CSV files and workbooks in separate runs")
-        } else if let declared = options.encoding {
-          throw FileError(
-            path: inputPath,
-            message: "--encoding \(declared.rawValue) is for CSV input, and this file is read as \(format.rawValue)",
-            hint: "convert CSV files and the others in separate runs (XML declares its own encoding; JSON is UTF-8)")
         }
-        if options.headerRow != nil, !format.isWorkbook {
-          throw FileError(
-            path: inputPath, message: "--header-row is for workbooks, and this file is read as \(format.rawValue)",
-            hint: "convert workbooks and the others in separate runs")
-        }
+        try type.checkOptions(options, inputPath: inputPath)
         var (scan, fileKeys) = try scanFile(
           displayPath: inputPath, readPath: readPath, outputPath: outputPath, format: format, readOnce: readOnce)
         // After the scan, which refuses a package that is no workbook for what it is.
@@ -419,10 +400,10 @@ public struct BatchJob {
     return (scans, keys)
   }
 
-  /// Refuses a workbook read as text (`--format csv` on an `.xlsx`: its zip bytes were "not UTF-8", with an
+  /// Refuses a package read as text (`--format csv` on an `.xlsx`: its zip bytes were "not UTF-8", with an
   /// encoding hint).
   private static func checkIsText(format: RecordFormat, readPath: String, inputPath: String) throws(FileError) {
-    guard !format.isWorkbook else { return }
+    guard format.kind == .text else { return }
     var start = [UInt8](repeating: 0, count: 8)
     let descriptor = open(readPath, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { return }
@@ -441,30 +422,32 @@ public struct BatchJob {
       hint: "leave out --format: a workbook's package says what it is")
   }
 
-  /// Refuses an annotated copy whose output is named as a file of the other kind, text or workbook (a workbook's
+  /// Refuses an annotated copy whose output is named as a file of the other kind, text or package (a workbook's
   /// copy under `-o out.csv` was a workbook named `.csv`; a CSV file's under `-o out.xlsx`, text named `.xlsx`). A
-  /// workbook under the other workbook's name (a misnamed input's copy) is left as it is named.
+  /// package under another package format's name (a misnamed input's copy) is left as it is named.
   private static func checkOutputKind(format: RecordFormat, inputPath: String, outputPath: String?) throws(FileError) {
     guard let outputPath, outputPath != "-" else { return }
     let type = FormatRegistry.type(of: format)
-    let isWorkbook = format.isWorkbook
+    let isPackage = type.kind == .package
     let named = RecordFormat.byExtension(of: outputPath)
-    let namedWorkbook = named?.isWorkbook == true || Self.isOtherWorkbookName(outputPath)
-    guard named != nil || namedWorkbook, isWorkbook != namedWorkbook else { return }
+    let namedPackage = named?.kind == .package || Self.isRelatedPackageName(outputPath)
+    guard named != nil || namedPackage, isPackage != namedPackage else { return }
     let namedKind =
-      namedWorkbook
+      namedPackage
       ? "a workbook" : "\(named.map { FormatRegistry.type(of: $0).displayName } ?? "") text"
     throw FileError(
       path: inputPath,
       message:
-        "its annotated copy is \(isWorkbook ? "an \(type.displayName) workbook" : "\(type.displayName) text"), "
+        "its annotated copy is \(isPackage ? "an \(type.displayName) workbook" : "\(type.displayName) text"), "
         + "but its output is named as \(namedKind): \(outputPath)",
       hint: "name the output .\(type.fileExtensions.first ?? format.rawValue) (-o FILE; with --output-dir, rename the input)")
   }
 
-  /// Whether a path ends with the extension of a workbook fxbatch does not write (`.xls`, `.xlsm`, …).
-  private static func isOtherWorkbookName(_ path: String) -> Bool {
-    RecordFormat.fileExtension(of: path).map { ["xls", "xlsm", "xlsb", "xltx", "xltm", "ots", "numbers"].contains($0) } ?? false
+  /// Whether a path ends with the extension of a package a package format names but fxbatch does not write
+  /// (``FileFormat/relatedExtensions``: `.xls`, `.xlsm`, …).
+  private static func isRelatedPackageName(_ path: String) -> Bool {
+    guard let fileExtension = RecordFormat.fileExtension(of: path) else { return false }
+    return FormatRegistry.formats.contains { $0.kind == .package && $0.relatedExtensions.contains(fileExtension) }
   }
 
   /// Whether a file is an earlier fxbatch output (its format's ``FileFormat/isAnnotatedOutput(_:context:)``).
@@ -553,15 +536,19 @@ public struct BatchJob {
       context: formatContext)
   }
 
-  /// Whether a stream (standard input, a pipe: ``OutputPlan/isStream(_:)``) is read once, in one pass, without a
-  /// copy: UTF-8 CSV (`--format csv` or `--header`) with its decimal mark given (`--decimal-separator`, which
-  /// pass 1 would otherwise infer from every amount), converted from a local table as records come (spot rates,
-  /// no lock to write). Any other stream is copied to a temporary file and read twice (``spool(_:number:)``): a
-  /// network source needs every key before it fetches.
-  func streamsInOnePass(_ inputPath: String) -> Bool {
-    OutputPlan.isStream(inputPath) && (options.format == .csv || (options.format == nil && options.header != nil))
-      && options.decimalMark != nil && (options.encoding ?? .utf8).isUTF8 && convertingTable != nil
-      && options.lockPath == nil
+  /// The format of a stream (standard input, a pipe: ``OutputPlan/isStream(_:)``) read once, in one pass, without
+  /// a copy; `nil` for any other input. A stream is read so when its format (`--format`, or with `--header` the
+  /// format that takes it) says it can be (``FileFormat/readsStreamInOnePass(_:)``: UTF-8 CSV with its decimal
+  /// mark given) and it is converted from a local table as records come (spot rates, no lock to write). Any other
+  /// stream is copied to a temporary file and read twice (``spool(_:number:)``): a network source needs every key
+  /// before it fetches.
+  func onePassFormat(of inputPath: String) -> RecordFormat? {
+    guard OutputPlan.isStream(inputPath), convertingTable != nil, options.lockPath == nil else { return nil }
+    let format =
+      options.format
+      ?? (options.header == nil ? nil : FormatRegistry.formats.first { $0.options.contains(.header) }?.format)
+    guard let format, FormatRegistry.type(of: format).readsStreamInOnePass(options) else { return nil }
+    return format
   }
 
   /// Pass 2 over one file: writes the annotated copy in the file's format.

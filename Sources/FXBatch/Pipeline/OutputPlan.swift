@@ -21,7 +21,7 @@ struct OutputPlan {
       var name = inputPath == "-" ? "stdin" : PathText.lastComponent(of: inputPath)
       if name.isEmpty || name == "." || name == ".." { name = "input" }
       var (stem, ext) = PathText.splitExtension(name)
-      if stream, ext.isEmpty { ext = (options.format ?? .csv).rawValue }
+      if stream, ext.isEmpty { ext = (options.format ?? FormatRegistry.fallback.format).rawValue }
       let outputName = stem + ".converted" + (ext.isEmpty ? "" : "." + ext)
       if case .directory(let directory) = options.destination {
         return PathText.appending(outputName, to: directory)

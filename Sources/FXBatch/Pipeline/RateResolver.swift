@@ -380,9 +380,9 @@ struct RateResolver {
       maxStaleness: maxStaleness)
     let cacheSource = "table:" + provider.info.description
     var kept: RateTable? = nil
-    if let cache = settings.cache, let entry = cache.history(source: cacheSource) {
-      let fetchedOn = CalendarDay(daysSinceEpoch: Int((entry.fetchedAt.timeIntervalSince1970 / 86_400).rounded(.down)))
-      kept = try? provider.cachedTable(entry.csv, path: cache.path, today: today, fetchedOn: fetchedOn)
+    if let cache = settings.cache, case (let history, _, let fetchedAt)? = cache.history(source: cacheSource) {
+      let fetchedOn = CalendarDay(daysSinceEpoch: Int((fetchedAt.timeIntervalSince1970 / 86_400).rounded(.down)))
+      kept = try? provider.cachedTable(history, path: cache.path, today: today, fetchedOn: fetchedOn)
     }
     // A kept table holds only the days fetched (``RateTable/Partial``), which a period rule refuses to average:
     // under one, the cache serves only `--offline` (whose keys then say why).

@@ -3,42 +3,19 @@
 /// could hold, at its size limit (`--max-input-size`) and, for a line-based format, at a line longer than a record
 /// may be, so that an endless stream (`/dev/zero`, `/dev/urandom`) is refused at once instead of filling `$TMPDIR`.
 ///
-/// Each rule refuses only what the format's reader refuses in a file, where it would refuse it: JSON and XML text
-/// is UTF-8 (unless XML declares another encoding) without control bytes, UTF-8 CSV text is UTF-8, a workbook is a
-/// zip package. JSON Lines, whose reader makes a bad line an `invalid_record` and goes on, is held to one rule of
-/// its own: a line that is a record object starts within the first ``RecordLimits/maxRecordBytes`` (a stream
-/// without one is no JSON Lines).
+/// Each rule is the stream's format's (``FileFormat/streamRule(head:options:inputPath:)``, ``StreamRule``): it
+/// refuses only what the format's reader refuses in a file, where it would refuse it. A package format's stream
+/// is a zip package; a text format's is no package.
 struct StreamCheck {
-  /// What the bytes are checked for, decided from the stream's first bytes.
-  enum Rule: Equatable {
-    /// Text in UTF-8: no bytes that are not UTF-8; with `refusesControls`, no control byte but tab, line feed and
-    /// carriage return (JSON and XML allow no other anywhere).
-    case utf8(refusesControls: Bool)
-    /// Text in a single-byte encoding (XML declaring ISO-8859-1, …): no control byte but tab, line feed and
-    /// carriage return.
-    case controls
-    /// Text in UTF-16: no unpaired surrogate; with `refusesControls`, no control character but tab, line feed and
-    /// carriage return.
-    case utf16(bigEndian: Bool, refusesControls: Bool)
-    /// A zip package (an `.xlsx` or `.ods` workbook), or a Compound File (which the workbook's reader refuses
-    /// for what it is): its first bytes say so.
-    case package
-    /// JSON Lines: a line that is a record object starts within the first `maxRecordBytes`.
-    case recordObjectEarly
-    /// Any bytes (CSV in a single-byte encoding): only the size and line limits.
-    case anyBytes
-  }
-
   /// The input as the user gave it, which errors name.
   let inputPath: String
-  let format: RecordFormat
-  let rule: Rule
+  /// The stream's format.
+  let type: any FileFormat.Type
+  let rule: StreamRule
   /// The most bytes the stream may have (`--max-input-size`).
   let maxBytes: Int
-  /// The record limits; for CSV and JSON Lines a line longer than ``RecordLimits/maxRecordBytes`` is refused.
+  /// The record limits; in a line-based format a line longer than ``RecordLimits/maxRecordBytes`` is refused.
   let limits: RecordLimits
-  /// Whether a line longer than a record may be is refused (CSV, JSON Lines).
-  private let isLineBased: Bool
   /// How many bytes were checked.
   private(set) var offset = 0
   private var line = 1
@@ -49,7 +26,7 @@ struct StreamCheck {
   private var carried: [UInt8] = []
   /// In UTF-16 text, whether the last code unit was a high surrogate.
   private var afterHighSurrogate = false
-  /// Whether the stream is JSON Lines none of whose lines so far was a record object.
+  /// Whether the stream's format has a ``StreamRule/RecordLine`` and none of its lines so far was a record.
   private var looksForRecordObject = false
   /// While ``looksForRecordObject``: the bytes of the current line so far.
   private var currentLine: [UInt8] = []
@@ -62,54 +39,29 @@ struct StreamCheck {
   ///   - head: the stream's first 64 KiB, or all of a shorter one.
   ///   - options: the run's options (`--encoding`, `--max-input-size`, the record limits).
   /// - Throws: a ``FileError`` when the first bytes already cannot be the format's: a package read as text, text
-  ///   read as a workbook, a CSV byte order mark `--encoding` contradicts, an XML encoding fxbatch cannot copy.
+  ///   read as a package, or what the format's rule refuses (a byte order mark `--encoding` contradicts, an
+  ///   encoding fxbatch cannot copy).
   init(inputPath: String, format: RecordFormat, head: ArraySlice<UInt8>, options: BatchOptions) throws(FileError) {
     self.inputPath = inputPath
-    self.format = format
+    type = FormatRegistry.type(of: format)
     maxBytes = options.maxInputBytes
     limits = options.limits
-    isLineBased = format == .csv || format == .jsonl
     let isPackage = RecordFormat.isPackage(head)
-    if format.isWorkbook {
-      rule = .package
+    if type.kind == .package {
+      rule = StreamRule(bytes: .package)
       if head.count >= 8, !isPackage {
         throw FileError(
           path: inputPath,
           message:
-            "\(Self.name(of: inputPath)) does not start as a zip package, as an \(FormatRegistry.type(of: format).displayName) "
+            "\(Self.name(of: inputPath)) does not start as a zip package, as an \(type.displayName) "
             + "workbook does; it is refused before more of it is copied to a temporary file",
           hint: "give --format if the stream is not a workbook")
       }
       return
     }
     if isPackage { throw BatchJob.packageReadAsText(format: format, inputPath: inputPath) }
-    switch format {
-    case .csv:
-      switch TextEncoding.resolve(declared: options.encoding, byteOrderMark: TextEncoding.byteOrderMark(at: head)) {
-      case .success(.utf8): rule = .utf8(refusesControls: false)
-      case .success(.utf16LittleEndian): rule = .utf16(bigEndian: false, refusesControls: false)
-      case .success(.utf16BigEndian): rule = .utf16(bigEndian: true, refusesControls: false)
-      case .success(.utf16):  // declared, its order from the byte order mark
-        rule = .utf16(bigEndian: TextEncoding.byteOrderMark(at: head) == .utf16BigEndian, refusesControls: false)
-      case .success: rule = .anyBytes
-      case .failure(let conflict): throw FileError(path: inputPath, message: conflict.description, hint: conflict.hint)
-      }
-    case .json: rule = .utf8(refusesControls: true)
-    case .jsonl:
-      rule = .recordObjectEarly
-      looksForRecordObject = true
-    case .xml:
-      let encoding: XMLDocumentEncoding
-      do { encoding = try XMLDocumentEncoding.detect(head) } catch {
-        throw FileError(path: inputPath, line: error.line, column: error.column, message: error.message, hint: error.hint)
-      }
-      switch encoding.form {
-      case .utf16LittleEndian: rule = .utf16(bigEndian: false, refusesControls: true)
-      case .utf16BigEndian: rule = .utf16(bigEndian: true, refusesControls: true)
-      case .asciiCompatible: rule = encoding.name == "UTF-8" ? .utf8(refusesControls: true) : .controls
-      }
-    default: rule = .anyBytes
-    }
+    rule = try type.streamRule(head: head, options: options, inputPath: inputPath)
+    looksForRecordObject = rule.recordLine != nil
   }
 
   /// `standard input` for `-`, else `the stream`.
@@ -130,22 +82,22 @@ struct StreamCheck {
           + "a stream is copied to a temporary file to be read twice, and this one is refused before it fills the disk",
         hint: "raise the limit with --max-input-size BYTES (e.g. 16G), or convert a file instead of a stream")
     }
-    switch rule {
+    switch rule.bytes {
     case .utf8(let refusesControls): try checkText(block, utf8: true, refusesControls: refusesControls, isLast: isLast)
     case .controls: try checkText(block, utf8: false, refusesControls: true, isLast: isLast)
     case .utf16(let bigEndian, let refusesControls):
       try checkUTF16(block, bigEndian: bigEndian, refusesControls: refusesControls)
-    case .recordObjectEarly, .package, .anyBytes: countLines(block)
+    case .package, .anyBytes: countLines(block)
     }
     try checkRecordObject()
     offset += block.count
-    if isLineBased, offset - lineStart > limits.maxRecordBytes {
+    if type.isLineBased, offset - lineStart > limits.maxRecordBytes {
       throw FileError(
         path: inputPath, line: line, column: 1, message: limits.recordTooLargeMessage, hint: RecordLimits.hint)
     }
   }
 
-  /// Counts the lines of a block and, for JSON Lines until a record object, looks at each line.
+  /// Counts the lines of a block and, until a record line (``StreamRule/RecordLine``), looks at each line.
   private mutating func countLines(_ block: ArraySlice<UInt8>) {
     var from = block.startIndex
     while let feed = block[from...].firstIndex(of: 0x0A) {
@@ -191,13 +143,13 @@ struct StreamCheck {
       case .truncated: return
       case .invalid:
         let place = base + (index - bytes.startIndex)
-        if format == .csv {
+        if let notUTF8 = rule.notUTF8 {
           let (line, column) = position(of: place)
-          let notUTF8 = CSVError.notUTF8(line: line, column: column, byte: byte)
-          throw FileError(path: inputPath, line: line, column: column, message: notUTF8.description, hint: notUTF8.hint)
+          let (message, hint) = notUTF8(line, column, byte)
+          throw FileError(path: inputPath, line: line, column: column, message: message, hint: hint)
         }
-        let encoding = format == .xml ? "without an encoding declaration is UTF-8" : "is UTF-8"
-        throw refusal(at: place, "the byte \(Self.hex(byte)) starts no UTF-8 character, and \(textName) \(encoding)")
+        throw refusal(
+          at: place, "the byte \(Self.hex(byte)) starts no UTF-8 character, and \(textName) \(rule.utf8Wording)")
       }
     }
   }
@@ -236,50 +188,48 @@ struct StreamCheck {
     carried = Array(bytes[index...])
   }
 
-  /// Ends the current line at the line feed at `feedOffset`; for JSON Lines until a record object, reads it.
+  /// Ends the current line at the line feed at `feedOffset`; until a record line (``StreamRule/RecordLine``),
+  /// reads it.
   private mutating func endLine(at feedOffset: Int) {
-    if looksForRecordObject {
+    if looksForRecordObject, let recordLine = rule.recordLine {
       let start = line == 1 && currentLine.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
       let end = max(start, currentLine.last == 0x0D ? currentLine.count - 1 : currentLine.count)
-      let record = JSONRecordText(bytes: Array(currentLine[start..<end]), line: line, column: 1)
-      if case .success = record.members(maximumValues: limits.maxFields) { looksForRecordObject = false }
+      if recordLine.isRecord(Array(currentLine[start..<end]), limits) { looksForRecordObject = false }
       currentLine.removeAll(keepingCapacity: looksForRecordObject)
     }
     line += 1
     lineStart = feedOffset + 1
   }
 
-  /// Refuses a JSON Lines stream none of whose lines that started within the first
-  /// ``RecordLimits/maxRecordBytes`` is a record object.
+  /// Refuses a stream of a format with a ``StreamRule/RecordLine`` none of whose lines that started within the
+  /// first ``RecordLimits/maxRecordBytes`` is a record.
   private func checkRecordObject() throws(FileError) {
-    guard looksForRecordObject, lineStart > limits.maxRecordBytes else { return }
+    guard looksForRecordObject, let recordLine = rule.recordLine, lineStart > limits.maxRecordBytes else { return }
     throw FileError(
       path: inputPath, line: line, column: 1,
       message:
         "no line in the first \(RecordLimits.text(ofBytes: limits.maxRecordBytes)) of \(Self.name(of: inputPath)) "
-        + "is a JSON object, so it is not JSON Lines; it is refused before more of it is copied to a temporary file",
-      hint: "give --format if the stream is not JSON Lines (a record longer than the limit: --max-record-size)")
+        + "is \(recordLine.what), so it is not \(type.displayName); it is refused before more of it is copied to a "
+        + "temporary file",
+      hint: "give --format if the stream is not \(type.displayName) (a record longer than the limit: --max-record-size)")
   }
 
   /// `JSON text`: what the format's text is called.
-  private var textName: String { "\(FormatRegistry.type(of: format).displayName) text" }
+  private var textName: String { "\(type.displayName) text" }
 
   /// The 1-based line and column (in bytes, in code units for UTF-16) of an offset in the current line.
   private func position(of place: Int) -> (line: Int, column: Int) {
-    guard case .utf16 = rule else { return (line, place - lineStart + 1) }
+    guard case .utf16 = rule.bytes else { return (line, place - lineStart + 1) }
     return (line, (place - lineStart) / 2 + 1)
   }
 
   /// The refusal of a byte the format's text cannot hold.
   private func refusal(at place: Int, _ what: String) -> FileError {
     let (line, column) = position(of: place)
-    let name = FormatRegistry.type(of: format).displayName
     return FileError(
       path: inputPath, line: line, column: column,
       message: "\(what); \(Self.name(of: inputPath)) is refused before more of it is copied to a temporary file",
-      hint: format == .xml
-        ? "give --format if the stream is not XML; XML in another encoding declares it (<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>)"
-        : "give --format if the stream is not \(name)")
+      hint: rule.hint ?? "give --format if the stream is not \(type.displayName)")
   }
 
   /// `0x0A`: a byte as messages show it.

@@ -1,7 +1,7 @@
 /// The default rates: the ECB euro foreign exchange reference rates, full history (1999-01-04 .. 2026-10-30),
 /// compiled into the binary at build time from `RateSources/Embedded/eurofxref-hist.csv` (see the `SOURCE.md` beside
 /// it), so that `fxbatch` needs no network and no files of its own.
-public enum EmbeddedECBHistory {
+public enum EmbeddedECBHistory: Sendable {
   /// The source description of the embedded rates.
   public static let info = RateSourceInfo(
     identifier: "ecb-embedded", publisher: "ECB",

@@ -2,7 +2,7 @@ import Foundation
 
 /// Loads `--rates FILE`: an ECB XML feed, an ECB history CSV, or a simple `date,base,quote,rate` CSV,
 /// recognised from the content.
-public enum RatesFile {
+public enum RatesFile: Sendable {
   /// Reads and validates a rates file.
   ///
   /// - Parameter path: the file's path.

@@ -73,6 +73,21 @@ struct CommandSpec {
 extension OptionSpec {
   /// `-o, --output FILE`
   var label: String { names.joined(separator: ", ") + (valueName.map { " \($0)" } ?? "") }
+
+  /// Help text made from parts (a registry's names), broken into lines of at most `width` characters at spaces.
+  static func wrapped(_ text: String, width: Int = 68) -> String {
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ") {
+      if !line.isEmpty, line.count + 1 + word.count > width {
+        lines.append(line)
+        line = ""
+      }
+      line += (line.isEmpty ? "" : " ") + word
+    }
+    lines.append(line)
+    return lines.joined(separator: "\n")
+  }
 }
 
 /// "did you mean …?" for a misspelled option or command.

@@ -113,13 +113,14 @@ enum ConvertCommand {
       group: .rates),
     OptionSpec(
       names: ["--source"], valueName: "NAME",
-      help:
-        "embedded (default), file (with --rates), ecb, frankfurter (v2, ~200\ncurrencies), frankfurter-v1 or calculator (the last four\nfetch rates over HTTP); a list (embedded,frankfurter) answers\neach rate from the first source that has it",
-      group: .rates, completion: .words(sourceNames)),
+      help: OptionSpec.wrapped(
+        "\(RateSourceRegistry.helpList(RateSourceRegistry.sources)) (\(networkSourcesHelp)); a list (embedded,frankfurter) "
+          + "answers each rate from the first source that has it"),
+      group: .rates, completion: .words(RateSourceRegistry.names)),
     OptionSpec(
       names: ["--rate-kind"], valueName: "KIND",
       help:
-        "spot (default: the rate of the record's date), average (the\nmean over the --period) or closing (the period's last rates);\nnot with frankfurter-v1 or calculator",
+        "spot (default: the rate of the record's date), average (the\nmean over the --period) or closing (the period's last rates);\nnot with \(RateSourceRegistry.sentenceList(RateSourceRegistry.names { !$0.answersPeriodRules }))",
       group: .rates, completion: .words(RateRule.kindNames)),
     OptionSpec(
       names: ["--period"], valueName: "PERIOD",
@@ -139,16 +140,16 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--date-policy"], valueName: "strict|latest",
       help:
-        "calculator: strict (default) converts only records dated today;\nlatest uses today's rate for every record (marked fallback)",
+        "\(CalculatorProvider.sourceName): strict (default) converts only records dated today;\nlatest uses today's rate for every record (marked fallback)",
       group: .rates, completion: .words(["strict", "latest"])),
     OptionSpec(
       names: ["--providers"], valueName: "KEY,...",
       help:
-        "frankfurter: only these providers' rates (ECB,BOC, as the service\nspells them); fx_source names the providers of each rate",
+        "\(FrankfurterProvider.sourceName): only these providers' rates (ECB,BOC, as the service\nspells them); fx_source names the providers of each rate",
       group: .rates),
     OptionSpec(
       names: ["--endpoint"], valueName: "URL", help:
-        "Where the ecb, frankfurter, frankfurter-v1 or calculator service is:\nits base URL; the calculator's full path (…/ig/calculator)",
+        "Where the \(RateSourceRegistry.sentenceList(RateSourceRegistry.networkNames)) service is:\nits base URL; the calculator's full path (…/ig/calculator)",
       group: .fetching),
     OptionSpec(names: ["--jobs"], valueName: "N", help: "Most requests in flight at once (default 8)", group: .fetching),
     OptionSpec(names: ["--timeout"], valueName: "SECONDS", help: "Wait this long for each answer (default 10)", group: .fetching),
@@ -373,26 +374,9 @@ enum ConvertCommand {
     switch choice {
     case .lockFile(let path):
       do {
-        let lock = try LockFile.load(path: path)
-        if options.defaultDate == nil { options.defaultDate = lock.defaultDay }  // the locked run's day for undated records
-        // The lock replays only the rule it was written under: a spot lock's rows are not whole periods, and a
-        // period lock's rates are of its periods.
-        var locked = RateRule.spot
-        if case .quotes(let quotes) = lock.rates { locked = quotes.rule }
-        if locked != options.rateRule {
-          func name(_ rule: RateRule) -> String {
-            rule.periodDescription.map { "--rate-kind \($0.replacingOccurrences(of: " ", with: " --period "))" }
-              ?? "--rate-kind spot"
-          }
-          Console.error(
-            "\(path):1:1: error: the lock file was written under \(name(locked)); it cannot replay \(name(options.rateRule)) (--frozen uses the locked run's rule: run with \(name(locked)), or write the lock again with --lock under the rule you want)\n"
-          )
-          return nil
-        }
-        switch lock.rates {
-        case .table(let table): return .table(table)  // the locked source's identity, on the table path
-        case .quotes(let quotes): return .lockFile(path: path, quotes: quotes)
-        }
+        let (source, defaultDay) = try LockFile.replay(path: path, rule: options.rateRule)
+        if options.defaultDate == nil { options.defaultDate = defaultDay }  // the locked run's day for undated records
+        return source
       } catch {
         Console.error("\(error)\n")
         return nil
@@ -500,8 +484,8 @@ enum ConvertCommand {
     options.recordElement = parsed.value("--record-element")
     options.sheet = parsed.value("--sheet")
     if let text = parsed.value("--header-row") {
-      guard let row = Int(text), (1...XLSXCellReference.rowCount).contains(row) else {
-        throw UsageError("--header-row \(text): expected a row number from 1 to \(XLSXCellReference.rowCount)")
+      guard let row = Int(text), (1...CellReference.rowCount).contains(row) else {
+        throw UsageError("--header-row \(text): expected a row number from 1 to \(CellReference.rowCount)")
       }
       options.headerRow = row
     }
@@ -521,21 +505,20 @@ enum ConvertCommand {
     return options
   }
 
-  /// A period rule (`--rate-kind average|closing`) needs the daily rates of whole periods: the embedded history,
-  /// `--rates FILE`, the ECB feed's file (`--source ecb`, a ``TableRateProvider``), Frankfurter v2's ranges, or a
-  /// chain of those. Frankfurter v1 and the calculator answer rates of days.
+  /// A period rule (`--rate-kind average|closing`) needs the daily rates of whole periods: every source of
+  /// `--source` (or of its list) must answer period rules (``RateSourceDefinition/answersPeriodRules``); a lock
+  /// file's rule is checked when it is read.
   static func checkRateRule(_ rule: RateRule, source: SourceChoice, parsed: ParsedArguments) throws(UsageError) {
     guard rule != .spot else { return }
-    func answersPeriods(_ source: SourceChoice) -> Bool {
-      switch source {
-      case .table, .lockFile: return true  // a lock file's rule is checked when it is read
-      case .provider(let provider, _, _): return provider is any TableRateProvider || provider is FrankfurterProvider
-      case .chain(let links): return links.allSatisfy { answersPeriods($0.choice) }
-      }
-    }
-    guard !answersPeriods(source) else { return }
+    if case .lockFile = source { return }
+    let named = sourceList(parsed).compactMap(RateSourceRegistry.source(named:))
+    guard named.contains(where: { !$0.answersPeriodRules }) else { return }
+    let periodSources = RateSourceRegistry.sources.filter { $0.answersPeriodRules }
     throw UsageError(
-      "--rate-kind \(parsed.value("--rate-kind") ?? "") works with the embedded rates, --rates FILE, the ECB feed and Frankfurter v2 (--source embedded, file, ecb or frankfurter, or a list of those), not with --source \(parsed.value("--source") ?? "")"
+      "--rate-kind \(parsed.value("--rate-kind") ?? "") works with "
+        + RateSourceRegistry.sentenceList(periodSources.map { $0.sourceSummary }, conjunction: "and")
+        + " (--source \(RateSourceRegistry.sentenceList(periodSources.map { $0.sourceName })), or a list of those),"
+        + " not with --source \(parsed.value("--source") ?? "")"
     )
   }
 
@@ -551,27 +534,51 @@ enum ConvertCommand {
     indirect case chain([(name: String, choice: SourceChoice)])
   }
 
-  /// The sources `--source` may name.
-  static let sourceNames = ["embedded", "file", "ecb", "frankfurter", "frankfurter-v1", "calculator"]
-  /// Those that fetch over HTTP.
-  static let networkSourceNames: Set = ["ecb", "frankfurter", "frankfurter-v1", "calculator"]
+  /// The names `--source` gives (`A,B,…` for a chain), else the default: the embedded history, or the rates
+  /// file `--rates` names.
+  static func sourceList(_ parsed: ParsedArguments) -> [String] {
+    let list =
+      parsed.value("--source")
+      ?? (parsed.value("--rates") == nil ? RateSourceRegistry.defaultSource : RateSourceRegistry.ratesFileSource)
+      .sourceName
+    return list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+  }
 
-  /// `--source A,B,…`: every name known and named once; `--rates` for `file`, the network options only with a
-  /// network link, and `--endpoint` only when one link is a service (it is the root of one service).
+  /// "; did you mean 'frankfurter'?" after an unknown source name when one is close, else nothing.
+  static func sourceSuggestion(_ name: String, among names: [String] = RateSourceRegistry.names) -> String {
+    Suggestion.closest(to: name, among: names).map { "; did you mean '\($0)'?" } ?? ""
+  }
+
+  /// `(the last four fetch rates over HTTP)` in `--source`'s help.
+  static var networkSourcesHelp: String {
+    let network = RateSourceRegistry.networkNames
+    let counts = ["two", "three", "four", "five", "six", "seven", "eight", "nine"]
+    if network.count >= 2, network.count - 2 < counts.count, RateSourceRegistry.names.suffix(network.count) == network[...] {
+      return "the last \(counts[network.count - 2]) fetch rates over HTTP"
+    }
+    return "\(RateSourceRegistry.sentenceList(network, conjunction: "and")) fetch rates over HTTP"
+  }
+
+  /// `--source A,B,…`: every name known and named once; `--rates` for the rates file's source, the network
+  /// options only with a network link, and `--endpoint` only when one link is a service (it is the root of one
+  /// service).
   private static func chainChoice(_ list: String, parsed: ParsedArguments) throws(UsageError) -> SourceChoice {
     let names = list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
     var seen: Set<String> = []
     for name in names {
       guard !name.isEmpty else { throw UsageError("--source \(list): an empty name in the list") }
-      guard sourceNames.contains(name) else {
-        throw UsageError("--source \(list): unknown source \(name); expected \(sourceNames.joined(separator: ", "))")
+      guard RateSourceRegistry.source(named: name) != nil else {
+        throw UsageError(
+          "--source \(list): unknown source \(name); expected \(RateSourceRegistry.names.joined(separator: ", "))"
+            + sourceSuggestion(name))
       }
       guard seen.insert(name).inserted else { throw UsageError("--source \(list): \(name) is named twice") }
     }
-    if parsed.value("--rates") != nil, !seen.contains("file") {
-      throw UsageError("--rates is for the source file; add file to --source \(list)")
+    let ratesFile = RateSourceRegistry.ratesFileSource.sourceName
+    if parsed.value("--rates") != nil, !seen.contains(ratesFile) {
+      throw UsageError("--rates is for the source \(ratesFile); add \(ratesFile) to --source \(list)")
     }
-    let network = names.filter { networkSourceNames.contains($0) }
+    let network = names.filter { RateSourceRegistry.source(named: $0)?.isNetworkSource == true }
     if network.isEmpty, let option = networkOptions(parsed).first {
       throw UsageError("\(option) is for a network source, and --source \(list) has none")
     }
@@ -580,8 +587,9 @@ enum ConvertCommand {
         "--endpoint is the root of one service, and --source \(list) names \(network.count) (\(network.joined(separator: ", "))); "
           + "drop --endpoint or chain one of them")
     }
-    if parsed.value("--date-policy") != nil, !seen.contains("calculator") {
-      throw UsageError("--date-policy is for the source calculator, and --source \(list) does not name it")
+    if parsed.value("--date-policy") != nil, !seen.contains(CalculatorProvider.sourceName) {
+      throw UsageError(
+        "--date-policy is for the source \(CalculatorProvider.sourceName), and --source \(list) does not name it")
     }
     var links: [(name: String, choice: SourceChoice)] = []
     let deadline = try OptionValues.deadline(parsed.value("--deadline"))  // one for the whole chain
@@ -597,12 +605,13 @@ enum ConvertCommand {
   }
 
   static func sourceChoice(_ parsed: ParsedArguments) throws(UsageError) -> SourceChoice {
-    let ratesPath = parsed.value("--rates")
-    let name = parsed.value("--source") ?? (ratesPath == nil ? "embedded" : "file")
+    let names = sourceList(parsed)
+    let name = names.joined(separator: ",")
     if let text = parsed.value("--providers") {
       _ = try OptionValues.providers(text)
-      guard name.split(separator: ",").contains("frankfurter") else {
-        throw UsageError("--providers is for --source frankfurter (v2), and --source \(name) does not name it")
+      guard names.contains(FrankfurterProvider.sourceName) else {
+        throw UsageError(
+          "--providers is for --source \(FrankfurterProvider.sourceName) (v2), and --source \(name) does not name it")
       }
     }
     if parsed.has("--frozen") {
@@ -612,70 +621,61 @@ enum ConvertCommand {
     if parsed.has("--no-cache"), parsed.value("--cache-dir") != nil {
       throw UsageError("--no-cache and --cache-dir exclude each other")
     }
-    if name.contains(",") {
+    if names.count > 1 {
       return try chainChoice(name, parsed: parsed)
     }
     return try singleChoice(name, parsed: parsed, inChain: false)
   }
 
-  /// One source by its name (alone, or a link of a chain, whose options ``chainChoice(_:parsed:)`` checked).
+  /// One source by its name (alone, or a link of a chain, whose options ``chainChoice(_:parsed:)`` checked),
+  /// made by its ``RateSourceDefinition``.
   private static func singleChoice(
     _ name: String, parsed: ParsedArguments, inChain: Bool, deadline: FetchDeadline? = nil
   ) throws(UsageError) -> SourceChoice {
+    var sourceOptions = RateSourceOptions()
     let ratesPath = parsed.value("--rates")
-    var endpoint: URL? = nil
-    if let text = parsed.value("--endpoint") { endpoint = try OptionValues.endpoint(text) }
-    switch name {
-    case "embedded", "file":
-      if name == "embedded", ratesPath != nil, !inChain { throw UsageError("--rates needs --source file (or no --source)") }
-      if name == "file", ratesPath == nil { throw UsageError("--source file needs --rates FILE") }
+    sourceOptions.ratesPath = ratesPath
+    if let text = parsed.value("--endpoint") { sourceOptions.endpoint = try OptionValues.endpoint(text) }
+    guard let definition = RateSourceRegistry.source(named: name) else {
+      throw UsageError(
+        "--source \(name): expected \(RateSourceRegistry.sentenceList(RateSourceRegistry.names))" + sourceSuggestion(name))
+    }
+    var settings = FetchSettings()
+    if !definition.isNetworkSource {
+      if !definition.readsRatesFile, ratesPath != nil, !inChain {
+        throw UsageError("--rates needs --source \(RateSourceRegistry.ratesFileSource.sourceName) (or no --source)")
+      }
+      if definition.readsRatesFile, ratesPath == nil { throw UsageError("--source \(name) needs --rates FILE") }
       if let option = networkOptions(parsed).first, !inChain {
-        throw UsageError("\(option) is for --source ecb, frankfurter, frankfurter-v1 or calculator")
+        throw UsageError("\(option) is for --source \(RateSourceRegistry.sentenceList(RateSourceRegistry.networkNames))")
       }
-      let path = name == "file" ? ratesPath : nil
-      return .table(path, cacheDirectory: path == nil ? FXBatchCommand.cacheDirectory(parsed) : nil)
-    case "ecb", "frankfurter", "frankfurter-v1", "calculator":
-      if ratesPath != nil, !inChain { throw UsageError("--rates is for --source file, not \(name)") }
-      var settings = FetchSettings()
-      if let text = parsed.value("--jobs") {
-        guard let jobs = Int(text), (1...256).contains(jobs) else { throw UsageError("--jobs \(text): expected 1 to 256") }
-        settings.jobs = jobs
+      sourceOptions.cacheDirectory = FXBatchCommand.cacheDirectory(parsed)
+    } else {
+      if ratesPath != nil, !inChain {
+        throw UsageError("--rates is for --source \(RateSourceRegistry.ratesFileSource.sourceName), not \(name)")
       }
-      if let text = parsed.value("--timeout") {
-        settings.timeout = try OptionValues.seconds(text, option: "--timeout", range: 0.001...3600)
-      }
-      if let text = parsed.value("--retries") {
-        guard let retries = Int(text), (0...20).contains(retries) else { throw UsageError("--retries \(text): expected 0 to 20") }
-        settings.retryPolicy.retries = retries
-      }
-      if let text = parsed.value("--retry-delay") {
-        settings.retryPolicy.baseDelay = try OptionValues.seconds(text, option: "--retry-delay", range: 0...60)
-      }
-      if let deadline {
-        settings.deadline = deadline
-      } else {
-        settings.deadline = try OptionValues.deadline(parsed.value("--deadline"))
-      }
-      var datePolicy = CalculatorProvider.DatePolicy.strict
+      settings = try fetchSettings(parsed, deadline: deadline)
       if let text = parsed.value("--date-policy") {
-        guard name == "calculator" || inChain else { throw UsageError("--date-policy is for --source calculator") }
+        guard name == CalculatorProvider.sourceName || inChain else {
+          throw UsageError("--date-policy is for --source \(CalculatorProvider.sourceName)")
+        }
         guard let policy = CalculatorProvider.DatePolicy(rawValue: text) else {
           throw UsageError("--date-policy \(text): expected strict or latest")
         }
-        datePolicy = policy
+        sourceOptions.datePolicy = policy
       }
-      let provider: any RateProvider
-      switch name {
-      case "ecb": provider = ECBFeedProvider(endpoint: endpoint ?? ECBFeedProvider.defaultEndpoint)
-      case "frankfurter":
-        provider = FrankfurterProvider(
-          endpoint: endpoint ?? FrankfurterProvider.defaultEndpoint,
-          providers: try parsed.value("--providers").map { text throws(UsageError) in try OptionValues.providers(text) } ?? [])
-      case "frankfurter-v1": provider = FrankfurterV1Provider(endpoint: endpoint ?? FrankfurterV1Provider.defaultEndpoint)
-      default:
-        provider = CalculatorProvider(
-          endpoint: endpoint ?? CalculatorProvider.defaultEndpoint, today: try FXBatchCommand.today(), datePolicy: datePolicy)
-      }
+      if let text = parsed.value("--providers") { sourceOptions.providers = try OptionValues.providers(text) }
+    }
+    sourceOptions.today = try? FXBatchCommand.today()
+    let setup: RateSourceSetup
+    do { setup = try definition.makeSource(sourceOptions) } catch {
+      if case .needsToday = error { _ = try FXBatchCommand.today() }  // says why today is not known
+      throw UsageError(error.description)
+    }
+    switch setup {
+    case .table(let path, let cacheDirectory):
+      return .table(path, cacheDirectory: cacheDirectory)
+    case .provider(let provider):
       settings.offline = parsed.has("--offline")
       var cache: (path: String, explicit: Bool)? = nil
       if let directory = parsed.value("--cache-dir") {
@@ -686,8 +686,32 @@ enum ConvertCommand {
         cache = (directory, false)
       }
       return .provider(provider, settings, cache: cache)
-    default:
-      throw UsageError("--source \(name): expected embedded, file, ecb, frankfurter, frankfurter-v1 or calculator")
     }
+  }
+
+  /// The fetch options (`--jobs`, `--timeout`, `--retries`, `--retry-delay`, `--deadline`, else the chain's
+  /// `deadline`).
+  private static func fetchSettings(_ parsed: ParsedArguments, deadline: FetchDeadline?) throws(UsageError) -> FetchSettings {
+    var settings = FetchSettings()
+    if let text = parsed.value("--jobs") {
+      guard let jobs = Int(text), (1...256).contains(jobs) else { throw UsageError("--jobs \(text): expected 1 to 256") }
+      settings.jobs = jobs
+    }
+    if let text = parsed.value("--timeout") {
+      settings.timeout = try OptionValues.seconds(text, option: "--timeout", range: 0.001...3600)
+    }
+    if let text = parsed.value("--retries") {
+      guard let retries = Int(text), (0...20).contains(retries) else { throw UsageError("--retries \(text): expected 0 to 20") }
+      settings.retryPolicy.retries = retries
+    }
+    if let text = parsed.value("--retry-delay") {
+      settings.retryPolicy.baseDelay = try OptionValues.seconds(text, option: "--retry-delay", range: 0...60)
+    }
+    if let deadline {
+      settings.deadline = deadline
+    } else {
+      settings.deadline = try OptionValues.deadline(parsed.value("--deadline"))
+    }
+    return settings
   }
 }

@@ -106,13 +106,9 @@ enum FXBatchCommand {
   /// The rate table: `--rates FILE`, or the embedded ECB history (or the newer one `rates update` kept in the
   /// cache at `cacheDirectory`).
   static func loadRates(path: String?, cacheDirectory: String?) -> Result<RateTable, RatesFileError> {
-    guard let path else {
-      let cache = cacheDirectory.flatMap { directory in
-        FileManager.default.fileExists(atPath: directory) ? try? RateCache(directory: directory) : nil
-      }
-      return .success(EmbeddedECBHistory.newest(cache: cache))
+    do { return .success(try RateSourceSetup.loadTable(path: path, cacheDirectory: cacheDirectory)) } catch {
+      return .failure(error)
     }
-    do { return .success(try RatesFile.load(path: path)) } catch { return .failure(error) }
   }
 
   /// The cache directory an option set names: `--cache-dir`, none with `--no-cache`, else the default.

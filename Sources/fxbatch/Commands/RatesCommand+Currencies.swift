@@ -3,37 +3,34 @@ import Foundation
 
 /// `fxbatch rates currencies [--source S] [--endpoint URL]`: what a source covers, one currency a line.
 extension RatesCommand {
-  /// The sources `rates currencies` can list (the calculator answers one pair at a time and lists nothing).
-  static let listedSourceNames = ["embedded", "file", "ecb", "frankfurter", "frankfurter-v1"]
-
-  /// One link of the source asked about: a table at hand, or a service's list to fetch and read.
-  private enum Listing {
-    case table([CurrencyCoverage])
-    case service(URL)
-  }
-
   /// Prints `CODE FIRST-DAY LAST-DAY SOURCE NAME` per currency (`-` for a day or name the source does not
   /// give); exit 0, 1 when a service could not be reached, 2 for an answer that is not a currency list.
   static func currencies(_ parsed: ParsedArguments, usage: String) -> Int32 {
-    let names: [String]
+    var sources: [any RateSourceDefinition.Type] = []
     var endpoint: URL? = nil
     var timeout: Double = 60
     var deadline = FetchDeadline()
     do throws(UsageError) {
       guard parsed.positionals.count == 1 else { throw UsageError("rates currencies takes no arguments; use --source NAME") }
-      let list = parsed.value("--source") ?? (parsed.value("--rates") == nil ? "embedded" : "file")
-      names = list.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+      let names = ConvertCommand.sourceList(parsed)
+      let list = names.joined(separator: ",")
       for name in names {
-        if name == "calculator" { throw UsageError("--source calculator answers one pair at a time; it lists no currencies") }
-        guard listedSourceNames.contains(name) else {
-          throw UsageError("--source \(list): unknown source '\(name)'; expected \(listedSourceNames.joined(separator: ", "))")
+        guard let source = RateSourceRegistry.source(named: name) else {
+          let listed = RateSourceRegistry.listingNames
+          throw UsageError(
+            "--source \(list): unknown source '\(name)'; expected \(listed.joined(separator: ", "))"
+              + ConvertCommand.sourceSuggestion(name, among: listed))
         }
+        guard source.listsCurrencies else { throw UsageError(CurrencyListing.listsNothing(name)) }
+        sources.append(source)
       }
       if Set(names).count != names.count { throw UsageError("--source \(list): a source is named twice") }
-      if names.contains("file") != (parsed.value("--rates") != nil) {
-        throw UsageError(names.contains("file") ? "--source file needs --rates FILE" : "--rates is for the source file")
+      let ratesFile = RateSourceRegistry.ratesFileSource.sourceName
+      if names.contains(ratesFile) != (parsed.value("--rates") != nil) {
+        throw UsageError(
+          names.contains(ratesFile) ? "--source \(ratesFile) needs --rates FILE" : "--rates is for the source \(ratesFile)")
       }
-      let services = names.filter { ["ecb", "frankfurter", "frankfurter-v1"].contains($0) }
+      let services = sources.filter { $0.isNetworkSource }.map { $0.sourceName }
       if let text = parsed.value("--endpoint") {
         guard services.count == 1 else {
           throw UsageError(
@@ -53,83 +50,28 @@ extension RatesCommand {
     } catch {
       return FXBatchCommand.usageError(error, usage: usage)
     }
-    var listings: [(name: String, listing: Listing)] = []
-    for name in names {
-      switch name {
-      case "embedded", "file":
-        switch FXBatchCommand.loadRates(
-          path: name == "file" ? parsed.value("--rates") : nil,
-          cacheDirectory: name == "file" ? nil : FXBatchCommand.cacheDirectory(parsed))
-        {
-        case .success(let table): listings.append((name, .table(table.currencyCoverage(source: name))))
-        case .failure(let error):
-          Console.error("\(error)\n")
-          return ExitStatus.fileError
-        }
-      case "ecb":
-        listings.append(
-          (name, .service((endpoint ?? ECBFeedProvider.defaultEndpoint).appendingPathComponent("eurofxref-hist.xml"))))
-      case "frankfurter":
-        listings.append(
-          (name, .service(FrankfurterProvider(endpoint: endpoint ?? FrankfurterProvider.defaultEndpoint).currenciesURL)))
-      default:
-        listings.append(
-          (name, .service(FrankfurterV1Provider(endpoint: endpoint ?? FrankfurterV1Provider.defaultEndpoint).currenciesURL)))
-      }
+    var options = RateSourceOptions()
+    options.ratesPath = parsed.value("--rates")
+    options.cacheDirectory = FXBatchCommand.cacheDirectory(parsed)
+    options.endpoint = endpoint
+    let currencies: [CurrencyCoverage]
+    switch CurrencyListing.list(sources, options: options, timeout: timeout, deadline: deadline) {
+    case .success(let listed): currencies = listed
+    case .failure(.source(let message)): return FXBatchCommand.usageError(UsageError(message), usage: usage)
+    case .failure(let failure):
+      Console.error("\(failure)\n")
+      if case .unreachable = failure { return ExitStatus.rowErrors }
+      return ExitStatus.fileError
     }
-    var urls: [URL] = []
-    for (_, listing) in listings { if case .service(let url) = listing { urls.append(url) } }
-    let fetcher = RateFetcher(
-      transport: CurlTransport(maximumConnections: max(urls.count, 1), timeout: timeout), jobs: max(urls.count, 1),
-      timeout: timeout, retryPolicy: RetryPolicy(), deadline: deadline)
-    var answers = urls.isEmpty ? [] : fetcher.fetch(urls).results
-    var links: [[CurrencyCoverage]] = []
-    for (name, listing) in listings {
-      switch listing {
-      case .table(let currencies): links.append(currencies)
-      case .service(let url):
-        switch answers.removeFirst() {
-        case .failure(let error):
-          Console.error("fxbatch: \(url.absoluteString): \(error.rowError)\n")
-          return ExitStatus.rowErrors
-        case .success(let response):
-          do { links.append(try read(response.body, from: url, source: name)) } catch {
-            Console.error("\(error)\n")
-            return ExitStatus.fileError
-          }
-        }
-      }
-    }
-    let currencies = CurrencyCoverage.chained(links)
     var text = ""
     for currency in currencies {
       let days = [currency.firstDay, currency.lastDay].map { $0.map(String.init(describing:)) ?? "-" }
       text += "\(currency.code) \(days[0]) \(days[1]) \(currency.source) \(currency.name ?? "-")\n"
     }
     Console.out(text)
-    if currencies.contains(where: { $0.source == "frankfurter-v1" }) {
-      Console.error("fxbatch: frankfurter-v1 does not publish first and last days (-)\n")
+    if currencies.contains(where: { $0.source == FrankfurterV1Provider.sourceName }) {
+      Console.error("fxbatch: \(FrankfurterV1Provider.sourceName) does not publish first and last days (-)\n")
     }
     return ExitStatus.success
-  }
-
-  /// A service's currency list, read as its source speaks.
-  private static func read(_ body: Data, from url: URL, source: String) throws(CurrencyListingError) -> [CurrencyCoverage] {
-    switch source {
-    case "frankfurter": return try FrankfurterProvider.currencies(from: body, url: url, source: source)
-    case "frankfurter-v1": return try FrankfurterV1Provider.currencies(from: body, url: url, source: source)
-    default:
-      // The ECB's history: the days each currency has a rate.
-      let info = RateSourceInfo(identifier: "ecb", publisher: "ECB", description: url.absoluteString)
-      let table: RateTable
-      do {
-        table = try [UInt8](body).withUnsafeBufferPointer { buffer throws(RatesFileError) in
-          try ECBXMLFeed.parse(buffer, path: url.absoluteString, info: info)
-        }
-      } catch {
-        throw .badAnswer(url: url.absoluteString, reason: error.message)
-      }
-      return table.currencyCoverage(source: source)
-    }
   }
 }

@@ -23,8 +23,10 @@ enum RatesCommand {
       group: .essential, subcommands: ["export"]),
     OptionSpec(
       names: ["--source"], valueName: "NAME",
-      help: "embedded (default), file (with --rates), ecb,\nfrankfurter, frankfurter-v1, or a list (embedded,frankfurter)",
-      group: .essential, completion: .words(listedSourceNames), subcommands: ["show", "export", "currencies"]),
+      help: OptionSpec.wrapped(
+        RateSourceRegistry.helpList(RateSourceRegistry.sources.filter { $0.listsCurrencies })
+          + ", or a list (embedded,frankfurter)"),
+      group: .essential, completion: .words(RateSourceRegistry.listingNames), subcommands: ["show", "export", "currencies"]),
     OptionSpec(
       names: ["--rates"], valueName: "FILE", help: "Use a rates file instead of the embedded ECB history", group: .rates,
       subcommands: ["show", "export", "currencies"]),
@@ -433,54 +435,17 @@ enum RatesCommand {
     } catch {
       return FXBatchCommand.usageError(error, usage: usage)
     }
-    let cache: RateCache
-    do { cache = try RateCache(directory: directory) } catch {
-      Console.error("\(error)\n")
+    switch ECBHistoryUpdate.run(
+      endpoint: endpoint, cacheDirectory: directory, timeout: timeout, deadline: deadline,
+      today: try? FXBatchCommand.today())
+    {
+    case .success(let outcome):
+      Console.out(outcome.summary + "\n")
+    case .failure(let failure):
+      Console.error(failure.description + "\n")
+      if case .unreachable = failure { return ExitStatus.rowErrors }
       return ExitStatus.fileError
     }
-    let url = endpoint.appendingPathComponent("eurofxref-hist.xml")
-    let fetcher = RateFetcher(
-      transport: CurlTransport(maximumConnections: 1, timeout: timeout), jobs: 1, timeout: timeout,
-      retryPolicy: RetryPolicy(), deadline: deadline)
-    let response: HTTPResponse
-    switch fetcher.fetch([url]).results[0] {
-    case .success(let answer): response = answer
-    case .failure(let error):
-      Console.error("fxbatch: \(url.absoluteString): \(error.rowError)\n")
-      return ExitStatus.rowErrors
-    }
-    let info = RateSourceInfo(identifier: "ecb", publisher: "ECB", description: url.absoluteString)
-    let table: RateTable
-    do {
-      table = try [UInt8](response.body).withUnsafeBufferPointer { buffer throws(RatesFileError) in
-        try ECBXMLFeed.parse(buffer, path: url.absoluteString, info: info)
-      }
-    } catch {
-      Console.error("\(error)\n")
-      return ExitStatus.fileError
-    }
-    guard let csv = ECBHistoryCSV.render(table), let first = table.firstDay, let last = table.lastDay else {
-      // Kept as an ECB history CSV, where a day takes 4 bytes per currency with or without rates.
-      let reason =
-        table.pairs.allSatisfy({ $0.base == .euro })
-        ? "its \(table.days.count) days × \(table.pairs.count) currencies are larger than the rate cache keeps (\(ECBHistoryCSV.maximumTextSize >> 20) MB as an ECB history CSV); nothing was kept"
-        : "not a history of euro reference rates"
-      Console.error("fxbatch: \(url.absoluteString): \(reason)\n")
-      return ExitStatus.fileError
-    }
-    if let problem = EmbeddedECBHistory.disagreement(with: table, today: (try? FXBatchCommand.today()) ?? last) {
-      Console.error("fxbatch: \(url.absoluteString): \(problem); nothing was kept\n")
-      return ExitStatus.fileError
-    }
-    do { try cache.storeHistory(csv: csv, lastDay: last, source: EmbeddedECBHistory.cacheSource) } catch {
-      Console.error("\(error)\n")
-      return ExitStatus.fileError
-    }
-    let embeddedLast = EmbeddedECBHistory.table.lastDay.map(String.init(describing:)) ?? "?"
-    let verdict = last > (EmbeddedECBHistory.table.lastDay ?? last) ? "newer than" : "not newer than"
-    Console.out(
-      "fetched \(table.days.count) days, \(first) .. \(last), into \(cache.path); \(verdict) the embedded history (ends \(embeddedLast))\n"
-    )
     return ExitStatus.success
   }
 }

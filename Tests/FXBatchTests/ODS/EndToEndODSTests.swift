@@ -21,16 +21,16 @@ struct EndToEndODSTests {
   init() throws { cli = try CLIRunner() }
 
   /// The rows of a spreadsheet's table as the project's reader reads them.
-  static func rows(of path: String, sheet: String? = nil) throws -> [XLSXRow] {
+  static func rows(of path: String, sheet: String? = nil) throws -> [SheetRow] {
     let table = try ODSBook(readPath: path, displayPath: path).table(sheet)
-    var rows: [XLSXRow] = []
+    var rows: [SheetRow] = []
     while let row = try table.nextRow() { rows.append(row) }
     return rows
   }
 
   /// A row's cells from column `first` on, as text (numbers as their decimal text, dates as written), "" where
   /// there is none.
-  static func values(of row: XLSXRow, from first: Int, count: Int) -> [String] {
+  static func values(of row: SheetRow, from first: Int, count: Int) -> [String] {
     (first..<first + count).map { column in
       switch row.cells.first(where: { $0.reference.column == column })?.value {
       case .number(let text), .text(let text), .date(let text): return text

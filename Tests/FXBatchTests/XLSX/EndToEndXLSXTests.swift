@@ -36,7 +36,7 @@ struct EndToEndXLSXTests {
   }
 
   /// The rows of a workbook's sheet as the project's reader reads them.
-  static func rows(of path: String, sheet: Int = 0) throws -> [XLSXRow] {
+  static func rows(of path: String, sheet: Int = 0) throws -> [SheetRow] {
     let package = try ZipPackage(path: path)
     let workbook = try XLSXWorkbook.read(from: package)
     let strings = try workbook.sharedStringsEntry.map {
@@ -44,14 +44,14 @@ struct EndToEndXLSXTests {
     }
     let entry = try #require(workbook.sheets[sheet].entry.flatMap(package.entry(named:)))
     let reader = try XLSXSheetReader(package: package, entry: entry, sharedStrings: strings ?? XLSXSharedStrings(strings: []))
-    var rows: [XLSXRow] = []
+    var rows: [SheetRow] = []
     while let row = try reader.nextRow() { rows.append(row) }
     return rows
   }
 
   /// A row's cells from column `first` on, as text (numbers as their decimal text, a number in one of
   /// `dateStyles` as its day in the 1900 date system), "" where there is none.
-  static func values(of row: XLSXRow, from first: Int, count: Int, dateStyles: Set<Int> = []) -> [String] {
+  static func values(of row: SheetRow, from first: Int, count: Int, dateStyles: Set<Int> = []) -> [String] {
     (first..<first + count).map { column in
       let cell = row.cells.first { $0.reference.column == column }
       switch cell?.value {

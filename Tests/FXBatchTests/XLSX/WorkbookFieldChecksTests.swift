@@ -24,7 +24,7 @@ struct WorkbookFieldChecksTests {
 
   /// Converts a workbook of the `openpyxl.xlsx` fixture with `rows` as its first sheet.
   static func run(_ rows: [String], configure: (inout BatchOptions) -> Void = { _ in }) throws -> (
-    RunReport, [XLSXRow]?
+    RunReport, [SheetRow]?
   ) {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

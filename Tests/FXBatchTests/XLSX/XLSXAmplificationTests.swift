@@ -157,7 +157,7 @@ struct XLSXAmplificationTests {
     let path = directory.path + "/book.xlsx"
     let id = idAttribute.isEmpty ? "" : "rId9"
     #expect(
-      throws: XLSXError.missingPart(path: path, part: "relationship \"\(id)\" of sheet \"Payments\" in workbook.xml.rels")
+      throws: WorkbookError.missingPart(path: path, part: "relationship \"\(id)\" of sheet \"Payments\" in workbook.xml.rels")
     ) { try XLSXWorkbook.read(from: ZipPackage(path: path)) }
     let run = try cli.run(["convert", "--to", "EUR", "book.xlsx"], in: directory.url)
     #expect(run.status == 2)
@@ -194,7 +194,7 @@ struct XLSXAmplificationTests {
   }
 
   static func row(_ number: Int, amount: String, currency: String, farColumn: Int? = nil) -> String {
-    let far = farColumn.flatMap { XLSXCellReference(column: $0, row: number) }.map { #"<c r="\#($0)"><v>1</v></c>"# } ?? ""
+    let far = farColumn.flatMap { CellReference(column: $0, row: number) }.map { #"<c r="\#($0)"><v>1</v></c>"# } ?? ""
     return #"<row r="\#(number)"><c r="A\#(number)"\#(amount.first?.isNumber == true ? "" : #" t="inlineStr""#)>"#
       + (amount.first?.isNumber == true ? "<v>\(amount)</v>" : "<is><t>\(amount)</t></is>")
       + #"</c><c r="B\#(number)" t="inlineStr"><is><t>\#(currency)</t></is></c>\#(far)</row>"#

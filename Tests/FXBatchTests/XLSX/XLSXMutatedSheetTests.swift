@@ -22,7 +22,7 @@ struct XLSXMutatedSheetTests {
       [UInt8](try Data(contentsOf: samples.appendingPathComponent(name))), named: name)
     let sheet = try ZipPackage(path: original).contents(ofEntryNamed: part)
     let fileExtension = PathText.splitExtension(name).extension
-    let rows: (String) throws -> [XLSXRow] =
+    let rows: (String) throws -> [SheetRow] =
       fileExtension == "ods" ? { try EndToEndODSTests.rows(of: $0) } : { try EndToEndXLSXTests.rows(of: $0) }
     var generator = SplitMix64(seed: MutatedInputFuzzTests.seed)
     var refused = 0

@@ -11,9 +11,9 @@ import Testing
 @Suite("XLSX: the rewriter's rows = libxml2's rows")
 struct XLSXRowCollectorTests {
   /// A sheet's rows read by libxml2 and by the rewriter's collector (`nil`: that reading failed).
-  static func readings(_ path: String) throws -> (libxml2: [XLSXRow]?, collected: [XLSXRow]?) {
+  static func readings(_ path: String) throws -> (libxml2: [SheetRow]?, collected: [SheetRow]?) {
     let book = try XLSXBook(readPath: path, displayPath: path, sheet: nil)
-    var expected: [XLSXRow]? = []
+    var expected: [SheetRow]? = []
     do {
       let reader = try book.rows()
       while let row = try reader.nextRow() { expected?.append(row) }
@@ -21,7 +21,7 @@ struct XLSXRowCollectorTests {
     } catch {
       expected = nil
     }
-    var collected: [XLSXRow]? = []
+    var collected: [SheetRow]? = []
     do {
       let collector = XLSXRowCollector(sharedStrings: book.sharedStrings, path: path, entry: book.sheetEntry.name)
       try XLSXSheetRewriter(lastColumn: 30).rewrite(

@@ -10,36 +10,36 @@ struct XLSXSheetReaderTests {
   static let main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 
   /// Every row of a workbook's sheet.
-  static func rows(_ path: String, sheet: String = "xl/worksheets/sheet1.xml") throws -> [XLSXRow] {
+  static func rows(_ path: String, sheet: String = "xl/worksheets/sheet1.xml") throws -> [SheetRow] {
     let package = try ZipPackage(path: path)
     let strings =
       try package.entry(named: "xl/sharedStrings.xml").map { try XLSXSharedStrings.read(from: package, entry: $0) }
       ?? XLSXSharedStrings(strings: [])
     let reader = try XLSXSheetReader(
       package: package, entry: try #require(package.entry(named: sheet)), sharedStrings: strings)
-    var rows: [XLSXRow] = []
+    var rows: [SheetRow] = []
     while let row = try reader.nextRow() { rows.append(row) }
     return rows
   }
 
   /// The rows of a sheet whose `<sheetData>` is `data`, in a copy of `libreoffice.xlsx` (whose shared strings
   /// are date, amount, currency, note, USD, …).
-  static func rows(sheetData data: String, in directory: TemporaryDirectory) throws -> [XLSXRow] {
+  static func rows(sheetData data: String, in directory: TemporaryDirectory) throws -> [SheetRow] {
     let sheet =
       #"<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="\#(main)"><sheetData>"# + data
       + "</sheetData></worksheet>"
     return try rows(replacingSheetWith: Array(sheet.utf8), in: directory)
   }
 
-  static func rows(replacingSheetWith sheet: [UInt8], in directory: TemporaryDirectory) throws -> [XLSXRow] {
+  static func rows(replacingSheetWith sheet: [UInt8], in directory: TemporaryDirectory) throws -> [SheetRow] {
     let path = directory.path + "/book-\(UUID().uuidString).xlsx"
     try ZipPackage(path: Fixture.path("Workbooks", "libreoffice.xlsx"))
       .write(to: path, replacing: [("xl/worksheets/sheet1.xml", .bytes(sheet))])
     return try rows(path)
   }
 
-  static func cell(_ reference: String, _ value: XLSXCellValue, style: Int = 0) throws -> XLSXCell {
-    XLSXCell(reference: try #require(XLSXCellReference(reference)), style: style, value: value)
+  static func cell(_ reference: String, _ value: SheetCellValue, style: Int = 0) throws -> SheetCell {
+    SheetCell(reference: try #require(CellReference(reference)), style: style, value: value)
   }
 
   @Test func theSharedStringsOfALibreOfficeWorkbook() throws {
@@ -188,7 +188,7 @@ struct XLSXSheetReaderTests {
     do {
       _ = try Self.rows(sheetData: data, in: directory)
       Issue.record("no error for \(data)")
-    } catch let error as XLSXError {
+    } catch let error as WorkbookError {
       #expect(error.description.hasSuffix("xl/worksheets/sheet1.xml:1: " + message), "\(error)")
     }
   }
@@ -204,7 +204,7 @@ struct XLSXSheetReaderTests {
       in: directory)
     #expect(
       rows == [
-        XLSXRow(
+        SheetRow(
           number: 1,
           cells: [
             try Self.cell("A1", .number("389.9")), try Self.cell("B1", .text("USD")), try Self.cell("C1", .boolean(true)),
@@ -221,7 +221,7 @@ struct XLSXSheetReaderTests {
       sheetData: #"<row r="1"><c r="A1" t="x"/><c r="B1" t="x"><v></v></c><c r="C1" t="n"><v>7</v></c></row>"#, in: directory)
     #expect(
       rows == [
-        XLSXRow(number: 1, cells: [try Self.cell("A1", .empty), try Self.cell("B1", .empty), try Self.cell("C1", .number("7"))])
+        SheetRow(number: 1, cells: [try Self.cell("A1", .empty), try Self.cell("B1", .empty), try Self.cell("C1", .number("7"))])
       ])
   }
 
@@ -231,14 +231,14 @@ struct XLSXSheetReaderTests {
     #expect {
       try Self.rows(replacingSheetWith: Array("<worksheet><sheetData>\n<row r=\"1\"></sheetData>".utf8), in: directory)
     } throws: { error in
-      guard case .malformedXML(_, "xl/worksheets/sheet1.xml", 2, _, let message) = error as? XLSXError else { return false }
+      guard case .malformedXML(_, "xl/worksheets/sheet1.xml", 2, _, let message) = error as? WorkbookError else { return false }
       return message.contains("Opening and ending tag mismatch")
     }
     let laughs = #"<?xml version="1.0"?><!DOCTYPE w [<!ENTITY a "aaaa">]><worksheet>&a;</worksheet>"#
     #expect {
       try Self.rows(replacingSheetWith: Array(laughs.utf8), in: directory)
     } throws: { error in
-      guard case .package(.documentTypeDeclaration(_, "xl/worksheets/sheet1.xml")) = error as? XLSXError else {
+      guard case .package(.documentTypeDeclaration(_, "xl/worksheets/sheet1.xml")) = error as? WorkbookError else {
         return false
       }
       return true
@@ -250,19 +250,19 @@ struct XLSXSheetReaderTests {
     ("XFD1048576", 16383, 1_048_576),
   ])
   func cellReferences(text: String, column: Int, row: Int) throws {
-    let reference = try #require(XLSXCellReference(text))
+    let reference = try #require(CellReference(text))
     #expect(reference.column == column && reference.row == row)
     #expect(reference.description == text)
   }
 
   @Test(arguments: ["", "A", "1", "a1", "A0", "A01", "XFE1", "A1048577", "$A$1", "AAAA1", "A1B", "A 1", "A12345678"])
   func notCellReferences(text: String) {
-    #expect(XLSXCellReference(text) == nil)
+    #expect(CellReference(text) == nil)
   }
 
   @Test func everyColumnsLettersReadBack() {
-    for column in 0..<XLSXCellReference.columnCount {
-      #expect(XLSXCellReference("\(XLSXCellReference.letters(ofColumn: column))1")?.column == column)
+    for column in 0..<CellReference.columnCount {
+      #expect(CellReference("\(CellReference.letters(ofColumn: column))1")?.column == column)
     }
   }
 

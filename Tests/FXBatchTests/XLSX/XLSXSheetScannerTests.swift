@@ -80,7 +80,7 @@ struct XLSXSheetScannerTests {
   /// What the scanner made of a workbook's sheet, read directly.
   struct Scanned {
     /// Its rows, each read whole from the row's bytes by ``XLSXRowCollector`` (as the fast path does).
-    var rows: [XLSXRow] = []
+    var rows: [SheetRow] = []
     var simpleRows = 0
     /// Every item's bytes, in order.
     var copy: [UInt8] = []
@@ -152,7 +152,7 @@ struct XLSXSheetScannerTests {
         }
         for (cell, read) in zip(scanner.cells, row.cells) {
           let value = String(decoding: scanner.bytes.slice(cell.value).buffer, as: UTF8.self)
-          let expected: XLSXCellValue?
+          let expected: SheetCellValue?
           switch cell.kind {
           case .number: expected = cell.isPlain ? .number(value) : nil
           case .inline: expected = cell.isPlain ? .text(value) : nil

@@ -71,11 +71,11 @@ struct XLSXWorkbookTests {
     let relationships = #"<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"/>"#
     try ZipPackage(path: input).write(to: noRoot, replacing: [("_rels/.rels", .bytes(Array(relationships.utf8)))])
     #expect(
-      throws: XLSXError.missingPart(path: noRoot, part: "workbook (no officeDocument relationship in _rels/.rels)")
+      throws: WorkbookError.missingPart(path: noRoot, part: "workbook (no officeDocument relationship in _rels/.rels)")
     ) { try XLSXWorkbook.read(from: ZipPackage(path: noRoot)) }
     // An .ods package has no _rels/.rels at all.
     let ods = try Fixture.path("Workbooks", "libreoffice.ods")
-    #expect(throws: XLSXError.missingPart(path: ods, part: "workbook (no officeDocument relationship in _rels/.rels)")) {
+    #expect(throws: WorkbookError.missingPart(path: ods, part: "workbook (no officeDocument relationship in _rels/.rels)")) {
       try XLSXWorkbook.read(from: ZipPackage(path: ods))
     }
     let noSheet = directory.path + "/no-sheet.xlsx"
@@ -84,7 +84,7 @@ struct XLSXWorkbookTests {
       """#
     try ZipPackage(path: input).write(
       to: noSheet, replacing: [("xl/_rels/workbook.xml.rels", .bytes(Array(sheetRelationship.utf8)))])
-    #expect(throws: XLSXError.missingPart(path: noSheet, part: "xl/worksheets/missing.xml, the part of sheet Payments")) {
+    #expect(throws: WorkbookError.missingPart(path: noSheet, part: "xl/worksheets/missing.xml, the part of sheet Payments")) {
       try XLSXWorkbook.read(from: ZipPackage(path: noSheet))
     }
   }

@@ -49,7 +49,7 @@ struct ZipRefusalTests {
     let path = directory.path + "/book.xlsx"
     try ZipPackage(path: Self.workbook("libreoffice.xlsx")).write(
       to: path, replacing: [("XL/Worksheets/Sheet1.xml", .bytes(Array(Self.sheet.utf8)))])
-    let expected = XLSXError.package(
+    let expected = WorkbookError.package(
       .duplicateEntry(
         path: path,
         name: "xl/worksheets/sheet1.xml (and XL/Worksheets/Sheet1.xml: an .xlsx part name's case does not count)"))

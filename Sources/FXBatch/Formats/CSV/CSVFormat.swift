@@ -12,8 +12,39 @@ enum CSVFormat: FileFormat {
   static let format = RecordFormat.csv
   static let displayName = "CSV"
   static let fileExtensions = ["csv", "tsv", "txt"]
+  static let isLineBased = true
+  static let options: FormatOptions = [.header, .encoding, .noHeaderOutput]
 
   static func recognizes(raw: ArraySlice<UInt8>, content: ArraySlice<UInt8>, recordsPath: [String]) -> Bool { true }
+
+  /// UTF-8 text (bytes that are not UTF-8 refused as the reader refuses them), UTF-16 text, or any bytes in a
+  /// single-byte encoding, as `--encoding` and the byte order mark say.
+  static func streamRule(head: ArraySlice<UInt8>, options: BatchOptions, inputPath: String) throws(FileError)
+    -> StreamRule
+  {
+    var rule: StreamRule
+    switch TextEncoding.resolve(declared: options.encoding, byteOrderMark: TextEncoding.byteOrderMark(at: head)) {
+    case .success(.utf8): rule = StreamRule(bytes: .utf8(refusesControls: false))
+    case .success(.utf16LittleEndian): rule = StreamRule(bytes: .utf16(bigEndian: false, refusesControls: false))
+    case .success(.utf16BigEndian): rule = StreamRule(bytes: .utf16(bigEndian: true, refusesControls: false))
+    case .success(.utf16):  // declared, its order from the byte order mark
+      rule = StreamRule(
+        bytes: .utf16(bigEndian: TextEncoding.byteOrderMark(at: head) == .utf16BigEndian, refusesControls: false))
+    case .success: rule = StreamRule(bytes: .anyBytes)
+    case .failure(let conflict): throw FileError(path: inputPath, message: conflict.description, hint: conflict.hint)
+    }
+    rule.notUTF8 = { line, column, byte in
+      let notUTF8 = CSVError.notUTF8(line: line, column: column, byte: byte)
+      return (notUTF8.description, notUTF8.hint)
+    }
+    return rule
+  }
+
+  /// UTF-8 text whose decimal mark is given (`--decimal-separator`, which pass 1 would otherwise infer from every
+  /// amount).
+  static func readsStreamInOnePass(_ options: BatchOptions) -> Bool {
+    options.decimalMark != nil && (options.encoding ?? .utf8).isUTF8
+  }
 
   static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
     try scanCSVFile(

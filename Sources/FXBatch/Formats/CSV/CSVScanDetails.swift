@@ -9,6 +9,8 @@ struct CSVScanDetails: FormatScanDetails {
   /// A stream read in one pass (``FileInput/readOnce``): the reader pass 1 opened, after the header, which pass 2
   /// goes on reading.
   var opened: OpenedCSV? = nil
+
+  var holdsReader: Bool { opened != nil }
 }
 
 /// A CSV file opened and read up to its first record (``CSVScanDetails/opened``).

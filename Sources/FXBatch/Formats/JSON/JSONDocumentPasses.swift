@@ -8,7 +8,7 @@ import Synchronization
 
 /// The two passes over a JSON document under a local rate table: the document around the records array is
 /// walked as the general path walks it (``JSONDocumentWalker``, so its errors are the general path's), and the
-/// array itself is read from bytes (``JSONArrayReader``) with the JSON Lines fast path's pieces: flat records
+/// array itself is read from bytes (``JSONArrayReader``) with the fast pieces of JSON records: flat records
 /// read in place (``FlatJSONObject``), fields found per shape (``JSONLinesFieldDecoder``), converted from the
 /// table (``TableConverter``) and annotated from a template. Every other record goes through the general
 /// per-record rules and writer at its place, so the output, the report and the errors are the same as the
@@ -22,7 +22,7 @@ extension JSONFormat {
   ///   has no fast pass for JSON records, or the records array holds
   ///   something the byte-level reader does not follow (then the general path reads the document, and reports
   ///   its errors).
-  /// - Throws: ``FileError``, as ``scanJSONFile(displayPath:readPath:outputPath:format:context:)`` does.
+  /// - Throws: ``FileError``, as ``JSONRecords/scanFile(_:displayPath:readPath:outputPath:context:)`` does.
   static func scanJSONDocumentFile(displayPath: String, readPath: String, outputPath: String?, context: FormatContext)
     throws(FileError) -> (FileScan, [RateKey])?
   {
@@ -31,12 +31,12 @@ extension JSONFormat {
     // answers keys every key; pass 2 then converts from the table (or the answers), on this path.
     let passOneKeys = context.passOneKeys
     let passTwoConverts = passOneKeys != nil && options.outputDecimalMark == .point
-    guard JSONLinesFormat.jsonConverter(context, quotes: nil) != nil || passTwoConverts else { return nil }
+    guard JSONRecords.converter(context, quotes: nil) != nil || passTwoConverts else { return nil }
     let normalizer = context.recordNormalizer
-    let locator = fieldLocator(options)
+    let locator = JSONRecords.fieldLocator(options)
     let checkMark = options.decimalMark == nil
-    let makeState: @Sendable (Int) -> JSONLinesPassOne = { part in
-      JSONLinesPassOne(
+    let makeState: @Sendable (Int) -> JSONRecordPassOne = { part in
+      JSONRecordPassOne(
         displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark, looksForFirstObject: part == 0,
         span: passOneKeys)
     }
@@ -80,8 +80,8 @@ extension JSONFormat {
       throw fileError(error, displayPath: displayPath)
     }
     guard let extent else { return nil }
-    var scan = try JSONLinesFormat.jsonScan(
-      found, displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .json,
+    var scan = try JSONRecords.scan(
+      self, found: found, displayPath: displayPath, readPath: readPath, outputPath: outputPath,
       normalizer: normalizer, options: options)
     scan.jsonArray = extent
     scan.size = size
@@ -99,12 +99,12 @@ extension JSONFormat {
   /// - Throws: what the first part throws (an annotated document), or a read error.
   private static func scanJSONArrayInParts(
     readPath: String, start: JSONArrayExtent.Position, targets: [Int], meter: ProgressMeter?, limits: RecordLimits,
-    makeState: @escaping @Sendable (Int) -> JSONLinesPassOne
-  ) throws -> (JSONLinesPassOne, JSONArrayExtent)? {
+    makeState: @escaping @Sendable (Int) -> JSONRecordPassOne
+  ) throws -> (JSONRecordPassOne, JSONArrayExtent)? {
     let guesses = recordStartGuesses(readPath, targets: targets, after: start.offset)
     guard !guesses.isEmpty else { return nil }
     let parts = guesses.count + 1
-    let found = PartsRunner.scan(parts: parts) { part throws -> (JSONLinesPassOne, end: JSONArrayExtent.Position) in
+    let found = PartsRunner.scan(parts: parts) { part throws -> (JSONRecordPassOne, end: JSONArrayExtent.Position) in
       let limit = part < guesses.count ? guesses[part] : nil
       let reader =
         part == 0
@@ -120,7 +120,7 @@ extension JSONFormat {
       }) { ticker.tick(at: reader.position.offset) }
       return (state, reader.position)
     }
-    var state: JSONLinesPassOne
+    var state: JSONRecordPassOne
     var end: JSONArrayExtent.Position
     do {
       (state, end) = try found[0].get()
@@ -171,7 +171,7 @@ extension JSONFormat {
   /// annotated copy; the records array of a big document in parts on all cores, each part but the first to a
   /// temporary file appended in order, so the output is the same as one pass would write.
   static func convertJSONDocument(
-    _ scan: FileScan, extent: JSONArrayExtent, fastPass: JSONLinesFastPass, context: FormatContext, quotes: QuoteBook,
+    _ scan: FileScan, extent: JSONArrayExtent, fastPass: JSONRecordFastPass, context: FormatContext, quotes: QuoteBook,
     standardOutput: Int32
   ) throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger) {
     let options = context.options
@@ -215,7 +215,7 @@ extension JSONFormat {
 
   /// Converts the records array, in the parts pass 1 chose (``JSONArrayExtent/partStarts``).
   private static func convertJSONArray(
-    _ scan: FileScan, extent: JSONArrayExtent, sink: ByteSink, fastPass: JSONLinesFastPass, context: FormatContext,
+    _ scan: FileScan, extent: JSONArrayExtent, sink: ByteSink, fastPass: JSONRecordFastPass, context: FormatContext,
     quotes: QuoteBook, meter: ProgressMeter?
   ) throws -> PartResult {
     let starts = extent.partStarts
@@ -248,20 +248,20 @@ extension JSONFormat {
 
   /// Converts the records a reader has left, writing them and the bytes between them to `sink`.
   private static func convertJSONArrayPart(
-    _ scan: FileScan, reader: JSONArrayReader, sink: ByteSink, fastPass: JSONLinesFastPass, context: FormatContext,
+    _ scan: FileScan, reader: JSONArrayReader, sink: ByteSink, fastPass: JSONRecordFastPass, context: FormatContext,
     quotes: QuoteBook, meter: ProgressMeter?
   ) throws -> PartResult {
     let options = context.options
     let recordConverter = context.recordConverter
     var ticker = ProgressMeter.Ticker(meter, from: reader.position.offset)
     let writer = JSONAnnotatingWriter(sink: sink)
-    let locator = fieldLocator(options)
+    let locator = JSONRecords.fieldLocator(options)
     let parser = scan.amountParser(currencies: options.currencies)
     // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
     var counts = RunReport.Counts()
     var withoutDate = 0
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
-    /// Writes one record through the general path (``convertJSON(_:context:quotes:standardOutput:)``).
+    /// Writes one record through the general path (``JSONRecords/convertFile(_:scan:context:quotes:standardOutput:)``).
     func writeGeneral(_ element: ByteView, at position: JSONArrayExtent.Position) throws {
       let record = JSONRecordText(bytes: element.array, line: position.line, column: position.column)
       let (fields, _, extendable) = locator.fields(of: record)

@@ -5,7 +5,7 @@ extension RecordFormat {
 }
 
 /// JSON documents in the registry.
-enum JSONFormat: FileFormat {
+enum JSONFormat: JSONRecordFormat {
   static let format = RecordFormat.json
   static let displayName = "JSON"
   static let fileExtensions = ["json"]
@@ -25,24 +25,49 @@ enum JSONFormat: FileFormat {
     }
   }
 
+  /// The byte-level path where it can (``scanJSONDocumentFile(displayPath:readPath:outputPath:context:)``), else
+  /// the general path of JSON records.
+  /// UTF-8 without control bytes, as JSON text is.
+  static func streamRule(head: ArraySlice<UInt8>, options: BatchOptions, inputPath: String) throws(FileError)
+    -> StreamRule
+  { StreamRule(bytes: .utf8(refusesControls: true)) }
+
   static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
-    let (scan, keys) = try scanJSONFile(
-      displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, format: format,
-      context: context)
+    if let (scan, span) = try scanJSONDocumentFile(
+      displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, context: context)
+    {
+      return (scan, RateKeyIndex(Set(span)))
+    }
+    let (scan, keys) = try JSONRecords.scanFile(
+      self, displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, context: context)
     return (scan, RateKeyIndex(keys))
   }
 
   static func convert(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
     throws(FileError) -> FileConversion
   {
-    let (counts, withoutDate, ledger) = try convertJSON(
-      scan, context: context, quotes: quotes, standardOutput: standardOutput)
-    return FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
+    let done: (RunReport.Counts, Int, ReconciliationLedger)
+    if let extent = scan.jsonArray, let fastPass = JSONRecords.fastPass(scan, context: context, quotes: quotes) {
+      done = try convertJSONDocument(
+        scan, extent: extent, fastPass: fastPass, context: context, quotes: quotes, standardOutput: standardOutput)
+    } else {
+      done = try JSONRecords.convertFile(self, scan: scan, context: context, quotes: quotes, standardOutput: standardOutput)
+    }
+    return FileConversion(counts: done.0, withoutDate: done.1, ledger: done.2, scan: scan)
+  }
+
+  /// The elements of the records array (``JSONDocumentWalker``), and the document around them.
+  static func forEachRecord(
+    path: String, options: BatchOptions, copy: @escaping ([UInt8]) throws -> Void,
+    record: @escaping (JSONRecordText) throws -> Bool
+  ) throws {
+    try JSONDocumentWalker(path: path, recordsPath: options.recordsPath, limits: options.limits)
+      .walk(copy: copy, record: record)
   }
 
   /// Its first record object ends with the annotation members.
   static func isAnnotatedOutput(_ path: String, context: FormatContext) -> Bool {
-    isAnnotatedJSONOutput(path, context: context)
+    JSONRecords.isAnnotatedOutput(self, path: path, context: context)
   }
 
   static func describe(_ scan: FileScan, options: BatchOptions, in file: inout RunReport.File) {

@@ -4,34 +4,78 @@ extension RecordFormat {
 }
 
 /// JSON Lines in the registry (asked after JSON documents, which also start with `{`).
-enum JSONLinesFormat: FileFormat {
+enum JSONLinesFormat: JSONRecordFormat {
   static let format = RecordFormat.jsonl
   static let displayName = "JSON Lines"
   static let fileExtensions = ["jsonl", "ndjson"]
+  static let isLineBased = true
 
   static func recognizes(raw: ArraySlice<UInt8>, content: ArraySlice<UInt8>, recordsPath: [String]) -> Bool {
     content.first == UInt8(ascii: "{")
   }
 
-  /// Read as JSON documents are (``JSONFormat/scanJSONFile(displayPath:readPath:outputPath:format:context:)``),
-  /// which takes the byte-level path of JSON Lines files where it can.
+  /// Its reader makes a bad line an `invalid_record` and goes on, so a stream is held to one rule of its own: a
+  /// line that is a record object starts within the first ``RecordLimits/maxRecordBytes``.
+  static func streamRule(head: ArraySlice<UInt8>, options: BatchOptions, inputPath: String) throws(FileError)
+    -> StreamRule
+  {
+    StreamRule(
+      bytes: .anyBytes,
+      recordLine: StreamRule.RecordLine(
+        isRecord: { line, limits in
+          let record = JSONRecordText(bytes: line, line: 1, column: 1)
+          if case .success = record.members(maximumValues: limits.maxFields) { return true }
+          return false
+        }, what: "a JSON object"))
+  }
+
+  /// Under a table (or a table provider, whose pass 1 needs only the span of days: ``KeySpan``) the byte-level
+  /// path (``scanJSONLinesFile(displayPath:readPath:outputPath:context:)``), else the general path of JSON records.
   static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
-    let (scan, keys) = try JSONFormat.scanJSONFile(
-      displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, format: format,
-      context: context)
+    if context.hasConvertingTable || context.passOneKeys != nil {
+      let (scan, span) = try scanJSONLinesFile(
+        displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, context: context)
+      return (scan, RateKeyIndex(Set(span)))
+    }
+    let (scan, keys) = try JSONRecords.scanFile(
+      self, displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, context: context)
     return (scan, RateKeyIndex(keys))
   }
 
   static func convert(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
     throws(FileError) -> FileConversion
   {
-    let (counts, withoutDate, ledger) = try JSONFormat.convertJSON(
-      scan, context: context, quotes: quotes, standardOutput: standardOutput)
-    return FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
+    let done: (RunReport.Counts, Int, ReconciliationLedger)
+    if let fastPass = JSONRecords.fastPass(scan, context: context, quotes: quotes) {
+      done = try convertJSONLines(scan, fastPass: fastPass, context: context, quotes: quotes, standardOutput: standardOutput)
+    } else {
+      done = try JSONRecords.convertFile(self, scan: scan, context: context, quotes: quotes, standardOutput: standardOutput)
+    }
+    return FileConversion(counts: done.0, withoutDate: done.1, ledger: done.2, scan: scan)
+  }
+
+  /// One record per line (``JSONLinesReader``): blank lines and line ends are copied, a byte order mark too.
+  static func forEachRecord(
+    path: String, options: BatchOptions, copy: @escaping ([UInt8]) throws -> Void,
+    record: @escaping (JSONRecordText) throws -> Bool
+  ) throws {
+    let reader = try JSONLinesReader(path: path, limits: options.limits)
+    var first = true
+    while let line = try reader.next() {
+      if first, reader.hasByteOrderMark { try copy([0xEF, 0xBB, 0xBF]) }
+      first = false
+      if line.isBlank {
+        try copy(line.record.bytes + line.terminator)
+        continue
+      }
+      guard try record(line.record) else { return }
+      try copy(line.terminator)
+    }
+    if first, reader.hasByteOrderMark { try copy([0xEF, 0xBB, 0xBF]) }  // a file of only a byte order mark
   }
 
   /// Its first record object ends with the annotation members.
   static func isAnnotatedOutput(_ path: String, context: FormatContext) -> Bool {
-    JSONFormat.isAnnotatedJSONOutput(path, context: context)
+    JSONRecords.isAnnotatedOutput(self, path: path, context: context)
   }
 }

@@ -10,15 +10,15 @@ import Synchronization
 /// (``JSONLinesByteReader``), flat records read without the general parser (``FlatJSONObject``) and their
 /// member names resolved once per shape (``JSONLinesFieldDecoder``). Every line the fast path declines is read
 /// and written by the general per-record code of
-/// ``JSONFormat/scanJSONFile(displayPath:readPath:outputPath:format:context:)`` and
-/// ``JSONFormat/convertJSON(_:context:quotes:standardOutput:)``, so the output, the report and the errors are the
+/// ``JSONRecords/scanFile(_:displayPath:readPath:outputPath:context:)`` and
+/// ``JSONRecords/convertFile(_:scan:context:quotes:standardOutput:)``, so the output, the report and the errors are the
 /// same.
 extension JSONLinesFormat {
   /// Pass 1 over a JSON Lines file under a local table: checks it (an already annotated file, records without
   /// an amount or currency field), finds the decimal mark of its text amounts and where the parts of pass 2
   /// start; collects no keys (the table answers them as records come).
   ///
-  /// - Throws: ``FileError``, as ``JSONFormat/scanJSONFile(displayPath:readPath:outputPath:format:context:)`` does.
+  /// - Throws: ``FileError``, as ``JSONRecords/scanFile(_:displayPath:readPath:outputPath:context:)`` does.
   ///
   /// - Returns: the scan, and under a table provider the keys of the span of days to ask it (``KeySpan``).
   static func scanJSONLinesFile(displayPath: String, readPath: String, outputPath: String?, context: FormatContext)
@@ -26,20 +26,20 @@ extension JSONLinesFormat {
   {
     let options = context.options
     let passOneKeys = context.passOneKeys
-    let locator = JSONFormat.fieldLocator(options)
+    let locator = JSONRecords.fieldLocator(options)
     let normalizer = context.recordNormalizer
     let checkMark = options.decimalMark == nil
     let targets = PartsRunner.partTargets(
       fileSize: PartsRunner.fileSize(readPath), parts: options.parallelParts, minimumSize: options.parallelMinimumSize)
-    var found = JSONLinesPassOne(
+    var found = JSONRecordPassOne(
       displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark, looksForFirstObject: true,
       span: passOneKeys)
     var partStarts: [FileScan.PartStart] = []
     var size = 0
     let meter = ProgressMeter(
       file: displayPath, pass: 1, bytesTotal: PartsRunner.fileSize(readPath), handler: options.progress)
-    let makeState: @Sendable (Int) -> JSONLinesPassOne = { part in
-      JSONLinesPassOne(
+    let makeState: @Sendable (Int) -> JSONRecordPassOne = { part in
+      JSONRecordPassOne(
         displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark, looksForFirstObject: part == 0,
         span: passOneKeys)
     }
@@ -71,38 +71,12 @@ extension JSONLinesFormat {
     } catch {
       throw FileError(path: displayPath, message: "\(error)")
     }
-    var scan = try jsonScan(
-      found, displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .jsonl,
+    var scan = try JSONRecords.scan(
+      self, found: found, displayPath: displayPath, readPath: readPath, outputPath: outputPath,
       normalizer: normalizer, options: options)
     scan.partStarts = partStarts.filter { $0.offset < size }
     scan.size = size
     return (scan, found.span?.keys.allKeys.sorted { $0.day < $1.day } ?? [])
-  }
-
-  /// The scan of a JSON Lines file or a JSON document from what the byte-level pass 1 found in its records.
-  ///
-  /// - Throws: ``FileError`` when no record has an amount (or a currency) field, as
-  ///   ``JSONFormat/scanJSONFile(displayPath:readPath:outputPath:format:context:)`` says it.
-  static func jsonScan(
-    _ found: JSONLinesPassOne, displayPath: String, readPath: String, outputPath: String?, format: RecordFormat,
-    normalizer: RecordNormalizer, options: BatchOptions
-  ) throws(FileError) -> FileScan {
-    let locator = JSONFormat.fieldLocator(options)
-    let located = found.located
-    if let (record, names) = found.firstObject, let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
-      throw FileError.missingField(
-        role, path: displayPath, line: record.line, column: record.column, names: names, nameKind: "members")
-    }
-    try JSONFormat.checkUnreadFields(
-      firstObject: found.firstObject?.record, located: located, options: options, displayPath: displayPath,
-      readPath: readPath, format: format)
-    // JSON numbers always have a decimal point; only text amounts ("1.234,50") say anything about the mark.
-    let (decimalMark, basis) =
-      options.decimalMark.map { ($0, nil) } ?? found.inference.decide(delimiter: UInt8(ascii: ","))
-    return FileScan(
-      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: format,
-      decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
-      normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }))
   }
 
   /// Pass 1 in parts on all cores: each part starts after the first line feed at or after its target, and the
@@ -116,8 +90,8 @@ extension JSONLinesFormat {
   /// - Throws: what the first part throws (an annotated file), or a read error.
   private static func scanJSONLinesInParts(
     reader: JSONLinesByteReader, readPath: String, targets: [Int], meter: ProgressMeter?,
-    makeState: @escaping @Sendable (Int) -> JSONLinesPassOne
-  ) throws -> (JSONLinesPassOne, [FileScan.PartStart], Int)? {
+    makeState: @escaping @Sendable (Int) -> JSONRecordPassOne
+  ) throws -> (JSONRecordPassOne, [FileScan.PartStart], Int)? {
     let size = PartsRunner.fileSize(readPath)
     guard let starts = PartsRunner.lineStarts(readPath, targets: targets, after: reader.nextOffset, size: size) else {
       return nil
@@ -125,7 +99,7 @@ extension JSONLinesFormat {
     reader.stop(at: starts[0])
     let parts = starts.count + 1
     let offsets = starts
-    let found = PartsRunner.scan(parts: parts) { part throws -> (JSONLinesPassOne, lines: Int) in
+    let found = PartsRunner.scan(parts: parts) { part throws -> (JSONRecordPassOne, lines: Int) in
       let partReader =
         part == 0
         ? reader
@@ -152,36 +126,13 @@ extension JSONLinesFormat {
     return (state, partStarts, size)
   }
 
-  /// The fast pass of pass 2 over a JSON Lines file (or the records of a JSON document), when the run converts
-  /// from a table (or answered quotes) whose texts the annotation members can hold unescaped, with `.` output
-  /// decimal marks.
-  static func jsonLinesFastPass(_ scan: FileScan, context: FormatContext, quotes: QuoteBook) -> JSONLinesFastPass? {
-    guard scan.format == .jsonl || scan.jsonArray != nil, let converter = jsonConverter(context, quotes: quotes) else {
-      return nil
-    }
-    return JSONLinesFastPass(
-      decoder: JSONLinesFieldDecoder(normalizer: scan.normalizer, locator: JSONFormat.fieldLocator(context.options)),
-      converter: converter, decimalMark: scan.decimalMark?.byte)
-  }
-
-  /// The converter of the fast pass over JSON records: a table (or pass 2's answered quotes) whose texts the
-  /// annotation members can hold unescaped, with `.` output decimal marks; `nil` when the run has none.
-  ///
-  /// - Parameter quotes: pass 2's answers; `nil` in pass 1.
-  static func jsonConverter(_ context: FormatContext, quotes: QuoteBook?) -> TableConverter? {
-    guard context.options.outputDecimalMark == .point, let converter = context.makeTableConverter(quotes: quotes) else {
-      return nil
-    }
-    return converter.textsAreSafe(in: .jsonMembers) ? converter : nil
-  }
-
-  /// Pass 2 over a JSON Lines file with a fast pass (``jsonLinesFastPass(_:context:)``): writes the annotated copy.
+  /// Pass 2 over a JSON Lines file with a fast pass (``JSONRecords/fastPass(_:context:quotes:)``): writes the annotated copy.
   ///
   /// A big file is converted in parts (``FileScan/partStarts``) on all cores: the first part writes to the
   /// output, each other part to a temporary file, and the temporary files are appended in order, so the output
   /// is the same as one pass would write.
   static func convertJSONLines(
-    _ scan: FileScan, fastPass: JSONLinesFastPass, context: FormatContext, quotes: QuoteBook, standardOutput: Int32
+    _ scan: FileScan, fastPass: JSONRecordFastPass, context: FormatContext, quotes: QuoteBook, standardOutput: Int32
   ) throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger) {
     let options = context.options
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
@@ -213,20 +164,20 @@ extension JSONLinesFormat {
 
   /// Converts the lines a reader has left, writing them to `sink`.
   private static func convertJSONLinesPart(
-    _ scan: FileScan, reader: JSONLinesByteReader, sink: ByteSink, fastPass: JSONLinesFastPass, context: FormatContext,
+    _ scan: FileScan, reader: JSONLinesByteReader, sink: ByteSink, fastPass: JSONRecordFastPass, context: FormatContext,
     quotes: QuoteBook, meter: ProgressMeter?
   ) throws -> PartResult {
     let options = context.options
     let recordConverter = context.recordConverter
     var ticker = ProgressMeter.Ticker(meter, from: reader.nextOffset)
     let writer = JSONAnnotatingWriter(sink: sink)
-    let locator = JSONFormat.fieldLocator(options)
+    let locator = JSONRecords.fieldLocator(options)
     let parser = scan.amountParser(currencies: options.currencies)
     // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
     var counts = RunReport.Counts()
     var withoutDate = 0
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
-    /// Writes one line through the general path (``JSONFormat/convertJSON(_:context:quotes:standardOutput:)``).
+    /// Writes one line through the general path (``JSONRecords/convertFile(_:scan:context:quotes:standardOutput:)``).
     func writeGeneral(_ line: JSONLinesByteReader.Line) throws {
       if line.isBlank {
         try sink.write(line.bytes)
@@ -257,7 +208,7 @@ extension JSONLinesFormat {
   /// Converts a file's lines in parts on several threads (see
   /// ``convertJSONLines(_:fastPass:context:quotes:standardOutput:)``).
   private static func convertJSONLinesInParts(
-    _ scan: FileScan, first: JSONLinesByteReader, sink: ByteSink, fastPass: JSONLinesFastPass, context: FormatContext,
+    _ scan: FileScan, first: JSONLinesByteReader, sink: ByteSink, fastPass: JSONRecordFastPass, context: FormatContext,
     quotes: QuoteBook, meter: ProgressMeter?
   ) throws -> PartResult {
     let starts = scan.partStarts

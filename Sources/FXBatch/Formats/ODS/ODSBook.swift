@@ -25,7 +25,7 @@ struct ODSBook {
       package = try ZipPackage(path: readPath)
       if verify { try package.inflateEveryEntry() }
     } catch {
-      throw XLSXBook.fileError(error.description, readPath: readPath, displayPath: displayPath)
+      throw FileError.package(error.description, readPath: readPath, displayPath: displayPath)
     }
     let mediaType: String
     do throws(ZipError) {
@@ -33,7 +33,7 @@ struct ODSBook {
       mediaType =
         try entry.map { entry throws(ZipError) in String(decoding: try package.contents(of: entry), as: UTF8.self) } ?? ""
     } catch {
-      throw XLSXBook.fileError(error.description, readPath: readPath, displayPath: displayPath)
+      throw FileError.package(error.description, readPath: readPath, displayPath: displayPath)
     }
     guard mediaType == Self.mediaType || mediaType == Self.mediaType + "-template" else {
       if package.entry(named: "xl/workbook.xml") != nil {
@@ -82,6 +82,6 @@ struct ODSBook {
 
   /// An error of the content as a ``FileError`` of the file the user named.
   func fileError(_ error: ODSError) -> FileError {
-    XLSXBook.fileError(error.description, readPath: package.path, displayPath: displayPath)
+    FileError.package(error.description, readPath: package.path, displayPath: displayPath)
   }
 }

@@ -6,7 +6,7 @@
 /// used column are cut to make room (the part past the fx_* cells is kept). Memory holds one chunk and one row
 /// element.
 ///
-/// Tags are found by ``XLSXSheetRewriter``'s scanner (quoted attribute values, comments, CDATA sections,
+/// Tags are found by ``XMLMarkup/end(in:from:)`` (quoted attribute values, comments, CDATA sections,
 /// processing instructions); libxml2 has read the part in pass 1, so it is well-formed XML. The cells it writes
 /// and styles use the `table:`, `office:`, `text:`, `style:` and `number:` prefixes, which it checks the document binds to ODF's namespaces.
 struct ODSContentRewriter {

@@ -1,8 +1,8 @@
-/// Why the content of an `.ods` spreadsheet cannot be read: its package or XML refused it (``XLSXError``, the
+/// Why the content of an `.ods` spreadsheet cannot be read: its package or XML refused it (``WorkbookError``, the
 /// shared part reader's), or a table's rows and cells are malformed.
 public enum ODSError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The package or the XML of `content.xml` refused (a zip bomb, a DTD, malformed XML, …).
-  case part(XLSXError)
+  case part(WorkbookError)
   /// An element of the table whose attributes or content cannot be read.
   case malformed(path: String, entry: String, line: Int, reason: String)
   /// A row or column that holds values past the last row (1048576) or column (16384) of a sheet.

@@ -10,12 +10,19 @@ enum ODSFormat: FileFormat {
   static let format = RecordFormat.ods
   static let displayName = "ODS"
   static let fileExtensions = ["ods"]
+  static let kind = FormatKind.package
+  /// OpenDocument's spreadsheet template, which fxbatch does not write.
+  static let relatedExtensions = ["ots"]
+  static let options: FormatOptions = [.headerRow]
 
   /// A zip whose first entry is `mimetype` holding the spreadsheet media type (ODF 1.3 part 2, 3.3: stored,
   /// first, so that its bytes stand at offset 38 of the file).
   static func recognizes(raw: ArraySlice<UInt8>, content: ArraySlice<UInt8>, recordsPath: [String]) -> Bool {
     isOpenDocumentPackage(raw) && raw.dropFirst(38).starts(with: ODSBook.mediaType.utf8)
   }
+
+  /// Any OpenDocument package (a text document, a presentation), which ODS's reader refuses for what it is.
+  static func claimsPackage(_ prefix: ArraySlice<UInt8>) -> Bool { isOpenDocumentPackage(prefix) }
 
   /// Whether a file starts as an OpenDocument package of any kind: a zip whose first entry is `mimetype`.
   static func isOpenDocumentPackage(_ raw: ArraySlice<UInt8>) -> Bool {
@@ -55,7 +62,7 @@ enum ODSFormat: FileFormat {
     do { try ODSContentRewriter.checkRoot(of: try book.package.stream(book.contentEntry)) } catch let error as FileError {
       throw FileError(path: file.displayPath, message: error.message)
     } catch {
-      throw XLSXBook.fileError("\(error)", readPath: file.readPath, displayPath: file.displayPath)
+      throw FileError.package("\(error)", readPath: file.readPath, displayPath: file.displayPath)
     }
     return result
   }
@@ -101,8 +108,8 @@ enum ODSFormat: FileFormat {
         of: element.row(offset, columns: columns), mapping: details.mapping,
         cellName: { cell in
           let column = cell.reference.column
-          guard records > 1, let from = XLSXCellReference(column: column, row: first),
-            let to = XLSXCellReference(column: column, row: last)
+          guard records > 1, let from = CellReference(column: column, row: first),
+            let to = CellReference(column: column, row: last)
           else { return "cell \(cell.reference)" }
           return "cells \(from):\(to) (a repeated row)"
         })
@@ -124,7 +131,7 @@ enum ODSFormat: FileFormat {
     guard let book = try? ODSBook(readPath: path, displayPath: path), let table = try? book.table(context.options.sheet)
     else { return false }
     // Blank row elements are passed over without making their cells.
-    return WorkbookRecords.isAnnotated(nextRow: { () throws -> XLSXRow? in
+    return WorkbookRecords.isAnnotated(nextRow: { () throws -> SheetRow? in
       while let element = try table.nextElement() {
         if !element.isBlank { return element.row(0) }
       }

@@ -1,5 +1,5 @@
 /// Splits an XML part into pieces as it inflates: runs of character data, and markup (a tag, a comment, a
-/// CDATA section, a processing instruction) whole, found by ``XLSXSheetRewriter/tagEnd(in:from:)``. Memory holds
+/// CDATA section, a processing instruction) whole, found by ``XMLMarkup/end(in:from:)``. Memory holds
 /// one chunk and one piece.
 struct ODSMarkupScanner {
   private let stream: ZipEntryStream
@@ -18,7 +18,7 @@ struct ODSMarkupScanner {
       if start < buffer.count {
         if buffer[start] != UInt8(ascii: "<") {
           if let open = buffer[start...].firstIndex(of: UInt8(ascii: "<")) { return take(upTo: open) }
-        } else if let end = XLSXSheetRewriter.tagEnd(in: buffer, from: start) {
+        } else if let end = XMLMarkup.end(in: buffer, from: start) {
           return take(upTo: end)
         }
       }
@@ -127,7 +127,7 @@ struct ODSMarkupScanner {
     guard !ended else { return false }
     let got: Int
     do { got = try stream.read(into: &chunk) } catch {
-      throw XLSXBook.fileError(error.description, readPath: stream.package.path, displayPath: stream.package.path)
+      throw FileError.package(error.description, readPath: stream.package.path, displayPath: stream.package.path)
     }
     guard got > 0 else {
       ended = true

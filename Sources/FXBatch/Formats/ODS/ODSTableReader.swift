@@ -18,21 +18,21 @@ struct ODSRowElement: Equatable {
 
   /// The row `offset` rows after its first (each of a repeated row's rows holds the same cells), with its cells
   /// in the first `columns` columns.
-  func row(_ offset: Int, columns: Int = .max) -> XLSXRow {
-    var cells: [XLSXCell] = []
+  func row(_ offset: Int, columns: Int = .max) -> SheetRow {
+    var cells: [SheetCell] = []
     for run in runs where run.column < columns {
       for column in run.column..<min(run.column + run.count, columns) {
-        if let reference = XLSXCellReference(column: column, row: number + offset) {
-          cells.append(XLSXCell(reference: reference, style: 0, value: run.value))
+        if let reference = CellReference(column: column, row: number + offset) {
+          cells.append(SheetCell(reference: reference, style: 0, value: run.value))
         }
       }
     }
-    return XLSXRow(number: number + offset, cells: cells)
+    return SheetRow(number: number + offset, cells: cells)
   }
 }
 
 /// Reads one table (a sheet) of an `.ods` spreadsheet's `content.xml` as it inflates, row element by row
-/// element, through libxml2's streaming reader (``XLSXPartReader``), so that memory holds one row.
+/// element, through libxml2's streaming reader (``PackagePartReader``), so that memory holds one row.
 ///
 /// Rows are the `table:table-row` elements of the table at any depth of its row groups (`table:table-row-group`,
 /// `table:table-header-rows`, `table:table-rows`); cells are `table:table-cell` and `table:covered-table-cell`
@@ -55,7 +55,7 @@ final class ODSTableReader {
   static let textNamespace: StaticString = "urn:oasis:names:tc:opendocument:xmlns:text:1.0"
   static let calcextNamespace: StaticString = "urn:org:documentfoundation:names:experimental:calc:xmlns:calcext:1.0"
 
-  private let part: XLSXPartReader
+  private let part: PackagePartReader
   /// The table's name and its place among the spreadsheet's tables, from 0.
   let name: String
   let index: Int
@@ -71,8 +71,8 @@ final class ODSTableReader {
   ///
   /// - Throws: ``ODSError``.
   init?(package: ZipPackage, entry: ZipEntry, choice: Choice) throws(ODSError) {
-    let part: XLSXPartReader
-    do { part = try XLSXPartReader(package: package, entry: entry) } catch { throw .part(error) }
+    let part: PackagePartReader
+    do { part = try PackagePartReader(package: package, entry: entry) } catch { throw .part(error) }
     self.part = part
     var found: (name: String, index: Int, depth: Int)? = nil
     var index = 0
@@ -94,8 +94,8 @@ final class ODSTableReader {
 
   /// The names of a spreadsheet's tables, in order.
   static func tableNames(package: ZipPackage, entry: ZipEntry) throws(ODSError) -> [String] {
-    let part: XLSXPartReader
-    do { part = try XLSXPartReader(package: package, entry: entry) } catch { throw .part(error) }
+    let part: PackagePartReader
+    do { part = try PackagePartReader(package: package, entry: entry) } catch { throw .part(error) }
     var names: [String] = []
     try forEachTable(part) { () throws(ODSError) -> Bool in
       names.append(part.attribute("name", namespace: tableNamespace) ?? "")
@@ -106,7 +106,7 @@ final class ODSTableReader {
 
   /// Calls `body` on each table element of the spreadsheet (the reader on its start tag) until it says `true`,
   /// skipping the tables it does not take.
-  private static func forEachTable(_ part: XLSXPartReader, _ body: () throws(ODSError) -> Bool) throws(ODSError) {
+  private static func forEachTable(_ part: PackagePartReader, _ body: () throws(ODSError) -> Bool) throws(ODSError) {
     var spreadsheetDepth: Int? = nil
     do {
       while try part.read() {
@@ -128,7 +128,7 @@ final class ODSTableReader {
   /// The next row of the table, a repeated row element's rows one by one (a blank one as its first row only).
   ///
   /// - Throws: ``ODSError``.
-  func nextRow() throws(ODSError) -> XLSXRow? {
+  func nextRow() throws(ODSError) -> SheetRow? {
     if let (element, offset) = repeating, offset < element.repeated {
       repeating = (element, offset + 1)
       return element.row(offset)
@@ -172,7 +172,7 @@ final class ODSTableReader {
   ///
   /// - Throws: ``ODSError``.
   func readToEnd() throws(ODSError) {
-    do throws(XLSXError) {
+    do throws(WorkbookError) {
       while try part.read() {}
     } catch {
       throw .part(error)
@@ -208,19 +208,19 @@ final class ODSTableReader {
       }
       let count = try repetition("number-columns-repeated")
       if let value = try cellValue(covered: covered) {
-        guard repeated - 1 <= XLSXCellReference.rowCount - number, count <= XLSXCellReference.columnCount - column
+        guard repeated - 1 <= CellReference.rowCount - number, count <= CellReference.columnCount - column
         else {
           throw .beyondSheet(
             path: part.path, entry: part.entry, line: line,
             reason:
-              count > XLSXCellReference.columnCount - column
+              count > CellReference.columnCount - column
               ? "row \(number) has a cell with a value in column \(column + count)"
               : "row \(number), repeated, has cells with a value down to row \(number + repeated - 1)"
           )
         }
         runs.append(WorkbookRecords.CellRun(column: column, count: count, value: value))
       }
-      column += min(count, XLSXCellReference.columnCount + 1 - column)
+      column += min(count, CellReference.columnCount + 1 - column)
     }
     return ODSRowElement(number: number, repeated: repeated, runs: runs)
   }
@@ -228,11 +228,11 @@ final class ODSTableReader {
   /// The number of the row after a row element of `repeated` rows starting at `number`. Counts past any sheet
   /// saturate (without overflow): such rows can only be blank, as a used one is refused.
   static func row(after number: Int, repeated: Int) -> Int {
-    number > XLSXCellReference.rowCount ? number : number + min(repeated, XLSXCellReference.rowCount)
+    number > CellReference.rowCount ? number : number + min(repeated, CellReference.rowCount)
   }
 
   /// The value of the cell element the reader is on, read to its end; `nil` for an unused cell.
-  private func cellValue(covered: Bool) throws(ODSError) -> XLSXCellValue? {
+  private func cellValue(covered: Bool) throws(ODSError) -> SheetCellValue? {
     let type = part.attribute("value-type", namespace: Self.officeNamespace)
     let calcextType = part.attribute("value-type", namespace: Self.calcextNamespace)
     let formula = part.attribute("formula", namespace: Self.tableNamespace)
@@ -319,12 +319,12 @@ final class ODSTableReader {
     return paragraphs.joined(separator: "\n")
   }
 
-  /// Reads the nodes inside the element the reader is on, calling `body` on each (``XLSXPartReader/forEachNodeInside(_:)``
+  /// Reads the nodes inside the element the reader is on, calling `body` on each (``PackagePartReader/forEachNodeInside(_:)``
   /// with this reader's errors); `inside {}` skips the element.
   private func inside(_ body: () throws(ODSError) -> Void) throws(ODSError) {
     var failure: ODSError? = nil
-    do throws(XLSXError) {
-      try part.forEachNodeInside { () throws(XLSXError) in
+    do throws(WorkbookError) {
+      try part.forEachNodeInside { () throws(WorkbookError) in
         do throws(ODSError) { try body() } catch {
           failure = error
           throw .missingPart(path: part.path, part: part.entry)
@@ -335,11 +335,11 @@ final class ODSTableReader {
     }
   }
 
-  /// An error of the reader or of ``XLSXPartReader`` as this reader's.
-  private static func odsError(_ error: any Error, part: XLSXPartReader) -> ODSError {
+  /// An error of the reader or of ``PackagePartReader`` as this reader's.
+  private static func odsError(_ error: any Error, part: PackagePartReader) -> ODSError {
     switch error {
     case let error as ODSError: return error
-    case let error as XLSXError: return .part(error)
+    case let error as WorkbookError: return .part(error)
     default: return .malformed(path: part.path, entry: part.entry, line: part.line, reason: "\(error)")
     }
   }

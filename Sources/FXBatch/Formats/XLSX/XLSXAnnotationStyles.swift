@@ -46,7 +46,7 @@ struct XLSXAnnotationStyles: Equatable {
     var numFmtCount = 0
     var index = 0
     while let open = part[index...].firstIndex(of: UInt8(ascii: "<")) {
-      guard let end = XLSXSheetRewriter.tagEnd(in: part, from: open) else { return nil }
+      guard let end = XMLMarkup.end(in: part, from: open) else { return nil }
       index = end
       let tag = Array(part[open..<end])
       let name = XLSXSheetRewriter.name(of: tag)

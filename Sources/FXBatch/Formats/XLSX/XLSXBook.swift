@@ -41,7 +41,7 @@ struct XLSXBook {
     } catch let error as FileError {
       throw error
     } catch {
-      throw Self.fileError("\(error)", readPath: readPath, displayPath: displayPath)
+      throw FileError.package("\(error)", readPath: readPath, displayPath: displayPath)
     }
     let found: (workbook: XLSXWorkbook, sheet: XLSXWorkbook.Sheet, entry: ZipEntry)
     do { found = try Self.findSheet(sheet, in: package, readPath: readPath, displayPath: displayPath) } catch {
@@ -54,7 +54,7 @@ struct XLSXBook {
     sheetEntry = found.entry
     if verify { try Self.verify(package, except: found.entry, readPath: readPath, displayPath: displayPath) }
     let package = package
-    do throws(XLSXError) {
+    do throws(WorkbookError) {
       var strings = XLSXSharedStrings(strings: [])
       if let entry = workbook.sharedStringsEntry.flatMap(package.entry(named:)) {
         strings = try XLSXSharedStrings.read(from: package, entry: entry)
@@ -66,7 +66,7 @@ struct XLSXBook {
       }
       dateStyles = styles
     } catch {
-      throw Self.fileError(error.description, readPath: readPath, displayPath: displayPath)
+      throw FileError.package(error.description, readPath: readPath, displayPath: displayPath)
     }
   }
 
@@ -76,7 +76,7 @@ struct XLSXBook {
   {
     let workbook: XLSXWorkbook
     do { workbook = try XLSXWorkbook.read(from: package) } catch {
-      throw Self.fileError(error.description, readPath: readPath, displayPath: displayPath)
+      throw FileError.package(error.description, readPath: readPath, displayPath: displayPath)
     }
     let chosen = try Self.choose(choice, in: workbook.sheets, displayPath: displayPath)
     guard let name = chosen.entry, let entry = package.entry(named: name) else {
@@ -101,7 +101,7 @@ struct XLSXBook {
     throws(FileError)
   {
     do { try package.inflateEveryEntry(except: skipped) } catch {
-      throw Self.fileError(error.description, readPath: readPath, displayPath: displayPath)
+      throw FileError.package(error.description, readPath: readPath, displayPath: displayPath)
     }
   }
 
@@ -130,28 +130,21 @@ struct XLSXBook {
   }
 
   /// An error of the package or its parts as a ``FileError`` of the file the user named.
-  func fileError(_ error: XLSXError) -> FileError {
-    Self.fileError(error.description, readPath: package.path, displayPath: displayPath)
-  }
-
-  /// A package's one-line reason (`PATH: error: reason`) as a ``FileError`` of the file the user named.
-  static func fileError(_ description: String, readPath: String, displayPath: String) -> FileError {
-    let prefix = "\(readPath): error: "
-    let message = description.hasPrefix(prefix) ? String(description.dropFirst(prefix.count)) : description
-    return FileError(path: displayPath, message: message)
+  func fileError(_ error: WorkbookError) -> FileError {
+    FileError.package(error.description, readPath: package.path, displayPath: displayPath)
   }
 
   // MARK: Cells
 
   /// The header's text of a cell (``WorkbookRecords/headerName(_:)``).
-  static func headerName(_ cell: XLSXCell) -> String { WorkbookRecords.headerName(cell) }
+  static func headerName(_ cell: SheetCell) -> String { WorkbookRecords.headerName(cell) }
 
   /// Whether a row has no value at all (``WorkbookRecords/isBlank(_:)``).
-  static func isBlank(_ row: XLSXRow) -> Bool { WorkbookRecords.isBlank(row) }
+  static func isBlank(_ row: SheetRow) -> Bool { WorkbookRecords.isBlank(row) }
 
   /// The fields of a record row (``WorkbookRecords/fields(of:mapping:dateField:)``): a number in a
   /// date-formatted cell of the date field is its day (elsewhere it is the number it holds).
-  func fields(of row: XLSXRow, mapping: FieldMapping) -> RecordFields {
+  func fields(of row: SheetRow, mapping: FieldMapping) -> RecordFields {
     WorkbookRecords.fields(of: row, mapping: mapping) { cell, text in
       guard dateStyles.contains(cell.style) else { return .number(text) }
       guard let day = dateSystem.day(ofSerial: text) else {
@@ -162,7 +155,7 @@ struct XLSXBook {
   }
 
   /// A cell's text as evidence for ``FieldSamples``: a number in a date style as its day.
-  func sampleText(of cell: XLSXCell) -> String? {
+  func sampleText(of cell: SheetCell) -> String? {
     if case .number(let text) = cell.value, dateStyles.contains(cell.style) {
       return dateSystem.day(ofSerial: text)?.description ?? text
     }

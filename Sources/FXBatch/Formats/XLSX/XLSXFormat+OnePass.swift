@@ -66,7 +66,7 @@ extension XLSXFormat {
     }
     do {
       while let item = try scanner.next() {
-        var whole: XLSXRow? = nil
+        var whole: SheetRow? = nil
         switch item {
         case .dimension(let range):
           if !decided, !rowsBegun {

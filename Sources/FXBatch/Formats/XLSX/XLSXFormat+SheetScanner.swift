@@ -40,7 +40,7 @@ extension XLSXFormat {
   static func addRow(
     _ scanner: borrowing XLSXSheetScanner, to state: inout WorkbookRecords.ScanState, decoder: inout XLSXRowDecoder?,
     book: XLSXBook, context: FormatContext
-  ) throws(XLSXError) -> XLSXRow? {
+  ) throws(WorkbookError) -> SheetRow? {
     if !state.needsWholeRow, scanner.rowIsSimple, scanner.rowHasValue, let last = scanner.cells.last {
       if decoder == nil {
         decoder = XLSXRowDecoder(book: book, mapping: state.mapping, normalizer: context.recordNormalizer)
@@ -64,17 +64,17 @@ extension XLSXFormat {
   }
 
   /// A row the simple rules did not convert, read whole (the same bytes pass 1 read and placed).
-  static func wholeRow(_ scanner: borrowing XLSXSheetScanner, book: XLSXBook, scan: FileScan) throws(FileError) -> XLSXRow {
+  static func wholeRow(_ scanner: borrowing XLSXSheetScanner, book: XLSXBook, scan: FileScan) throws(FileError) -> SheetRow {
     do { return try collectedRow(scanner, book: book) } catch { throw sheetChanged(scan.displayPath) }
   }
 
   /// The scanner's row read whole by ``XLSXRowCollector``.
-  private static func collectedRow(_ scanner: borrowing XLSXSheetScanner, book: XLSXBook) throws(XLSXError) -> XLSXRow {
+  private static func collectedRow(_ scanner: borrowing XLSXSheetScanner, book: XLSXBook) throws(WorkbookError) -> SheetRow {
     try collectedRow(Array(scanner.bytes.slice(scanner.rowRange).buffer), after: scanner.rowPreviousRow, book: book)
   }
 
   /// A row's bytes (`<row …>…</row>`) read whole by ``XLSXRowCollector``, after row `previous`.
-  static func collectedRow(_ bytes: [UInt8], after previous: Int, book: XLSXBook) throws(XLSXError) -> XLSXRow {
+  static func collectedRow(_ bytes: [UInt8], after previous: Int, book: XLSXBook) throws(WorkbookError) -> SheetRow {
     try XLSXRowCollector.row(
       bytes, after: previous, sharedStrings: book.sharedStrings, path: book.package.path, entry: book.sheetEntry.name)
   }
@@ -106,7 +106,7 @@ extension XLSXFormat {
       let item: XLSXSheetScanner.Item?
       do { item = try scanner.next() } catch {
         if case .package(let error) = error {
-          throw XLSXBook.fileError(error.description, readPath: scan.readPath, displayPath: scan.displayPath)
+          throw FileError.package(error.description, readPath: scan.readPath, displayPath: scan.displayPath)
         }
         throw sheetChanged(scan.displayPath)
       }

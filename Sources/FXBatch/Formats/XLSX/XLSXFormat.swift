@@ -9,6 +9,10 @@ enum XLSXFormat: FileFormat {
   static let format = RecordFormat.xlsx
   static let displayName = "XLSX"
   static let fileExtensions = ["xlsx"]
+  static let kind = FormatKind.package
+  /// Excel's other workbooks (and Numbers'), which fxbatch does not write.
+  static let relatedExtensions = ["xls", "xlsm", "xlsb", "xltx", "xltm", "numbers"]
+  static let options: FormatOptions = [.headerRow]
 
   /// A zip package (or a Compound File): no other format is a zip, and the package then says what it is when it
   /// is no `.xlsx` workbook (a legacy `.xls`, a password-protected workbook, an `.xlsb`, an `.ods`).
@@ -40,12 +44,12 @@ enum XLSXFormat: FileFormat {
     return try WorkbookRecords.scan(
       file, context: context, format: format, sheetName: book.sheetName, otherSheets: { book.otherSheetNames },
       nextRow: { _ throws(FileError) in
-        do throws(XLSXError) { return try reader.nextRow().map(WorkbookRecords.ScannedRow.init) } catch {
+        do throws(WorkbookError) { return try reader.nextRow().map(WorkbookRecords.ScannedRow.init) } catch {
           throw book.fileError(error)
         }
       }, fields: book.fields(of:mapping:), cellText: book.sampleText(of:),
       finish: { () throws(FileError) in
-        do throws(XLSXError) { try reader.finish() } catch { throw book.fileError(error) }
+        do throws(WorkbookError) { try reader.finish() } catch { throw book.fileError(error) }
       })
   }
 
@@ -62,7 +66,7 @@ enum XLSXFormat: FileFormat {
     // (XLSXRowCollector, or the scanner's rows); pass 1 read and checked the part.
     let stream: ZipEntryStream
     do { stream = try book.package.stream(book.sheetEntry) } catch {
-      throw XLSXBook.fileError(error.description, readPath: scan.readPath, displayPath: scan.displayPath)
+      throw FileError.package(error.description, readPath: scan.readPath, displayPath: scan.displayPath)
     }
     if details.sheetScanned {
       try rewriteScanned(
@@ -73,7 +77,7 @@ enum XLSXFormat: FileFormat {
     } else {
       /// Appends the fx_* cells of one row of the sheet (none for the rows before the header and blank rows).
       var buffer = ByteBuffer(capacity: 1 << 10)
-      func cells(row: XLSXRow, prefix: [UInt8], markup: inout [UInt8]) throws(FileError) {
+      func cells(row: SheetRow, prefix: [UInt8], markup: inout [UInt8]) throws(FileError) {
         guard conversion.convertRow(row) else { return }
         buffer.removeAll()
         prefix.withUnsafeBufferPointer { conversion.appendCells(row: row.number, prefix: ByteView($0), markup: &buffer) }

@@ -19,7 +19,7 @@ struct XLSXRowCollector {
 
   /// The row being read: its number and its cells so far.
   private(set) var number = 0
-  private(set) var cells: [XLSXCell] = []
+  private(set) var cells: [SheetCell] = []
   private var previousRow = 0
 
   /// What the reader is inside of, in a cell.
@@ -57,17 +57,17 @@ struct XLSXRowCollector {
   /// instruction).
   ///
   /// - Parameter previousRow: the number of the row before it.
-  /// - Throws: ``XLSXError`` for a row or cell out of place, or a shared string the table does not have.
+  /// - Throws: ``WorkbookError`` for a row or cell out of place, or a shared string the table does not have.
   static func row(
     _ element: [UInt8], after previousRow: Int, sharedStrings: XLSXSharedStrings, path: String, entry: String
-  ) throws(XLSXError) -> XLSXRow {
+  ) throws(WorkbookError) -> SheetRow {
     var collector = XLSXRowCollector(sharedStrings: sharedStrings, path: path, entry: entry, previousRow: previousRow)
     var index = 0
     var inRow = false
     while index < element.count {
       guard let open = element[index...].firstIndex(of: UInt8(ascii: "<")) else { break }
       if inRow, open > index { collector.text(element[index..<open], isCDATA: false) }
-      guard let end = XLSXSheetRewriter.tagEnd(in: element, from: open) else { break }
+      guard let end = XMLMarkup.end(in: element, from: open) else { break }
       let markup = open..<end
       index = end
       let name = XLSXSheetRewriter.name(in: element, markup)
@@ -86,11 +86,11 @@ struct XLSXRowCollector {
       }
     }
     collector.endRow()
-    return XLSXRow(number: collector.number, cells: collector.cells)
+    return SheetRow(number: collector.number, cells: collector.cells)
   }
 
   /// A row's start tag (`empty`: `<row …/>`).
-  mutating func startRow(_ tag: ArraySlice<UInt8>) throws(XLSXError) {
+  mutating func startRow(_ tag: ArraySlice<UInt8>) throws(WorkbookError) {
     let text = Self.attribute("r", of: tag)
     guard let row = XLSXSheetReader.rowNumber(text, after: previousRow) else {
       throw .misplacedRow(path: path, entry: entry, line: 0, row: text ?? String(previousRow + 1))
@@ -102,7 +102,7 @@ struct XLSXRowCollector {
   }
 
   /// An element's start tag inside a row (not the row's), by its local name.
-  mutating func startElement(_ local: ArraySlice<UInt8>, tag: ArraySlice<UInt8>, isEmpty: Bool) throws(XLSXError) {
+  mutating func startElement(_ local: ArraySlice<UInt8>, tag: ArraySlice<UInt8>, isEmpty: Bool) throws(WorkbookError) {
     guard inCell else {
       guard local.elementsEqual("c".utf8) else { return }
       inCell = true
@@ -138,7 +138,7 @@ struct XLSXRowCollector {
   }
 
   /// An element's end tag inside a row (not the row's).
-  mutating func endElement() throws(XLSXError) {
+  mutating func endElement() throws(WorkbookError) {
     guard inCell else { return }
     guard depth > 0 else { return try endCell() }
     switch capture {
@@ -179,7 +179,7 @@ struct XLSXRowCollector {
     inCell = false
   }
 
-  private mutating func endCell() throws(XLSXError) {
+  private mutating func endCell() throws(WorkbookError) {
     inCell = false
     cells.append(
       try XLSXSheetReader.cell(

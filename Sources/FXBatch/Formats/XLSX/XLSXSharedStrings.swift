@@ -16,9 +16,9 @@ public struct XLSXSharedStrings: Sendable, Equatable {
   /// - Parameters:
   ///   - package: the workbook.
   ///   - entry: the part (`xl/sharedStrings.xml`, or where the workbook's relationships put it).
-  /// - Throws: ``XLSXError``.
-  public static func read(from package: ZipPackage, entry: ZipEntry) throws(XLSXError) -> XLSXSharedStrings {
-    let part = try XLSXPartReader(package: package, entry: entry)
+  /// - Throws: ``WorkbookError``.
+  public static func read(from package: ZipPackage, entry: ZipEntry) throws(WorkbookError) -> XLSXSharedStrings {
+    let part = try PackagePartReader(package: package, entry: entry)
     var strings: [String] = []
     while try part.read() {
       if part.isElement(XML_READER_TYPE_ELEMENT, named: "si") { strings.append(try part.richText()) }

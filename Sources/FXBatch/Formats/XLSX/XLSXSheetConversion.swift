@@ -54,7 +54,7 @@ final class XLSXSheetConversion {
     mapping = header?.mapping ?? FieldMapping(amount: 0, from: nil, to: nil, date: nil)
     // The fx_* columns' letters, written once; a column past XFD gets no cell (as a reference cannot name it).
     let columns: [[UInt8]?] = AnnotationColumn.allCases.indices.map { offset in
-      XLSXCellReference(column: firstColumn + offset, row: 1).map { Array(XLSXCellReference.letters(ofColumn: $0.column).utf8) }
+      CellReference(column: firstColumn + offset, row: 1).map { Array(CellReference.letters(ofColumn: $0.column).utf8) }
     }
     var styles = XLSXAnnotationStyles.none
     var replacements: [(name: String, content: ZipEntryContent)] = []
@@ -70,7 +70,7 @@ final class XLSXSheetConversion {
       }
       let part: [UInt8]
       do { part = try book.package.contents(of: entry) } catch {
-        throw XLSXBook.fileError(error.description, readPath: scan.readPath, displayPath: scan.displayPath)
+        throw FileError.package(error.description, readPath: scan.readPath, displayPath: scan.displayPath)
       }
       if let added = XLSXAnnotationStyles.adding(to: part) {
         styles = added.styles
@@ -126,7 +126,7 @@ final class XLSXSheetConversion {
   }
 
   private func writeFailure(_ error: ZipError) -> FileError {
-    XLSXBook.fileError(error.description, readPath: outputPath, displayPath: scan.displayPath)
+    FileError.package(error.description, readPath: outputPath, displayPath: scan.displayPath)
   }
 
   /// Hands the markup over to be deflated, with the rows placed in it (``scannedRow(_:whole:markup:rowStart:)``),
@@ -148,7 +148,7 @@ final class XLSXSheetConversion {
   }
 
   /// Converts one row of the sheet; `false` for the rows that get no fx_* cells (before the header, blank).
-  func convertRow(_ row: XLSXRow) -> Bool {
+  func convertRow(_ row: SheetRow) -> Bool {
     guard Self.getsCells(row, headerRow: headerRow) else { return false }
     if row.number == headerRow {
       rows.converter.setHeader()
@@ -159,7 +159,7 @@ final class XLSXSheetConversion {
   }
 
   /// Whether a row gets fx_* cells: the header (their names), and every record row that is not blank.
-  static func getsCells(_ row: XLSXRow, headerRow: Int) -> Bool {
+  static func getsCells(_ row: SheetRow, headerRow: Int) -> Bool {
     row.number == headerRow || (row.number > headerRow && !XLSXBook.isBlank(row))
   }
 
@@ -177,7 +177,7 @@ final class XLSXSheetConversion {
   /// markup, from `rowStart`, go on to its end tag, which follows: its cells go before it.
   ///
   /// - Returns: the row's number, and whether it gets cells.
-  func scannedRow(_ scanner: borrowing XLSXSheetScanner, whole: XLSXRow? = nil, markup: inout ByteBuffer, rowStart: Int)
+  func scannedRow(_ scanner: borrowing XLSXSheetScanner, whole: SheetRow? = nil, markup: inout ByteBuffer, rowStart: Int)
     throws(FileError) -> (number: Int, cells: Bool)
   {
     let number = scanner.rowNumber
@@ -190,7 +190,7 @@ final class XLSXSheetConversion {
       rows.place(row: number, isRecord: true, prefix: prefix(of: scanner), at: markup.count)
       return (number, true)
     }
-    let row: XLSXRow
+    let row: SheetRow
     if let whole { row = whole } else { row = try XLSXFormat.wholeRow(scanner, book: book, scan: scan) }
     guard convertRow(row) else { return (row.number, false) }
     rows.place(row: row.number, isRecord: row.number != headerRow, prefix: prefix(of: scanner), at: markup.count)

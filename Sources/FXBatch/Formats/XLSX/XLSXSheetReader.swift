@@ -1,47 +1,12 @@
 import CLibXML2
 
-/// One cell of a sheet, as its XML stores it.
-public struct XLSXCell: Equatable, Sendable {
-  /// Where it is.
-  public let reference: XLSXCellReference
-  /// Its style's index in the workbook's cell formats (`s`; 0 when it has none): what says a number is a date.
-  public let style: Int
-  /// Its value.
-  public let value: XLSXCellValue
-}
-
-/// A cell's value by its type (`t`, ECMA-376 part 1, 18.18.11), its text exactly as stored.
-public enum XLSXCellValue: Equatable, Sendable {
-  /// A number (`t="n"` or no `t`), as its decimal text (`1234.56`, `4.5E-3`): never through `Double`.
-  case number(String)
-  /// A string: shared (`t="s"`, looked up), inline (`t="inlineStr"`), or a formula's string result (`t="str"`).
-  case text(String)
-  /// A boolean (`t="b"`).
-  case boolean(Bool)
-  /// An error (`t="e"`): `#N/A`, `#DIV/0!`, …
-  case error(String)
-  /// A date written as ISO 8601 text (`t="d"`), which Excel writes only in strict mode.
-  case date(String)
-  /// A formula without a cached value (the file was written by a program that does not compute, as openpyxl).
-  case formulaWithoutValue(formula: String)
-  /// A cell with no value (only a style).
-  case empty
-}
-
-/// A row of a sheet: its number and its cells, left to right (sparse: empty cells are not there).
-public struct XLSXRow: Equatable, Sendable {
-  /// The row's number, from 1.
-  public let number: Int
-  public let cells: [XLSXCell]
-}
-
 /// Reads a worksheet part (`xl/worksheets/sheet1.xml`) row by row as it inflates, so that memory holds one row.
 ///
 /// Rows and cells are placed by their `r` attributes (`<row r="7">`, `<c r="C7">`); one without `r` follows the
 /// one before it, as Excel reads them. A row before or at the row before it, a cell before or at the cell before
 /// it, or a cell reference in another row is refused, as is a shared-string index the table does not have.
 public final class XLSXSheetReader {
-  private let part: XLSXPartReader
+  private let part: PackagePartReader
   private let sharedStrings: XLSXSharedStrings
   private var previousRow = 0
 
@@ -49,40 +14,40 @@ public final class XLSXSheetReader {
   ///   - package: the workbook.
   ///   - entry: the worksheet part.
   ///   - sharedStrings: the workbook's shared strings (empty when it has none).
-  /// - Throws: ``XLSXError``.
-  public init(package: ZipPackage, entry: ZipEntry, sharedStrings: XLSXSharedStrings) throws(XLSXError) {
-    part = try XLSXPartReader(package: package, entry: entry)
+  /// - Throws: ``WorkbookError``.
+  public init(package: ZipPackage, entry: ZipEntry, sharedStrings: XLSXSharedStrings) throws(WorkbookError) {
+    part = try PackagePartReader(package: package, entry: entry)
     self.sharedStrings = sharedStrings
   }
 
   /// The next row, or `nil` after the last one.
   ///
-  /// - Throws: ``XLSXError``.
-  public func nextRow() throws(XLSXError) -> XLSXRow? {
+  /// - Throws: ``WorkbookError``.
+  public func nextRow() throws(WorkbookError) -> SheetRow? {
     while try part.read() {
       guard part.isElement(XML_READER_TYPE_ELEMENT, named: "row") else { continue }
       let number = try rowNumber()
       previousRow = number
-      var cells: [XLSXCell] = []
-      try part.forEachNodeInside { () throws(XLSXError) in
+      var cells: [SheetCell] = []
+      try part.forEachNodeInside { () throws(WorkbookError) in
         guard part.isElement(XML_READER_TYPE_ELEMENT, named: "c") else { return }
         cells.append(try cell(row: number, after: cells.last?.reference.column ?? -1))
       }
-      return XLSXRow(number: number, cells: cells)
+      return SheetRow(number: number, cells: cells)
     }
     return nil
   }
 
   /// Reads the part to its end after the last row, checking its entry's size and checksum there.
   ///
-  /// - Throws: ``XLSXError``.
-  public func finish() throws(XLSXError) {
+  /// - Throws: ``WorkbookError``.
+  public func finish() throws(WorkbookError) {
     while try part.read() {}
     try part.readToEnd()
   }
 
   /// The number of the row element the reader is on.
-  private func rowNumber() throws(XLSXError) -> Int {
+  private func rowNumber() throws(WorkbookError) -> Int {
     guard let number = Self.rowNumber(part.attribute("r"), after: previousRow) else {
       throw .misplacedRow(
         path: part.path, entry: part.entry, line: part.line, row: part.attribute("r") ?? String(previousRow + 1))
@@ -93,13 +58,13 @@ public final class XLSXSheetReader {
   /// A row's number from its `r` attribute (`nil`: none, then the row after `previous`); `nil` when it is not
   /// after `previous` or past the last row. Every reader of sheets places rows by this rule.
   static func rowNumber(_ text: String?, after previous: Int) -> Int? {
-    guard let text else { return previous < XLSXCellReference.rowCount ? previous + 1 : nil }
-    guard let number = Int(text), number > previous, number <= XLSXCellReference.rowCount else { return nil }
+    guard let text else { return previous < CellReference.rowCount ? previous + 1 : nil }
+    guard let number = Int(text), number > previous, number <= CellReference.rowCount else { return nil }
     return number
   }
 
   /// The cell element the reader is on, read to its end.
-  private func cell(row: Int, after previousColumn: Int) throws(XLSXError) -> XLSXCell {
+  private func cell(row: Int, after previousColumn: Int) throws(WorkbookError) -> SheetCell {
     let line = part.line
     let referenceText = part.attribute("r")
     let type = part.attribute("t")
@@ -107,7 +72,7 @@ public final class XLSXSheetReader {
     var value: String? = nil
     var formula: String? = nil
     var inline: String? = nil
-    try part.forEachNodeInside { () throws(XLSXError) in
+    try part.forEachNodeInside { () throws(WorkbookError) in
       if part.isElement(XML_READER_TYPE_ELEMENT, named: "v") {
         value = try part.elementText()
       } else if part.isElement(XML_READER_TYPE_ELEMENT, named: "f") {
@@ -122,17 +87,17 @@ public final class XLSXSheetReader {
   }
 
   /// A cell from its attributes (`r`, `t`, `s`, as written, `nil` when absent) and the text of its `<v>`,
-  /// `<f>` and `<is>` (``XLSXPartReader/richText()``): every reader of sheets makes cells by this rule.
+  /// `<f>` and `<is>` (``PackagePartReader/richText()``): every reader of sheets makes cells by this rule.
   ///
-  /// - Throws: ``XLSXError`` for a reference out of place, a shared string the table does not have, or a value of a
+  /// - Throws: ``WorkbookError`` for a reference out of place, a shared string the table does not have, or a value of a
   ///   type no sheet has.
   static func cell(
     reference referenceText: String?, type: String?, style: String?, value: String?, formula: String?, inline: String?,
     row: Int, after previousColumn: Int, sharedStrings: XLSXSharedStrings, path: String, entry: String, line: Int
-  ) throws(XLSXError) -> XLSXCell {
+  ) throws(WorkbookError) -> SheetCell {
     let reference = try cellReference(
       referenceText, row: row, after: previousColumn, path: path, entry: entry, line: line)
-    return XLSXCell(
+    return SheetCell(
       reference: reference, style: style.flatMap { Int($0) } ?? 0,
       value: try cellValue(
         type: type ?? "n", value: value, formula: formula, inline: inline, reference: reference,
@@ -142,14 +107,14 @@ public final class XLSXSheetReader {
   /// Where a cell is: its `r`, else the column after the previous cell's.
   private static func cellReference(
     _ text: String?, row: Int, after previousColumn: Int, path: String, entry: String, line: Int
-  ) throws(XLSXError) -> XLSXCellReference {
+  ) throws(WorkbookError) -> CellReference {
     guard let text else {
-      guard let reference = XLSXCellReference(column: previousColumn + 1, row: row) else {
+      guard let reference = CellReference(column: previousColumn + 1, row: row) else {
         throw .misplacedCell(path: path, entry: entry, line: line, reference: "(none)", reason: "past the last column, XFD")
       }
       return reference
     }
-    guard let reference = XLSXCellReference(text) else {
+    guard let reference = CellReference(text) else {
       throw .misplacedCell(path: path, entry: entry, line: line, reference: text, reason: "not a cell (A1 to XFD1048576)")
     }
     guard reference.row == row else {
@@ -163,7 +128,7 @@ public final class XLSXSheetReader {
 
   /// A value without the XML white space (space, tab, line feed, carriage return) around it.
   private static func collapsingSpace(_ value: String) -> String {
-    let isSpace = XMLSimpleScanner.isSpace
+    let isSpace = XMLCharacterRule.isSpace
     let bytes = value.utf8
     guard let first = bytes.first, let last = bytes.last, isSpace(first) || isSpace(last) else { return value }
     guard let start = bytes.firstIndex(where: { !isSpace($0) }), let end = bytes.lastIndex(where: { !isSpace($0) })
@@ -173,10 +138,10 @@ public final class XLSXSheetReader {
 
   /// A cell's value from its type and the text of its `<v>`, `<f>` and `<is>`.
   private static func cellValue(
-    type: String, value: String?, formula: String?, inline: String?, reference: XLSXCellReference,
+    type: String, value: String?, formula: String?, inline: String?, reference: CellReference,
     sharedStrings: XLSXSharedStrings, path: String, entry: String, line: Int
-  ) throws(XLSXError) -> XLSXCellValue {
-    if type == "inlineStr" { return inline.map(XLSXCellValue.text) ?? .empty }
+  ) throws(WorkbookError) -> SheetCellValue {
+    if type == "inlineStr" { return inline.map(SheetCellValue.text) ?? .empty }
     // The values of numbers, shared-string indexes, booleans and typed dates are XML Schema values whose white
     // space collapses (xsd:double, xsd:int, xsd:boolean, xsd:dateTime): `<v> 389.9 </v>` is 389.9.
     let value = ["n", "s", "b", "d"].contains(type) ? value.map(Self.collapsingSpace) : value

@@ -21,9 +21,9 @@ struct XLSXSheetRewriter {
   ///   - cells: appends to `markup` the cells to append to a row, by its number and the main namespace's prefix
   ///     of its tag (empty, or `x:`); appends nothing for none.
   func rewrite(
-    _ stream: any ZipEntryReading, rows collector: XLSXRowCollector, rowError: (XLSXError) -> FileError,
+    _ stream: any ZipEntryReading, rows collector: XLSXRowCollector, rowError: (WorkbookError) -> FileError,
     write: ([UInt8]) throws(FileError) -> Void,
-    cells: (_ row: XLSXRow, _ prefix: [UInt8], _ markup: inout [UInt8]) throws(FileError) -> Void
+    cells: (_ row: SheetRow, _ prefix: [UInt8], _ markup: inout [UInt8]) throws(FileError) -> Void
   ) throws(FileError) {
     var collector = collector
     var inRow = false
@@ -43,7 +43,7 @@ struct XLSXSheetRewriter {
       guard !ended else { return false }
       let got: Int
       do { got = try stream.read(into: &chunk) } catch {
-        throw XLSXBook.fileError(error.description, readPath: stream.package.path, displayPath: stream.package.path)
+        throw FileError.package(error.description, readPath: stream.package.path, displayPath: stream.package.path)
       }
       if got == 0 {
         ended = true
@@ -77,8 +77,8 @@ struct XLSXSheetRewriter {
       output += buffer[start..<open]
       if inRow, open > start { collector.text(buffer[start..<open], isCDATA: false) }
       start = open
-      var end = Self.tagEnd(in: buffer, from: start)
-      while end == nil, try more() { end = Self.tagEnd(in: buffer, from: start) }
+      var end = XMLMarkup.end(in: buffer, from: start)
+      while end == nil, try more() { end = XMLMarkup.end(in: buffer, from: start) }
       guard let end else {
         output += buffer[start...]
         try flush(all: true)
@@ -92,7 +92,7 @@ struct XLSXSheetRewriter {
         guard isStart else {
           collector.endRow()
           inRow = false
-          try cells(XLSXRow(number: collector.number, cells: collector.cells), prefix, &output)
+          try cells(SheetRow(number: collector.number, cells: collector.cells), prefix, &output)
           output += buffer[markup]
           try flush()
           continue
@@ -101,7 +101,7 @@ struct XLSXSheetRewriter {
           throw rowError(
             .misplacedRow(path: collector.path, entry: collector.entry, line: 0, row: "inside row \(collector.number)"))
         }
-        do throws(XLSXError) { try collector.startRow(buffer[markup]) } catch { throw rowError(error) }
+        do throws(WorkbookError) { try collector.startRow(buffer[markup]) } catch { throw rowError(error) }
         tag.removeAll(keepingCapacity: true)
         tag += buffer[markup]
         prefix = Array(name.prefix)
@@ -114,7 +114,7 @@ struct XLSXSheetRewriter {
           output += tag[..<(tag.count - 2)]
           output.append(UInt8(ascii: ">"))
           let opened = output.count
-          try cells(XLSXRow(number: collector.number, cells: []), prefix, &output)
+          try cells(SheetRow(number: collector.number, cells: []), prefix, &output)
           if output.count == opened {
             output.removeSubrange(before...)
             output += tag
@@ -132,7 +132,7 @@ struct XLSXSheetRewriter {
         if buffer[markup.lowerBound + 1] == UInt8(ascii: "!"), buffer[markup].starts(with: "<![CDATA[".utf8) {
           collector.text(buffer[(markup.lowerBound + 9)..<(markup.upperBound - 3)], isCDATA: true)
         } else if !name.local.isEmpty {
-          do throws(XLSXError) {
+          do throws(WorkbookError) {
             if isStart {
               try collector.startElement(
                 name.local, tag: buffer[markup], isEmpty: buffer[markup.upperBound - 2] == UInt8(ascii: "/"))
@@ -174,7 +174,7 @@ struct XLSXSheetRewriter {
     let tag = Array(tag)
     guard let range = attributeRange("ref", of: tag),
       let last = String(decoding: tag[range], as: UTF8.self).split(separator: ":").last.flatMap({
-        XLSXCellReference(String($0))
+        CellReference(String($0))
       })
     else { return nil }
     return last.column
@@ -183,37 +183,10 @@ struct XLSXSheetRewriter {
   /// A `ref` range (`A1:D5`, `A1`) reaching at least to column `last`.
   static func widened(_ ref: String, to last: Int) -> String {
     let parts = ref.split(separator: ":").map(String.init)
-    guard let first = parts.first.flatMap(XLSXCellReference.init), let end = (parts.last).flatMap(XLSXCellReference.init)
+    guard let first = parts.first.flatMap(CellReference.init), let end = (parts.last).flatMap(CellReference.init)
     else { return ref }
-    let corner = XLSXCellReference(column: max(end.column, last), row: end.row) ?? end
+    let corner = CellReference(column: max(end.column, last), row: end.row) ?? end
     return "\(first):\(corner)"
-  }
-
-  /// The end (one past `>`) of the markup starting with `<` at `start`, or `nil` when the buffer ends first.
-  static func tagEnd(in buffer: [UInt8], from start: Int) -> Int? {
-    func ending(_ terminator: String) -> Int? {
-      let bytes = Array(terminator.utf8)
-      return buffer[(start + 2)...].firstRange(of: bytes)?.upperBound
-    }
-    guard start + 1 < buffer.count else { return nil }
-    if buffer[start + 1] == UInt8(ascii: "!") {
-      guard start + 9 <= buffer.count else { return nil }
-      if buffer[start..<start + 4].elementsEqual("<!--".utf8) { return ending("-->") }
-      if buffer[start..<start + 9].elementsEqual("<![CDATA[".utf8) { return ending("]]>") }
-    }
-    if buffer[start + 1] == UInt8(ascii: "?") { return ending("?>") }
-    var quote: UInt8? = nil
-    for index in (start + 1)..<buffer.count {
-      let byte = buffer[index]
-      if let open = quote {
-        if byte == open { quote = nil }
-      } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-        quote = byte
-      } else if byte == UInt8(ascii: ">") {
-        return index + 1
-      }
-    }
-    return nil
   }
 
   /// The element name of the markup at `range` (`row`, `x:row`; without the `/` of an end tag), whole, its prefix

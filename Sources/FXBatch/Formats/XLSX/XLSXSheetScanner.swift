@@ -249,7 +249,7 @@ struct XLSXSheetScanner {
       phase = .content
       return .markup(start..<position)
     case .epilog:
-      while position < loaded, XMLSimpleScanner.isSpace(bytes[position]) { position += 1 }
+      while position < loaded, XMLCharacterRule.isSpace(bytes[position]) { position += 1 }
       guard position > start else { throw .declined("content after the root element") }
       return .markup(start..<position)
     case .content:
@@ -285,7 +285,7 @@ struct XLSXSheetScanner {
     if try byte(at) == UInt8(ascii: "<"), try byte(at + 1) == UInt8(ascii: "?") {
       at = try declaration(at: at)
     }
-    while XMLSimpleScanner.isSpace(try byte(at)) { at += 1 }
+    while XMLCharacterRule.isSpace(try byte(at)) { at += 1 }
     guard try byte(at) == UInt8(ascii: "<") else { throw .declined("no root element") }
     let tag = try startTag(at: at, isRoot: true)
     guard !tag.isEmptyElement else { throw .declined("an empty root element") }
@@ -336,7 +336,7 @@ struct XLSXSheetScanner {
       }
     }
     if let reference, let number = Self.decimal(bytes.slice(reference)), number > previousRow,
-      number <= XLSXCellReference.rowCount
+      number <= CellReference.rowCount
     {
       rowNumber = number
       // Its digits as a cell reference writes them (at most 7), for cellStart(): little-endian, as word(at:) reads.
@@ -558,7 +558,7 @@ struct XLSXSheetScanner {
       column = column * 26 + Int(letter) + 1
       at += 1
     }
-    guard at > index + 6, column <= XLSXCellReference.columnCount, column - 1 > (cells.last?.column ?? -1),
+    guard at > index + 6, column <= CellReference.columnCount, column - 1 > (cells.last?.column ?? -1),
       bytes.word(at: at, length: rowDigitCount) == rowDigits, bytes[at + rowDigitCount] == UInt8(ascii: "\"")
     else { return nil }
     at += rowDigitCount + 1
@@ -690,9 +690,9 @@ struct XLSXSheetScanner {
     return (kind, isString)
   }
 
-  /// The column of a cell reference in the row being read (``XLSXCellReference`` of it, on row ``rowNumber``);
+  /// The column of a cell reference in the row being read (``CellReference`` of it, on row ``rowNumber``);
   /// `nil` for any other reference. One to three capital letters followed by the row's digits are read at once
-  /// (the digits compared as a word); anything else by ``XLSXCellReference``.
+  /// (the digits compared as a word); anything else by ``CellReference``.
   @inline(__always)
   private func referenceColumn(_ reference: Range<Int>) -> Int? {
     var letters = 0
@@ -705,11 +705,11 @@ struct XLSXSheetScanner {
     }
     if letters > 0, rowDigitCount > 0, reference.count - letters == rowDigitCount,
       bytes.word(at: reference.lowerBound + letters, length: rowDigitCount) == rowDigits,
-      column <= XLSXCellReference.columnCount
+      column <= CellReference.columnCount
     {
       return column - 1
     }
-    guard let found = XLSXCellReference(utf8: bytes.slice(reference)), found.row == rowNumber else { return nil }
+    guard let found = CellReference(utf8: bytes.slice(reference)), found.row == rowNumber else { return nil }
     return found.column
   }
 
@@ -740,7 +740,7 @@ struct XLSXSheetScanner {
       cell.kind = formula ? .other : .empty
       cell.value = 0..<0
     } else if type == .number,
-      XMLSimpleScanner.isSpace(bytes[cell.value.lowerBound]) || XMLSimpleScanner.isSpace(bytes[cell.value.upperBound - 1])
+      XMLCharacterRule.isSpace(bytes[cell.value.lowerBound]) || XMLCharacterRule.isSpace(bytes[cell.value.upperBound - 1])
     {
       // White space around a number collapses by the readers' rules (an XML Schema value).
       rowIsSimple = false
@@ -825,7 +825,7 @@ struct XLSXSheetScanner {
     var at = name.range.upperBound
     while true {
       var spaces = 0
-      while XMLSimpleScanner.isSpace(try byte(at)) {
+      while XMLCharacterRule.isSpace(try byte(at)) {
         at += 1
         spaces += 1
       }
@@ -846,10 +846,10 @@ struct XLSXSheetScanner {
       guard spaces > 0 else { throw .declined("a malformed tag") }
       let attribute = try qualifiedName(at: at)
       at = attribute.range.upperBound
-      while XMLSimpleScanner.isSpace(try self.byte(at)) { at += 1 }
+      while XMLCharacterRule.isSpace(try self.byte(at)) { at += 1 }
       guard try self.byte(at) == UInt8(ascii: "=") else { throw .declined("an attribute without a value") }
       at += 1
-      while XMLSimpleScanner.isSpace(try self.byte(at)) { at += 1 }
+      while XMLCharacterRule.isSpace(try self.byte(at)) { at += 1 }
       let quote = try self.byte(at)
       guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else { throw .declined("an unquoted value") }
       let value = try attributeValue(from: at + 1, quote: quote)
@@ -1025,7 +1025,7 @@ struct XLSXSheetScanner {
       }
     }
     at += last.length
-    while XMLSimpleScanner.isSpace(try byte(at)) { at += 1 }
+    while XMLCharacterRule.isSpace(try byte(at)) { at += 1 }
     guard try byte(at) == UInt8(ascii: ">") else { throw .declined("a mismatched end tag") }
     namesTop = last.start
     open.removeLast()

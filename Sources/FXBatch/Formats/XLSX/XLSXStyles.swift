@@ -10,16 +10,16 @@ public struct XLSXStyles: Equatable, Sendable {
 
   /// Reads a workbook's styles part.
   ///
-  /// - Throws: ``XLSXError``.
-  public static func read(from package: ZipPackage, entry: ZipEntry) throws(XLSXError) -> XLSXStyles {
-    let part = try XLSXPartReader(package: package, entry: entry)
+  /// - Throws: ``WorkbookError``.
+  public static func read(from package: ZipPackage, entry: ZipEntry) throws(WorkbookError) -> XLSXStyles {
+    let part = try PackagePartReader(package: package, entry: entry)
     var customFormats: [Int: String] = [:]
     var formats: [Int] = []
     while try part.read() {
       if part.isElement(XML_READER_TYPE_ELEMENT, named: "numFmt"), let id = part.attribute("numFmtId").flatMap({ Int($0) }) {
         customFormats[id] = part.attribute("formatCode") ?? ""
       } else if part.isElement(XML_READER_TYPE_ELEMENT, named: "cellXfs") {
-        try part.forEachNodeInside { () throws(XLSXError) in
+        try part.forEachNodeInside { () throws(WorkbookError) in
           guard part.isElement(XML_READER_TYPE_ELEMENT, named: "xf") else { return }
           formats.append(part.attribute("numFmtId").flatMap { Int($0) } ?? 0)
           _ = try part.elementText()

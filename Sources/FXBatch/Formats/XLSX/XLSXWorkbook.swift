@@ -32,8 +32,8 @@ public struct XLSXWorkbook: Equatable, Sendable {
 
   /// Reads a package's workbook structure.
   ///
-  /// - Throws: ``XLSXError/missingPart(path:part:)`` when the relationships lead nowhere, or as the parts' reads.
-  public static func read(from package: ZipPackage) throws(XLSXError) -> XLSXWorkbook {
+  /// - Throws: ``WorkbookError/missingPart(path:part:)`` when the relationships lead nowhere, or as the parts' reads.
+  public static func read(from package: ZipPackage) throws(WorkbookError) -> XLSXWorkbook {
     try refuseNamesDifferingInCase(package)
     let root = try relationships(of: "", in: package)
     guard let entry = root.first(where: { $0.type.hasSuffix("/officeDocument") })?.target,
@@ -47,7 +47,7 @@ public struct XLSXWorkbook: Equatable, Sendable {
       worksheets[relationship.id] = relationship.target
     }
     let ids = Set(related.lazy.map(\.id))
-    let part = try XLSXPartReader(package: package, entry: workbook)
+    let part = try PackagePartReader(package: package, entry: workbook)
     var sheets: [Sheet] = []
     var usesDate1904 = false
     while try part.read() {
@@ -83,7 +83,7 @@ public struct XLSXWorkbook: Equatable, Sendable {
   /// Refuses two entries whose names differ only in ASCII case: OPC compares part names case-insensitively
   /// (ECMA-376 part 2, 9.1.1.1.2), so they are one part twice, and which one a reader takes is a guess
   /// (`XL/worksheets/sheet1.xml` beside `xl/worksheets/sheet1.xml` was accepted, the second left in the copy).
-  static func refuseNamesDifferingInCase(_ package: ZipPackage) throws(XLSXError) {
+  static func refuseNamesDifferingInCase(_ package: ZipPackage) throws(WorkbookError) {
     var names: [String: String] = [:]
     for entry in package.entries {
       let folded = String(decoding: entry.name.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
@@ -97,13 +97,13 @@ public struct XLSXWorkbook: Equatable, Sendable {
 
   /// A part's relationships (`<folder>/_rels/<name>.rels`; `_rels/.rels` for the package, `part` ""), their
   /// targets resolved to entry names; none when the part has no relationships part. External targets are left out.
-  static func relationships(of part: String, in package: ZipPackage) throws(XLSXError)
+  static func relationships(of part: String, in package: ZipPackage) throws(WorkbookError)
     -> [(id: String, type: String, target: String)]
   {
     let folder = PathText.directory(of: part)
     let name = PathText.appending("_rels/" + PathText.lastComponent(of: part) + ".rels", to: folder)
     guard let entry = package.entry(named: name) else { return [] }
-    let reader = try XLSXPartReader(package: package, entry: entry)
+    let reader = try PackagePartReader(package: package, entry: entry)
     var relationships: [(id: String, type: String, target: String)] = []
     while try reader.read() {
       guard reader.isElement(XML_READER_TYPE_ELEMENT, named: "Relationship"), reader.attribute("TargetMode") != "External",

@@ -35,6 +35,27 @@ enum XMLFormat: FileFormat {
     return false
   }
 
+  /// UTF-8 (or UTF-16, or a single-byte encoding, as the document declares it) without control characters.
+  static func streamRule(head: ArraySlice<UInt8>, options: BatchOptions, inputPath: String) throws(FileError)
+    -> StreamRule
+  {
+    let encoding: XMLDocumentEncoding
+    do { encoding = try XMLDocumentEncoding.detect(head) } catch {
+      throw FileError(path: inputPath, line: error.line, column: error.column, message: error.message, hint: error.hint)
+    }
+    var rule: StreamRule
+    switch encoding.form {
+    case .utf16LittleEndian: rule = StreamRule(bytes: .utf16(bigEndian: false, refusesControls: true))
+    case .utf16BigEndian: rule = StreamRule(bytes: .utf16(bigEndian: true, refusesControls: true))
+    case .asciiCompatible:
+      rule = StreamRule(bytes: encoding.name == "UTF-8" ? .utf8(refusesControls: true) : .controls)
+    }
+    rule.utf8Wording = "without an encoding declaration is UTF-8"
+    rule.hint =
+      "give --format if the stream is not XML; XML in another encoding declares it (<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>)"
+    return rule
+  }
+
   static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
     let (scan, keys) = try scanXMLFile(
       displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, context: context)

@@ -5,7 +5,7 @@ import CLibXML2
 /// refuses zip bombs, entries that lie about their size and DTDs as they come.
 ///
 /// No network, no entity substitution, no DTD loading (the stream refuses a DTD before libxml2 sees it).
-final class XLSXPartReader {
+final class PackagePartReader {
   /// The package's path and the entry's name, for messages.
   let path: String
   let entry: String
@@ -21,7 +21,7 @@ final class XLSXPartReader {
 
     init(stream: any ZipEntryReading) { self.stream = stream }
 
-    /// Fills libxml2's buffer; −1 after an error of the stream, kept for ``XLSXPartReader/read()``.
+    /// Fills libxml2's buffer; −1 after an error of the stream, kept for ``PackagePartReader/read()``.
     func read(into buffer: UnsafeMutablePointer<CChar>, count: Int) -> Int32 {
       if chunk.count != count { chunk = [UInt8](repeating: 0, count: count) }
       do {
@@ -40,14 +40,14 @@ final class XLSXPartReader {
   static let options = Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue)
 
   /// - Parameter stream: the entry, unread.
-  /// - Throws: ``XLSXError/malformedXML(path:entry:line:column:message:)`` when libxml2 cannot start.
-  init(stream: any ZipEntryReading) throws(XLSXError) {
+  /// - Throws: ``WorkbookError/malformedXML(path:entry:line:column:message:)`` when libxml2 cannot start.
+  init(stream: any ZipEntryReading) throws(WorkbookError) {
     path = stream.package.path
     entry = stream.entry.name
     input = Input(stream: stream)
     LibXML2.ensureInitialized()
     let context = Unmanaged.passUnretained(input).toOpaque()
-    guard let reader = xmlReaderForIO(xlsxPartRead, nil, context, entry, nil, Self.options) else {
+    guard let reader = xmlReaderForIO(packagePartRead, nil, context, entry, nil, Self.options) else {
       throw .malformedXML(path: path, entry: entry, line: 1, column: 1, message: "libxml2 cannot read it")
     }
     LibXML2.quiet(reader)
@@ -56,8 +56,8 @@ final class XLSXPartReader {
 
   /// A reader of a package's entry.
   ///
-  /// - Throws: ``XLSXError/package(_:)`` when the package refuses the entry (past its limits).
-  convenience init(package: ZipPackage, entry: ZipEntry) throws(XLSXError) {
+  /// - Throws: ``WorkbookError/package(_:)`` when the package refuses the entry (past its limits).
+  convenience init(package: ZipPackage, entry: ZipEntry) throws(WorkbookError) {
     let stream: ZipEntryStream
     do { stream = try package.stream(entry) } catch { throw .package(error) }
     try self.init(stream: stream)
@@ -67,9 +67,9 @@ final class XLSXPartReader {
 
   /// Advances to the next node; `false` at the end of the document.
   ///
-  /// - Throws: ``XLSXError/package(_:)`` when the entry's stream refused its bytes,
-  ///   ``XLSXError/malformedXML(path:entry:line:column:message:)`` when libxml2 refused them.
-  func read() throws(XLSXError) -> Bool {
+  /// - Throws: ``WorkbookError/package(_:)`` when the entry's stream refused its bytes,
+  ///   ``WorkbookError/malformedXML(path:entry:line:column:message:)`` when libxml2 refused them.
+  func read() throws(WorkbookError) -> Bool {
     xmlResetLastError()
     let status = xmlTextReaderRead(reader)
     if status == 1 { return true }
@@ -89,8 +89,8 @@ final class XLSXPartReader {
   /// Inflates what is left of the entry after the document's end (libxml2 may stop reading there), so that its
   /// size and checksum are checked as ``ZipEntryStream`` does at its end.
   ///
-  /// - Throws: ``XLSXError/package(_:)``.
-  func readToEnd() throws(XLSXError) {
+  /// - Throws: ``WorkbookError/package(_:)``.
+  func readToEnd() throws(WorkbookError) {
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     do { while try input.stream.read(into: &chunk) > 0 {} } catch { throw .package(error) }
   }
@@ -137,7 +137,7 @@ final class XLSXPartReader {
 
   /// Reads the nodes inside the element the reader is on, up to its end element, calling `body` on each (none for
   /// `<name/>`); `body` may read further, as long as it ends on a node inside the element.
-  func forEachNodeInside(_ body: () throws(XLSXError) -> Void) throws(XLSXError) {
+  func forEachNodeInside(_ body: () throws(WorkbookError) -> Void) throws(WorkbookError) {
     guard !isEmptyElement else { return }
     let start = depth
     while try read() {
@@ -147,32 +147,17 @@ final class XLSXPartReader {
   }
 
   /// The text of the element the reader is on, up to its end (its descendants' text included); "" for `<name/>`.
-  func elementText() throws(XLSXError) -> String {
+  func elementText() throws(WorkbookError) -> String {
     var text = ""
     try forEachNodeInside { if let piece = self.text { text += piece } }
     return text
   }
-
-  /// The text of a rich-text string element (`<si>` in the shared strings, `<is>` in a cell), up to its end: the
-  /// `<t>` elements straight inside it or inside its runs (`<r>`), without the phonetic runs (`<rPh>`), whose
-  /// text is a reading aid for East Asian names and not part of the value (ECMA-376 part 1, 18.4.6).
-  func richText() throws(XLSXError) -> String {
-    var text = ""
-    try forEachNodeInside { () throws(XLSXError) in
-      if isElement(XML_READER_TYPE_ELEMENT, named: "rPh") {
-        _ = try elementText()
-      } else if isElement(XML_READER_TYPE_ELEMENT, named: "t") {
-        text += try elementText()
-      }
-    }
-    return XLSXText.unescaped(text)
-  }
 }
 
-/// libxml2's read callback: `context` is the reader's ``XLSXPartReader/Input``, which the reader keeps alive.
-private func xlsxPartRead(_ context: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ count: Int32)
+/// libxml2's read callback: `context` is the reader's ``PackagePartReader/Input``, which the reader keeps alive.
+private func packagePartRead(_ context: UnsafeMutableRawPointer?, _ buffer: UnsafeMutablePointer<CChar>?, _ count: Int32)
   -> Int32
 {
   guard let context, let buffer, count > 0 else { return -1 }
-  return Unmanaged<XLSXPartReader.Input>.fromOpaque(context).takeUnretainedValue().read(into: buffer, count: Int(count))
+  return Unmanaged<PackagePartReader.Input>.fromOpaque(context).takeUnretainedValue().read(into: buffer, count: Int(count))
 }

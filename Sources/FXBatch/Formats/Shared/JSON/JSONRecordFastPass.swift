@@ -1,10 +1,11 @@
-/// Pass 2's per-record fast path for a JSON Lines file under a local rate table: reads a flat record in place
+/// Pass 2's per-record fast path over JSON records (a JSON Lines line, an element of a JSON document's records
+/// array) under a local rate table: reads a flat record in place
 /// (``FlatJSONObject``, ``JSONLinesFieldDecoder``), converts it (``TableConverter``) and appends the record's
 /// bytes with the annotation members after its last member (``AnnotationTemplate/jsonMembers``, spaced like the
 /// record's own members as ``JSONAnnotatingWriter`` spaces them), or declines, and the caller writes the record through the general path.
 ///
 /// One value holds all the per-record state, so the record loop touches it through one `inout` access.
-struct JSONLinesFastPass {
+struct JSONRecordFastPass {
   var decoder: JSONLinesFieldDecoder
   var converter: TableConverter
   /// The decimal mark byte of text amounts, `nil` when undecided (then only integer texts are plain).
@@ -64,14 +65,6 @@ struct JSONLinesFastPass {
     )
     spaced = made
     return made.template
-  }
-
-  /// Converts and writes one line.
-  ///
-  /// - Returns: whether it did; `false` leaves the line to the general path, with nothing written.
-  @inline(__always)
-  mutating func convert(_ line: JSONLinesByteReader.Line, sink: ByteSink) throws(OutputError) -> Bool {
-    try convert(line.bytes, length: line.length, sink: sink)
   }
 
   /// Appends bytes between records unchanged (a JSON document's whitespace and commas).

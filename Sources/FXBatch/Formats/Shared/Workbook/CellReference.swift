@@ -1,5 +1,5 @@
 /// A cell reference as a sheet's `r` attributes write it (`A1`, `XFD1048576`): column letters, then the row.
-public struct XLSXCellReference: Equatable, Sendable, CustomStringConvertible {
+public struct CellReference: Equatable, Sendable, CustomStringConvertible {
   /// The column, from 0 (`A`) to 16383 (`XFD`).
   public let column: Int
   /// The row, from 1 to 1048576.

@@ -1,5 +1,5 @@
 /// What every workbook format (`.xlsx`, `.ods`) does the same way once its sheet is read as rows of cells
-/// (``XLSXRow``, the one cell model both readers produce): the header is the first non-empty row, the record
+/// (``SheetRow``, the one cell model both readers produce): the header is the first non-empty row, the record
 /// fields are the cells under the header's names, and pass 1 collects the rate keys and the decimal mark.
 enum WorkbookRecords {
   /// The most cells the annotated copy of a sheet may hold: each row with a value counts its columns up to its
@@ -28,8 +28,8 @@ enum WorkbookRecords {
     _ file: FileInput, context: FormatContext, format: RecordFormat, sheetName: String,
     otherSheets: @escaping () -> [String],
     nextRow: (_ columns: (_ row: Int, _ rows: Int) -> Int) throws(FileError) -> ScannedRow?,
-    fields: @escaping (XLSXRow, FieldMapping) -> RecordFields,
-    cellText: @escaping (XLSXCell) -> String? = { WorkbookRecords.sampleText($0) },
+    fields: @escaping (SheetRow, FieldMapping) -> RecordFields,
+    cellText: @escaping (SheetCell) -> String? = { WorkbookRecords.sampleText($0) },
     finish: () throws(FileError) -> Void = {}
   ) throws(FileError) -> (FileScan, RateKeyIndex) {
     var state = ScanState(
@@ -47,27 +47,27 @@ enum WorkbookRecords {
   struct CellRun: Equatable {
     let column: Int
     let count: Int
-    let value: XLSXCellValue
+    let value: SheetCellValue
   }
 
   /// A row as pass 1 is given it: its cells in the columns the scan reads, how many rows it stands for (an
   /// `.ods` repeated row; 1 for the others), its last used column and whether it is blank, of all its cells,
   /// and all its cells as runs when it has some standing for many columns (the samples are read from them).
   struct ScannedRow {
-    let row: XLSXRow
+    let row: SheetRow
     var repeated = 1
     let lastColumn: Int
     let isBlank: Bool
     var runs: [CellRun]? = nil
 
     /// A row given whole.
-    init(_ row: XLSXRow) {
+    init(_ row: SheetRow) {
       self.row = row
       lastColumn = row.cells.last?.reference.column ?? 0
       isBlank = WorkbookRecords.isBlank(row)
     }
 
-    init(row: XLSXRow, repeated: Int, lastColumn: Int, isBlank: Bool, runs: [CellRun]) {
+    init(row: SheetRow, repeated: Int, lastColumn: Int, isBlank: Bool, runs: [CellRun]) {
       (self.row, self.repeated, self.lastColumn, self.isBlank, self.runs) = (row, repeated, lastColumn, isBlank, runs)
     }
   }
@@ -81,9 +81,9 @@ enum WorkbookRecords {
     private let format: RecordFormat
     private let sheetName: String
     private let otherSheets: () -> [String]
-    private let fields: (XLSXRow, FieldMapping) -> RecordFields
-    private let cellText: (XLSXCell) -> String?
-    private(set) var header: XLSXRow? = nil
+    private let fields: (SheetRow, FieldMapping) -> RecordFields
+    private let cellText: (SheetCell) -> String?
+    private(set) var header: SheetRow? = nil
     /// The last column (0-based) the rows added so far use.
     private(set) var lastColumn = 0
     private(set) var mapping = FieldMapping(amount: 0, from: nil, to: nil, date: nil)
@@ -116,8 +116,8 @@ enum WorkbookRecords {
 
     init(
       _ file: FileInput, context: FormatContext, format: RecordFormat, sheetName: String,
-      otherSheets: @escaping () -> [String], fields: @escaping (XLSXRow, FieldMapping) -> RecordFields,
-      cellText: @escaping (XLSXCell) -> String?
+      otherSheets: @escaping () -> [String], fields: @escaping (SheetRow, FieldMapping) -> RecordFields,
+      cellText: @escaping (SheetCell) -> String?
     ) {
       self.file = file
       self.context = context
@@ -149,7 +149,7 @@ enum WorkbookRecords {
     }
 
     /// Adds a row given whole.
-    mutating func add(_ row: XLSXRow) { add(ScannedRow(row)) }
+    mutating func add(_ row: SheetRow) { add(ScannedRow(row)) }
 
     /// Adds a row, and the `repeated - 1` rows after it that hold the same cells (an `.ods` row element with
     /// `table:number-rows-repeated`): at the cost of one row, so that a repeated row costs nothing until it is
@@ -203,7 +203,7 @@ enum WorkbookRecords {
     }
 
     /// Adds `count` records that hold `row`'s cells (all of them in `runs`, when given).
-    private mutating func addRecords(_ row: XLSXRow, count: Int, runs: [CellRun]?) {
+    private mutating func addRecords(_ row: SheetRow, count: Int, runs: [CellRun]?) {
       if !samples.isComplete {
         var values: [(name: String, value: String?, times: Int)] = []
         var touched: [Int] = []
@@ -212,8 +212,8 @@ enum WorkbookRecords {
           // change nothing (a blank one of a field seen, any of a full one) are left out: a cell repeated over
           // 16,000 columns is a few values, not 16,000 (under 16,000 header names, 93 s and 68 s for 6,000 rows).
           for run in runs where run.column < names.count {
-            guard let reference = XLSXCellReference(column: run.column, row: row.number) else { continue }
-            let text = cellText(XLSXCell(reference: reference, style: 0, value: run.value))
+            guard let reference = CellReference(column: run.column, row: row.number) else { continue }
+            let text = cellText(SheetCell(reference: reference, style: 0, value: run.value))
             let blank = text.map { $0.trimmingWhitespace.isEmpty } ?? true
             let end = min(run.column + run.count, names.count)
             // The span of the run's first column: the first that ends past it.
@@ -318,11 +318,11 @@ enum WorkbookRecords {
       }
       // The fx_* columns go after the last used column: a sheet using the last columns has no room for them.
       let columns = lastColumn + 1 + AnnotationColumn.allCases.count
-      guard columns <= XLSXCellReference.columnCount else {
+      guard columns <= CellReference.columnCount else {
         throw FileError(
           path: file.displayPath,
           message:
-            "sheet \(RowError.quoted(sheetName)) uses its columns to the last but \(XLSXCellReference.columnCount - lastColumn - 1): no room for the \(AnnotationColumn.allCases.count) fx_* columns"
+            "sheet \(RowError.quoted(sheetName)) uses its columns to the last but \(CellReference.columnCount - lastColumn - 1): no room for the \(AnnotationColumn.allCases.count) fx_* columns"
         )
       }
       let (decimalMark, basis) =
@@ -347,7 +347,7 @@ enum WorkbookRecords {
   }
 
   /// A cell's text as evidence for ``FieldSamples``: text, a number or a typed date as written; `nil` for the rest.
-  static func sampleText(_ cell: XLSXCell) -> String? {
+  static func sampleText(_ cell: SheetCell) -> String? {
     switch cell.value {
     case .text(let text), .number(let text): return text
     case .date(let text): return typedDay(text)
@@ -357,7 +357,7 @@ enum WorkbookRecords {
 
   /// The header's names by column (gaps as "") and where the fields are; refuses a sheet already annotated.
   static func headerMapping(
-    _ row: XLSXRow, displayPath: String, sheetName: String, options: BatchOptions, otherSheets: () -> [String]
+    _ row: SheetRow, displayPath: String, sheetName: String, options: BatchOptions, otherSheets: () -> [String]
   ) throws(FileError) -> ([String], FieldMapping) {
     var names = [String](repeating: "", count: (row.cells.last?.reference.column ?? 0) + 1)
     for cell in row.cells { names[cell.reference.column] = headerName(cell) }
@@ -405,7 +405,7 @@ enum WorkbookRecords {
   }
 
   /// Whether the first non-blank row of a sheet ends with the fx_* names (an earlier fxbatch output).
-  static func isAnnotated(nextRow: () throws -> XLSXRow?) -> Bool {
+  static func isAnnotated(nextRow: () throws -> SheetRow?) -> Bool {
     while let row = try? nextRow() {
       if isBlank(row) { continue }
       return AnnotationColumn.endAnnotated(row.cells.map(headerName))
@@ -414,7 +414,7 @@ enum WorkbookRecords {
   }
 
   /// The header's text of a cell: its text, number or date as written; "" for anything else.
-  static func headerName(_ cell: XLSXCell) -> String {
+  static func headerName(_ cell: SheetCell) -> String {
     switch cell.value {
     case .text(let text): return text.trimmingWhitespace
     case .number(let text), .date(let text): return text
@@ -423,10 +423,10 @@ enum WorkbookRecords {
   }
 
   /// Whether a row has no value at all (only styled cells, or text of whitespace): it is not a record.
-  static func isBlank(_ row: XLSXRow) -> Bool { row.cells.allSatisfy { isBlank($0.value) } }
+  static func isBlank(_ row: SheetRow) -> Bool { row.cells.allSatisfy { isBlank($0.value) } }
 
   /// Whether a cell's value is none (an empty cell, text of whitespace).
-  static func isBlank(_ value: XLSXCellValue) -> Bool {
+  static func isBlank(_ value: SheetCellValue) -> Bool {
     switch value {
     case .empty: return true
     case .text(let text): return text.trimmingWhitespace.isEmpty
@@ -480,9 +480,9 @@ enum WorkbookRecords {
   ///   - cellName: how a message names a cell (`cell B5`; the cells of an `.ods` repeated row are named as one
   ///     range, so that its records read the same and convert once).
   static func fields(
-    of row: XLSXRow, mapping: FieldMapping,
-    dateField: (_ cell: XLSXCell, _ number: String) -> RecordFields.Value = { .number($1) },
-    cellName: (XLSXCell) -> String = { "cell \($0.reference)" }
+    of row: SheetRow, mapping: FieldMapping,
+    dateField: (_ cell: SheetCell, _ number: String) -> RecordFields.Value = { .number($1) },
+    cellName: (SheetCell) -> String = { "cell \($0.reference)" }
   ) -> RecordFields {
     func value(_ column: Int?, isDate: Bool) -> RecordFields.Value {
       guard let column else { return .absent }
@@ -508,15 +508,15 @@ enum WorkbookRecords {
   }
 }
 
-extension XLSXRow {
+extension SheetRow {
   /// The row `offset` rows below, holding the same cells (a row of an `.ods` repeated row element).
-  func moved(down offset: Int) -> XLSXRow {
+  func moved(down offset: Int) -> SheetRow {
     guard offset > 0 else { return self }
-    return XLSXRow(
+    return SheetRow(
       number: number + offset,
       cells: cells.compactMap { cell in
-        XLSXCellReference(column: cell.reference.column, row: number + offset).map {
-          XLSXCell(reference: $0, style: cell.style, value: cell.value)
+        CellReference(column: cell.reference.column, row: number + offset).map {
+          SheetCell(reference: $0, style: cell.style, value: cell.value)
         }
       })
   }

@@ -1,7 +1,6 @@
-/// The two passes over JSON documents and JSON Lines files (the general path, and where the byte-level paths of
-/// ``JSONFormat/scanJSONDocumentFile(displayPath:readPath:outputPath:context:)`` and
-/// ``JSONLinesFormat/scanJSONLinesFile(displayPath:readPath:outputPath:context:)`` are taken).
-extension JSONFormat {
+/// The general path of the two passes over JSON records, the same for every ``JSONRecordFormat`` (JSON documents,
+/// JSON Lines files): each format takes its byte-level path first where it can, and hands the rest here.
+enum JSONRecords {
   /// The locator of JSON record fields for a run's options.
   static func fieldLocator(_ options: BatchOptions) -> JSONFieldLocator {
     JSONFieldLocator(names: options.fieldNames, fixedFrom: options.fixedFrom != nil, fixedTo: options.fixedTo != nil)
@@ -12,21 +11,10 @@ extension JSONFormat {
   ///
   /// - Throws: ``FileError`` for a malformed document, a file that is already fxbatch output (its first record
   ///   ends with the annotation members), or records of which none has an amount (or a currency) field.
-  static func scanJSONFile(
-    displayPath: String, readPath: String, outputPath: String?, format: RecordFormat, context: FormatContext
+  static func scanFile(
+    _ format: any JSONRecordFormat.Type, displayPath: String, readPath: String, outputPath: String?,
+    context: FormatContext
   ) throws(FileError) -> (FileScan, Set<RateKey>) {
-    // Under a table (or a table provider, whose pass 1 needs only the span of days: ``KeySpan``).
-    if format == .jsonl, context.hasConvertingTable || context.passOneKeys != nil {
-      let (scan, span) = try JSONLinesFormat.scanJSONLinesFile(
-        displayPath: displayPath, readPath: readPath, outputPath: outputPath, context: context)
-      return (scan, Set(span))
-    }
-    if format == .json,
-      let (scan, span) = try scanJSONDocumentFile(
-        displayPath: displayPath, readPath: readPath, outputPath: outputPath, context: context)
-    {
-      return (scan, Set(span))
-    }
     let options = context.options
     let locator = fieldLocator(options)
     let normalizer = context.recordNormalizer
@@ -36,7 +24,7 @@ extension JSONFormat {
     var located: [FieldMapping.Role: String] = [:]
     var firstObject: (record: JSONRecordText, keys: [String])? = nil
     let checkMark = options.decimalMark == nil
-    try readJSON(displayPath: displayPath, readPath: readPath, format: format, options: options, copy: { _ in }) {
+    try read(format, displayPath: displayPath, readPath: readPath, options: options, copy: { _ in }) {
       record in
       if firstObject == nil, case .success(let members) = record.members() {
         let names = members.map(\.key)
@@ -59,15 +47,62 @@ extension JSONFormat {
         role, path: displayPath, line: record.line, column: record.column, names: names, nameKind: "members")
     }
     try checkUnreadFields(
-      firstObject: firstObject?.record, located: located, options: options, displayPath: displayPath,
-      readPath: readPath, format: format)
+      format, firstObject: firstObject?.record, located: located, options: options, displayPath: displayPath,
+      readPath: readPath)
     // JSON numbers always have a decimal point; only text amounts ("1.234,50") say anything about the mark.
     let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
     let scan = FileScan(
-      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: format,
+      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: format.format,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
       normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }))
     return (scan, keys)
+  }
+
+  /// The scan of a JSON Lines file or a JSON document from what the byte-level pass 1 found in its records.
+  ///
+  /// - Throws: ``FileError`` when no record has an amount (or a currency) field, as
+  ///   ``scanFile(_:displayPath:readPath:outputPath:context:)`` says it.
+  static func scan(
+    _ format: any JSONRecordFormat.Type, found: JSONRecordPassOne, displayPath: String, readPath: String,
+    outputPath: String?, normalizer: RecordNormalizer, options: BatchOptions
+  ) throws(FileError) -> FileScan {
+    let locator = fieldLocator(options)
+    let located = found.located
+    if let (record, names) = found.firstObject, let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
+      throw FileError.missingField(
+        role, path: displayPath, line: record.line, column: record.column, names: names, nameKind: "members")
+    }
+    try checkUnreadFields(
+      format, firstObject: found.firstObject?.record, located: located, options: options, displayPath: displayPath,
+      readPath: readPath)
+    // JSON numbers always have a decimal point; only text amounts ("1.234,50") say anything about the mark.
+    let (decimalMark, basis) =
+      options.decimalMark.map { ($0, nil) } ?? found.inference.decide(delimiter: UInt8(ascii: ","))
+    return FileScan(
+      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: format.format,
+      decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
+      normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }))
+  }
+
+  /// The fast pass of pass 2 over JSON records (a JSON Lines file's lines, a JSON document's array elements),
+  /// when the run converts from a table (or answered quotes) whose texts the annotation members can hold
+  /// unescaped, with `.` output decimal marks.
+  static func fastPass(_ scan: FileScan, context: FormatContext, quotes: QuoteBook) -> JSONRecordFastPass? {
+    guard let converter = converter(context, quotes: quotes) else { return nil }
+    return JSONRecordFastPass(
+      decoder: JSONLinesFieldDecoder(normalizer: scan.normalizer, locator: fieldLocator(context.options)),
+      converter: converter, decimalMark: scan.decimalMark?.byte)
+  }
+
+  /// The converter of the fast pass over JSON records: a table (or pass 2's answered quotes) whose texts the
+  /// annotation members can hold unescaped, with `.` output decimal marks; `nil` when the run has none.
+  ///
+  /// - Parameter quotes: pass 2's answers; `nil` in pass 1.
+  static func converter(_ context: FormatContext, quotes: QuoteBook?) -> TableConverter? {
+    guard context.options.outputDecimalMark == .point, let converter = context.makeTableConverter(quotes: quotes) else {
+      return nil
+    }
+    return converter.textsAreSafe(in: .jsonMembers) ? converter : nil
   }
 
   /// Refuses a file whose fields the run would pass over
@@ -75,8 +110,8 @@ extension JSONFormat {
   /// record object's members, every record's located fields, and when a check needs them, the first non-empty
   /// values of the members not read (``FieldSamples``, read again by the general reader).
   static func checkUnreadFields(
-    firstObject: JSONRecordText?, located: [FieldMapping.Role: String], options: BatchOptions, displayPath: String,
-    readPath: String, format: RecordFormat
+    _ format: any JSONRecordFormat.Type, firstObject: JSONRecordText?, located: [FieldMapping.Role: String],
+    options: BatchOptions, displayPath: String, readPath: String
   ) throws(FileError) {
     guard let record = firstObject, case .success(let members) = record.members() else { return }
     let error = FileError.unreadField(
@@ -84,30 +119,22 @@ extension JSONFormat {
       column: record.column, nameKind: "members"
     ) { taken in
       var samples = FieldSamples(skipping: taken)
-      try? JSONRecordStream(path: readPath, format: format, recordsPath: options.recordsPath, limits: options.limits)
-        .forEach(copy: { _ in }) { record in
-          if case .success(let members) = record.members() {
-            samples.add(members.lazy.map { ($0.key, $0.value.stringValue) })
-          }
-          return !samples.isComplete
+      try? format.forEachRecord(path: readPath, options: options, copy: { _ in }) { record in
+        if case .success(let members) = record.members() {
+          samples.add(members.lazy.map { ($0.key, $0.value.stringValue) })
         }
+        return !samples.isComplete
+      }
       return samples
     }
     if let error { throw error }
   }
 
   /// Pass 2 over a JSON document or a JSON Lines file: writes the annotated copy.
-  static func convertJSON(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
-    throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger)
-  {
-    if let fastPass = JSONLinesFormat.jsonLinesFastPass(scan, context: context, quotes: quotes) {
-      if let extent = scan.jsonArray {
-        return try convertJSONDocument(
-          scan, extent: extent, fastPass: fastPass, context: context, quotes: quotes, standardOutput: standardOutput)
-      }
-      return try JSONLinesFormat.convertJSONLines(
-        scan, fastPass: fastPass, context: context, quotes: quotes, standardOutput: standardOutput)
-    }
+  static func convertFile(
+    _ format: any JSONRecordFormat.Type, scan: FileScan, context: FormatContext, quotes: QuoteBook,
+    standardOutput: Int32
+  ) throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger) {
     let options = context.options
     let recordConverter = context.recordConverter
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
@@ -118,9 +145,8 @@ extension JSONFormat {
     var counts = RunReport.Counts()
     var withoutDate = 0
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
-    try readJSON(
-      displayPath: scan.displayPath, readPath: scan.readPath, format: scan.format, options: options, copy: writer.copy
-    ) { record in
+    try read(format, displayPath: scan.displayPath, readPath: scan.readPath, options: options, copy: writer.copy) {
+      record in
       let (fields, _, extendable) = locator.fields(of: record)
       let outcome = recordConverter.outcome(
         of: fields, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
@@ -138,13 +164,9 @@ extension JSONFormat {
 
   /// Whether a JSON document or JSON Lines file is an earlier fxbatch output: its first record object ends
   /// with the annotation members.
-  static func isAnnotatedJSONOutput(_ path: String, context: FormatContext) -> Bool {
-    let options = context.options
-    let format = options.format ?? RecordFormat.detect(readPath: path, displayPath: path, recordsPath: options.recordsPath)
+  static func isAnnotatedOutput(_ format: any JSONRecordFormat.Type, path: String, context: FormatContext) -> Bool {
     var annotated = false
-    try? JSONRecordStream(
-      path: path, format: format, recordsPath: options.recordsPath, limits: options.limits
-    ).forEach(copy: { _ in }) { record in
+    try? format.forEachRecord(path: path, options: context.options, copy: { _ in }) { record in
       guard case .success(let members) = record.members() else { return true }
       annotated =
         AnnotationColumn.endAnnotated(members.map(\.key))
@@ -154,15 +176,13 @@ extension JSONFormat {
   }
 
   /// Reads a JSON file's records, turning every failure into a ``FileError`` located in the file.
-  private static func readJSON(
-    displayPath: String, readPath: String, format: RecordFormat, options: BatchOptions,
+  private static func read(
+    _ format: any JSONRecordFormat.Type, displayPath: String, readPath: String, options: BatchOptions,
     copy: @escaping ([UInt8]) throws -> Void,
     record: @escaping (JSONRecordText) throws -> Bool
   ) throws(FileError) {
     do {
-      try JSONRecordStream(
-        path: readPath, format: format, recordsPath: options.recordsPath, limits: options.limits
-      ).forEach(copy: copy, record: record)
+      try format.forEachRecord(path: readPath, options: options, copy: copy, record: record)
     } catch let error as FileError {
       throw error
     } catch let error as JSONParseError {

@@ -15,6 +15,10 @@ enum XMLCharacterRule {
     case refused(String)
   }
 
+  /// Whether a byte is XML white space (§2.3 `S`: space, tab, line feed, carriage return).
+  @inline(__always)
+  static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x0A || byte == 0x09 || byte == 0x0D }
+
   /// Reads the character at `index` of `bytes`, whose first `loaded` bytes are read.
   ///
   /// - Parameter asciiOnly: whether the document is US-ASCII (a byte above 0x7F is refused).

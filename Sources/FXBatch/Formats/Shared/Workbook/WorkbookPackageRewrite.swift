@@ -25,7 +25,7 @@ enum WorkbookPackageRewrite {
     let sink = ByteSink(descriptor: temporary)
     let stream: ZipEntryStream
     do { stream = try package.stream(entry) } catch {
-      throw XLSXBook.fileError(error.description, readPath: package.path, displayPath: displayPath)
+      throw FileError.package(error.description, readPath: package.path, displayPath: displayPath)
     }
     try rewrite(stream) { bytes throws(FileError) in
       do { try sink.write(bytes) } catch { throw FileError(path: displayPath, message: "\(error)") }
@@ -34,7 +34,7 @@ enum WorkbookPackageRewrite {
     do {
       try package.write(to: outputPath, replacing: [(entry.name, .file(path: "/proc/self/fd/\(temporary)"))])
     } catch {
-      throw XLSXBook.fileError(error.description, readPath: outputPath, displayPath: displayPath)
+      throw FileError.package(error.description, readPath: outputPath, displayPath: displayPath)
     }
   }
 }

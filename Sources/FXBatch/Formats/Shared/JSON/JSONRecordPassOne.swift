@@ -1,11 +1,12 @@
-/// What pass 1 learns from the lines of a JSON Lines file (or of a part of one) under a local table: the first
+/// What pass 1 learns from JSON records (the lines of a JSON Lines file, the elements of a JSON document's
+/// records array, or of a part of either) under a local table: the first
 /// record object (to refuse an already annotated file, and to name the members in a missing-field error), the
 /// fields located, and the decimal-mark evidence of text amounts.
 ///
-/// A flat line (``FlatJSONObject``) of a usable shape is read from its bytes, its shape's fields merged once;
-/// any other line, and every line until the first record object, is read by the general rules of
-/// ``JSONFormat/scanJSONFile(displayPath:readPath:outputPath:format:context:)``.
-struct JSONLinesPassOne {
+/// A flat record (``FlatJSONObject``) of a usable shape is read from its bytes, its shape's fields merged once;
+/// any other record, and every record until the first record object, is read by the general rules of
+/// ``JSONRecords/scanFile(_:displayPath:readPath:outputPath:context:)``.
+struct JSONRecordPassOne {
   let displayPath: String
   let locator: JSONFieldLocator
   /// Whether the decimal mark is inferred (no `--decimal-separator`).
@@ -34,14 +35,6 @@ struct JSONLinesPassOne {
     self.checkMark = checkMark
     self.looksForFirstObject = looksForFirstObject
     decoder = JSONLinesFieldDecoder(normalizer: normalizer, locator: locator)
-  }
-
-  /// Reads one line.
-  ///
-  /// - Throws: ``FileError`` when the first record object ends with the annotation members.
-  mutating func scan(_ line: JSONLinesByteReader.Line) throws(FileError) {
-    guard !line.isBlank else { return }
-    try scan(record: line.content, line: line.number, column: 1)
   }
 
   /// Reads one record: a JSON Lines line's content, or an element of a JSON document's records array.
@@ -98,7 +91,7 @@ struct JSONLinesPassOne {
   }
 
   /// Adds what a later part of the file found.
-  mutating func add(_ later: JSONLinesPassOne) {
+  mutating func add(_ later: JSONRecordPassOne) {
     located.merge(later.located) { earlier, _ in earlier }
     inference.add(later.inference)
     if let other = later.span { span?.add(other) }

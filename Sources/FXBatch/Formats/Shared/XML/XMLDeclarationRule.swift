@@ -42,16 +42,16 @@ enum XMLDeclarationRule {
     func attribute(_ name: String) throws(NeedsMore) -> Result<[UInt8]?, Refusal> {
       var cursor = at
       var spaces = 0
-      while XMLSimpleScanner.isSpace(try byte(cursor)) {
+      while XMLCharacterRule.isSpace(try byte(cursor)) {
         cursor += 1
         spaces += 1
       }
       guard spaces > 0, try starts(name, at: cursor) else { return .success(nil) }
       cursor += name.utf8.count
-      while XMLSimpleScanner.isSpace(try byte(cursor)) { cursor += 1 }
+      while XMLCharacterRule.isSpace(try byte(cursor)) { cursor += 1 }
       guard try byte(cursor) == UInt8(ascii: "=") else { return .failure(Refusal("a malformed XML declaration")) }
       cursor += 1
-      while XMLSimpleScanner.isSpace(try byte(cursor)) { cursor += 1 }
+      while XMLCharacterRule.isSpace(try byte(cursor)) { cursor += 1 }
       let quote = try byte(cursor)
       guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
         return .failure(Refusal("a malformed XML declaration"))
@@ -92,7 +92,7 @@ enum XMLDeclarationRule {
     case .success(nil): break
     case .failure(let refusal): return .refused(refusal.reason)
     }
-    while XMLSimpleScanner.isSpace(try byte(at)) { at += 1 }
+    while XMLCharacterRule.isSpace(try byte(at)) { at += 1 }
     guard try starts("?>", at: at) else { return .refused("a malformed XML declaration") }
     return .declaration(end: at + 2, encodingName: encodingName, asciiOnly: asciiOnly)
   }

@@ -1,5 +1,6 @@
-/// Why a part of an `.xlsx` workbook cannot be read: its package refused it, or its XML or its cells are malformed.
-public enum XLSXError: Error, Equatable, Sendable, CustomStringConvertible {
+/// Why a part of a workbook package cannot be read (an `.xlsx` part, or an `.ods` part through
+/// ``PackagePartReader``): its package refused it, or its XML or its cells are malformed.
+public enum WorkbookError: Error, Equatable, Sendable, CustomStringConvertible {
   /// The zip package or the entry refused (a zip bomb, a DTD, …).
   case package(ZipError)
   /// A part the workbook needs is not in the package, or its relationships do not lead to it.

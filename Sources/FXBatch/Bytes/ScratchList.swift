@@ -47,10 +47,17 @@ struct ScratchList<Element>: RandomAccessCollection {
     UnsafeBufferPointer(start: base, count: count).makeIterator()
   }
 
+  /// A value; setting it writes the shared memory, which every copy sees.
   @inline(__always)
   subscript(index: Int) -> Element {
-    assert(index >= 0 && index < count, "ScratchList: index \(index) out of 0..<\(count)")
-    return base[index]
+    get {
+      assert(index >= 0 && index < count, "ScratchList: index \(index) out of 0..<\(count)")
+      return base[index]
+    }
+    nonmutating set {
+      assert(index >= 0 && index < count, "ScratchList: index \(index) out of 0..<\(count)")
+      base[index] = newValue
+    }
   }
 
   /// Appends a value; there must be room (``count`` < ``capacity``).

@@ -42,6 +42,9 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var recordsPath: String?
     /// For an XML document, the name of its record elements.
     public var recordElement: String?
+    /// For a document fxbatch knows (an ISO 20022 statement, a UBL invoice), what it is and what that chose:
+    /// `recognized ISO 20022 camt.053.001.08: amount Amt, date BookgDt/Dt else ValDt/Dt`.
+    public var document: String?
     /// CSV: the file's text encoding, `"utf-8"`, `"windows-1252"`, `"iso-8859-1"`, `"iso-8859-15"`,
     /// `"utf-16le"` or `"utf-16be"` (its annotated copy is written in it); `nil` for the other formats.
     public var encoding: String?

@@ -16,16 +16,24 @@ enum ConvertCommand {
       help: "The from-currency of every record, for a file without a from\nfield (see --override-currency-fields)",
       group: .essential),
     OptionSpec(
-      names: ["--amount-field"], valueName: "NAME", help: "Header name of the amount (default: amount, value, …)",
+      names: ["--amount-field"], valueName: "NAME",
+      help:
+        "Header name of the amount (default: amount, value, …)\nXML: a path, e.g. LegalMonetaryTotal/PayableAmount; an element\nwith a Ccy, currencyID or currency attribute gives the\nfrom-currency too",
       group: .essential),
     OptionSpec(
-      names: ["--from-field"], valueName: "NAME", help: "Header name of the from-currency (default: from, currency, ccy, …)",
+      names: ["--from-field"], valueName: "NAME",
+      help:
+        "Header name of the from-currency (default: from, currency, ccy, …)\nXML: a path, e.g. Amt/@Ccy",
       group: .essential),
     OptionSpec(
-      names: ["--to-field"], valueName: "NAME", help: "Header name of the to-currency (default: to, target_currency, …)",
+      names: ["--to-field"], valueName: "NAME",
+      help:
+        "Header name of the to-currency (default: to, target_currency, …)\nXML: a path",
       group: .essential),
     OptionSpec(
-      names: ["--date-field"], valueName: "NAME", help: "Header name of the value date (default: date, value_date, …)",
+      names: ["--date-field"], valueName: "NAME",
+      help:
+        "Header name of the value date (default: date, value_date, …)\nXML: a path, e.g. BookgDt/Dt",
       group: .essential),
     OptionSpec(
       names: ["--date-format"], valueName: "iso|dmy|mdy|unix|unix-ms",
@@ -50,7 +58,8 @@ enum ConvertCommand {
       group: .input),
     OptionSpec(
       names: ["--record-element"], valueName: "NAME",
-      help: "XML: the name of the record elements (default: the root's\nrepeated child); fields: children or @attributes",
+      help:
+        "XML: the name of the record elements, or of the root for one\nrecord per file (default: the root's repeated child); fields:\nchildren, @attributes, paths (BookgDt/Dt, Amt/@Ccy)",
       group: .input),
     OptionSpec(
       names: ["--sheet"], valueName: "NAME|NUMBER",

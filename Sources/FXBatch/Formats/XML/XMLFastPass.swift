@@ -34,7 +34,7 @@ struct XMLFastPass {
     converter.flush(into: &empty)
     converter.makeUnique()
     keys.makeUnique()
-    shapes = XMLRecordShapes(locator: shapes.locator)
+    shapes = XMLRecordShapes(locator: shapes.locator, namespaces: shapes.namespaces.declarations)
   }
 
   /// Converts one record and counts it.
@@ -46,9 +46,9 @@ struct XMLFastPass {
   ///   to the general path.
   @inline(__always)
   mutating func convert(_ record: XMLScannedRecord, shape: Int, in bytes: ByteView) -> TableConverter.Conversion? {
-    let amountField = shapes.field(.amount, shape: shape)
-    guard amountField >= 0, let key = keys.key(record, shape: shape, shapes: shapes, in: bytes) else { return nil }
-    guard let written = FieldKeyDecoder.plainAmount(Self.trimmed(record.fields[amountField], bytes), mark: decimalMark),
+    let fields = shapes.roleFields(of: record, shape: shape, in: bytes)
+    guard let amountField = fields.amount, let key = keys.key(fields, in: bytes) else { return nil }
+    guard let written = FieldKeyDecoder.plainAmount(Self.trimmed(amountField, bytes), mark: decimalMark),
       let amount = keys.majorAmount(written, currency: key.base),
       let conversion = converter.convert(base: key.base, quote: key.quote, day: key.day, amount: amount)
     else { return nil }

@@ -31,6 +31,7 @@ extension XMLFormat {
     guard size > 0, let head = Self.xmlHead(path: readPath, recordName: options.recordElement.map { Array($0.utf8) } ?? [])
     else { return nil }
     let locator = fieldLocator(options)
+    guard locator.pathError == nil else { return nil }
     let inferMark = options.decimalMark == nil
     var starts = Self.xmlPartStarts(
       path: readPath, document: head.document, after: head.firstRecord,
@@ -50,6 +51,8 @@ extension XMLFormat {
     }
     guard let found, let document = found.document, found.records > 0, !found.firstRecordIsAnnotated,
       !locator.roles.contains(where: { $0 != .date && found.located[$0] == nil }),
+      // A path no record has is a file error of the general path (``missingPath(_:located:displayPath:line:unboundPrefixes:)``).
+      !locator.paths.contains(where: { found.located[$0.role] == nil }),
       // A field the run would pass over: the general path reads the document again and reports it.
       unreadField(
         names: found.firstRecordFields, located: found.located, options: options, displayPath: displayPath,
@@ -84,7 +87,7 @@ extension XMLFormat {
     mutating func add(
       _ record: XMLScannedRecord, shape: Int, shapes: XMLRecordShapes, bytes: ByteView, to span: inout KeySpan
     ) {
-      if let key = decoder.key(record, shape: shape, shapes: shapes, in: bytes) {
+      if let key = decoder.key(shapes.roleFields(of: record, shape: shape, in: bytes), in: bytes) {
         span.add(base: key.base, quote: key.quote, day: key.day)
         return
       }
@@ -99,7 +102,8 @@ extension XMLFormat {
     while let item = try? scanner.next() {
       guard case .record = item else { continue }
       let document = XMLScannedDocument(
-        rootName: scanner.rootName, recordName: scanner.recordName, encodingName: scanner.encodingName)
+        rootName: scanner.rootName, recordName: scanner.recordName, encodingName: scanner.encodingName,
+        namespaces: scanner.namespaces)
       return (document, scanner.offset(of: scanner.record.start))
     }
     return nil
@@ -146,8 +150,9 @@ extension XMLFormat {
   ) throws(XMLSimpleScanner.Declined) -> XMLPartScan {
     var scanner = try XMLSimpleScanner(
       path: path, range: range, phase: phase, rootName: phase == .prolog ? [] : document.rootName,
-      recordName: document.recordName, maximumItemBytes: maximumItemBytes)
-    var shapes = XMLRecordShapes(locator: locator)
+      recordName: document.recordName, namespaces: phase == .prolog ? [] : document.namespaces,
+      maximumItemBytes: maximumItemBytes)
+    var shapes = XMLRecordShapes(locator: locator, namespaces: document.namespaces)
     var result = XMLPartScan()
     result.span = spanReader?.span
     var spanReader = spanReader
@@ -170,7 +175,12 @@ extension XMLFormat {
         }
       }
       result.records += 1
-      if shape != lastShape {
+      let fields = shapes.roleFields(of: scanner.record, shape: shape, in: bytes)
+      if fields.isResolved {
+        if result.located.count < locator.roles.count {
+          result.located.merge(shapes.located(scanner.record, shape: shape, in: bytes)) { earlier, _ in earlier }
+        }
+      } else if shape != lastShape {
         result.located.merge(shapes.layouts[shape].located) { earlier, _ in earlier }
         lastShape = shape
       }
@@ -178,10 +188,9 @@ extension XMLFormat {
       if spanReader != nil, result.span != nil {
         spanReader!.add(scanner.record, shape: shape, shapes: shapes, bytes: bytes, to: &result.span!)
       }
-      let amount = shapes.field(.amount, shape: shape)
-      if inferMark, amount >= 0 {
-        let field = scanner.record.fields[amount]
-        if let evidence = FieldKeyDecoder.evidence(XMLFastPass.trimmed(field, bytes)) {
+      if inferMark, let field = fields.amount {
+        let raw = XMLFastPass.trimmed(field, bytes)
+        if raw.firstIndex(of: UInt8(ascii: "<")) == nil, let evidence = FieldKeyDecoder.evidence(raw) {
           result.inference.add(evidence)
         } else {
           result.inference.add(XMLSimpleScanner.decodedText(field, in: bytes).trimmingWhitespace)
@@ -189,7 +198,8 @@ extension XMLFormat {
       }
     }
     result.document = XMLScannedDocument(
-      rootName: scanner.rootName, recordName: scanner.recordName, encodingName: scanner.encodingName)
+      rootName: scanner.rootName, recordName: scanner.recordName, encodingName: scanner.encodingName,
+      namespaces: scanner.namespaces)
     return result
   }
 
@@ -228,7 +238,8 @@ extension XMLFormat {
       // The template writes `.` decimal marks and the table's (or the answers') texts unescaped.
       if options.outputDecimalMark == .point, converter.textsAreSafe(in: .xmlElement) {
         fastPass = XMLFastPass(
-          shapes: XMLRecordShapes(locator: fieldLocator(options)), converter: converter, normalizer: scan.normalizer,
+          shapes: XMLRecordShapes(locator: fieldLocator(options), namespaces: document.namespaces),
+          converter: converter, normalizer: scan.normalizer,
           decimalMark: scan.decimalMark?.byte)
       }
     }
@@ -264,7 +275,8 @@ extension XMLFormat {
     let options = context.options
     let recordConverter = context.recordConverter
     var scanner = try XMLSimpleScanner(
-      path: scan.readPath, range: range, phase: phase, rootName: document.rootName, recordName: document.recordName)
+      path: scan.readPath, range: range, phase: phase, rootName: document.rootName, recordName: document.recordName,
+      namespaces: document.namespaces)
     let encoder = try XMLElementEncoder(encoding: document.encodingName)
     let parser = scan.amountParser(currencies: options.currencies)
     let closing = Array("</".utf8) + document.recordName + [UInt8(ascii: ">")]
@@ -273,7 +285,7 @@ extension XMLFormat {
     var counts = RunReport.Counts()
     var withoutDate = 0
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
-    var shapes = XMLRecordShapes(locator: fieldLocator(options))
+    var shapes = XMLRecordShapes(locator: fieldLocator(options), namespaces: document.namespaces)
     /// Writes one record through the general rules.
     func writeGeneral(_ record: XMLScannedRecord, shape: Int, shapes: XMLRecordShapes) throws {
       let bytes = scanner.bytes

@@ -2,17 +2,64 @@
 /// the names given with `--amount-field` and so on (`@currency` names an attribute only, `currency` a child
 /// element or else an attribute), else the first attribute or child matching a role's synonyms
 /// (``FieldMapping/Role``), ignoring case, spaces, `_`, `-` and `.`. A field's value is its text, trimmed.
+///
+/// A name with `/` or `:` is a path (``XMLFieldPath``), evaluated in each record: one element or attribute must
+/// match, holding text. An amount element with a currency attribute (`<Amt Ccy="USD">`, ``XMLPathTree/currencyAttribute(of:)``)
+/// gives the from-currency too when neither `--from` nor `--from-field` is given.
 public struct XMLFieldLocator: Sendable {
   public let names: FieldNames
   public let roles: [FieldMapping.Role]
+  /// The roles found by a flat name or a synonym (not by a path).
+  let flatRoles: [FieldMapping.Role]
+  /// The roles read through paths, in role order.
+  let paths: [(role: FieldMapping.Role, path: XMLFieldPath)]
+  /// The distinct prefixes of the paths (``XMLFieldPath/Step/prefixIndex``).
+  let prefixes: [String]
+  /// A field option that is not a path: the run cannot read XML.
+  let pathError: (role: FieldMapping.Role, error: XMLFieldPathError)?
+  /// Whether an amount element's currency attribute gives the from-currency.
+  let readsMoneyCurrency: Bool
+  /// Paths tried in order when the date path matches nothing in a record (a known document's `ValDt/Dt`
+  /// after `BookgDt/Dt`, ``XMLDocumentShape``).
+  let dateFallbacks: [XMLFieldPath]
 
   /// The child element fxbatch adds to each record.
   public static let annotationElement = "fx"
 
-  public init(names: FieldNames, fixedFrom: Bool, fixedTo: Bool) {
+  ///   - dateFallbacks: paths read, in order, when the date path (`names.date`, a path) matches nothing.
+  public init(names: FieldNames, fixedFrom: Bool, fixedTo: Bool, dateFallbacks: [String] = []) {
     self.names = names
     roles = [.amount] + (fixedFrom ? [] : [.from]) + (fixedTo ? [] : [.to]) + [.date]
+    var paths: [(role: FieldMapping.Role, path: XMLFieldPath)] = []
+    var prefixes: [String] = []
+    var pathError: (role: FieldMapping.Role, error: XMLFieldPathError)? = nil
+    for role in roles {
+      guard let name = names.name(of: role), XMLFieldPath.isPath(name) else { continue }
+      switch XMLFieldPath.parse(name) {
+      case .success(let path): paths.append((role, path.indexingPrefixes(&prefixes)))
+      case .failure(let error): if pathError == nil { pathError = (role, error) }
+      }
+    }
+    var fallbacks: [XMLFieldPath] = []
+    if paths.contains(where: { $0.role == .date }) {
+      for text in dateFallbacks {
+        switch XMLFieldPath.parse(text) {
+        case .success(let path): fallbacks.append(path.indexingPrefixes(&prefixes))
+        case .failure(let error): if pathError == nil { pathError = (.date, error) }
+        }
+      }
+    }
+    self.dateFallbacks = fallbacks
+    self.paths = paths
+    self.prefixes = prefixes
+    self.pathError = pathError
+    let pathRoles = paths.map(\.role)
+    flatRoles = roles.filter { !pathRoles.contains($0) && !(pathError?.role == $0) }
+    readsMoneyCurrency = !fixedFrom && names.from == nil
   }
+
+  /// Whether records need more than the flat layout: a path, or the money rule.
+  var readsPaths: Bool { !paths.isEmpty || readsMoneyCurrency }
 
   /// Where the fields were in the last record looked at: records of one document are usually laid out alike,
   /// and finding the fields by name (normalizing every name, matching synonyms) costs more than reading them.
@@ -49,20 +96,149 @@ public struct XMLFieldLocator: Sendable {
       cached = layout
     }
     var fields = RecordFields(amount: .absent, from: .absent, to: .absent, date: .absent)
+    var amountElement: Int? = nil
     for (role, index) in layout.found {
       let text =
         index < record.attributes.count
         ? record.attributes[index].value : record.children[index - record.attributes.count].text
-      let value = RecordFields.Value.text(text.trimmingWhitespace)
-      switch role {
-      case .amount: fields.amount = value
-      case .from: fields.from = value
-      case .to: fields.to = value
-      case .date: fields.date = value
+      fields.set(role, .text(text.trimmingWhitespace))
+      if role == .amount, index >= record.attributes.count, index - record.attributes.count < record.childElements.count {
+        amountElement = record.childElements[index - record.attributes.count]
       }
     }
     fields.problem = layout.problem
-    return (fields, layout.located)
+    guard readsPaths else { return (fields, layout.located) }
+    var flatFrom: String? = nil
+    if case .text(let text) = fields.from { flatFrom = text }
+    let resolution = resolve(record, flatAmountElement: amountElement, flatFrom: flatFrom)
+    for (role, _) in paths {
+      let match = resolution.match(role)
+      switch match {
+      case .element, .attribute: fields.set(role, .text(record.text(of: match).trimmingWhitespace))
+      case .none, .several: break
+      }
+    }
+    if resolution.fromIsMoney { fields.from = .text(record.text(of: resolution.from).trimmingWhitespace) }
+    fields.problem = fields.problem ?? resolution.problem
+    return (fields, located(layout.located, resolution, in: record))
+  }
+
+  /// Role → field name of a record (`@name` for an attribute; a path as given; `amount/@Ccy` for the currency of
+  /// a money element), from its layout and what its paths found.
+  func located<Tree: XMLPathTree>(
+    _ layoutLocated: [FieldMapping.Role: String], _ resolution: PathResolution, in tree: Tree
+  ) -> [FieldMapping.Role: String] {
+    var located = layoutLocated
+    for (role, path) in paths {
+      if case .none = resolution.match(role) { continue }
+      located[role] = role == .date && resolution.dateFallback > 0 ? dateFallbacks[resolution.dateFallback - 1].text : path.text
+    }
+    if resolution.fromIsMoney { located[.from] = (located[.amount] ?? "") + "/@" + tree.name(of: resolution.from) }
+    return located
+  }
+
+  /// What the paths, and the money rule, find in one record.
+  struct PathResolution {
+    var amount = XMLPathMatch.none
+    var from = XMLPathMatch.none
+    var to = XMLPathMatch.none
+    var date = XMLPathMatch.none
+    /// Whether ``from`` is the amount element's currency attribute.
+    var fromIsMoney = false
+    /// Which date path matched: 0 the date path, `n` the fallback `n` (``XMLFieldLocator/dateFallbacks``).
+    var dateFallback = 0
+    /// The record's error: a path that matches nothing (`missing_field`), more than once, or an element that
+    /// holds elements (`invalid_record`); the first in role order.
+    var problem: RowError? = nil
+
+    func match(_ role: FieldMapping.Role) -> XMLPathMatch {
+      switch role {
+      case .amount: return amount
+      case .from: return from
+      case .to: return to
+      case .date: return date
+      }
+    }
+
+    mutating func set(_ role: FieldMapping.Role, _ match: XMLPathMatch) {
+      switch role {
+      case .amount: amount = match
+      case .from: from = match
+      case .to: to = match
+      case .date: date = match
+      }
+    }
+  }
+
+  /// Evaluates the paths in a record, and the money rule.
+  ///
+  /// - Parameters:
+  ///   - tree: the record.
+  ///   - flatAmountElement: the element of the amount when a flat name or synonym found it among the children.
+  ///   - flatFrom: the text of the from-currency field a synonym found, which a money element's currency must
+  ///     agree with (case aside).
+  func resolve<Tree: XMLPathTree>(_ tree: Tree, flatAmountElement: Int?, flatFrom: String? = nil) -> PathResolution {
+    var result = PathResolution()
+    for (role, path) in paths {
+      var match = tree.evaluate(path)
+      if role == .date, case .none = match {
+        for (index, fallback) in dateFallbacks.enumerated() {
+          match = tree.evaluate(fallback)
+          if case .none = match { continue }
+          result.dateFallback = index + 1
+          break
+        }
+      }
+      result.set(role, match)
+      guard result.problem == nil else { continue }
+      switch match {
+      case .none where role == .date && !dateFallbacks.isEmpty:
+        let all = ([path] + dateFallbacks).map { RowError.quoted($0.text) }
+        result.problem = RowError(.missingField, "the record has none of \(all.joined(separator: ", "))")
+      case .none:
+        result.problem = RowError(.missingField, "the record has no \(RowError.quoted(path.text))")
+      case .several(let count):
+        let used = role == .date && result.dateFallback > 0 ? dateFallbacks[result.dateFallback - 1] : path
+        result.problem = RowError(
+          .invalidRecord,
+          "\(RowError.quoted(used.text)) matches \(count) \(used.attribute == nil ? "elements" : "attributes") in the "
+            + "record; fxbatch does not pick one")
+      case .element(let element) where tree.hasElements(element):
+        let used = role == .date && result.dateFallback > 0 ? dateFallbacks[result.dateFallback - 1] : path
+        result.problem = RowError(
+          .invalidRecord,
+          "\(RowError.quoted(used.text)) is an element holding elements, not text; name the one that holds the "
+            + "\(role == .amount || role == .date ? role.rawValue : role.rawValue + "-currency") (\(used.text)/…)")
+      case .element, .attribute: break
+      }
+    }
+    guard readsMoneyCurrency else { return result }
+    var amountElement = flatAmountElement
+    if paths.contains(where: { $0.role == .amount }) {
+      amountElement = nil
+      if case .element(let element) = result.amount { amountElement = element }
+    }
+    if let element = amountElement, let attribute = tree.currencyAttribute(of: element) {
+      if attribute < 0 {
+        if result.problem == nil {
+          result.problem = RowError(
+            .invalidRecord, "the amount element has more than one currency attribute (Ccy, currencyID, currency)")
+        }
+      } else {
+        result.from = .attribute(attribute, of: element)
+        result.fromIsMoney = true
+        let own = tree.text(of: result.from).trimmingWhitespace
+        if let other = flatFrom?.trimmingWhitespace, !other.isEmpty, own.uppercased() != other.uppercased(),
+          result.problem == nil
+        {
+          result.problem = RowError(
+            .invalidRecord,
+            "the currency attribute of the amount says \(RowError.quoted(own)) and the record's from-currency field "
+              + "\(RowError.quoted(other)); give --from-field to choose one")
+        }
+      }
+    }
+    return result
   }
 
   /// Finds the fields among a record's attribute and child element names.
@@ -73,21 +249,38 @@ public struct XMLFieldLocator: Sendable {
     let normalized = candidates.map { FieldMapping.normalizedName($0.name) }
     var used: Set<Int> = []
     var found: [FieldMapping.Role: Int] = [:]
-    func index(named name: String) -> Int? {
+    // A name given without a prefix that no field has as written is looked for among the local names
+    // (`IssueDate` finds `cbc:IssueDate`).
+    let locals = candidates.map { $0.name.split(separator: ":").last.map(String.init) ?? $0.name }
+    let normalizedLocals = locals.map(FieldMapping.normalizedName)
+    func index(named name: String) -> (index: Int, byLocalName: Bool)? {
       if name.hasPrefix("@") {
         let wanted = FieldMapping.normalizedName(String(name.dropFirst()))
-        return candidates.indices.first { candidates[$0].isAttribute && normalized[$0] == wanted }
+        if let index = candidates.indices.first(where: { candidates[$0].isAttribute && normalized[$0] == wanted }) {
+          return (index, false)
+        }
+        return candidates.indices.first { candidates[$0].isAttribute && normalizedLocals[$0] == wanted }.map { ($0, true) }
       }
       let wanted = FieldMapping.normalizedName(name)
-      return candidates.indices.first { !candidates[$0].isAttribute && normalized[$0] == wanted }
-        ?? candidates.indices.first { normalized[$0] == wanted }
+      if let index = candidates.indices.first(where: { !candidates[$0].isAttribute && normalized[$0] == wanted })
+        ?? candidates.indices.first(where: { normalized[$0] == wanted })
+      {
+        return (index, false)
+      }
+      return
+        (candidates.indices.first { !candidates[$0].isAttribute && normalizedLocals[$0] == wanted }
+        ?? candidates.indices.first { normalizedLocals[$0] == wanted }).map { ($0, true) }
     }
-    for role in roles {
-      if let name = names.name(of: role), let index = index(named: name) { used.insert(index) }
+    var byLocalName: Set<Int> = []
+    for role in flatRoles {
+      if let name = names.name(of: role), let found = index(named: name) { used.insert(found.index) }
     }
-    for role in roles {
+    for role in flatRoles {
       if let name = names.name(of: role) {
-        found[role] = index(named: name)
+        if let match = index(named: name) {
+          found[role] = match.index
+          if match.byLocalName { byLocalName.insert(match.index) }
+        }
         continue
       }
       for synonym in role.synonyms {
@@ -106,14 +299,30 @@ public struct XMLFieldLocator: Sendable {
     } else if let (_, index) = found.sorted(by: { $0.value < $1.value }).first(where: { _, index in
       candidates.indices.contains {
         $0 != index && candidates[$0].isAttribute == candidates[index].isAttribute
-          && candidates[$0].name == candidates[index].name
+          && (byLocalName.contains(index) ? locals[$0] == locals[index] : candidates[$0].name == candidates[index].name)
       }
     }) {
       let kind = candidates[index].isAttribute ? "attribute" : "element"
-      problem = RowError(.invalidRecord, "the \(kind) \(RowError.quoted(candidates[index].name)) occurs twice")
+      problem = RowError(
+        .invalidRecord,
+        byLocalName.contains(index)
+          ? "two \(kind)s have the local name \(RowError.quoted(locals[index]))"
+          : "the \(kind) \(RowError.quoted(candidates[index].name)) occurs twice")
     }
     return Layout(
       attributeNames: attributeNames, childNames: childNames,
       found: found.sorted { $0.value < $1.value }.map { ($0.key, $0.value) }, located: located, problem: problem)
+  }
+}
+
+extension RecordFields {
+  /// Sets the value of a role.
+  mutating func set(_ role: FieldMapping.Role, _ value: Value) {
+    switch role {
+    case .amount: amount = value
+    case .from: from = value
+    case .to: to = value
+    case .date: date = value
+    }
   }
 }

@@ -77,9 +77,10 @@ enum XMLFormat: FileFormat {
 
   static func describe(_ scan: FileScan, options: BatchOptions, in file: inout RunReport.File) {
     file.recordElement = scan.xml?.recordElement
+    file.document = scan.xml?.shaped?.description
   }
 
   static func summaryDetails(of file: RunReport.File) -> [String] {
-    ["XML" + (file.recordElement.map { ", records <\($0)>" } ?? "")]
+    ["XML" + (file.recordElement.map { ", records <\($0)>" } ?? "") + (file.document.map { ", \($0)" } ?? "")]
   }
 }

@@ -1,8 +1,10 @@
 /// The two passes over XML documents.
 extension XMLFormat {
   /// The locator of XML record fields for a run's options.
-  static func fieldLocator(_ options: BatchOptions) -> XMLFieldLocator {
-    XMLFieldLocator(names: options.fieldNames, fixedFrom: options.fixedFrom != nil, fixedTo: options.fixedTo != nil)
+  static func fieldLocator(_ options: BatchOptions, shaped: XMLScanDetails.Shaped? = nil) -> XMLFieldLocator {
+    XMLFieldLocator(
+      names: shaped?.fieldNames ?? options.fieldNames, fixedFrom: options.fixedFrom != nil,
+      fixedTo: options.fixedTo != nil, dateFallbacks: shaped?.dateFallbacks ?? [])
   }
 
   /// Pass 1 over an XML document: checks it (well-formed, no DTD, an encoding fxbatch copies), finds its
@@ -13,20 +15,35 @@ extension XMLFormat {
   static func scanXMLFile(displayPath: String, readPath: String, outputPath: String?, context: FormatContext)
     throws(FileError) -> (FileScan, Set<RateKey>)
   {
-    let fast = scanXMLFileFast(displayPath: displayPath, readPath: readPath, outputPath: outputPath, context: context)
-    if let fast { return fast }
-    let options = context.options
-    var locator = fieldLocator(options)
+    // A known document (``XMLDocumentShape``) is read by the general path: its records are not the root's
+    // children (camt) or are the root (UBL), outside the byte scanner's subset.
+    let shape = XMLDocumentShape.recognize(path: readPath)?.apply(to: context.options)
+    if shape == nil,
+      let fast = scanXMLFileFast(displayPath: displayPath, readPath: readPath, outputPath: outputPath, context: context)
+    {
+      return fast
+    }
+    let options = shape?.options ?? context.options
+    let shaped = shape.map {
+      XMLScanDetails.Shaped(fieldNames: $0.options.fieldNames, dateFallbacks: $0.dateFallbacks, description: $0.description)
+    }
+    var locator = fieldLocator(options, shaped: shaped)
+    if let (role, error) = locator.pathError {
+      throw FileError(path: displayPath, message: "\(role.optionName) \(error)")
+    }
     let normalizer = context.recordNormalizer
     var keys: Set<RateKey> = []
     let collectKeys = !context.hasConvertingTable
     var inference = DecimalMarkInference()
     var located: [FieldMapping.Role: String] = [:]
     var first: XMLRecord? = nil
+    // The path prefixes bound at some element of a record.
+    var bound: Set<Int> = []
     let recordElement: String
     do {
       recordElement = try options.recordElement ?? XMLRecordReader.detectRecordElement(path: readPath)
-      let reader = try XMLRecordReader(path: readPath, recordElement: recordElement, limits: options.limits)
+      let reader = try XMLRecordReader(
+        path: readPath, recordElement: recordElement, limits: options.limits, prefixes: locator.prefixes)
       while let record = try reader.next() {
         if first == nil {
           first = record
@@ -34,6 +51,11 @@ extension XMLFormat {
             throw FileError.alreadyAnnotated(
               path: displayPath, line: record.line, column: 1,
               evidence: "its records end with an <fx> element", annotation: "it")
+          }
+        }
+        if bound.count < locator.prefixes.count {
+          for element in record.elements {
+            for (index, binding) in element.bindings.enumerated() where binding != nil { bound.insert(index) }
           }
         }
         let (fields, found) = locator.fields(of: record)
@@ -54,6 +76,12 @@ extension XMLFormat {
         path: displayPath, message: "no <\(recordElement)> record elements in the document",
         hint: options.recordElement == nil ? "give --record-element NAME" : nil)
     }
+    let unbound = Set(locator.prefixes.indices.filter { !bound.contains($0) }.map { locator.prefixes[$0] })
+    if let error = missingPath(
+      locator, located: located, displayPath: displayPath, line: first.line, unboundPrefixes: unbound)
+    {
+      throw error
+    }
     if let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
       let names = first.attributes.map { "@" + $0.name } + first.children.map(\.name)
       throw FileError.missingField(
@@ -70,8 +98,26 @@ extension XMLFormat {
       displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .xml,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
       normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }),
-      details: XMLScanDetails(recordElement: recordElement))
+      details: XMLScanDetails(recordElement: recordElement, shaped: shaped))
     return (scan, keys)
+  }
+
+  /// The error for a path that no record has (``XMLFieldPath``): which path, and a prefix that no record binds.
+  static func missingPath(
+    _ locator: XMLFieldLocator, located: [FieldMapping.Role: String], displayPath: String, line: Int,
+    unboundPrefixes: Set<String>? = nil
+  ) -> FileError? {
+    guard let (role, path) = locator.paths.first(where: { located[$0.role] == nil }) else { return nil }
+    let prefixes = path.prefixedSteps.compactMap(\.prefix)
+    let unbound = prefixes.first { unboundPrefixes?.contains($0) ?? false }
+    return FileError(
+      path: displayPath, line: line, column: 1,
+      message: "\(role.optionName) \(RowError.quoted(path.text)): no record has it"
+        + (unbound.map { "; the prefix \(RowError.quoted($0)) is not bound to a namespace in the records" } ?? ""),
+      hint: prefixes.isEmpty
+        ? "a path names the record's children, step by step (Amt, BookgDt/Dt, Amt/@Ccy)"
+        : "a prefix matches the namespace the document binds it to (xmlns:prefix=\"…\"); a step without a prefix "
+          + "matches by local name in any namespace")
   }
 
   /// The error for a field the run would pass over
@@ -86,11 +132,22 @@ extension XMLFormat {
       names: names, located: located, options: options, path: displayPath, line: line, column: 1, nameKind: "fields"
     ) { taken in
       var samples = FieldSamples(skipping: taken)
-      guard let reader = try? XMLRecordReader(path: readPath, recordElement: recordElement, limits: options.limits)
+      var locator = fieldLocator(options)
+      guard
+        let reader = try? XMLRecordReader(
+          path: readPath, recordElement: recordElement, limits: options.limits, prefixes: locator.prefixes)
       else { return samples }
       while !samples.isComplete, let record = try? reader.next() {
+        // A field holding the record's from-currency (UBL's DocumentCurrencyCode beside an amount's currencyID)
+        // is not another currency the run would pass over.
+        var from: String? = nil
+        if case .text(let text) = locator.fields(of: record).fields.from { from = text.trimmingWhitespace.uppercased() }
+        func value(_ text: String) -> String? {
+          from != nil && text.trimmingWhitespace.uppercased() == from ? nil : text
+        }
         samples.add(
-          record.attributes.lazy.map { ("@" + $0.name, $0.value) } + record.children.lazy.map { ($0.name, $0.text) })
+          record.attributes.lazy.map { ("@" + $0.name, value($0.value)) }
+            + record.children.lazy.map { ($0.name, value($0.text)) })
       }
       return samples
     }
@@ -111,14 +168,14 @@ extension XMLFormat {
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     let writer = XMLAnnotatingWriter(sink: sink)
-    var locator = fieldLocator(options)
+    var locator = fieldLocator(options, shaped: scan.xml?.shaped)
     let parser = scan.amountParser(currencies: options.currencies)
     var counts = RunReport.Counts()
     var withoutDate = 0
     var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
     do {
       let reader = try XMLRecordReader(
-        path: scan.readPath, recordElement: recordElement, limits: context.options.limits)
+        path: scan.readPath, recordElement: recordElement, limits: context.options.limits, prefixes: locator.prefixes)
       try writer.write(path: scan.readPath, encoding: reader.encoding, recordElement: recordElement) {
         guard let record = try reader.next() else { throw Self.recordsOutOfStep(scan) }
         let outcome = recordConverter.outcome(
@@ -141,7 +198,9 @@ extension XMLFormat {
 
   /// Whether an XML document is an earlier fxbatch output: its first record ends with an `fx` element.
   static func isAnnotatedXMLOutput(_ path: String, context: FormatContext) -> Bool {
-    guard let element = try? context.options.recordElement ?? XMLRecordReader.detectRecordElement(path: path),
+    guard
+      let element = try? context.options.recordElement ?? XMLDocumentShape.recognize(path: path)?.recordElement
+        ?? XMLRecordReader.detectRecordElement(path: path),
       let reader = try? XMLRecordReader(path: path, recordElement: element, limits: context.options.limits),
       let record = try? reader.next()
     else { return false }

@@ -9,7 +9,40 @@ public struct XMLRecord: Sendable, Equatable {
   /// The record's child elements in document order, each with its full text: every text node, character
   /// reference and CDATA section inside it, joined.
   public var children: [(name: String, text: String)] = []
+  /// The record element (index 0) and its descendants in document order, for field paths (``XMLFieldPath``).
+  public var elements: [Element] = []
+  /// The index in ``elements`` of each child of ``children``.
+  public var childElements: [Int] = []
 
+  /// One element of a record.
+  public struct Element: Sendable, Equatable {
+    /// The qualified name as written.
+    public var name: String
+    public var localName: String
+    /// The namespace name (URI); `nil` for an element in no namespace.
+    public var namespace: String?
+    /// The parent's index in ``XMLRecord/elements``; `-1` for the record element.
+    public var parent: Int
+    public var attributes: [Attribute] = []
+    /// Its own text nodes, CDATA sections and character references, joined (the text of an element without
+    /// child elements).
+    public var text = ""
+    public var hasElements = false
+    /// The namespace names the run's path prefixes are bound to in scope here (``XMLRecordReader``'s
+    /// `prefixes`, in order), `nil` where one is not bound.
+    public var bindings: [String?] = []
+  }
+
+  /// One attribute of an element (namespace declarations are left out).
+  public struct Attribute: Sendable, Equatable {
+    public var name: String
+    public var localName: String
+    /// `nil` for an attribute without a prefix.
+    public var namespace: String?
+    public var value: String
+  }
+
+  /// Equal when line, attributes and children are (``elements`` follow from the document).
   public static func == (left: XMLRecord, right: XMLRecord) -> Bool {
     left.line == right.line && left.attributes.elementsEqual(right.attributes, by: ==)
       && left.children.elementsEqual(right.children, by: ==)
@@ -48,6 +81,8 @@ public final class XMLRecordReader {
   private let path: String
   /// How big a record may be: its attributes, descendant elements and bytes of text.
   private let limits: RecordLimits
+  /// The prefixes of the run's field paths, whose bindings each element records (``XMLRecord/Element/bindings``).
+  private let prefixes: [[xmlChar]]
   /// The document's encoding, as its first bytes and XML declaration say.
   public let encoding: XMLDocumentEncoding
 
@@ -62,7 +97,10 @@ public final class XMLRecordReader {
   /// - Throws: ``XMLInputError`` when the file cannot be opened, is in an encoding fxbatch does not copy, has
   ///   a DTD (located at its `<!DOCTYPE`, and refused before libxml2 reads it) or an element with too many
   ///   attributes.
-  public init(path: String, recordElement: String, limits: RecordLimits = .standard) throws(XMLInputError) {
+  ///   - prefixes: the namespace prefixes of the run's field paths (``XMLRecord/Element/bindings``).
+  public init(path: String, recordElement: String, limits: RecordLimits = .standard, prefixes: [String] = [])
+    throws(XMLInputError)
+  {
     let prolog = try XMLProlog.read(path: path)
     try prolog.checkStart(path: path)
     if let position = prolog.documentType { throw XMLProlog.documentTypeRefused(at: position) }
@@ -77,6 +115,7 @@ public final class XMLRecordReader {
     self.recordElement = recordElement
     self.path = path
     self.limits = limits
+    self.prefixes = prefixes.map { Array($0.utf8) + [0] }
     encoding = prolog.encoding
   }
 
@@ -96,6 +135,8 @@ public final class XMLRecordReader {
     var child: (name: String, text: String)? = nil
     var elements = 0
     var textBytes = 0
+    // The open elements' indices in the record's `elements`, the record element first.
+    var open: [Int] = []
     while try read() {
       let type = xmlTextReaderNodeType(reader)
       let depth = Int(xmlTextReaderDepth(reader))
@@ -105,9 +146,12 @@ public final class XMLRecordReader {
         let empty = xmlTextReaderIsEmptyElement(reader) == 1
         if record == nil {
           guard name == recordElement else { continue }
-          record = XMLRecord(line: currentLine(), attributes: attributes())
+          let attributes = elementAttributes()
+          record = XMLRecord(line: currentLine(), attributes: attributes.map { ($0.name, $0.value) })
+          record?.elements.append(element(name: name, parent: -1, attributes: attributes))
           recordDepth = depth
           if empty { return record }
+          open = [0]
         } else {
           elements += 1
           if elements > limits.maxChildElements, let line = record?.line {
@@ -116,19 +160,30 @@ public final class XMLRecordReader {
               message: "the record has more than \(limits.maxChildElements) elements; the file is refused so that "
                 + "time stays bounded")
           }
+          let level = depth - recordDepth
+          if open.count > level { open.removeLast(open.count - level) }
+          let parent = open[level - 1]
+          let index = record?.elements.count ?? 0
+          record?.elements[parent].hasElements = true
+          record?.elements.append(element(name: name, parent: parent, attributes: elementAttributes()))
+          if !empty { open.append(index) }
           if depth == recordDepth + 1 {
+            record?.childElements.append(index)
             if empty { record?.children.append((name, "")) } else { child = (name, "") }
           }
         }
       case Int32(XML_READER_TYPE_TEXT.rawValue), Int32(XML_READER_TYPE_CDATA.rawValue),
         Int32(XML_READER_TYPE_SIGNIFICANT_WHITESPACE.rawValue), Int32(XML_READER_TYPE_WHITESPACE.rawValue):
-        if child != nil, let value = xmlTextReaderConstValue(reader) {
+        if record != nil, let value = xmlTextReaderConstValue(reader) {
           textBytes += Int(xmlStrlen(value))
           if textBytes > limits.maxRecordBytes, let line = record?.line {
             throw XMLInputError(
               line: line, column: 1, message: limits.recordTooLargeMessage, hint: RecordLimits.hint)
           }
-          child?.text += String(cString: value)
+          let text = String(cString: value)
+          let level = depth - recordDepth
+          if level >= 1, level <= open.count { record?.elements[open[level - 1]].text += text }
+          if child != nil { child?.text += text }
         }
       case Int32(XML_READER_TYPE_END_ELEMENT.rawValue):
         guard record != nil else { continue }
@@ -209,14 +264,38 @@ public final class XMLRecordReader {
   }
 
   /// The current element's attributes, namespace declarations left out.
-  private func attributes() -> [(name: String, value: String)] {
-    var result: [(name: String, value: String)] = []
+  private func elementAttributes() -> [XMLRecord.Attribute] {
+    guard xmlTextReaderHasAttributes(reader) == 1 else { return [] }
+    var result: [XMLRecord.Attribute] = []
     while xmlTextReaderMoveToNextAttribute(reader) == 1 {
       let name = constName()
       if name == "xmlns" || name.hasPrefix("xmlns:") { continue }
-      result.append((name, xmlTextReaderConstValue(reader).map { String(cString: $0) } ?? ""))
+      result.append(
+        XMLRecord.Attribute(
+          name: name, localName: xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? name,
+          namespace: xmlTextReaderConstNamespaceUri(reader).map { String(cString: $0) },
+          value: xmlTextReaderConstValue(reader).map { String(cString: $0) } ?? ""))
     }
     xmlTextReaderMoveToElement(reader)
     return result
+  }
+
+  /// The current element as a record's element: its names, namespace, and the bindings of the path prefixes
+  /// in scope (found through the namespace declarations of it and its ancestors, which the streaming reader
+  /// keeps while it is open).
+  private func element(name: String, parent: Int, attributes: [XMLRecord.Attribute]) -> XMLRecord.Element {
+    var element = XMLRecord.Element(
+      name: name, localName: xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? name,
+      namespace: xmlTextReaderConstNamespaceUri(reader).map { String(cString: $0) }, parent: parent,
+      attributes: attributes)
+    if !prefixes.isEmpty {
+      let node = xmlTextReaderCurrentNode(reader)
+      element.bindings = prefixes.map { prefix in
+        guard let node, let found = xmlSearchNs(node.pointee.doc, node, prefix), let href = found.pointee.href
+        else { return nil }
+        return String(cString: href)
+      }
+    }
+    return element
   }
 }

@@ -5,6 +5,8 @@ import Foundation
 /// not once per record.
 struct XMLRecordShapes {
   let locator: XMLFieldLocator
+  /// The document's namespaces, for the locator's paths.
+  let namespaces: XMLScannedNamespaces
 
   /// A shape's key: per field, `1` for an attribute or `0` for a child, its name's bytes, and a `0` byte.
   private var keys: [[UInt8]] = []
@@ -22,7 +24,105 @@ struct XMLRecordShapes {
   /// Distinct shapes remembered; a document with more starts afresh (any shape is found again the same way).
   private static let limit = 4096
 
-  init(locator: XMLFieldLocator) { self.locator = locator }
+  init(locator: XMLFieldLocator, namespaces: [XMLScannedNamespaces.Declaration]) {
+    self.locator = locator
+    self.namespaces = XMLScannedNamespaces(declarations: namespaces, pathPrefixes: locator.prefixes)
+  }
+
+  /// The fields a record's roles are read from, and whether the record has a problem (plain values: it is
+  /// copied per record).
+  struct RoleFields {
+    var amount: XMLScannedRecord.Field? = nil
+    var from: XMLScannedRecord.Field? = nil
+    var to: XMLScannedRecord.Field? = nil
+    var date: XMLScannedRecord.Field? = nil
+    /// An `invalid_record` of the shape, or what the paths found (``XMLFieldLocator/PathResolution``).
+    var hasProblem = false
+    /// Whether the locator's paths or money rule decided some of them.
+    var isResolved = false
+  }
+
+  /// A record's role fields: the shape's, then the locator's paths and money rule
+  /// (``XMLFieldLocator/resolve(_:flatAmountElement:flatFrom:)``), as ``XMLFieldLocator/fields(of:)`` finds them.
+  @inline(__always)
+  func roleFields(of record: XMLScannedRecord, shape: Int, in bytes: ByteView) -> RoleFields {
+    let fields = shapeFields(of: record, shape: shape)
+    guard locator.readsPaths else { return fields }
+    if locator.paths.isEmpty {
+      // The money rule alone: only an amount element with attributes can have a currency one.
+      guard let amount = fields.amount, amount.element >= 0, !record.elements[amount.element].attributes.isEmpty
+      else { return fields }
+    }
+    return resolved(fields, of: record, in: bytes)
+  }
+
+  /// The role fields of a record's shape (its layout), before paths and the money rule.
+  @inline(__always)
+  private func shapeFields(of record: XMLScannedRecord, shape: Int) -> RoleFields {
+    var fields = RoleFields()
+    let amount = field(.amount, shape: shape)
+    if amount >= 0 { fields.amount = record.fields[amount] }
+    let from = field(.from, shape: shape)
+    if from >= 0 { fields.from = record.fields[from] }
+    let to = field(.to, shape: shape)
+    if to >= 0 { fields.to = record.fields[to] }
+    let date = field(.date, shape: shape)
+    if date >= 0 { fields.date = record.fields[date] }
+    fields.hasProblem = problems[shape]
+    return fields
+  }
+
+  @inline(never)
+  private func resolved(_ shapeFields: RoleFields, of record: XMLScannedRecord, in bytes: ByteView) -> RoleFields {
+    guard let resolution = resolution(of: record, shapeFields: shapeFields, in: bytes) else { return shapeFields }
+    let tree = XMLScannedPathTree(record: record, bytes: bytes, namespaces: namespaces)
+    var fields = shapeFields
+    for (role, _) in locator.paths {
+      let found = tree.field(resolution.match(role))
+      switch role {
+      case .amount: fields.amount = found
+      case .from: fields.from = found
+      case .to: fields.to = found
+      case .date: fields.date = found
+      }
+    }
+    if resolution.fromIsMoney { fields.from = tree.field(resolution.from) }
+    if resolution.problem != nil { fields.hasProblem = true }
+    fields.isResolved = true
+    return fields
+  }
+
+  /// What the locator's paths and money rule find in a record; `nil` when neither applies to it (no paths, and
+  /// an amount element without attributes).
+  private func resolution(of record: XMLScannedRecord, shapeFields fields: RoleFields, in bytes: ByteView)
+    -> XMLFieldLocator.PathResolution?
+  {
+    let amountElement = fields.amount.flatMap { $0.isAttribute ? nil : $0.element }
+    if locator.paths.isEmpty {
+      // The money rule alone: only an amount element with attributes can have a currency one.
+      guard locator.readsMoneyCurrency, let amountElement, !record.elements[amountElement].attributes.isEmpty
+      else { return nil }
+    }
+    let tree = XMLScannedPathTree(record: record, bytes: bytes, namespaces: namespaces)
+    let flatFrom =
+      locator.readsMoneyCurrency ? fields.from.map { XMLSimpleScanner.decodedText($0, in: bytes) } : nil
+    return locator.resolve(tree, flatAmountElement: amountElement, flatFrom: flatFrom)
+  }
+
+  /// Role → field name of a record, as ``XMLFieldLocator/fields(of:)`` gives it.
+  func located(_ record: XMLScannedRecord, shape: Int, in bytes: ByteView) -> [FieldMapping.Role: String] {
+    guard locator.readsPaths,
+      let resolution = resolution(of: record, shapeFields: shapeFields(of: record, shape: shape), in: bytes)
+    else { return layouts[shape].located }
+    return locator.located(
+      layouts[shape].located, resolution, in: XMLScannedPathTree(record: record, bytes: bytes, namespaces: namespaces))
+  }
+
+  /// The `invalid_record` or `missing_field` problem of a record's paths or money element, if any.
+  func pathProblem(of record: XMLScannedRecord, shape: Int, in bytes: ByteView) -> RowError? {
+    guard locator.readsPaths else { return nil }
+    return resolution(of: record, shapeFields: shapeFields(of: record, shape: shape), in: bytes)?.problem
+  }
 
   /// The field index that plays a role in a shape, or −1.
   @inline(__always)
@@ -132,17 +232,13 @@ struct XMLRecordShapes {
   /// A record's fields as ``XMLFieldLocator/fields(of:)`` gives them for the same record read by libxml2:
   /// each role's value decoded and trimmed, and the shape's problem.
   func fields(of record: XMLScannedRecord, shape: Int, in bytes: ByteView) -> RecordFields {
-    var fields = RecordFields(amount: .absent, from: .absent, to: .absent, date: .absent)
-    for (role, index) in layouts[shape].found {
-      let value = RecordFields.Value.text(XMLSimpleScanner.decodedText(record.fields[index], in: bytes).trimmingWhitespace)
-      switch role {
-      case .amount: fields.amount = value
-      case .from: fields.from = value
-      case .to: fields.to = value
-      case .date: fields.date = value
-      }
+    let found = roleFields(of: record, shape: shape, in: bytes)
+    func value(_ field: XMLScannedRecord.Field?) -> RecordFields.Value {
+      field.map { .text(XMLSimpleScanner.decodedText($0, in: bytes).trimmingWhitespace) } ?? .absent
     }
-    fields.problem = layouts[shape].problem
+    var fields = RecordFields(
+      amount: value(found.amount), from: value(found.from), to: value(found.to), date: value(found.date))
+    fields.problem = layouts[shape].problem ?? (found.hasProblem ? pathProblem(of: record, shape: shape, in: bytes) : nil)
     return fields
   }
 }

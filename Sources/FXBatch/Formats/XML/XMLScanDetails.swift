@@ -5,6 +5,16 @@ struct XMLScanDetails: FormatScanDetails {
   /// Set when pass 1 read the document with ``XMLSimpleScanner`` (pass 2 then does too, in parts from
   /// ``FileScan/partStarts``); `nil`: libxml2 reads it.
   var document: XMLScannedDocument? = nil
+  /// A known document's choices (``XMLDocumentShape``), when one was recognized.
+  var shaped: Shaped? = nil
+
+  /// What a known document chose for a file.
+  struct Shaped: Sendable {
+    let fieldNames: FieldNames
+    let dateFallbacks: [String]
+    /// For the summary: `recognized ISO 20022 camt.053.001.08: amount Amt, date BookgDt/Dt else ValDt/Dt`.
+    let description: String
+  }
 }
 
 extension FileScan {

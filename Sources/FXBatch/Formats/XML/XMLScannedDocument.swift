@@ -5,4 +5,6 @@ struct XMLScannedDocument: Sendable {
   let recordName: [UInt8]
   /// The encoding's name for ``XMLElementEncoder`` (`UTF-8`, or `US-ASCII` / `ASCII` as declared).
   let encodingName: String
+  /// The root element's namespace declarations.
+  var namespaces: [XMLScannedNamespaces.Declaration] = []
 }

@@ -16,12 +16,14 @@
 /// - Prolog and epilog: white space and comments (§2.5); no processing instruction, no `<!DOCTYPE`.
 /// - The root element, whose attributes may declare namespaces (`xmlns`, `xmlns:p`, and `p:name` attributes
 ///   with a declared prefix); its content is white space, comments and record elements only.
-/// - Record elements, all of one name (``recordName``): attributes, then white space, text and child
-///   elements holding text only (or empty); no comment, CDATA section, processing instruction or nested
-///   element inside a record.
+/// - Record elements, all of one name (``recordName``): attributes, then white space, text and elements,
+///   nested up to ``maximumDepth`` levels, ``maximumElements`` elements and attributes at most; no comment,
+///   CDATA section or processing instruction inside a record.
 /// - Names of ASCII letters, digits, `_`, `-`, `.`, not starting with a digit, `-` or `.` (§2.3, a subset of
-///   `Name`), no `:` except as above; attribute values in `"` or `'` without `<`; no attribute twice in a tag
-///   (§3.1 "Unique Att Spec"); end tags that match (§3 "Element Type Match").
+///   `Name`); inside records, element and attribute names may have a prefix the root element declares
+///   (`cbc:ID`), no namespace is declared below the root, and no two prefixed attributes of a tag share a local
+///   name; attribute values in `"` or `'` without `<`; no attribute twice in a tag (§3.1 "Unique Att Spec");
+///   end tags that match (§3 "Element Type Match").
 /// - Text and attribute values: XML `Char`s (§2.2) in well-formed UTF-8 (shortest form, no surrogates, no
 ///   U+FFFE/U+FFFF), no `&` (no entity or character references), no `]]>` in text (§2.4).
 ///
@@ -65,6 +67,10 @@ struct XMLSimpleScanner {
   static let maximumItemSize = 16 << 20
   /// The most fields (attributes and children) a record may have.
   static let maximumFields = 256
+  /// The most elements, and the most attributes, in a record (the record element included).
+  static let maximumElements = 4096
+  /// The most levels of elements inside a record.
+  static let maximumDepth = 64
 
   /// The open file and the buffer, released with the scanner (a struct: its state is checked for exclusive
   /// access when compiled, not at run time as a class's would be in every loop).
@@ -74,14 +80,20 @@ struct XMLSimpleScanner {
     /// at any index before the capacity.
     let buffer: ReadBuffer
     let fields: ScratchList<XMLScannedRecord.Field>
+    let elements: ScratchList<XMLScannedRecord.Element>
+    let attributes: ScratchList<XMLScannedRecord.Field>
     init(descriptor: Int32, capacity: Int) {
       self.descriptor = descriptor
       buffer = ReadBuffer(capacity: capacity, padding: XMLSimpleScanner.padding)
       fields = .allocate(capacity: XMLSimpleScanner.maximumFields)
+      elements = .allocate(capacity: XMLSimpleScanner.maximumElements)
+      attributes = .allocate(capacity: XMLSimpleScanner.maximumElements)
     }
     deinit {
       close(descriptor)
       fields.deallocate()
+      elements.deallocate()
+      attributes.deallocate()
     }
   }
 
@@ -99,6 +111,9 @@ struct XMLSimpleScanner {
   /// The root element's name and the record elements' name (empty until the first record, when not given).
   private(set) var rootName: [UInt8]
   private(set) var recordName: [UInt8]
+  /// The root element's namespace declarations (``XMLScannedNamespaces``).
+  private(set) var namespaces: [XMLScannedNamespaces.Declaration]
+
   /// The encoding's name as the XML declaration gives it (`UTF-8` without one), for ``XMLElementEncoder``.
   private(set) var encodingName = "UTF-8"
   private var asciiOnly = false
@@ -106,6 +121,8 @@ struct XMLSimpleScanner {
   private(set) var record: XMLScannedRecord
   /// Attribute names of the tag being read (for the duplicate check of tags other than the record's).
   private var tagAttributes: [(Int, Int)] = []
+  /// The local names of the prefixed attributes of the tag being read.
+  private var prefixedAttributes: [(Int, Int)] = []
   /// The largest item read (see ``init(path:range:phase:rootName:recordName:maximumItemBytes:)``).
   private let maximumItemBytes: Int
 
@@ -117,12 +134,13 @@ struct XMLSimpleScanner {
   ///     `.content`); a range that stops before the file's end stops at a record boundary (``next()`` returns
   ///     `nil` there, and declines if an item crosses it).
   ///   - rootName, recordName: the names, when they are known (a part after the first needs both).
+  ///   - namespaces: the root's namespace declarations (a part after the first needs them).
   ///   - maximumItemBytes: the largest item (a record) to read; a larger one declines, and the general path
   ///     refuses it under ``RecordLimits/maxRecordBytes``. At most ``maximumItemSize``.
   /// - Throws: ``Declined`` when the file cannot be opened.
   init(
     path: String, range: Range<Int>, phase: Phase = .prolog, rootName: [UInt8] = [], recordName: [UInt8] = [],
-    maximumItemBytes: Int = XMLSimpleScanner.maximumItemSize
+    namespaces: [XMLScannedNamespaces.Declaration] = [], maximumItemBytes: Int = XMLSimpleScanner.maximumItemSize
   ) throws(Declined) {
     self.maximumItemBytes = min(maximumItemBytes, Self.maximumItemSize)
     let descriptor = open(path, O_RDONLY | O_CLOEXEC)
@@ -134,9 +152,10 @@ struct XMLSimpleScanner {
     self.phase = phase
     self.rootName = rootName
     self.recordName = recordName
+    self.namespaces = namespaces
     storage = Storage(descriptor: descriptor, capacity: 1 << 20)
     bytes = storage.buffer.view(count: 0)
-    record = XMLScannedRecord(fields: storage.fields)
+    record = XMLScannedRecord(fields: storage.fields, elements: storage.elements, attributes: storage.attributes)
   }
 
   /// Readable bytes after the buffer's capacity: a word load at any index before it stays inside.
@@ -322,6 +341,10 @@ struct XMLSimpleScanner {
     } else if !matches(recordName, at: index + 1, length: nameLength) {
       throw .declined("a child of the root that is not a record element")
     }
+    record.appendElement(
+      XMLScannedRecord.Element(
+        nameStart: index + 1, colon: -1, nameEnd: tag.nameEnd, parent: -1, valueStart: tag.end, valueEnd: tag.end,
+        attributes: 0..<record.attributes.count))
     if tag.isEmptyElement {
       record.isEmptyElement = true
       record.slash = tag.end - 2
@@ -330,41 +353,74 @@ struct XMLSimpleScanner {
       return
     }
     var textStart = tag.end
+    // The innermost open element (0: the record element), its parent link leading back out, and its depth.
+    var open = 0
+    var depth = 0
     while true {
-      let lessThan = try text(from: textStart).end
+      let text = try self.text(from: textStart)
+      let lessThan = text.end
+      if text.needsDecoding { record.elements[open].needsDecoding = true }
       let next = try byte(lessThan + 1)
       if next == UInt8(ascii: "/") {
-        record.endTagStart = lessThan
-        record.textBeforeEndTag = textStart
-        record.end = try endTag(at: lessThan, name: recordName)
-        position = record.end
-        return
+        guard open > 0 else {
+          record.endTagStart = lessThan
+          record.textBeforeEndTag = textStart
+          record.end = try endTag(at: lessThan, name: recordName)
+          record.elements[0].valueEnd = lessThan
+          position = record.end
+          return
+        }
+        var element = record.elements[open]
+        textStart = try endTag(at: lessThan, nameAt: element.nameStart, length: element.nameEnd - element.nameStart)
+        element.valueEnd = lessThan
+        record.elements[open] = element
+        let closed = open
+        open = element.parent
+        depth -= 1
+        if open == 0 {
+          record.append(
+            XMLScannedRecord.Field(
+              nameStart: element.nameStart, nameEnd: element.nameEnd, valueStart: element.valueStart,
+              valueEnd: lessThan, needsDecoding: element.needsDecoding || element.hasElements, isAttribute: false,
+              element: closed))
+        }
+        continue
       }
       guard Self.isNameStart(next) else { throw .declined("markup other than elements in a record") }
-      // Most children are `<name>`: no attributes to read.
+      let isChild = open == 0
+      if isChild {
+        guard record.fieldCount < Self.maximumFields else { throw .declined("too many fields") }
+        record.lastChildStart = lessThan
+        record.lastChildTextStart = textStart
+      }
+      guard record.elements.count < Self.maximumElements else { throw .declined("too many elements in a record") }
+      let attributeStart = record.attributes.count
+      // Most elements are `<name>`: no prefix, no attributes to read.
       let plainNameEnd = try name(at: lessThan + 1)
       let child =
         try byte(plainNameEnd) == UInt8(ascii: ">")
-        ? (nameEnd: plainNameEnd, end: plainNameEnd + 1, isEmptyElement: false) : try startTag(at: lessThan, kind: .child)
-      guard record.fieldCount < Self.maximumFields else { throw .declined("too many fields") }
-      record.lastChildStart = lessThan
-      record.lastChildTextStart = textStart
+        ? (nameEnd: plainNameEnd, end: plainNameEnd + 1, isEmptyElement: false, colon: -1)
+        : try startTag(at: lessThan, kind: .child)
+      let parent = open
+      if parent > 0 { record.elements[parent].hasElements = true }
+      let elementIndex = record.elements.count
+      record.appendElement(
+        XMLScannedRecord.Element(
+          nameStart: lessThan + 1, colon: child.colon, nameEnd: child.nameEnd, parent: parent, valueStart: child.end,
+          valueEnd: child.end, attributes: attributeStart..<record.attributes.count))
+      textStart = child.end
       if child.isEmptyElement {
-        record.append(
-          XMLScannedRecord.Field(
-            nameStart: lessThan + 1, nameEnd: child.nameEnd, valueStart: child.end, valueEnd: child.end, needsDecoding: false,
-            isAttribute: false))
-        textStart = child.end
+        if isChild {
+          record.append(
+            XMLScannedRecord.Field(
+              nameStart: lessThan + 1, nameEnd: child.nameEnd, valueStart: child.end, valueEnd: child.end,
+              needsDecoding: false, isAttribute: false, element: elementIndex))
+        }
         continue
       }
-      let value = try text(from: child.end)
-      guard try byte(value.end + 1) == UInt8(ascii: "/") else { throw .declined("an element inside a field") }
-      let nameLength = child.nameEnd - lessThan - 1
-      textStart = try endTag(at: value.end, nameAt: lessThan + 1, length: nameLength)
-      record.append(
-        XMLScannedRecord.Field(
-          nameStart: lessThan + 1, nameEnd: child.nameEnd, valueStart: child.end, valueEnd: value.end,
-          needsDecoding: value.needsDecoding, isAttribute: false))
+      guard depth < Self.maximumDepth else { throw .declined("elements nested too deep") }
+      depth += 1
+      open = elementIndex
     }
   }
 
@@ -377,26 +433,55 @@ struct XMLSimpleScanner {
   }
 
   /// Reads a start tag or empty-element tag (§3.1) at `index` (its `<`); a record's attributes go into
-  /// ``record``. Only the root's tag may use namespaces (``rootStartTag(at:)``).
-  private mutating func startTag(at index: Int, kind: TagKind) throws(Stop) -> (nameEnd: Int, end: Int, isEmptyElement: Bool) {
+  /// ``record``'s fields, and every attribute inside a record into its attributes. Only the root's tag may
+  /// declare namespaces (``rootStartTag(at:)``); names inside a record may use the prefixes it declares.
+  ///
+  /// - Returns: the index after the name, after the tag, whether it is an empty-element tag, and the index of
+  ///   the name's `:` (`-1` without a prefix).
+  private mutating func startTag(at index: Int, kind: TagKind) throws(Stop) -> (
+    nameEnd: Int, end: Int, isEmptyElement: Bool, colon: Int
+  ) {
     if kind == .root { return try rootStartTag(at: index) }
-    let nameEnd = try name(at: index + 1)
+    var nameEnd = try name(at: index + 1)
+    var colon = -1
+    if try byte(nameEnd) == UInt8(ascii: ":") {
+      guard kind == .child else { throw .declined("a prefixed record element name") }
+      try checkDeclared(prefixAt: index + 1, length: nameEnd - index - 1)
+      colon = nameEnd
+      nameEnd = try name(at: nameEnd + 1)
+      if try byte(nameEnd) == UInt8(ascii: ":") { throw .declined("a malformed element name") }
+    }
     var at = nameEnd
     if kind == .child { tagAttributes.removeAll(keepingCapacity: true) }
+    prefixedAttributes.removeAll(keepingCapacity: true)
     while true {
       let spaces = try skipSpaces(from: &at)
       let byte = try self.byte(at)
-      if byte == UInt8(ascii: ">") { return (nameEnd, at + 1, false) }
+      if byte == UInt8(ascii: ">") { return (nameEnd, at + 1, false, colon) }
       if byte == UInt8(ascii: "/") {
         guard try self.byte(at + 1) == UInt8(ascii: ">") else { throw .declined("a malformed tag") }
-        return (nameEnd, at + 2, true)
+        return (nameEnd, at + 2, true, colon)
       }
-      guard spaces > 0 else { throw .declined("a prefixed name, or an attribute without white space before it") }
+      guard spaces > 0 else { throw .declined("an attribute without white space before it") }
       let attributeStart = at
-      let attributeEnd = try name(at: at)
+      var attributeEnd = try name(at: at)
+      if isXMLNS(at: attributeStart, length: attributeEnd - attributeStart) {
+        throw .declined("a namespace declaration below the root")
+      }
+      if try self.byte(attributeEnd) == UInt8(ascii: ":") {
+        try checkDeclared(prefixAt: attributeStart, length: attributeEnd - attributeStart)
+        let localStart = attributeEnd + 1
+        let localEnd = try name(at: localStart)
+        if try self.byte(localEnd) == UInt8(ascii: ":") { throw .declined("a malformed attribute name") }
+        // Two prefixes may name one namespace: attributes with one local name could then be the same one.
+        for (start, end) in prefixedAttributes
+        where end - start == localEnd - localStart && bytes.bytesEqual(at: start, localStart, length: end - start) {
+          throw .declined("two prefixed attributes with one local name")
+        }
+        prefixedAttributes.append((localStart, localEnd))
+        attributeEnd = localEnd
+      }
       let length = attributeEnd - attributeStart
-      if try self.byte(attributeEnd) == UInt8(ascii: ":") { throw .declined("a prefixed attribute name") }
-      if isXMLNS(at: attributeStart, length: length) { throw .declined("a namespace declaration below the root") }
       if kind == .record {
         for field in record.fields
         where field.nameEnd - field.nameStart == length
@@ -415,12 +500,14 @@ struct XMLSimpleScanner {
       }
       at = try valueStart(after: attributeEnd)
       let value = try attributeValue(from: at, quote: bytes[at - 1])
+      let field = XMLScannedRecord.Field(
+        nameStart: attributeStart, nameEnd: attributeEnd, valueStart: at, valueEnd: value.end,
+        needsDecoding: value.needsDecoding, isAttribute: true)
+      guard record.attributes.count < Self.maximumElements else { throw .declined("too many attributes") }
+      record.appendAttribute(field)
       if kind == .record {
         guard record.fieldCount < Self.maximumFields else { throw .declined("too many fields") }
-        record.append(
-          XMLScannedRecord.Field(
-            nameStart: attributeStart, nameEnd: attributeEnd, valueStart: at, valueEnd: value.end,
-            needsDecoding: value.needsDecoding, isAttribute: true))
+        record.append(field)
         record.attributeCount += 1
       } else {
         tagAttributes.append((attributeStart, attributeEnd))
@@ -429,13 +516,24 @@ struct XMLSimpleScanner {
     }
   }
 
+  /// Declines a prefix the root element does not declare.
+  private func checkDeclared(prefixAt index: Int, length: Int) throws(Stop) {
+    for declaration in namespaces where !declaration.prefix.isEmpty && matches(declaration.prefix, at: index, length: length) {
+      return
+    }
+    throw .declined("an undeclared namespace prefix")
+  }
+
   /// Reads the root element's start tag at `index`: as ``startTag(at:kind:)``, and its attributes may declare
   /// namespaces (`xmlns`, `xmlns:p` with a non-empty name) and use declared prefixes (Namespaces in XML 1.0).
-  private mutating func rootStartTag(at index: Int) throws(Stop) -> (nameEnd: Int, end: Int, isEmptyElement: Bool) {
+  private mutating func rootStartTag(at index: Int) throws(Stop) -> (
+    nameEnd: Int, end: Int, isEmptyElement: Bool, colon: Int
+  ) {
     let nameEnd = try name(at: index + 1)
     if try byte(nameEnd) == UInt8(ascii: ":") { throw .declined("a prefixed element name") }
     var at = nameEnd
     tagAttributes.removeAll(keepingCapacity: true)
+    namespaces.removeAll()  // the tag may be read again, with more bytes
     var prefixes: [[UInt8]] = []
     var prefixed: [(start: Int, colon: Int, end: Int)] = []
     while true {
@@ -445,7 +543,7 @@ struct XMLSimpleScanner {
       if byte == UInt8(ascii: "/") {
         guard try self.byte(at + 1) == UInt8(ascii: ">") else { throw .declined("a malformed tag") }
         if !prefixed.isEmpty { try checkPrefixes(prefixed, declared: prefixes) }
-        return (nameEnd, at + 2, true)
+        return (nameEnd, at + 2, true, -1)
       }
       guard spaces > 0 else { throw .declined("an attribute without white space before it") }
       let attributeStart = at
@@ -483,11 +581,20 @@ struct XMLSimpleScanner {
       at = try valueStart(after: attributeEnd)
       let value = try attributeValue(from: at, quote: bytes[at - 1])
       if declaresPrefix, value.end == at { throw .declined("an empty namespace name") }
+      if value.needsDecoding, declaresPrefix || isXMLNS(at: attributeStart, length: attributeEnd - attributeStart) {
+        throw .declined("white space to normalize in a namespace name")
+      }
+      if declaresPrefix {
+        let prefixStart = attributeStart + 6
+        namespaces.append(.init(prefix: bytes.array(prefixStart..<attributeEnd), name: bytes.array(at..<value.end)))
+      } else if isXMLNS(at: attributeStart, length: attributeEnd - attributeStart) {
+        namespaces.append(.init(prefix: [], name: bytes.array(at..<value.end)))
+      }
       tagAttributes.append((attributeStart, attributeEnd))
       at = value.end + 1
     }
     if !prefixed.isEmpty { try checkPrefixes(prefixed, declared: prefixes) }
-    return (nameEnd, at + 1, false)
+    return (nameEnd, at + 1, false, -1)
   }
 
   /// Every prefixed attribute name's prefix is declared on the same tag.
@@ -706,6 +813,8 @@ struct XMLSimpleScanner {
 
   /// A field's value as libxml2 reports it: its bytes with line ends normalized (§2.11: CR LF and CR become
   /// LF) and, in an attribute value, tabs and line ends as spaces (§3.3.3).
+  /// The text of a child with child elements is its text nodes joined, as libxml2's reader gives it: the bytes
+  /// outside its tags (no comment, CDATA section or reference is inside a record in the scanner's subset).
   static func decodedText(_ field: XMLScannedRecord.Field, in bytes: ByteView) -> String {
     let raw = bytes.slice(field.valueStart..<field.valueEnd)
     guard field.needsDecoding else { return raw.text }
@@ -714,6 +823,24 @@ struct XMLSimpleScanner {
     var index = 0
     while index < raw.count {
       var byte = raw[index]
+      if byte == UInt8(ascii: "<"), !field.isAttribute {
+        // A tag: `>` may be inside a quoted attribute value.
+        var quote: UInt8 = 0
+        index += 1
+        while index < raw.count {
+          let inside = raw[index]
+          if quote != 0 {
+            if inside == quote { quote = 0 }
+          } else if inside == UInt8(ascii: "\"") || inside == UInt8(ascii: "'") {
+            quote = inside
+          } else if inside == UInt8(ascii: ">") {
+            break
+          }
+          index += 1
+        }
+        index += 1
+        continue
+      }
       if byte == 0x0D {
         byte = 0x0A
         if index + 1 < raw.count, raw[index + 1] == 0x0A { index += 1 }

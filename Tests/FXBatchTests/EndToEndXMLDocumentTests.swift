@@ -1,0 +1,240 @@
+import FXBatchTestSupport
+import Foundation
+import Testing
+
+/// Runs the built `fxbatch` binary on XML documents written the way the standards' own examples are: an ISO 20022
+/// camt.053 statement (`Fixtures/xml/documents/camt053-statement.xml`) and a folder of UBL 2.1 invoices
+/// (`Fixtures/xml/documents/ubl-invoices/`), read through field paths, at the embedded ECB rates (offline).
+///
+/// The ECB rates used (eurofxref-hist.csv): 2024-03-14 EUR/USD 1.0925; 2024-03-15 EUR/USD 1.0892, EUR/GBP 0.8541;
+/// 2024-03-18 EUR/GBP 0.85525.
+@Suite("fxbatch end to end: XML documents and field paths")
+struct EndToEndXMLDocumentTests {
+  let cli: CLIRunner
+
+  init() throws { cli = try CLIRunner() }
+
+  static let statement = "camt053-statement.xml"
+  static let invoices = ["INV-1001.xml", "INV-1002.xml", "INV-1003.xml"]
+  static let notification = "camt054-notification.xml"
+  static let creditNote = "ubl-creditnote-CN-2001.xml"
+
+  /// A temporary directory with the statement and the invoices.
+  static func directory() throws -> TemporaryDirectory {
+    let directory = try TemporaryDirectory()
+    for name in [statement, notification, creditNote] {
+      try directory.write(try Fixture.bytes("xml/documents", name), named: name)
+    }
+    for name in invoices { try directory.write(try Fixture.bytes("xml/documents/ubl-invoices", name), named: name) }
+    return directory
+  }
+
+  /// The `fx` elements of an output, in order.
+  static func annotations(_ text: String) -> [String] {
+    text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("<fx ") }
+  }
+
+  // camt.053 entries, --date-field BookgDt/Dt, to EUR; the amount is each entry's own <Amt> (found by the synonym
+  // "amt"), read whole: its Ccy attribute is the from-currency. Not the Bal amounts (50000.00, 48525.89), not
+  // the NtryDtls amounts (1137.00 EUR instructed, 1500.00 and 1208.67 per transaction):
+  //  1: 1234.56 USD on 2024-03-14: 1234.56 / 1.0925 = 1130.03203… → 1130.03; rate 1 / 1.0925 = 0.9153318078
+  //  2: 2708.67 USD on 2024-03-15: 2708.67 / 1.0892 = 2486.84355… → 2486.84; rate 1 / 1.0892 = 0.9181050312
+  //  3: no BookgDt (a pending entry) → missing_field naming the path
+  @Test func camtEntriesConvertTheirOwnAmount() throws {
+    let directory = try Self.directory()
+    defer { directory.remove() }
+    let result = try cli.run(
+      ["convert", "--record-element", "Ntry", "--date-field", "BookgDt/Dt", "--to", "EUR", "-o", "-", Self.statement],
+      in: directory.url)
+    #expect(result.status == 1, "\(result.standardError)")
+    #expect(
+      Self.annotations(result.standardOutput) == [
+        #"<fx rate="0.9153318078" converted="1130.03" currency="EUR" rate-date="2024-03-14" source="ecb-embedded EUR/USD=1.0925" status="ok" error=""/>"#,
+        #"<fx rate="0.9181050312" converted="2486.84" currency="EUR" rate-date="2024-03-15" source="ecb-embedded EUR/USD=1.0892" status="ok" error=""/>"#,
+        #"<fx rate="" converted="" currency="" rate-date="" source="" status="error" error="missing_field: the record has no &quot;BookgDt/Dt&quot;"/>"#,
+      ])
+    // --date-field overrides the statement's known date paths; the amount is still the shape's.
+    #expect(
+      result.standardError.contains(
+        "3 records: 2 ok, 0 fallback, 1 error (missing_field 1) [XML, records <Ntry>, recognized ISO 20022 "
+          + "camt.053.001.08: amount Amt and its @Ccy]"))
+    // Every original byte is kept: the output less the fx lines is the input.
+    let input = String(decoding: try Fixture.bytes("xml/documents", Self.statement), as: UTF8.self)
+    let kept = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false)
+      .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("<fx ") }.joined(separator: "\n")
+    #expect(kept == input)
+  }
+
+  // Paths that match twice, into an element holding elements, or nothing:
+  //  NtryDtls/TxDtls/Amt: entry 1 has one (1234.56 USD → 1130.03 EUR as above), entry 2 two TxDtls → invalid_record,
+  //  entry 3 none → missing_field. The amount element read whole gives USD here too.
+  //  NtryDtls/TxDtls: an element holding elements → invalid_record (entry 1), two of them (entry 2).
+  @Test func pathsThatMatchTwiceOrNothingAreRecordErrors() throws {
+    let directory = try Self.directory()
+    defer { directory.remove() }
+    let details = try cli.run(
+      [
+        "convert", "--record-element", "Ntry", "--amount-field", "NtryDtls/TxDtls/Amt", "--date-field", "BookgDt/Dt",
+        "--to", "EUR", "-o", "-", Self.statement,
+      ], in: directory.url)
+    let found = Self.annotations(details.standardOutput)
+    #expect(found.count == 3)
+    #expect(found.first?.contains(#"converted="1130.03""#) == true)
+    #expect(
+      found.dropFirst().first?.contains(
+        "invalid_record: &quot;NtryDtls/TxDtls/Amt&quot; matches 2 elements in the record; fxbatch does not pick one")
+        == true)
+    #expect(found.last?.contains("missing_field: the record has no &quot;NtryDtls/TxDtls/Amt&quot;") == true)
+
+    let holding = try cli.run(
+      [
+        "convert", "--record-element", "Ntry", "--amount-field", "NtryDtls/TxDtls", "--from", "USD", "--date-field",
+        "BookgDt/Dt", "--to", "EUR", "-o", "-", Self.statement,
+      ], in: directory.url)
+    let errors = Self.annotations(holding.standardOutput)
+    #expect(
+      errors.first?.contains(
+        "invalid_record: &quot;NtryDtls/TxDtls&quot; is an element holding elements, not text; name the one that holds "
+          + "the amount (NtryDtls/TxDtls/…)") == true)
+    #expect(errors.dropFirst().first?.contains("matches 2 elements") == true)
+  }
+
+  // A prefix the document does not bind, and a path that is not one, are file errors; nothing is written.
+  @Test(arguments: [
+    (
+      "x:Amt",
+      #"--amount-field "x:Amt": no record has it; the prefix "x" is not bound to a namespace in the records"#
+    ),
+    ("Amt//Ccy", #"--amount-field "Amt//Ccy" is not a field path: it has an empty step"#),
+    ("@Ccy/Amt", #"--amount-field "@Ccy/Amt" is not a field path: only the last step may name an attribute (@name)"#),
+    ("Amt/text()", #"--amount-field "Amt/text()" is not a field path: "text()" is not an element name"#),
+  ])
+  func unboundPrefixesAndMalformedPathsAreFileErrors(path: String, message: String) throws {
+    let directory = try Self.directory()
+    defer { directory.remove() }
+    let result = try cli.run(
+      ["convert", "--record-element", "Ntry", "--amount-field", path, "--to", "EUR", "--date", "2024-03-15", Self.statement],
+      in: directory.url)
+    #expect(result.status != 0)
+    #expect(result.standardError.contains(message), "\(result.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("camt053-statement.converted.xml").path))
+  }
+
+  // A folder of UBL 2.1 invoices, each file's root <Invoice> the one record; the amount is
+  // cac:LegalMonetaryTotal/cbc:PayableAmount read whole (currencyID), not cbc:TaxAmount, not the line amounts;
+  // the day is cbc:IssueDate (named by its local name); to USD:
+  //  INV-1001: 1190.00 EUR on 2024-03-14: × 1.0925 = 1300.075 → 1300.08 (half-up)
+  //  INV-1002: 600.00 GBP on 2024-03-15: × 1.0892 / 0.8541 = 765.15630… → 765.16; rate 1.27526050… → 1.275260508
+  //  INV-1003: 238.00 EUR on 2024-03-16, a Saturday: the rates of Friday 2024-03-15, × 1.0892 = 259.2296 → 259.23
+  @Test func folderOfUBLInvoicesConvertsOneRecordPerFile() throws {
+    let directory = try Self.directory()
+    defer { directory.remove() }
+    let output = directory.url.appendingPathComponent("out")
+    try FileManager.default.createDirectory(at: output, withIntermediateDirectories: false)
+    let result = try cli.run(
+      [
+        "convert", "--record-element", "Invoice", "--amount-field", "cac:LegalMonetaryTotal/cbc:PayableAmount",
+        "--date-field", "IssueDate", "--to", "USD", "--output-dir", "out",
+      ] + Self.invoices, in: directory.url)
+    #expect(result.status == 0, "\(result.standardError)")
+    let expected = [
+      #"<fx rate="1.0925" converted="1300.08" currency="USD" rate-date="2024-03-14" source="ecb-embedded EUR/USD=1.0925" status="ok" error=""/>"#,
+      #"<fx rate="1.275260508" converted="765.16" currency="USD" rate-date="2024-03-15" source="ecb-embedded EUR/GBP=0.8541 EUR/USD=1.0892" status="ok" error=""/>"#,
+      #"<fx rate="1.0892" converted="259.23" currency="USD" rate-date="2024-03-15" source="ecb-embedded EUR/USD=1.0892" status="fallback" error=""/>"#,
+    ]
+    for (name, annotation) in zip(Self.invoices, expected) {
+      let converted = name.replacingOccurrences(of: ".xml", with: ".converted.xml")
+      let text = try String(contentsOf: output.appendingPathComponent(converted), encoding: .utf8)
+      #expect(Self.annotations(text) == [annotation], "\(name)")
+      // The fx element is the root's last child, after the invoice lines.
+      #expect(text.hasSuffix("</cac:InvoiceLine>\n\t\(annotation)\n</Invoice>\n"), "\(name)")
+    }
+    #expect(result.standardError.contains("3 files, 3 records: 2 ok, 1 fallback, 0 error"))
+    #expect(
+      result.standardError.contains(
+        "1 record: 1 ok, 0 fallback, 0 error [XML, records <Invoice>, recognized UBL Invoice]"))
+  }
+
+  // --from-field overrides the money element: DocumentCurrencyCode gives the same currencies, so the same values;
+  // the unprefixed path LegalMonetaryTotal/PayableAmount matches by local names.
+  @Test func fromFieldOverridesTheMoneyElement() throws {
+    let directory = try Self.directory()
+    defer { directory.remove() }
+    let result = try cli.run(
+      [
+        "convert", "--record-element", "Invoice", "--amount-field", "LegalMonetaryTotal/PayableAmount", "--from-field",
+        "cbc:DocumentCurrencyCode", "--date-field", "cbc:IssueDate", "--to", "USD", "-o", "-", "INV-1002.xml",
+      ], in: directory.url)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(Self.annotations(result.standardOutput).first?.contains(#"converted="765.16" currency="USD""#) == true)
+  }
+
+  // Known documents without options (docs/formats.md, "Known documents"): the statement's namespace names it
+  // camt.053, so its Ntry records convert with Amt (and its Ccy) at BookgDt/Dt, else ValDt/Dt:
+  //  1, 2: as above (1130.03 and 2486.84 EUR)
+  //  3: no BookgDt, ValDt 2024-03-18: 310.00 GBP / 0.85525 = 362.46711… → 362.47; rate 1 / 0.85525 = 1.169248758
+  // camt.054: 500.00 EUR on 2024-03-14 to USD: × 1.0925 = 546.25 (not the TxDtls amount beside it, also 500.00).
+  @Test func knownStatementsConvertWithoutOptions() throws {
+    let directory = try Self.directory()
+    defer { directory.remove() }
+    let statement = try cli.run(["convert", "--to", "EUR", "-o", "-", Self.statement], in: directory.url)
+    #expect(statement.status == 0, "\(statement.standardError)")
+    #expect(
+      Self.annotations(statement.standardOutput).last
+        == #"<fx rate="1.169248758" converted="362.47" currency="EUR" rate-date="2024-03-18" source="ecb-embedded EUR/GBP=0.85525" status="ok" error=""/>"#
+    )
+    #expect(Self.annotations(statement.standardOutput).first?.contains(#"converted="1130.03""#) == true)
+    #expect(
+      statement.standardError.contains(
+        "3 records: 3 ok, 0 fallback, 0 error [XML, records <Ntry>, recognized ISO 20022 camt.053.001.08: amount Amt "
+          + "and its @Ccy, date BookgDt/Dt else ValDt/Dt]"), "\(statement.standardError)")
+
+    let notification = try cli.run(["convert", "--to", "USD", "-o", "-", Self.notification], in: directory.url)
+    #expect(notification.status == 0, "\(notification.standardError)")
+    #expect(
+      Self.annotations(notification.standardOutput) == [
+        #"<fx rate="1.0925" converted="546.25" currency="USD" rate-date="2024-03-14" source="ecb-embedded EUR/USD=1.0925" status="ok" error=""/>"#
+      ])
+    #expect(notification.standardError.contains("recognized ISO 20022 camt.054.001.08"))
+  }
+
+  // An option overrides the shape's choice: --date-field ValDt/Dt reads entry 1 at 2024-03-15:
+  // 1234.56 / 1.0892 = 1133.45574… → 1133.46.
+  @Test func anOptionOverridesTheKnownDocumentsChoice() throws {
+    let directory = try Self.directory()
+    defer { directory.remove() }
+    let result = try cli.run(
+      ["convert", "--to", "EUR", "--date-field", "ValDt/Dt", "-o", "-", Self.statement], in: directory.url)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(Self.annotations(result.standardOutput).first?.contains(#"converted="1133.46""#) == true)
+    #expect(result.standardError.contains("recognized ISO 20022 camt.053.001.08: amount Amt and its @Ccy]"))
+  }
+
+  // UBL invoices and a credit note, one record per file, without options: the values above, and
+  // CN-2001: 119.00 EUR on 2024-03-15 × 1.0892 = 129.6148 → 129.61. An output renamed and converted again is
+  // refused: its root ends with an fx element.
+  @Test func ublInvoicesAndCreditNotesConvertWithoutOptions() throws {
+    let directory = try Self.directory()
+    defer { directory.remove() }
+    let files = Self.invoices + [Self.creditNote]
+    let result = try cli.run(["convert", "--to", "USD"] + files, in: directory.url)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardError.contains("4 files, 4 records: 3 ok, 1 fallback, 0 error"), "\(result.standardError)")
+    #expect(
+      result.standardError.contains(
+        "[XML, records <Invoice>, recognized UBL Invoice: amount LegalMonetaryTotal/PayableAmount and its "
+          + "@currencyID, date IssueDate]"))
+    let credit = try String(
+      contentsOf: directory.url.appendingPathComponent("ubl-creditnote-CN-2001.converted.xml"), encoding: .utf8)
+    #expect(
+      Self.annotations(credit) == [
+        #"<fx rate="1.0892" converted="129.61" currency="USD" rate-date="2024-03-15" source="ecb-embedded EUR/USD=1.0892" status="ok" error=""/>"#
+      ])
+    try FileManager.default.moveItem(
+      at: directory.url.appendingPathComponent("ubl-creditnote-CN-2001.converted.xml"),
+      to: directory.url.appendingPathComponent("again.xml"))
+    let again = try cli.run(["convert", "--to", "USD", "again.xml"], in: directory.url)
+    #expect(again.status == 2)
+    #expect(again.standardError.contains("again.xml:4:1: error: the file is already annotated by fxbatch"))
+  }
+}

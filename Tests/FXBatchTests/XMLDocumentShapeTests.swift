@@ -1,0 +1,51 @@
+import Testing
+
+@testable import FXBatch
+
+/// The documents fxbatch knows by their root element's namespace (``XMLDocumentShape``).
+@Suite("XML known documents")
+struct XMLDocumentShapeTests {
+  @Test(arguments: [
+    ("Document", "Document", "urn:iso:std:iso:20022:tech:xsd:camt.053.001.08", "ISO 20022 camt.053.001.08", "Ntry"),
+    ("Document", "Document", "urn:iso:std:iso:20022:tech:xsd:camt.052.001.02", "ISO 20022 camt.052.001.02", "Ntry"),
+    ("ns2:Document", "Document", "urn:iso:std:iso:20022:tech:xsd:camt.054.001.08", "ISO 20022 camt.054.001.08", "ns2:Ntry"),
+    ("Invoice", "Invoice", "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2", "UBL Invoice", "Invoice"),
+    ("ubl:Invoice", "Invoice", "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2", "UBL Invoice", "ubl:Invoice"),
+    ("CreditNote", "CreditNote", "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2", "UBL CreditNote", "CreditNote"),
+  ])
+  func knownRoots(name: String, local: String, namespace: String, document: String, records: String) throws {
+    let shape = try #require(XMLDocumentShape.recognize(qualifiedName: name, localName: local, namespace: namespace))
+    #expect(shape.name == document)
+    #expect(shape.recordElement == records)
+  }
+
+  @Test(arguments: [
+    ("Document", "urn:iso:std:iso:20022:tech:xsd:pain.001.001.09"),
+    ("Document", "urn:iso:std:iso:20022:tech:xsd:camt.056.001.08"),
+    ("Stmt", "urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"),
+    ("Order", "urn:oasis:names:specification:ubl:schema:xsd:Order-2"),
+    ("Invoice", "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2"),
+    ("Invoice", "urn:example:invoice"),
+  ])
+  func otherRootsAreNotKnown(local: String, namespace: String) {
+    #expect(XMLDocumentShape.recognize(qualifiedName: local, localName: local, namespace: namespace) == nil)
+  }
+
+  /// Options override the shape's choices; another record element leaves the file to the options alone.
+  @Test func optionsOverrideTheShape() throws {
+    let shape = try #require(
+      XMLDocumentShape.recognize(
+        qualifiedName: "Document", localName: "Document", namespace: "urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"))
+    var options = BatchOptions(today: try day("2026-11-29"))
+    let plain = try #require(shape.apply(to: options))
+    #expect(plain.options.recordElement == "Ntry")
+    #expect(plain.options.fieldNames == FieldNames(amount: "Amt", date: "BookgDt/Dt"))
+    #expect(plain.dateFallbacks == ["ValDt/Dt"])
+    options.fieldNames = FieldNames(amount: "NtryDtls/TxDtls/Amt", from: "NtryDtls/TxDtls/Amt/@Ccy")
+    let overridden = try #require(shape.apply(to: options))
+    #expect(overridden.options.fieldNames.amount == "NtryDtls/TxDtls/Amt")
+    #expect(overridden.description == "recognized ISO 20022 camt.053.001.08: date BookgDt/Dt else ValDt/Dt")
+    options.recordElement = "Bal"
+    #expect(shape.apply(to: options) == nil)
+  }
+}

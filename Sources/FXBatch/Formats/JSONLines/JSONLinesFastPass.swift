@@ -1,5 +1,5 @@
-/// Pass 2's per-record fast path for a JSON Lines file under a local rate table: reads a flat record in place
-/// (``FlatJSONObject``, ``JSONLinesFieldDecoder``), converts it (``TableConverter``) and appends the record's
+/// Pass 2's per-record fast path for a JSON Lines file under a local rate table: reads a record in place
+/// (``FlatJSONObject``, ``JSONFieldValues``, ``JSONLinesFieldDecoder``), converts it (``TableConverter``) and appends the record's
 /// bytes with the annotation members after its last member (``AnnotationTemplate/jsonMembers``, spaced like the
 /// record's own members as ``JSONAnnotatingWriter`` spaces them), or declines, and the caller writes the record through the general path.
 ///
@@ -10,6 +10,8 @@ struct JSONLinesFastPass {
   /// The decimal mark byte of text amounts, `nil` when undecided (then only integer texts are plain).
   let decimalMark: UInt8?
   private var object = FlatJSONObject()
+  /// Scratch for the objects a field path steps into.
+  private var inner = FlatJSONObject()
   private let compactTemplate = AnnotationTemplate.jsonMembers
   /// The template of the last spaced record's layout (``FlatJSONObject/layout(in:)``), and that layout; the
   /// template is `nil` when the layout is too wide for one.
@@ -37,6 +39,7 @@ struct JSONLinesFastPass {
     decoder.makeUnique()
     pending.makeUnique()
     object = FlatJSONObject()
+    inner = FlatJSONObject()
   }
 
   /// Hands the pending output to the sink.
@@ -89,8 +92,10 @@ struct JSONLinesFastPass {
   mutating func convert(_ bytes: ByteView, length: Int, sink: ByteSink) throws(OutputError) -> Bool {
     let content = bytes.slice(0..<length)
     guard object.scan(content), let (_, shape) = decoder.shape(of: object, in: content),
-      let key = decoder.key(of: object, shape: shape, in: content),
-      let amount = JSONLinesFieldDecoder.amount(of: object, shape: shape, in: content, mark: decimalMark),
+      let fields = JSONFieldValues.find(
+        in: object, shape: shape, bytes: content, locator: decoder.locator, inner: &inner),
+      let key = decoder.key(of: fields, in: content),
+      let amount = JSONLinesFieldDecoder.amount(of: fields, in: content, mark: decimalMark),
       // Before the conversion, which counts the record: a declined record is converted by the general path.
       let template = object.isCompact ? compactTemplate : spacedTemplate(for: object.layout(in: content)),
       let conversion = converter.convert(base: key.base, quote: key.quote, day: key.day, amount: amount)

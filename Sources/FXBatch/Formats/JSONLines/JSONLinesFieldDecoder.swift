@@ -1,5 +1,5 @@
-/// The per-record fast path of a JSON Lines file: finds a flat record's fields through its shape
-/// (``FieldShapeCache`` of ``JSONMemberShape``), decodes its currencies and date through caches of their
+/// The per-record fast path of a JSON Lines file: finds a record's fields through its shape
+/// (``FieldShapeCache`` of ``JSONMemberShape``, then ``JSONFieldValues``), decodes its currencies and date through caches of their
 /// distinct values, and plain amounts straight from bytes.
 ///
 /// It decides nothing of its own: a new shape is resolved by ``JSONFieldLocator``'s rules, a new value is
@@ -43,16 +43,17 @@ struct JSONLinesFieldDecoder {
 
   /// The rate key of a record and whether it used the default day; `nil` when the general rules must decide
   /// (including every record with an error).
+  ///
+  /// - Parameter fields: the record's fields (``JSONFieldValues/find(in:shape:bytes:locator:inner:)``).
   @inline(__always)
-  mutating func key(of object: FlatJSONObject, shape: JSONMemberShape, in bytes: ByteView) -> (
+  mutating func key(of fields: JSONFieldValues, in bytes: ByteView) -> (
     base: CurrencyCode, quote: CurrencyCode, day: CalendarDay, usedDefaultDay: Bool
   )? {
     let from: CurrencyCode
     if let fixed = normalizer.fixedFrom {
       from = fixed
     } else {
-      guard shape.from >= 0, object.kind(shape.from) == .string,
-        let found = currency(object.value(shape.from, in: bytes))
+      guard let field = fields.from, field.kind == .string, let found = currency(JSONFieldValues.value(field, in: bytes))
       else { return nil }
       from = found
     }
@@ -60,13 +61,13 @@ struct JSONLinesFieldDecoder {
     if let fixed = normalizer.fixedTo {
       to = fixed
     } else {
-      guard shape.to >= 0, object.kind(shape.to) == .string, let found = currency(object.value(shape.to, in: bytes))
+      guard let field = fields.to, field.kind == .string, let found = currency(JSONFieldValues.value(field, in: bytes))
       else { return nil }
       to = found
     }
-    guard shape.date >= 0 else { return (from, to, normalizer.defaultDay, true) }
-    let value = object.value(shape.date, in: bytes)
-    switch object.kind(shape.date) {
+    guard let field = fields.date else { return (from, to, normalizer.defaultDay, true) }
+    let value = JSONFieldValues.value(field, in: bytes)
+    switch field.kind {
     case .string:
       switch date(value) {
       case .day(let day)?: return (from, to, day, false)
@@ -75,7 +76,7 @@ struct JSONLinesFieldDecoder {
       }
     case .literal where value.count == 4 && value[0] == UInt8(ascii: "n"):
       return (from, to, normalizer.defaultDay, true)  // null: no date
-    case .literal, .number:
+    case .literal, .number, .object, .array:
       return nil
     }
   }
@@ -83,15 +84,13 @@ struct JSONLinesFieldDecoder {
   /// A record's amount when it is plain: a JSON number without an exponent (always `.`-decimal), or a string
   /// that ``CSVFieldDecoder/plainAmount(_:mark:)`` reads with the file's mark; `nil` for anything else.
   @inline(__always)
-  static func amount(
-    of object: FlatJSONObject, shape: JSONMemberShape, in bytes: ByteView, mark: UInt8?
-  ) -> ExactDecimal? {
-    guard shape.amount >= 0 else { return nil }
-    let value = object.value(shape.amount, in: bytes)
-    switch object.kind(shape.amount) {
+  static func amount(of fields: JSONFieldValues, in bytes: ByteView, mark: UInt8?) -> ExactDecimal? {
+    guard let field = fields.amount else { return nil }
+    let value = JSONFieldValues.value(field, in: bytes)
+    switch field.kind {
     case .number: return CSVFieldDecoder.plainAmount(value, mark: UInt8(ascii: "."))
     case .string: return CSVFieldDecoder.plainAmount(value, mark: mark)
-    case .literal: return nil
+    case .literal, .object, .array: return nil
     }
   }
 

@@ -128,10 +128,14 @@ struct JSONNestedFastPathTests {
         $0.overrideCurrencyFields = true
       }
     ),
-    ("Stripe, decimal comma", { $0.decimalMark = .comma
-      $0.fieldNames = FieldNames(amount: "amount", from: "currency")
-      $0.fixedTo = CurrencyCode("EUR")
-    }),
+    (
+      "Stripe, decimal comma",
+      {
+        $0.decimalMark = .comma
+        $0.fieldNames = FieldNames(amount: "amount", from: "currency")
+        $0.fixedTo = CurrencyCode("EUR")
+      }
+    ),
   ]
 
   static func lines(_ count: Int, seed: UInt64) -> [String] {
@@ -156,7 +160,8 @@ struct JSONNestedFastPathTests {
       let pretty = seed % 2 == 0
       let text =
         pretty
-        ? "{\n  \"object\": \"list\",\n  \"data\": [\n    " + records.joined(separator: ",\n    ") + "\n  ],\n  \"has_more\": false\n}\n"
+        ? "{\n  \"object\": \"list\",\n  \"data\": [\n    " + records.joined(separator: ",\n    ")
+          + "\n  ],\n  \"has_more\": false\n}\n"
         : "{\"data\":[" + records.joined(separator: ",") + "]}"
       try JSONDocumentFastPathTests.check("JSON document seed \(seed), \(name)", Array(text.utf8)) {
         configure(&$0)
@@ -203,5 +208,17 @@ struct JSONNestedFastPathTests {
       #expect(JSONFieldValues.value(foundAmount, in: view).text == amount)
       #expect(JSONFieldValues.value(foundFrom, in: view).text == currency)
     }
+  }
+
+  /// `.` separates steps; `\.` is a dot and `\\` a backslash inside a name; any other backslash is itself.
+  @Test(arguments: [
+    ("amount", ["amount"]), ("a.b.c", ["a", "b", "c"]), ("a\\.b", ["a.b"]), ("a\\\\.b", ["a\\", "b"]),
+    ("a\\b", ["a\\b"]), ("a.", ["a", ""]), (".a", ["", "a"]), ("\\", ["\\"]), ("x\\.y.z", ["x.y", "z"]),
+  ])
+  func pathSteps(written: String, steps: [String]) {
+    let path = JSONFieldPath(written)
+    #expect(path.steps == steps)
+    #expect(path.isPath == (steps.count > 1))
+    #expect(path.written == written)
   }
 }

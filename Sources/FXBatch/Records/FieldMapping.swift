@@ -248,7 +248,8 @@ public struct FieldMapping: Sendable, Equatable {
       return normalized.firstIndex(of: normalize(name))
     }
     // Fields the user named are kept from synonym matching, so a synonym never takes another role's field.
-    var used = reserved.union([names.amount, names.from, names.to, names.date].compactMap { name in name.flatMap(field(named:)) })
+    var used = reserved.union(
+      [names.amount, names.from, names.to, names.date].compactMap { name in name.flatMap(field(named:)) })
     var found: [Role: Int] = [:]
     for role in roles {
       if let name = names.name(of: role) {

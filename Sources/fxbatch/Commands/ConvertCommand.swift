@@ -16,16 +16,24 @@ enum ConvertCommand {
       help: "The from-currency of every record, for a file without a from\nfield (see --override-currency-fields)",
       group: .essential),
     OptionSpec(
-      names: ["--amount-field"], valueName: "NAME", help: "Header name of the amount (default: amount, value, …)",
+      names: ["--amount-field"], valueName: "NAME",
+      help:
+        "Header name of the amount (default: amount, value, …); JSON: a\npath such as total_price_set.shop_money.amount (\\. for a dot in\na name); an object {\"value\": …, \"currency\": …} gives both",
       group: .essential),
     OptionSpec(
-      names: ["--from-field"], valueName: "NAME", help: "Header name of the from-currency (default: from, currency, ccy, …)",
+      names: ["--from-field"], valueName: "NAME",
+      help:
+        "Header name of the from-currency (default: from, currency, ccy, …);\nJSON: a path such as order.price.currency_code",
       group: .essential),
     OptionSpec(
-      names: ["--to-field"], valueName: "NAME", help: "Header name of the to-currency (default: to, target_currency, …)",
+      names: ["--to-field"], valueName: "NAME",
+      help:
+        "Header name of the to-currency (default: to, target_currency, …);\nJSON: a path such as meta.target_currency",
       group: .essential),
     OptionSpec(
-      names: ["--date-field"], valueName: "NAME", help: "Header name of the value date (default: date, value_date, …)",
+      names: ["--date-field"], valueName: "NAME",
+      help:
+        "Header name of the value date (default: date, value_date, …);\nJSON: a path such as meta.created_at",
       group: .essential),
     OptionSpec(
       names: ["--date-format"], valueName: "iso|dmy|mdy",

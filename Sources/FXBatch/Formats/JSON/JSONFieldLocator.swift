@@ -95,7 +95,8 @@ public struct JSONFieldLocator: Sendable {
         .invalidRecord,
         "\(role.optionName) \(RowError.quoted(path.written)) names both the member \(RowError.quoted(path.wholeName))"
           + " and a path into the member \(RowError.quoted(member)); fxbatch does not pick one"
-          + " (write \(path.written.replacingOccurrences(of: ".", with: "\\.")) for the member \(RowError.quoted(path.wholeName)))")
+          + " (write \(path.written.replacingOccurrences(of: ".", with: "\\.")) for the member \(RowError.quoted(path.wholeName)))"
+      )
     }
     return layout
   }
@@ -134,6 +135,23 @@ public struct JSONFieldLocator: Sendable {
   ///   fields found.
   public func fields(of members: [(key: String, value: JSONValue)]) -> (
     fields: RecordFields, located: [FieldMapping.Role: String]
+  ) {
+    let (fields, located, _) = resolve(members)
+    return (fields, located)
+  }
+
+  /// The currency member of a record's money object that `--from` would pass over: its name (`amount.currency`),
+  /// when the amount is a money object and the from-currency is not named; `nil` otherwise.
+  func overriddenMoneyCurrency(in members: [(key: String, value: JSONValue)]) -> String? {
+    guard names.from == nil else { return nil }
+    let probe = JSONFieldLocator(names: names, fixedFrom: false, fixedTo: !roles.contains(.to))
+    return probe.resolve(members).moneyCurrency
+  }
+
+  /// ``fields(of:)-([(key:String,value:JSONValue)])``, and the name of the money object's currency member that
+  /// gave the from-currency.
+  private func resolve(_ members: [(key: String, value: JSONValue)]) -> (
+    fields: RecordFields, located: [FieldMapping.Role: String], moneyCurrency: String?
   ) {
     let layout = layout(of: members.map(\.key))
     var fields = RecordFields(amount: .absent, from: .absent, to: .absent, date: .absent, problem: layout.problem)
@@ -187,7 +205,18 @@ public struct JSONFieldLocator: Sendable {
       fields.from = Self.value(moneyCurrency.value)
       located[.from] = moneyCurrency.name
     }
-    return (fields, located)
+    return (fields, located, moneyCurrency?.name)
+  }
+
+  /// Why a record has no field for a role read through a path: the missing step, or a step that meets an array
+  /// or something that is not an object; `nil` when the path leads to a value (or the role has no path).
+  func problem(of role: FieldMapping.Role, in members: [(key: String, value: JSONValue)]) -> RowError? {
+    guard let path = paths[role] else { return nil }
+    let layout = layout(of: members.map(\.key))
+    guard let index = layout.index[role] else { return layout.problem ?? Self.missing(path, found: 0, role: role) }
+    guard layout.descends.contains(role) else { return nil }
+    if case .failure(let problem) = Self.follow(path, from: members[index].value, role: role) { return problem }
+    return nil
   }
 
   /// The `missing_field` problem of a path whose step `found` (0-based) names no member.

@@ -90,8 +90,7 @@ extension JSONLinesFormat {
     let locator = JSONFormat.fieldLocator(options)
     let located = found.located
     if let (record, names) = found.firstObject, let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
-      throw FileError.missingField(
-        role, path: displayPath, line: record.line, column: record.column, names: names, nameKind: "members")
+      throw JSONFormat.missingField(role, locator: locator, record: record, names: names, displayPath: displayPath)
     }
     try JSONFormat.checkUnreadFields(
       firstObject: found.firstObject?.record, located: located, options: options, displayPath: displayPath,

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Nested JSON documents on the fast path (issue 31, section 6; not a test): ROWS Stripe-shaped balance
 # transactions (nested `source` object, `fee_details` array) as JSON Lines and as a `{"data": [...]}` list
-# document, against the same records without their nested members as flat JSON Lines; and Shopify-shaped orders
+# document, against the same records without their nested members (flat JSON Lines, a flat list document);
+# and Shopify-shaped orders
 # read through a path (total_price_set.shop_money.amount). Each run: `fxbatch convert -q --to EUR --date
 # 2024-03-01 …`, FX_RUNS times (default 3), median wall and largest peak resident memory (/usr/bin/time -v).
 # Every nested run's fx_* members must equal the flat run's, record for record (the flat path is checked against
 # exact arithmetic by scale.sh); the script exits 1 when they differ or a run fails.
-# Usage: Benchmarks/nested.sh [ROWS=1000000] [SEED=20240201]   (inputs kept in the gitignored .work/)
+# Usage: Benchmarks/nested.sh [ROWS=1000000] [SEED=20240201]   (inputs kept in the gitignored Benchmarks/.work/)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROWS=${1:-${ROWS:-1000000}}
@@ -14,8 +15,8 @@ SEED=${2:-${SEED:-20240201}}
 RUNS=${FX_RUNS:-3}
 swift build -c release --product fxbatch >/dev/null
 BIN=$PWD/.build/release/fxbatch
-DATA=.work/nested-$ROWS-$SEED
-if [ ! -f "$DATA/complete" ]; then
+DATA=Benchmarks/.work/nested-$ROWS-$SEED
+if [ ! -f "$DATA/complete" ] || [ ! -f "$DATA/flat-list.json" ]; then
   rm -rf "$DATA" && mkdir -p "$DATA"
   python3 Benchmarks/nested_generate.py --rows "$ROWS" --seed "$SEED" --out-dir "$DATA"
   touch "$DATA/complete"
@@ -53,12 +54,13 @@ STRIPE=(--amount-field amount --from-field currency)
 run flat-jsonl "$DATA/flat.jsonl" "${STRIPE[@]}"
 run stripe-jsonl "$DATA/stripe.jsonl" "${STRIPE[@]}"
 run stripe-list "$DATA/stripe-list.json" --records-path data "${STRIPE[@]}"
+run flat-list "$DATA/flat-list.json" --records-path data "${STRIPE[@]}"
 run shopify-path "$DATA/shopify.jsonl" --amount-field total_price_set.shop_money.amount \
   --from-field total_price_set.shop_money.currency_code
 run shopify-money "$DATA/shopify.jsonl" --amount-field total_price_set.shop_money
-for name in stripe-jsonl stripe-list; do
-  awk -v a="${WALL[$name]}" -v b="${WALL[flat-jsonl]}" -v n="$name" 'BEGIN { printf "%s: %.2f× the flat run\n", n, a / b }'
-done
+awk -v a="${WALL[stripe-jsonl]}" -v b="${WALL[flat-jsonl]}" 'BEGIN { printf "stripe-jsonl: %.2f× flat-jsonl\n", a / b }'
+awk -v a="${WALL[stripe-list]}" -v b="${WALL[flat-list]}" 'BEGIN { printf "stripe-list: %.2f× flat-list\n", a / b }'
+awk -v a="${WALL[stripe-list]}" -v b="${WALL[flat-jsonl]}" 'BEGIN { printf "stripe-list: %.2f× flat-jsonl\n", a / b }'
 
 python3 - "$OUT" <<'PY' || FAILED=1
 import json, sys
@@ -74,13 +76,14 @@ def records(path):
 def annotation(record):
     return {key: value for key, value in record.items() if key.startswith("fx_")}
 bad = 0
-for name in ("stripe-jsonl", "stripe-list"):
-    count = 0
+for name in ("stripe-jsonl", "stripe-list", "flat-list"):
+    count = differ = 0
     for flat, nested in zip(records(f"{out}/flat-jsonl.out"), records(f"{out}/{name}.out"), strict=True):
         count += 1
         if annotation(flat) != annotation(nested) or flat["fx_status"] != "ok":
-            bad += 1
-    print(f"{name}: {count} records, fx_* members as the flat run's: {'yes' if bad == 0 else f'{bad} differ'}")
+            differ += 1
+    bad += differ
+    print(f"{name}: {count} records, fx_* members as flat-jsonl's: {'yes' if differ == 0 else f'{differ} differ'}")
 for name in ("shopify-path", "shopify-money"):
     statuses = {}
     for record in records(f"{out}/{name}.out"):

@@ -7,6 +7,7 @@ Writes, into --out-dir, the same ROWS records three ways:
   stripe-list.json   the same records as a list document, `{"object": "list", "data": [...], "has_more": false}`
   flat.jsonl         the same records without their nested members (`source`, `fee_details`): what the fast path
                      read before nested values stayed on it
+  flat-list.json     those flat records as a list document
 and shopify.jsonl, Shopify-shaped orders whose amount is at total_price_set.shop_money.amount.
 """
 import argparse
@@ -24,9 +25,10 @@ def main() -> None:
     parser.add_argument("--out-dir", required=True)
     args = parser.parse_args()
     rng = random.Random(args.seed)
-    paths = {name: os.path.join(args.out_dir, name) for name in ("stripe.jsonl", "stripe-list.json", "flat.jsonl", "shopify.jsonl")}
+    paths = {name: os.path.join(args.out_dir, name) for name in ("stripe.jsonl", "stripe-list.json", "flat.jsonl", "flat-list.json", "shopify.jsonl")}
     files = {name: open(path, "w", buffering=1 << 20) for name, path in paths.items()}
-    files["stripe-list.json"].write('{"object": "list", "data": [\n')
+    for name in ("stripe-list.json", "flat-list.json"):
+        files[name].write('{"object": "list", "data": [\n')
     for n in range(args.rows):
         amount = rng.randrange(50, 5_000_000)
         fee = -(amount * 29 // 1000 + 30)
@@ -55,7 +57,9 @@ def main() -> None:
         files["stripe.jsonl"].write(line + "\n")
         files["stripe-list.json"].write(("" if n == 0 else ",\n") + line)
         flat = {key: value for key, value in record.items() if key not in ("fee_details", "source")}
-        files["flat.jsonl"].write(json.dumps(flat, separators=(",", ":")) + "\n")
+        flat_line = json.dumps(flat, separators=(",", ":"))
+        files["flat.jsonl"].write(flat_line + "\n")
+        files["flat-list.json"].write(("" if n == 0 else ",\n") + flat_line)
         money = {"amount": f"{amount // 100}.{amount % 100:02d}", "currency_code": currency.upper()}
         order = {
             "id": 5_000_000_000 + n,
@@ -65,7 +69,8 @@ def main() -> None:
             "line_items": [{"id": n, "title": "Widget", "quantity": 1, "price": money["amount"]}],
         }
         files["shopify.jsonl"].write(json.dumps(order, separators=(",", ":")) + "\n")
-    files["stripe-list.json"].write('\n], "has_more": false, "url": "/v1/balance_transactions"}\n')
+    for name in ("stripe-list.json", "flat-list.json"):
+        files[name].write('\n], "has_more": false, "url": "/v1/balance_transactions"}\n')
     for handle in files.values():
         handle.close()
 

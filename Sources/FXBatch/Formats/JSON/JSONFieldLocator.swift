@@ -95,7 +95,7 @@ public struct JSONFieldLocator: Sendable {
         .invalidRecord,
         "\(role.optionName) \(RowError.quoted(path.written)) names both the member \(RowError.quoted(path.wholeName))"
           + " and a path into the member \(RowError.quoted(member)); fxbatch does not pick one"
-          + " (write \(path.written.replacingOccurrences(of: ".", with: "\\.")) for the member \(RowError.quoted(path.wholeName)))"
+          + " (write \(JSONFieldPath.escaped(path.wholeName)) for the member \(RowError.quoted(path.wholeName)))"
       )
     }
     return layout

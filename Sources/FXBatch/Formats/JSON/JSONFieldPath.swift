@@ -51,9 +51,11 @@ struct JSONFieldPath: Sendable, Equatable {
   var wholeName: String { steps.joined(separator: ".") }
 
   /// The steps up to `count`, joined for a message (`total_price_set.shop_money`).
-  func prefix(_ count: Int) -> String {
-    steps.prefix(count).map { $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ".", with: "\\.") }
-      .joined(separator: ".")
+  func prefix(_ count: Int) -> String { steps.prefix(count).map(Self.escaped).joined(separator: ".") }
+
+  /// A member name written as one step: `\` and `.` escaped (`a\.b` for `a.b`).
+  static func escaped(_ name: String) -> String {
+    name.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: ".", with: "\\.")
   }
 }
 

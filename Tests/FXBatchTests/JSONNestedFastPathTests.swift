@@ -44,6 +44,8 @@ struct JSONNestedFastPathTests {
     case 4: members.append("\"value\":\"2\"")  // value and amount, or value twice
     case 5: members = []
     case 6: members.insert("\"note\":" + random.pick(noise), at: random.next(2))
+    case 7: members.append("\"curr\u{0065}\u{0301}ncy\":\"EUR\"")  // a name that is not ASCII
+    case 8: members.append("\"v\\u0061lue\":\"3\"")  // an escaped name: "value" twice once decoded
     default: break
     }
     if random.next(3) == 0 { members.swapAt(0, members.count - 1 < 0 ? 0 : members.count - 1) }
@@ -69,6 +71,8 @@ struct JSONNestedFastPathTests {
       case 0: set.removeFirst()  // a missing step
       case 1: set.append(("shop_money", money(&random)))  // a step's member twice
       case 2: set.insert(("Shop_Money", money(&random)), at: 0)  // another case: not the step
+      case 3: set.append(("shop_mone\u{0079}\u{0301}", money(&random)))  // not ASCII, not the step
+      case 4: set.append(("shop_mon\\u0065y", money(&random)))  // the step twice once decoded
       default: break
       }
       var total = "{" + set.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
@@ -208,6 +212,25 @@ struct JSONNestedFastPathTests {
       #expect(JSONFieldValues.value(foundAmount, in: view).text == amount)
       #expect(JSONFieldValues.value(foundFrom, in: view).text == currency)
     }
+  }
+
+  /// Member names on a path compare as Swift strings do (canonical equivalence): U+212A KELVIN SIGN is `K`, so
+  /// the general path sees `K` twice, and the fast path, which compares bytes, must leave such records to it.
+  @Test func namesCompareAsStringsDo() throws {
+    let text = [
+      "{\"t\":{\"\u{212A}\":\"1\",\"K\":\"2\"},\"from\":\"USD\",\"date\":\"2024-01-05\"}",
+      "{\"t\":{\"K\":\"3\"},\"from\":\"USD\",\"date\":\"2024-01-05\"}",
+      "{\"t\":{\"\u{212A}\":\"4\"},\"from\":\"USD\",\"date\":\"2024-01-05\"}",
+      "{\"t\":{\"value\":\"5\",\"curr\u{0065}\u{0301}ncy\":\"EUR\",\"currency\":\"GBP\"},\"date\":\"2024-01-05\"}",
+    ].joined(separator: "\n")
+    #expect(try JSONLinesFastPathTests.check("Kelvin", text) {
+      $0.fieldNames = FieldNames(amount: "t.K")
+      $0.fixedTo = CurrencyCode("EUR")
+    })
+    #expect(try JSONLinesFastPathTests.check("money", text) {
+      $0.fieldNames = FieldNames(amount: "t")
+      $0.fixedTo = CurrencyCode("EUR")
+    })
   }
 
   /// `.` separates steps; `\.` is a dot and `\\` a backslash inside a name; any other backslash is itself.

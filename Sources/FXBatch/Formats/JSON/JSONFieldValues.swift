@@ -91,6 +91,9 @@ struct JSONFieldValues {
       var found = -1
       for index in 0..<inner.count {
         let name = inner.name(index, in: object)
+        // Names compare as Swift strings do in the general locator (canonical equivalence: U+212A KELVIN SIGN
+        // is `K`); bytes agree with that only for ASCII names.
+        guard !name.contains(where: { $0 >= 0x80 }) else { return nil }
         guard name.count == step.count, name.hasBytes(step, at: 0) else { continue }
         guard found < 0 else { return nil }
         found = index
@@ -116,6 +119,7 @@ struct JSONFieldValues {
     var currencyName = -1
     for index in 0..<inner.count {
       let name = inner.name(index, in: object)
+      guard !name.contains(where: { $0 >= 0x80 }) else { return nil }  // as in `follow`
       for (known, bytes) in JSONMoneyObject.amountNameBytes.enumerated()
       where name.count == bytes.count && name.hasBytes(bytes, at: 0) {
         guard amount < 0 else { return nil }

@@ -223,14 +223,16 @@ struct JSONNestedFastPathTests {
       "{\"t\":{\"\u{212A}\":\"4\"},\"from\":\"USD\",\"date\":\"2024-01-05\"}",
       "{\"t\":{\"value\":\"5\",\"curr\u{0065}\u{0301}ncy\":\"EUR\",\"currency\":\"GBP\"},\"date\":\"2024-01-05\"}",
     ].joined(separator: "\n")
-    #expect(try JSONLinesFastPathTests.check("Kelvin", text) {
-      $0.fieldNames = FieldNames(amount: "t.K")
-      $0.fixedTo = CurrencyCode("EUR")
-    })
-    #expect(try JSONLinesFastPathTests.check("money", text) {
-      $0.fieldNames = FieldNames(amount: "t")
-      $0.fixedTo = CurrencyCode("EUR")
-    })
+    #expect(
+      try JSONLinesFastPathTests.check("Kelvin", text) {
+        $0.fieldNames = FieldNames(amount: "t.K")
+        $0.fixedTo = CurrencyCode("EUR")
+      })
+    #expect(
+      try JSONLinesFastPathTests.check("money", text) {
+        $0.fieldNames = FieldNames(amount: "t")
+        $0.fixedTo = CurrencyCode("EUR")
+      })
   }
 
   /// `.` separates steps; `\.` is a dot and `\\` a backslash inside a name; any other backslash is itself.

@@ -420,6 +420,8 @@ struct JSONLinesFastPathTests {
           case (.string(let text), .string), (.number(let text), .number): #expect(raw == text, "\(text)")
           case (.null, .literal): #expect(raw == "null")
           case (.bool(let flag), .literal): #expect(raw == (flag ? "true" : "false"))
+          case (.string(let text), .escapedString):
+            #expect((try? JSONParser.parse(Array("\"\(raw)\"".utf8))) == .string(text), "\(text)")
           case (.object, .object), (.array, .array):
             #expect((try? JSONParser.parse(Array(raw.utf8))) == member.value, "\(text)")
           default: Issue.record("member \(index) of \(text): \(member.value) read as \(object.kind(index))")

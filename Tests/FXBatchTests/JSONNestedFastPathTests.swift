@@ -235,6 +235,27 @@ struct JSONNestedFastPathTests {
       })
   }
 
+  /// A record whose string values hold escapes stays on the fast path when no field is one of them; a field
+  /// written with escapes (`"1\u002e234,50"` is `"1.234,50"`, evidence of a decimal comma) is read by the
+  /// general path, which decodes it.
+  @Test func escapedStrings() throws {
+    var lines: [String] = []
+    for index in 0..<40 {
+      let note = "\"a \\\"quoted\\\" note \\u00e9\\n\""
+      let amount = index % 2 == 0 ? "\"1\\u002e234,5\(index % 10)\"" : "7"
+      lines.append("{\"id\":\(index),\"note\":\(note),\"amount\":\(amount),\"from\":\"USD\",\"date\":\"2024-01-05\"}")
+    }
+    let text = lines.joined(separator: "\n") + "\n"
+    #expect(try JSONLinesFastPathTests.check("escaped amounts", text) { $0.fixedTo = CurrencyCode("EUR") })
+    let bytes = Array(lines[1].utf8)
+    bytes.withUnsafeBufferPointer { pointer in
+      var object = FlatJSONObject()
+      let scanned = object.scan(ByteView(pointer))
+      #expect(scanned)
+      #expect(object.kind(1) == .escapedString)
+    }
+  }
+
   /// `.` separates steps; `\.` is a dot and `\\` a backslash inside a name; any other backslash is itself.
   @Test(arguments: [
     ("amount", ["amount"]), ("a.b.c", ["a", "b", "c"]), ("a\\.b", ["a.b"]), ("a\\\\.b", ["a\\", "b"]),

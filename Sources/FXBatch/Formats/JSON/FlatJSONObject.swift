@@ -6,8 +6,8 @@
 /// may span lines; a JSON Lines line holds no line feed); member names that are strings without escapes or
 /// control bytes; values that are such strings, numbers in the JSON grammar, `true`, `false` or `null`, or
 /// objects and arrays (skipped, their extent recorded: ``nestedEnd(_:from:last:values:)``); at most
-/// ``maximumMembers`` members. Anything else (escapes in a member's own name or string value, an empty object)
-/// is declined, and the caller reads the record through the general parser.
+/// ``maximumMembers`` members; string values may hold escapes (``Kind/escapedString``). Anything else (escapes
+/// in a member's name, an empty object) is declined, and the caller reads the record through the general parser.
 ///
 /// Byte ranges are relative to the scanned bytes; strings are given without their quotes, objects and arrays
 /// with their brackets. A string whose bytes of 0x80 and above are not UTF-8 is declined: the general parser
@@ -15,7 +15,12 @@
 struct FlatJSONObject {
   /// The kind of a member's value.
   enum Kind: UInt8 {
-    case string, number, literal, object, array
+    /// A string without escapes: its bytes are its text.
+    case string
+    /// A string with escapes (`"a\"b"`, `"\u00e9"`): its bytes are not its text, so no field is read from it
+    /// on the fast path.
+    case escapedString
+    case number, literal, object, array
   }
 
   /// The most members a record may have on the fast path.
@@ -136,9 +141,16 @@ struct FlatJSONObject {
       let valueEnd: Int
       if first == UInt8(ascii: "\"") {
         valueStart = index + 1
-        valueEnd = Self.stringEnd(base, from: valueStart, last: last)
-        guard valueEnd < last else { return false }
-        kinds.append(.string)
+        let plainEnd = Self.stringEnd(base, from: valueStart, last: last)
+        if plainEnd < last {
+          valueEnd = plainEnd
+          kinds.append(.string)
+        } else {
+          // Escapes (or bytes the parser refuses): checked as the parser reads them, the value kept as written.
+          valueEnd = Self.nestedStringEnd(base, from: valueStart, last: last)
+          guard valueEnd < last else { return false }
+          kinds.append(.escapedString)
+        }
         index = valueEnd + 1
       } else if first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10 {
         valueStart = index

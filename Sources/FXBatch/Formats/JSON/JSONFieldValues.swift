@@ -75,6 +75,10 @@ struct JSONFieldValues {
         values.moneyCurrencyName = money.currencyName
       }
     }
+    // A field written with escapes is read by the general path (its bytes are not its text).
+    guard values.amount?.kind != .escapedString, values.from?.kind != .escapedString,
+      values.to?.kind != .escapedString, values.date?.kind != .escapedString
+    else { return nil }
     return values
   }
 

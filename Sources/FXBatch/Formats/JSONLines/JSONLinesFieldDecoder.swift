@@ -76,7 +76,7 @@ struct JSONLinesFieldDecoder {
       }
     case .literal where value.count == 4 && value[0] == UInt8(ascii: "n"):
       return (from, to, normalizer.defaultDay, true)  // null: no date
-    case .literal, .number, .object, .array:
+    case .literal, .number, .object, .array, .escapedString:
       return nil
     }
   }
@@ -90,7 +90,7 @@ struct JSONLinesFieldDecoder {
     switch field.kind {
     case .number: return CSVFieldDecoder.plainAmount(value, mark: UInt8(ascii: "."))
     case .string: return CSVFieldDecoder.plainAmount(value, mark: mark)
-    case .literal, .object, .array: return nil
+    case .literal, .object, .array, .escapedString: return nil
     }
   }
 

@@ -8,8 +8,10 @@ import Testing
 /// Lines lines and a JSON document's records array, read in place: ``FlatJSONObject``, ``JSONFieldValues``)
 /// must give byte for byte the output and the report of the general path (``JSONFieldLocator`` over
 /// ``JSONValue``), for records that convert and for every mutation that does not (a missing step, a path through
-/// an array or into a string, a member twice, an object that is not a money object).
-@Suite("JSON nested records and paths: fast path = general path", .serialized)
+/// an array or into a string, a member twice, an object that is not a money object). This suite holds the
+/// generators and the direct checks; the differential runs are in the JSON Lines and JSON document fast-path
+/// suites (the extensions below).
+@Suite("JSON nested records and paths: fast path = general path")
 struct JSONNestedFastPathTests {
   typealias Random = JSONLinesFastPathTests.Random
 
@@ -147,33 +149,6 @@ struct JSONNestedFastPathTests {
     return (0..<count).map { record(&random, index: $0) }
   }
 
-  @Test(arguments: 0..<6)
-  func jsonLines(configuration: Int) throws {
-    let (name, configure) = Self.configurations[configuration]
-    for seed in UInt64(configuration * 3)..<UInt64(configuration * 3 + 3) {
-      let text = Self.lines(150, seed: seed).joined(separator: "\n") + "\n"
-      try JSONLinesFastPathTests.check("JSON Lines seed \(seed), \(name)", text, configure: configure)
-    }
-  }
-
-  @Test(arguments: 0..<6)
-  func jsonDocuments(configuration: Int) throws {
-    let (name, configure) = Self.configurations[configuration]
-    for seed in UInt64(configuration * 3)..<UInt64(configuration * 3 + 3) {
-      let records = Self.lines(150, seed: seed + 100)
-      let pretty = seed % 2 == 0
-      let text =
-        pretty
-        ? "{\n  \"object\": \"list\",\n  \"data\": [\n    " + records.joined(separator: ",\n    ")
-          + "\n  ],\n  \"has_more\": false\n}\n"
-        : "{\"data\":[" + records.joined(separator: ",") + "]}"
-      try JSONDocumentFastPathTests.check("JSON document seed \(seed), \(name)", Array(text.utf8)) {
-        configure(&$0)
-        $0.recordsPath = ["data"]
-      }
-    }
-  }
-
   /// The fast path reads nested records itself (the differential checks above would pass if it declined them
   /// all): Shopify, PayPal and Stripe shapes are found in place, with the general locator's values.
   @Test(arguments: [
@@ -211,6 +186,32 @@ struct JSONNestedFastPathTests {
       let foundFrom = try #require(fields.from)
       #expect(JSONFieldValues.value(foundAmount, in: view).text == amount)
       #expect(JSONFieldValues.value(foundFrom, in: view).text == currency)
+    }
+  }
+
+  /// `.` separates steps; `\.` is a dot and `\\` a backslash inside a name; any other backslash is itself.
+  @Test(arguments: [
+    ("amount", ["amount"]), ("a.b.c", ["a", "b", "c"]), ("a\\.b", ["a.b"]), ("a\\\\.b", ["a\\", "b"]),
+    ("a\\b", ["a\\b"]), ("a.", ["a", ""]), (".a", ["", "a"]), ("\\", ["\\"]), ("x\\.y.z", ["x.y", "z"]),
+  ])
+  func pathSteps(written: String, steps: [String]) {
+    let path = JSONFieldPath(written)
+    #expect(path.steps == steps)
+    #expect(path.isPath == (steps.count > 1))
+    #expect(path.written == written)
+  }
+}
+
+// The differential checks count the part files their process leaves behind, so they run in the suites whose
+// checks they share (serialized), never beside them.
+extension JSONLinesFastPathTests {
+  /// Nested JSON Lines records (``JSONNestedFastPathTests/record(_:index:)``) under each configuration.
+  @Test(arguments: 0..<6)
+  func nestedRecords(configuration: Int) throws {
+    let (name, configure) = JSONNestedFastPathTests.configurations[configuration]
+    for seed in UInt64(configuration * 3)..<UInt64(configuration * 3 + 3) {
+      let text = JSONNestedFastPathTests.lines(150, seed: seed).joined(separator: "\n") + "\n"
+      try JSONLinesFastPathTests.check("JSON Lines seed \(seed), \(name)", text, configure: configure)
     }
   }
 
@@ -255,16 +256,25 @@ struct JSONNestedFastPathTests {
       #expect(object.kind(1) == .escapedString)
     }
   }
+}
 
-  /// `.` separates steps; `\.` is a dot and `\\` a backslash inside a name; any other backslash is itself.
-  @Test(arguments: [
-    ("amount", ["amount"]), ("a.b.c", ["a", "b", "c"]), ("a\\.b", ["a.b"]), ("a\\\\.b", ["a\\", "b"]),
-    ("a\\b", ["a\\b"]), ("a.", ["a", ""]), (".a", ["", "a"]), ("\\", ["\\"]), ("x\\.y.z", ["x.y", "z"]),
-  ])
-  func pathSteps(written: String, steps: [String]) {
-    let path = JSONFieldPath(written)
-    #expect(path.steps == steps)
-    #expect(path.isPath == (steps.count > 1))
-    #expect(path.written == written)
+extension JSONDocumentFastPathTests {
+  /// The nested records as a list document's `data` array, compact or pretty-printed.
+  @Test(arguments: 0..<6)
+  func nestedRecords(configuration: Int) throws {
+    let (name, configure) = JSONNestedFastPathTests.configurations[configuration]
+    for seed in UInt64(configuration * 3)..<UInt64(configuration * 3 + 3) {
+      let records = JSONNestedFastPathTests.lines(150, seed: seed + 100)
+      let pretty = seed % 2 == 0
+      let text =
+        pretty
+        ? "{\n  \"object\": \"list\",\n  \"data\": [\n    " + records.joined(separator: ",\n    ")
+          + "\n  ],\n  \"has_more\": false\n}\n"
+        : "{\"data\":[" + records.joined(separator: ",") + "]}"
+      try JSONDocumentFastPathTests.check("JSON document seed \(seed), \(name)", Array(text.utf8)) {
+        configure(&$0)
+        $0.recordsPath = ["data"]
+      }
+    }
   }
 }

@@ -57,7 +57,7 @@ struct JSONDocumentFastPathTests {
       Issue.record("\(name): parts \(parts) differs from the general path\(detail)", sourceLocation: sourceLocation)
       break
     }
-    let after = Set(leftoverPartFiles()).subtracting(before)
+    let after = CSVFastPathAdversarialTests.lingering(leftoverPartFiles, before: before)
     if !after.isEmpty {
       Issue.record("\(name): part files left behind: \(after.sorted())", sourceLocation: sourceLocation)
       for file in after { unlink((NSTemporaryDirectory() as NSString).appendingPathComponent(file)) }

@@ -238,16 +238,18 @@ public struct FieldMapping: Sendable, Equatable {
   ///   - normalize: how a name the user gave is reduced to compare with `normalized`.
   ///   - exact: the names as written, when a name the user gave that exactly one of them has is that field (else
   ///     the first field with its normalized name).
+  ///   - reserved: fields read by roles found another way (a JSON path's first member): no synonym takes them.
   static func locate(
     in normalized: [String], names: FieldNames, roles: [Role], normalize: (String) -> String = normalizedName,
-    exact: [String]? = nil
+    exact: [String]? = nil, reserved: Set<Int> = []
   ) -> [Role: Int] {
     func field(named name: String) -> Int? {
       if let exact, let index = exact.firstIndex(of: name), exact.lastIndex(of: name) == index { return index }
       return normalized.firstIndex(of: normalize(name))
     }
     // Fields the user named are kept from synonym matching, so a synonym never takes another role's field.
-    var used = Set([names.amount, names.from, names.to, names.date].compactMap { name in name.flatMap(field(named:)) })
+    var used = reserved.union(
+      [names.amount, names.from, names.to, names.date].compactMap { name in name.flatMap(field(named:)) })
     var found: [Role: Int] = [:]
     for role in roles {
       if let name = names.name(of: role) {

@@ -18,22 +18,22 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--amount-field"], valueName: "NAME",
       help:
-        "Header name of the amount (default: amount, value, …)\nXML: a path, e.g. LegalMonetaryTotal/PayableAmount; an element\nwith a Ccy, currencyID or currency attribute gives the\nfrom-currency too",
+        "Header name of the amount (default: amount, value, …)\nJSON: a path, e.g. total_price_set.shop_money.amount (\\. for a\ndot in a name); XML: a path, e.g. LegalMonetaryTotal/PayableAmount;\na money object {\"value\": …, \"currency\": …} or an element with\na Ccy, currencyID or currency attribute gives the from-currency too",
       group: .essential),
     OptionSpec(
       names: ["--from-field"], valueName: "NAME",
       help:
-        "Header name of the from-currency (default: from, currency, ccy, …)\nXML: a path, e.g. Amt/@Ccy",
+        "Header name of the from-currency (default: from, currency, ccy, …)\nJSON: a path, e.g. order.price.currency_code; XML: a path,\ne.g. Amt/@Ccy",
       group: .essential),
     OptionSpec(
       names: ["--to-field"], valueName: "NAME",
       help:
-        "Header name of the to-currency (default: to, target_currency, …)\nXML: a path",
+        "Header name of the to-currency (default: to, target_currency, …)\nJSON: a path, e.g. meta.target_currency; XML: a path",
       group: .essential),
     OptionSpec(
       names: ["--date-field"], valueName: "NAME",
       help:
-        "Header name of the value date (default: date, value_date, …)\nXML: a path, e.g. BookgDt/Dt",
+        "Header name of the value date (default: date, value_date, …)\nJSON: a path, e.g. meta.created_at; XML: a path, e.g. BookgDt/Dt",
       group: .essential),
     OptionSpec(
       names: ["--date-format"], valueName: "iso|dmy|mdy|unix|unix-ms",

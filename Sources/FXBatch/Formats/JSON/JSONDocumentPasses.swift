@@ -9,7 +9,7 @@ import Synchronization
 /// The two passes over a JSON document under a local rate table: the document around the records array is
 /// walked as the general path walks it (``JSONDocumentWalker``, so its errors are the general path's), and the
 /// array itself is read from bytes (``JSONArrayReader``) with the fast pieces of JSON records: flat records
-/// read in place (``FlatJSONObject``), fields found per shape (``JSONLinesFieldDecoder``), converted from the
+/// read in place (``FlatJSONObject``), fields found per shape (``JSONFieldDecoder``), converted from the
 /// table (``TableConverter``) and annotated from a template. Every other record goes through the general
 /// per-record rules and writer at its place, so the output, the report and the errors are the same as the
 /// general path's (`JSONDocumentFastPathTests` compares them).

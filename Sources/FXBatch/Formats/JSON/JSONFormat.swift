@@ -33,6 +33,7 @@ enum JSONFormat: JSONRecordFormat {
   { StreamRule(bytes: .utf8(refusesControls: true)) }
 
   static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
+    try JSONRecords.checkPaths(context.options, displayPath: file.displayPath)
     if let (scan, span) = try scanJSONDocumentFile(
       displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, context: context)
     {

@@ -32,6 +32,7 @@ enum JSONLinesFormat: JSONRecordFormat {
   /// Under a table (or a table provider, whose pass 1 needs only the span of days: ``KeySpan``) the byte-level
   /// path (``scanJSONLinesFile(displayPath:readPath:outputPath:context:)``), else the general path of JSON records.
   static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
+    try JSONRecords.checkPaths(context.options, displayPath: file.displayPath)
     if context.hasConvertingTable || context.passOneKeys != nil {
       let (scan, span) = try scanJSONLinesFile(
         displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, context: context)

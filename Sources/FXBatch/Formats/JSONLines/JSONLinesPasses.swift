@@ -8,7 +8,7 @@ import Synchronization
 
 /// The two passes over a JSON Lines file under a local rate table: lines read in place in big blocks
 /// (``JSONLinesByteReader``), flat records read without the general parser (``FlatJSONObject``) and their
-/// member names resolved once per shape (``JSONLinesFieldDecoder``). Every line the fast path declines is read
+/// member names resolved once per shape (``JSONFieldDecoder``). Every line the fast path declines is read
 /// and written by the general per-record code of
 /// ``JSONRecords/scanFile(_:displayPath:readPath:outputPath:context:)`` and
 /// ``JSONRecords/convertFile(_:scan:context:quotes:standardOutput:)``, so the output, the report and the errors are the

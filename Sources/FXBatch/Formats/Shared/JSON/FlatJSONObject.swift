@@ -1,23 +1,36 @@
-/// The members of a flat JSON object found in place: the fast paths' reading of a JSON Lines record or of an
-/// element of a JSON document's records array.
+/// The members of a JSON object found in place: the fast paths' reading of a JSON Lines record or of an
+/// element of a JSON document's records array (and of the objects a field path steps into).
 ///
 /// ``scan(_:)`` accepts only a subset of RFC 8259 that the general ``JSONParser`` reads the same way: the
 /// object `{…}` with nothing around it, and any JSON whitespace between its tokens (a JSON document's record
 /// may span lines; a JSON Lines line holds no line feed); member names that are strings without escapes or
-/// control bytes; values that are such strings, numbers in the JSON grammar, `true`, `false` or `null`; at
-/// most ``maximumMembers`` members. Anything else (nested values, escapes, an empty object) is declined, and
-/// the caller reads the record through the general parser.
+/// control bytes; values that are such strings, numbers in the JSON grammar, `true`, `false` or `null`, or
+/// objects and arrays (skipped, their extent recorded: ``nestedEnd(_:from:last:values:)``); at most
+/// ``maximumMembers`` members; string values may hold escapes (``Kind/escapedString``). Anything else (escapes
+/// in a member's name, an empty object) is declined, and the caller reads the record through the general parser.
 ///
-/// Byte ranges are relative to the scanned bytes; strings are given without their quotes. A string whose bytes
-/// of 0x80 and above are not UTF-8 is declined: the general parser gives the record its `invalid_record` error.
+/// Byte ranges are relative to the scanned bytes; strings are given without their quotes, objects and arrays
+/// with their brackets. A string whose bytes of 0x80 and above are not UTF-8 is declined: the general parser
+/// gives the record its `invalid_record` error.
 struct FlatJSONObject {
   /// The kind of a member's value.
   enum Kind: UInt8 {
-    case string, number, literal
+    /// A string without escapes: its bytes are its text.
+    case string
+    /// A string with escapes (`"a\"b"`, `"\u00e9"`): its bytes are not its text, so no field is read from it
+    /// on the fast path.
+    case escapedString
+    case number, literal, object, array
   }
 
   /// The most members a record may have on the fast path.
   static let maximumMembers = 64
+  /// The most values (at any depth) a record may hold on the fast path: well below the general reader's
+  /// limit (``RecordLimits/maxFields``), so that a record this type accepts is never one the general reader
+  /// refuses for its size.
+  static let maximumValues = 32_768
+  /// The deepest nesting of a member's value skipped (the record's own members are level 1).
+  static let maximumDepth = 60
 
   /// Frees the lists when the last copy goes. Copies share the lists: a copy for another thread is a new value
   /// (``init()``).
@@ -59,6 +72,10 @@ struct FlatJSONObject {
   func value(_ index: Int, in bytes: ByteView) -> ByteView {
     bytes.slice(Int(ranges[4 * index + 2])..<Int(ranges[4 * index + 3]))
   }
+
+  /// Where the value of member `index` is in the scanned bytes (a string without its quotes).
+  @inline(__always)
+  func valueRange(_ index: Int) -> Range<Int> { Int(ranges[4 * index + 2])..<Int(ranges[4 * index + 3]) }
 
   /// Where the annotation members go and how they are spaced, as ``JSONObjectLayout`` finds them: the bytes
   /// before each appended member's name (after its comma), and around its colon.
@@ -103,6 +120,7 @@ struct FlatJSONObject {
     let leading = (start: 1, end: index)
     var compact = index == 1
     var member = 0
+    var values = 0
     while true {
       guard member < Self.maximumMembers, base[index] == UInt8(ascii: "\"") else { return false }
       let nameEnd = Self.stringEnd(base, from: index + 1, last: last)
@@ -123,15 +141,28 @@ struct FlatJSONObject {
       let valueEnd: Int
       if first == UInt8(ascii: "\"") {
         valueStart = index + 1
-        valueEnd = Self.stringEnd(base, from: valueStart, last: last)
-        guard valueEnd < last else { return false }
-        kinds.append(.string)
+        let plainEnd = Self.stringEnd(base, from: valueStart, last: last)
+        if plainEnd < last {
+          valueEnd = plainEnd
+          kinds.append(.string)
+        } else {
+          // Escapes (or bytes the parser refuses): checked as the parser reads them, the value kept as written.
+          valueEnd = Self.nestedStringEnd(base, from: valueStart, last: last)
+          guard valueEnd < last else { return false }
+          kinds.append(.escapedString)
+        }
         index = valueEnd + 1
       } else if first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10 {
         valueStart = index
         valueEnd = Self.numberEnd(base, from: index, last: last)
         guard valueEnd > index else { return false }
         kinds.append(.number)
+        index = valueEnd
+      } else if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+        valueStart = index
+        valueEnd = Self.nestedEnd(base, from: index, last: last, values: &values)
+        guard valueEnd > index, values <= Self.maximumValues else { return false }
+        kinds.append(first == UInt8(ascii: "{") ? .object : .array)
         index = valueEnd
       } else {
         valueStart = index
@@ -176,6 +207,141 @@ struct FlatJSONObject {
       if byte == UInt8(ascii: "\"") { return at }
       if byte < 0x20 || byte == UInt8(ascii: "\\") { return last }
       if byte >= 0x80 {
+        let lead = at
+        let character = UTF8Validation.character(lead: byte) { lead + $0 < last ? base[lead + $0] : nil }
+        guard case .valid(let length) = character else { return last }
+        at += length
+      } else {
+        at += 1
+      }
+    }
+  }
+
+  /// The index after the object or array that starts at `start`, read strictly (as ``JSONParser`` reads it) and
+  /// not kept: strings with valid escapes (a `\u` escape of a surrogate is declined) and UTF-8, numbers in the
+  /// JSON grammar, literals, at most ``maximumDepth`` levels; `start` when anything else is met or the value does
+  /// not close before `last` (the record's closing `}`).
+  ///
+  /// - Parameter values: counts the values read (members' values and array elements).
+  private static func nestedEnd(_ base: ByteView, from start: Int, last: Int, values: inout Int) -> Int {
+    /// Per level, 1 for an object and 0 for an array (the lowest bit is the innermost level).
+    var stack: UInt64 = 0
+    var depth = 0
+    var index = start
+    @inline(__always) func skipSpaces(_ from: Int) -> Int {
+      var at = from
+      while at < last, base[at] == 0x20 || base[at] == 0x09 || base[at] == 0x0A || base[at] == 0x0D { at += 1 }
+      return at
+    }
+    /// Reads a member name and its colon at `index`; the index of the value after them, or `nil`.
+    @inline(__always) func memberName(_ index: Int) -> Int? {
+      guard base[index] == UInt8(ascii: "\"") else { return nil }
+      let end = nestedStringEnd(base, from: index + 1, last: last)
+      guard end < last else { return nil }
+      let colon = skipSpaces(end + 1)
+      guard base[colon] == UInt8(ascii: ":") else { return nil }
+      let value = skipSpaces(colon + 1)
+      return value < last ? value : nil
+    }
+    while true {
+      // A value starts at `index` (< last).
+      let first = base[index]
+      var done = true
+      if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+        guard depth < maximumDepth else { return start }
+        depth += 1
+        let isObject = first == UInt8(ascii: "{")
+        stack = stack << 1 | (isObject ? 1 : 0)
+        index = skipSpaces(index + 1)
+        guard index < last else { return start }
+        if base[index] == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) {
+          index += 1
+          depth -= 1
+          stack >>= 1
+        } else {
+          if isObject {
+            guard let value = memberName(index) else { return start }
+            index = value
+          }
+          values += 1
+          done = false
+        }
+      } else if first == UInt8(ascii: "\"") {
+        let end = nestedStringEnd(base, from: index + 1, last: last)
+        guard end < last else { return start }
+        index = end + 1
+      } else if first == UInt8(ascii: "-") || first &- UInt8(ascii: "0") < 10 {
+        let end = numberEnd(base, from: index, last: last)
+        guard end > index else { return start }
+        index = end
+      } else {
+        let length = literalLength(base, from: index, last: last)
+        guard length > 0 else { return start }
+        index += length
+      }
+      guard done else { continue }
+      // The value ends at `index`: close the levels it completes, or go on to the next value.
+      while true {
+        if depth == 0 { return index }
+        index = skipSpaces(index)
+        guard index < last else { return start }
+        let isObject = stack & 1 == 1
+        let byte = base[index]
+        if byte == UInt8(ascii: ",") {
+          index = skipSpaces(index + 1)
+          guard index < last else { return start }
+          if isObject {
+            guard let value = memberName(index) else { return start }
+            index = value
+          }
+          values += 1
+          break
+        }
+        guard byte == (isObject ? UInt8(ascii: "}") : UInt8(ascii: "]")) else { return start }
+        index += 1
+        depth -= 1
+        stack >>= 1
+      }
+    }
+  }
+
+  /// The index of the quote that closes a string inside a nested value, whose content starts at `from`; `last`
+  /// when it holds a control byte, an escape the parser refuses (or a `\u` surrogate, declined), bytes that are
+  /// not UTF-8, or does not close before `last`.
+  private static func nestedStringEnd(_ base: ByteView, from: Int, last: Int) -> Int {
+    var at = from
+    while true {
+      at = base.jsonStringStop(from: at, before: last)
+      guard at < last else { return last }
+      let byte = base[at]
+      if byte == UInt8(ascii: "\"") { return at }
+      if byte < 0x20 { return last }
+      if byte == UInt8(ascii: "\\") {
+        guard at + 1 < last else { return last }
+        switch base[at + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+          UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+          at += 2
+        case UInt8(ascii: "u"):
+          guard at + 6 < last else { return last }
+          var code: UInt32 = 0
+          for offset in 2..<6 {
+            let digit = base[at + offset]
+            let value: UInt8
+            if digit &- UInt8(ascii: "0") < 10 {
+              value = digit &- UInt8(ascii: "0")
+            } else if (digit | 0x20) &- UInt8(ascii: "a") < 6 {
+              value = (digit | 0x20) &- UInt8(ascii: "a") + 10
+            } else {
+              return last
+            }
+            code = code << 4 | UInt32(value)
+          }
+          guard !(0xD800...0xDFFF).contains(code) else { return last }
+          at += 6
+        default: return last
+        }
+      } else if byte >= 0x80 {
         let lead = at
         let character = UTF8Validation.character(lead: byte) { lead + $0 < last ? base[lead + $0] : nil }
         guard case .valid(let length) = character else { return last }

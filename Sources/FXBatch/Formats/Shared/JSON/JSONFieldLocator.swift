@@ -1,6 +1,8 @@
 /// Finds a JSON record's fields by member name, as a CSV header's fields are found: the names given with
 /// `--amount-field` and so on, else the first member matching a role's synonyms (``FieldMapping/Role``),
-/// ignoring case, spaces, `_`, `-` and `.`.
+/// ignoring case, spaces, `_`, `-` and `.`. A name with a `.` is a path into nested objects
+/// (``JSONFieldPath``), and an amount that is an object with a value and a currency member is a money object
+/// (``JSONMoneyObject``).
 ///
 /// JSON records need not share their members, so each record is looked at on its own.
 public struct JSONFieldLocator: Sendable {
@@ -8,10 +10,95 @@ public struct JSONFieldLocator: Sendable {
   public let names: FieldNames
   /// The roles looked for: amount, from (unless `--from`), to (unless `--to`), date.
   public let roles: [FieldMapping.Role]
+  /// The names given as paths of more than one step, per role.
+  let paths: [FieldMapping.Role: JSONFieldPath]
+  /// The names given as one step (escapes decoded), matched as a CSV header's; `nil` for the roles of `paths`.
+  let plainNames: FieldNames
+  /// Whether a money object's currency is the from-currency: it is looked for (no `--from`) and not named.
+  let fromOfMoneyObject: Bool
+  /// The fast paths' steps of each role's path as bytes, for amount, from, to, date (empty: not a path).
+  let stepBytes: [[[UInt8]]]
 
   public init(names: FieldNames, fixedFrom: Bool, fixedTo: Bool) {
     self.names = names
     roles = [.amount] + (fixedFrom ? [] : [.from]) + (fixedTo ? [] : [.to]) + [.date]
+    var paths: [FieldMapping.Role: JSONFieldPath] = [:]
+    var plain = FieldNames()
+    for role in FieldMapping.Role.allCases {
+      guard let name = names.name(of: role) else { continue }
+      let path = JSONFieldPath(name)
+      if path.isPath {
+        paths[role] = path
+      } else {
+        switch role {
+        case .amount: plain.amount = path.wholeName
+        case .from: plain.from = path.wholeName
+        case .to: plain.to = path.wholeName
+        case .date: plain.date = path.wholeName
+        }
+      }
+    }
+    self.paths = paths
+    stepBytes = [FieldMapping.Role.amount, .from, .to, .date].map { paths[$0]?.stepBytes ?? [] }
+    plainNames = plain
+    fromOfMoneyObject = !fixedFrom && names.from == nil
+  }
+
+  /// What a record's member names alone say: the member each role's field is read from (or its path starts
+  /// at), and a problem of the names.
+  struct MemberLayout {
+    /// Per role found: the member's 0-based index.
+    var index: [FieldMapping.Role: Int] = [:]
+    /// The roles whose path goes on from `index` (the others read the member at `index`).
+    var descends: Set<FieldMapping.Role> = []
+    /// `invalid_record`: a member twice, two members naming one field, or a member named like a whole path
+    /// beside the member its first step names.
+    var problem: RowError?
+  }
+
+  /// The layout of a record object's member names (in document order, as decoded).
+  func layout(of keys: [String]) -> MemberLayout {
+    var layout = MemberLayout()
+    var reserved: Set<Int> = []
+    var ambiguous: (role: FieldMapping.Role, path: JSONFieldPath, member: String)?
+    for role in roles {
+      guard let path = paths[role] else { continue }
+      let whole = keys.firstIndex(of: path.wholeName)
+      let first = keys.firstIndex(of: path.steps[0])
+      if let whole, let first {
+        if ambiguous == nil { ambiguous = (role, path, keys[first]) }
+        reserved.formUnion([whole, first])
+      } else if let whole {
+        layout.index[role] = whole
+        reserved.insert(whole)
+      } else if let first {
+        layout.index[role] = first
+        layout.descends.insert(role)
+        reserved.insert(first)
+      }
+    }
+    let normalized = keys.map(FieldMapping.normalizedName)
+    let plainRoles = roles.filter { paths[$0] == nil }
+    let found = FieldMapping.locate(in: normalized, names: plainNames, roles: plainRoles, reserved: reserved)
+    layout.index.merge(found) { path, _ in path }
+    var seen: Set<String> = []
+    if let twice = keys.first(where: { !seen.insert($0).inserted }) {
+      layout.problem = RowError(.invalidRecord, "the member \(RowError.quoted(twice)) occurs twice")
+    } else if let (role, index) = found.sorted(by: { $0.value < $1.value }).first(where: { role, index in
+      normalized.indices.contains { $0 != index && normalized[$0] == normalized[index] }
+    }) {
+      let clashing = normalized.indices.filter { normalized[$0] == normalized[index] }.map { RowError.quoted(keys[$0]) }
+      layout.problem = RowError(
+        .invalidRecord, "the members \(clashing.joined(separator: " and ")) both name the \(role.fieldName)")
+    } else if let (role, path, member) = ambiguous {
+      layout.problem = RowError(
+        .invalidRecord,
+        "\(role.optionName) \(RowError.quoted(path.written)) names both the member \(RowError.quoted(path.wholeName))"
+          + " and a path into the member \(RowError.quoted(member)); fxbatch does not pick one"
+          + " (write \(JSONFieldPath.escaped(path.wholeName)) for the member \(RowError.quoted(path.wholeName)))"
+      )
+    }
+    return layout
   }
 
   /// A record's fields, whatever it holds.
@@ -41,36 +128,167 @@ public struct JSONFieldLocator: Sendable {
   ///
   /// - Parameter members: the record object's members in document order.
   /// - Returns: the fields, with an `invalid_record` problem when a member occurs twice or two members name
-  ///   the same field (`amount` and `Amount`) — never a silent choice of one; and role → member name of the
+  ///   the same field (`amount` and `Amount`) — never a silent choice of one —, when a path meets an array or a
+  ///   value that is not an object, or a member on a path occurs twice; a `missing_field` problem when the path of
+  ///   the amount or a currency leads nowhere (a date path that leads nowhere is no date); an `invalid_amount`
+  ///   problem when the amount is an object that is not a money object. And role → member name (or path) of the
   ///   fields found.
   public func fields(of members: [(key: String, value: JSONValue)]) -> (
     fields: RecordFields, located: [FieldMapping.Role: String]
   ) {
-    let normalized = members.map { FieldMapping.normalizedName($0.key) }
-    let found = FieldMapping.locate(in: normalized, names: names, roles: roles)
-    var fields = RecordFields(amount: .absent, from: .absent, to: .absent, date: .absent)
-    var located: [FieldMapping.Role: String] = [:]
-    for (role, index) in found {
-      let value = Self.value(members[index].value)
-      switch role {
-      case .amount: fields.amount = value
-      case .from: fields.from = value
-      case .to: fields.to = value
-      case .date: fields.date = value
-      }
-      located[role] = members[index].key
-    }
-    var seen: Set<String> = []
-    if let twice = members.first(where: { !seen.insert($0.key).inserted }) {
-      fields.problem = RowError(.invalidRecord, "the member \(RowError.quoted(twice.key)) occurs twice")
-    } else if let (role, index) = found.sorted(by: { $0.value < $1.value }).first(where: { role, index in
-      normalized.indices.contains { $0 != index && normalized[$0] == normalized[index] }
-    }) {
-      let clashing = normalized.indices.filter { normalized[$0] == normalized[index] }.map { RowError.quoted(members[$0].key) }
-      fields.problem = RowError(
-        .invalidRecord, "the members \(clashing.joined(separator: " and ")) both name the \(role.fieldName)")
-    }
+    let (fields, located, _) = resolve(members)
     return (fields, located)
+  }
+
+  /// The currency member of a record's money object that `--from` would pass over: its name (`amount.currency`),
+  /// when the amount is a money object and the from-currency is not named; `nil` otherwise.
+  func overriddenMoneyCurrency(in members: [(key: String, value: JSONValue)]) -> String? {
+    guard names.from == nil else { return nil }
+    let probe = JSONFieldLocator(names: names, fixedFrom: false, fixedTo: !roles.contains(.to))
+    return probe.resolve(members).moneyCurrency
+  }
+
+  /// ``fields(of:)-([(key:String,value:JSONValue)])``, and the name of the money object's currency member that
+  /// gave the from-currency.
+  private func resolve(_ members: [(key: String, value: JSONValue)]) -> (
+    fields: RecordFields, located: [FieldMapping.Role: String], moneyCurrency: String?
+  ) {
+    let layout = layout(of: members.map(\.key))
+    var fields = RecordFields(amount: .absent, from: .absent, to: .absent, date: .absent, problem: layout.problem)
+    var located: [FieldMapping.Role: String] = [:]
+    func note(_ problem: RowError) {
+      if fields.problem == nil { fields.problem = problem }
+    }
+    var moneyCurrency: (value: JSONValue, name: String)?
+    for role in roles {
+      guard let index = layout.index[role] else {
+        if let path = paths[role], role != .date {
+          note(Self.missing(path, found: 0, role: role))
+        }
+        continue
+      }
+      var value = members[index].value
+      var name = members[index].key
+      if layout.descends.contains(role), let path = paths[role] {
+        switch Self.follow(path, from: value, role: role) {
+        case .success(let end):
+          value = end
+          name = path.written
+        case .failure(let problem):
+          if !(problem.code == .missingField && role == .date) { note(problem) }
+          continue
+        }
+      }
+      if role == .amount, case .object(let inner) = value {
+        switch Self.money(inner, at: name) {
+        case .success(let money):
+          value = money.amount
+          located[.amount] = name + "." + money.amountName
+          if fromOfMoneyObject { moneyCurrency = (money.currency, name + "." + money.currencyName) }
+          fields.amount = Self.value(value)
+        case .failure(let problem):
+          note(problem)
+          located[.amount] = name
+          fields.amount = Self.value(value)
+        }
+        continue
+      }
+      located[role] = name
+      switch role {
+      case .amount: fields.amount = Self.value(value)
+      case .from: fields.from = Self.value(value)
+      case .to: fields.to = Self.value(value)
+      case .date: fields.date = Self.value(value)
+      }
+    }
+    if let moneyCurrency {
+      fields.from = Self.value(moneyCurrency.value)
+      located[.from] = moneyCurrency.name
+    }
+    return (fields, located, moneyCurrency?.name)
+  }
+
+  /// Why a record has no field for a role read through a path: the missing step, or a step that meets an array
+  /// or something that is not an object; `nil` when the path leads to a value (or the role has no path).
+  func problem(of role: FieldMapping.Role, in members: [(key: String, value: JSONValue)]) -> RowError? {
+    guard let path = paths[role] else { return nil }
+    let layout = layout(of: members.map(\.key))
+    guard let index = layout.index[role] else { return layout.problem ?? Self.missing(path, found: 0, role: role) }
+    guard layout.descends.contains(role) else { return nil }
+    if case .failure(let problem) = Self.follow(path, from: members[index].value, role: role) { return problem }
+    return nil
+  }
+
+  /// The `missing_field` problem of a path whose step `found` (0-based) names no member.
+  static func missing(_ path: JSONFieldPath, found: Int, role: FieldMapping.Role) -> RowError {
+    let inside = found == 0 ? "" : " in \(RowError.quoted(path.prefix(found)))"
+    return RowError(
+      .missingField,
+      "the record has no member \(RowError.quoted(path.steps[found]))\(inside) (\(role.optionName) \(path.written))")
+  }
+
+  /// The value at the end of a path, from the value of the member its first step names.
+  ///
+  /// - Returns: the value, or `missing_field` when a step names no member; `invalid_record` when a step meets
+  ///   an array or a value that is not an object, or names a member that occurs twice.
+  static func follow(_ path: JSONFieldPath, from first: JSONValue, role: FieldMapping.Role) -> Result<JSONValue, RowError> {
+    var current = first
+    for step in 1..<path.steps.count {
+      let members: [(key: String, value: JSONValue)]
+      switch current {
+      case .object(let found): members = found
+      case .array:
+        return .failure(
+          RowError(
+            .invalidRecord,
+            "the path \(RowError.quoted(path.written)) meets an array at \(RowError.quoted(path.prefix(step)));"
+              + " a path names members of objects, not elements of arrays"))
+      default:
+        return .failure(
+          RowError(
+            .invalidRecord,
+            "the path \(RowError.quoted(path.written)) meets \(JSONRecordText.kind(of: current)) at"
+              + " \(RowError.quoted(path.prefix(step))), not an object"))
+      }
+      let matches = members.indices.filter { members[$0].key == path.steps[step] }
+      guard let match = matches.first else { return .failure(missing(path, found: step, role: role)) }
+      guard matches.count == 1 else {
+        return .failure(
+          RowError(
+            .invalidRecord,
+            "the member \(RowError.quoted(path.steps[step])) occurs twice in \(RowError.quoted(path.prefix(step)))"))
+      }
+      current = members[match].value
+    }
+    return .success(current)
+  }
+
+  /// The amount and the currency of a money object (``JSONMoneyObject``).
+  ///
+  /// - Parameters:
+  ///   - members: the object's members.
+  ///   - name: the amount's member name or path, for messages.
+  /// - Returns: the values and the names of the two members; `invalid_record` when one of the known names
+  ///   occurs twice, `invalid_amount` when the object is not a money object.
+  static func money(_ members: [(key: String, value: JSONValue)], at name: String) -> Result<
+    (amount: JSONValue, amountName: String, currency: JSONValue, currencyName: String), RowError
+  > {
+    let amounts = JSONMoneyObject.amountNames.filter { known in members.contains { $0.key == known } }
+    let currencies = JSONMoneyObject.currencyNames.filter { known in members.contains { $0.key == known } }
+    for known in amounts + currencies where members.filter({ $0.key == known }).count > 1 {
+      return .failure(
+        RowError(.invalidRecord, "the member \(RowError.quoted(known)) occurs twice in \(RowError.quoted(name))"))
+    }
+    guard amounts.count == 1, currencies.count == 1,
+      let amount = members.first(where: { $0.key == amounts[0] }),
+      let currency = members.first(where: { $0.key == currencies[0] })
+    else {
+      return .failure(
+        RowError(
+          .invalidAmount,
+          JSONMoneyObject.notMoney(at: name, amountNamesFound: amounts, currencyNamesFound: currencies)))
+    }
+    return .success((amount.value, amount.key, currency.value, currency.key))
   }
 
   /// A member's value as a field value.

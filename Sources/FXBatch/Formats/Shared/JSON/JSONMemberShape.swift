@@ -1,16 +1,33 @@
 /// What a JSON record's member names say, resolved once per distinct sequence of names (``FieldShapeCache``):
-/// which member plays each role, as ``JSONFieldLocator`` finds them. Integers only: it is copied out of the
-/// cache for every record.
+/// which member plays each role, or starts its path, as ``JSONFieldLocator`` finds them. Integers only: it is
+/// copied out of the cache for every record.
 struct JSONMemberShape {
   /// Whether records of this shape can take the fast path: no member is an annotation member (`fx_status`,
-  /// `fx_input`), no name occurs twice and no two names name the same field. Otherwise the general path writes
-  /// the record's `invalid_record` error.
+  /// `fx_input`), no name occurs twice, no two names name the same field and no member is named like a whole
+  /// path beside its first step. Otherwise the general path writes the record's `invalid_record` error.
   let isUsable: Bool
-  /// The 0-based member index of each role's field; −1 when the record has none.
+  /// The 0-based member index of each role's field (or of its path's first member); −1 when the record has
+  /// none.
   let amount: Int
   let from: Int
   let to: Int
   let date: Int
+  /// The roles whose path goes on into the member's value, one bit per role (``bit(_:)``).
+  let descending: UInt8
+
+  /// The bit of a role in ``descending``.
+  static func bit(_ role: FieldMapping.Role) -> UInt8 {
+    switch role {
+    case .amount: return 1
+    case .from: return 2
+    case .to: return 4
+    case .date: return 8
+    }
+  }
+
+  /// Whether the path of `role` goes on from its member.
+  @inline(__always)
+  func descends(_ role: FieldMapping.Role) -> Bool { descending & Self.bit(role) != 0 }
 
   /// Resolves the names of a record object.
   ///
@@ -18,17 +35,16 @@ struct JSONMemberShape {
   ///   - names: the member names in document order, decoded as the general parser decodes them.
   ///   - locator: the run's field locator.
   init(names: [String], locator: JSONFieldLocator) {
-    let members = names.map { (key: $0, value: JSONValue.null) }
     if names.contains(where: { $0 == "fx_input" || AnnotationColumn(rawValue: $0) != nil }) {
-      (isUsable, amount, from, to, date) = (false, -1, -1, -1, -1)
+      (isUsable, amount, from, to, date, descending) = (false, -1, -1, -1, -1, 0)
       return
     }
-    let fields = locator.fields(of: members).fields
-    let found = FieldMapping.locate(in: names.map(FieldMapping.normalizedName), names: locator.names, roles: locator.roles)
-    isUsable = fields.problem == nil
-    amount = found[.amount] ?? -1
-    from = found[.from] ?? -1
-    to = found[.to] ?? -1
-    date = found[.date] ?? -1
+    let layout = locator.layout(of: names)
+    isUsable = layout.problem == nil
+    amount = layout.index[.amount] ?? -1
+    from = layout.index[.from] ?? -1
+    to = layout.index[.to] ?? -1
+    date = layout.index[.date] ?? -1
+    descending = layout.descends.reduce(0) { $0 | Self.bit($1) }
   }
 }

@@ -1,16 +1,18 @@
 /// Pass 2's per-record fast path over JSON records (a JSON Lines line, an element of a JSON document's records
-/// array) under a local rate table: reads a flat record in place
-/// (``FlatJSONObject``, ``JSONLinesFieldDecoder``), converts it (``TableConverter``) and appends the record's
+/// array) under a local rate table: reads a record in place
+/// (``FlatJSONObject``, ``JSONFieldValues``, ``JSONFieldDecoder``), converts it (``TableConverter``) and appends the record's
 /// bytes with the annotation members after its last member (``AnnotationTemplate/jsonMembers``, spaced like the
 /// record's own members as ``JSONAnnotatingWriter`` spaces them), or declines, and the caller writes the record through the general path.
 ///
 /// One value holds all the per-record state, so the record loop touches it through one `inout` access.
 struct JSONRecordFastPass {
-  var decoder: JSONLinesFieldDecoder
+  var decoder: JSONFieldDecoder
   var converter: TableConverter
   /// The decimal mark byte of text amounts, `nil` when undecided (then only integer texts are plain).
   let decimalMark: UInt8?
   private var object = FlatJSONObject()
+  /// Scratch for the objects a field path steps into.
+  private var inner = FlatJSONObject()
   private let compactTemplate = AnnotationTemplate.jsonMembers
   /// The template of the last spaced record's layout (``FlatJSONObject/layout(in:)``), and that layout; the
   /// template is `nil` when the layout is too wide for one.
@@ -22,7 +24,7 @@ struct JSONRecordFastPass {
   private var pending = ByteBuffer(capacity: Self.pendingLimit + (1 << 16))
   private static let pendingLimit = 1 << 20
 
-  init(decoder: JSONLinesFieldDecoder, converter: TableConverter, decimalMark: UInt8?) {
+  init(decoder: JSONFieldDecoder, converter: TableConverter, decimalMark: UInt8?) {
     self.decoder = decoder
     self.converter = converter
     self.decimalMark = decimalMark
@@ -38,6 +40,7 @@ struct JSONRecordFastPass {
     decoder.makeUnique()
     pending.makeUnique()
     object = FlatJSONObject()
+    inner = FlatJSONObject()
   }
 
   /// Hands the pending output to the sink.
@@ -82,8 +85,10 @@ struct JSONRecordFastPass {
   mutating func convert(_ bytes: ByteView, length: Int, sink: ByteSink) throws(OutputError) -> Bool {
     let content = bytes.slice(0..<length)
     guard object.scan(content), let (_, shape) = decoder.shape(of: object, in: content),
-      let key = decoder.key(of: object, shape: shape, in: content),
-      let amount = decoder.majorAmount(of: object, shape: shape, in: content, mark: decimalMark, currency: key.base),
+      let fields = JSONFieldValues.find(
+        in: object, shape: shape, bytes: content, locator: decoder.locator, inner: &inner),
+      let key = decoder.key(of: fields, in: content),
+      let amount = decoder.majorAmount(of: fields, in: content, mark: decimalMark, currency: key.base),
       // Before the conversion, which counts the record: a declined record is converted by the general path.
       let template = object.isCompact ? compactTemplate : spacedTemplate(for: object.layout(in: content)),
       let conversion = converter.convert(base: key.base, quote: key.quote, day: key.day, amount: amount)

@@ -3,7 +3,8 @@
 /// record object (to refuse an already annotated file, and to name the members in a missing-field error), the
 /// fields located, and the decimal-mark evidence of text amounts.
 ///
-/// A flat record (``FlatJSONObject``) of a usable shape is read from its bytes, its shape's fields merged once;
+/// A record the byte-level reader follows (``FlatJSONObject``, ``JSONFieldValues``) of a usable shape is read
+/// from its bytes, its shape's fields merged once (the amount's per record until found: a money object names it);
 /// any other record, and every record until the first record object, is read by the general rules of
 /// ``JSONRecords/scanFile(_:displayPath:readPath:outputPath:context:)``.
 struct JSONRecordPassOne {
@@ -14,8 +15,13 @@ struct JSONRecordPassOne {
   /// Whether this reads the file's first part, where the first record object is looked for; a later part
   /// assumes it was found there (the caller checks).
   let looksForFirstObject: Bool
-  private var decoder: JSONLinesFieldDecoder
+  private var decoder: JSONFieldDecoder
   private var object = FlatJSONObject()
+  /// Scratch for the objects a field path steps into.
+  private var inner = FlatJSONObject()
+  /// Whether the amount (and a from-currency a money object may give) are located: their names depend on the
+  /// records' values, so they are looked at per record until then.
+  private var valueDependentLocated = false
   private(set) var inference = DecimalMarkInference()
   /// Role → member name, the first record that has a role's field naming it.
   private(set) var located: [FieldMapping.Role: String] = [:]
@@ -34,7 +40,7 @@ struct JSONRecordPassOne {
     self.locator = locator
     self.checkMark = checkMark
     self.looksForFirstObject = looksForFirstObject
-    decoder = JSONLinesFieldDecoder(normalizer: normalizer, locator: locator)
+    decoder = JSONFieldDecoder(normalizer: normalizer, locator: locator)
   }
 
   /// Reads one record: a JSON Lines line's content, or an element of a JSON document's records array.
@@ -46,22 +52,24 @@ struct JSONRecordPassOne {
   /// - Throws: ``FileError`` when the first record object ends with the annotation members.
   mutating func scan(record content: ByteView, line: Int, column: Int) throws(FileError) {
     if !looksForFirstObject || firstObject != nil, object.scan(content),
-      let (index, shape) = decoder.shape(of: object, in: content)
+      let (index, shape) = decoder.shape(of: object, in: content),
+      let fields = JSONFieldValues.find(in: object, shape: shape, bytes: content, locator: locator, inner: &inner)
     {
       if index >= mergedShapes.count { mergedShapes += repeatElement(false, count: index + 1 - mergedShapes.count) }
       if !mergedShapes[index] {
         mergedShapes[index] = true
-        let names = (0..<object.count).map {
-          (key: object.name($0, in: content).text, value: JSONValue.null)
-        }
-        located.merge(locator.fields(of: names).located) { earlier, _ in earlier }
+        merge(fields.locatedNames(valueDependent: false, object: object, shape: shape, bytes: content, locator: locator))
       }
-      if checkMark, shape.amount >= 0, object.kind(shape.amount) == .string {
-        let text = object.value(shape.amount, in: content)
+      if !valueDependentLocated {
+        merge(fields.locatedNames(valueDependent: true, object: object, shape: shape, bytes: content, locator: locator))
+        valueDependentLocated = located[.amount] != nil && (!locator.fromOfMoneyObject || located[.from] != nil)
+      }
+      if checkMark, let amount = fields.amount, amount.kind == .string {
+        let text = JSONFieldValues.value(amount, in: content)
         inference.add(FieldKeyDecoder.evidence(text) ?? DecimalMarkInference.evidence(text.text))
       }
       if span != nil {
-        if let key = decoder.key(of: object, shape: shape, in: content) {
+        if let key = decoder.key(of: fields, in: content) {
           span?.add(base: key.base, quote: key.quote, day: key.day)
         } else {
           let (fields, _, _) = locator.fields(of: JSONRecordText(bytes: content.array, line: line, column: column))
@@ -88,6 +96,11 @@ struct JSONRecordPassOne {
     located.merge(found) { earlier, _ in earlier }
     if checkMark, case .text(let text) = fields.amount { inference.add(text) }
     if span != nil, case .success(let found) = decoder.normalizer.rateKey(of: fields) { span?.add(found.key) }
+  }
+
+  /// Adds located names, the earlier kept.
+  private mutating func merge(_ names: [(FieldMapping.Role, String)]) {
+    for (role, name) in names where located[role] == nil { located[role] = name }
   }
 
   /// Adds what a later part of the file found.

@@ -15,6 +15,7 @@ enum JSONRecords {
     _ format: any JSONRecordFormat.Type, displayPath: String, readPath: String, outputPath: String?,
     context: FormatContext
   ) throws(FileError) -> (FileScan, Set<RateKey>) {
+    try checkPaths(context.options, displayPath: displayPath)
     let options = context.options
     let locator = fieldLocator(options)
     let normalizer = context.recordNormalizer
@@ -43,8 +44,7 @@ enum JSONRecords {
       return true
     }
     if let (record, names) = firstObject, let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
-      throw FileError.missingField(
-        role, path: displayPath, line: record.line, column: record.column, names: names, nameKind: "members")
+      throw missingField(role, locator: locator, record: record, names: names, displayPath: displayPath)
     }
     try checkUnreadFields(
       format, firstObject: firstObject?.record, located: located, options: options, displayPath: displayPath,
@@ -69,8 +69,7 @@ enum JSONRecords {
     let locator = fieldLocator(options)
     let located = found.located
     if let (record, names) = found.firstObject, let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
-      throw FileError.missingField(
-        role, path: displayPath, line: record.line, column: record.column, names: names, nameKind: "members")
+      throw missingField(role, locator: locator, record: record, names: names, displayPath: displayPath)
     }
     try checkUnreadFields(
       format, firstObject: found.firstObject?.record, located: located, options: options, displayPath: displayPath,
@@ -90,7 +89,7 @@ enum JSONRecords {
   static func fastPass(_ scan: FileScan, context: FormatContext, quotes: QuoteBook) -> JSONRecordFastPass? {
     guard let converter = converter(context, quotes: quotes) else { return nil }
     return JSONRecordFastPass(
-      decoder: JSONLinesFieldDecoder(normalizer: scan.normalizer, locator: fieldLocator(context.options)),
+      decoder: JSONFieldDecoder(normalizer: scan.normalizer, locator: fieldLocator(context.options)),
       converter: converter, decimalMark: scan.decimalMark?.byte)
   }
 
@@ -105,6 +104,36 @@ enum JSONRecords {
     return converter.textsAreSafe(in: .jsonMembers) ? converter : nil
   }
 
+  /// The file error of a role no record has a field for (``FileError/missingField``); for a path, one that names
+  /// the path and says where the first record object's path ends.
+  static func missingField(
+    _ role: FieldMapping.Role, locator: JSONFieldLocator, record: JSONRecordText, names: [String], displayPath: String
+  ) -> FileError {
+    guard let path = locator.paths[role], case .success(let members) = record.members() else {
+      return FileError.missingField(
+        role, path: displayPath, line: record.line, column: record.column, names: names, nameKind: "members")
+    }
+    let shown = names.prefix(12).map(RowError.quoted).joined(separator: ", ") + (names.count > 12 ? ", …" : "")
+    let first = locator.problem(of: role, in: members).map { "; the first record: \($0.message)" } ?? ""
+    return FileError(
+      path: displayPath, line: record.line, column: record.column,
+      message:
+        "\(role.optionName) \(RowError.quoted(path.written)): no record has such a field (the first record's members:"
+        + " \(shown))\(first)")
+  }
+
+  /// Refuses field paths with an empty step (`.amount`, `a..b`, `a.`): a path is member names joined by `.`.
+  static func checkPaths(_ options: BatchOptions, displayPath: String) throws(FileError) {
+    let locator = fieldLocator(options)
+    for role in FieldMapping.Role.allCases {
+      guard let path = locator.paths[role], path.steps.contains(where: \.isEmpty) else { continue }
+      throw FileError(
+        path: displayPath,
+        message: "\(role.optionName) \(RowError.quoted(path.written)): a path has an empty step",
+        hint: "write member names joined by single dots, without a leading dot (total_price_set.shop_money.amount)")
+    }
+  }
+
   /// Refuses a file whose fields the run would pass over
   /// (``FileError/unreadField(names:located:options:path:line:column:nameKind:samples:)``), judged on the first
   /// record object's members, every record's located fields, and when a check needs them, the first non-empty
@@ -114,6 +143,19 @@ enum JSONRecords {
     options: BatchOptions, displayPath: String, readPath: String
   ) throws(FileError) {
     guard let record = firstObject, case .success(let members) = record.members() else { return }
+    // A money object's currency is a from-currency field, as a currency member is (``FileError/unreadField``).
+    if let code = options.fixedFrom, !options.overrideCurrencyFields,
+      let name = fieldLocator(options).overriddenMoneyCurrency(in: members)
+    {
+      throw FileError(
+        path: displayPath, line: record.line, column: record.column,
+        message:
+          "the file has a from-currency field \(RowError.quoted(name)) (the amount is a money object); --from \(code)"
+          + " would override it",
+        hint:
+          "remove --from to read each record's currency from \(RowError.quoted(name)), or add"
+          + " --override-currency-fields to convert every record from \(code) anyway")
+    }
     let error = FileError.unreadField(
       names: members.map(\.key), located: located, options: options, path: displayPath, line: record.line,
       column: record.column, nameKind: "members"

@@ -1,12 +1,12 @@
-/// The per-record fast path of a JSON Lines file: finds a flat record's fields through its shape
-/// (``FieldShapeCache`` of ``JSONMemberShape``) and decodes them through the one cached key decoder
-/// (``FieldKeyDecoder``: currencies, dates, plain amounts).
+/// The per-record fast path of a JSON Lines file: finds a record's fields through its shape
+/// (``FieldShapeCache`` of ``JSONMemberShape``, then ``JSONFieldValues``) and decodes them through the one cached
+/// key decoder (``FieldKeyDecoder``: currencies, dates, plain amounts).
 ///
 /// It decides nothing of its own: a new shape is resolved by ``JSONFieldLocator``'s rules, a value by
 /// ``FieldKeyDecoder``'s, and anything else (an error, a currency that is not a string, an amount with grouping
 /// or an exponent) returns `nil`: the caller takes the general path for that record, so the output is the same
 /// either way (`JSONLinesFastPathTests` compares them).
-struct JSONLinesFieldDecoder {
+struct JSONFieldDecoder {
   let locator: JSONFieldLocator
   private var shapes = FieldShapeCache<JSONMemberShape>()
   private(set) var keys: FieldKeyDecoder
@@ -42,15 +42,17 @@ struct JSONLinesFieldDecoder {
 
   /// The rate key of a record and whether it used the default day; `nil` when the general rules must decide
   /// (including every record with an error).
+  ///
+  /// - Parameter fields: the record's fields (``JSONFieldValues/find(in:shape:bytes:locator:inner:)``).
   @inline(__always)
-  mutating func key(of object: FlatJSONObject, shape: JSONMemberShape, in bytes: ByteView) -> FieldKeyDecoder.Key? {
+  mutating func key(of fields: JSONFieldValues, in bytes: ByteView) -> FieldKeyDecoder.Key? {
     let normalizer = keys.normalizer
     let from: CurrencyCode
     if let fixed = normalizer.fixedFrom {
       from = fixed
     } else {
-      guard shape.from >= 0, object.kind(shape.from) == .string,
-        let found = keys.currency(object.value(shape.from, in: bytes))
+      guard let field = fields.from, field.kind == .string,
+        let found = keys.currency(JSONFieldValues.value(field, in: bytes))
       else { return nil }
       from = found
     }
@@ -58,13 +60,13 @@ struct JSONLinesFieldDecoder {
     if let fixed = normalizer.fixedTo {
       to = fixed
     } else {
-      guard shape.to >= 0, object.kind(shape.to) == .string, let found = keys.currency(object.value(shape.to, in: bytes))
+      guard let field = fields.to, field.kind == .string, let found = keys.currency(JSONFieldValues.value(field, in: bytes))
       else { return nil }
       to = found
     }
-    guard shape.date >= 0 else { return keys.key(from: from, to: to, date: nil) }
-    let value = object.value(shape.date, in: bytes)
-    switch object.kind(shape.date) {
+    guard let field = fields.date else { return keys.key(from: from, to: to, date: nil) }
+    let value = JSONFieldValues.value(field, in: bytes)
+    switch field.kind {
     case .string:
       guard let date = keys.date(value) else { return nil }
       return keys.key(from: from, to: to, date: date)
@@ -74,7 +76,7 @@ struct JSONLinesFieldDecoder {
       return keys.key(from: from, to: to, date: date)
     case .literal where value.count == 4 && value[0] == UInt8(ascii: "n"):
       return keys.key(from: from, to: to, date: nil)  // null: no date
-    case .literal, .number:
+    case .literal, .number, .object, .array, .escapedString:
       return nil
     }
   }
@@ -82,24 +84,22 @@ struct JSONLinesFieldDecoder {
   /// A record's amount when it is plain: a JSON number without an exponent (always `.`-decimal), or a string
   /// that ``FieldKeyDecoder/plainAmount(_:mark:)`` reads with the file's mark; `nil` for anything else.
   @inline(__always)
-  static func amount(
-    of object: FlatJSONObject, shape: JSONMemberShape, in bytes: ByteView, mark: UInt8?
-  ) -> ExactDecimal? {
-    guard shape.amount >= 0 else { return nil }
-    let value = object.value(shape.amount, in: bytes)
-    switch object.kind(shape.amount) {
+  static func amount(of fields: JSONFieldValues, in bytes: ByteView, mark: UInt8?) -> ExactDecimal? {
+    guard let field = fields.amount else { return nil }
+    let value = JSONFieldValues.value(field, in: bytes)
+    switch field.kind {
     case .number: return FieldKeyDecoder.plainAmount(value, mark: UInt8(ascii: "."))
     case .string: return FieldKeyDecoder.plainAmount(value, mark: mark)
-    case .literal: return nil
+    case .literal, .object, .array, .escapedString: return nil
     }
   }
 
-  /// ``amount(of:shape:in:mark:)`` in the from-currency's major units (``FieldKeyDecoder/majorAmount(_:currency:)``).
+  /// ``amount(of:in:mark:)`` in the from-currency's major units (``FieldKeyDecoder/majorAmount(_:currency:)``).
   @inline(__always)
   mutating func majorAmount(
-    of object: FlatJSONObject, shape: JSONMemberShape, in bytes: ByteView, mark: UInt8?, currency: CurrencyCode
+    of fields: JSONFieldValues, in bytes: ByteView, mark: UInt8?, currency: CurrencyCode
   ) -> ExactDecimal? {
-    guard let amount = Self.amount(of: object, shape: shape, in: bytes, mark: mark) else { return nil }
+    guard let amount = Self.amount(of: fields, in: bytes, mark: mark) else { return nil }
     return keys.majorAmount(amount, currency: currency)
   }
 }

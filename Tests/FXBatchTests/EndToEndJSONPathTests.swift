@@ -175,6 +175,34 @@ struct EndToEndJSONPathTests {
     #expect(statuses == ["ok", "error", "ok"])
   }
 
+  // A date path that leads nowhere is the record's missing_field, as in XML (a path names a field the records are
+  // meant to have); a date member found by one name may be missing and means no date. 10 USD → EUR at the file's
+  // rate 2024-03-01.
+  @Test func aDatePathThatLeadsNowhereIsMissingField() throws {
+    let text = [
+      "{\"amount\":\"10\",\"from\":\"USD\",\"meta\":{\"created_at\":\"2024-03-01\"}}",
+      "{\"amount\":\"10\",\"from\":\"USD\",\"meta\":{\"id\":\"x\"}}",
+      "{\"amount\":\"10\",\"from\":\"USD\"}",
+    ].joined(separator: "\n") + "\n"
+    for general in [false, true] {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      try directory.write("rates.csv", Self.rates)
+      try directory.write("dated.jsonl", text)
+      var runner = cli
+      if general { runner.environment["FXBATCH_GENERAL_PATH"] = "1" }
+      let result = try runner.run(
+        ["convert", "--rates", "rates.csv", "--date-field", "meta.created_at", "--to", "EUR", "dated.jsonl", "-o", "-"],
+        in: directory.url)
+      #expect(result.status == 1, "\(result.standardError)")
+      let lines = result.standardOutput.split(separator: "\n").map(String.init)
+      #expect(lines.count == 3)
+      #expect(lines[0].contains("\"fx_status\":\"ok\""), "\(lines[0])")
+      #expect(lines.count == 3 && lines[1].contains(#""fx_error":"missing_field: the record has no member \"created_at\" in \"meta\" (--date-field meta.created_at)""#), "\(lines)")
+      #expect(lines.count == 3 && lines[2].contains(#""fx_error":"missing_field: the record has no member \"meta\" (--date-field meta.created_at)""#), "\(lines)")
+    }
+  }
+
   // --from over a money object's currency is refused as over a currency member; with --override-currency-fields
   // the amount is read from the object and converted from GBP: 12.50 GBP → 12.50 / 0.85 = 14.7058… → 14.71.
   @Test func fromOverAMoneyObjectIsRefusedUnlessOverridden() throws {

@@ -169,6 +169,27 @@ struct EndToEndXMLDocumentTests {
     #expect(Self.annotations(result.standardOutput).first?.contains(#"converted="765.16" currency="USD""#) == true)
   }
 
+  // --from over a money element's currency attribute is refused, as --from over a from-currency field is (nothing
+  // overridden silently); with --override-currency-fields every record is converted from the given currency.
+  @Test func fromOverAMoneyElementIsRefusedUnlessOverridden() throws {
+    let directory = try Self.directory()
+    defer { directory.remove() }
+    let arguments = [
+      "convert", "--record-element", "Invoice", "--amount-field", "LegalMonetaryTotal/PayableAmount", "--date-field",
+      "cbc:IssueDate", "--from", "GBP", "--to", "USD", "-o", "-", "INV-1002.xml",
+    ]
+    let refused = try cli.run(arguments, in: directory.url)
+    #expect(refused.status == 2, "\(refused.standardError)")
+    #expect(refused.standardOutput.isEmpty)
+    #expect(
+      refused.standardError.contains(
+        "the file has a from-currency field \"LegalMonetaryTotal/PayableAmount/@currencyID\" (the amount element's"
+          + " currency attribute); --from GBP would override it"), "\(refused.standardError)")
+    let overridden = try cli.run(arguments + ["--override-currency-fields"], in: directory.url)
+    #expect(overridden.status == 0, "\(overridden.standardError)")
+    #expect(Self.annotations(overridden.standardOutput).first?.contains("EUR/GBP") == true, "\(overridden.standardOutput)")
+  }
+
   // Known documents without options (docs/formats.md, "Known documents"): the statement's namespace names it
   // camt.053, so its Ntry records convert with Amt (and its Ccy) at BookgDt/Dt, else ValDt/Dt:
   //  1, 2: as above (1130.03 and 2486.84 EUR)

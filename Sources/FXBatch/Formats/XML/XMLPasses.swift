@@ -128,7 +128,10 @@ extension XMLFormat {
     names: [String], located: [FieldMapping.Role: String], options: BatchOptions, displayPath: String,
     readPath: String, recordElement: String, line: Int
   ) -> FileError? {
-    FileError.unreadField(
+    if let error = overriddenMoneyCurrency(options: options, displayPath: displayPath, readPath: readPath, recordElement: recordElement) {
+      return error
+    }
+    return FileError.unreadField(
       names: names, located: located, options: options, path: displayPath, line: line, column: 1, nameKind: "fields"
     ) { taken in
       var samples = FieldSamples(skipping: taken)
@@ -151,6 +154,34 @@ extension XMLFormat {
       }
       return samples
     }
+  }
+
+  /// Refuses `--from` over a money element (`<Amt Ccy="USD">`) of the first record, as `--from` over a
+  /// from-currency field is refused (``FileError/unreadField(names:located:options:path:line:column:nameKind:samples:)``):
+  /// the element's currency attribute is the record's from-currency, which `--from` would pass over, unless
+  /// `--override-currency-fields` says so.
+  static func overriddenMoneyCurrency(
+    options: BatchOptions, displayPath: String, readPath: String, recordElement: String
+  ) -> FileError? {
+    guard let code = options.fixedFrom, !options.overrideCurrencyFields, options.fieldNames.from == nil else {
+      return nil
+    }
+    var probe = XMLFieldLocator(
+      names: options.fieldNames, fixedFrom: false, fixedTo: options.fixedTo != nil)
+    guard
+      let reader = try? XMLRecordReader(
+        path: readPath, recordElement: recordElement, limits: options.limits, prefixes: probe.prefixes),
+      let record = try? reader.next(),
+      let name = probe.fields(of: record).located[.from], name.contains("/@")
+    else { return nil }
+    return FileError(
+      path: displayPath, line: record.line, column: 1,
+      message:
+        "the file has a from-currency field \(RowError.quoted(name)) (the amount element's currency attribute);"
+        + " --from \(code) would override it",
+      hint:
+        "remove --from to read each record's currency from \(RowError.quoted(name)), or add"
+        + " --override-currency-fields to convert every record from \(code) anyway")
   }
 
   /// Pass 2 over an XML document: writes the annotated copy (``XMLAnnotatingWriter``), the records' fields

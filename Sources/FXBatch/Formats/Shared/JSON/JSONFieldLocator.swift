@@ -129,8 +129,8 @@ public struct JSONFieldLocator: Sendable {
   /// - Parameter members: the record object's members in document order.
   /// - Returns: the fields, with an `invalid_record` problem when a member occurs twice or two members name
   ///   the same field (`amount` and `Amount`) — never a silent choice of one —, when a path meets an array or a
-  ///   value that is not an object, or a member on a path occurs twice; a `missing_field` problem when the path of
-  ///   the amount or a currency leads nowhere (a date path that leads nowhere is no date); an `invalid_amount`
+  ///   value that is not an object, or a member on a path occurs twice; a `missing_field` problem when a path
+  ///   leads nowhere (a date's too: a date member found by one name may be absent, a path may not); an `invalid_amount`
   ///   problem when the amount is an object that is not a money object. And role → member name (or path) of the
   ///   fields found.
   public func fields(of members: [(key: String, value: JSONValue)]) -> (
@@ -162,9 +162,7 @@ public struct JSONFieldLocator: Sendable {
     var moneyCurrency: (value: JSONValue, name: String)?
     for role in roles {
       guard let index = layout.index[role] else {
-        if let path = paths[role], role != .date {
-          note(Self.missing(path, found: 0, role: role))
-        }
+        if let path = paths[role] { note(Self.missing(path, found: 0, role: role)) }
         continue
       }
       var value = members[index].value
@@ -175,7 +173,7 @@ public struct JSONFieldLocator: Sendable {
           value = end
           name = path.written
         case .failure(let problem):
-          if !(problem.code == .missingField && role == .date) { note(problem) }
+          note(problem)
           continue
         }
       }

@@ -66,6 +66,8 @@ struct JSONFieldValues {
         values.date = end
       }
     }
+    // A date path that leads nowhere is the record's missing_field (the general path says which step).
+    if values.date == nil, !locator.stepBytes[3].isEmpty { return nil }
     if let amount = values.amount, amount.kind == .object {
       guard let money = moneyObject(amount, bytes, &inner) else { return nil }
       values.amount = money.amount

@@ -57,7 +57,7 @@ import Testing
     return lines == shown
   }
 
-  /// The three worked examples run from a copy of `Examples/` and print, and write, what README shows.
+  /// The four worked examples run from a copy of `Examples/` and print, and write, what README shows.
   @Test func readmeExamplesRunAsShown() throws {
     let readme = try Self.text("README.md")
     let commands = Self.shownCommands(in: readme)
@@ -88,8 +88,8 @@ import Testing
         "README shows for \(command.words.joined(separator: " ")):\n\(command.shown.joined(separator: "\n"))\nbut it printed:\n\(actual)"
       )
     }
-    #expect(conversions == 3)
-    #expect(files >= 3)
+    #expect(conversions == 4)
+    #expect(files >= 4)
     // By hand, from the ECB reference rates of each day (embedded history):
     // -1234.50 USD ÷ 1.0956 (EUR/USD 2024-01-02) = -1126.7798… → -1126.78 EUR
     #expect(readme.contains("02.01.2024;Hosting invoice 2024-01;-1.234,50;USD;0.9127418766;-1126.78;EUR;2024-01-02;"))
@@ -101,6 +101,12 @@ import Testing
     #expect(readme.contains(#""fx_converted": "152.51", "fx_currency": "EUR", "fx_rate_date": "2024-06-03""#))
     // 180000 JPY ÷ 162.85 × 1.0903 (EUR/JPY, EUR/USD 2024-10-15) = 1205.1206… → 1205.12 USD
     #expect(readme.contains(#"converted="1205.12" currency="USD" rate-date="2024-10-15""#))
+    // 1250 US cents = 12.50 USD ÷ 1.0814 (EUR/USD 2024-02-01; 1706812800 is 2024-02-01 18:40 UTC) = 11.5590… → 11.56
+    #expect(readme.contains(#""fx_converted": "11.56", "fx_currency": "EUR", "fx_rate_date": "2024-02-01""#))
+    // 5000 JPY (no minor unit) ÷ 159.58 (EUR/JPY Friday 2024-02-02; 1706986799 is Saturday 18:59:59 UTC) = 31.3322… → 31.33
+    #expect(readme.contains(#""fx_converted": "31.33", "fx_currency": "EUR", "fx_rate_date": "2024-02-02""#))
+    // -2599 pence = -25.99 GBP ÷ 0.85263 (EUR/GBP 2024-02-02; 1707091199 is Sunday 2024-02-04 23:59:59 UTC) = -30.4821… → -30.48
+    #expect(readme.contains(#""fx_converted": "-30.48", "fx_currency": "EUR", "fx_rate_date": "2024-02-02""#))
   }
 
   /// GitHub's anchor of a heading: lower-cased, punctuation other than `-` and `_` removed, spaces made `-`.

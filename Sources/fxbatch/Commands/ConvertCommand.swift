@@ -226,8 +226,16 @@ enum ConvertCommand {
         "fxbatch convert --to EUR --amount-field Total --from-field Curr --date-format dmy export.csv"
       ),
       (
-        "A payment API's export: amounts in cents (minor units), dates in unix seconds",
-        "fxbatch convert --to EUR --amount-unit minor --date-format unix --date-field created charges.jsonl"
+        "A Stripe list (records under data): amounts in cents (minor units), dates in unix seconds",
+        "fxbatch convert --to EUR --records-path data --amount-unit minor --date-format unix --date-field created balance.json"
+      ),
+      (
+        "Shopify orders: a nested money object (amount and currency_code); --to over their currency members",
+        "fxbatch convert --to EUR --amount-field total_price_set.shop_money --override-currency-fields orders.jsonl"
+      ),
+      (
+        "An ISO 20022 camt.053 statement, a folder of UBL invoices: recognized, no field options",
+        "fxbatch convert --to USD statement.xml invoices/*.xml"
       ),
       (
         "JSON records under data.items, to standard output", "fxbatch convert --records-path data.items --to USD -o - orders.json"

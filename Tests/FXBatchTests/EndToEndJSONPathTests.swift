@@ -232,6 +232,21 @@ struct EndToEndJSONPathTests {
           + " (--amount-field total.value)"))
   }
 
+  /// A one-step name given to a field option that no record has is a file error naming the option and the
+  /// name, not one asking for the option that was given.
+  @Test(arguments: [("--amount-field", "Betrag"), ("--from-field", "waehrung")])
+  func aGivenNameNoRecordHasIsNamed(option: String, name: String) throws {
+    let (result, _) = try convert(
+      "orders.jsonl", "{\"amount\":\"1\",\"currency\":\"USD\",\"date\":\"2024-03-01\"}\n",
+      ["--to", "EUR", option, name])
+    #expect(result.status == 2)
+    #expect(
+      result.standardError.contains(
+        "orders.jsonl:1:1: error: \(option) \"\(name)\": no record has such a field (the first record's members:"
+          + " \"amount\", \"currency\", \"date\")\n"))
+    #expect(!result.standardError.contains("use \(option) NAME"))
+  }
+
   /// A path with an empty step (jq's leading dot, two dots) is refused before any record is read.
   @Test(arguments: [".amount", "amount..value", "amount."])
   func aPathWithAnEmptyStepIsRefused(path: String) throws {

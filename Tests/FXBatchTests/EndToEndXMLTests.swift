@@ -176,6 +176,21 @@ struct EndToEndXMLTests {
     #expect(try directory.fileNames() == [name, "children.converted.xml", "children.xml", Self.rates].sorted())
   }
 
+  /// `--amount-field NAME` that no record has names the option and the name, not "use --amount-field NAME".
+  @Test func aGivenAmountFieldNoRecordHasIsNamed() throws {
+    let directory = try Self.directory(with: [])
+    defer { directory.remove() }
+    try directory.write("amount.xml", "<rs><r><sum>1</sum><from>EUR</from><to>USD</to></r></rs>")
+    let result = try cli.run(
+      ["convert", "--rates", Self.rates, "--amount-field", "Betrag", "amount.xml"], in: directory.url)
+    #expect(result.status == 2)
+    #expect(
+      result.standardError.contains(
+        "amount.xml:1:1: error: --amount-field \"Betrag\": no record has such a field (the first record's fields:"
+          + " \"sum\", \"from\", \"to\")\n"),
+      "\(result.standardError)")
+  }
+
   // A Latin-1 byte (é, 0xE9, line 2 column 13) in a document without an encoding declaration, so read as UTF-8:
   // located in the file (libxml2 says column 12), libxml2's two-line message on one line, with a hint.
   @Test func undeclaredLatin1IsAFileErrorWithAHint() throws {

@@ -208,7 +208,7 @@ struct EndToEndXMLDocumentTests {
     #expect(
       statement.standardError.contains(
         "3 records: 3 ok, 0 fallback, 0 error [XML, records <Ntry>, recognized ISO 20022 camt.053.001.08: amount Amt "
-          + "and its @Ccy, date BookgDt/Dt else ValDt/Dt]"), "\(statement.standardError)")
+          + "and its @Ccy, date BookgDt/Dt else BookgDt/DtTm else ValDt/Dt else ValDt/DtTm]"), "\(statement.standardError)")
 
     let notification = try cli.run(["convert", "--to", "USD", "-o", "-", Self.notification], in: directory.url)
     #expect(notification.status == 0, "\(notification.standardError)")
@@ -217,6 +217,34 @@ struct EndToEndXMLDocumentTests {
         #"<fx rate="1.0925" converted="546.25" currency="USD" rate-date="2024-03-14" source="ecb-embedded EUR/USD=1.0925" status="ok" error=""/>"#
       ])
     #expect(notification.standardError.contains("recognized ISO 20022 camt.054.001.08"))
+  }
+
+  // A booking day written with a time (BookgDt/DtTm, as many banks write it) is the entry's day as written, not a
+  // reason to take the value date: 1234.56 USD booked 2024-03-14T23:30:00-05:00 (value 2024-03-15) / 1.0925 =
+  // 1130.03203… → 1130.03 at 2024-03-14; a pending entry with only ValDt/DtTm 2024-03-15T08:00:00+01:00:
+  // 2708.67 / 1.0892 = 2486.84355… → 2486.84 at 2024-03-15.
+  @Test func aBookingDayWithATimeIsTheEntrysDay() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let entry = { (amount: String, dates: String) in
+      "<Ntry><Amt Ccy=\"USD\">\(amount)</Amt><CdtDbtInd>CRDT</CdtDbtInd><Sts><Cd>BOOK</Cd></Sts>\(dates)\n</Ntry>"
+    }
+    let text = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"><BkToCstmrStmt><GrpHdr><MsgId>S1</MsgId>\
+      <CreDtTm>2024-03-16T06:30:00+01:00</CreDtTm></GrpHdr><Stmt><Id>S1</Id>
+      \(entry("1234.56", "<BookgDt><DtTm>2024-03-14T23:30:00-05:00</DtTm></BookgDt><ValDt><Dt>2024-03-15</Dt></ValDt>"))
+      \(entry("2708.67", "<ValDt><DtTm>2024-03-15T08:00:00+01:00</DtTm></ValDt>"))
+      </Stmt></BkToCstmrStmt></Document>
+
+      """
+    try directory.write("timed.xml", text)
+    let result = try cli.run(["convert", "--to", "EUR", "-o", "-", "timed.xml"], in: directory.url)
+    #expect(result.status == 0, "\(result.standardError)")
+    let annotations = Self.annotations(result.standardOutput)
+    #expect(annotations.count == 2, "\(result.standardOutput)")
+    #expect(annotations.first?.contains(#"converted="1130.03" currency="EUR" rate-date="2024-03-14""#) == true)
+    #expect(annotations.last?.contains(#"converted="2486.84" currency="EUR" rate-date="2024-03-15""#) == true)
   }
 
   // An option overrides the shape's choice: --date-field ValDt/Dt reads entry 1 at 2024-03-15:

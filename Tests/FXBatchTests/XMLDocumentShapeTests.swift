@@ -40,11 +40,11 @@ struct XMLDocumentShapeTests {
     let plain = try #require(shape.apply(to: options))
     #expect(plain.options.recordElement == "Ntry")
     #expect(plain.options.fieldNames == FieldNames(amount: "Amt", date: "BookgDt/Dt"))
-    #expect(plain.dateFallbacks == ["ValDt/Dt"])
+    #expect(plain.dateFallbacks == ["BookgDt/DtTm", "ValDt/Dt", "ValDt/DtTm"])
     options.fieldNames = FieldNames(amount: "NtryDtls/TxDtls/Amt", from: "NtryDtls/TxDtls/Amt/@Ccy")
     let overridden = try #require(shape.apply(to: options))
     #expect(overridden.options.fieldNames.amount == "NtryDtls/TxDtls/Amt")
-    #expect(overridden.description == "recognized ISO 20022 camt.053.001.08: date BookgDt/Dt else ValDt/Dt")
+    #expect(overridden.description == "recognized ISO 20022 camt.053.001.08: date BookgDt/Dt else BookgDt/DtTm else ValDt/Dt else ValDt/DtTm")
     options.recordElement = "Bal"
     #expect(shape.apply(to: options) == nil)
   }

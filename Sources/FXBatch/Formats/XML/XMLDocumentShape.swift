@@ -11,7 +11,7 @@
 ///
 /// | Document | Root, namespace | Records | Amount | Date |
 /// | --- | --- | --- | --- | --- |
-/// | ISO 20022 camt.052, camt.053, camt.054 | `Document`, `urn:iso:std:iso:20022:tech:xsd:camt.05[234].…` | `Ntry` | `Amt` (its `Ccy`) | `BookgDt/Dt`, else `ValDt/Dt` |
+/// | ISO 20022 camt.052, camt.053, camt.054 | `Document`, `urn:iso:std:iso:20022:tech:xsd:camt.05[234].…` | `Ntry` | `Amt` (its `Ccy`) | `BookgDt/Dt` or `BookgDt/DtTm`, else `ValDt/Dt` or `ValDt/DtTm` |
 /// | UBL 2.1 Invoice | `Invoice`, `urn:oasis:names:specification:ubl:schema:xsd:Invoice-2` | the root | `LegalMonetaryTotal/PayableAmount` (its `currencyID`) | `IssueDate` |
 /// | UBL 2.1 CreditNote | `CreditNote`, `…:CreditNote-2` | the root | `LegalMonetaryTotal/PayableAmount` | `IssueDate` |
 struct XMLDocumentShape: Sendable, Equatable {
@@ -40,7 +40,7 @@ struct XMLDocumentShape: Sendable, Equatable {
       guard ["camt.052.", "camt.053.", "camt.054."].contains(where: { message.hasPrefix($0) }) else { return nil }
       return XMLDocumentShape(
         name: "ISO 20022 \(message)", recordElement: prefix + "Ntry", amount: "Amt", currencyAttribute: "Ccy",
-        dates: ["BookgDt/Dt", "ValDt/Dt"])
+        dates: ["BookgDt/Dt", "BookgDt/DtTm", "ValDt/Dt", "ValDt/DtTm"])
     }
     let ubl = "urn:oasis:names:specification:ubl:schema:xsd:"
     for kind in ["Invoice", "CreditNote"] where localName == kind && namespace == ubl + kind + "-2" {
@@ -92,7 +92,7 @@ struct XMLDocumentShape: Sendable, Equatable {
   /// options alone (`nil`).
   ///
   /// - Returns: the options, the date fallbacks, and what the shape chose, for the summary
-  ///   (`recognized ISO 20022 camt.053.001.08: amount Amt, date BookgDt/Dt else ValDt/Dt`).
+  ///   (`recognized ISO 20022 camt.053.001.08: amount Amt, date BookgDt/Dt else BookgDt/DtTm else …`).
   func apply(to options: BatchOptions) -> (options: BatchOptions, dateFallbacks: [String], description: String)? {
     if let element = options.recordElement, element != recordElement { return nil }
     var shaped = options

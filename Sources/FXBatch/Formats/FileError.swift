@@ -36,11 +36,21 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
   ///   - role: the missing role (never the date, which may be absent).
   ///   - names: the first record's field names, as the format writes them.
   ///   - nameKind: what the format calls them ("members", "fields").
+  ///   - given: the name the role's option gave (`--amount-field NAME`), which the message names instead of
+  ///     telling the user to give one.
   static func missingField(
-    _ role: FieldMapping.Role, path: String, line: Int, column: Int, names: [String], nameKind: String
+    _ role: FieldMapping.Role, path: String, line: Int, column: Int, names: [String], nameKind: String,
+    given: String? = nil
   ) -> FileError {
-    let fix = role == .amount ? "use --amount-field NAME" : "use \(role.optionName) NAME or --\(role.rawValue) CODE"
     let shown = names.prefix(12).map(RowError.quoted).joined(separator: ", ") + (names.count > 12 ? ", …" : "")
+    if let given {
+      return FileError(
+        path: path, line: line, column: column,
+        message:
+          "\(role.optionName) \(RowError.quoted(given)): no record has such a field (the first record's \(nameKind):"
+          + " \(shown))")
+    }
+    let fix = role == .amount ? "use --amount-field NAME" : "use \(role.optionName) NAME or --\(role.rawValue) CODE"
     return FileError(
       path: path, line: line, column: column,
       message: "no record has \(role.aField) (the first record's \(nameKind): \(shown)); \(fix)")

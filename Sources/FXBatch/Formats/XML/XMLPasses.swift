@@ -85,7 +85,8 @@ extension XMLFormat {
     if let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
       let names = first.attributes.map { "@" + $0.name } + first.children.map(\.name)
       throw FileError.missingField(
-        role, path: displayPath, line: first.line, column: 1, names: names, nameKind: "fields")
+        role, path: displayPath, line: first.line, column: 1, names: names, nameKind: "fields",
+        given: options.fieldNames.name(of: role))
     }
     if let error = unreadField(
       names: first.attributes.map { "@" + $0.name } + first.children.map(\.name), located: located, options: options,

@@ -111,7 +111,8 @@ enum JSONRecords {
   ) -> FileError {
     guard let path = locator.paths[role], case .success(let members) = record.members() else {
       return FileError.missingField(
-        role, path: displayPath, line: record.line, column: record.column, names: names, nameKind: "members")
+        role, path: displayPath, line: record.line, column: record.column, names: names, nameKind: "members",
+        given: locator.names.name(of: role))
     }
     let shown = names.prefix(12).map(RowError.quoted).joined(separator: ", ") + (names.count > 12 ? ", …" : "")
     let first = locator.problem(of: role, in: members).map { "; the first record: \($0.message)" } ?? ""

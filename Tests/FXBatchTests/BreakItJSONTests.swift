@@ -79,4 +79,19 @@ struct BreakItJSONTests {
     #expect(lines[1].contains("\"fx_converted\":\"9.26\""), "\(lines[1])")
     #expect(lines[2].contains("\"fx_converted\":\"11.76\""), "\(lines[2])")
   }
+
+  /// `--records-path` split on every `.`, so a records array under a member whose name holds a dot could not be
+  /// named (`no member "a\"`) while `\.` worked in field paths. It reads `\.` as the field paths do; the
+  /// unescaped path still goes into nested members.
+  //  "a.b": 5 USD → 5 / 1.08 = 4.629… → 4.63; a → b: 7 USD → 6.481… → 6.48
+  @Test(arguments: [("a\\.b", "4.63"), ("a.b", "6.48")])
+  func aRecordsPathReadsEscapedDots(path: String, converted: String) throws {
+    let text =
+      "{\"a.b\":[{\"date\":\"2024-03-01\",\"amount\":\"5\",\"currency\":\"USD\"}],"
+      + "\"a\":{\"b\":[{\"date\":\"2024-03-01\",\"amount\":\"7\",\"currency\":\"USD\"}]}}"
+    let (result, lines) = try convertWithOutput("doc.json", text, ["--to", "EUR", "--records-path", path])
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(lines.joined().contains("\"fx_converted\":\"\(converted)\""), "\(lines)")
+    #expect(lines.joined().components(separatedBy: "fx_converted").count == 2)
+  }
 }

@@ -36,7 +36,8 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
   ///   - role: the missing role (never the date, which may be absent).
   ///   - names: the first record's field names, as the format writes them.
   ///   - nameKind: what the format calls them ("members", "fields").
-  ///   - given: the name the user gave the role's option, which then names the field no record has.
+  ///   - given: the name the role's option gave (`--amount-field NAME`), which the message names instead of
+  ///     telling the user to give one.
   static func missingField(
     _ role: FieldMapping.Role, path: String, line: Int, column: Int, names: [String], nameKind: String,
     given: String? = nil

@@ -109,9 +109,10 @@ enum OptionValues {
     return format
   }
 
-  /// `--records-path data.items`: member names separated by `.`, none empty.
+  /// `--records-path data.items`: member names separated by `.` (`\.` a dot inside a name, as in a field path),
+  /// none empty.
   static func recordsPath(_ text: String) throws(UsageError) -> [String] {
-    let names = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    let names = JSONRecordsPath.memberNames(text)
     guard !names.contains(where: \.isEmpty) else {
       throw UsageError("--records-path \(text): expected member names separated by '.', e.g. data.items")
     }

@@ -86,7 +86,7 @@ extension XMLFormat {
       let names = first.attributes.map { "@" + $0.name } + first.children.map(\.name)
       throw FileError.missingField(
         role, path: displayPath, line: first.line, column: 1, names: names, nameKind: "fields",
-        given: context.options.fieldNames.name(of: role))
+        given: options.fieldNames.name(of: role))
     }
     if let error = unreadField(
       names: first.attributes.map { "@" + $0.name } + first.children.map(\.name), located: located, options: options,

@@ -160,6 +160,8 @@ public struct JSONFieldLocator: Sendable {
       if fields.problem == nil { fields.problem = problem }
     }
     var moneyCurrency: (value: JSONValue, name: String)?
+    // The from-currency member found by its name (a synonym), which a money object's currency must agree with.
+    var flatFrom: JSONValue?
     for role in roles {
       guard let index = layout.index[role] else {
         if let path = paths[role] { note(Self.missing(path, found: 0, role: role)) }
@@ -194,12 +196,24 @@ public struct JSONFieldLocator: Sendable {
       located[role] = name
       switch role {
       case .amount: fields.amount = Self.value(value)
-      case .from: fields.from = Self.value(value)
+      case .from:
+        fields.from = Self.value(value)
+        flatFrom = value
       case .to: fields.to = Self.value(value)
       case .date: fields.date = Self.value(value)
       }
     }
     if let moneyCurrency {
+      // Two currencies for one amount that disagree: never a silent choice (as an XML money element's).
+      if let own = moneyCurrency.value.stringValue?.trimmingWhitespace,
+        let other = flatFrom?.stringValue?.trimmingWhitespace, !other.isEmpty, own.uppercased() != other.uppercased()
+      {
+        note(
+          RowError(
+            .invalidRecord,
+            "the currency member of the amount says \(RowError.quoted(own)) and the record's from-currency field "
+              + "\(RowError.quoted(other)); give --from-field to choose one"))
+      }
       fields.from = Self.value(moneyCurrency.value)
       located[.from] = moneyCurrency.name
     }

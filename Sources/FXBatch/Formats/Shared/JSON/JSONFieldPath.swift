@@ -92,3 +92,10 @@ enum JSONMoneyObject {
     return "the amount \(RowError.quoted(path)) is an object that \(what); \(table)"
   }
 }
+
+/// The member names of a `--records-path` (`data.items`), split and unescaped as a field path's steps are
+/// (``JSONFieldPath``): `\.` is a dot inside a name (`--records-path 'report\.rows'` is the member
+/// `"report.rows"`), so both options read a name the same way.
+public enum JSONRecordsPath {
+  public static func memberNames(_ written: String) -> [String] { JSONFieldPath(written).steps }
+}

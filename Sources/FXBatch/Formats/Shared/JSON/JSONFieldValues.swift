@@ -73,6 +73,8 @@ struct JSONFieldValues {
       values.amount = money.amount
       values.moneyAmountName = money.amountName
       if locator.fromOfMoneyObject {
+        // A from-currency member found by its name as well: the general path checks that the two agree.
+        guard values.from == nil else { return nil }
         values.from = money.currency
         values.moneyCurrencyName = money.currencyName
       }

@@ -45,3 +45,38 @@ struct BreakItXMLDocumentTests {
     #expect(result.standardOutput.contains(#"converted="621.00" currency="EUR""#))
   }
 }
+
+/// A UBL invoice is one record (the root), and each invoice line holds about a dozen elements: an invoice of
+/// 1,000 lines was refused ("the record has more than 10000 elements"). And a path step matching many elements
+/// under many parents was quadratic (32,000 matches took two minutes).
+@Suite("break it: XML records with many elements")
+struct BreakItXMLLargeRecordTests {
+  static func invoice(lines: Int) throws -> String {
+    let source = String(
+      decoding: try Fixture.bytes("xml/documents/ubl-invoices", "INV-1001.xml"), as: UTF8.self)
+    let end = try #require(source.range(of: "</Invoice>", options: .backwards))
+    let line = (0..<lines).map { index in
+      "<cac:InvoiceLine><cbc:ID>\(index)</cbc:ID><cbc:InvoicedQuantity unitCode=\"C62\">1</cbc:InvoicedQuantity>"
+        + "<cbc:LineExtensionAmount currencyID=\"EUR\">1.00</cbc:LineExtensionAmount><cac:Item><cbc:Name>W</cbc:Name>"
+        + "<cac:ClassifiedTaxCategory><cbc:ID>S</cbc:ID><cbc:Percent>19</cbc:Percent><cac:TaxScheme><cbc:ID>VAT"
+        + "</cbc:ID></cac:TaxScheme></cac:ClassifiedTaxCategory></cac:Item><cac:Price><cbc:PriceAmount "
+        + "currencyID=\"EUR\">1.00</cbc:PriceAmount></cac:Price></cac:InvoiceLine>\n"
+    }.joined()
+    return String(source[..<end.lowerBound]) + line + String(source[end.lowerBound...])
+  }
+
+  @Test func anInvoiceOfAThousandLinesConverts() throws {
+    let cli = try CLIRunner()
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    _ = try directory.write("big.xml", try Self.invoice(lines: 1_000))
+    let result = try cli.run(["convert", "--to", "USD", "-o", "-", "big.xml"], in: directory.url)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardError.contains("1 record: 1 ok, 0 fallback, 0 error"))
+    // A path through 1,001 parents (the fixture has one line) to 1,001 elements is one invalid_record.
+    let lines = try cli.run(
+      ["convert", "--to", "USD", "--from-field", "DocumentCurrencyCode", "--amount-field", "InvoiceLine/Price/PriceAmount", "-o", "-", "big.xml"],
+      in: directory.url)
+    #expect(lines.standardOutput.contains("matches 1001 elements in the record; fxbatch does not pick one"))
+  }
+}

@@ -18,9 +18,10 @@ public struct RecordLimits: Sendable, Equatable {
   public var maxFieldBytes: Int { max(64 << 10, maxRecordBytes / 16) }
 
   /// The limits of a run that does not say otherwise: 16 MiB per record, 1 MiB per field, 65,536 fields per
-  /// record, 1,000 attributes per XML element, 10,000 elements per XML record.
+  /// record, 1,000 attributes per XML element, 65,536 elements per XML record (a UBL invoice, one record,
+  /// holds about a dozen per line).
   public static let standard = RecordLimits(
-    maxRecordBytes: 16 << 20, maxFields: 65_536, maxAttributes: 1_000, maxChildElements: 10_000)
+    maxRecordBytes: 16 << 20, maxFields: 65_536, maxAttributes: 1_000, maxChildElements: 65_536)
 
   public init(maxRecordBytes: Int, maxFields: Int, maxAttributes: Int, maxChildElements: Int) {
     self.maxRecordBytes = maxRecordBytes

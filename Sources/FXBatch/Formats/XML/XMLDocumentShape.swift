@@ -97,6 +97,8 @@ struct XMLDocumentShape: Sendable, Equatable {
     if let element = options.recordElement, element != recordElement { return nil }
     var shaped = options
     shaped.recordElement = recordElement
+    // ISO 20022 and UBL amounts are xsd:decimal: a decimal point, whatever the currency's minor units.
+    if options.decimalMark == nil { shaped.decimalMark = .point }
     var chose: [String] = []
     if options.fieldNames.amount == nil {
       shaped.fieldNames.amount = amount

@@ -145,8 +145,15 @@ extension XMLPathTree {
       var next: [Int] = []
       var index = 1
       let count = elementCount
+      // One parent (the record, or one element) is compared; several are looked up, so that a step matching
+      // thousands of elements stays linear in the record's elements.
+      let single = current.count == 1 ? current[0] : nil
+      let parents = single == nil ? Set(current) : []
       while index < count {
-        if element(index, matches: step), current.contains(parent(of: index)) { next.append(index) }
+        if element(index, matches: step) {
+          let parent = self.parent(of: index)
+          if single.map({ $0 == parent }) ?? parents.contains(parent) { next.append(index) }
+        }
         index += 1
       }
       if next.isEmpty { return .none }

@@ -56,6 +56,26 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
       message: "no record has \(role.aField) (the first record's \(nameKind): \(shown)); \(fix)")
   }
 
+  /// A file whose first record's amount carries its own currency (a JSON money object, an XML amount element's
+  /// currency attribute) under `--from` without `--override-currency-fields`: that currency is a from-currency
+  /// field the option would pass over, refused as ``unreadField(names:located:options:path:line:column:nameKind:samples:)``
+  /// refuses a currency field.
+  ///
+  /// - Parameters:
+  ///   - name: the currency's field name (`amount.currency`, `Amt/@Ccy`).
+  ///   - carrier: what carries it, e.g. "the amount is a money object".
+  ///   - code: the `--from` code.
+  static func overriddenAmountCurrency(
+    name: String, carrier: String, code: CurrencyCode, path: String, line: Int, column: Int
+  ) -> FileError {
+    FileError(
+      path: path, line: line, column: column,
+      message: "the file has a from-currency field \(RowError.quoted(name)) (\(carrier)); --from \(code) would override it",
+      hint:
+        "remove --from to read each record's currency from \(RowError.quoted(name)), or add"
+        + " --override-currency-fields to convert every record from \(code) anyway")
+  }
+
   /// `path:line:column: error: message`, then the hint on its own line.
   public var description: String {
     "\(path):\(line):\(column): error: \(message)" + (hint.map { "\n  hint: \($0)" } ?? "")

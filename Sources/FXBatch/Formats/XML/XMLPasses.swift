@@ -175,14 +175,9 @@ extension XMLFormat {
       let record = try? reader.next(),
       let name = probe.fields(of: record).located[.from], name.contains("/@")
     else { return nil }
-    return FileError(
-      path: displayPath, line: record.line, column: 1,
-      message:
-        "the file has a from-currency field \(RowError.quoted(name)) (the amount element's currency attribute);"
-        + " --from \(code) would override it",
-      hint:
-        "remove --from to read each record's currency from \(RowError.quoted(name)), or add"
-        + " --override-currency-fields to convert every record from \(code) anyway")
+    return FileError.overriddenAmountCurrency(
+      name: name, carrier: "the amount element's currency attribute", code: code, path: displayPath,
+      line: record.line, column: 1)
   }
 
   /// Pass 2 over an XML document: writes the annotated copy (``XMLAnnotatingWriter``), the records' fields

@@ -148,14 +148,9 @@ enum JSONRecords {
     if let code = options.fixedFrom, !options.overrideCurrencyFields,
       let name = fieldLocator(options).overriddenMoneyCurrency(in: members)
     {
-      throw FileError(
-        path: displayPath, line: record.line, column: record.column,
-        message:
-          "the file has a from-currency field \(RowError.quoted(name)) (the amount is a money object); --from \(code)"
-          + " would override it",
-        hint:
-          "remove --from to read each record's currency from \(RowError.quoted(name)), or add"
-          + " --override-currency-fields to convert every record from \(code) anyway")
+      throw FileError.overriddenAmountCurrency(
+        name: name, carrier: "the amount is a money object", code: code, path: displayPath, line: record.line,
+        column: record.column)
     }
     let error = FileError.unreadField(
       names: members.map(\.key), located: located, options: options, path: displayPath, line: record.line,

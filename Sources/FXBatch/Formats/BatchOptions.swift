@@ -64,6 +64,13 @@ public struct BatchOptions: Sendable {
   /// `--minor-units CODE=N`: how many decimals amounts of these from-currencies have under `--amount-unit minor`,
   /// where an API counts otherwise than ISO 4217.
   public var minorUnits: [CurrencyCode: Int] = [:]
+  /// Whether `--amount-unit` and `--date-format` were given (a known document's choices yield to them,
+  /// ``JSONDocumentShape``).
+  public var amountUnitIsGiven = false
+  public var dateFormatIsGiven = false
+  /// The member every JSON record must have, with this value: a known document's record type
+  /// (``JSONDocumentShape``, Stripe's `"object": "balance_transaction"`); set by the shape, not by an option.
+  public var requiredMember: RequiredMember? = nil
   public var fieldNames = FieldNames()
   public var fixedFrom: CurrencyCode?
   public var fixedTo: CurrencyCode?

@@ -30,6 +30,8 @@ struct FileScan {
   /// What only the file's format reads in pass 2 (CSV's delimiter, XML's record element, …), declared in its
   /// folder; `nil` for a format that needs nothing more.
   var details: (any FormatScanDetails)? = nil
+  /// A known JSON document's description for the summary and its records path (``JSONDocumentShape``).
+  var document: (description: String, recordsPath: [String])? = nil
   /// CSV: the encoding of the file the user gave (``readPath`` is its UTF-8 copy when it is not UTF-8, and pass 2
   /// writes the annotated copy back in this encoding); `nil` for the other formats.
   var encoding: TextEncoding? = nil

@@ -4,7 +4,7 @@
 /// and where a file's annotated copy goes. `BatchJob` makes one for each pass.
 struct FormatContext {
   /// The run's options.
-  let options: BatchOptions
+  private(set) var options: BatchOptions
   /// The table that converts records as they come (``TableConverter``); `nil` in pass 1 of a provider's run,
   /// whose keys are collected to plan the fetch.
   private let convertingTable: RateTable?
@@ -43,6 +43,14 @@ struct FormatContext {
     self.passOneKeys = passOneKeys
     self.defaultDay = defaultDay
     recordConverter = RecordConverter(rounding: options.rounding, sourceIdentifier: sourceIdentifier)
+  }
+
+  /// The same context under other options: a known document's (``JSONDocumentShape``), whose record choices
+  /// leave the rounding and everything else of the run as they are.
+  func with(options: BatchOptions) -> FormatContext {
+    var copy = self
+    copy.options = options
+    return copy
   }
 
   /// Whether records are converted from a table as they come (no keys to collect in pass 1).

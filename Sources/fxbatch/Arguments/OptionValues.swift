@@ -178,7 +178,7 @@ enum OptionValues {
     return unit
   }
 
-  /// `--minor-units CODE=N`, each: N (0 to 6) decimals for amounts in CODE under `--amount-unit minor`.
+  /// `--minor-units CODE=N`, each: N (one digit, 0 to 6) decimals for amounts in CODE under `--amount-unit minor`.
   ///
   /// - Throws: ``UsageError`` when a value is not `CODE=N`, CODE is not an ISO 4217 code, N is out of range, or
   ///   a code is given twice with different counts.
@@ -190,9 +190,12 @@ enum OptionValues {
       guard let code = CurrencyCode(codeText) else {
         throw UsageError("--minor-units \(text): \(codeText) is not an ISO 4217 currency code")
       }
-      guard let count = Int(text[text.index(after: equals)...]), (0...6).contains(count) else {
-        throw UsageError("--minor-units \(text): expected a number of decimals from 0 to 6 after =")
+      // One ASCII digit: `+3`, `-1`, ` 3`, `03` and `99` are refused, not read as some count.
+      let digits = Array(text[text.index(after: equals)...].utf8)
+      guard digits.count == 1, let digit = digits.first, digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "6") else {
+        throw UsageError("--minor-units \(text): expected a number of decimals from 0 to 6 after = (one digit)")
       }
+      let count = Int(digit - UInt8(ascii: "0"))
       if let earlier = units[code], earlier != count {
         throw UsageError("--minor-units \(code) is given as both \(earlier) and \(count)")
       }

@@ -491,8 +491,14 @@ enum ConvertCommand {
       throw UsageError("--override-currency-fields is for --from CODE or --to CODE")
     }
     if let text = parsed.value("--date") { options.defaultDate = try OptionValues.day(text, option: "--date") }
-    if let text = parsed.value("--date-format") { options.dateFormat = try OptionValues.dateFormat(text) }
-    if let text = parsed.value("--amount-unit") { options.amountUnit = try OptionValues.amountUnit(text) }
+    if let text = parsed.value("--date-format") {
+      options.dateFormat = try OptionValues.dateFormat(text)
+      options.dateFormatIsGiven = true
+    }
+    if let text = parsed.value("--amount-unit") {
+      options.amountUnit = try OptionValues.amountUnit(text)
+      options.amountUnitIsGiven = true
+    }
     options.minorUnits = try OptionValues.minorUnits(parsed.values("--minor-units"))
     if !options.minorUnits.isEmpty, options.amountUnit != .minor {
       throw UsageError("--minor-units is for amounts in minor units: add --amount-unit minor")

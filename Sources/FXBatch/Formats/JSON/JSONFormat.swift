@@ -32,21 +32,27 @@ enum JSONFormat: JSONRecordFormat {
     -> StreamRule
   { StreamRule(bytes: .utf8(refusesControls: true)) }
 
+  /// A known document (``JSONDocumentShape``, a Stripe list) is read under its shape's options.
   static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
+    let (context, document) = JSONDocumentShape.shaped(context, readPath: file.readPath, lines: false)
     try JSONRecords.checkPaths(context.options, displayPath: file.displayPath)
-    if let (scan, span) = try scanJSONDocumentFile(
+    if let found = try scanJSONDocumentFile(
       displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, context: context)
     {
-      return (scan, RateKeyIndex(Set(span)))
+      var scan = found.0
+      scan.document = document
+      return (scan, RateKeyIndex(Set(found.1)))
     }
-    let (scan, keys) = try JSONRecords.scanFile(
+    var (scan, keys) = try JSONRecords.scanFile(
       self, displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, context: context)
+    scan.document = document
     return (scan, RateKeyIndex(keys))
   }
 
   static func convert(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
     throws(FileError) -> FileConversion
   {
+    let context = scan.document == nil ? context : JSONDocumentShape.shaped(context, readPath: scan.readPath, lines: false).context
     let done: (RunReport.Counts, Int, ReconciliationLedger)
     if let extent = scan.jsonArray, let fastPass = JSONRecords.fastPass(scan, context: context, quotes: quotes) {
       done = try convertJSONDocument(
@@ -72,10 +78,12 @@ enum JSONFormat: JSONRecordFormat {
   }
 
   static func describe(_ scan: FileScan, options: BatchOptions, in file: inout RunReport.File) {
-    if !options.recordsPath.isEmpty { file.recordsPath = options.recordsPath.joined(separator: ".") }
+    let recordsPath = scan.document?.recordsPath ?? options.recordsPath
+    if !recordsPath.isEmpty { file.recordsPath = recordsPath.joined(separator: ".") }
+    file.document = scan.document?.description
   }
 
   static func summaryDetails(of file: RunReport.File) -> [String] {
-    ["JSON" + (file.recordsPath.map { ", records at \($0)" } ?? "")]
+    ["JSON" + (file.recordsPath.map { ", records at \($0)" } ?? "") + (file.document.map { ", \($0)" } ?? "")]
   }
 }

@@ -31,21 +31,26 @@ enum JSONLinesFormat: JSONRecordFormat {
 
   /// Under a table (or a table provider, whose pass 1 needs only the span of days: ``KeySpan``) the byte-level
   /// path (``scanJSONLinesFile(displayPath:readPath:outputPath:context:)``), else the general path of JSON records.
+  /// A file of known objects (``JSONDocumentShape``, Stripe objects one per line) is read under its shape's options.
   static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
+    let (context, document) = JSONDocumentShape.shaped(context, readPath: file.readPath, lines: true)
     try JSONRecords.checkPaths(context.options, displayPath: file.displayPath)
     if context.hasConvertingTable || context.passOneKeys != nil {
-      let (scan, span) = try scanJSONLinesFile(
+      var (scan, span) = try scanJSONLinesFile(
         displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, context: context)
+      scan.document = document
       return (scan, RateKeyIndex(Set(span)))
     }
-    let (scan, keys) = try JSONRecords.scanFile(
+    var (scan, keys) = try JSONRecords.scanFile(
       self, displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, context: context)
+    scan.document = document
     return (scan, RateKeyIndex(keys))
   }
 
   static func convert(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
     throws(FileError) -> FileConversion
   {
+    let context = scan.document == nil ? context : JSONDocumentShape.shaped(context, readPath: scan.readPath, lines: true).context
     let done: (RunReport.Counts, Int, ReconciliationLedger)
     if let fastPass = JSONRecords.fastPass(scan, context: context, quotes: quotes) {
       done = try convertJSONLines(scan, fastPass: fastPass, context: context, quotes: quotes, standardOutput: standardOutput)
@@ -78,5 +83,13 @@ enum JSONLinesFormat: JSONRecordFormat {
   /// Its first record object ends with the annotation members.
   static func isAnnotatedOutput(_ path: String, context: FormatContext) -> Bool {
     JSONRecords.isAnnotatedOutput(self, path: path, context: context)
+  }
+
+  static func describe(_ scan: FileScan, options: BatchOptions, in file: inout RunReport.File) {
+    file.document = scan.document?.description
+  }
+
+  static func summaryDetails(of file: RunReport.File) -> [String] {
+    ["JSON Lines" + (file.document.map { ", \($0)" } ?? "")]
   }
 }

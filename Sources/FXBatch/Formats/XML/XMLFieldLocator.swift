@@ -97,16 +97,19 @@ public struct XMLFieldLocator: Sendable {
     }
     var fields = RecordFields(amount: .absent, from: .absent, to: .absent, date: .absent)
     var amountElement: Int? = nil
+    var holding: [FieldMapping.Role: String] = [:]
     for (role, index) in layout.found {
       let text =
         index < record.attributes.count
         ? record.attributes[index].value : record.children[index - record.attributes.count].text
       fields.set(role, .text(text.trimmingWhitespace))
-      if role == .amount, index >= record.attributes.count, index - record.attributes.count < record.childElements.count {
-        amountElement = record.childElements[index - record.attributes.count]
+      if index >= record.attributes.count, index - record.attributes.count < record.childElements.count {
+        let element = record.childElements[index - record.attributes.count]
+        if role == .amount { amountElement = element }
+        if record.elements[element].hasElements { holding[role] = layout.located[role] }
       }
     }
-    fields.problem = layout.problem
+    fields.problem = layout.problem ?? Self.holdingElementsProblem(holding)
     guard readsPaths else { return (fields, layout.located) }
     var flatFrom: String? = nil
     if case .text(let text) = fields.from { flatFrom = text }
@@ -205,10 +208,7 @@ public struct XMLFieldLocator: Sendable {
             + "record; fxbatch does not pick one")
       case .element(let element) where tree.hasElements(element):
         let used = role == .date && result.dateFallback > 0 ? dateFallbacks[result.dateFallback - 1] : path
-        result.problem = RowError(
-          .invalidRecord,
-          "\(RowError.quoted(used.text)) is an element holding elements, not text; name the one that holds the "
-            + "\(role == .amount || role == .date ? role.rawValue : role.rawValue + "-currency") (\(used.text)/…)")
+        result.problem = Self.holdsElements(used.text, role: role)
       case .element, .attribute: break
       }
     }
@@ -239,6 +239,27 @@ public struct XMLFieldLocator: Sendable {
       }
     }
     return result
+  }
+
+  /// The `invalid_record` problem of a field that is an element holding elements: its text is not one value
+  /// (`<Amt>5<x>1</x></Amt>` is not the amount 51), whether a path or a plain name found it.
+  static func holdsElements(_ name: String, role: FieldMapping.Role) -> RowError {
+    RowError(
+      .invalidRecord,
+      "\(RowError.quoted(name)) is an element holding elements, not text; name the one that holds the "
+        + "\(role == .amount || role == .date ? role.rawValue : role.rawValue + "-currency") (\(name)/…)")
+  }
+
+  /// The problem of the first role, in role order, whose field found by a plain name (or synonym) is an
+  /// element holding elements (``holdsElements(_:role:)``); `nil` when none is.
+  ///
+  /// - Parameter holding: role → field name of the flat fields that hold elements.
+  static func holdingElementsProblem(_ holding: [FieldMapping.Role: String]) -> RowError? {
+    guard !holding.isEmpty else { return nil }
+    for role in [FieldMapping.Role.amount, .from, .to, .date] {
+      if let name = holding[role] { return holdsElements(name, role: role) }
+    }
+    return nil
   }
 
   /// Finds the fields among a record's attribute and child element names.

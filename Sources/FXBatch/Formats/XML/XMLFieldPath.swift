@@ -173,14 +173,18 @@ extension XMLPathTree {
     }
   }
 
-  /// The currency attribute of a money element (`<Amt Ccy="USD">`): `Ccy`, `currencyID` or `currency`, without
-  /// a prefix.
+  /// The currency attribute of a money element (`<Amt Ccy="USD">`): `Ccy`, `currencyID` or `currency`, written
+  /// without a prefix (so in no namespace, as ISO 20022 and UBL write it); `p:Ccy` is another namespace's
+  /// attribute, not the amount's currency.
   ///
   /// - Returns: the attribute's index; `nil` without one; `-1` when the element has more than one.
   func currencyAttribute(of element: Int) -> Int? {
     var found: Int? = nil
     for attribute in attributes(of: element) {
-      for step in XMLFieldPath.currencyAttributes where self.attribute(attribute, of: element, matches: step) {
+      for step in XMLFieldPath.currencyAttributes
+      where self.attribute(attribute, of: element, matches: step)
+        && !name(of: .attribute(attribute, of: element)).utf8.contains(UInt8(ascii: ":"))
+      {
         if found != nil { return -1 }
         found = attribute
       }

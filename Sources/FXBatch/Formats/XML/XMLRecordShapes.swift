@@ -68,8 +68,29 @@ struct XMLRecordShapes {
     if to >= 0 { fields.to = record.fields[to] }
     let date = field(.date, shape: shape)
     if date >= 0 { fields.date = record.fields[date] }
-    fields.hasProblem = problems[shape]
+    fields.hasProblem =
+      problems[shape] || Self.holdsElements(fields.amount, record) || Self.holdsElements(fields.from, record)
+      || Self.holdsElements(fields.to, record) || Self.holdsElements(fields.date, record)
     return fields
+  }
+
+  /// Whether a flat field is a child element holding elements (``XMLFieldLocator/holdsElements(_:role:)``).
+  @inline(__always)
+  private static func holdsElements(_ field: XMLScannedRecord.Field?, _ record: XMLScannedRecord) -> Bool {
+    guard let field, field.needsDecoding, !field.isAttribute, field.element >= 0 else { return false }
+    return record.elements[field.element].hasElements
+  }
+
+  /// The problem of a record whose flat field is an element holding elements, as
+  /// ``XMLFieldLocator/fields(of:)`` gives it.
+  private func holdingElementsProblem(of record: XMLScannedRecord, shape: Int) -> RowError? {
+    let fields = shapeFields(of: record, shape: shape)
+    var holding: [FieldMapping.Role: String] = [:]
+    for (role, field) in [(FieldMapping.Role.amount, fields.amount), (.from, fields.from), (.to, fields.to), (.date, fields.date)]
+    where Self.holdsElements(field, record) {
+      holding[role] = layouts[shape].located[role]
+    }
+    return XMLFieldLocator.holdingElementsProblem(holding)
   }
 
   @inline(never)
@@ -238,7 +259,10 @@ struct XMLRecordShapes {
     }
     var fields = RecordFields(
       amount: value(found.amount), from: value(found.from), to: value(found.to), date: value(found.date))
-    fields.problem = layouts[shape].problem ?? (found.hasProblem ? pathProblem(of: record, shape: shape, in: bytes) : nil)
+    fields.problem =
+      layouts[shape].problem
+      ?? (found.hasProblem
+        ? holdingElementsProblem(of: record, shape: shape) ?? pathProblem(of: record, shape: shape, in: bytes) : nil)
     return fields
   }
 }

@@ -18,6 +18,12 @@ public struct JSONFieldLocator: Sendable {
   let fromOfMoneyObject: Bool
   /// The fast paths' steps of each role's path as bytes, for amount, from, to, date (empty: not a path).
   let stepBytes: [[[UInt8]]]
+  /// The member every record must have (a known document's record type, ``RequiredMember``), and its name and
+  /// value as bytes for the fast paths.
+  var requiredMember: RequiredMember? = nil {
+    didSet { requiredBytes = requiredMember.map { (Array($0.name.utf8), Array($0.value.utf8)) } }
+  }
+  private(set) var requiredBytes: (name: [UInt8], value: [UInt8])? = nil
 
   public init(names: FieldNames, fixedFrom: Bool, fixedTo: Bool) {
     self.names = names
@@ -154,7 +160,11 @@ public struct JSONFieldLocator: Sendable {
     fields: RecordFields, located: [FieldMapping.Role: String], moneyCurrency: String?
   ) {
     let layout = layout(of: members.map(\.key))
-    var fields = RecordFields(amount: .absent, from: .absent, to: .absent, date: .absent, problem: layout.problem)
+    let required = requiredMember.flatMap { required in
+      required.problem(members.filter { $0.key == required.name }.map(\.value.stringValue))
+    }
+    var fields = RecordFields(
+      amount: .absent, from: .absent, to: .absent, date: .absent, problem: required ?? layout.problem)
     var located: [FieldMapping.Role: String] = [:]
     func note(_ problem: RowError) {
       if fields.problem == nil { fields.problem = problem }

@@ -40,6 +40,8 @@ struct JSONFieldValues {
     in object: FlatJSONObject, shape: JSONMemberShape, bytes: ByteView, locator: JSONFieldLocator,
     inner: inout FlatJSONObject
   ) -> JSONFieldValues? {
+    // A known document's record type: a record of another (or none) is the general path's invalid_record.
+    if let required = locator.requiredBytes, !hasMember(required, in: object, bytes: bytes) { return nil }
     var values = JSONFieldValues()
     @inline(__always) func field(_ index: Int) -> Field? {
       index < 0 ? nil : Field(range: object.valueRange(index), kind: object.kind(index))
@@ -84,6 +86,22 @@ struct JSONFieldValues {
       values.to?.kind != .escapedString, values.date?.kind != .escapedString
     else { return nil }
     return values
+  }
+
+  /// Whether a record has the member `name` once, a string whose bytes are `value` (``RequiredMember``).
+  private static func hasMember(
+    _ required: (name: [UInt8], value: [UInt8]), in object: FlatJSONObject, bytes: ByteView
+  ) -> Bool {
+    var found = false
+    for index in 0..<object.count {
+      let name = object.name(index, in: bytes)
+      guard name.count == required.name.count, name.hasBytes(required.name, at: 0) else { continue }
+      guard !found, object.kind(index) == .string else { return false }
+      let value = bytes.slice(object.valueRange(index))
+      guard value.count == required.value.count, value.hasBytes(required.value, at: 0) else { return false }
+      found = true
+    }
+    return found
   }
 
   /// The value at the end of a path from the value of its first member; `nil` when the general path must

@@ -3,7 +3,10 @@
 enum JSONRecords {
   /// The locator of JSON record fields for a run's options.
   static func fieldLocator(_ options: BatchOptions) -> JSONFieldLocator {
-    JSONFieldLocator(names: options.fieldNames, fixedFrom: options.fixedFrom != nil, fixedTo: options.fixedTo != nil)
+    var locator = JSONFieldLocator(
+      names: options.fieldNames, fixedFrom: options.fixedFrom != nil, fixedTo: options.fixedTo != nil)
+    locator.requiredMember = options.requiredMember
+    return locator
   }
 
   /// Pass 1 over a JSON document or a JSON Lines file: checks it, finds the decimal mark of its text amounts,

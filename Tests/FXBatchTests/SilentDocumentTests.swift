@@ -1,0 +1,172 @@
+import FXBatchTestSupport
+import Foundation
+import Testing
+
+@testable import FXBatch
+
+/// Defects of documents read with field names and money elements that converted a record some way its data
+/// does not say (issue 31's review): each is now the record's error on the XML fast path (the byte scanner) and
+/// the general path (libxml2) alike, or, for an option, a usage error.
+///
+/// Rates: the embedded ECB history, 2024-03-15 EUR/USD 1.0892 (1 USD = 0.918… EUR).
+@Suite("Silent substitutions in documents")
+struct SilentDocumentTests {
+  let cli: CLIRunner
+
+  init() throws { cli = try CLIRunner() }
+
+  /// A document of 30 payments, the 18th replaced by `record`; root binds `p` and `r`.
+  static func document(_ record: String, plain: String? = nil) -> String {
+    var text = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<payments xmlns:p=\"urn:p\" xmlns:r=\"urn:r\">\n"
+    for index in 0..<30 {
+      text +=
+        index == 17
+        ? record + "\n"
+        : (plain ?? "<payment><amount>\(index).25</amount><from>USD</from><to>EUR</to><date>2024-03-15</date></payment>")
+          + "\n"
+    }
+    return text + "</payments>\n"
+  }
+
+  /// The `fx` element of the 18th record.
+  static func annotation(_ run: XMLFastPathTests.Run) -> String {
+    let lines = String(decoding: run.output ?? Data(), as: UTF8.self).split(separator: "\n")
+    let records = lines.filter { $0.hasPrefix("<payment>") }
+    guard records.count == 30, let start = records[17].range(of: "<fx ") else { return "" }
+    return String(records[17][start.lowerBound...])
+  }
+
+  // MARK: 1. A field found by a plain name that is an element holding elements
+
+  /// `<amount>5<x>1</x></amount>` is not the amount 51, whichever role and however the field was named (a
+  /// synonym, or a plain name): `invalid_record`, as for a path; the same on both paths.
+  @Test(arguments: [
+    (
+      "<payment><amount>5<x>1</x></amount><from>USD</from><to>EUR</to><date>2024-03-15</date></payment>",
+      "&quot;amount&quot; is an element holding elements, not text; name the one that holds the amount (amount/…)"
+    ),
+    (
+      "<payment><amount>1</amount><from>U<x>SD</x></from><to>EUR</to><date>2024-03-15</date></payment>",
+      "&quot;from&quot; is an element holding elements, not text; name the one that holds the from-currency (from/…)"
+    ),
+    (
+      "<payment><amount>1</amount><from>USD</from><to><c>EUR</c></to><date>2024-03-15</date></payment>",
+      "&quot;to&quot; is an element holding elements, not text; name the one that holds the to-currency (to/…)"
+    ),
+    (
+      "<payment><amount>1</amount><from>USD</from><to>EUR</to><date>2024-03-<d>15</d></date></payment>",
+      "&quot;date&quot; is an element holding elements, not text; name the one that holds the date (date/…)"
+    ),
+    (
+      "<payment><amount>5<x/></amount><from>USD</from><to>EUR</to><date><d/></date></payment>",
+      "&quot;amount&quot; is an element holding elements"
+    ),
+  ])
+  func aFlatFieldHoldingElementsIsAnInvalidRecord(record: String, error: String) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = try directory.write(Self.document(record), named: "doc.xml")
+    for names in [FieldNames(), FieldNames(amount: "amount", from: "from", to: "to", date: "date")] {
+      let configure: (inout BatchOptions) -> Void = { $0.fieldNames = names }
+      #expect(try XMLFastPathTests.takesFastPath(path, configure: configure))
+      let fast = try XMLFastPathTests.run(path, fastPath: true, parts: 2, configure: configure)
+      let general = try XMLFastPathTests.run(path, fastPath: false, configure: configure)
+      XMLFastPathTests.compare(fast, general, "\(record)")
+      #expect(general.totals.error == 1 && general.totals.ok == 29, "\(record)")
+      #expect(Self.annotation(general).contains("status=\"error\" error=\"invalid_record: \(error)"), "\(record)")
+    }
+  }
+
+  /// Comments and processing instructions are not text (XML 1.0 §2.5, §2.6: an element's text is its character
+  /// data and CDATA sections): `5<!-- c -->1` is the text 51, as any XML reader gives it; a CDATA section is
+  /// text. These records are read by libxml2 (the byte scanner leaves such documents to it): 51 USD → 46.82,
+  /// 12.50 USD → 11.48 EUR.
+  @Test(arguments: [
+    ("<amount>5<!-- five -->1</amount>", "converted=\"46.82\""),
+    ("<amount><![CDATA[12.50]]></amount>", "converted=\"11.48\""),
+    ("<amount>1<![CDATA[2.5]]>0</amount>", "converted=\"11.48\""),
+    ("<amount>12<?note x?>.50</amount>", "converted=\"11.48\""),
+  ])
+  func commentsAndCDATAFollowXMLTextRules(amount: String, converted: String) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let record = "<payment>\(amount)<from>USD</from><to>EUR</to><date>2024-03-15</date></payment>"
+    let path = try directory.write(Self.document(record), named: "doc.xml")
+    let fast = try XMLFastPathTests.run(path, fastPath: true, parts: 2)
+    let general = try XMLFastPathTests.run(path, fastPath: false)
+    XMLFastPathTests.compare(fast, general, "\(amount)")
+    #expect(general.totals.ok == 30, "\(amount)")
+    #expect(Self.annotation(general).contains(converted), "\(amount): \(Self.annotation(general))")
+  }
+
+  // MARK: 4. A money element's currency attribute is unprefixed
+
+  /// `p:Ccy` is an attribute of another namespace, not the amount's currency: without it the record has no
+  /// from-currency (`missing_field`); beside an unprefixed `Ccy` it is passed over. Both readers.
+  @Test(arguments: [
+    ("<payment><amount p:Ccy=\"USD\">1</amount><to>EUR</to><date>2024-03-15</date></payment>", "status=\"error\" error=\"missing_field: "),
+    ("<payment><amount r:currencyID=\"USD\">1</amount><to>EUR</to><date>2024-03-15</date></payment>", "status=\"error\" error=\"missing_field: "),
+    ("<payment><amount p:Ccy=\"GBP\" Ccy=\"USD\">1</amount><to>EUR</to><date>2024-03-15</date></payment>", "converted=\"0.92\""),
+  ])
+  func aPrefixedCurrencyAttributeIsNotTheAmountsCurrency(record: String, expected: String) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let plain = "<payment><amount Ccy=\"USD\">2</amount><to>EUR</to><date>2024-03-15</date></payment>"
+    let path = try directory.write(Self.document(record, plain: plain), named: "doc.xml")
+    let fast = try XMLFastPathTests.run(path, fastPath: true, parts: 2)
+    let general = try XMLFastPathTests.run(path, fastPath: false)
+    XMLFastPathTests.compare(fast, general, "\(record)")
+    #expect(Self.annotation(general).contains(expected), "\(record): \(Self.annotation(general))")
+    #expect(general.totals.ok >= 29, "\(record)")
+  }
+
+  /// The same in a known document read by libxml2 alone: a camt.053 entry whose `Amt` has only a prefixed
+  /// `Ccy` has no from-currency.
+  @Test func aPrefixedCcyInAStatementIsNotTheCurrency() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let entry = { (ccy: String) in
+      "<Ntry><Amt \(ccy)>10.00</Amt><CdtDbtInd>CRDT</CdtDbtInd><BookgDt><Dt>2024-03-15</Dt></BookgDt></Ntry>"
+    }
+    let text = """
+      <?xml version="1.0" encoding="UTF-8"?>
+      <Document xmlns="urn:iso:std:iso:20022:tech:xsd:camt.053.001.08" xmlns:x="urn:example:x">
+      <BkToCstmrStmt><Stmt><Id>S1</Id>
+      \(entry("Ccy=\"USD\""))
+      \(entry("x:Ccy=\"USD\""))
+      </Stmt></BkToCstmrStmt></Document>
+
+      """
+    try directory.write(text, named: "camt.xml")
+    let result = try cli.run(["convert", "--to", "EUR", "-o", "-", "camt.xml"], in: directory.url)
+    let annotations = result.standardOutput.split(separator: "\n").filter { $0.hasPrefix("<Ntry>") }
+      .compactMap { line in line.range(of: "<fx ").map { String(line[$0.lowerBound...]) } }
+    #expect(annotations.count == 2)
+    #expect(annotations.first?.contains("converted=\"9.18\"") == true)
+    #expect(annotations.last?.contains("status=\"error\" error=\"missing_field: ") == true, "\(annotations)")
+  }
+
+  // MARK: 3. --minor-units CODE=N
+
+  /// N is one digit from 0 to 6, written plainly; CODE is read as a currency field's code is (trimmed, any case).
+  @Test func minorUnitsTakeOneDigit() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("rates.csv", "date,base,quote,rate\n2024-02-01,EUR,ISK,150\n")
+    try directory.write("isk.csv", "amount,currency,created\n50000,ISK,1706745600\n")
+    let arguments = [
+      "convert", "--to", "EUR", "--rates", "rates.csv", "--date-format", "unix", "--date-field", "created",
+      "--amount-unit", "minor", "-o", "-", "isk.csv", "--minor-units",
+    ]
+    for bad in ["ISK=+3", "ISK=-1", "ISK= 3", "ISK=03", "ISK=99", "ISK=7", "ISK=3 ", "ISK=", "ISK=٣", "XYZ=2", "ISK2"] {
+      let result = try cli.run(arguments + [bad], in: directory.url)
+      #expect(result.status == 64, "\(bad)")
+      #expect(result.standardError.contains("--minor-units \(bad)"), "\(bad): \(result.standardError)")
+    }
+    for (good, converted) in [("isk=2", "3.33"), ("ISK=0", "333.33"), (" ISK =2", "3.33")] {
+      let result = try cli.run(arguments + [good], in: directory.url)
+      #expect(result.status == 0, "\(good): \(result.standardError)")
+      #expect(result.standardOutput.contains(",\(converted),EUR,2024-02-01,"), "\(good): \(result.standardOutput)")
+    }
+  }
+}

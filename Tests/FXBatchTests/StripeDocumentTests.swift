@@ -1,0 +1,210 @@
+import FXBatchTestSupport
+import Foundation
+import Testing
+
+@testable import FXBatch
+
+/// Stripe lists and Stripe objects one per line are known JSON documents (``JSONDocumentShape``): their records,
+/// amounts in minor units, currencies and `created` unix times are read without options, on the fast path and
+/// the general path (`FXBATCH_GENERAL_PATH=1`) alike. Records are written as Stripe's API reference shows them.
+///
+/// Rates (`rates.csv`): 2024-01-31 EUR/USD 2; 2024-02-01 EUR/USD 1.25, EUR/JPY 125.
+/// 1706812800 is 2024-02-01 18:40:00 UTC; 1706745599 the last second of 2024-01-31.
+///   txn 1: 1250 usd at 1706812800 → 12.50 USD ÷ 1.25 = 10.00 EUR (2024-02-01)
+///   txn 2: -400 usd at 1706745599 → -4.00 USD ÷ 2 = -2.00 EUR (2024-01-31)
+///   txn 3: 1250 jpy at 1706812800 → 1250 JPY ÷ 125 = 10.00 EUR (JPY has no minor unit)
+@Suite("Stripe documents")
+struct StripeDocumentTests {
+  let cli: CLIRunner
+
+  init() throws { cli = try CLIRunner() }
+
+  static let rates = "date,base,quote,rate\n2024-01-31,EUR,USD,2\n2024-02-01,EUR,USD,1.25\n2024-02-01,EUR,JPY,125\n"
+
+  /// A balance transaction as Stripe's API reference writes one.
+  static func transaction(_ id: String, amount: Int, currency: String, created: Int, object: String = "balance_transaction")
+    -> String
+  {
+    """
+    {
+          "id": "txn_\(id)",
+          "object": "\(object)",
+          "amount": \(amount),
+          "available_on": \(created + 172800),
+          "created": \(created),
+          "currency": "\(currency)",
+          "description": null,
+          "exchange_rate": null,
+          "fee": 0,
+          "fee_details": [],
+          "net": \(amount),
+          "reporting_category": "charge",
+          "source": "ch_\(id)",
+          "status": "available",
+          "type": "charge"
+        }
+    """
+  }
+
+  static func transactions(secondObject: String = "balance_transaction") -> [String] {
+    [
+      transaction("1OaB2c", amount: 1250, currency: "usd", created: 1_706_812_800),
+      transaction("1OaB2d", amount: -400, currency: "usd", created: 1_706_745_599, object: secondObject),
+      transaction("1OaB2e", amount: 1250, currency: "jpy", created: 1_706_812_800),
+    ]
+  }
+
+  /// A list as `GET /v1/balance_transactions` answers.
+  static func list(secondObject: String = "balance_transaction") -> String {
+    """
+    {
+      "object": "list",
+      "url": "/v1/balance_transactions",
+      "has_more": false,
+      "data": [
+        \(transactions(secondObject: secondObject).joined(separator: ",\n    "))
+      ]
+    }
+
+    """
+  }
+
+  /// The same objects one per line (compact, as an export of the list's `data` writes them).
+  static func lines(secondObject: String = "balance_transaction") throws -> String {
+    try transactions(secondObject: secondObject).map { text in
+      let object = try JSONSerialization.jsonObject(with: Data(text.utf8))
+      return String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]), as: UTF8.self)
+    }.joined(separator: "\n") + "\n"
+  }
+
+  /// Runs fxbatch on the fast path and the general path; both must give the same output.
+  func run(_ name: String, _ text: String, _ options: [String] = []) throws -> (CLIRunner.Result, [[String: Any]]) {
+    var results: [CLIRunner.Result] = []
+    for general in [false, true] {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      try directory.write("rates.csv", Self.rates)
+      try directory.write(name, text)
+      var runner = cli
+      if general { runner.environment["FXBATCH_GENERAL_PATH"] = "1" }
+      results.append(
+        try runner.run(["convert", "--to", "EUR", "--rates", "rates.csv", "-o", "-"] + options + [name], in: directory.url))
+    }
+    #expect(results[0].standardOutput == results[1].standardOutput, "\(name) \(options)")
+    #expect(results[0].standardError == results[1].standardError, "\(name) \(options)")
+    let output = results[0].standardOutput
+    let records: [Any]
+    if name.hasSuffix(".jsonl") {
+      records = output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) }
+    } else {
+      let document = (try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any]
+      records = document?["data"] as? [Any] ?? []
+    }
+    return (results[0], records.compactMap { $0 as? [String: Any] })
+  }
+
+  static func annotations(_ records: [[String: Any]]) -> [String] {
+    records.map {
+      [$0["fx_converted"], $0["fx_rate_date"], $0["fx_status"], $0["fx_error"]].map { ($0 as? String) ?? "?" }
+        .joined(separator: " ")
+    }
+  }
+
+  @Test func aListIsRecognized() {
+    let shape = JSONDocumentShape.recognize(head: Array(Self.list().utf8), lines: false)
+    #expect(shape?.name == "Stripe list of balance_transaction")
+    #expect(shape?.recordsPath == ["data"] && shape?.amounts == ["amount"] && shape?.date == "created")
+    // An invoice's amount is its total.
+    let invoice = #"{"object": "list", "data": [{"id": "in_1", "object": "invoice", "total": 100, "currency": "eur", "created": 1}]}"#
+    #expect(JSONDocumentShape.recognize(head: Array(invoice.utf8), lines: false)?.amounts == ["total"])
+    // Not Stripe: another list object, another record type, records elsewhere, no records.
+    for text in [
+      #"{"object": "search_result", "data": [{"object": "charge", "amount": 1}]}"#,
+      #"{"object": "list", "data": [{"object": "customer", "id": "cus_1"}]}"#,
+      #"{"object": "list", "items": [{"object": "charge", "amount": 1}]}"#,
+      #"{"object": "list", "data": []}"#,
+      #"[{"object": "charge", "amount": 1}]"#,
+    ] {
+      #expect(JSONDocumentShape.recognize(head: Array(text.utf8), lines: false) == nil, "\(text)")
+    }
+    // Members before `data` are stepped over whatever they hold; "object" after "data" is not needed.
+    let sorted = #"{"data": [{"object": "refund", "amount": 5}], "has_more": false, "object": "list"}"#
+    #expect(JSONDocumentShape.recognize(head: Array(sorted.utf8), lines: false)?.objectType == "refund")
+    let nested = #"{"url": "/v1/charges?x=\"[{\"", "meta": {"a": [1, {"b": "}"}]}, "data": [{"object": "charge"}]}"#
+    #expect(JSONDocumentShape.recognize(head: Array(nested.utf8), lines: false)?.objectType == "charge")
+  }
+
+  @Test func aListConvertsWithoutOptions() throws {
+    let (result, records) = try run("balance.json", Self.list())
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(
+      Self.annotations(records) == [
+        "10.00 2024-02-01 ok ", "-2.00 2024-01-31 ok ", "10.00 2024-02-01 ok ",
+      ])
+    #expect(
+      result.standardError.contains(
+        "balance.json -> -: 3 records: 3 ok, 0 fallback, 0 error [JSON, records at data, recognized Stripe list of "
+          + "balance_transaction: amount amount, amounts in minor units, from-currency currency, date created (unix seconds)]"),
+      "\(result.standardError)")
+  }
+
+  @Test func objectsOnePerLineConvertWithoutOptions() throws {
+    let (result, records) = try run("balance.jsonl", try Self.lines())
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(
+      Self.annotations(records) == [
+        "10.00 2024-02-01 ok ", "-2.00 2024-01-31 ok ", "10.00 2024-02-01 ok ",
+      ])
+    #expect(
+      result.standardError.contains(
+        "[JSON Lines, recognized Stripe balance_transaction objects: amount amount, amounts in minor units, "
+          + "from-currency currency, date created (unix seconds)]"), "\(result.standardError)")
+  }
+
+  /// A record of another type is never read with the list's members.
+  @Test(arguments: [false, true])
+  func aRecordOfAnotherTypeIsAnInvalidRecord(lines: Bool) throws {
+    let (result, records) =
+      lines
+      ? try run("balance.jsonl", try Self.lines(secondObject: "charge"))
+      : try run("balance.json", Self.list(secondObject: "charge"))
+    #expect(result.status == 1, "\(result.standardError)")
+    let document = lines ? "Stripe balance_transaction objects" : "Stripe list of balance_transaction"
+    #expect(
+      Self.annotations(records) == [
+        "10.00 2024-02-01 ok ",
+        "  error invalid_record: the record is a \"charge\", not a \"balance_transaction\" as the \(document) says; "
+          + "fxbatch reads a record by its own type's members only",
+        "10.00 2024-02-01 ok ",
+      ])
+  }
+
+  /// Options override the shape's choices: `--amount-unit major`, `--amount-field`, `--date-field` with
+  /// `--date-format`, `--from`; `--records-path` elsewhere leaves the document to the options alone.
+  @Test func optionsOverrideTheShape() throws {
+    let (major, majorRecords) = try run("balance.json", Self.list(), ["--amount-unit", "major"])
+    #expect(major.status == 0, "\(major.standardError)")
+    // 1250 USD ÷ 1.25 = 1000.00; -400 USD ÷ 2 = -200.00; 1250 JPY ÷ 125 = 10.00.
+    #expect(Self.annotations(majorRecords).map { $0.split(separator: " ").first ?? "" } == ["1000.00", "-200.00", "10.00"])
+    #expect(major.standardError.contains("recognized Stripe list of balance_transaction: amount amount, from-currency"))
+
+    // The net amount, and the day the funds are available (two days after `created`).
+    let (net, netRecords) = try run("balance.json", Self.list(), ["--amount-field", "net", "--date-field", "available_on", "--date-format", "unix"])
+    #expect(net.status == 0, "\(net.standardError)")
+    // Available on 2024-02-03 and 2024-02-02, days without rates: 2024-02-01's (-4.00 USD ÷ 1.25 = -3.20).
+    #expect(
+      Self.annotations(netRecords) == [
+        "10.00 2024-02-01 fallback ", "-3.20 2024-02-01 fallback ", "10.00 2024-02-01 fallback ",
+      ])
+    #expect(net.standardError.contains("recognized Stripe list of balance_transaction: amounts in minor units, from-currency currency]"), "\(net.standardError)")
+
+    let (fixed, fixedRecords) = try run("balance.json", Self.list(), ["--from", "USD", "--override-currency-fields"])
+    #expect(fixed.status == 0, "\(fixed.standardError)")
+    // JPY 1250 read as USD cents: 12.50 USD ÷ 1.25 = 10.00.
+    #expect(Self.annotations(fixedRecords).map { $0.split(separator: " ").first ?? "" } == ["10.00", "-2.00", "10.00"])
+
+    let (elsewhere, _) = try run("balance.json", Self.list(), ["--records-path", "items"])
+    #expect(elsewhere.status != 0)
+    #expect(!elsewhere.standardError.contains("recognized"))
+  }
+}

@@ -123,8 +123,10 @@ struct EndToEndJSONPathTests {
     for (line, record) in zip(lines, records) { #expect(Self.keepsItsBytes(line, record), "\(line)") }
   }
 
-  // A Stripe list document: amounts are read as written (minor units are another option), --to EUR on 2024-03-01:
-  //  1250 USD → 1250 / 1.08 = 1157.4074… → 1157.41;  4200 GBP ("gbp") → 4200 / 0.85 = 4941.1764… → 4941.18
+  // A Stripe list document, a known document (``JSONDocumentShape``): amounts are minor units, --to EUR on
+  // 2024-03-01 (`created` 1709251200 is that day's first second):
+  //  1250 USD → 12.50 / 1.08 = 11.574… → 11.57;  4200 GBP ("gbp") → 42.00 / 0.85 = 49.411… → 49.41
+  // With --amount-unit major they are read as written: 1250 / 1.08 → 1157.41; 4200 / 0.85 → 4941.18.
   @Test func stripeListDocumentWithRecordsPath() throws {
     let document = """
       {
@@ -141,11 +143,25 @@ struct EndToEndJSONPathTests {
       "balance.json", document,
       ["--records-path", "data", "--amount-field", "amount", "--from-field", "currency", "--to", "EUR", "--date", "2024-03-01"])
     #expect(result.status == 0)
-    #expect(result.standardError.contains("2 records: 2 ok, 0 fallback, 0 error [JSON, records at data]"))
+    #expect(
+      result.standardError.contains(
+        "2 records: 2 ok, 0 fallback, 0 error [JSON, records at data, recognized Stripe list of balance_transaction: "
+          + "amounts in minor units, date created (unix seconds)]"), "\(result.standardError)")
     let output = lines.joined(separator: "\n")
     let parsed = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
     let data = try #require(parsed["data"] as? [[String: Any]])
-    #expect(data.map { $0["fx_converted"] as? String } == ["1157.41", "4941.18"])
+    #expect(data.map { $0["fx_converted"] as? String } == ["11.57", "49.41"])
+    let (major, majorLines) = try convert(
+      "balance.json", document,
+      [
+        "--records-path", "data", "--amount-field", "amount", "--from-field", "currency", "--to", "EUR", "--date",
+        "2024-03-01", "--amount-unit", "major",
+      ])
+    #expect(major.status == 0)
+    let majorData = try #require(
+      (try JSONSerialization.jsonObject(with: Data(majorLines.joined(separator: "\n").utf8)) as? [String: Any])?["data"]
+        as? [[String: Any]])
+    #expect(majorData.map { $0["fx_converted"] as? String } == ["1157.41", "4941.18"])
     #expect(parsed["has_more"] as? Bool == false)
     // Everything around the records and inside them is kept.
     #expect(output.hasPrefix("{\n  \"object\": \"list\",\n  \"data\": [\n    {\"id\": \"txn_1\""))

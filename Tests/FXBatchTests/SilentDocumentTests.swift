@@ -99,6 +99,63 @@ struct SilentDocumentTests {
     #expect(Self.annotation(general).contains(converted), "\(amount): \(Self.annotation(general))")
   }
 
+  // MARK: 2. An empty date
+
+  /// A date field that is present but empty — `<date></date>`, `<date/>`, white space, a path's `<Dt/>`, JSON
+  /// `""` or `null`, a date path ending at `null` — is no date, as a blank CSV cell is
+  /// (docs/dates-and-staleness.md): the record is converted at `--date` (else the newest rate day) and counted in
+  /// the summary's `records without a date`, never dated silently; the same on both paths. A path that leads
+  /// nowhere stays `missing_field`.
+  @Test func anEmptyDateIsNoDateAndIsCounted() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var xml = "<?xml version=\"1.0\"?>\n<payments>\n"
+    var json = "[\n"
+    for index in 0..<40 {
+      let date = ["<date>2024-03-14</date>", "<date></date>", "<date/>", "<date> \n </date>"][index % 4]
+      xml += "<payment><amount>\(index).5</amount><from>USD</from><to>EUR</to>\(date)</payment>\n"
+      let member = ["\"2024-03-14\"", "\"\"", "null", "\" \""][index % 4]
+      json += "  {\"amount\": \(index).5, \"from\": \"USD\", \"to\": \"EUR\", \"date\": \(member)}" + (index == 39 ? "\n" : ",\n")
+    }
+    let xmlPath = try directory.write(xml + "</payments>\n", named: "dates.xml")
+    let jsonPath = try directory.write(json + "]\n", named: "dates.json")
+    for path in [xmlPath, jsonPath] {
+      let configure: (inout BatchOptions) -> Void = { $0.defaultDate = try? day("2024-03-15") }
+      let fast = try XMLFastPathTests.run(path, fastPath: true, parts: 2, configure: configure)
+      let general = try XMLFastPathTests.run(path, fastPath: false, configure: configure)
+      XMLFastPathTests.compare(fast, general, "\(path)")
+      #expect(general.totals.ok == 40 && general.withoutDate == 30, "\(path)")
+      let output = String(decoding: general.output ?? Data(), as: UTF8.self)
+      let at15 = output.components(separatedBy: "2024-03-15")  // only in the rate dates
+      #expect(at15.count - 1 == 30, "\(path)")
+    }
+    // Paths: <BookgDt><Dt/></BookgDt> and {"booking": {"date": null}} are no date; no BookgDt is missing_field.
+    let entries = [
+      "<Ntry><Amt Ccy=\"USD\">1</Amt><BookgDt><Dt>2024-03-14</Dt></BookgDt></Ntry>",
+      "<Ntry><Amt Ccy=\"USD\">2</Amt><BookgDt><Dt/></BookgDt></Ntry>",
+      "<Ntry><Amt Ccy=\"USD\">3</Amt></Ntry>",
+    ]
+    let pathXML = try directory.write(
+      "<Stmt>\n" + (0..<30).map { entries[$0 % 3] }.joined(separator: "\n") + "\n</Stmt>\n", named: "path.xml")
+    let objects = [
+      "{\"amount\": 1, \"from\": \"USD\", \"booking\": {\"date\": \"2024-03-14\"}}",
+      "{\"amount\": 2, \"from\": \"USD\", \"booking\": {\"date\": null}}",
+      "{\"amount\": 3, \"from\": \"USD\", \"booking\": {}}",
+    ]
+    let pathJSON = try directory.write((0..<30).map { objects[$0 % 3] }.joined(separator: "\n") + "\n", named: "path.jsonl")
+    for (path, date) in [(pathXML, "BookgDt/Dt"), (pathJSON, "booking.date")] {
+      let configure: (inout BatchOptions) -> Void = {
+        $0.defaultDate = try? day("2024-03-15")
+        $0.fixedTo = CurrencyCode("EUR")
+        $0.fieldNames = FieldNames(date: date)
+      }
+      let fast = try XMLFastPathTests.run(path, fastPath: true, parts: 2, configure: configure)
+      let general = try XMLFastPathTests.run(path, fastPath: false, configure: configure)
+      XMLFastPathTests.compare(fast, general, "\(path)")
+      #expect(general.totals.ok == 20 && general.withoutDate == 10 && general.totals.error == 10, "\(path)")
+    }
+  }
+
   // MARK: 4. A money element's currency attribute is unprefixed
 
   /// `p:Ccy` is an attribute of another namespace, not the amount's currency: without it the record has no

@@ -226,8 +226,8 @@ enum ConvertCommand {
         "fxbatch convert --to EUR --amount-field Total --from-field Curr --date-format dmy export.csv"
       ),
       (
-        "A Stripe list (records under data): amounts in cents (minor units), dates in unix seconds",
-        "fxbatch convert --to EUR --records-path data --amount-unit minor --date-format unix --date-field created balance.json"
+        "A Stripe list or Stripe objects one per line: recognized (data, amount in cents, currency, created)",
+        "fxbatch convert --to EUR balance_transactions.json charges.jsonl"
       ),
       (
         "Shopify orders: a nested money object (amount and currency_code); --to over their currency members",

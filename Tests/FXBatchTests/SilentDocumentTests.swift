@@ -203,6 +203,40 @@ struct SilentDocumentTests {
     #expect(annotations.last?.contains("status=\"error\" error=\"missing_field: ") == true, "\(annotations)")
   }
 
+  // MARK: 6. A from-currency member beside a money object
+
+  /// Shopify orders: a top-level `currency` that is the money object's currency is the record's from-currency,
+  /// not a to-currency `--to` would pass over; one that says another currency, and a `presentment_currency` of
+  /// another currency, still refuse the file (`--override-currency-fields` converts anyway). At 2024-03-15,
+  /// 12.50 USD → 11.48 EUR, 10.00 USD → 9.18 EUR.
+  @Test func aCurrencyMemberThatIsTheMoneyObjectsIsNotAToCurrency() throws {
+    func order(_ id: Int, _ amount: String, currency: String = "USD", presentment: String = "USD") -> String {
+      #"{"id": \#(id), "currency": "\#(currency)", "presentment_currency": "\#(presentment)", "created_at": "2024-03-15T10:00:00-04:00", "#
+        + #""total_price_set": {"shop_money": {"amount": "\#(amount)", "currency_code": "USD"}, "#
+        + #""presentment_money": {"amount": "\#(amount)", "currency_code": "\#(presentment)"}}}"#
+    }
+    let arguments = ["convert", "--to", "EUR", "--amount-field", "total_price_set.shop_money", "-o", "-", "orders.jsonl"]
+    for general in [false, true] {
+      let directory = try TemporaryDirectory()
+      defer { directory.remove() }
+      var runner = cli
+      if general { runner.environment["FXBATCH_GENERAL_PATH"] = "1" }
+      try directory.write("orders.jsonl", order(1, "12.50") + "\n" + order(2, "10.00") + "\n")
+      let same = try runner.run(arguments, in: directory.url)
+      #expect(same.status == 0, "\(same.standardError)")
+      #expect(same.standardOutput.contains(#""fx_converted": "11.48""#) && same.standardOutput.contains(#""fx_converted": "9.18""#))
+      try directory.write("orders.jsonl", order(1, "12.50") + "\n" + order(2, "10.00", currency: "GBP") + "\n")
+      let other = try runner.run(arguments, in: directory.url)
+      #expect(other.status == 2)
+      #expect(other.standardError.contains(#"the file has a to-currency field "currency" (its values are currency codes: "GBP")"#))
+      try directory.write("orders.jsonl", order(1, "12.50") + "\n" + order(2, "10.00", presentment: "CAD") + "\n")
+      let presentment = try runner.run(arguments, in: directory.url)
+      #expect(presentment.status == 2)
+      #expect(presentment.standardError.contains(#"the file has a to-currency field "presentment_currency""#))
+      #expect(try runner.run(arguments + ["--override-currency-fields"], in: directory.url).status == 0)
+    }
+  }
+
   // MARK: 3. --minor-units CODE=N
 
   /// N is one digit from 0 to 6, written plainly; CODE is read as a currency field's code is (trimmed, any case).

@@ -160,9 +160,18 @@ enum JSONRecords {
       column: record.column, nameKind: "members"
     ) { taken in
       var samples = FieldSamples(skipping: taken)
+      let locator = fieldLocator(options)
       try? format.forEachRecord(path: readPath, options: options, copy: { _ in }) { record in
         if case .success(let members) = record.members() {
-          samples.add(members.lazy.map { ($0.key, $0.value.stringValue) })
+          // A member holding the record's from-currency (Shopify's "currency" beside its money objects'
+          // "currency_code") is not another currency the run would pass over, as in XML.
+          var from: String? = nil
+          if case .text(let text) = locator.fields(of: members).fields.from { from = text.trimmingWhitespace.uppercased() }
+          samples.add(
+            members.lazy.map { member in
+              let text = member.value.stringValue
+              return (member.key, from != nil && text?.trimmingWhitespace.uppercased() == from ? nil : text)
+            })
         }
         return !samples.isComplete
       }

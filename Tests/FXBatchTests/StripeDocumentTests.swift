@@ -203,6 +203,16 @@ struct StripeDocumentTests {
     // JPY 1250 read as USD cents: 12.50 USD ÷ 1.25 = 10.00.
     #expect(Self.annotations(fixedRecords).map { $0.split(separator: " ").first ?? "" } == ["10.00", "-2.00", "10.00"])
 
+    // Every choice spelled out: the shape only checks each record's type.
+    let (spelled, spelledRecords) = try run(
+      "balance.json", Self.list(secondObject: "refund"),
+      [
+        "--records-path", "data", "--amount-field", "amount", "--from-field", "currency", "--date-field", "created",
+        "--date-format", "unix", "--amount-unit", "minor",
+      ])
+    #expect(spelled.standardError.contains("[JSON, records at data, recognized Stripe list of balance_transaction]"))
+    #expect(Self.annotations(spelledRecords).map { $0.split(separator: " ").first ?? "" } == ["10.00", "error", "10.00"])
+
     let (elsewhere, _) = try run("balance.json", Self.list(), ["--records-path", "items"])
     #expect(elsewhere.status != 0)
     #expect(!elsewhere.standardError.contains("recognized"))

@@ -180,7 +180,7 @@ struct JSONDocumentShape: Sendable, Equatable {
       if !options.dateFormatIsGiven { shaped.dateFormat = .unixSeconds }
       chose.append("date \(date)" + (shaped.dateFormat == .unixSeconds ? " (unix seconds)" : ""))
     }
-    return (shaped, "recognized \(name): " + chose.joined(separator: ", "))
+    return (shaped, "recognized \(name)" + (chose.isEmpty ? "" : ": " + chose.joined(separator: ", ")))
   }
 
   /// A file's shape applied to a context (``apply(to:)``); the context unchanged, without a description, for a

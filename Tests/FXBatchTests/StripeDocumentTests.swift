@@ -179,6 +179,40 @@ struct StripeDocumentTests {
       ])
   }
 
+  /// A bigger list and its lines, converted in parts: records of another type, without one, with an escaped or
+  /// non-string type, with the type twice, amounts that are not integers: the fast path gives the general
+  /// path's output byte for byte (at the embedded ECB rates).
+  @Test(arguments: [false, true])
+  func fastAndGeneralPathsAgree(lines: Bool) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let variants = [
+      #""object": "balance_transaction", "amount": 1250"#, #""object": "charge", "amount": 1250"#,
+      #""amount": 1250"#, #""object": "balance\u005ftransaction", "amount": 1250"#, #""object": 7, "amount": 1250"#,
+      #""object": "balance_transaction", "object": "balance_transaction", "amount": 1250"#,
+      #""object": "balance_transaction", "amount": 12.5"#, #""object": "balance_transaction", "amount": "1250""#,
+      #""object": "balance_transaction", "amount": -99"#,
+    ]
+    var records: [String] = []
+    for index in 0..<600 {
+      let variant = index == 0 || index % 7 != 0 ? variants[0] : variants[index % variants.count]
+      let currency = ["usd", "jpy", "gbp", "chf"][index % 4]
+      records.append(
+        #"{"id": "txn_\#(index)", \#(variant), "created": \#(1_706_812_800 + 3600 * index), "currency": "\#(currency)", "fee": 0}"#)
+    }
+    let text =
+      lines
+      ? records.joined(separator: "\n") + "\n"
+      : "{\n  \"object\": \"list\",\n  \"data\": [\n    " + records.joined(separator: ",\n    ") + "\n  ],\n  \"has_more\": false\n}\n"
+    let path = try directory.write(text, named: lines ? "balance.jsonl" : "balance.json")
+    let configure: (inout BatchOptions) -> Void = { $0.fixedTo = CurrencyCode("EUR") }
+    let fast = try XMLFastPathTests.run(path, fastPath: true, parts: 3, configure: configure)
+    let general = try XMLFastPathTests.run(path, fastPath: false, configure: configure)
+    XMLFastPathTests.compare(fast, general, "lines \(lines)")
+    #expect(general.totals.ok + general.totals.fallback > 400 && general.totals.error > 40, "\(general.totals)")
+    #expect(general.file.document?.hasPrefix("recognized Stripe") == true)
+  }
+
   /// Options override the shape's choices: `--amount-unit major`, `--amount-field`, `--date-field` with
   /// `--date-format`, `--from`; `--records-path` elsewhere leaves the document to the options alone.
   @Test func optionsOverrideTheShape() throws {

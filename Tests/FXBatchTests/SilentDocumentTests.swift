@@ -161,8 +161,14 @@ struct SilentDocumentTests {
   /// `p:Ccy` is an attribute of another namespace, not the amount's currency: without it the record has no
   /// from-currency (`missing_field`); beside an unprefixed `Ccy` it is passed over. Both readers.
   @Test(arguments: [
-    ("<payment><amount p:Ccy=\"USD\">1</amount><to>EUR</to><date>2024-03-15</date></payment>", "status=\"error\" error=\"missing_field: "),
-    ("<payment><amount r:currencyID=\"USD\">1</amount><to>EUR</to><date>2024-03-15</date></payment>", "status=\"error\" error=\"missing_field: "),
+    (
+      "<payment><amount p:Ccy=\"USD\">1</amount><to>EUR</to><date>2024-03-15</date></payment>",
+      "status=\"error\" error=\"missing_field: "
+    ),
+    (
+      "<payment><amount r:currencyID=\"USD\">1</amount><to>EUR</to><date>2024-03-15</date></payment>",
+      "status=\"error\" error=\"missing_field: "
+    ),
     ("<payment><amount p:Ccy=\"GBP\" Ccy=\"USD\">1</amount><to>EUR</to><date>2024-03-15</date></payment>", "converted=\"0.92\""),
   ])
   func aPrefixedCurrencyAttributeIsNotTheAmountsCurrency(record: String, expected: String) throws {
@@ -224,11 +230,13 @@ struct SilentDocumentTests {
       try directory.write("orders.jsonl", order(1, "12.50") + "\n" + order(2, "10.00") + "\n")
       let same = try runner.run(arguments, in: directory.url)
       #expect(same.status == 0, "\(same.standardError)")
-      #expect(same.standardOutput.contains(#""fx_converted": "11.48""#) && same.standardOutput.contains(#""fx_converted": "9.18""#))
+      #expect(
+        same.standardOutput.contains(#""fx_converted": "11.48""#) && same.standardOutput.contains(#""fx_converted": "9.18""#))
       try directory.write("orders.jsonl", order(1, "12.50") + "\n" + order(2, "10.00", currency: "GBP") + "\n")
       let other = try runner.run(arguments, in: directory.url)
       #expect(other.status == 2)
-      #expect(other.standardError.contains(#"the file has a to-currency field "currency" (its values are currency codes: "GBP")"#))
+      #expect(
+        other.standardError.contains(#"the file has a to-currency field "currency" (its values are currency codes: "GBP")"#))
       try directory.write("orders.jsonl", order(1, "12.50") + "\n" + order(2, "10.00", presentment: "CAD") + "\n")
       let presentment = try runner.run(arguments, in: directory.url)
       #expect(presentment.status == 2)

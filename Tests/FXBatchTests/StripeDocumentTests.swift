@@ -115,7 +115,8 @@ struct StripeDocumentTests {
     #expect(shape?.name == "Stripe list of balance_transaction")
     #expect(shape?.recordsPath == ["data"] && shape?.amounts == ["amount"] && shape?.date == "created")
     // An invoice's amount is its total.
-    let invoice = #"{"object": "list", "data": [{"id": "in_1", "object": "invoice", "total": 100, "currency": "eur", "created": 1}]}"#
+    let invoice =
+      #"{"object": "list", "data": [{"id": "in_1", "object": "invoice", "total": 100, "currency": "eur", "created": 1}]}"#
     #expect(JSONDocumentShape.recognize(head: Array(invoice.utf8), lines: false)?.amounts == ["total"])
     // Not Stripe: another list object, another record type, records elsewhere, no records.
     for text in [
@@ -198,12 +199,14 @@ struct StripeDocumentTests {
       let variant = index == 0 || index % 7 != 0 ? variants[0] : variants[index % variants.count]
       let currency = ["usd", "jpy", "gbp", "chf"][index % 4]
       records.append(
-        #"{"id": "txn_\#(index)", \#(variant), "created": \#(1_706_812_800 + 3600 * index), "currency": "\#(currency)", "fee": 0}"#)
+        #"{"id": "txn_\#(index)", \#(variant), "created": \#(1_706_812_800 + 3600 * index), "currency": "\#(currency)", "fee": 0}"#
+      )
     }
     let text =
       lines
       ? records.joined(separator: "\n") + "\n"
-      : "{\n  \"object\": \"list\",\n  \"data\": [\n    " + records.joined(separator: ",\n    ") + "\n  ],\n  \"has_more\": false\n}\n"
+      : "{\n  \"object\": \"list\",\n  \"data\": [\n    " + records.joined(separator: ",\n    ")
+        + "\n  ],\n  \"has_more\": false\n}\n"
     let path = try directory.write(text, named: lines ? "balance.jsonl" : "balance.json")
     let configure: (inout BatchOptions) -> Void = { $0.fixedTo = CurrencyCode("EUR") }
     let fast = try XMLFastPathTests.run(path, fastPath: true, parts: 3, configure: configure)
@@ -223,14 +226,17 @@ struct StripeDocumentTests {
     #expect(major.standardError.contains("recognized Stripe list of balance_transaction: amount amount, from-currency"))
 
     // The net amount, and the day the funds are available (two days after `created`).
-    let (net, netRecords) = try run("balance.json", Self.list(), ["--amount-field", "net", "--date-field", "available_on", "--date-format", "unix"])
+    let (net, netRecords) = try run(
+      "balance.json", Self.list(), ["--amount-field", "net", "--date-field", "available_on", "--date-format", "unix"])
     #expect(net.status == 0, "\(net.standardError)")
     // Available on 2024-02-03 and 2024-02-02, days without rates: 2024-02-01's (-4.00 USD ÷ 1.25 = -3.20).
     #expect(
       Self.annotations(netRecords) == [
         "10.00 2024-02-01 fallback ", "-3.20 2024-02-01 fallback ", "10.00 2024-02-01 fallback ",
       ])
-    #expect(net.standardError.contains("recognized Stripe list of balance_transaction: amounts in minor units, from-currency currency]"), "\(net.standardError)")
+    #expect(
+      net.standardError.contains(
+        "recognized Stripe list of balance_transaction: amounts in minor units, from-currency currency]"), "\(net.standardError)")
 
     let (fixed, fixedRecords) = try run("balance.json", Self.list(), ["--from", "USD", "--override-currency-fields"])
     #expect(fixed.status == 0, "\(fixed.standardError)")

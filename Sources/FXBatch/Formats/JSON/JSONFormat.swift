@@ -52,7 +52,8 @@ enum JSONFormat: JSONRecordFormat {
   static func convert(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
     throws(FileError) -> FileConversion
   {
-    let context = scan.document == nil ? context : JSONDocumentShape.shaped(context, readPath: scan.readPath, lines: false).context
+    let context =
+      scan.document == nil ? context : JSONDocumentShape.shaped(context, readPath: scan.readPath, lines: false).context
     let done: (RunReport.Counts, Int, ReconciliationLedger)
     if let extent = scan.jsonArray, let fastPass = JSONRecords.fastPass(scan, context: context, quotes: quotes) {
       done = try convertJSONDocument(

@@ -50,7 +50,8 @@ enum JSONLinesFormat: JSONRecordFormat {
   static func convert(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
     throws(FileError) -> FileConversion
   {
-    let context = scan.document == nil ? context : JSONDocumentShape.shaped(context, readPath: scan.readPath, lines: true).context
+    let context =
+      scan.document == nil ? context : JSONDocumentShape.shaped(context, readPath: scan.readPath, lines: true).context
     let done: (RunReport.Counts, Int, ReconciliationLedger)
     if let fastPass = JSONRecords.fastPass(scan, context: context, quotes: quotes) {
       done = try convertJSONLines(scan, fastPass: fastPass, context: context, quotes: quotes, standardOutput: standardOutput)

@@ -86,8 +86,10 @@ struct XMLRecordShapes {
   private func holdingElementsProblem(of record: XMLScannedRecord, shape: Int) -> RowError? {
     let fields = shapeFields(of: record, shape: shape)
     var holding: [FieldMapping.Role: String] = [:]
-    for (role, field) in [(FieldMapping.Role.amount, fields.amount), (.from, fields.from), (.to, fields.to), (.date, fields.date)]
-    where Self.holdsElements(field, record) {
+    let roles: [(FieldMapping.Role, XMLScannedRecord.Field?)] = [
+      (.amount, fields.amount), (.from, fields.from), (.to, fields.to), (.date, fields.date),
+    ]
+    for (role, field) in roles where Self.holdsElements(field, record) {
       holding[role] = layouts[shape].located[role]
     }
     return XMLFieldLocator.holdingElementsProblem(holding)

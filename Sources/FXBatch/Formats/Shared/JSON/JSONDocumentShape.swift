@@ -94,7 +94,9 @@ struct JSONDocumentShape: Sendable, Equatable {
       }
       guard let end = scanner.endOfValue() else { return nil }
       if key == "object" {
-        guard case .string(let value)? = try? JSONParser.parse(Array(head[scanner.index..<end]), startsFile: false) else { return nil }
+        guard case .string(let value)? = try? JSONParser.parse(Array(head[scanner.index..<end]), startsFile: false) else {
+          return nil
+        }
         listObject = value
       }
       scanner.index = end

@@ -42,8 +42,12 @@ struct FormatContext {
     self.convertingTable = convertingTable
     self.passOneKeys = passOneKeys
     self.defaultDay = defaultDay
-    recordConverter = RecordConverter(rounding: options.rounding, sourceIdentifier: sourceIdentifier)
+    recordConverter = RecordConverter(
+      rounding: options.rounding, sourceIdentifier: sourceIdentifier, amountNames: options.fieldNames.amountNames)
   }
+
+  /// The annotation fields every record gets: `fx_converted`, or `fx_converted_NAME` per amount.
+  var annotationLayout: AnnotationLayout { AnnotationLayout(amountNames: options.fieldNames.amountNames) }
 
   /// Whether records are converted from a table as they come (no keys to collect in pass 1).
   var hasConvertingTable: Bool { convertingTable != nil }

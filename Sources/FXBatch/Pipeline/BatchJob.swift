@@ -288,17 +288,17 @@ public struct BatchJob {
   /// path (the rare case where a streamed total cannot settle its rounding; see ``ReconciliationLedger``).
   ///
   /// The files were converted once already; an error now (a file changed meanwhile) leaves its totals out.
-  func exactTotals(of scans: [FileScan], currencies: Set<CurrencyCode>, quotes: QuoteBook) -> [CurrencyCode: ExactTotal] {
+  func exactTotals(of scans: [FileScan], currencies: Set<CurrencyCode>, quotes: QuoteBook) -> [ReconciliationLedger.Key: ExactTotal] {
     guard !currencies.isEmpty else { return [:] }
     var job = self
     job.options.fastPath = false
     job.options.exactTotalCurrencies = currencies
-    var totals: [CurrencyCode: ExactTotal] = [:]
+    var totals: [ReconciliationLedger.Key: ExactTotal] = [:]
     for var scan in scans where scan.canBeReadAgain {
       scan.outputPath = "/dev/null"  // written directly: a device is never replaced
       guard let (_, _, ledger, _) = try? job.convert(scan, quotes: quotes, standardOutput: -1) else { continue }
-      for (currency, total) in ledger.exactTotals where currencies.contains(currency) {
-        totals[currency] = (totals[currency] ?? ExactTotal()).adding(total)
+      for (key, total) in ledger.exactTotals where currencies.contains(key.currency) {
+        totals[key] = (totals[key] ?? ExactTotal()).adding(total)
       }
     }
     return totals

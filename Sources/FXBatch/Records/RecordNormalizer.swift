@@ -177,7 +177,7 @@ public struct RecordNormalizer: Sendable {
     return .success(ExactDecimal(significand: whole.significand, scale: minorUnits))
   }
 
-  private func currency(_ value: RecordFields.Value, fixed: CurrencyCode?, role: String) -> Result<CurrencyCode, RowError> {
+  func currency(_ value: RecordFields.Value, fixed: CurrencyCode?, role: String) -> Result<CurrencyCode, RowError> {
     if let fixed { return .success(fixed) }
     switch value {
     case .text(let text) where !text.trimmingWhitespace.isEmpty: return currencies.currency(text)

@@ -530,8 +530,11 @@ extension CSVFormat {
     guard !view.isBlank else { return }
     if fastPath, let evidence = FieldKeyDecoder.evidence(view.field(normalizer.mapping?.amount)) {
       inference.add(evidence)
-    } else if let amount = normalizer.amountText(of: view.record) {
-      inference.add(amount)
+    } else {
+      let record = view.record
+      if let amount = normalizer.amountText(of: record) { inference.add(amount) }
+      // Several amounts (the general path): every amount column says something about the mark.
+      for amount in normalizer.moreAmountTexts(of: record) { inference.add(amount) }
     }
   }
 }

@@ -66,7 +66,7 @@ struct WorkbookRowConverter {
       of: fields, normalizer: normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
     counts.add(outcome)
     setValues(outcome.cells(decimalMark: .point))
-    if case .converted(let amount, _, _) = outcome { decimals = amount.scale }
+    if case .converted(let amount, _, _, _) = outcome { decimals = amount.scale }
   }
 
   /// Converts `count` records of the same fields (the rows of an `.ods` repeated row) at the cost of one, and

@@ -18,10 +18,25 @@ public struct JSONFieldLocator: Sendable {
   let fromOfMoneyObject: Bool
   /// The fast paths' steps of each role's path as bytes, for amount, from, to, date (empty: not a path).
   let stepBytes: [[[UInt8]]]
+  /// With several amounts (``FieldNames/amounts``), a locator of each amount alone, in order
+  /// (``RecordFields/amounts``); empty for one amount.
+  let amountLocators: [JSONFieldLocator]
 
   public init(names: FieldNames, fixedFrom: Bool, fixedTo: Bool) {
+    self.init(names: names, fixedFrom: fixedFrom, fixedTo: fixedTo, amountOnly: false)
+  }
+
+  /// - Parameter amountOnly: whether it finds the amount alone (and a money object's currency), as one of
+  ///   several amounts.
+  private init(names: FieldNames, fixedFrom: Bool, fixedTo: Bool, amountOnly: Bool) {
     self.names = names
-    roles = [.amount] + (fixedFrom ? [] : [.from]) + (fixedTo ? [] : [.to]) + [.date]
+    roles = amountOnly ? [.amount] : [.amount] + (fixedFrom ? [] : [.from]) + (fixedTo ? [] : [.to]) + [.date]
+    amountLocators =
+      amountOnly
+      ? []
+      : names.amounts.indices.map {
+        JSONFieldLocator(names: names.reading(amount: $0), fixedFrom: fixedFrom, fixedTo: fixedTo, amountOnly: true)
+      }
     var paths: [FieldMapping.Role: JSONFieldPath] = [:]
     var plain = FieldNames()
     for role in FieldMapping.Role.allCases {
@@ -156,6 +171,12 @@ public struct JSONFieldLocator: Sendable {
     let layout = layout(of: members.map(\.key))
     var fields = RecordFields(amount: .absent, from: .absent, to: .absent, date: .absent, problem: layout.problem)
     var located: [FieldMapping.Role: String] = [:]
+    if !amountLocators.isEmpty {
+      let each = amountLocators.map { $0.resolve(members) }
+      fields.amounts = each.map(\.fields)
+      // A from-currency that only a later amount's money object gives.
+      located[.from] = each.lazy.compactMap(\.moneyCurrency).first
+    }
     func note(_ problem: RowError) {
       if fields.problem == nil { fields.problem = problem }
     }

@@ -159,17 +159,18 @@ extension RunReport {
     guard unroundedTotals == nil || Set(unrounded) == Set(reconciled) else {
       throw fail("its unrounded totals and its reconciliation name different currencies")
     }
-    var converted = 0
+    // Per amount (several amounts per record reconcile each), the records of its currencies.
+    var converted: [String?: Int] = [:]
     for line in reconciliation {
       guard line.records >= 0, line.records <= Self.largestCount else {
-        throw fail("the reconciliation of \(line.currency) has a count out of range")
+        throw fail("the reconciliation of \(line.account) has a count out of range")
       }
-      converted += line.records
+      converted[line.amount, default: 0] += line.records
       if let text = line.roundedRecordsTotal, ExactDecimal(text) == nil {
         throw fail("the rounded total of \(line.currency) is no number")
       }
     }
-    guard converted <= totals.ok + totals.fallback else {
+    guard converted.values.allSatisfy({ $0 <= totals.ok + totals.fallback }) else {
       throw fail("its reconciliation counts more records than it converted")
     }
   }

@@ -131,7 +131,7 @@ extension XMLFormat {
           "--amount-field: the amount NAME \(RowError.quoted(field.name)) (of \(RowError.quoted(field.path))) cannot"
           + " name an XML attribute, converted-NAME",
         hint:
-          "name it with NAME=PATH, a NAME of letters, digits, '-', '_' and '.' (--amount-field tax=\(field.path))")
+          "name it with NAME=PATH, a NAME of letters, digits, '-', '_' and '.' (--amount-field NAME=\(field.path))")
     }
   }
 

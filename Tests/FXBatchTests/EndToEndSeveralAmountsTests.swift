@@ -343,4 +343,40 @@ struct EndToEndSeveralAmountsTests {
     let converted = sheet[1].cells.filter { (6...8).contains($0.reference.column) }
     #expect(converted.allSatisfy { if case .number = $0.value { return true } else { return false } })
   }
+
+  /// Whose problem a record's error is: one of the whole record (a member twice) names no amount; one of an
+  /// amount's own field (an object that is no money object, a path that leads nowhere) names it. By hand:
+  /// 10.00 and −0.30 USD × 0.8 → 8.00 and −0.24.
+  @Test func errorsNameTheirAmount() throws {
+    let directory = try Self.directory(
+      "charges.jsonl",
+      """
+      {"date":"2024-03-01","currency":"USD","amount":"10.00","fee":{"value":"-0.30","currency":"USD"}}
+      {"date":"2024-03-01","currency":"USD","currency":"USD","amount":"10.00","fee":{"value":"-0.30","currency":"USD"}}
+      {"date":"2024-03-01","currency":"USD","amount":"10.00","fee":{"value":"-0.30"}}
+      {"date":"2024-03-01","currency":"USD","fee":{"value":"-0.30","currency":"USD"}}
+      {"date":"2024-03-01","currency":"USD","amount":"10.00","fee":{"value":"-0.30","currency":"GBP"}}
+
+      """)
+    defer { directory.remove() }
+    let result = try cli.run(
+      ["convert", "--to", "EUR", "--rates", "rates.csv", "--amount-field", "amount,fee", "charges.jsonl", "-o", "-"],
+      in: directory.url)
+    #expect(result.status == 1, "\(result.standardError)")
+    let records = result.standardOutput.split(separator: "\n").map {
+      (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] ?? [:]
+    }
+    #expect(records.count == 5)
+    #expect(records[0]["fx_converted_amount"] as? String == "8.00")
+    #expect(records[0]["fx_converted_fee"] as? String == "-0.24")
+    #expect((records[1]["fx_error"] as? String)?.hasPrefix("invalid_record: the member \"currency\" occurs twice") == true)
+    #expect(
+      (records[2]["fx_error"] as? String)?.hasPrefix("invalid_amount: fee: the amount \"fee\" is an object that has no currency member")
+        == true, "\(records[2])")
+    #expect((records[3]["fx_error"] as? String)?.hasPrefix("missing_field: amount: ") == true, "\(records[3])")
+    // A money object's currency against the record's from-currency field: the record's own rule.
+    #expect((records[4]["fx_error"] as? String)?.hasPrefix("invalid_record: ") == true, "\(records[4])")
+    #expect(records[4]["fx_converted_amount"] as? String == "")
+    for record in records.dropFirst() { #expect(record["fx_converted_fee"] as? String == "") }
+  }
 }

@@ -1,3 +1,5 @@
+import FXBatchTestSupport
+import Foundation
 import Testing
 
 @testable import FXBatch
@@ -117,5 +119,23 @@ struct SeveralAmountsTests {
       try FieldMapping.resolve(
         header: ["Date", "Currency", "Gross", "Net"], names: names, fixedFrom: false, fixedTo: true)
     }
+  }
+}
+
+/// The library refuses several amounts of one NAME too (a job made without the CLI), before anything is written.
+@Suite("several amounts: the job")
+struct SeveralAmountsJobTests {
+  @Test func oneNameTwiceIsAFileError() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = try directory.write("a.csv", "date,currency,Gross,Fee\n2024-03-01,USD,1.00,0.10\n")
+    var options = BatchOptions(today: try day("2024-03-10"))
+    options.inputPaths = [input]
+    options.fixedTo = try code("EUR")
+    options.fieldNames = FieldNames(amounts: [AmountField(name: "x", path: "Gross"), AmountField(name: "x", path: "Fee")])
+    let report = BatchJob(options: options, rates: EmbeddedECBHistory.table).run()
+    #expect(report.exitStatus == 2)
+    #expect(report.files.first?.fileError?.contains("two amounts are named \"x\"") == true)
+    #expect(!FileManager.default.fileExists(atPath: directory.path + "/a.converted.csv"))
   }
 }

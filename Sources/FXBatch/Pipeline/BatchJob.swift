@@ -358,6 +358,10 @@ public struct BatchJob {
         if Self.isDirectory(inputPath) {
           throw FileError(path: inputPath, message: "is a directory, not a file; name the files in it (DIR/*.csv)")
         }
+        // Two amounts of one NAME would write one column twice (the CLI refuses them before the run).
+        do throws(AmountFieldError) { try AmountField.checkNames(options.fieldNames.amounts) } catch {
+          throw FileError(path: inputPath, message: error.description)
+        }
         let outputPath = try outputs.output(for: inputPath, skipped: skipped, claimed: &claimedOutputs)
         let onePassFormat = self.onePassFormat(of: inputPath)
         let readOnce = onePassFormat != nil

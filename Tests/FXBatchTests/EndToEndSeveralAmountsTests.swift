@@ -55,7 +55,10 @@ struct EndToEndSeveralAmountsTests {
     let directory = try Self.directory("paypal.csv", Self.paypal)
     defer { directory.remove() }
     let result = try cli.run(
-      ["convert", "--to", "EUR", "--rates", "rates.csv", "--amount-field", "Gross,Fee,Net", "paypal.csv", "--report", "report.json"],
+      [
+        "convert", "--to", "EUR", "--rates", "rates.csv", "--amount-field", "Gross,Fee,Net", "paypal.csv", "--report",
+        "report.json",
+      ],
       in: directory.url)
     #expect(result.status == 1, "\(result.standardError)")
     let lines = try directory.read("paypal.converted.csv").split(separator: "\n", omittingEmptySubsequences: false)
@@ -63,14 +66,17 @@ struct EndToEndSeveralAmountsTests {
       lines[0]
         == "Date,Name,Currency,Gross,Fee,Net,fx_rate,fx_converted_Gross,fx_converted_Fee,fx_converted_Net,fx_currency,fx_rate_date,fx_source,fx_status,fx_error"
     )
-    #expect(lines[1] == "2024-03-01,Alice,USD,100.00,-3.20,96.80,0.8,80.00,-2.56,77.44,EUR,2024-03-01,file:rates.csv EUR/USD=1.25,ok,")
+    #expect(
+      lines[1] == "2024-03-01,Alice,USD,100.00,-3.20,96.80,0.8,80.00,-2.56,77.44,EUR,2024-03-01,file:rates.csv EUR/USD=1.25,ok,")
     #expect(lines[2] == "2024-03-01,Bob,USD,25.55,,25.55,,,,,EUR,,,error,missing_field: Fee: the amount is empty")
-    #expect(lines[3] == "2024-03-01,Carol,GBP,10.01,-0.35,9.66,1.25,12.51,-0.44,12.08,EUR,2024-03-01,file:rates.csv EUR/GBP=0.8,ok,")
+    #expect(
+      lines[3] == "2024-03-01,Carol,GBP,10.01,-0.35,9.66,1.25,12.51,-0.44,12.08,EUR,2024-03-01,file:rates.csv EUR/GBP=0.8,ok,")
     #expect(lines[4] == "2024-03-01,Dan,USD,1.05,-0.07,0.98,0.8,0.84,-0.06,0.78,EUR,2024-03-01,file:rates.csv EUR/USD=1.25,ok,")
     #expect(lines[5] == #"2024-03-01,Eve,USD,2.00,x,2.00,,,,,EUR,,,error,"invalid_amount: Fee: ""x"" is not a number""#)
     #expect(
       result.standardError.contains(
-        "reconciliation EUR fx_converted_Fee, 3 records: sum of rounded amounts -3.06, exact sum rounded once -3.05, difference -0.01"),
+        "reconciliation EUR fx_converted_Fee, 3 records: sum of rounded amounts -3.06, exact sum rounded once -3.05, difference -0.01"
+      ),
       "\(result.standardError)")
     let report = try JSONDecoder().decode(RunReport.self, from: Data(try directory.read("report.json").utf8))
     #expect(
@@ -95,7 +101,10 @@ struct EndToEndSeveralAmountsTests {
 
     // The annotated copy is fxbatch output: a second run over it refuses it.
     let again = try cli.run(
-      ["convert", "--to", "EUR", "--rates", "rates.csv", "--amount-field", "Gross,Fee,Net", "paypal.converted.csv", "-o", "again.csv"],
+      [
+        "convert", "--to", "EUR", "--rates", "rates.csv", "--amount-field", "Gross,Fee,Net", "paypal.converted.csv", "-o",
+        "again.csv",
+      ],
       in: directory.url)
     #expect(again.status == 2)
     #expect(again.standardError.contains("fx_* fields"), "\(again.standardError)")
@@ -125,7 +134,8 @@ struct EndToEndSeveralAmountsTests {
     }
     #expect(outputs[0] == outputs[1])
     let lines = outputs[0].split(separator: "\n")
-    #expect(lines[0] == "Date,Name,Currency,Gross,Fee,Net,fx_rate,fx_converted,fx_currency,fx_rate_date,fx_source,fx_status,fx_error")
+    #expect(
+      lines[0] == "Date,Name,Currency,Gross,Fee,Net,fx_rate,fx_converted,fx_currency,fx_rate_date,fx_source,fx_status,fx_error")
     #expect(lines[3] == "2024-03-01,Carol,GBP,10.01,-0.35,9.66,1.25,12.51,EUR,2024-03-01,file:rates.csv EUR/GBP=0.8,ok,")
   }
 
@@ -371,7 +381,8 @@ struct EndToEndSeveralAmountsTests {
     #expect(records[0]["fx_converted_fee"] as? String == "-0.24")
     #expect((records[1]["fx_error"] as? String)?.hasPrefix("invalid_record: the member \"currency\" occurs twice") == true)
     #expect(
-      (records[2]["fx_error"] as? String)?.hasPrefix("invalid_amount: fee: the amount \"fee\" is an object that has no currency member")
+      (records[2]["fx_error"] as? String)?.hasPrefix(
+        "invalid_amount: fee: the amount \"fee\" is an object that has no currency member")
         == true, "\(records[2])")
     #expect((records[3]["fx_error"] as? String)?.hasPrefix("missing_field: amount: ") == true, "\(records[3])")
     // A money object's currency against the record's from-currency field: the record's own rule.

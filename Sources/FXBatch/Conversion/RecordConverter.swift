@@ -17,7 +17,8 @@ struct RecordConverter {
     quotes: QuoteBook, withoutDate: inout Int, ledger: inout ReconciliationLedger
   ) -> RowOutcome {
     if !fields.amounts.isEmpty {
-      return outcome(ofSeveral: fields, normalizer: normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
+      return outcome(
+        ofSeveral: fields, normalizer: normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
     }
     // Shifted CSV fields or a malformed JSON record: not even the to-field is trustworthy.
     if let problem = fields.problem { return .failed(problem, currency: nil, source: nil) }
@@ -101,7 +102,8 @@ struct RecordConverter {
         case .failure(let error): return .failed(named(error, index), currency: target, source: nil)
         case .success(let own):
           if let from, own != from {
-            let record = fromAmount.map { "\(RowError.quoted(name($0))) is in \(from)" } ?? "the record's from-currency is \(from)"
+            let record =
+              fromAmount.map { "\(RowError.quoted(name($0))) is in \(from)" } ?? "the record's from-currency is \(from)"
             return .failed(
               RowError(
                 .invalidRecord,

@@ -291,7 +291,8 @@ extension RunReport {
       }
       guard let given = unrounded[line.account], let text = given.total, let total = ExactDecimal(text),
         ledger.add(
-          amount: line.amount, currency: currency, records: line.records, roundedTotal: line.roundedRecordsTotal.flatMap { ExactDecimal($0) },
+          amount: line.amount, currency: currency, records: line.records,
+          roundedTotal: line.roundedRecordsTotal.flatMap { ExactDecimal($0) },
           unrounded: total, inexactTerms: given.inexactTerms)
       else {
         throw ReportMergeError("\(name): no usable unrounded total of \(line.account)")

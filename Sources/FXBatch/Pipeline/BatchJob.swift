@@ -288,7 +288,9 @@ public struct BatchJob {
   /// path (the rare case where a streamed total cannot settle its rounding; see ``ReconciliationLedger``).
   ///
   /// The files were converted once already; an error now (a file changed meanwhile) leaves its totals out.
-  func exactTotals(of scans: [FileScan], currencies: Set<CurrencyCode>, quotes: QuoteBook) -> [ReconciliationLedger.Key: ExactTotal] {
+  func exactTotals(of scans: [FileScan], currencies: Set<CurrencyCode>, quotes: QuoteBook) -> [ReconciliationLedger.Key:
+    ExactTotal]
+  {
     guard !currencies.isEmpty else { return [:] }
     var job = self
     job.options.fastPath = false

@@ -69,7 +69,7 @@ public struct AmountField: Sendable, Equatable {
         }
         if next != "," && next != "=" { current.append(character) }
         current.append(next)
-      case "," : try finish()
+      case ",": try finish()
       case "=" where name == nil:
         name = current
         current = ""
@@ -106,7 +106,8 @@ public enum AmountFieldError: Error, Equatable, Sendable, CustomStringConvertibl
   public var description: String {
     switch self {
     case .emptyElement(let text):
-      return "--amount-field \(RowError.quoted(text)): an empty amount; separate amounts with single commas (\\, for a comma in a name)"
+      return
+        "--amount-field \(RowError.quoted(text)): an empty amount; separate amounts with single commas (\\, for a comma in a name)"
     case .emptyName(let element):
       return "--amount-field: \(RowError.quoted(element)) has no NAME before =; write NAME=PATH"
     case .emptyPath(let element):

@@ -268,7 +268,8 @@ extension JSONFormat {
       let outcome = recordConverter.outcome(
         of: fields, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
       counts.add(outcome)
-      try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark, layout: writer.layout), extend: extendable)
+      try writer.write(
+        record, cells: outcome.cells(decimalMark: options.outputDecimalMark, layout: writer.layout), extend: extendable)
     }
     var fastPass = fastPass
     while let _ = try reader.withNextPiece({ piece throws in

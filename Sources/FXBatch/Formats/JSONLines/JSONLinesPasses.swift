@@ -188,7 +188,8 @@ extension JSONLinesFormat {
       let outcome = recordConverter.outcome(
         of: fields, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
       counts.add(outcome)
-      try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark, layout: writer.layout), extend: extendable)
+      try writer.write(
+        record, cells: outcome.cells(decimalMark: options.outputDecimalMark, layout: writer.layout), extend: extendable)
       try sink.write(line.bytes.slice(from: line.length))
     }
     var fastPass = fastPass

@@ -203,7 +203,8 @@ enum JSONRecords {
       let outcome = recordConverter.outcome(
         of: fields, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
       counts.add(outcome)
-      try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark, layout: writer.layout), extend: extendable)
+      try writer.write(
+        record, cells: outcome.cells(decimalMark: options.outputDecimalMark, layout: writer.layout), extend: extendable)
       return true
     }
     do {

@@ -143,7 +143,10 @@ enum WorkbookRecords {
     /// refused.
     func columnsNeeded(row number: Int, rows: Int) -> Int {
       if isRefused { return 0 }
-      if hasHeader { return (([mapping.amount, mapping.from, mapping.to, mapping.date].compactMap { $0 } + mapping.amounts).max() ?? 0) + 1 }
+      if hasHeader {
+        let fields = [mapping.amount, mapping.from, mapping.to, mapping.date].compactMap { $0 } + mapping.amounts
+        return (fields.max() ?? 0) + 1
+      }
       if let first = context.options.headerRow, number < first, rows <= first - number { return 0 }
       return .max
     }

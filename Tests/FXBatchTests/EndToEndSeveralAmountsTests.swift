@@ -390,4 +390,22 @@ struct EndToEndSeveralAmountsTests {
     #expect(records[4]["fx_converted_amount"] as? String == "")
     for record in records.dropFirst() { #expect(record["fx_converted_fee"] as? String == "") }
   }
+
+  /// A record whose only currency is a later amount's money object converts from it, and pass 1 asks for its key
+  /// (`rates lock` writes it). By hand: 10.00 and −0.30 USD × 0.8 → 8.00 and −0.24.
+  @Test func aLaterAmountsCurrencyIsTheRecords() throws {
+    let directory = try Self.directory(
+      "late.jsonl", #"{"date":"2024-03-01","total":"10.00","fee":{"value":"-0.30","currency":"USD"}}"# + "\n")
+    defer { directory.remove() }
+    let result = try cli.run(
+      ["convert", "--to", "EUR", "--rates", "rates.csv", "--amount-field", "total,fee", "late.jsonl", "-o", "-"],
+      in: directory.url)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(result.standardOutput.contains(#""fx_converted_total":"8.00","fx_converted_fee":"-0.24""#))
+    let lock = try cli.run(
+      ["rates", "lock", "--to", "EUR", "--rates", "rates.csv", "--amount-field", "total,fee", "late.jsonl", "-o", "rates.lock"],
+      in: directory.url)
+    #expect(lock.status == 0, "\(lock.standardError)")
+    #expect(try directory.read("rates.lock").contains("USD"))
+  }
 }

@@ -55,6 +55,8 @@ public struct JSONFieldLocator: Sendable {
     }
     self.paths = paths
     stepBytes = [FieldMapping.Role.amount, .from, .to, .date].map { paths[$0]?.stepBytes ?? [] }
+    // Several amounts: every amount's member is kept from the other roles' synonyms.
+    plain.amounts = names.amounts
     plainNames = plain
     fromOfMoneyObject = !fixedFrom && names.from == nil
   }

@@ -408,4 +408,62 @@ struct EndToEndSeveralAmountsTests {
     #expect(lock.status == 0, "\(lock.standardError)")
     #expect(try directory.read("rates.lock").contains("USD"))
   }
+
+  /// XML money elements under prefixed paths: a UBL invoice's payable and tax amounts, each with its
+  /// `currencyID`, their paths' prefixes bound by the document. By hand: 119.00 and 19.00 USD × 0.8 → 95.20 and
+  /// 15.20. A bank statement's entry and its charges (`Amt`, `Chrgs/Amt`): a charge in another currency is
+  /// invalid_record; one without charges is missing_field naming them.
+  @Test func xmlMoneyElements() throws {
+    let directory = try Self.directory(
+      "invoice.xml",
+      #"""
+      <?xml version="1.0" encoding="UTF-8"?>
+      <Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cac="urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">
+        <cbc:ID>INV-1</cbc:ID>
+        <cbc:IssueDate>2024-03-01</cbc:IssueDate>
+        <cbc:DocumentCurrencyCode>USD</cbc:DocumentCurrencyCode>
+        <cac:TaxTotal>
+          <cbc:TaxAmount currencyID="USD">19.00</cbc:TaxAmount>
+        </cac:TaxTotal>
+        <cac:LegalMonetaryTotal>
+          <cbc:PayableAmount currencyID="USD">119.00</cbc:PayableAmount>
+        </cac:LegalMonetaryTotal>
+      </Invoice>
+      """#)
+    defer { directory.remove() }
+    let result = try cli.run(
+      [
+        "convert", "--to", "EUR", "--rates", "rates.csv", "--amount-field",
+        "cac:LegalMonetaryTotal/cbc:PayableAmount,cac:TaxTotal/cbc:TaxAmount", "invoice.xml", "-o", "-",
+      ], in: directory.url)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(
+      result.standardOutput.contains(
+        #"<fx rate="0.8" converted-PayableAmount="95.20" converted-TaxAmount="15.20" currency="EUR" rate-date="2024-03-01""#
+      ), "\(result.standardOutput)")
+    try directory.write(
+      "statement.xml",
+      """
+      <Stmt>
+        <Ntry><Amt Ccy="USD">100.00</Amt><Chrgs><Amt Ccy="USD">1.25</Amt></Chrgs><BookgDt><Dt>2024-03-01</Dt></BookgDt></Ntry>
+        <Ntry><Amt Ccy="USD">100.00</Amt><Chrgs><Amt Ccy="GBP">1.25</Amt></Chrgs><BookgDt><Dt>2024-03-01</Dt></BookgDt></Ntry>
+        <Ntry><Amt Ccy="USD">100.00</Amt><BookgDt><Dt>2024-03-01</Dt></BookgDt></Ntry>
+      </Stmt>
+
+      """)
+    let statement = try cli.run(
+      [
+        "convert", "--to", "EUR", "--rates", "rates.csv", "--record-element", "Ntry", "--amount-field",
+        "Amt,charges=Chrgs/Amt", "--date-field", "BookgDt/Dt", "statement.xml", "-o", "-",
+      ], in: directory.url)
+    #expect(statement.status == 1, "\(statement.standardError)")
+    let output = statement.standardOutput
+    // 100.00 and 1.25 USD × 0.8 → 80.00 and 1.00.
+    #expect(output.contains(#"<fx rate="0.8" converted-Amt="80.00" converted-charges="1.00" currency="EUR""#), "\(output)")
+    #expect(
+      output.contains(
+        #"error="invalid_record: the amounts disagree on the from-currency: &quot;Amt&quot; is in USD and &quot;charges&quot; in GBP;"#
+      ))
+    #expect(output.contains(#"error="missing_field: charges: the record has no &quot;Chrgs/Amt&quot;"/>"#))
+  }
 }

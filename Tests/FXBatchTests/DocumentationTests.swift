@@ -57,7 +57,7 @@ import Testing
     return lines == shown
   }
 
-  /// The four worked examples run from a copy of `Examples/` and print, and write, what README shows.
+  /// The five worked examples run from a copy of `Examples/` and print, and write, what README shows.
   @Test func readmeExamplesRunAsShown() throws {
     let readme = try Self.text("README.md")
     let commands = Self.shownCommands(in: readme)
@@ -88,8 +88,8 @@ import Testing
         "README shows for \(command.words.joined(separator: " ")):\n\(command.shown.joined(separator: "\n"))\nbut it printed:\n\(actual)"
       )
     }
-    #expect(conversions == 4)
-    #expect(files >= 4)
+    #expect(conversions == 5)
+    #expect(files >= 5)
     // By hand, from the ECB reference rates of each day (embedded history):
     // -1234.50 USD ÷ 1.0956 (EUR/USD 2024-01-02) = -1126.7798… → -1126.78 EUR
     #expect(readme.contains("02.01.2024;Hosting invoice 2024-01;-1.234,50;USD;0.9127418766;-1126.78;EUR;2024-01-02;"))
@@ -107,6 +107,15 @@ import Testing
     #expect(readme.contains(#""fx_converted": "31.33", "fx_currency": "EUR", "fx_rate_date": "2024-02-02""#))
     // -2599 pence = -25.99 GBP ÷ 0.85263 (EUR/GBP 2024-02-02; 1707091199 is Sunday 2024-02-04 23:59:59 UTC) = -30.4821… → -30.48
     #expect(readme.contains(#""fx_converted": "-30.48", "fx_currency": "EUR", "fx_rate_date": "2024-02-02""#))
+    // Several amounts, each ÷ the record's one rate: 100.00, -3.79, 96.21 USD ÷ 1.0813 (EUR/USD 2024-03-01) =
+    // 92.4812…, -3.5050…, 88.9762… → 92.48, -3.51, 88.98; 45.00, -1.65, 43.35 GBP ÷ 0.85583 (2024-03-04) = 52.5805…,
+    // -1.9279…, 50.6526… → 52.58, -1.93, 50.65; -20.00, 0.59, -19.41 USD ÷ 1.0849 (2024-03-05) = -18.4348…, 0.5438…,
+    // -17.8910… → -18.43, 0.54, -17.89. Fees: rounded -3.51 - 1.93 + 0.54 = -4.90; exact -3.5050… - 1.9279… +
+    // 0.5438… = -4.8891… → -4.89.
+    #expect(readme.contains(#""5TY05013RG002845M",0.9248127254,92.48,-3.51,88.98,EUR,2024-03-01,"#))
+    #expect(readme.contains(#""8AB12345CD678901E",1.168456352,52.58,-1.93,50.65,EUR,2024-03-04,"#))
+    #expect(readme.contains(#""2CD98765EF432109G",0.9217439395,-18.43,0.54,-17.89,EUR,2024-03-05,"#))
+    #expect(readme.contains("the fees' rounded sum, −4.90, is a cent off their exact sum\nrounded once, −4.89"))
   }
 
   /// GitHub's anchor of a heading: lower-cased, punctuation other than `-` and `_` removed, spaces made `-`.

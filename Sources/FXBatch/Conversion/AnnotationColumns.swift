@@ -17,23 +17,74 @@ public enum AnnotationColumn: String, CaseIterable, Sendable {
   case error = "fx_error"
 
   /// Whether field names end with the annotation fields, in order: the header (or first record) of an fxbatch
-  /// output, which is never converted again (it would repeat them).
+  /// output, which is never converted again (it would repeat them). An output of several amounts has
+  /// `fx_converted_NAME` fields in `fx_converted`'s place (``AnnotationLayout``).
   static func endAnnotated(_ names: [String]) -> Bool {
-    names.suffix(allCases.count).elementsEqual(allCases.lazy.map(\.rawValue))
+    if names.suffix(allCases.count).elementsEqual(allCases.lazy.map(\.rawValue)) { return true }
+    let after = allCases.suffix(5).map(\.rawValue)
+    guard names.count >= after.count + 3, names.suffix(after.count).elementsEqual(after) else { return false }
+    let before = names.dropLast(after.count)
+    let converted = before.reversed().prefix { $0.hasPrefix(AnnotationLayout.convertedPrefix) }
+    return converted.count >= 2 && before.dropLast(converted.count).last == AnnotationColumn.rate.rawValue
+  }
+}
+
+/// The annotation fields of a run, in order: ``AnnotationColumn``'s with one amount; with several amounts
+/// (`--amount-field A,B,C`), `fx_converted_NAME` per amount in `fx_converted`'s place. Every format's writer
+/// names and places its fields from it.
+public struct AnnotationLayout: Sendable, Equatable {
+  /// The amounts' NAMEs when there are several; empty for one amount.
+  public let amountNames: [String]
+
+  /// The layout of these amounts (``FieldNames/amountNames``: empty for one amount).
+  public init(amountNames: [String]) { self.amountNames = amountNames.count > 1 ? amountNames : [] }
+
+  /// One amount: ``AnnotationColumn``'s fields.
+  public static let single = AnnotationLayout(amountNames: [])
+
+  /// `fx_converted_`, before a NAME.
+  static let convertedPrefix = AnnotationColumn.converted.rawValue + "_"
+
+  /// How many converted amounts a record has.
+  public var amountCount: Int { max(1, amountNames.count) }
+
+  /// How many fields: six and one per amount.
+  public var count: Int { AnnotationColumn.allCases.count - 1 + amountCount }
+
+  /// Each field's column, in order: `converted` once per amount.
+  public var columns: [AnnotationColumn] {
+    [.rate] + Array(repeating: .converted, count: amountCount) + AnnotationColumn.allCases.suffix(5)
+  }
+
+  /// The fields' names (a CSV header, JSON members, a workbook's header cells): `fx_rate`, `fx_converted` or
+  /// `fx_converted_NAME` per amount, `fx_currency`, …, `fx_error`.
+  public var fieldNames: [String] {
+    guard !amountNames.isEmpty else { return AnnotationColumn.allCases.map(\.rawValue) }
+    return [AnnotationColumn.rate.rawValue] + amountNames.map { Self.convertedPrefix + $0 }
+      + AnnotationColumn.allCases.suffix(5).map(\.rawValue)
+  }
+
+  /// The XML `fx` element's attribute names: `rate`, `converted` or `converted-NAME` per amount, `currency`,
+  /// `rate-date`, `source`, `status`, `error`.
+  public var xmlAttributeNames: [String] {
+    let after = ["currency", "rate-date", "source", "status", "error"]
+    guard !amountNames.isEmpty else { return ["rate", "converted"] + after }
+    return ["rate"] + amountNames.map { "converted-" + $0 } + after
   }
 }
 
 /// What happened to one record.
 public enum RowOutcome: Sendable, Equatable {
-  /// Converted: the amount in the target currency, and the quote that gave the rate.
-  case converted(ExactDecimal, currency: CurrencyCode, quote: RateQuote)
+  /// Converted: the amount in the target currency, and the quote that gave the rate; with several amounts, the
+  /// second and later converted amounts in order (`more`).
+  case converted(ExactDecimal, currency: CurrencyCode, quote: RateQuote, more: [ExactDecimal] = [])
   /// Not converted; `currency` is the target currency when it is known.
   case failed(RowError, currency: CurrencyCode?, source: String?)
 
   /// `ok`, `fallback` or `error`.
   public var status: String {
     switch self {
-    case .converted(_, _, let quote): return quote.isFallback ? "fallback" : "ok"
+    case .converted(_, _, let quote, _): return quote.isFallback ? "fallback" : "ok"
     case .failed: return "error"
     }
   }
@@ -41,22 +92,27 @@ public enum RowOutcome: Sendable, Equatable {
   /// The annotation values in ``AnnotationColumn`` order, numbers with a decimal point.
   public var cells: [String] { cells(decimalMark: .point) }
 
-  /// The annotation values in ``AnnotationColumn`` order.
+  /// The annotation values in ``AnnotationColumn`` order; with several amounts, in ``AnnotationLayout`` order
+  /// (a converted value per amount, all empty for a record that failed).
   ///
-  /// - Parameter decimalMark: the decimal mark of `fx_rate` and `fx_converted` (`--output-decimal-separator`);
-  ///   the writer quotes a cell that holds the delimiter.
-  public func cells(decimalMark: DecimalMark) -> [String] {
+  /// - Parameters:
+  ///   - decimalMark: the decimal mark of `fx_rate` and `fx_converted` (`--output-decimal-separator`); the
+  ///     writer quotes a cell that holds the delimiter.
+  ///   - layout: the run's annotation fields.
+  public func cells(decimalMark: DecimalMark, layout: AnnotationLayout = .single) -> [String] {
+    func marked(_ text: String) -> String {
+      decimalMark == .comma ? String(text.map { $0 == "." ? "," : $0 }) : text
+    }
     switch self {
-    case .converted(let amount, let currency, let quote):
-      var rate = quote.rateText
-      var converted = amount.description
-      if decimalMark == .comma {
-        rate = String(rate.map { $0 == "." ? "," : $0 })
-        converted = String(converted.map { $0 == "." ? "," : $0 })
-      }
-      return [rate, converted, currency.description, quote.rateDateText, quote.source, status, ""]
+    case .converted(let amount, let currency, let quote, let more):
+      let converted = ([amount] + more).map { marked($0.description) }
+      return [marked(quote.rateText)] + converted + [
+        currency.description, quote.rateDateText, quote.source, status, "",
+      ]
     case .failed(let error, let currency, let source):
-      return ["", "", currency?.description ?? "", "", source ?? "", status, Self.neutralized(error.description)]
+      return [""] + Array(repeating: "", count: layout.amountCount) + [
+        currency?.description ?? "", "", source ?? "", status, Self.neutralized(error.description),
+      ]
     }
   }
 

@@ -1,5 +1,6 @@
 /// Collects, per target currency, what ``Reconciliation`` reports: the records, the sum of their rounded amounts,
-/// and their exact unrounded total.
+/// and their exact unrounded total. With several amounts per record (`--amount-field A,B,C`), per amount NAME and
+/// target currency.
 ///
 /// The exact total is streamed (``StreamedTotal``, constant memory). In the rare case where its truncated
 /// fractions leave the rounding open (``undeterminedCurrencies(rounding:)``), the job reads the records again
@@ -38,7 +39,15 @@ struct ReconciliationLedger: Sendable, Equatable {
     }
   }
 
-  private var accounts: [CurrencyCode: Account] = [:]
+  /// An account's key: the amount's NAME (`nil` with one amount) and the target currency.
+  struct Key: Hashable, Sendable {
+    let amount: String?
+    let currency: CurrencyCode
+  }
+
+  private var accounts: [Key: Account] = [:]
+  /// The amount NAMEs met, in the order first met (the amounts' order): the accounts are listed so.
+  private var amountNames: [String] = []
   /// Currencies whose exact total is kept as amounts per rate (see the type's description).
   let exactCurrencies: Set<CurrencyCode>
 
@@ -48,6 +57,21 @@ struct ReconciliationLedger: Sendable, Equatable {
     Account(currency, exact: exactCurrencies.contains(currency))
   }
 
+  /// The key of an amount's account, its NAME noted in order.
+  private mutating func key(_ amount: String?, _ currency: CurrencyCode) -> Key {
+    if let amount, !amountNames.contains(amount) { amountNames.append(amount) }
+    return Key(amount: amount, currency: currency)
+  }
+
+  /// The accounts in order: by amount (as first met), then by currency code.
+  private var sortedAccounts: [(key: Key, value: Account)] {
+    let order = Dictionary(uniqueKeysWithValues: amountNames.enumerated().map { ($1, $0) })
+    return accounts.sorted { left, right in
+      let (l, r) = (left.key.amount.flatMap { order[$0] } ?? -1, right.key.amount.flatMap { order[$0] } ?? -1)
+      return l != r ? l < r : left.key.currency < right.key.currency
+    }
+  }
+
   /// Records one converted record.
   ///
   /// - Parameters:
@@ -55,10 +79,14 @@ struct ReconciliationLedger: Sendable, Equatable {
   ///   - rate: the exact rate used (units of `currency` per unit of the from-currency).
   ///   - rounded: the converted amount as written in `fx_converted`.
   ///   - currency: the target currency.
-  mutating func add(amount: ExactDecimal, rate: ExchangeRate, rounded: ExactDecimal, currency: CurrencyCode) {
+  ///   - name: the amount's NAME with several amounts; `nil` for one.
+  mutating func add(
+    amount: ExactDecimal, rate: ExchangeRate, rounded: ExactDecimal, currency: CurrencyCode, name: String? = nil
+  ) {
     // Modified in place: a copy of the account would copy its dictionary of sums on every record.
     let exactCurrencies = self.exactCurrencies
-    accounts[currency, default: Account(currency, exact: exactCurrencies.contains(currency))].add(
+    let key = key(name, currency)
+    accounts[key, default: Account(currency, exact: exactCurrencies.contains(currency))].add(
       amount: amount, rate: rate, rounded: rounded)
   }
 
@@ -67,24 +95,26 @@ struct ReconciliationLedger: Sendable, Equatable {
   /// exact total.
   mutating func add(records: Int, roundedSum: WideSum, streamed: StreamedTotal, currency: CurrencyCode) {
     let exactCurrencies = self.exactCurrencies
-    accounts[currency, default: Account(currency, exact: exactCurrencies.contains(currency))].add(
+    accounts[Key(amount: nil, currency: currency), default: Account(currency, exact: exactCurrencies.contains(currency))].add(
       records: records, roundedSum: roundedSum, streamed: streamed)
   }
 
   /// Adds another file's ledger (for the run's total).
   mutating func add(_ other: ReconciliationLedger) {
-    for (currency, theirs) in other.accounts {
-      var account = accounts.removeValue(forKey: currency) ?? newAccount(currency)
+    for name in other.amountNames where !amountNames.contains(name) { amountNames.append(name) }
+    for (key, theirs) in other.accounts {
+      let currency = key.currency
+      var account = accounts.removeValue(forKey: key) ?? newAccount(currency)
       account.add(records: theirs.records, roundedSum: theirs.roundedSum, streamed: theirs.streamed)
       if theirs.roundedUnknown { account.roundedUnknown = true }
       if let exact = theirs.exact { account.exact = (account.exact ?? ExactTotal()).adding(exact) }
-      accounts[currency] = account
+      accounts[key] = account
     }
   }
 
-  /// Replaces the streamed totals of some currencies by exact ones (from reading the records again).
-  mutating func settle(with exact: [CurrencyCode: ExactTotal]) {
-    for (currency, total) in exact { accounts[currency]?.exact = total }
+  /// Replaces the streamed totals of some accounts by exact ones (from reading the records again).
+  mutating func settle(with exact: [Key: ExactTotal]) {
+    for (key, total) in exact { accounts[key]?.exact = total }
   }
 
   /// The currencies whose streamed total cannot be rounded (see ``StreamedTotal/rounded(minorUnits:rounding:)``)
@@ -93,18 +123,18 @@ struct ReconciliationLedger: Sendable, Equatable {
     Set(
       accounts.filter { _, account in
         account.exact == nil && account.streamed.rounded(minorUnits: account.minorUnits, rounding: rounding) == .undetermined
-      }.keys)
+      }.keys.map(\.currency))
   }
 
   /// The exact totals kept for ``exactCurrencies``.
-  var exactTotals: [CurrencyCode: ExactTotal] { accounts.compactMapValues(\.exact) }
+  var exactTotals: [Key: ExactTotal] { accounts.compactMapValues(\.exact) }
 
   /// The unrounded total of every target currency, sorted by code (its streamed total truncated 18 decimals
   /// below the minor unit, ``StreamedTotal/truncated(minorUnits:)``, and the count of inexact terms): what a
   /// report carries so that runs over parts of the data add up and round once (`report merge`).
-  func unroundedTotals() -> [(currency: CurrencyCode, total: ExactDecimal?, inexactTerms: Int)] {
-    accounts.sorted { $0.key < $1.key }.map { currency, account in
-      (currency, account.streamed.truncated(minorUnits: account.minorUnits), account.streamed.inexact)
+  func unroundedTotals() -> [(amount: String?, currency: CurrencyCode, total: ExactDecimal?, inexactTerms: Int)] {
+    sortedAccounts.map { key, account in
+      (key.amount, key.currency, account.streamed.truncated(minorUnits: account.minorUnits), account.streamed.inexact)
     }
   }
 
@@ -113,7 +143,8 @@ struct ReconciliationLedger: Sendable, Equatable {
   ///
   /// - Returns: `false` when the total does not have at most the minor units plus 18 decimals.
   mutating func add(
-    currency: CurrencyCode, records: Int, roundedTotal: ExactDecimal?, unrounded: ExactDecimal, inexactTerms: Int
+    amount: String? = nil, currency: CurrencyCode, records: Int, roundedTotal: ExactDecimal?, unrounded: ExactDecimal,
+    inexactTerms: Int
   ) -> Bool {
     var account = newAccount(currency)
     guard let streamed = StreamedTotal(truncated: unrounded, minorUnits: account.minorUnits, inexact: inexactTerms) else {
@@ -123,7 +154,7 @@ struct ReconciliationLedger: Sendable, Equatable {
     if let roundedTotal { account.add(rounded: roundedTotal) } else { account.roundedUnknown = true }
     account.streamed = streamed
     var other = ReconciliationLedger()
-    other.accounts[currency] = account
+    other.accounts[other.key(amount, currency)] = account
     add(other)
     return true
   }
@@ -132,7 +163,8 @@ struct ReconciliationLedger: Sendable, Equatable {
   ///
   /// - Parameter rounding: the run's rounding mode, for the exact total.
   func reconciliations(rounding: RoundingMode) -> [Reconciliation] {
-    accounts.sorted { $0.key < $1.key }.map { currency, account in
+    sortedAccounts.map { key, account in
+      let currency = key.currency
       let rounded = account.roundedTotal
       var exact: ExactDecimal? = nil
       if let total = account.exact {
@@ -145,7 +177,7 @@ struct ReconciliationLedger: Sendable, Equatable {
         difference = rounded.adding(ExactDecimal(significand: -exact.significand, scale: exact.scale))
       }
       return Reconciliation(
-        currency: currency.description, records: account.records, roundedRecordsTotal: rounded?.description,
+        amount: key.amount, currency: currency.description, records: account.records, roundedRecordsTotal: rounded?.description,
         exactTotalRounded: exact?.description, difference: difference?.description)
     }
   }

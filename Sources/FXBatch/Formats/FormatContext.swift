@@ -42,7 +42,8 @@ struct FormatContext {
     self.convertingTable = convertingTable
     self.passOneKeys = passOneKeys
     self.defaultDay = defaultDay
-    recordConverter = RecordConverter(rounding: options.rounding, sourceIdentifier: sourceIdentifier)
+    recordConverter = RecordConverter(
+      rounding: options.rounding, sourceIdentifier: sourceIdentifier, amountNames: options.fieldNames.amountNames)
   }
 
   /// The same context under other options: a known document's (``JSONDocumentShape``), whose record choices
@@ -52,6 +53,9 @@ struct FormatContext {
     copy.options = options
     return copy
   }
+
+  /// The annotation fields every record gets: `fx_converted`, or `fx_converted_NAME` per amount.
+  var annotationLayout: AnnotationLayout { AnnotationLayout(amountNames: options.fieldNames.amountNames) }
 
   /// Whether records are converted from a table as they come (no keys to collect in pass 1).
   var hasConvertingTable: Bool { convertingTable != nil }

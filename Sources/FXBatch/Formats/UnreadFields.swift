@@ -49,7 +49,11 @@ extension FileError {
           "--date-format \(options.dateFormat.rawValue): no date field is recognised (the first record's \(nameKind): \(shown))",
         hint: "name it with --date-field NAME (a payment API's is often created), or pass --date YYYY-MM-DD or --undated")
     }
-    let taken = Set(located.values)
+    // Several amounts (``FieldNames/amounts``): every amount's field is read, whatever it looks like.
+    let amountPaths = options.fieldNames.amounts.map(\.path)
+    let amountNames = Set(amountPaths.map(FieldMapping.normalizedName))
+    let taken = Set(located.values).union(amountPaths).union(
+      names.filter { amountNames.contains(FieldMapping.normalizedName($0)) })
     if checkDates, let index = FieldMapping.likelyDateField(names: names, values: [], taken: taken) {
       return likelyDates(names[index], values: [], at: (path, line, column))
     }

@@ -152,24 +152,25 @@ extension RunReport {
     guard rates.recordsWithoutDate >= 0, rates.recordsWithoutDate <= totals.records else {
       throw fail("\(rates.recordsWithoutDate) records without a date")
     }
-    let reconciled = reconciliation.map(\.currency)
+    let reconciled = reconciliation.map(\.account)
     guard Set(reconciled).count == reconciled.count else { throw fail("a currency is reconciled twice") }
-    let unrounded = (unroundedTotals ?? []).map(\.currency)
+    let unrounded = (unroundedTotals ?? []).map { ReportAccount(amount: $0.amount, currency: $0.currency) }
     guard Set(unrounded).count == unrounded.count else { throw fail("a currency has two unrounded totals") }
     guard unroundedTotals == nil || Set(unrounded) == Set(reconciled) else {
       throw fail("its unrounded totals and its reconciliation name different currencies")
     }
-    var converted = 0
+    // Per amount (several amounts per record reconcile each), the records of its currencies.
+    var converted: [String?: Int] = [:]
     for line in reconciliation {
       guard line.records >= 0, line.records <= Self.largestCount else {
-        throw fail("the reconciliation of \(line.currency) has a count out of range")
+        throw fail("the reconciliation of \(line.account) has a count out of range")
       }
-      converted += line.records
+      converted[line.amount, default: 0] += line.records
       if let text = line.roundedRecordsTotal, ExactDecimal(text) == nil {
         throw fail("the rounded total of \(line.currency) is no number")
       }
     }
-    guard converted <= totals.ok + totals.fallback else {
+    guard converted.values.allSatisfy({ $0 <= totals.ok + totals.fallback }) else {
       throw fail("its reconciliation counts more records than it converted")
     }
   }
@@ -185,30 +186,32 @@ extension RunReport {
       ReportMergeError("\(name): \(what): the report was changed after fxbatch wrote it, or is not one fxbatch wrote")
     }
     // The run's reconciliation adds up its files' (the merged report lists them as they are).
-    var fromFiles: [String: (records: Int, rounded: ExactDecimal?)] = [:]
+    var fromFiles: [ReportAccount: (records: Int, rounded: ExactDecimal?)] = [:]
     for line in files.flatMap({ $0.reconciliation ?? [] }) {
-      let sum = fromFiles[line.currency] ?? (0, .zero)
+      let sum = fromFiles[line.account] ?? (0, .zero)
       let rounded = line.roundedRecordsTotal.flatMap { ExactDecimal($0) }
-      fromFiles[line.currency] = (sum.records + line.records, rounded.flatMap { sum.rounded?.adding($0) })
+      fromFiles[line.account] = (sum.records + line.records, rounded.flatMap { sum.rounded?.adding($0) })
     }
     for line in reconciliation where !files.isEmpty {
-      let sum = fromFiles[line.currency]
+      let sum = fromFiles[line.account]
       guard sum?.records ?? 0 == line.records else {
-        throw fail("its \(line.records) reconciled \(line.currency) records are not its files' added up")
+        throw fail("its \(line.records) reconciled \(line.account) records are not its files' added up")
       }
       if let total = line.roundedRecordsTotal.flatMap({ ExactDecimal($0) }), let files = sum?.rounded,
         files.adding(Self.negated(total))?.significand != 0
       {
-        throw fail("its sum of rounded \(line.currency) amounts is not its files' added up")
+        throw fail("its sum of rounded \(line.account) amounts is not its files' added up")
       }
     }
-    if let missing = Set(fromFiles.keys).subtracting(reconciliation.map(\.currency)).sorted().first {
+    if let missing = Set(fromFiles.keys).subtracting(reconciliation.map(\.account)).map(\.description).sorted().first {
       throw fail("its files reconcile \(missing), which the run's reconciliation lacks")
     }
-    let unrounded = Dictionary((unroundedTotals ?? []).map { ($0.currency, $0) }, uniquingKeysWith: { first, _ in first })
+    let unrounded = Dictionary(
+      (unroundedTotals ?? []).map { (ReportAccount(amount: $0.amount, currency: $0.currency), $0) },
+      uniquingKeysWith: { first, _ in first })
     for line in reconciliation {
       // A total that cannot be read is refused by the merge itself (``addTotals(to:name:)``).
-      guard let currency = CurrencyCode(line.currency), let given = unrounded[line.currency], let text = given.total,
+      guard let currency = CurrencyCode(line.currency), let given = unrounded[line.account], let text = given.total,
         let total = ExactDecimal(text)
       else { continue }
       var alone = ReconciliationLedger()
@@ -269,8 +272,8 @@ extension RunReport {
 
   /// The unrounded totals of a run's ledger, as the report writes them.
   static func unroundedTotals(of ledger: ReconciliationLedger) -> [UnroundedTotal] {
-    ledger.unroundedTotals().map { currency, total, inexactTerms in
-      UnroundedTotal(currency: currency.description, total: total?.description, inexactTerms: inexactTerms)
+    ledger.unroundedTotals().map { amount, currency, total, inexactTerms in
+      UnroundedTotal(amount: amount, currency: currency.description, total: total?.description, inexactTerms: inexactTerms)
     }
   }
 
@@ -279,17 +282,20 @@ extension RunReport {
     guard let unroundedTotals else {
       throw ReportMergeError("\(name): the report has no unroundedTotals (written by an fxbatch before report merge)")
     }
-    let unrounded = Dictionary(unroundedTotals.map { ($0.currency, $0) }, uniquingKeysWith: { first, _ in first })
+    let unrounded = Dictionary(
+      unroundedTotals.map { (ReportAccount(amount: $0.amount, currency: $0.currency), $0) },
+      uniquingKeysWith: { first, _ in first })
     for line in reconciliation {
       guard let currency = CurrencyCode(line.currency) else {
         throw ReportMergeError("\(name): reconciliation of \(line.currency), which is no currency code")
       }
-      guard let given = unrounded[line.currency], let text = given.total, let total = ExactDecimal(text),
+      guard let given = unrounded[line.account], let text = given.total, let total = ExactDecimal(text),
         ledger.add(
-          currency: currency, records: line.records, roundedTotal: line.roundedRecordsTotal.flatMap { ExactDecimal($0) },
+          amount: line.amount, currency: currency, records: line.records,
+          roundedTotal: line.roundedRecordsTotal.flatMap { ExactDecimal($0) },
           unrounded: total, inexactTerms: given.inexactTerms)
       else {
-        throw ReportMergeError("\(name): no usable unrounded total of \(line.currency)")
+        throw ReportMergeError("\(name): no usable unrounded total of \(line.account)")
       }
     }
   }

@@ -15,7 +15,7 @@ public struct RunReport: Codable, Sendable, Equatable {
     mutating func add(_ outcome: RowOutcome) {
       records += 1
       switch outcome {
-      case .converted(_, _, let quote): if quote.isFallback { fallback += 1 } else { ok += 1 }
+      case .converted(_, _, let quote, _): if quote.isFallback { fallback += 1 } else { ok += 1 }
       case .failed(let rowError, _, _):
         error += 1
         errorsByCode[rowError.code.rawValue, default: 0] += 1
@@ -78,6 +78,8 @@ public struct RunReport: Codable, Sendable, Equatable {
   /// ``inexactTerms`` counts the products that lost digits. The exact total lies in
   /// `[total, total + inexactTerms × 10^-(minor units + 18))`: ``total`` is exact when ``inexactTerms`` is 0.
   public struct UnroundedTotal: Codable, Sendable, Equatable {
+    /// With several amounts per record, the amount's NAME (as ``Reconciliation/amount``); `nil` with one.
+    public var amount: String? = nil
     public var currency: String
     /// A decimal string with the minor units plus 18 decimals (`"12.34500000000000000000"`); `nil` past 38 digits.
     public var total: String?

@@ -288,17 +288,19 @@ public struct BatchJob {
   /// path (the rare case where a streamed total cannot settle its rounding; see ``ReconciliationLedger``).
   ///
   /// The files were converted once already; an error now (a file changed meanwhile) leaves its totals out.
-  func exactTotals(of scans: [FileScan], currencies: Set<CurrencyCode>, quotes: QuoteBook) -> [CurrencyCode: ExactTotal] {
+  func exactTotals(of scans: [FileScan], currencies: Set<CurrencyCode>, quotes: QuoteBook) -> [ReconciliationLedger.Key:
+    ExactTotal]
+  {
     guard !currencies.isEmpty else { return [:] }
     var job = self
     job.options.fastPath = false
     job.options.exactTotalCurrencies = currencies
-    var totals: [CurrencyCode: ExactTotal] = [:]
+    var totals: [ReconciliationLedger.Key: ExactTotal] = [:]
     for var scan in scans where scan.canBeReadAgain {
       scan.outputPath = "/dev/null"  // written directly: a device is never replaced
       guard let (_, _, ledger, _) = try? job.convert(scan, quotes: quotes, standardOutput: -1) else { continue }
-      for (currency, total) in ledger.exactTotals where currencies.contains(currency) {
-        totals[currency] = (totals[currency] ?? ExactTotal()).adding(total)
+      for (key, total) in ledger.exactTotals where currencies.contains(key.currency) {
+        totals[key] = (totals[key] ?? ExactTotal()).adding(total)
       }
     }
     return totals
@@ -357,6 +359,10 @@ public struct BatchJob {
         var readPath = inputPath
         if Self.isDirectory(inputPath) {
           throw FileError(path: inputPath, message: "is a directory, not a file; name the files in it (DIR/*.csv)")
+        }
+        // Two amounts of one NAME would write one column twice (the CLI refuses them before the run).
+        do throws(AmountFieldError) { try AmountField.checkNames(options.fieldNames.amounts) } catch {
+          throw FileError(path: inputPath, message: error.description)
         }
         let outputPath = try outputs.output(for: inputPath, skipped: skipped, claimed: &claimedOutputs)
         let onePassFormat = self.onePassFormat(of: inputPath)

@@ -90,14 +90,16 @@ public enum RunSummary {
   }
 
   /// `reconciliation EUR, 3 records: sum of rounded amounts 20.98, exact sum rounded once 20.97, difference +0.01`.
+  /// With several amounts: `reconciliation EUR fx_converted_Fee, 3 records: …`.
   static func reconciliationLine(_ entry: Reconciliation) -> String {
+    let account = entry.currency + (entry.amount.map { " \(AnnotationLayout.convertedPrefix)\($0)" } ?? "")
     let records = "\(entry.records) record\(entry.records == 1 ? "" : "s")"
     guard let rounded = entry.roundedRecordsTotal, let exact = entry.exactTotalRounded, let difference = entry.difference else {
-      return "reconciliation \(entry.currency), \(records): the totals exceed 38 digits"
+      return "reconciliation \(account), \(records): the totals exceed 38 digits"
     }
     let signed = difference.hasPrefix("-") || difference.allSatisfy({ $0 == "0" || $0 == "." }) ? difference : "+" + difference
     return
-      "reconciliation \(entry.currency), \(records): sum of rounded amounts \(rounded), exact sum rounded once \(exact), difference \(signed)"
+      "reconciliation \(account), \(records): sum of rounded amounts \(rounded), exact sum rounded once \(exact), difference \(signed)"
   }
 
   private static func describe(_ counts: RunReport.Counts) -> String {

@@ -4,12 +4,33 @@ public struct FieldNames: Sendable, Equatable {
   public var from: String?
   public var to: String?
   public var date: String?
+  /// With several amounts (`--amount-field A,B,C`), every amount in order, the first one's path being ``amount``;
+  /// empty for one amount (whose annotation stays `fx_converted`).
+  public var amounts: [AmountField] = []
 
   public init(amount: String? = nil, from: String? = nil, to: String? = nil, date: String? = nil) {
     self.amount = amount
     self.from = from
     self.to = to
     self.date = date
+  }
+
+  /// Names with the amounts of `--amount-field A,B,C`: one amount is ``amount`` alone (its NAME unused), several
+  /// are ``amounts``.
+  public init(amounts: [AmountField], from: String? = nil, to: String? = nil, date: String? = nil) {
+    self.init(amount: amounts.first?.path, from: from, to: to, date: date)
+    self.amounts = amounts.count > 1 ? amounts : []
+  }
+
+  /// The NAMEs of several amounts in order (`fx_converted_NAME`); empty for one amount.
+  public var amountNames: [String] { amounts.map(\.name) }
+
+  /// These names with amount `index` of ``amounts`` as ``amount``: a format reads each of several amounts with
+  /// them, as it reads the one amount. The others stay in ``amounts``, kept from other roles' synonyms.
+  func reading(amount index: Int) -> FieldNames {
+    var names = self
+    names.amount = amounts[index].path
+    return names
   }
 
   /// The name the user gave for a role, if any.
@@ -81,6 +102,9 @@ public struct FieldMapping: Sendable, Equatable {
   public let to: Int?
   /// Index of the date field; `nil` when the file has none (rows then use `--date` or the newest rate day).
   public let date: Int?
+  /// With several amounts (``FieldNames/amounts``), the index of each amount's field in order, the first being
+  /// ``amount``; empty for one amount.
+  public var amounts: [Int] = []
 
   /// A header name reduced for matching: lower-cased, without spaces, `_`, `-` and `.`.
   public static func normalizedName(_ name: String) -> String {
@@ -203,6 +227,21 @@ public struct FieldMapping: Sendable, Equatable {
   public static func resolve(header: [String], names: FieldNames, fixedFrom: Bool, fixedTo: Bool) throws(FieldMappingError)
     -> FieldMapping
   {
+    var mapping = try resolveOne(header: header, names: names, fixedFrom: fixedFrom, fixedTo: fixedTo)
+    guard !names.amounts.isEmpty else { return mapping }
+    // Each amount is found as the one amount is, with the same checks.
+    mapping.amounts = [mapping.amount]
+    for index in names.amounts.indices.dropFirst() {
+      mapping.amounts.append(
+        try resolveOne(header: header, names: names.reading(amount: index), fixedFrom: fixedFrom, fixedTo: fixedTo).amount)
+    }
+    return mapping
+  }
+
+  /// ``resolve(header:names:fixedFrom:fixedTo:)`` of ``FieldNames/amount`` alone.
+  private static func resolveOne(header: [String], names: FieldNames, fixedFrom: Bool, fixedTo: Bool)
+    throws(FieldMappingError) -> FieldMapping
+  {
     let roles: [Role] = [.amount] + (fixedFrom ? [] : [.from]) + (fixedTo ? [] : [.to]) + [.date]
     let normalized = header.map(normalizedName)
     let found = locate(in: normalized, names: names, roles: roles, exact: header)
@@ -249,7 +288,9 @@ public struct FieldMapping: Sendable, Equatable {
     }
     // Fields the user named are kept from synonym matching, so a synonym never takes another role's field.
     var used = reserved.union(
-      [names.amount, names.from, names.to, names.date].compactMap { name in name.flatMap(field(named:)) })
+      ([names.amount, names.from, names.to, names.date] + names.amounts.map(\.path)).compactMap { name in
+        name.flatMap(field(named:))
+      })
     var found: [Role: Int] = [:]
     for role in roles {
       if let name = names.name(of: role) {

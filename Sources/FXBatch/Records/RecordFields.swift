@@ -25,6 +25,11 @@ public struct RecordFields: Sendable, Equatable {
   /// A problem with the whole record (`extra_fields`, `invalid_record`); it is the record's error, before any
   /// field is looked at.
   public var problem: RowError?
+  /// With several amounts (`--amount-field A,B,C`), each amount read on its own, in order: its ``amount``, the
+  /// from-currency its money object or money element gives (``from``; else absent), and a ``problem`` of its
+  /// field alone (a path that leads nowhere, an object that is not a money object); empty for one amount.
+  /// ``RecordConverter`` converts them all at the record's one rate.
+  public var amounts: [RecordFields] = []
 
   public init(amount: Value, from: Value, to: Value, date: Value, problem: RowError? = nil) {
     self.amount = amount

@@ -83,7 +83,11 @@ public struct RecordNormalizer: Sendable {
   public func rateKey(of fields: RecordFields) -> Result<(key: RateKey, usedDefaultDay: Bool), RowError> {
     if let problem = fields.problem { return .failure(problem) }
     let from: CurrencyCode
-    switch currency(fields.from, fixed: fixedFrom, role: "from") {
+    // Several amounts: without a from-currency field, the first amount's own currency (a money object's), so that
+    // pass 1 asks for the key pass 2 converts at (``RecordConverter``).
+    var fromValue = fields.from
+    if fromValue == .absent, let own = fields.amounts.first(where: { $0.from != .absent }) { fromValue = own.from }
+    switch currency(fromValue, fixed: fixedFrom, role: "from") {
     case .success(let code): from = code
     case .failure(let error): return .failure(error)
     }
@@ -177,7 +181,7 @@ public struct RecordNormalizer: Sendable {
     return .success(ExactDecimal(significand: whole.significand, scale: minorUnits))
   }
 
-  private func currency(_ value: RecordFields.Value, fixed: CurrencyCode?, role: String) -> Result<CurrencyCode, RowError> {
+  func currency(_ value: RecordFields.Value, fixed: CurrencyCode?, role: String) -> Result<CurrencyCode, RowError> {
     if let fixed { return .success(fixed) }
     switch value {
     case .text(let text) where !text.trimmingWhitespace.isEmpty: return currencies.currency(text)

@@ -18,7 +18,7 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--amount-field"], valueName: "NAME",
       help:
-        "Header name of the amount (default: amount, value, …)\nJSON: a path, e.g. total_price_set.shop_money.amount (\\. for a\ndot in a name); XML: a path, e.g. LegalMonetaryTotal/PayableAmount;\na money object {\"value\": …, \"currency\": …} or an element with\na Ccy, currencyID or currency attribute gives the from-currency too",
+        "Header name of the amount (default: amount, value, …)\nJSON: a path, e.g. total_price_set.shop_money.amount (\\. for a\ndot in a name); XML: a path, e.g. LegalMonetaryTotal/PayableAmount;\na money object {\"value\": …, \"currency\": …} or an element with\na Ccy, currencyID or currency attribute gives the from-currency too.\nSeveral amounts, converted at the record's one rate: A,B,C\n(fx_converted_A, …; \\, for a comma in a name), each PATH or\nNAME=PATH (fx_converted_NAME; default: the path's last step)",
       group: .essential),
     OptionSpec(
       names: ["--from-field"], valueName: "NAME",
@@ -479,8 +479,12 @@ enum ConvertCommand {
     }
     if let text = parsed.value("--from") { options.fixedFrom = try OptionValues.currency(text, option: "--from") }
     if let text = parsed.value("--to") { options.fixedTo = try OptionValues.currency(text, option: "--to") }
+    var amounts: [AmountField] = []
+    if let text = parsed.value("--amount-field") {
+      do throws(AmountFieldError) { amounts = try AmountField.parse(text) } catch { throw UsageError(error.description) }
+    }
     options.fieldNames = FieldNames(
-      amount: parsed.value("--amount-field"), from: parsed.value("--from-field"), to: parsed.value("--to-field"),
+      amounts: amounts, from: parsed.value("--from-field"), to: parsed.value("--to-field"),
       date: parsed.value("--date-field"))
     for role in ["from", "to"] where parsed.value("--\(role)") != nil && parsed.value("--\(role)-field") != nil {
       throw UsageError("--\(role) and --\(role)-field both give the \(role)-currency: use one of them")

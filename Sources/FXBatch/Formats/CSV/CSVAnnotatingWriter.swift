@@ -5,18 +5,21 @@ public struct CSVAnnotatingWriter {
   private let delimiter: UInt8
   /// How many fields the header has; shorter records are padded with empty fields so the annotations line up.
   private let headerFieldCount: Int
+  /// The annotation fields' names (``AnnotationLayout``).
+  private let layout: AnnotationLayout
 
-  public init(sink: ByteSink, delimiter: UInt8, headerFieldCount: Int) {
+  public init(sink: ByteSink, delimiter: UInt8, headerFieldCount: Int, layout: AnnotationLayout = .single) {
     self.sink = sink
     self.delimiter = delimiter
     self.headerFieldCount = headerFieldCount
+    self.layout = layout
   }
 
   /// Writes a UTF-8 byte order mark (when the input had one), the blank lines before the header, and the
   /// header with the annotation names.
   public func writeHeader(_ header: CSVRecord, byteOrderMark: Bool, leadingBlankLines: [CSVRecord] = []) throws(OutputError) {
     try writeLeading(byteOrderMark: byteOrderMark, blankLines: leadingBlankLines)
-    try write(header, cells: AnnotationColumn.allCases.map(\.rawValue))
+    try write(header, cells: layout.fieldNames)
   }
 
   /// Writes what comes before the header: a UTF-8 byte order mark (when the input had one) and the blank lines

@@ -320,7 +320,8 @@ extension CSVFormat {
       }
     }
     do {
-      let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.csv.delimiter, headerFieldCount: header.fieldCount)
+      let writer = CSVAnnotatingWriter(
+        sink: sink, delimiter: scan.csv.delimiter, headerFieldCount: header.fieldCount, layout: context.annotationLayout)
       if options.writesHeader {
         try writer.writeHeader(header, byteOrderMark: reader.hasByteOrderMark, leadingBlankLines: leadingBlankLines)
       } else {
@@ -363,7 +364,9 @@ extension CSVFormat {
     let options = context.options
     let recordConverter = context.recordConverter
     var ticker = ProgressMeter.Ticker(meter, from: reader.nextRecordOffset)
-    let writer = CSVAnnotatingWriter(sink: sink, delimiter: scan.csv.delimiter, headerFieldCount: headerFieldCount)
+    let layout = context.annotationLayout
+    let writer = CSVAnnotatingWriter(
+      sink: sink, delimiter: scan.csv.delimiter, headerFieldCount: headerFieldCount, layout: layout)
     let parser = scan.amountParser(currencies: options.currencies)
     // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
     var counts = RunReport.Counts()
@@ -390,7 +393,7 @@ extension CSVFormat {
         of: scan.normalizer.fields(of: record), normalizer: scan.normalizer, parser: parser, quotes: quotes,
         withoutDate: &withoutDate, ledger: &ledger)
       counts.add(outcome)
-      try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark))
+      try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark, layout: layout))
     }
     if var fastPass {  // not optional in the loop: force-unwrapping it per record copied it
       while let _ = try reader.withNextRecord({ view throws in
@@ -530,8 +533,11 @@ extension CSVFormat {
     guard !view.isBlank else { return }
     if fastPath, let evidence = FieldKeyDecoder.evidence(view.field(normalizer.mapping?.amount)) {
       inference.add(evidence)
-    } else if let amount = normalizer.amountText(of: view.record) {
-      inference.add(amount)
+    } else {
+      let record = view.record
+      if let amount = normalizer.amountText(of: record) { inference.add(amount) }
+      // Several amounts (the general path): every amount column says something about the mark.
+      for amount in normalizer.moreAmountTexts(of: record) { inference.add(amount) }
     }
   }
 }

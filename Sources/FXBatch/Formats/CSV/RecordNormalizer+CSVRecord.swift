@@ -13,6 +13,9 @@ extension RecordNormalizer {
     func text(_ index: Int?) -> RecordFields.Value { .text(value(record, index) ?? "") }
     var fields = RecordFields(
       amount: text(mapping?.amount), from: text(mapping?.from), to: text(mapping?.to), date: text(mapping?.date))
+    if let indices = mapping?.amounts, !indices.isEmpty {
+      fields.amounts = indices.map { RecordFields(amount: text($0), from: .absent, to: .absent, date: .absent) }
+    }
     if record.fieldCount > headerFieldCount {
       fields.problem = RowError(
         .extraFields,
@@ -23,6 +26,11 @@ extension RecordNormalizer {
 
   /// The amount field's text (for inferring the column's decimal mark).
   public func amountText(of record: CSVRecord) -> String? { value(record, mapping?.amount) }
+
+  /// The texts of the second and later of several amounts (``FieldMapping/amounts``), for the decimal mark too.
+  func moreAmountTexts(of record: CSVRecord) -> [String] {
+    (mapping?.amounts.dropFirst() ?? []).compactMap { value(record, $0) }
+  }
 
   /// The to-currency, when the record names a valid one (to annotate error rows with it).
   public func targetCurrency(of record: CSVRecord) -> CurrencyCode? { targetCurrency(of: fields(of: record)) }

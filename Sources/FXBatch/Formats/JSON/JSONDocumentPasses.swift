@@ -177,7 +177,7 @@ extension JSONFormat {
     let options = context.options
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
-    let writer = JSONAnnotatingWriter(sink: sink)
+    let writer = JSONAnnotatingWriter(sink: sink, layout: context.annotationLayout)
     var result: PartResult?
     do {
       let walker = try JSONDocumentWalker(
@@ -254,7 +254,7 @@ extension JSONFormat {
     let options = context.options
     let recordConverter = context.recordConverter
     var ticker = ProgressMeter.Ticker(meter, from: reader.position.offset)
-    let writer = JSONAnnotatingWriter(sink: sink)
+    let writer = JSONAnnotatingWriter(sink: sink, layout: context.annotationLayout)
     let locator = JSONRecords.fieldLocator(options)
     let parser = scan.amountParser(currencies: options.currencies)
     // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
@@ -268,7 +268,8 @@ extension JSONFormat {
       let outcome = recordConverter.outcome(
         of: fields, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
       counts.add(outcome)
-      try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark), extend: extendable)
+      try writer.write(
+        record, cells: outcome.cells(decimalMark: options.outputDecimalMark, layout: writer.layout), extend: extendable)
     }
     var fastPass = fastPass
     while let _ = try reader.withNextPiece({ piece throws in

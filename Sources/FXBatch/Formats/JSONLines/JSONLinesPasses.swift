@@ -170,7 +170,7 @@ extension JSONLinesFormat {
     let options = context.options
     let recordConverter = context.recordConverter
     var ticker = ProgressMeter.Ticker(meter, from: reader.nextOffset)
-    let writer = JSONAnnotatingWriter(sink: sink)
+    let writer = JSONAnnotatingWriter(sink: sink, layout: context.annotationLayout)
     let locator = JSONRecords.fieldLocator(options)
     let parser = scan.amountParser(currencies: options.currencies)
     // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
@@ -188,7 +188,8 @@ extension JSONLinesFormat {
       let outcome = recordConverter.outcome(
         of: fields, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
       counts.add(outcome)
-      try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark), extend: extendable)
+      try writer.write(
+        record, cells: outcome.cells(decimalMark: options.outputDecimalMark, layout: writer.layout), extend: extendable)
       try sink.write(line.bytes.slice(from: line.length))
     }
     var fastPass = fastPass

@@ -3,9 +3,11 @@
 /// paragraph LibreOffice shows until it recomputes the cell's text.
 enum ODSCells {
   /// The cells of one row: the fx_* names on the header row, a record's values on the others (`""` for none).
-  static func markup(_ values: [String], isHeader: Bool) -> [UInt8] {
+  ///
+  /// - Parameter layout: the run's annotation fields (`fx_converted` once per amount).
+  static func markup(_ values: [String], isHeader: Bool, layout: AnnotationLayout = .single) -> [UInt8] {
     var markup = ""
-    for (column, value) in zip(AnnotationColumn.allCases, values) {
+    for (column, value) in zip(layout.columns, values) {
       guard !value.isEmpty else {
         markup += "<table:table-cell/>"
         continue

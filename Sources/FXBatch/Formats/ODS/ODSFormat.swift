@@ -77,8 +77,9 @@ enum ODSFormat: FileFormat {
     }
     let book = try ODSBook(readPath: scan.readPath, displayPath: scan.displayPath)
     let table = try book.table(options.sheet)
+    let layout = context.annotationLayout
     let rewriter = ODSContentRewriter(
-      tableIndex: table.index, firstColumn: details.lastColumn + 1, columnCount: AnnotationColumn.allCases.count)
+      tableIndex: table.index, firstColumn: details.lastColumn + 1, columnCount: layout.count)
     var rows = WorkbookRowConverter(context: context, scan: scan, quotes: quotes)
 
     /// The fx_* cells of each row of a row element (none for the rows before the header and blank rows), handed
@@ -95,7 +96,7 @@ enum ODSFormat: FileFormat {
       var offset = min(repeated, max(0, details.headerRow - number))
       if offset > 0 { try emit(ODSCells.markup([], isHeader: false), offset) }
       if offset < repeated, number + offset == details.headerRow {
-        try emit(ODSCells.markup(AnnotationColumn.allCases.map(\.rawValue), isHeader: true), 1)
+        try emit(ODSCells.markup(layout.fieldNames, isHeader: true, layout: layout), 1)
         offset += 1
       }
       guard offset < repeated else { return }
@@ -103,7 +104,9 @@ enum ODSFormat: FileFormat {
       let first = number + offset
       let last = first + records - 1
       // Only the fields' columns are made: a record's cells may stand for thousands of columns.
-      let columns = ([details.mapping.amount, details.mapping.from, details.mapping.to, details.mapping.date].compactMap { $0 }.max() ?? 0) + 1
+      let columns =
+        (([details.mapping.amount, details.mapping.from, details.mapping.to, details.mapping.date].compactMap { $0 }
+          + details.mapping.amounts).max() ?? 0) + 1
       let fields = WorkbookRecords.fields(
         of: element.row(offset, columns: columns), mapping: details.mapping,
         cellName: { cell in
@@ -114,7 +117,7 @@ enum ODSFormat: FileFormat {
           return "cells \(from):\(to) (a repeated row)"
         })
       rows.convert(fields, count: records)
-      try emit(ODSCells.markup(rows.values, isHeader: false), records)
+      try emit(ODSCells.markup(rows.values, isHeader: false, layout: layout), records)
     }
 
     try WorkbookPackageRewrite.write(

@@ -49,11 +49,12 @@ final class XLSXSheetConversion {
     self.scan = scan
     self.outputPath = outputPath
     let firstColumn = sheetLastColumn + 1
-    lastColumn = firstColumn + AnnotationColumn.allCases.count - 1
+    let layout = context.annotationLayout
+    lastColumn = firstColumn + layout.count - 1
     headerRow = header?.row ?? Int.max
     mapping = header?.mapping ?? FieldMapping(amount: 0, from: nil, to: nil, date: nil)
     // The fx_* columns' letters, written once; a column past XFD gets no cell (as a reference cannot name it).
-    let columns: [[UInt8]?] = AnnotationColumn.allCases.indices.map { offset in
+    let columns: [[UInt8]?] = (0..<layout.count).map { offset in
       CellReference(column: firstColumn + offset, row: 1).map { Array(CellReference.letters(ofColumn: $0.column).utf8) }
     }
     var styles = XLSXAnnotationStyles.none
@@ -84,7 +85,8 @@ final class XLSXSheetConversion {
     writing = book.package.startWriting(
       to: outputPath, replacing: replacements + [(book.sheetEntry.name, .deflatedStream(deflated))])
     rows = Rows(converter: WorkbookRowConverter(context: context, scan: scan, quotes: quotes))
-    writer = XLSXCellWriter(columns: columns, styles: styles, dateSystem: book.dateSystem)
+    writer = XLSXCellWriter(
+      columns: columns, annotations: layout.columns, styles: styles, dateSystem: book.dateSystem)
     if header != nil { makeDecoder() }
   }
 
@@ -278,8 +280,9 @@ final class XLSXCellWriter: @unchecked Sendable {
   /// one call), with no access checks or reference counting of the class's properties for each cell.
   private var state: State
 
-  init(columns: [[UInt8]?], styles: XLSXAnnotationStyles, dateSystem: XLSXDateSystem) {
-    state = State(columns: columns, styles: styles, dateSystem: dateSystem)
+  /// - Parameter annotations: each fx_* column's kind (``AnnotationLayout/columns``: `converted` once per amount).
+  init(columns: [[UInt8]?], annotations: [AnnotationColumn], styles: XLSXAnnotationStyles, dateSystem: XLSXDateSystem) {
+    state = State(columns: columns, annotations: annotations, styles: styles, dateSystem: dateSystem)
   }
 
   /// Appends the fx_* cells of row `number` (``State/appendCells(row:prefix:isRecord:values:in:to:)``).
@@ -311,7 +314,8 @@ final class XLSXCellWriter: @unchecked Sendable {
     private var serialDigits = ByteBuffer(capacity: 32)
     private let dateSystem: XLSXDateSystem
 
-    init(columns: [[UInt8]?], styles: XLSXAnnotationStyles, dateSystem: XLSXDateSystem) {
+    init(columns: [[UInt8]?], annotations: [AnnotationColumn], styles: XLSXAnnotationStyles, dateSystem: XLSXDateSystem) {
+      self.annotations = annotations
       columnLetters = columns.compactMap { $0 }
       var next = 0
       markupColumns = columns.map { letters in
@@ -350,7 +354,7 @@ final class XLSXCellWriter: @unchecked Sendable {
       XLSXSheetRewriter.appendDecimal(number, to: &rowDigits)
       let digits = ByteView(rowDigits.bytes)
       var offset = 0
-      for annotation in Self.annotations {
+      for annotation in annotations {
         defer { offset += 1 }
         let value = values.value(offset, in: bytes)
         guard !value.isEmpty, let column = markupColumns[offset] else { continue }
@@ -377,8 +381,8 @@ final class XLSXCellWriter: @unchecked Sendable {
       }
     }
 
-    /// The annotation columns in order (made once: `allCases` is made anew at each use).
-    private static let annotations = AnnotationColumn.allCases
+    /// The annotation columns in order (``AnnotationLayout/columns``, made once).
+    private let annotations: [AnnotationColumn]
 
     mutating func merging(_ block: ByteBuffer, rows placed: Placed) -> ByteBuffer {
       var result = ByteBuffer(capacity: block.count + placed.rows.count * 512)

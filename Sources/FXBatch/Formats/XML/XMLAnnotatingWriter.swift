@@ -11,11 +11,17 @@
 /// sliding window, so memory does not grow with its size.
 public struct XMLAnnotatingWriter {
   private let sink: ByteSink
+  /// The `fx` element's attribute names (``AnnotationLayout/xmlAttributeNames``): `converted-NAME` per amount
+  /// with several amounts.
+  private let attributeNames: [String]
 
-  public init(sink: ByteSink) { self.sink = sink }
+  public init(sink: ByteSink, layout: AnnotationLayout = .single) {
+    self.sink = sink
+    attributeNames = layout.xmlAttributeNames
+  }
 
   /// The `fx` element's attribute names, in ``AnnotationColumn`` order.
-  static let attributeNames = ["rate", "converted", "currency", "rate-date", "source", "status", "error"]
+  static let attributeNames = AnnotationLayout.single.xmlAttributeNames
 
   private static func unit(_ character: Unicode.Scalar) -> UInt16 { UInt16(character.value) }
   private static let lessThan = unit("<")
@@ -101,7 +107,7 @@ public struct XMLAnnotatingWriter {
     func insertAnnotation() throws {
       records += 1
       let values = try annotation()
-      try encoder.writeEmptyElement(XMLFieldLocator.annotationElement, attributes: zip(Self.attributeNames, values)) {
+      try encoder.writeEmptyElement(XMLFieldLocator.annotationElement, attributes: zip(attributeNames, values)) {
         try sink.write($0)
       }
     }

@@ -23,15 +23,31 @@ public struct XMLFieldLocator: Sendable {
   /// after `BookgDt/Dt`, ``XMLDocumentShape``).
   let dateFallbacks: [XMLFieldPath]
 
+  /// With several amounts (``FieldNames/amounts``), a locator of each amount alone, in order
+  /// (``RecordFields/amounts``), its paths' prefixes indexed in ``prefixes``; empty for one amount.
+  private(set) var amountLocators: [XMLFieldLocator]
+
   /// The child element fxbatch adds to each record.
   public static let annotationElement = "fx"
 
   ///   - dateFallbacks: paths read, in order, when the date path (`names.date`, a path) matches nothing.
   public init(names: FieldNames, fixedFrom: Bool, fixedTo: Bool, dateFallbacks: [String] = []) {
-    self.names = names
-    roles = [.amount] + (fixedFrom ? [] : [.from]) + (fixedTo ? [] : [.to]) + [.date]
-    var paths: [(role: FieldMapping.Role, path: XMLFieldPath)] = []
     var prefixes: [String] = []
+    self.init(
+      names: names, fixedFrom: fixedFrom, fixedTo: fixedTo, dateFallbacks: dateFallbacks, amountOnly: false,
+      prefixes: &prefixes)
+  }
+
+  /// - Parameters:
+  ///   - amountOnly: whether it finds the amount alone (and a money element's currency), as one of several.
+  ///   - prefixes: the prefixes indexed so far; its paths' are added.
+  private init(
+    names: FieldNames, fixedFrom: Bool, fixedTo: Bool, dateFallbacks: [String], amountOnly: Bool,
+    prefixes: inout [String]
+  ) {
+    self.names = names
+    roles = amountOnly ? [.amount] : [.amount] + (fixedFrom ? [] : [.from]) + (fixedTo ? [] : [.to]) + [.date]
+    var paths: [(role: FieldMapping.Role, path: XMLFieldPath)] = []
     var pathError: (role: FieldMapping.Role, error: XMLFieldPathError)? = nil
     for role in roles {
       guard let name = names.name(of: role), XMLFieldPath.isPath(name) else { continue }
@@ -51,6 +67,17 @@ public struct XMLFieldLocator: Sendable {
     }
     self.dateFallbacks = fallbacks
     self.paths = paths
+    var amountLocators: [XMLFieldLocator] = []
+    if !amountOnly {
+      for index in names.amounts.indices {
+        let locator = XMLFieldLocator(
+          names: names.reading(amount: index), fixedFrom: fixedFrom, fixedTo: fixedTo, dateFallbacks: [],
+          amountOnly: true, prefixes: &prefixes)
+        if pathError == nil { pathError = locator.pathError }
+        amountLocators.append(locator)
+      }
+    }
+    self.amountLocators = amountLocators
     self.prefixes = prefixes
     self.pathError = pathError
     let pathRoles = paths.map(\.role)
@@ -110,7 +137,16 @@ public struct XMLFieldLocator: Sendable {
       }
     }
     fields.problem = layout.problem ?? Self.holdingElementsProblem(holding)
-    guard readsPaths else { return (fields, layout.located) }
+    var located = layout.located
+    if !amountLocators.isEmpty {
+      for index in amountLocators.indices {
+        let (own, ownLocated) = amountLocators[index].fields(of: record)
+        fields.amounts.append(own)
+        // A from-currency that only a later amount's money element gives.
+        if located[.from] == nil, own.from != .absent { located[.from] = ownLocated[.from] }
+      }
+    }
+    guard readsPaths else { return (fields, located) }
     var flatFrom: String? = nil
     if case .text(let text) = fields.from { flatFrom = text }
     let resolution = resolve(record, flatAmountElement: amountElement, flatFrom: flatFrom)
@@ -123,7 +159,7 @@ public struct XMLFieldLocator: Sendable {
     }
     if resolution.fromIsMoney { fields.from = .text(record.text(of: resolution.from).trimmingWhitespace) }
     fields.problem = fields.problem ?? resolution.problem
-    return (fields, located(layout.located, resolution, in: record))
+    return (fields, self.located(located, resolution, in: record))
   }
 
   /// Role → field name of a record (`@name` for an attribute; a path as given; `amount/@Ccy` for the currency of
@@ -295,6 +331,10 @@ public struct XMLFieldLocator: Sendable {
     var byLocalName: Set<Int> = []
     for role in flatRoles {
       if let name = names.name(of: role), let found = index(named: name) { used.insert(found.index) }
+    }
+    // Several amounts: every amount's field is kept from the other roles' synonyms.
+    for field in names.amounts where !XMLFieldPath.isPath(field.path) {
+      if let found = index(named: field.path) { used.insert(found.index) }
     }
     for role in flatRoles {
       if let name = names.name(of: role) {

@@ -1,3 +1,5 @@
+import CLibXML2
+
 /// The two passes over XML documents.
 extension XMLFormat {
   /// The locator of XML record fields for a run's options.
@@ -31,6 +33,9 @@ extension XMLFormat {
     if let (role, error) = locator.pathError {
       throw FileError(path: displayPath, message: "\(role.optionName) \(error)")
     }
+    try checkAmountNames(options.fieldNames, displayPath: displayPath)
+    // Which of several amounts some record has (``RecordFields/amounts``).
+    var amountsFound = Set<Int>()
     let normalizer = context.recordNormalizer
     var keys: Set<RateKey> = []
     let collectKeys = !context.hasConvertingTable
@@ -61,6 +66,10 @@ extension XMLFormat {
         let (fields, found) = locator.fields(of: record)
         located.merge(found) { earlier, _ in earlier }
         if options.decimalMark == nil, case .text(let text) = fields.amount { inference.add(text) }
+        for (index, amount) in fields.amounts.enumerated() where amount.amount != .absent {
+          amountsFound.insert(index)
+          if options.decimalMark == nil, index > 0, case .text(let text) = amount.amount { inference.add(text) }
+        }
         // Under a local table, keys are answered as records come (no per-key memory).
         if collectKeys, case .success(let found) = normalizer.rateKey(of: fields) { keys.insert(found.key) }
       }
@@ -88,6 +97,12 @@ extension XMLFormat {
         role, path: displayPath, line: first.line, column: 1, names: names, nameKind: "fields",
         given: options.fieldNames.name(of: role))
     }
+    if let missing = options.fieldNames.amounts.indices.first(where: { !amountsFound.contains($0) }) {
+      let names = first.attributes.map { "@" + $0.name } + first.children.map(\.name)
+      throw FileError.missingField(
+        .amount, path: displayPath, line: first.line, column: 1, names: names, nameKind: "fields",
+        given: options.fieldNames.amounts[missing].path)
+    }
     if let error = unreadField(
       names: first.attributes.map { "@" + $0.name } + first.children.map(\.name), located: located, options: options,
       displayPath: displayPath, readPath: readPath, recordElement: recordElement, line: first.line)
@@ -101,6 +116,23 @@ extension XMLFormat {
       normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }),
       details: XMLScanDetails(recordElement: recordElement, shaped: shaped))
     return (scan, keys)
+  }
+
+  /// Refuses several amounts whose NAME cannot end an attribute name: the `fx` element gets `converted-NAME`
+  /// attributes (``AnnotationLayout/xmlAttributeNames``), which must be XML names without a colon.
+  static func checkAmountNames(_ names: FieldNames, displayPath: String) throws(FileError) {
+    for field in names.amounts {
+      let attribute = "converted-" + field.name
+      LibXML2.ensureInitialized()
+      guard xmlValidateNCName(attribute, 0) != 0 else { continue }
+      throw FileError(
+        path: displayPath,
+        message:
+          "--amount-field: the amount NAME \(RowError.quoted(field.name)) (of \(RowError.quoted(field.path))) cannot"
+          + " name an XML attribute, converted-NAME",
+        hint:
+          "name it with NAME=PATH, a NAME of letters, digits, '-', '_' and '.' (--amount-field NAME=\(field.path))")
+    }
   }
 
   /// The error for a path that no record has (``XMLFieldPath``): which path, and a prefix that no record binds.
@@ -194,7 +226,8 @@ extension XMLFormat {
     let recordElement = scan.xml?.recordElement ?? ""
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
-    let writer = XMLAnnotatingWriter(sink: sink)
+    let layout = context.annotationLayout
+    let writer = XMLAnnotatingWriter(sink: sink, layout: layout)
     var locator = fieldLocator(options, shaped: scan.xml?.shaped)
     let parser = scan.amountParser(currencies: options.currencies)
     var counts = RunReport.Counts()
@@ -209,7 +242,7 @@ extension XMLFormat {
           of: locator.fields(of: record).fields, normalizer: scan.normalizer, parser: parser, quotes: quotes,
           withoutDate: &withoutDate, ledger: &ledger)
         counts.add(outcome)
-        return outcome.cells(decimalMark: options.outputDecimalMark)
+        return outcome.cells(decimalMark: options.outputDecimalMark, layout: layout)
       }
       guard try reader.next() == nil else { throw Self.recordsOutOfStep(scan) }
       if let atomicFile { try atomicFile.commit() } else { try sink.flush() }

@@ -7,8 +7,13 @@
 /// string holding the record's text as written.
 public struct JSONAnnotatingWriter {
   private let sink: ByteSink
+  /// The annotation members' names (``AnnotationLayout``).
+  let layout: AnnotationLayout
 
-  public init(sink: ByteSink) { self.sink = sink }
+  public init(sink: ByteSink, layout: AnnotationLayout = .single) {
+    self.sink = sink
+    self.layout = layout
+  }
 
   /// Copies bytes unchanged (everything between records, blank lines, line ends).
   public func copy(_ bytes: some Sequence<UInt8>) throws(OutputError) { try sink.write(bytes) }
@@ -17,11 +22,11 @@ public struct JSONAnnotatingWriter {
   ///
   /// - Parameters:
   ///   - record: the record as read.
-  ///   - cells: the annotation values in ``AnnotationColumn`` order (``RowOutcome/cells(decimalMark:)``).
+  ///   - cells: the annotation values in ``layout``'s order (``RowOutcome/cells(decimalMark:layout:)``).
   ///   - extend: whether the record is an object that can take the members (``JSONFieldLocator/fields(of:)-(JSONRecordText)``);
   ///     else it is written inside `fx_input`.
   public func write(_ record: JSONRecordText, cells: [String], extend: Bool) throws(OutputError) {
-    let names = AnnotationColumn.allCases.map(\.rawValue)
+    let names = layout.fieldNames
     guard extend, let layout = JSONObjectLayout(of: record.bytes) else {
       var members = [Self.quoted("fx_input") + ":" + Self.quoted(String(decoding: record.bytes, as: UTF8.self))]
       members += zip(names, cells).map { Self.quoted($0) + ":" + Self.quoted($1) }

@@ -24,10 +24,25 @@ public struct JSONFieldLocator: Sendable {
     didSet { requiredBytes = requiredMember.map { (Array($0.name.utf8), Array($0.value.utf8)) } }
   }
   private(set) var requiredBytes: (name: [UInt8], value: [UInt8])? = nil
+  /// With several amounts (``FieldNames/amounts``), a locator of each amount alone, in order
+  /// (``RecordFields/amounts``); empty for one amount.
+  let amountLocators: [JSONFieldLocator]
 
   public init(names: FieldNames, fixedFrom: Bool, fixedTo: Bool) {
+    self.init(names: names, fixedFrom: fixedFrom, fixedTo: fixedTo, amountOnly: false)
+  }
+
+  /// - Parameter amountOnly: whether it finds the amount alone (and a money object's currency), as one of
+  ///   several amounts.
+  private init(names: FieldNames, fixedFrom: Bool, fixedTo: Bool, amountOnly: Bool) {
     self.names = names
-    roles = [.amount] + (fixedFrom ? [] : [.from]) + (fixedTo ? [] : [.to]) + [.date]
+    roles = amountOnly ? [.amount] : [.amount] + (fixedFrom ? [] : [.from]) + (fixedTo ? [] : [.to]) + [.date]
+    amountLocators =
+      amountOnly
+      ? []
+      : names.amounts.indices.map {
+        JSONFieldLocator(names: names.reading(amount: $0), fixedFrom: fixedFrom, fixedTo: fixedTo, amountOnly: true)
+      }
     var paths: [FieldMapping.Role: JSONFieldPath] = [:]
     var plain = FieldNames()
     for role in FieldMapping.Role.allCases {
@@ -46,6 +61,8 @@ public struct JSONFieldLocator: Sendable {
     }
     self.paths = paths
     stepBytes = [FieldMapping.Role.amount, .from, .to, .date].map { paths[$0]?.stepBytes ?? [] }
+    // Several amounts: every amount's member is kept from the other roles' synonyms.
+    plain.amounts = names.amounts
     plainNames = plain
     fromOfMoneyObject = !fixedFrom && names.from == nil
   }
@@ -166,6 +183,12 @@ public struct JSONFieldLocator: Sendable {
     var fields = RecordFields(
       amount: .absent, from: .absent, to: .absent, date: .absent, problem: required ?? layout.problem)
     var located: [FieldMapping.Role: String] = [:]
+    if !amountLocators.isEmpty {
+      let each = amountLocators.map { $0.resolve(members) }
+      fields.amounts = each.map(\.fields)
+      // A from-currency that only a later amount's money object gives.
+      located[.from] = each.lazy.compactMap(\.moneyCurrency).first
+    }
     func note(_ problem: RowError) {
       if fields.problem == nil { fields.problem = problem }
     }

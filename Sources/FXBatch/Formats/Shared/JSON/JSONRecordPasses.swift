@@ -28,6 +28,8 @@ enum JSONRecords {
     var located: [FieldMapping.Role: String] = [:]
     var firstObject: (record: JSONRecordText, keys: [String])? = nil
     let checkMark = options.decimalMark == nil
+    // Which of several amounts some record has (``RecordFields/amounts``).
+    var amountsFound = Set<Int>()
     try read(format, displayPath: displayPath, readPath: readPath, options: options, copy: { _ in }) {
       record in
       if firstObject == nil, case .success(let members) = record.members() {
@@ -42,12 +44,23 @@ enum JSONRecords {
       let (fields, found, _) = locator.fields(of: record)
       located.merge(found) { earlier, _ in earlier }
       if checkMark, case .text(let text) = fields.amount { inference.add(text) }
+      for (index, amount) in fields.amounts.enumerated() where amount.amount != .absent {
+        amountsFound.insert(index)
+        if checkMark, index > 0, case .text(let text) = amount.amount { inference.add(text) }
+      }
       // Under a local table, keys are answered as records come (no per-key memory).
       if collectKeys, case .success(let found) = normalizer.rateKey(of: fields) { keys.insert(found.key) }
       return true
     }
     if let (record, names) = firstObject, let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
       throw missingField(role, locator: locator, record: record, names: names, displayPath: displayPath)
+    }
+    if let (record, names) = firstObject,
+      let missing = options.fieldNames.amounts.indices.first(where: { !amountsFound.contains($0) })
+    {
+      throw FileError.missingField(
+        .amount, path: displayPath, line: record.line, column: record.column, names: names, nameKind: "members",
+        given: options.fieldNames.amounts[missing].path)
     }
     try checkUnreadFields(
       format, firstObject: firstObject?.record, located: located, options: options, displayPath: displayPath,
@@ -129,8 +142,9 @@ enum JSONRecords {
   /// Refuses field paths with an empty step (`.amount`, `a..b`, `a.`): a path is member names joined by `.`.
   static func checkPaths(_ options: BatchOptions, displayPath: String) throws(FileError) {
     let locator = fieldLocator(options)
-    for role in FieldMapping.Role.allCases {
-      guard let path = locator.paths[role], path.steps.contains(where: \.isEmpty) else { continue }
+    let amountPaths = locator.amountLocators.compactMap { $0.paths[.amount] }.map { (FieldMapping.Role.amount, $0) }
+    for (role, path) in FieldMapping.Role.allCases.compactMap({ role in locator.paths[role].map { (role, $0) } }) + amountPaths {
+      guard path.steps.contains(where: \.isEmpty) else { continue }
       throw FileError(
         path: displayPath,
         message: "\(role.optionName) \(RowError.quoted(path.written)): a path has an empty step",
@@ -189,7 +203,7 @@ enum JSONRecords {
     let recordConverter = context.recordConverter
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
-    let writer = JSONAnnotatingWriter(sink: sink)
+    let writer = JSONAnnotatingWriter(sink: sink, layout: context.annotationLayout)
     let locator = fieldLocator(options)
     let parser = scan.amountParser(currencies: options.currencies)
     var counts = RunReport.Counts()
@@ -201,7 +215,8 @@ enum JSONRecords {
       let outcome = recordConverter.outcome(
         of: fields, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
       counts.add(outcome)
-      try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark), extend: extendable)
+      try writer.write(
+        record, cells: outcome.cells(decimalMark: options.outputDecimalMark, layout: writer.layout), extend: extendable)
       return true
     }
     do {

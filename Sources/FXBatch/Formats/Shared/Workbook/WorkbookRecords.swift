@@ -143,7 +143,10 @@ enum WorkbookRecords {
     /// refused.
     func columnsNeeded(row number: Int, rows: Int) -> Int {
       if isRefused { return 0 }
-      if hasHeader { return ([mapping.amount, mapping.from, mapping.to, mapping.date].compactMap { $0 }.max() ?? 0) + 1 }
+      if hasHeader {
+        let fields = [mapping.amount, mapping.from, mapping.to, mapping.date].compactMap { $0 } + mapping.amounts
+        return (fields.max() ?? 0) + 1
+      }
       if let first = context.options.headerRow, number < first, rows <= first - number { return 0 }
       return .max
     }
@@ -249,6 +252,10 @@ enum WorkbookRecords {
       }
       let fields = fields(row, mapping)
       if context.options.decimalMark == nil, case .text(let text) = fields.amount { inference.add(text, count: count) }
+      // Several amounts: every amount column says something about the mark.
+      for amount in fields.amounts.dropFirst() where context.options.decimalMark == nil {
+        if case .text(let text) = amount.amount { inference.add(text, count: count) }
+      }
       if collectsKeys, case .success(let found) = normalizer.rateKey(of: fields), let packed = RateKeyIndex.pack(found.key) {
         keys.insert(packed)
       }
@@ -271,14 +278,14 @@ enum WorkbookRecords {
     /// Counts the cells the annotated copy writes for `rows` rows with a value from row `number`, whose last used
     /// column is `lastColumn`; `false` (the sheet refused) once they pass ``WorkbookRecords/cellLimit``.
     private mutating func countCells(row number: Int, lastColumn: Int, rows: Int) -> Bool {
-      let (product, overflow) = (lastColumn + 1 + AnnotationColumn.allCases.count).multipliedReportingOverflow(by: rows)
+      let (product, overflow) = (lastColumn + 1 + context.annotationLayout.count).multipliedReportingOverflow(by: rows)
       let (sum, sumOverflow) = cells.addingReportingOverflow(product)
       cells = overflow || sumOverflow ? .max : sum
       guard cells > WorkbookRecords.cellLimit else { return true }
       failure = FileError(
         path: file.displayPath, line: number, column: 1,
         message:
-          "sheet \(RowError.quoted(sheetName)), row \(number): the annotated copy would hold more than \(WorkbookRecords.cellLimit) cells (each row with a value counts its columns to its last used one and the \(AnnotationColumn.allCases.count) fx_* cells, once for each row it stands for): refused so that time and memory stay bounded"
+          "sheet \(RowError.quoted(sheetName)), row \(number): the annotated copy would hold more than \(WorkbookRecords.cellLimit) cells (each row with a value counts its columns to its last used one and the \(context.annotationLayout.count) fx_* cells, once for each row it stands for): refused so that time and memory stay bounded"
       )
       isRefused = true
       return false
@@ -317,12 +324,12 @@ enum WorkbookRecords {
         throw error
       }
       // The fx_* columns go after the last used column: a sheet using the last columns has no room for them.
-      let columns = lastColumn + 1 + AnnotationColumn.allCases.count
+      let columns = lastColumn + 1 + context.annotationLayout.count
       guard columns <= CellReference.columnCount else {
         throw FileError(
           path: file.displayPath,
           message:
-            "sheet \(RowError.quoted(sheetName)) uses its columns to the last but \(CellReference.columnCount - lastColumn - 1): no room for the \(AnnotationColumn.allCases.count) fx_* columns"
+            "sheet \(RowError.quoted(sheetName)) uses its columns to the last but \(CellReference.columnCount - lastColumn - 1): no room for the \(context.annotationLayout.count) fx_* columns"
         )
       }
       let (decimalMark, basis) =
@@ -502,9 +509,15 @@ enum WorkbookRecords {
         )
       }
     }
-    return RecordFields(
+    var fields = RecordFields(
       amount: value(mapping.amount, isDate: false), from: value(mapping.from, isDate: false),
       to: value(mapping.to, isDate: false), date: value(mapping.date, isDate: true))
+    if !mapping.amounts.isEmpty {
+      fields.amounts = mapping.amounts.map {
+        RecordFields(amount: value($0, isDate: false), from: .absent, to: .absent, date: .absent)
+      }
+    }
+    return fields
   }
 }
 

@@ -14,9 +14,11 @@ struct WorkbookRowConverter {
   private(set) var counts = RunReport.Counts()
   private(set) var withoutDate = 0
   private var ledger: ReconciliationLedger
-  /// The values of the row converted last, back to back in ``AnnotationColumn`` order, and where each ends.
+  /// The run's annotation fields (``AnnotationLayout``).
+  private let layout: AnnotationLayout
+  /// The values of the row converted last, back to back in ``layout``'s order, and where each ends.
   private var valueBytes = ByteBuffer(capacity: 512)
-  private var valueEnds = [Int](repeating: 0, count: AnnotationColumn.allCases.count)
+  private var valueEnds: [Int]
   /// The digits after the decimal mark of the row's converted amount (`nil`: not converted).
   private(set) var decimals: Int? = nil
   /// The row's rate day, when the fast path knows it as a day (else read from its text).
@@ -29,6 +31,8 @@ struct WorkbookRowConverter {
     self.quotes = quotes
     converter = context.makeTableConverter(quotes: quotes)
     ledger = ReconciliationLedger(exactCurrencies: context.options.exactTotalCurrencies)
+    layout = context.annotationLayout
+    valueEnds = Array(repeating: 0, count: layout.count)
   }
 
   /// The row's value of the `index`th ``AnnotationColumn`` (`fx_rate`, …, `fx_error`), empty for none: a view
@@ -43,8 +47,9 @@ struct WorkbookRowConverter {
   func appendValues(to bytes: inout ByteBuffer) -> WorkbookRowValues {
     var ends = InlineArray<7, Int>(repeating: 0)
     for index in 0..<WorkbookRowValues.count { ends[index] = valueEnds[index] }
-    bytes.append(ByteView(valueBytes.bytes).slice(0..<valueEnds[WorkbookRowValues.count - 1]))
-    return WorkbookRowValues(ends: ends, decimals: decimals, rateDay: rateDay)
+    bytes.append(ByteView(valueBytes.bytes).slice(0..<valueEnds[valueEnds.count - 1]))
+    return WorkbookRowValues(
+      ends: ends, moreEnds: Array(valueEnds.dropFirst(WorkbookRowValues.count)), decimals: decimals, rateDay: rateDay)
   }
 
   /// The row's values as text (``RowOutcome/cells(decimalMark:)``).
@@ -52,7 +57,7 @@ struct WorkbookRowConverter {
 
   /// Makes the values the header's names.
   mutating func setHeader() {
-    setValues(AnnotationColumn.allCases.map(\.rawValue))
+    setValues(layout.fieldNames)
     decimals = nil
     rateDay = nil
   }
@@ -65,8 +70,8 @@ struct WorkbookRowConverter {
     let outcome = context.recordConverter.outcome(
       of: fields, normalizer: normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
     counts.add(outcome)
-    setValues(outcome.cells(decimalMark: .point))
-    if case .converted(let amount, _, _) = outcome { decimals = amount.scale }
+    setValues(outcome.cells(decimalMark: .point, layout: layout))
+    if case .converted(let amount, _, _, _) = outcome { decimals = amount.scale }
   }
 
   /// Converts `count` records of the same fields (the rows of an `.ods` repeated row) at the cost of one, and
@@ -159,8 +164,10 @@ struct WorkbookRowValues {
   /// The annotation columns (``AnnotationColumn``'s cases; `XLSXFastPathTests` checks it), as the size of
   /// ``ends`` writes it.
   static let count = 7
-  /// Where each column's value ends, from the row's first value byte.
+  /// Where each column's value ends, from the row's first value byte: the first seven columns'.
   var ends: InlineArray<7, Int>
+  /// With several amounts (``AnnotationLayout``), where the columns after the seventh end; empty for one amount.
+  var moreEnds: [Int] = []
   /// The digits after the decimal mark of the row's converted amount (`nil`: not converted).
   var decimals: Int?
   /// The row's rate day, when the fast path knows it as a day (else read from its text).
@@ -169,6 +176,9 @@ struct WorkbookRowValues {
   /// The `index`th column's value among `bytes`, the row's values from its first.
   @inline(__always)
   func value(_ index: Int, in bytes: ByteView) -> ByteView {
-    bytes.slice((index == 0 ? 0 : ends[index - 1])..<ends[index])
+    bytes.slice((index == 0 ? 0 : end(index - 1))..<end(index))
   }
+
+  @inline(__always)
+  private func end(_ index: Int) -> Int { index < Self.count ? ends[index] : moreEnds[index - Self.count] }
 }

@@ -8,7 +8,7 @@ import Testing
 /// path writes, in parts too: the same messy records (whole and fractional minor units, 0-, 2- and 3-decimal
 /// currencies, a currency without a minor unit, unix times around midnight UTC, before 1970, with fractions,
 /// as text, blank) as CSV, JSON Lines, a JSON array, XML and an `.xlsx` sheet.
-@Suite("fast path = general path: minor units and unix dates", .serialized)
+@Suite("fast path = general path: minor units and unix dates", .serialized, .tags(.sanitized))
 struct AmountUnitFastPathTests {
   struct Record {
     let amount: String

@@ -8,7 +8,7 @@ import Testing
 /// The per-record fast path (``CSVFastPass``: in-place records, cached fields, ``TableConverter``) must give
 /// byte for byte the output, counts and reconciliation of the general path, which it leaves every case it does
 /// not handle to.
-@Suite("CSV fast path = general path")
+@Suite("CSV fast path = general path", .tags(.sanitized))
 struct CSVFastPathTests {
   /// A seeded file mixing what the fast path converts with what it must leave alone: errors of every kind,
   /// changeover currencies, quoted and padded fields, short and long records, blank lines, CRLF, grouped and

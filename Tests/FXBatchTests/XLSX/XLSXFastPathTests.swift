@@ -8,7 +8,7 @@ import Testing
 /// where it can and by the general rules elsewhere: the converted sheet is byte for byte what the general path
 /// alone writes, with the same counts and reconciliation, for messy rows (number and text amounts, date cells
 /// and date texts, weekends, legacy and unknown currencies, error and boolean cells, blank rows).
-@Suite("XLSX: fast path = general path")
+@Suite("XLSX: fast path = general path", .tags(.sanitized))
 struct XLSXFastPathTests {
   /// A sheet of `records` seeded messy rows under `amount`, `from`, `to`, `date`, `note`, in the markup
   /// openpyxl writes (inline strings, number cells, dates as serials in the date style `s="1"` of the

@@ -73,27 +73,6 @@ struct CSVFastPathTests {
       reconciliation: report.reconciliation, withoutDate: report.rates.recordsWithoutDate)
   }
 
-  @Test(arguments: RoundingMode.allCases)
-  func messyFileGivesTheSameOutput(rounding: RoundingMode) throws {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    let input = directory.url.appendingPathComponent("messy.csv")
-    try Self.messyFile(records: 3000, seed: 42).write(to: input, atomically: true, encoding: .utf8)
-    let fast = try Self.run(input.path, fastPath: true, rounding: rounding, rates: EmbeddedECBHistory.table)
-    let general = try Self.run(input.path, fastPath: false, rounding: rounding, rates: EmbeddedECBHistory.table)
-    #expect(fast.totals.records > 2800)
-    #expect(fast.totals.ok > 500 && fast.totals.error > 500)  // both paths are exercised
-    #expect(fast == general)
-    if fast.output != general.output {
-      let fastLines = String(decoding: fast.output, as: UTF8.self).split(separator: "\n")
-      let generalLines = String(decoding: general.output, as: UTF8.self).split(separator: "\n")
-      for (line, (a, b)) in zip(fastLines, generalLines).enumerated() where a != b {
-        Issue.record("line \(line + 1): fast \(a) / general \(b)")
-        break
-      }
-    }
-  }
-
   /// A file converted in parts on several threads gives the output of one pass; without quoted fields, pass 1
   /// runs in parts too (with them, it reads the file in one pass, as a quoted field may hold line ends).
   @Test(arguments: [(2, true), (3, true), (7, true), (2, false), (3, false), (7, false)])

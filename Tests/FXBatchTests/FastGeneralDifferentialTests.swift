@@ -142,12 +142,13 @@ struct FastGeneralDifferentialTests {
       ? "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : value
   }
 
-  /// CSV: CRLF and LF line ends, quoted fields, blank lines; a missing field is a short record.
+  /// CSV: CRLF and LF line ends, quoted fields, blank lines; a missing field is a short record; some long ones.
   static func csv(_ records: [Record], _ layout: Layout, _ directory: TemporaryDirectory) throws -> String {
     var text = layout.nested ? "id,Booked,Gross,Currency,Target\r\n" : "id,date,amount,from,to\r\n"
     for record in records {
       let fields = [record.date, record.amount, record.from, record.to].compactMap { $0 }
       text += "\(record.id)," + fields.map { csvField($0, quoted: record.odd) }.joined(separator: ",")
+      if record.id % 71 == 0 { text += ",extra" }  // a long record
       text += record.id % 3 == 0 ? "\n" : "\r\n"
       if record.id % 97 == 0 { text += "\r\n" }
     }
@@ -254,6 +255,8 @@ struct FastGeneralDifferentialTests {
   enum Cell {
     case text(String)
     case number(String)
+    /// A number in the date style (a unix format reads it as the number).
+    case styledNumber(String)
     case date(CalendarDay)
     case none
   }
@@ -266,6 +269,7 @@ struct FastGeneralDifferentialTests {
     }
     var date = cell(record.date, numeric: true)
     if record.odd, let text = record.date, text.count == 10, let day = CalendarDay(iso8601: text) { date = .date(day) }
+    if case .number(let value) = date, record.id % 5 == 0, !value.contains("-") { date = .styledNumber(value) }
     return [.number(String(record.id)), date, cell(record.amount, numeric: true), cell(record.from, numeric: false),
       cell(record.to, numeric: false)]
   }
@@ -288,6 +292,7 @@ struct FastGeneralDifferentialTests {
         switch cell {
         case .text(let value): cells += XLSXOnePassTests.text("\(column)\(row)", xmlEscaped(value))
         case .number(let value): cells += XLSXOnePassTests.number("\(column)\(row)", value)
+        case .styledNumber(let value): cells += XLSXOnePassTests.number("\(column)\(row)", value, style: 1)
         case .date(let day): cells += XLSXOnePassTests.number("\(column)\(row)", String(day.daysSinceEpoch + 25_569), style: 1)
         case .none: break
         }
@@ -304,7 +309,7 @@ struct FastGeneralDifferentialTests {
         + cells.map { cell in
           switch cell {
           case .text(let value): return EndToEndODSTests.text(xmlEscaped(value))
-          case .number(let value):
+          case .number(let value), .styledNumber(let value):
             return "<table:table-cell office:value-type=\"float\" office:value=\"\(value)\"><text:p>\(value)</text:p></table:table-cell>"
           case .date(let day):
             return "<table:table-cell office:value-type=\"date\" office:date-value=\"\(day)\"><text:p>\(day)</text:p></table:table-cell>"
@@ -498,8 +503,8 @@ struct FastGeneralDifferentialTests {
     case frankfurterV2
     /// `--frozen` on the lock of a source that answers quotes.
     case frozenQuotes
-    /// Period rates: `--rate-kind average --period month`, `closing --period quarter`.
-    case monthlyAverage, quarterlyClosing
+    /// Period rates: `--rate-kind average --period month|year`, `closing --period quarter`.
+    case monthlyAverage, quarterlyClosing, yearlyAverage
   }
 
   /// The source each name of ``RateSourceRegistry`` is tested as; `nil` with a reason for one that is not.
@@ -524,6 +529,7 @@ struct FastGeneralDifferentialTests {
     case .embedded: return (.table(EmbeddedECBHistory.table), { _ in })
     case .monthlyAverage: return (.table(EmbeddedECBHistory.table), { $0.rateRule = .average(.month) })
     case .quarterlyClosing: return (.table(EmbeddedECBHistory.table), { $0.rateRule = .closing(.quarter) })
+    case .yearlyAverage: return (.table(EmbeddedECBHistory.table), { $0.rateRule = .average(.year) })
     case .ratesFile:
       var text = "date,base,quote,rate\n"
       for (first, count) in [("2019-06-20", 25), ("2023-12-20", 110)] {
@@ -580,5 +586,12 @@ struct FastGeneralDifferentialTests {
     #expect(general.fileError == nil)
     #expect(general.totals.ok > 30, "\(format), \(source): records convert")
     #expect(general.totals.error > 10, "\(format), \(source): errors")
+    if [.monthlyAverage, .quarterlyClosing, .yearlyAverage].contains(source), format.kind == .text {
+      let text = String(decoding: general.output.joined(), as: UTF8.self)
+      #expect(text.contains(source == .quarterlyClosing ? "ecb-embedded closing 20" : "ecb-embedded average 20"), "the rule's rates")
+      #expect(text.contains("period_incomplete"), "2026-10-30 and 2026-11-20 are in unfinished periods")
+      let spot = try Self.run(input, format: format, source: choice, fastPath: true) { _ in }
+      #expect(spot.output != general.output, "the rule changes the rates")
+    }
   }
 }

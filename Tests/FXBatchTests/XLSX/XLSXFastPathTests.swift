@@ -108,19 +108,6 @@ struct XLSXFastPathTests {
     return path
   }
 
-  @Test(arguments: [1, 2, 3] as [UInt64])
-  func embeddedTableWritesWhatTheGeneralPathWrites(seed: UInt64) throws {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    let input = try Self.messyWorkbook(in: directory, seed: seed)
-    let source = RateSourceChoice.table(EmbeddedECBHistory.table)
-    let fast = try Self.run(input, source: source, fastPath: true)
-    let general = try Self.run(input, source: source, fastPath: false)
-    #expect(fast.totals.records > 1_000)
-    #expect(fast.totals.fallback > 0 && fast.totals.error > 0, "the sheet has fallbacks and errors")
-    Self.compare(fast, general)
-  }
-
   /// Under other options (a fixed source currency over the sheet's column, day-first dates, a given decimal mark,
   /// another rounding) both roads write the same sheet: the sheet scanner's decoder (``XLSXRowDecoder``) asks the
   /// rules each option changes.

@@ -5,28 +5,13 @@ extension FieldKeyDecoder {
   @inline(__always)
   mutating func key(of record: CSVRecordView) -> Key? {
     guard let mapping = normalizer.mapping, record.fieldCount == normalizer.headerFieldCount else { return nil }
-    let from: CurrencyCode
-    if let fixed = normalizer.fixedFrom {
-      from = fixed
-    } else {
-      guard let found = csvCurrency(record.field(mapping.from)) else { return nil }
-      from = found
-    }
-    let to: CurrencyCode
-    if let fixed = normalizer.fixedTo {
-      to = fixed
-    } else {
-      guard let found = csvCurrency(record.field(mapping.to)) else { return nil }
-      to = found
-    }
-    var date: DateValue? = nil
-    if let dateField = mapping.date {
-      let bytes = record.field(dateField)
-      guard let value = self.date(cacheKey: Self.cacheKey(padded: bytes), text: { Self.csvText(bytes) })
-      else { return nil }
-      date = value
-    }
-    return key(from: from, to: to, date: date)
+    return key(
+      from: { $0.csvCurrency(record.field(mapping.from)) }, to: { $0.csvCurrency(record.field(mapping.to)) },
+      date: { decoder in
+        guard let dateField = mapping.date else { return .absent }
+        let bytes = record.field(dateField)
+        return decoder.date(cacheKey: Self.cacheKey(padded: bytes), text: { Self.csvText(bytes) })
+      })
   }
 
   @inline(__always)

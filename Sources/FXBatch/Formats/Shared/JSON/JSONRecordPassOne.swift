@@ -16,6 +16,7 @@ struct JSONRecordPassOne {
   /// assumes it was found there (the caller checks).
   let looksForFirstObject: Bool
   private var decoder: JSONFieldDecoder
+  private var keys: FieldKeyDecoder
   private var object = FlatJSONObject()
   /// Scratch for the objects a field path steps into.
   private var inner = FlatJSONObject()
@@ -40,7 +41,8 @@ struct JSONRecordPassOne {
     self.locator = locator
     self.checkMark = checkMark
     self.looksForFirstObject = looksForFirstObject
-    decoder = JSONFieldDecoder(normalizer: normalizer, locator: locator)
+    decoder = JSONFieldDecoder(locator: locator)
+    keys = FieldKeyDecoder(normalizer: normalizer)
   }
 
   /// Reads one record: a JSON Lines line's content, or an element of a JSON document's records array.
@@ -69,20 +71,23 @@ struct JSONRecordPassOne {
         inference.add(FieldKeyDecoder.evidence(text) ?? DecimalMarkInference.evidence(text.text))
       }
       if span != nil {
-        if let key = decoder.key(of: fields, in: content) {
+        if let key = keys.key(of: fields, in: content) {
           span?.add(base: key.base, quote: key.quote, day: key.day)
         } else {
           let (fields, _, _) = locator.fields(of: JSONRecordText(bytes: content.array, line: line, column: column))
-          if case .success(let found) = decoder.normalizer.rateKey(of: fields) { span?.add(found.key) }
+          if case .success(let found) = keys.normalizer.rateKey(of: fields) { span?.add(found.key) }
         }
       }
       return
     }
-    try scanGeneral(JSONRecordText(bytes: content.array, line: line, column: column))
+    try scan(record: JSONRecordText(bytes: content.array, line: line, column: column))
   }
 
-  /// The general rules' work on one record.
-  private mutating func scanGeneral(_ record: JSONRecordText) throws(FileError) {
+  /// Reads one record by the general rules (every record of ``JSONRecords/scanFile(_:displayPath:readPath:outputPath:context:)``,
+  /// and those the byte-level reader does not follow).
+  ///
+  /// - Throws: ``FileError`` when the first record object ends with the annotation members.
+  mutating func scan(record: JSONRecordText) throws(FileError) {
     if looksForFirstObject, firstObject == nil, case .success(let members) = record.members() {
       let names = members.map(\.key)
       firstObject = (record, names)
@@ -95,7 +100,7 @@ struct JSONRecordPassOne {
     let (fields, found, _) = locator.fields(of: record)
     located.merge(found) { earlier, _ in earlier }
     if checkMark, case .text(let text) = fields.amount { inference.add(text) }
-    if span != nil, case .success(let found) = decoder.normalizer.rateKey(of: fields) { span?.add(found.key) }
+    if span != nil, case .success(let found) = keys.normalizer.rateKey(of: fields) { span?.add(found.key) }
   }
 
   /// Adds located names, the earlier kept.

@@ -15,7 +15,9 @@ protocol FastRecordReader {
   /// (``FastRecordAmounts/appendPlain(_:mark:)``).
   ///
   /// - Returns: the key; `nil` declines the record, which the general path then writes.
-  mutating func read(_ record: Record, keys: inout FieldKeyDecoder, amounts: inout FastRecordAmounts) -> FieldKeyDecoder.Key?
+  mutating func read(
+    _ record: Record, keys: inout FieldKeyDecoder, amounts: inout FastRecordAmounts
+  ) -> FieldKeyDecoder.Key?
 
   /// The annotation's template for the record read last (``read(_:keys:amounts:)``).
   var template: AnnotationTemplate { get }

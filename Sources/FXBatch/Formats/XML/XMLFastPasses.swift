@@ -8,8 +8,8 @@ import Synchronization
 
 /// Both passes over an XML document in ``XMLSimpleScanner``'s subset under a local rate table: the document's
 /// bytes are read directly (libxml2's streaming reader alone takes about 8 s for a million records), records
-/// are converted by the fast loop (``XMLFastRecordReader``) or, when it declines one, by the general rules, and a big document is read
-/// and converted in parts on all cores. A document outside the subset takes the general path
+/// are converted by the fast loop (``XMLFastRecordReader``) or, when it declines one, by the general rules, and a
+/// big document is read and converted in parts on all cores. A document outside the subset takes the general path
 /// (``scanXMLFile(displayPath:readPath:outputPath:context:)``) from the start, so its errors are libxml2's.
 extension XMLFormat {
   /// Pass 1 through ``XMLSimpleScanner``.
@@ -225,8 +225,8 @@ extension XMLFormat {
 
   /// Pass 2 through ``XMLSimpleScanner`` (see ``scanXMLFileFast(displayPath:readPath:outputPath:context:)``): the
   /// document's bytes are copied, and each record gains its `fx` element where ``XMLAnnotatingWriter`` puts it,
-  /// from the fast loop (``XMLFastRecordReader``) or else from the general rules and ``XMLElementEncoder``, so the output is the general
-  /// path's byte for byte.
+  /// from the fast loop (``XMLFastRecordReader``) or else from the general rules and ``XMLElementEncoder``, so the
+  /// output is the general path's byte for byte.
   static func convertXMLFast(
     _ scan: FileScan, document: XMLScannedDocument, context: FormatContext, quotes: QuoteBook, standardOutput: Int32
   ) throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger) {

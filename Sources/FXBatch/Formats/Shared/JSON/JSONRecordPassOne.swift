@@ -83,8 +83,9 @@ struct JSONRecordPassOne {
     try scan(record: JSONRecordText(bytes: content.array, line: line, column: column))
   }
 
-  /// Reads one record by the general rules (every record of ``JSONRecords/scanFile(_:displayPath:readPath:outputPath:context:)``,
-  /// and those the byte-level reader does not follow).
+  /// Reads one record by the general rules: every record of
+  /// ``JSONRecords/scanFile(_:displayPath:readPath:outputPath:context:)``, and those the byte-level reader does
+  /// not follow.
   ///
   /// - Throws: ``FileError`` when the first record object ends with the annotation members.
   mutating func scan(record: JSONRecordText) throws(FileError) {

@@ -67,7 +67,7 @@ struct FastRecordLoop<Reader: FastRecordReader> {
       let conversion = converter.convert(base: key.base, quote: key.quote, day: key.day, amount: amount)
     else { return false }
     reader.appendHead(of: record, to: &pending)
-    converter.appendAnnotation(conversion, template: reader.template, to: &pending)
+    reader.appendAnnotation(conversion, from: &converter, to: &pending)
     reader.appendTail(of: record, to: &pending)
     if pending.count >= Self.pendingLimit { try flush(to: sink) }
     counts.records += 1

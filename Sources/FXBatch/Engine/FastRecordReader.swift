@@ -19,8 +19,13 @@ protocol FastRecordReader {
     _ record: Record, keys: inout FieldKeyDecoder, amounts: inout FastRecordAmounts
   ) -> FieldKeyDecoder.Key?
 
-  /// The annotation's template for the record read last (``read(_:keys:amounts:)``).
-  var template: AnnotationTemplate { get }
+  /// Appends the annotation of the record read last (``read(_:keys:amounts:)``): `converter`'s texts of
+  /// `conversion` through the reader's template (``TableConverter/appendAnnotation(_:template:to:)``).
+  ///
+  /// A method, not a template the loop fetches: the reader lends its template where it is kept, and the record
+  /// loop copies none (a copy costs reference counting per record).
+  func appendAnnotation(
+    _ conversion: TableConverter.Conversion, from converter: inout TableConverter, to output: inout ByteBuffer)
 
   /// Appends the record's bytes up to where its annotation goes (the record read last).
   func appendHead(of record: Record, to output: inout ByteBuffer)

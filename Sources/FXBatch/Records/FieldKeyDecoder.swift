@@ -23,12 +23,22 @@ struct FieldKeyDecoder: Sendable {
   typealias CacheKey = (UInt64, UInt64)
 
   let normalizer: RecordNormalizer
+  /// The normalizer's fixed currencies and default day, kept apart: the per-record path reads them without
+  /// touching the normalizer (whose copies, of its resolver's tables, cost reference counting).
+  private let fixedFrom: CurrencyCode?
+  private let fixedTo: CurrencyCode?
+  private let defaultDay: CalendarDay
   private var currencies = ShortFieldCache<CurrencyCode>()
   private var dates = ShortFieldCache<DateValue>()
   /// The minor units of the last from-currency of an amount in minor units (`--amount-unit minor`).
   private var lastMinorUnits: (currency: CurrencyCode, units: Int?)? = nil
 
-  init(normalizer: RecordNormalizer) { self.normalizer = normalizer }
+  init(normalizer: RecordNormalizer) {
+    self.normalizer = normalizer
+    fixedFrom = normalizer.fixedFrom
+    fixedTo = normalizer.fixedTo
+    defaultDay = normalizer.defaultDay
+  }
 
   /// Gives this copy its own caches (before it runs on another thread; see ``TableConverter/makeUnique()``).
   mutating func makeUnique() {
@@ -60,23 +70,24 @@ struct FieldKeyDecoder: Sendable {
     from: (inout FieldKeyDecoder) -> CurrencyCode?, to: (inout FieldKeyDecoder) -> CurrencyCode?,
     date: (inout FieldKeyDecoder) -> DateValue?
   ) -> Key? {
+    let (fixedFrom, fixedTo, defaultDay) = (self.fixedFrom, self.fixedTo, self.defaultDay)
     let base: CurrencyCode
-    if let fixed = normalizer.fixedFrom {
-      base = fixed
+    if let fixedFrom {
+      base = fixedFrom
     } else {
       guard let found = from(&self) else { return nil }
       base = found
     }
     let quote: CurrencyCode
-    if let fixed = normalizer.fixedTo {
-      quote = fixed
+    if let fixedTo {
+      quote = fixedTo
     } else {
       guard let found = to(&self) else { return nil }
       quote = found
     }
     guard let value = date(&self) else { return nil }
     if case .day(let day) = value { return (base, quote, day, false) }
-    return (base, quote, normalizer.defaultDay, true)
+    return (base, quote, defaultDay, true)
   }
 
   // MARK: Currencies

@@ -31,6 +31,13 @@ struct CSVFastRecordReader: FastRecordReader {
   }
 
   @inline(__always)
+  func appendAnnotation(
+    _ conversion: TableConverter.Conversion, from converter: inout TableConverter, to output: inout ByteBuffer
+  ) {
+    converter.appendAnnotation(conversion, template: template, to: &output)
+  }
+
+  @inline(__always)
   func appendTail(of record: CSVRecordView, to output: inout ByteBuffer) {
     output.append(record.terminator)
   }

@@ -5,11 +5,13 @@ extension FieldKeyDecoder {
   @inline(__always)
   mutating func key(of record: CSVRecordView) -> Key? {
     guard let mapping = normalizer.mapping, record.fieldCount == normalizer.headerFieldCount else { return nil }
+    // The closures capture the fields' views, not the record (whose copies cost reference counting).
+    let (fromBytes, toBytes) = (record.field(mapping.from), record.field(mapping.to))
+    let dateBytes = mapping.date.map { record.field($0) }
     return key(
-      from: { $0.csvCurrency(record.field(mapping.from)) }, to: { $0.csvCurrency(record.field(mapping.to)) },
+      from: { $0.csvCurrency(fromBytes) }, to: { $0.csvCurrency(toBytes) },
       date: { decoder in
-        guard let dateField = mapping.date else { return .absent }
-        let bytes = record.field(dateField)
+        guard let bytes = dateBytes else { return .absent }
         return decoder.date(cacheKey: Self.cacheKey(padded: bytes), text: { Self.csvText(bytes) })
       })
   }

@@ -48,6 +48,13 @@ struct XMLFastRecordReader: FastRecordReader {
   }
 
   @inline(__always)
+  func appendAnnotation(
+    _ conversion: TableConverter.Conversion, from converter: inout TableConverter, to output: inout ByteBuffer
+  ) {
+    converter.appendAnnotation(conversion, template: template, to: &output)
+  }
+
+  @inline(__always)
   func appendTail(of record: Record, to output: inout ByteBuffer) {
     Self.appendTail(of: record.record, bytes: record.bytes, closing: closing, to: &output)
   }

@@ -65,10 +65,15 @@ struct JSONFastRecordReader: FastRecordReader {
     }
   }
 
-  var template: AnnotationTemplate {
-    @inline(__always) get {
+  @inline(__always)
+  func appendAnnotation(
+    _ conversion: TableConverter.Conversion, from converter: inout TableConverter, to output: inout ByteBuffer
+  ) {
+    if isCompact {
+      converter.appendAnnotation(conversion, template: compactTemplate, to: &output)
+    } else if let template = spaced?.template {
       // ``read(_:keys:amounts:)`` declined a spaced record without a template.
-      isCompact ? compactTemplate : spaced?.template ?? compactTemplate
+      converter.appendAnnotation(conversion, template: template, to: &output)
     }
   }
 

@@ -5,9 +5,9 @@ import Testing
 
 @testable import FXBatch
 
-/// The per-record fast path (``CSVFastPass``: in-place records, cached fields, ``TableConverter``) must give
-/// byte for byte the output, counts and reconciliation of the general path, which it leaves every case it does
-/// not handle to.
+/// The per-record fast path (``CSVFastRecordReader`` in ``FastRecordLoop``: in-place records, cached fields,
+/// ``TableConverter``) must give byte for byte the output, counts and reconciliation of the general path, which
+/// it leaves every case it does not handle to.
 @Suite("CSV fast path = general path", .tags(.sanitized))
 struct CSVFastPathTests {
   /// A seeded file mixing what the fast path converts with what it must leave alone: errors of every kind,

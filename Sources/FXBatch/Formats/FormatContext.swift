@@ -19,7 +19,7 @@ struct FormatContext {
   /// The day records without a date use: `--date`, else the newest rate day, else today.
   let defaultDay: CalendarDay
   /// The general per-record rule every format's general path calls.
-  let recordConverter: RecordConverter
+  private(set) var recordConverter: RecordConverter
   /// Whether pass 1 may leave part of its reading to pass 2 (a provisional scan: CSV's parts, a workbook's
   /// sheet read in one pass), which checks it; `false` when nothing is converted (``BatchJob/plan()``), so pass 1
   /// reports every file's errors.
@@ -47,10 +47,12 @@ struct FormatContext {
   }
 
   /// The same context under other options: a known document's (``JSONDocumentShape``), whose record choices
-  /// leave the rounding and everything else of the run as they are.
+  /// leave the rounding and everything else of the run as they are. Its amounts (several, ``XMLDocumentShape``'s
+  /// UBL totals, ``JSONDocumentShape``'s Stripe members) name the converter's amounts and the annotation.
   func with(options: BatchOptions) -> FormatContext {
     var copy = self
     copy.options = options
+    copy.recordConverter.amountNames = options.fieldNames.amountNames
     return copy
   }
 

@@ -6,7 +6,8 @@ extension XMLFormat {
   static func fieldLocator(_ options: BatchOptions, shaped: XMLScanDetails.Shaped? = nil) -> XMLFieldLocator {
     XMLFieldLocator(
       names: shaped?.fieldNames ?? options.fieldNames, fixedFrom: options.fixedFrom != nil,
-      fixedTo: options.fixedTo != nil, dateFallbacks: shaped?.dateFallbacks ?? [])
+      fixedTo: options.fixedTo != nil, dateFallbacks: shaped?.dateFallbacks ?? [],
+      amountsInFirstCurrency: shaped?.amountsInFirstCurrency ?? false)
   }
 
   /// Pass 1 over an XML document: checks it (well-formed, no DTD, an encoding fxbatch copies), finds its
@@ -27,7 +28,9 @@ extension XMLFormat {
     }
     let options = shape?.options ?? context.options
     let shaped = shape.map {
-      XMLScanDetails.Shaped(fieldNames: $0.options.fieldNames, dateFallbacks: $0.dateFallbacks, description: $0.description)
+      XMLScanDetails.Shaped(
+        fieldNames: $0.options.fieldNames, dateFallbacks: $0.dateFallbacks,
+        amountsInFirstCurrency: $0.amountsInFirstCurrency, description: $0.description)
     }
     var locator = fieldLocator(options, shaped: shaped)
     if let (role, error) = locator.pathError {
@@ -66,7 +69,9 @@ extension XMLFormat {
         let (fields, found) = locator.fields(of: record)
         located.merge(found) { earlier, _ in earlier }
         if options.decimalMark == nil, case .text(let text) = fields.amount { inference.add(text) }
-        for (index, amount) in fields.amounts.enumerated() where amount.amount != .absent {
+        // An amount whose path matches twice is there, but not one value: its records' `invalid_record`.
+        for (index, amount) in fields.amounts.enumerated()
+        where amount.amount != .absent || amount.problem?.code == .invalidRecord {
           amountsFound.insert(index)
           if options.decimalMark == nil, index > 0, case .text(let text) = amount.amount { inference.add(text) }
         }
@@ -220,6 +225,13 @@ extension XMLFormat {
     if let document = scan.xml?.document {
       return try convertXMLFast(
         scan, document: document, context: context, quotes: quotes, standardOutput: standardOutput)
+    }
+    // A known document's amounts (``XMLDocumentShape``) name the annotation and the reconciliation.
+    var context = context
+    if let shaped = scan.xml?.shaped {
+      var options = context.options
+      options.fieldNames = shaped.fieldNames
+      context = context.with(options: options)
     }
     let options = context.options
     let recordConverter = context.recordConverter

@@ -32,6 +32,9 @@ struct XMLDocumentShape: Sendable, Equatable {
   /// Whether an amount path after the first that matches several elements is read from the one in the first
   /// amount's currency (UBL's `TaxTotal`s, one in the document's currency and one in the tax currency).
   var amountsInFirstCurrency = false
+  /// Local names of fields that hold a currency code the document uses for something else than its amounts
+  /// (UBL's `TaxCurrencyCode`, the currency of a second `TaxTotal`): not a currency `--to` would pass over.
+  var otherCurrencyFields: [String] = []
 
   /// The shape of a document, from its root element; `nil` for a document fxbatch does not know.
   ///
@@ -56,7 +59,10 @@ struct XMLDocumentShape: Sendable, Equatable {
         name: "UBL \(kind)", recordElement: qualifiedName,
         amounts: [
           AmountField(path: "LegalMonetaryTotal/PayableAmount"), AmountField(path: "TaxTotal/TaxAmount"),
-        ], currencyAttribute: "currencyID", dates: ["IssueDate"], amountsInFirstCurrency: true)
+        ], currencyAttribute: "currencyID", dates: ["IssueDate"], amountsInFirstCurrency: true,
+        otherCurrencyFields: [
+          "TaxCurrencyCode", "PricingCurrencyCode", "PaymentCurrencyCode", "PaymentAlternativeCurrencyCode",
+        ])
     }
     return nil
   }

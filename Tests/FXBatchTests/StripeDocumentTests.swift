@@ -11,11 +11,11 @@ import Testing
 /// Rates (`rates.csv`): 2024-01-31 EUR/USD 2; 2024-02-01 EUR/USD 1.25, EUR/JPY 125.
 /// 1706812800 is 2024-02-01 18:40:00 UTC; 1706745599 the last second of 2024-01-31. A balance transaction's
 /// `amount`, `fee` and `net` convert at its one rate, each rounded once (half-up) to EUR cents:
-///   txn 1: 1250 usd at 1706812800 → 12.50 USD ÷ 1.25 = 10.00 EUR (2024-02-01); fee -67 → -0.536 → -0.54;
+///   txn 1: 1250 usd at 1706812800 → 12.50 USD ÷ 1.25 = 10.00 EUR (2024-02-01); fee 67 → 0.536 → 0.54;
 ///          net 1183 → 9.464 → 9.46
 ///   txn 2: -400 usd at 1706745599 → -4.00 USD ÷ 2 = -2.00 EUR (2024-01-31); fee 0 → 0.00; net -400 → -2.00
-///   txn 3: 1250 jpy at 1706812800 → 1250 JPY ÷ 125 = 10.00 EUR (JPY has no minor unit); fee -66 → -0.528 →
-///          -0.53; net 1184 → 9.472 → 9.47
+///   txn 3: 1250 jpy at 1706812800 → 1250 JPY ÷ 125 = 10.00 EUR (JPY has no minor unit); fee 66 → 0.528 →
+///          0.53; net 1184 → 9.472 → 9.47
 @Suite("Stripe documents")
 struct StripeDocumentTests {
   let cli: CLIRunner
@@ -24,7 +24,8 @@ struct StripeDocumentTests {
 
   static let rates = "date,base,quote,rate\n2024-01-31,EUR,USD,2\n2024-02-01,EUR,USD,1.25\n2024-02-01,EUR,JPY,125\n"
 
-  /// A balance transaction as Stripe's API reference writes one.
+  /// A balance transaction as Stripe's API reference writes one: a fee assessed is a positive integer, and
+  /// `net` is `amount - fee`.
   static func transaction(
     _ id: String, amount: Int, fee: Int, currency: String, created: Int, object: String = "balance_transaction"
   ) -> String {
@@ -40,7 +41,7 @@ struct StripeDocumentTests {
           "exchange_rate": null,
           "fee": \(fee),
           "fee_details": [],
-          "net": \(amount + fee),
+          "net": \(amount - fee),
           "reporting_category": "charge",
           "source": "ch_\(id)",
           "status": "available",
@@ -51,9 +52,9 @@ struct StripeDocumentTests {
 
   static func transactions(secondObject: String = "balance_transaction") -> [String] {
     [
-      transaction("1OaB2c", amount: 1250, fee: -67, currency: "usd", created: 1_706_812_800),
+      transaction("1OaB2c", amount: 1250, fee: 67, currency: "usd", created: 1_706_812_800),
       transaction("1OaB2d", amount: -400, fee: 0, currency: "usd", created: 1_706_745_599, object: secondObject),
-      transaction("1OaB2e", amount: 1250, fee: -66, currency: "jpy", created: 1_706_812_800),
+      transaction("1OaB2e", amount: 1250, fee: 66, currency: "jpy", created: 1_706_812_800),
     ]
   }
 
@@ -155,7 +156,7 @@ struct StripeDocumentTests {
     #expect(result.status == 0, "\(result.standardError)")
     #expect(
       Self.annotations(records) == [
-        "10.00/-0.54/9.46 2024-02-01 ok ", "-2.00/0.00/-2.00 2024-01-31 ok ", "10.00/-0.53/9.47 2024-02-01 ok ",
+        "10.00/0.54/9.46 2024-02-01 ok ", "-2.00/0.00/-2.00 2024-01-31 ok ", "10.00/0.53/9.47 2024-02-01 ok ",
       ])
     #expect(
       result.standardError.contains(
@@ -163,8 +164,8 @@ struct StripeDocumentTests {
           + "balance_transaction: amounts amount, fee, net, amounts in minor units, from-currency currency, date "
           + "created (unix seconds)]"),
       "\(result.standardError)")
-    // Each amount reconciled on its own: 10.00 - 2.00 + 10.00; -0.54 + 0.00 - 0.53; 9.46 - 2.00 + 9.47.
-    for (name, total) in [("amount", "18.00"), ("fee", "-1.07"), ("net", "16.93")] {
+    // Each amount reconciled on its own: 10.00 - 2.00 + 10.00; 0.54 + 0.00 + 0.53; 9.46 - 2.00 + 9.47.
+    for (name, total) in [("amount", "18.00"), ("fee", "1.07"), ("net", "16.93")] {
       #expect(
         result.standardError.contains(
           "reconciliation EUR fx_converted_\(name), 3 records: sum of rounded amounts \(total), exact sum rounded once "),
@@ -173,7 +174,7 @@ struct StripeDocumentTests {
     // The members come in the shape's order, after the record's own, each on its line as the record writes them.
     #expect(
       result.standardOutput.contains(
-        "\"fx_rate\": \"0.8\",\n      \"fx_converted_amount\": \"10.00\",\n      \"fx_converted_fee\": \"-0.54\",\n"
+        "\"fx_rate\": \"0.8\",\n      \"fx_converted_amount\": \"10.00\",\n      \"fx_converted_fee\": \"0.54\",\n"
           + "      \"fx_converted_net\": \"9.46\",\n      \"fx_currency\": \"EUR\""))
   }
 
@@ -182,7 +183,7 @@ struct StripeDocumentTests {
     #expect(result.status == 0, "\(result.standardError)")
     #expect(
       Self.annotations(records) == [
-        "10.00/-0.54/9.46 2024-02-01 ok ", "-2.00/0.00/-2.00 2024-01-31 ok ", "10.00/-0.53/9.47 2024-02-01 ok ",
+        "10.00/0.54/9.46 2024-02-01 ok ", "-2.00/0.00/-2.00 2024-01-31 ok ", "10.00/0.53/9.47 2024-02-01 ok ",
       ])
     #expect(
       result.standardError.contains(
@@ -201,10 +202,10 @@ struct StripeDocumentTests {
     let document = lines ? "Stripe balance_transaction objects" : "Stripe list of balance_transaction"
     #expect(
       Self.annotations(records) == [
-        "10.00/-0.54/9.46 2024-02-01 ok ",
+        "10.00/0.54/9.46 2024-02-01 ok ",
         "//  error invalid_record: the record is a \"charge\", not a \"balance_transaction\" as the \(document) says; "
           + "fxbatch reads a record by its own type's members only",
-        "10.00/-0.53/9.47 2024-02-01 ok ",
+        "10.00/0.53/9.47 2024-02-01 ok ",
       ])
   }
 
@@ -249,11 +250,11 @@ struct StripeDocumentTests {
   @Test func optionsOverrideTheShape() throws {
     let (major, majorRecords) = try run("balance.json", Self.list(), ["--amount-unit", "major"])
     #expect(major.status == 0, "\(major.standardError)")
-    // 1250 USD ÷ 1.25 = 1000.00, fee -67 → -53.60, net 1183 → 946.40; -400 USD ÷ 2 = -200.00; 1250 JPY ÷ 125 =
-    // 10.00, fee -66 → -0.528 → -0.53, net 1184 → 9.472 → 9.47.
+    // 1250 USD ÷ 1.25 = 1000.00, fee 67 → 53.60, net 1183 → 946.40; -400 USD ÷ 2 = -200.00; 1250 JPY ÷ 125 =
+    // 10.00, fee 66 → 0.528 → 0.53, net 1184 → 9.472 → 9.47.
     #expect(
       Self.annotations(majorRecords).map { $0.split(separator: " ").first ?? "" } == [
-        "1000.00/-53.60/946.40", "-200.00/0.00/-200.00", "10.00/-0.53/9.47",
+        "1000.00/53.60/946.40", "-200.00/0.00/-200.00", "10.00/0.53/9.47",
       ])
     #expect(
       major.standardError.contains("recognized Stripe list of balance_transaction: amounts amount, fee, net, from-currency"))
@@ -275,10 +276,10 @@ struct StripeDocumentTests {
 
     let (fixed, fixedRecords) = try run("balance.json", Self.list(), ["--from", "USD", "--override-currency-fields"])
     #expect(fixed.status == 0, "\(fixed.standardError)")
-    // JPY 1250 read as USD cents: 12.50 USD ÷ 1.25 = 10.00, fee -0.66 → -0.528 → -0.53, net 11.84 → 9.472 → 9.47.
+    // JPY 1250 read as USD cents: 12.50 USD ÷ 1.25 = 10.00, fee 0.66 → 0.528 → 0.53, net 11.84 → 9.472 → 9.47.
     #expect(
       Self.annotations(fixedRecords).map { $0.split(separator: " ").first ?? "" } == [
-        "10.00/-0.54/9.46", "-2.00/0.00/-2.00", "10.00/-0.53/9.47",
+        "10.00/0.54/9.46", "-2.00/0.00/-2.00", "10.00/0.53/9.47",
       ])
 
     // Every choice spelled out: the shape only checks each record's type.
@@ -338,13 +339,13 @@ struct StripeDocumentTests {
   /// A `null` amount (a member Stripe leaves null in some records) fails its record, naming the member; the
   /// others convert: why the shape leaves nullable members out.
   @Test func aNullAmountFailsItsRecord() throws {
-    let list = Self.list().replacingOccurrences(of: #""fee": -67"#, with: #""fee": null"#)
+    let list = Self.list().replacingOccurrences(of: #""fee": 67"#, with: #""fee": null"#)
     let (result, records) = try run("balance.json", list)
     #expect(result.status == 1, "\(result.standardError)")
     #expect(
       Self.annotations(records) == [
         "//  error missing_field: fee: the amount is null", "-2.00/0.00/-2.00 2024-01-31 ok ",
-        "10.00/-0.53/9.47 2024-02-01 ok ",
+        "10.00/0.53/9.47 2024-02-01 ok ",
       ])
   }
 }

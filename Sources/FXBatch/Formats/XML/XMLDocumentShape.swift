@@ -143,6 +143,7 @@ struct XMLDocumentShape: Sendable, Equatable {
       fallbacks = Array(dates.dropFirst())
       chose.append("date " + dates.joined(separator: " else "))
     }
-    return (shaped, fallbacks, inFirstCurrency, "recognized \(name)" + (chose.isEmpty ? "" : ": " + chose.joined(separator: ", ")))
+    let description = "recognized \(name)" + (chose.isEmpty ? "" : ": " + chose.joined(separator: ", "))
+    return (shaped, fallbacks, inFirstCurrency, description)
   }
 }

@@ -348,4 +348,33 @@ struct StripeDocumentTests {
         "10.00/0.53/9.47 2024-02-01 ok ",
       ])
   }
+
+  /// Under a period rule pass 1 gathers keys at the byte level for one amount (``FormatContext/passOneKeys``);
+  /// the shape's three amounts take the general path instead, and convert at the month's average, here of
+  /// rates the same every day (EUR/USD 2 in January, 1.25 in February; EUR/JPY 125), so the values are the spot
+  /// ones above, dated by month.
+  @Test(arguments: [false, true])
+  func aPeriodRuleConvertsEveryAmount(lines: Bool) throws {
+    var rates = "date,base,quote,rate\n"
+    for day in 1...31 { rates += String(format: "2024-01-%02d,EUR,USD,2\n", day) }
+    for day in 1...29 { rates += String(format: "2024-02-%02d,EUR,USD,1.25\n2024-02-%02d,EUR,JPY,125\n", day, day) }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("rates.csv", rates)
+    let name = lines ? "balance.jsonl" : "balance.json"
+    try directory.write(name, lines ? try Self.lines() : Self.list())
+    let result = try cli.run(
+      ["convert", "--to", "EUR", "--rates", "rates.csv", "--rate-kind", "average", "--period", "month", "-o", "-", name],
+      in: directory.url)
+    #expect(result.status == 0, "\(result.standardError)")
+    let output = result.standardOutput
+    let records: [Any] =
+      lines
+      ? output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) }
+      : ((try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any])?["data"] as? [Any] ?? []
+    #expect(
+      Self.annotations(records.compactMap { $0 as? [String: Any] }) == [
+        "10.00/0.54/9.46 2024-02 ok ", "-2.00/0.00/-2.00 2024-01 ok ", "10.00/0.53/9.47 2024-02 ok ",
+      ])
+  }
 }

@@ -74,7 +74,7 @@ struct XMLDocumentShapeTests {
     #expect(
       try #require(shape.apply(to: options)).description
         == "recognized UBL Invoice: amounts LegalMonetaryTotal/PayableAmount and TaxTotal/TaxAmount (of several, the one "
-        + "in that currency), date IssueDate")
+        + "in LegalMonetaryTotal/PayableAmount's @currencyID), date IssueDate")
     options.fixedFrom = nil
     options.fieldNames = FieldNames(amounts: [AmountField(path: "LegalMonetaryTotal/TaxExclusiveAmount")])
     let overridden = try #require(shape.apply(to: options))

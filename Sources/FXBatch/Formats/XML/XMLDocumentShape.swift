@@ -134,7 +134,9 @@ struct XMLDocumentShape: Sendable, Equatable {
         chose.append(
           "amounts " + amounts.map(\.path).joined(separator: " and ")
             + (withCurrency ? ", from-currency \(amounts[0].path)/@\(currencyAttribute)" : "")
-            + (amountsInFirstCurrency ? " (of several, the one in that currency)" : ""))
+            + (amountsInFirstCurrency
+              ? " (of several, the one in " + (withCurrency ? "that currency)" : "\(amounts[0].path)'s @\(currencyAttribute))")
+              : ""))
       }
     }
     var fallbacks: [String] = []

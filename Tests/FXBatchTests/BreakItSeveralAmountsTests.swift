@@ -195,4 +195,51 @@ struct BreakItSeveralAmountsTests {
     // A299: 299.25 × 0.8 = 239.40; A1: 1.25 × 0.8 = 1.00.
     #expect(lines.allSatisfy { $0.contains(#""fx_converted_A1":"1.00""#) && $0.contains(#""fx_converted_A299":"239.40""#) })
   }
+
+  // MARK: - report merge of parts that converted other amounts
+
+  /// `report merge` of a part converted with `--amount-field Gross` and one with `Gross,Fee,Net` listed the
+  /// one amount's total beside the three amounts' as one run's (and two parts of `Gross,Fee` and `Gross,Fee,Net`
+  /// reconciled Net over half the records): the parts ran with other options, refused as other rates are. Parts
+  /// of the same amounts still merge: Gross 100.00 and 10.00 USD × 0.8 → 80.00 + 8.00 = 88.00 per part.
+  @Test func mergingPartsOfOtherAmountsIsRefused() throws {
+    let cli = try CLIRunner()
+    let directory = try Self.directory(
+      "a.csv",
+      """
+      Date,Currency,Gross,Fee,Net
+      2024-03-01,USD,100.00,-3.20,96.80
+      2024-03-01,USD,10.00,-0.35,9.65
+
+      """)
+    defer { directory.remove() }
+    try directory.write("b.csv", try directory.read("a.csv"))
+    func convert(_ file: String, _ fields: String, _ report: String) throws {
+      let result = try cli.run(
+        ["convert", "--to", "EUR", "--rates", "rates.csv", "--amount-field", fields, file, "-o", "out-" + report + ".csv",
+         "--report", report],
+        in: directory.url)
+      #expect(result.status == 0, "\(result.standardError)")
+    }
+    try convert("a.csv", "Gross", "one.json")
+    try convert("b.csv", "Gross,Fee,Net", "three.json")
+    try convert("a.csv", "Gross,Fee", "two.json")
+    try convert("a.csv", "Gross,Fee,Net", "three-a.json")
+    let mixed = try cli.run(["report", "merge", "one.json", "three.json", "-o", "total.json"], in: directory.url)
+    #expect(mixed.status != 0)
+    #expect(
+      mixed.standardError.contains(
+        "three.json: its amounts (fx_converted_Fee, fx_converted_Gross, fx_converted_Net) differ from one.json's (fx_converted)"
+      ), "\(mixed.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("total.json").path))
+    let twoAndThree = try cli.run(["report", "merge", "two.json", "three.json", "-o", "total.json"], in: directory.url)
+    #expect(twoAndThree.status != 0)
+    #expect(twoAndThree.standardError.contains("its amounts"), "\(twoAndThree.standardError)")
+    let same = try cli.run(["report", "merge", "three-a.json", "three.json", "-o", "total.json"], in: directory.url)
+    #expect(same.status == 0, "\(same.standardError)")
+    let total = try JSONDecoder().decode(RunReport.self, from: Data(try directory.read("total.json").utf8))
+    #expect(total.reconciliation.map(\.amount) == ["Gross", "Fee", "Net"])
+    #expect(total.reconciliation.first?.roundedRecordsTotal == "176.00")
+    #expect(total.reconciliation.allSatisfy { $0.records == 4 })
+  }
 }

@@ -9,7 +9,7 @@ import Testing
 /// Lines and XML, in one part and in parts: byte for byte what the general rules write for the same answers,
 /// with the same counts and reconciliation, for messy records (errors, fallbacks, legacy currencies, undated
 /// records, requests the service answers with "not found").
-@Suite("Answered quotes: fast path = general path")
+@Suite("Answered quotes: fast path = general path", .tags(.sanitized))
 struct AnsweredQuotesDifferentialTests {
   typealias Format = TableSourceDifferentialTests.Format
 

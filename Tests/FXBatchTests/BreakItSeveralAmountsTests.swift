@@ -106,9 +106,10 @@ struct BreakItSeveralAmountsTests {
     let elapsed = try Self.seconds { fields = try AmountField.parse(text) }
     #expect(fields.count == 10_000)
     #expect(elapsed < 5, "\(elapsed) s")
-    #expect(throws: AmountFieldError.sameName("A17", paths: ["A17", "A17"])) {
-      try AmountField.parse(text + ",A17")
+    #expect(throws: AmountFieldError.sameName("A17", paths: ["A17", "x.A17"])) {
+      try AmountField.parse(text + ",x.A17")
     }
+    #expect(throws: AmountFieldError.samePath("A17")) { try AmountField.parse(text + ",A17") }
   }
 
   /// 4,000 amounts over a header of 4,000 columns are found in linear time (each amount's column was found by

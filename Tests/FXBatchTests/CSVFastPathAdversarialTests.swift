@@ -6,7 +6,7 @@ import Testing
 
 /// Adversarial probes: the per-record fast path (with and without parts) must give the general path's bytes,
 /// counts, report and reconciliation on any input, and leave no part files behind.
-@Suite("CSV fast path, adversarial", .serialized)
+@Suite("CSV fast path, adversarial", .serialized, .tags(.sanitized))
 struct CSVFastPathAdversarialTests {
   struct Outcome: Equatable {
     let output: Data?
@@ -167,7 +167,7 @@ struct CSVFastPathAdversarialTests {
     }
   }
 
-  @Test func exactHalfCentTies() throws {
+  @Test(.tags(.notSanitized)) func exactHalfCentTies() throws {
     // EUR->USD at 1.0956 (2024-01-05): amounts a with a × 10956 ending in 5000 are exact half cents.
     var text = "date,amount,from,to\n"
     for cents in stride(from: 1, to: 4000, by: 1) {
@@ -255,7 +255,7 @@ struct CSVFastPathAdversarialTests {
   }
 
   /// Rates files: identifiers that need quoting, inverted pairs, direct non-EUR pairs, long rate texts.
-  @Test func ratesFiles() throws {
+  @Test(.tags(.notSanitized)) func ratesFiles() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let tables: [(String, String)] = [
@@ -404,7 +404,7 @@ struct CSVFastPathAdversarialTests {
 
   /// Random `date,base,quote,rate` tables (rates of 1 to 19 significant digits at scales 0 to 24, pairs either
   /// way round, missing days) and random plain amounts: the fast path's 64/128-bit arithmetic and rate text.
-  @Test(arguments: 0..<3)
+  @Test(.tags(.notSanitized), arguments: 0..<3)
   func randomRatesFiles(batch: Int) throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -3,7 +3,7 @@ import Testing
 
 @testable import FXBatch
 
-@Suite("CSVReader")
+@Suite("CSVReader", .tags(.sanitized))
 struct CSVReaderTests {
   /// What a reader made of a whole file.
   struct ReadResult {

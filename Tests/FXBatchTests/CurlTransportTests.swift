@@ -6,7 +6,7 @@ import Testing
 
 /// The libcurl transport on its own, against the loopback server: answers, limits, redirects, timeouts,
 /// connection reuse and the bound on transfers at once.
-@Suite("CurlTransport")
+@Suite("CurlTransport", .tags(.sanitized))
 struct CurlTransportTests {
   /// One GET, waited for.
   static func get(_ url: URL, on transport: CurlTransport) -> Result<HTTPResponse, TransportError> {

@@ -101,12 +101,25 @@ import Testing
     #expect(readme.contains(#""fx_converted": "152.51", "fx_currency": "EUR", "fx_rate_date": "2024-06-03""#))
     // 180000 JPY ÷ 162.85 × 1.0903 (EUR/JPY, EUR/USD 2024-10-15) = 1205.1206… → 1205.12 USD
     #expect(readme.contains(#"converted="1205.12" currency="USD" rate-date="2024-10-15""#))
-    // 1250 US cents = 12.50 USD ÷ 1.0814 (EUR/USD 2024-02-01; 1706812800 is 2024-02-01 18:40 UTC) = 11.5590… → 11.56
-    #expect(readme.contains(#""fx_converted": "11.56", "fx_currency": "EUR", "fx_rate_date": "2024-02-01""#))
-    // 5000 JPY (no minor unit) ÷ 159.58 (EUR/JPY Friday 2024-02-02; 1706986799 is Saturday 18:59:59 UTC) = 31.3322… → 31.33
-    #expect(readme.contains(#""fx_converted": "31.33", "fx_currency": "EUR", "fx_rate_date": "2024-02-02""#))
-    // -2599 pence = -25.99 GBP ÷ 0.85263 (EUR/GBP 2024-02-02; 1707091199 is Sunday 2024-02-04 23:59:59 UTC) = -30.4821… → -30.48
-    #expect(readme.contains(#""fx_converted": "-30.48", "fx_currency": "EUR", "fx_rate_date": "2024-02-02""#))
+    // Stripe's amount, fee and net, each at the record's one rate:
+    // 1250, 67, 1183 US cents = 12.50, 0.67, 11.83 USD ÷ 1.0814 (EUR/USD 2024-02-01; 1706812800 is 2024-02-01
+    // 18:40 UTC) = 11.5590…, 0.6195…, 10.9395… → 11.56, 0.62, 10.94
+    #expect(
+      readme.contains(
+        #""fx_converted_amount": "11.56", "fx_converted_fee": "0.62", "fx_converted_net": "10.94", "fx_currency": "EUR", "fx_rate_date": "2024-02-01""#
+      ))
+    // 5000, 180, 4820 JPY (no minor unit) ÷ 159.58 (EUR/JPY Friday 2024-02-02; 1706986799 is Saturday 18:59:59
+    // UTC) = 31.3322…, 1.1279…, 30.2042… → 31.33, 1.13, 30.20
+    #expect(
+      readme.contains(
+        #""fx_converted_amount": "31.33", "fx_converted_fee": "1.13", "fx_converted_net": "30.20", "fx_currency": "EUR", "fx_rate_date": "2024-02-02""#
+      ))
+    // -2599, 0, -2599 pence = -25.99, 0, -25.99 GBP ÷ 0.85263 (EUR/GBP 2024-02-02; 1707091199 is Sunday
+    // 2024-02-04 23:59:59 UTC) = -30.4821… → -30.48, 0.00, -30.48
+    #expect(
+      readme.contains(
+        #""fx_converted_amount": "-30.48", "fx_converted_fee": "0.00", "fx_converted_net": "-30.48", "fx_currency": "EUR", "fx_rate_date": "2024-02-02""#
+      ))
     // Several amounts, each ÷ the record's one rate: 100.00, -3.79, 96.21 USD ÷ 1.0813 (EUR/USD 2024-03-01) =
     // 92.4812…, -3.5050…, 88.9762… → 92.48, -3.51, 88.98; 45.00, -1.65, 43.35 GBP ÷ 0.85583 (2024-03-04) = 52.5805…,
     // -1.9279…, 50.6526… → 52.58, -1.93, 50.65; -20.00, 0.59, -19.41 USD ÷ 1.0849 (2024-03-05) = -18.4348…, 0.5438…,

@@ -18,11 +18,12 @@ struct EndToEndXMLDocumentTests {
   static let invoices = ["INV-1001.xml", "INV-1002.xml", "INV-1003.xml"]
   static let notification = "camt054-notification.xml"
   static let creditNote = "ubl-creditnote-CN-2001.xml"
+  static let taxCurrencyInvoice = "ubl-invoice-tax-currency.xml"
 
   /// A temporary directory with the statement and the invoices.
   static func directory() throws -> TemporaryDirectory {
     let directory = try TemporaryDirectory()
-    for name in [statement, notification, creditNote] {
+    for name in [statement, notification, creditNote, taxCurrencyInvoice] {
       try directory.write(try Fixture.bytes("xml/documents", name), named: name)
     }
     for name in invoices { try directory.write(try Fixture.bytes("xml/documents/ubl-invoices", name), named: name) }
@@ -259,9 +260,13 @@ struct EndToEndXMLDocumentTests {
     #expect(result.standardError.contains("recognized ISO 20022 camt.053.001.08: amount Amt and its @Ccy]"))
   }
 
-  // UBL invoices and a credit note, one record per file, without options: the values above, and
-  // CN-2001: 119.00 EUR on 2024-03-15 × 1.0892 = 129.6148 → 129.61. An output renamed and converted again is
-  // refused: its root ends with an fx element.
+  // UBL invoices and a credit note, one record per file, without options: each converts its PayableAmount and
+  // its TaxAmount at its one rate, each rounded once (half-up) to cents:
+  //  INV-1001: 1190.00 and 190.00 EUR × 1.0925 = 1300.075 → 1300.08 and 207.575 → 207.58
+  //  INV-1002: 600.00 and 100.00 GBP × 1.0892 / 0.8541 = 765.156… → 765.16 and 127.526… → 127.53
+  //  INV-1003: 238.00 and 38.00 EUR × 1.0892 (Friday's) = 259.2296 → 259.23 and 41.3896 → 41.39
+  //  CN-2001: 119.00 and 19.00 EUR on 2024-03-15 × 1.0892 = 129.6148 → 129.61 and 20.6948 → 20.69
+  // An output renamed and converted again is refused: its root ends with an fx element.
   @Test func ublInvoicesAndCreditNotesConvertWithoutOptions() throws {
     let directory = try Self.directory()
     defer { directory.remove() }
@@ -271,13 +276,32 @@ struct EndToEndXMLDocumentTests {
     #expect(result.standardError.contains("4 files, 4 records: 3 ok, 1 fallback, 0 error"), "\(result.standardError)")
     #expect(
       result.standardError.contains(
-        "[XML, records <Invoice>, recognized UBL Invoice: amount LegalMonetaryTotal/PayableAmount and its "
-          + "@currencyID, date IssueDate]"))
+        "[XML, records <Invoice>, recognized UBL Invoice: amounts LegalMonetaryTotal/PayableAmount and "
+          + "TaxTotal/TaxAmount, from-currency LegalMonetaryTotal/PayableAmount/@currencyID (of several, the one in "
+          + "that currency), date IssueDate]"), "\(result.standardError)")
+    #expect(result.standardError.contains("[XML, records <CreditNote>, recognized UBL CreditNote: amounts "))
+    let expected = [
+      #"<fx rate="1.0925" converted-PayableAmount="1300.08" converted-TaxAmount="207.58" currency="USD" rate-date="2024-03-14" source="ecb-embedded EUR/USD=1.0925" status="ok" error=""/>"#,
+      #"<fx rate="1.275260508" converted-PayableAmount="765.16" converted-TaxAmount="127.53" currency="USD" rate-date="2024-03-15" source="ecb-embedded EUR/GBP=0.8541 EUR/USD=1.0892" status="ok" error=""/>"#,
+      #"<fx rate="1.0892" converted-PayableAmount="259.23" converted-TaxAmount="41.39" currency="USD" rate-date="2024-03-15" source="ecb-embedded EUR/USD=1.0892" status="fallback" error=""/>"#,
+    ]
+    for (name, annotation) in zip(Self.invoices, expected) {
+      let converted = name.replacingOccurrences(of: ".xml", with: ".converted.xml")
+      let text = try String(contentsOf: directory.url.appendingPathComponent(converted), encoding: .utf8)
+      #expect(Self.annotations(text) == [annotation], "\(name)")
+    }
+    // Each amount reconciled on its own over the four files.
+    #expect(
+      result.standardError.contains(
+        "reconciliation USD fx_converted_PayableAmount, 4 records: sum of rounded amounts 2454.08"),
+      "\(result.standardError)")
+    #expect(
+      result.standardError.contains("reconciliation USD fx_converted_TaxAmount, 4 records: sum of rounded amounts 397.19"))
     let credit = try String(
       contentsOf: directory.url.appendingPathComponent("ubl-creditnote-CN-2001.converted.xml"), encoding: .utf8)
     #expect(
       Self.annotations(credit) == [
-        #"<fx rate="1.0892" converted="129.61" currency="USD" rate-date="2024-03-15" source="ecb-embedded EUR/USD=1.0892" status="ok" error=""/>"#
+        #"<fx rate="1.0892" converted-PayableAmount="129.61" converted-TaxAmount="20.69" currency="USD" rate-date="2024-03-15" source="ecb-embedded EUR/USD=1.0892" status="ok" error=""/>"#
       ])
     try FileManager.default.moveItem(
       at: directory.url.appendingPathComponent("ubl-creditnote-CN-2001.converted.xml"),
@@ -285,5 +309,102 @@ struct EndToEndXMLDocumentTests {
     let again = try cli.run(["convert", "--to", "USD", "again.xml"], in: directory.url)
     #expect(again.status == 2)
     #expect(again.standardError.contains("again.xml:4:1: error: the file is already annotated by fxbatch"))
+  }
+
+  // An EN 16931 invoice with a tax currency (TaxCurrencyCode SEK) has two TaxTotals: one in SEK (written first
+  // here) and one in EUR, the document's currency. The shape reads the one in PayableAmount's currency:
+  //  INV-1004: 1250.00 and 250.00 EUR on 2024-03-14 × 1.0925 = 1365.625 → 1365.63 and 273.125 → 273.13 (half-up).
+  // TaxCurrencyCode is not a to-currency that --to would pass over. Both TaxTotals in EUR: which is the tax is
+  // not said, so the record is invalid_record. The same paths given with --amount-field are the user's own: a
+  // path matching twice is invalid_record, no currency rule.
+  @Test func ublTaxTotalInThePayableCurrency() throws {
+    let directory = try Self.directory()
+    defer { directory.remove() }
+    let result = try cli.run(["convert", "--to", "USD", "-o", "-", Self.taxCurrencyInvoice], in: directory.url)
+    #expect(result.status == 0, "\(result.standardError)")
+    #expect(
+      Self.annotations(result.standardOutput) == [
+        #"<fx rate="1.0925" converted-PayableAmount="1365.63" converted-TaxAmount="273.13" currency="USD" rate-date="2024-03-14" source="ecb-embedded EUR/USD=1.0925" status="ok" error=""/>"#
+      ])
+
+    let text = try String(contentsOf: directory.url.appendingPathComponent(Self.taxCurrencyInvoice), encoding: .utf8)
+    try directory.write(text.replacingOccurrences(of: #""SEK">2850.00"#, with: #""EUR">2850.00"#), named: "both-eur.xml")
+    let ambiguous = try cli.run(["convert", "--to", "USD", "-o", "-", "both-eur.xml"], in: directory.url)
+    #expect(ambiguous.status == 1, "\(ambiguous.standardError)")
+    #expect(
+      Self.annotations(ambiguous.standardOutput) == [
+        #"<fx rate="" converted-PayableAmount="" converted-TaxAmount="" currency="" rate-date="" source="" status="error" error="invalid_record: TaxAmount: &quot;TaxTotal/TaxAmount&quot; matches 2 elements in the record and 2 are in the currency of &quot;LegalMonetaryTotal/PayableAmount&quot; (EUR); fxbatch does not pick one"/>"#
+      ])
+    let subtotal = #"250.00</cbc:TaxAmount>\#n\#t\#t<cac:TaxSubtotal>"#
+    let inGBP = text.replacingOccurrences(of: #""EUR">"# + subtotal, with: #""GBP">"# + subtotal)
+    #expect(inGBP != text)
+    try directory.write(inGBP, named: "none-eur.xml")
+    let none = try cli.run(["convert", "--to", "USD", "-o", "-", "none-eur.xml"], in: directory.url)
+    #expect(
+      none.standardOutput.contains("matches 2 elements in the record and none is in the currency of"),
+      "\(none.standardOutput)")
+
+    let given = try cli.run(
+      [
+        "convert", "--to", "USD", "-o", "-", "--amount-field", "LegalMonetaryTotal/PayableAmount,TaxTotal/TaxAmount",
+        Self.taxCurrencyInvoice,
+      ], in: directory.url)
+    #expect(given.status == 1, "\(given.standardError)")
+    #expect(
+      Self.annotations(given.standardOutput).first?.contains(
+        "invalid_record: TaxAmount: &quot;TaxTotal/TaxAmount&quot; matches 2 elements in the record; fxbatch does not pick one")
+        == true, "\(given.standardOutput)")
+  }
+
+  // --amount-field replaces the shape's whole list: the payable amount alone is fx_converted; three amounts
+  // including TaxExclusiveAmount (1000.00 EUR × 1.0925 = 1092.50) are converted-NAME each.
+  @Test func amountFieldReplacesTheUBLShapesAmounts() throws {
+    let directory = try Self.directory()
+    defer { directory.remove() }
+    let one = try cli.run(
+      ["convert", "--to", "USD", "-o", "-", "--amount-field", "LegalMonetaryTotal/PayableAmount", "INV-1001.xml"],
+      in: directory.url)
+    #expect(one.status == 0, "\(one.standardError)")
+    #expect(
+      Self.annotations(one.standardOutput).first?.hasPrefix(#"<fx rate="1.0925" converted="1300.08" currency="USD""#)
+        == true)
+    #expect(one.standardError.contains("[XML, records <Invoice>, recognized UBL Invoice: date IssueDate]"))
+    let three = try cli.run(
+      [
+        "convert", "--to", "USD", "-o", "-", "--amount-field",
+        "LegalMonetaryTotal/PayableAmount,TaxTotal/TaxAmount,net=LegalMonetaryTotal/TaxExclusiveAmount", "INV-1001.xml",
+      ], in: directory.url)
+    #expect(three.status == 0, "\(three.standardError)")
+    let threeAmounts =
+      #"<fx rate="1.0925" converted-PayableAmount="1300.08" converted-TaxAmount="207.58" converted-net="1092.50" "#
+    #expect(
+      Self.annotations(three.standardOutput).first?.hasPrefix(threeAmounts + #"currency="USD""#) == true,
+      "\(three.standardOutput)")
+  }
+
+  // An invoice without TaxTotal (UBL 2.1 allows it, EN 16931 does not): the shape's TaxTotal/TaxAmount is in no
+  // record, a file error whose hint gives the --amount-field that converts what the document has.
+  @Test func ublInvoiceWithoutTaxTotalIsAFileErrorWithTheFix() throws {
+    let directory = try Self.directory()
+    defer { directory.remove() }
+    let text = try String(contentsOf: directory.url.appendingPathComponent("INV-1001.xml"), encoding: .utf8)
+    let start = try #require(text.range(of: "\t<cac:TaxTotal>"))
+    let end = try #require(text.range(of: "</cac:TaxTotal>\n"))
+    var untaxed = text
+    untaxed.removeSubrange(start.lowerBound..<end.upperBound)
+    try directory.write(untaxed, named: "untaxed.xml")
+    let result = try cli.run(["convert", "--to", "USD", "-o", "-", "untaxed.xml"], in: directory.url)
+    #expect(result.status == 2, "\(result.standardError)")
+    #expect(
+      result.standardError.contains(
+        #"untaxed.xml:4:1: error: --amount-field "TaxTotal/TaxAmount": no record has such a field"#))
+    #expect(
+      result.standardError.contains(
+        "hint: the recognized UBL Invoice converts these amounts; give --amount-field with the ones the document has, "
+          + "e.g. --amount-field LegalMonetaryTotal/PayableAmount"), "\(result.standardError)")
+    let fixed = try cli.run(
+      ["convert", "--to", "USD", "-o", "-", "--amount-field", "LegalMonetaryTotal/PayableAmount", "untaxed.xml"],
+      in: directory.url)
+    #expect(fixed.status == 0, "\(fixed.standardError)")
   }
 }

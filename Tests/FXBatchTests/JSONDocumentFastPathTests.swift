@@ -8,7 +8,7 @@ import Testing
 /// byte for byte the output and the report (counts, fields, decimal mark, reconciliation, file errors) of the
 /// general path (``JSONDocumentWalker``, ``JSONAnnotatingWriter``), in one pass and in parts; every record it
 /// does not handle goes through the general per-record code at its place, and it leaves no part files behind.
-@Suite("JSON document fast path = general path", .serialized)
+@Suite("JSON document fast path = general path", .serialized, .tags(.sanitized))
 struct JSONDocumentFastPathTests {
   typealias Random = JSONLinesFastPathTests.Random
   typealias Outcome = CSVFastPathAdversarialTests.Outcome

@@ -4,11 +4,11 @@ import Testing
 
 @testable import FXBatch
 
-/// The JSON Lines fast path (``JSONRecordFastPass``: lines in place, flat objects, shapes resolved once,
-/// ``TableConverter``) must give byte for byte the output and the report (counts, fields, decimal mark,
+/// The JSON Lines fast path (``JSONFastRecordReader`` in ``FastRecordLoop``: lines in place, flat objects,
+/// shapes resolved once, ``TableConverter``) must give byte for byte the output and the report (counts, fields, decimal mark,
 /// reconciliation, file errors) of the general path, in one pass and in parts; it leaves every line it does
 /// not handle to the general path, and leave no part files behind.
-@Suite("JSON Lines fast path = general path", .serialized)
+@Suite("JSON Lines fast path = general path", .serialized, .tags(.sanitized))
 struct JSONLinesFastPathTests {
   /// A seeded pseudo-random source (a 64-bit LCG).
   struct Random {

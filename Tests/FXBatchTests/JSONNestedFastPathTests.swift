@@ -11,7 +11,7 @@ import Testing
 /// an array or into a string, a member twice, an object that is not a money object). This suite holds the
 /// generators and the direct checks; the differential runs are in the JSON Lines and JSON document fast-path
 /// suites (the extensions below).
-@Suite("JSON nested records and paths: fast path = general path")
+@Suite("JSON nested records and paths: fast path = general path", .tags(.sanitized))
 struct JSONNestedFastPathTests {
   typealias Random = JSONLinesFastPathTests.Random
 

@@ -26,6 +26,7 @@ struct LayeringTests {
     "Conversion",  // the converter, quote book, reconciliation, annotation columns and templates
     "Output",  // the run report
     "Zip",  // zip packages through libzip: entries as streams within limits, hostile packages refused, writing
+    "Engine",  // the per-record fast loop every format's reader feeds (FastRecordLoop, FastRecordReader)
     "Formats",  // FileFormat, the registry, one folder per format, the readers they share (Shared/)
     "RepairedJSON",  // the lenient JSON parser
     "RateSources",  // the source registry, ECB history and feed, Frankfurter, calculator, rates files, lock files

@@ -7,7 +7,7 @@ import Testing
 
 /// The one parts runner: parts' outputs joined in order, findings in order, errors in part order, no temporary
 /// file left behind.
-@Suite("Parts runner")
+@Suite("Parts runner", .tags(.sanitized))
 struct PartsRunnerTests {
   struct PartFailed: Error, Equatable { let part: Int }
 

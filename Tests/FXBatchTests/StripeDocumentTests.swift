@@ -9,10 +9,13 @@ import Testing
 /// the general path (`FXBATCH_GENERAL_PATH=1`) alike. Records are written as Stripe's API reference shows them.
 ///
 /// Rates (`rates.csv`): 2024-01-31 EUR/USD 2; 2024-02-01 EUR/USD 1.25, EUR/JPY 125.
-/// 1706812800 is 2024-02-01 18:40:00 UTC; 1706745599 the last second of 2024-01-31.
-///   txn 1: 1250 usd at 1706812800 → 12.50 USD ÷ 1.25 = 10.00 EUR (2024-02-01)
-///   txn 2: -400 usd at 1706745599 → -4.00 USD ÷ 2 = -2.00 EUR (2024-01-31)
-///   txn 3: 1250 jpy at 1706812800 → 1250 JPY ÷ 125 = 10.00 EUR (JPY has no minor unit)
+/// 1706812800 is 2024-02-01 18:40:00 UTC; 1706745599 the last second of 2024-01-31. A balance transaction's
+/// `amount`, `fee` and `net` convert at its one rate, each rounded once (half-up) to EUR cents:
+///   txn 1: 1250 usd at 1706812800 → 12.50 USD ÷ 1.25 = 10.00 EUR (2024-02-01); fee 67 → 0.536 → 0.54;
+///          net 1183 → 9.464 → 9.46
+///   txn 2: -400 usd at 1706745599 → -4.00 USD ÷ 2 = -2.00 EUR (2024-01-31); fee 0 → 0.00; net -400 → -2.00
+///   txn 3: 1250 jpy at 1706812800 → 1250 JPY ÷ 125 = 10.00 EUR (JPY has no minor unit); fee 66 → 0.528 →
+///          0.53; net 1184 → 9.472 → 9.47
 @Suite("Stripe documents")
 struct StripeDocumentTests {
   let cli: CLIRunner
@@ -21,10 +24,11 @@ struct StripeDocumentTests {
 
   static let rates = "date,base,quote,rate\n2024-01-31,EUR,USD,2\n2024-02-01,EUR,USD,1.25\n2024-02-01,EUR,JPY,125\n"
 
-  /// A balance transaction as Stripe's API reference writes one.
-  static func transaction(_ id: String, amount: Int, currency: String, created: Int, object: String = "balance_transaction")
-    -> String
-  {
+  /// A balance transaction as Stripe's API reference writes one: a fee assessed is a positive integer, and
+  /// `net` is `amount - fee`.
+  static func transaction(
+    _ id: String, amount: Int, fee: Int, currency: String, created: Int, object: String = "balance_transaction"
+  ) -> String {
     """
     {
           "id": "txn_\(id)",
@@ -35,9 +39,9 @@ struct StripeDocumentTests {
           "currency": "\(currency)",
           "description": null,
           "exchange_rate": null,
-          "fee": 0,
+          "fee": \(fee),
           "fee_details": [],
-          "net": \(amount),
+          "net": \(amount - fee),
           "reporting_category": "charge",
           "source": "ch_\(id)",
           "status": "available",
@@ -48,9 +52,9 @@ struct StripeDocumentTests {
 
   static func transactions(secondObject: String = "balance_transaction") -> [String] {
     [
-      transaction("1OaB2c", amount: 1250, currency: "usd", created: 1_706_812_800),
-      transaction("1OaB2d", amount: -400, currency: "usd", created: 1_706_745_599, object: secondObject),
-      transaction("1OaB2e", amount: 1250, currency: "jpy", created: 1_706_812_800),
+      transaction("1OaB2c", amount: 1250, fee: 67, currency: "usd", created: 1_706_812_800),
+      transaction("1OaB2d", amount: -400, fee: 0, currency: "usd", created: 1_706_745_599, object: secondObject),
+      transaction("1OaB2e", amount: 1250, fee: 66, currency: "jpy", created: 1_706_812_800),
     ]
   }
 
@@ -103,9 +107,14 @@ struct StripeDocumentTests {
     return (results[0], records.compactMap { $0 as? [String: Any] })
   }
 
+  /// Each record's converted amounts (`fx_converted`, or `fx_converted_amount/fee/net` joined by `/`), rate
+  /// date, status and error.
   static func annotations(_ records: [[String: Any]]) -> [String] {
-    records.map {
-      [$0["fx_converted"], $0["fx_rate_date"], $0["fx_status"], $0["fx_error"]].map { ($0 as? String) ?? "?" }
+    records.map { record in
+      let names =
+        record["fx_converted"] != nil ? ["fx_converted"] : ["fx_converted_amount", "fx_converted_fee", "fx_converted_net"]
+      let converted = names.map { (record[$0] as? String) ?? "?" }.joined(separator: "/")
+      return ([converted] + [record["fx_rate_date"], record["fx_status"], record["fx_error"]].map { ($0 as? String) ?? "?" })
         .joined(separator: " ")
     }
   }
@@ -113,11 +122,18 @@ struct StripeDocumentTests {
   @Test func aListIsRecognized() {
     let shape = JSONDocumentShape.recognize(head: Array(Self.list().utf8), lines: false)
     #expect(shape?.name == "Stripe list of balance_transaction")
-    #expect(shape?.recordsPath == ["data"] && shape?.amounts == ["amount"] && shape?.date == "created")
-    // An invoice's amount is its total.
-    let invoice =
-      #"{"object": "list", "data": [{"id": "in_1", "object": "invoice", "total": 100, "currency": "eur", "created": 1}]}"#
-    #expect(JSONDocumentShape.recognize(head: Array(invoice.utf8), lines: false)?.amounts == ["total"])
+    #expect(shape?.recordsPath == ["data"] && shape?.amounts == ["amount", "fee", "net"] && shape?.date == "created")
+    // Each object's money members that Stripe documents as always integers (an invoice's nullable `tax` is not).
+    let expected = [
+      "balance_transaction": ["amount", "fee", "net"], "charge": ["amount", "amount_captured", "amount_refunded"],
+      "refund": ["amount"], "payout": ["amount"], "payment_intent": ["amount", "amount_received"],
+      "invoice": ["total", "amount_due", "amount_paid", "amount_remaining"],
+    ]
+    for (object, amounts) in expected {
+      let text = #"{"object": "list", "data": [{"id": "x_1", "object": "\#(object)", "currency": "eur", "created": 1}]}"#
+      #expect(JSONDocumentShape.recognize(head: Array(text.utf8), lines: false)?.amounts == amounts, "\(object)")
+    }
+    #expect(JSONDocumentShape.stripeObjects.count == expected.count)
     // Not Stripe: another list object, another record type, records elsewhere, no records.
     for text in [
       #"{"object": "search_result", "data": [{"object": "charge", "amount": 1}]}"#,
@@ -140,13 +156,26 @@ struct StripeDocumentTests {
     #expect(result.status == 0, "\(result.standardError)")
     #expect(
       Self.annotations(records) == [
-        "10.00 2024-02-01 ok ", "-2.00 2024-01-31 ok ", "10.00 2024-02-01 ok ",
+        "10.00/0.54/9.46 2024-02-01 ok ", "-2.00/0.00/-2.00 2024-01-31 ok ", "10.00/0.53/9.47 2024-02-01 ok ",
       ])
     #expect(
       result.standardError.contains(
         "balance.json -> -: 3 records: 3 ok, 0 fallback, 0 error [JSON, records at data, recognized Stripe list of "
-          + "balance_transaction: amount amount, amounts in minor units, from-currency currency, date created (unix seconds)]"),
+          + "balance_transaction: amounts amount, fee, net, amounts in minor units, from-currency currency, date "
+          + "created (unix seconds)]"),
       "\(result.standardError)")
+    // Each amount reconciled on its own: 10.00 - 2.00 + 10.00; 0.54 + 0.00 + 0.53; 9.46 - 2.00 + 9.47.
+    for (name, total) in [("amount", "18.00"), ("fee", "1.07"), ("net", "16.93")] {
+      #expect(
+        result.standardError.contains(
+          "reconciliation EUR fx_converted_\(name), 3 records: sum of rounded amounts \(total), exact sum rounded once "),
+        "\(name)")
+    }
+    // The members come in the shape's order, after the record's own, each on its line as the record writes them.
+    #expect(
+      result.standardOutput.contains(
+        "\"fx_rate\": \"0.8\",\n      \"fx_converted_amount\": \"10.00\",\n      \"fx_converted_fee\": \"0.54\",\n"
+          + "      \"fx_converted_net\": \"9.46\",\n      \"fx_currency\": \"EUR\""))
   }
 
   @Test func objectsOnePerLineConvertWithoutOptions() throws {
@@ -154,11 +183,11 @@ struct StripeDocumentTests {
     #expect(result.status == 0, "\(result.standardError)")
     #expect(
       Self.annotations(records) == [
-        "10.00 2024-02-01 ok ", "-2.00 2024-01-31 ok ", "10.00 2024-02-01 ok ",
+        "10.00/0.54/9.46 2024-02-01 ok ", "-2.00/0.00/-2.00 2024-01-31 ok ", "10.00/0.53/9.47 2024-02-01 ok ",
       ])
     #expect(
       result.standardError.contains(
-        "[JSON Lines, recognized Stripe balance_transaction objects: amount amount, amounts in minor units, "
+        "[JSON Lines, recognized Stripe balance_transaction objects: amounts amount, fee, net, amounts in minor units, "
           + "from-currency currency, date created (unix seconds)]"), "\(result.standardError)")
   }
 
@@ -173,10 +202,10 @@ struct StripeDocumentTests {
     let document = lines ? "Stripe balance_transaction objects" : "Stripe list of balance_transaction"
     #expect(
       Self.annotations(records) == [
-        "10.00 2024-02-01 ok ",
-        "  error invalid_record: the record is a \"charge\", not a \"balance_transaction\" as the \(document) says; "
+        "10.00/0.54/9.46 2024-02-01 ok ",
+        "//  error invalid_record: the record is a \"charge\", not a \"balance_transaction\" as the \(document) says; "
           + "fxbatch reads a record by its own type's members only",
-        "10.00 2024-02-01 ok ",
+        "10.00/0.53/9.47 2024-02-01 ok ",
       ])
   }
 
@@ -199,7 +228,7 @@ struct StripeDocumentTests {
       let variant = index == 0 || index % 7 != 0 ? variants[0] : variants[index % variants.count]
       let currency = ["usd", "jpy", "gbp", "chf"][index % 4]
       records.append(
-        #"{"id": "txn_\#(index)", \#(variant), "created": \#(1_706_812_800 + 3600 * index), "currency": "\#(currency)", "fee": 0}"#
+        #"{"id": "txn_\#(index)", \#(variant), "created": \#(1_706_812_800 + 3600 * index), "currency": "\#(currency)", "fee": 0, "net": 0}"#
       )
     }
     let text =
@@ -221,18 +250,25 @@ struct StripeDocumentTests {
   @Test func optionsOverrideTheShape() throws {
     let (major, majorRecords) = try run("balance.json", Self.list(), ["--amount-unit", "major"])
     #expect(major.status == 0, "\(major.standardError)")
-    // 1250 USD ÷ 1.25 = 1000.00; -400 USD ÷ 2 = -200.00; 1250 JPY ÷ 125 = 10.00.
-    #expect(Self.annotations(majorRecords).map { $0.split(separator: " ").first ?? "" } == ["1000.00", "-200.00", "10.00"])
-    #expect(major.standardError.contains("recognized Stripe list of balance_transaction: amount amount, from-currency"))
+    // 1250 USD ÷ 1.25 = 1000.00, fee 67 → 53.60, net 1183 → 946.40; -400 USD ÷ 2 = -200.00; 1250 JPY ÷ 125 =
+    // 10.00, fee 66 → 0.528 → 0.53, net 1184 → 9.472 → 9.47.
+    #expect(
+      Self.annotations(majorRecords).map { $0.split(separator: " ").first ?? "" } == [
+        "1000.00/53.60/946.40", "-200.00/0.00/-200.00", "10.00/0.53/9.47",
+      ])
+    #expect(
+      major.standardError.contains("recognized Stripe list of balance_transaction: amounts amount, fee, net, from-currency"))
 
     // The net amount, and the day the funds are available (two days after `created`).
     let (net, netRecords) = try run(
       "balance.json", Self.list(), ["--amount-field", "net", "--date-field", "available_on", "--date-format", "unix"])
     #expect(net.status == 0, "\(net.standardError)")
-    // Available on 2024-02-03 and 2024-02-02, days without rates: 2024-02-01's (-4.00 USD ÷ 1.25 = -3.20).
+    // `--amount-field` replaces the shape's list: one amount, `fx_converted`. Available on 2024-02-03 and
+    // 2024-02-02, days without rates: 2024-02-01's (11.83 USD ÷ 1.25 = 9.464 → 9.46; -4.00 USD ÷ 1.25 = -3.20;
+    // 1184 JPY ÷ 125 = 9.472 → 9.47).
     #expect(
       Self.annotations(netRecords) == [
-        "10.00 2024-02-01 fallback ", "-3.20 2024-02-01 fallback ", "10.00 2024-02-01 fallback ",
+        "9.46 2024-02-01 fallback ", "-3.20 2024-02-01 fallback ", "9.47 2024-02-01 fallback ",
       ])
     #expect(
       net.standardError.contains(
@@ -240,8 +276,11 @@ struct StripeDocumentTests {
 
     let (fixed, fixedRecords) = try run("balance.json", Self.list(), ["--from", "USD", "--override-currency-fields"])
     #expect(fixed.status == 0, "\(fixed.standardError)")
-    // JPY 1250 read as USD cents: 12.50 USD ÷ 1.25 = 10.00.
-    #expect(Self.annotations(fixedRecords).map { $0.split(separator: " ").first ?? "" } == ["10.00", "-2.00", "10.00"])
+    // JPY 1250 read as USD cents: 12.50 USD ÷ 1.25 = 10.00, fee 0.66 → 0.528 → 0.53, net 11.84 → 9.472 → 9.47.
+    #expect(
+      Self.annotations(fixedRecords).map { $0.split(separator: " ").first ?? "" } == [
+        "10.00/0.54/9.46", "-2.00/0.00/-2.00", "10.00/0.53/9.47",
+      ])
 
     // Every choice spelled out: the shape only checks each record's type.
     let (spelled, spelledRecords) = try run(
@@ -256,5 +295,86 @@ struct StripeDocumentTests {
     let (elsewhere, _) = try run("balance.json", Self.list(), ["--records-path", "items"])
     #expect(elsewhere.status != 0)
     #expect(!elsewhere.standardError.contains("recognized"))
+  }
+
+  /// The other Stripe objects convert the money members of ``JSONDocumentShape/stripeObjects`` at 2024-02-01's
+  /// EUR/USD 1.25, each rounded once: a charge's 2000, 2000 and 500 cents → 16.00, 16.00, 4.00; an invoice's
+  /// 1999, 1999, 1000 and 999 → 15.992 → 15.99, 15.99, 8.00, 7.992 → 7.99; a payment intent's 1050 and 1050 →
+  /// 8.40, 8.40; a refund's one amount, 333 → 2.664 → 2.66, is `fx_converted`.
+  @Test func otherObjectsConvertTheirMoneyMembers() throws {
+    let cases: [(object: String, members: String, converted: [String: String])] = [
+      (
+        "charge", #""amount": 2000, "amount_captured": 2000, "amount_refunded": 500, "application_fee_amount": null"#,
+        [
+          "fx_converted_amount": "16.00", "fx_converted_amount_captured": "16.00",
+          "fx_converted_amount_refunded": "4.00",
+        ]
+      ),
+      (
+        "invoice",
+        #""total": 1999, "amount_due": 1999, "amount_paid": 1000, "amount_remaining": 999, "tax": null, "subtotal": 1999"#,
+        [
+          "fx_converted_total": "15.99", "fx_converted_amount_due": "15.99", "fx_converted_amount_paid": "8.00",
+          "fx_converted_amount_remaining": "7.99",
+        ]
+      ),
+      (
+        "payment_intent", #""amount": 1050, "amount_received": 1050, "amount_capturable": 0"#,
+        ["fx_converted_amount": "8.40", "fx_converted_amount_received": "8.40"]
+      ),
+      ("refund", #""amount": 333"#, ["fx_converted": "2.66"]),
+    ]
+    for (object, members, converted) in cases {
+      let list =
+        #"{"object": "list", "data": [{"id": "x_1", "object": "\#(object)", \#(members), "created": 1706812800, "currency": "usd"}], "has_more": false}"#
+      let (result, records) = try run("\(object).json", list)
+      #expect(result.status == 0, "\(object): \(result.standardError)")
+      let record = try #require(records.first)
+      let found = record.filter { $0.key.hasPrefix("fx_converted") }.mapValues { ($0 as? String) ?? "?" }
+      #expect(found == converted, "\(object)")
+      #expect(record["fx_status"] as? String == "ok", "\(object)")
+    }
+  }
+
+  /// A `null` amount (a member Stripe leaves null in some records) fails its record, naming the member; the
+  /// others convert: why the shape leaves nullable members out.
+  @Test func aNullAmountFailsItsRecord() throws {
+    let list = Self.list().replacingOccurrences(of: #""fee": 67"#, with: #""fee": null"#)
+    let (result, records) = try run("balance.json", list)
+    #expect(result.status == 1, "\(result.standardError)")
+    #expect(
+      Self.annotations(records) == [
+        "//  error missing_field: fee: the amount is null", "-2.00/0.00/-2.00 2024-01-31 ok ",
+        "10.00/0.53/9.47 2024-02-01 ok ",
+      ])
+  }
+
+  /// Under a period rule pass 1 gathers keys at the byte level for one amount (``FormatContext/passOneKeys``);
+  /// the shape's three amounts take the general path instead, and convert at the month's average, here of
+  /// rates the same every day (EUR/USD 2 in January, 1.25 in February; EUR/JPY 125), so the values are the spot
+  /// ones above, dated by month.
+  @Test(arguments: [false, true])
+  func aPeriodRuleConvertsEveryAmount(lines: Bool) throws {
+    var rates = "date,base,quote,rate\n"
+    for day in 1...31 { rates += String(format: "2024-01-%02d,EUR,USD,2\n", day) }
+    for day in 1...29 { rates += String(format: "2024-02-%02d,EUR,USD,1.25\n2024-02-%02d,EUR,JPY,125\n", day, day) }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("rates.csv", rates)
+    let name = lines ? "balance.jsonl" : "balance.json"
+    try directory.write(name, lines ? try Self.lines() : Self.list())
+    let result = try cli.run(
+      ["convert", "--to", "EUR", "--rates", "rates.csv", "--rate-kind", "average", "--period", "month", "-o", "-", name],
+      in: directory.url)
+    #expect(result.status == 0, "\(result.standardError)")
+    let output = result.standardOutput
+    let records: [Any] =
+      lines
+      ? output.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) }
+      : ((try? JSONSerialization.jsonObject(with: Data(output.utf8))) as? [String: Any])?["data"] as? [Any] ?? []
+    #expect(
+      Self.annotations(records.compactMap { $0 as? [String: Any] }) == [
+        "10.00/0.54/9.46 2024-02 ok ", "-2.00/0.00/-2.00 2024-01 ok ", "10.00/0.53/9.47 2024-02 ok ",
+      ])
   }
 }

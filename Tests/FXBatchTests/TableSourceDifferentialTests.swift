@@ -8,7 +8,7 @@ import Testing
 /// writes a lock file, and a `--frozen` run on that lock must write byte for byte what the embedded table writes
 /// for the same data (messy records: errors, fallbacks, legacy currencies, undated records), in one part and in
 /// parts, in CSV, JSON Lines and XML.
-@Suite("Table sources: ECB feed, --lock and --frozen = embedded table")
+@Suite("Table sources: ECB feed, --lock and --frozen = embedded table", .tags(.sanitized))
 struct TableSourceDifferentialTests {
   /// The run's day: the embedded history's last publication day, so that records without a date use the same
   /// day under every source (a provider's run uses today, a table's its last day).

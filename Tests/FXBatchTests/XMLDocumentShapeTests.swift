@@ -48,4 +48,46 @@ struct XMLDocumentShapeTests {
     options.recordElement = "Bal"
     #expect(shape.apply(to: options) == nil)
   }
+
+  /// A UBL document's amounts: PayableAmount (its currencyID the from-currency) and TaxAmount, read in the
+  /// payable amount's currency when there are two TaxTotals; `--amount-field` replaces the whole list and the
+  /// currency rule with it. A camt entry keeps its one amount.
+  @Test func ublConvertsPayableAndTaxAmounts() throws {
+    let shape = try #require(
+      XMLDocumentShape.recognize(
+        qualifiedName: "Invoice", localName: "Invoice", namespace: "urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"))
+    var options = BatchOptions(today: try day("2026-11-29"))
+    let plain = try #require(shape.apply(to: options))
+    #expect(
+      plain.options.fieldNames
+        == FieldNames(
+          amounts: [
+            AmountField(name: "PayableAmount", path: "LegalMonetaryTotal/PayableAmount"),
+            AmountField(name: "TaxAmount", path: "TaxTotal/TaxAmount"),
+          ], date: "IssueDate"))
+    #expect(plain.amountsInFirstCurrency)
+    #expect(
+      plain.description
+        == "recognized UBL Invoice: amounts LegalMonetaryTotal/PayableAmount and TaxTotal/TaxAmount, from-currency "
+        + "LegalMonetaryTotal/PayableAmount/@currencyID (of several, the one in that currency), date IssueDate")
+    options.fixedFrom = CurrencyCode("EUR")
+    #expect(
+      try #require(shape.apply(to: options)).description
+        == "recognized UBL Invoice: amounts LegalMonetaryTotal/PayableAmount and TaxTotal/TaxAmount (of several, the one "
+        + "in LegalMonetaryTotal/PayableAmount's @currencyID), date IssueDate")
+    options.fixedFrom = nil
+    options.fieldNames = FieldNames(amounts: [AmountField(path: "LegalMonetaryTotal/TaxExclusiveAmount")])
+    let overridden = try #require(shape.apply(to: options))
+    #expect(overridden.options.fieldNames.amount == "LegalMonetaryTotal/TaxExclusiveAmount")
+    #expect(overridden.options.fieldNames.amounts.isEmpty)
+    #expect(!overridden.amountsInFirstCurrency)
+    #expect(overridden.description == "recognized UBL Invoice: date IssueDate")
+    #expect(shape.otherCurrencyFields.contains("TaxCurrencyCode"))
+
+    let camt = try #require(
+      XMLDocumentShape.recognize(
+        qualifiedName: "Document", localName: "Document", namespace: "urn:iso:std:iso:20022:tech:xsd:camt.053.001.08"))
+    let entry = try #require(camt.apply(to: BatchOptions(today: try day("2026-11-29"))))
+    #expect(entry.options.fieldNames.amounts.isEmpty && !entry.amountsInFirstCurrency)
+  }
 }

@@ -4,10 +4,10 @@ import Testing
 
 @testable import FXBatch
 
-/// The XML fast path (``XMLSimpleScanner`` for both passes, ``XMLFastPass`` per record) must give byte for byte
-/// the output, counts, reconciliation and file errors of the general path (libxml2, ``XMLAnnotatingWriter``),
+/// The XML fast path (``XMLSimpleScanner`` for both passes, ``XMLFastRecordReader`` in ``FastRecordLoop`` per
+/// record) must give byte for byte the output, counts, reconciliation and file errors of the general path (libxml2, ``XMLAnnotatingWriter``),
 /// and must leave every document outside its subset to the general path.
-@Suite("XML fast path = general path")
+@Suite("XML fast path = general path", .tags(.sanitized))
 struct XMLFastPathTests {
   /// A seeded random number source (a 64-bit LCG), so a failure can be replayed.
   struct Random {

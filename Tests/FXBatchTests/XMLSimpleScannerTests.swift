@@ -6,7 +6,7 @@ import Testing
 
 /// ``XMLSimpleScanner`` must never accept a document libxml2 refuses, and must read the records of one it
 /// accepts as libxml2's reader does (``XMLRecordReader``): names, decoded attribute values and child texts.
-@Suite("XML scanner accepts only what libxml2 accepts")
+@Suite("XML scanner accepts only what libxml2 accepts", .tags(.sanitized))
 struct XMLSimpleScannerTests {
   static let base = Array(
     """

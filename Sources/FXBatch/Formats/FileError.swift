@@ -48,12 +48,29 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
         path: path, line: line, column: column,
         message:
           "\(role.optionName) \(RowError.quoted(given)): no record has such a field (the first record's \(nameKind):"
-          + " \(shown))")
+          + " \(shown))",
+        hint: separatorHint(given, nameKind: nameKind))
     }
     let fix = role == .amount ? "use --amount-field NAME" : "use \(role.optionName) NAME or --\(role.rawValue) CODE"
     return FileError(
       path: path, line: line, column: column,
       message: "no record has \(role.aField) (the first record's \(nameKind): \(shown)); \(fix)")
+  }
+
+  /// The hint for a field name no record has that is a path written with the other format's separator: JSON
+  /// paths join member names with `.` (`total_price_set/shop_money`), XML paths element names with `/`
+  /// (`BookgDt.Dt`); `nil` for any other name.
+  static func separatorHint(_ given: String, nameKind: String) -> String? {
+    switch nameKind {
+    case "members" where given.contains("/") && !given.contains("."):
+      let path = given.split(separator: "/", omittingEmptySubsequences: false).joined(separator: ".")
+      return "a JSON field path joins member names with \".\", not \"/\": write \(path)"
+    case "fields" where given.contains(".") && !given.contains("/") && !given.hasPrefix("@"):
+      let path = given.split(separator: ".", omittingEmptySubsequences: false).joined(separator: "/")
+      return "an XML field path joins element names with \"/\", not \".\": write \(path)"
+    default:
+      return nil
+    }
   }
 
   /// A file whose first record's amount carries its own currency (a JSON money object, an XML amount element's

@@ -12,14 +12,14 @@ struct FormatContext {
   /// ``TableRateProvider``, the span of days of the keys it would be asked; under a source that answers keys
   /// (a provider of pairs, a lock file's quotes), every key; `nil` under a local table (records convert as they
   /// come) and off the fast path.
-  let passOneKeys: KeySpan?
+  private(set) var passOneKeys: KeySpan?
   /// Whether pass 2 converts on the fast path (``TableConverter``, from a table or from answered quotes): pass 1
   /// then finds where a big file's parts start even while it collects keys.
   var passTwoConvertsFromTable: Bool { options.fastPath }
   /// The day records without a date use: `--date`, else the newest rate day, else today.
   let defaultDay: CalendarDay
   /// The general per-record rule every format's general path calls.
-  let recordConverter: RecordConverter
+  private(set) var recordConverter: RecordConverter
   /// Whether pass 1 may leave part of its reading to pass 2 (a provisional scan: CSV's parts, a workbook's
   /// sheet read in one pass), which checks it; `false` when nothing is converted (``BatchJob/plan()``), so pass 1
   /// reports every file's errors.
@@ -47,10 +47,15 @@ struct FormatContext {
   }
 
   /// The same context under other options: a known document's (``JSONDocumentShape``), whose record choices
-  /// leave the rounding and everything else of the run as they are.
+  /// leave the rounding and everything else of the run as they are. Its amounts (several, ``XMLDocumentShape``'s
+  /// UBL totals, ``JSONDocumentShape``'s Stripe members) name the converter's amounts and the annotation, and
+  /// take the general path (``BatchOptions/fastPath``) as several amounts an option gives do: no table converter,
+  /// no byte-level pass 1.
   func with(options: BatchOptions) -> FormatContext {
     var copy = self
     copy.options = options
+    copy.recordConverter.amountNames = options.fieldNames.amountNames
+    if !options.fastPath { copy.passOneKeys = nil }
     return copy
   }
 
@@ -66,10 +71,11 @@ struct FormatContext {
   ///
   /// - Parameter quotes: pass 2's answers; `nil` in pass 1.
   func makeTableConverter(quotes: QuoteBook?) -> TableConverter? {
+    guard options.fastPath else { return nil }
     if let table = convertingTable {
       return TableConverter(table: table, maxStaleness: options.maxStaleness, rounding: options.rounding)
     }
-    guard options.fastPath, let answered = quotes?.answered else { return nil }
+    guard let answered = quotes?.answered else { return nil }
     return TableConverter(answers: answered, rounding: options.rounding)
   }
 

@@ -36,7 +36,8 @@ extension FileError {
         path: path, line: line, column: column,
         message:
           "--date-field \(RowError.quoted(name)): no record has such a field"
-          + " (the first record's \(nameKind): \(shown))")
+          + " (the first record's \(nameKind): \(shown))",
+        hint: FileError.separatorHint(name, nameKind: nameKind))
     }
     let checkDates = dateless && options.defaultDate == nil && !options.undated
     // Unix times are numbers, which never look like dates: a file whose date field is not found would convert

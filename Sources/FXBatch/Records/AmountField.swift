@@ -45,17 +45,28 @@ public struct AmountField: Sendable, Equatable {
   /// `PATH` or `NAME=PATH` (`\=` is an equals sign inside a name). Other backslashes are kept for the path (`\.`
   /// is a dot inside a JSON member name).
   ///
+  /// White space around an element, its NAME and its PATH is not part of them: `Gross, Fee, Net`, as a list is
+  /// often typed, is `Gross,Fee,Net` (a NAME ` Fee` would make the column `fx_converted_ Fee`).
+  ///
   /// - Throws: ``AmountFieldError`` for an empty element, NAME or PATH, and for two amounts of one NAME.
   public static func parse(_ text: String) throws(AmountFieldError) -> [AmountField] {
     var fields: [AmountField] = []
     var name: String? = nil
     var current = ""
+    func trimmed(_ text: String) -> String {
+      var part = Substring(text)
+      while part.first?.isWhitespace == true { part.removeFirst() }
+      while part.last?.isWhitespace == true { part.removeLast() }
+      return String(part)
+    }
     func finish() throws(AmountFieldError) {
-      if let name, name.isEmpty { throw .emptyName(element: "=" + current) }
-      guard !current.isEmpty else {
-        throw name.map { AmountFieldError.emptyPath(element: $0 + "=") } ?? .emptyElement(text)
+      let path = trimmed(current)
+      let given = name.map(trimmed)
+      if let given, given.isEmpty { throw .emptyName(element: "=" + path) }
+      guard !path.isEmpty else {
+        throw given.map { AmountFieldError.emptyPath(element: $0 + "=") } ?? .emptyElement(text)
       }
-      fields.append(name.map { AmountField(name: $0, path: current) } ?? AmountField(path: current))
+      fields.append(given.map { AmountField(name: $0, path: path) } ?? AmountField(path: path))
       name = nil
       current = ""
     }
@@ -88,6 +99,7 @@ public struct AmountField: Sendable, Equatable {
     var paths: [String: String] = [:]
     for field in fields {
       if let other = paths.updateValue(field.path, forKey: field.name) {
+        if other == field.path { throw .samePath(field.path) }
         throw .sameName(field.name, paths: [other, field.path])
       }
     }
@@ -104,6 +116,8 @@ public enum AmountFieldError: Error, Equatable, Sendable, CustomStringConvertibl
   case emptyPath(element: String)
   /// Two amounts have one NAME (`total_price_set.shop_money.amount` and `total_tax_set.shop_money.amount`).
   case sameName(String, paths: [String])
+  /// One field twice (`Gross,Fee,Gross`): it would be converted twice under one NAME.
+  case samePath(String)
 
   public var description: String {
     switch self {
@@ -114,6 +128,8 @@ public enum AmountFieldError: Error, Equatable, Sendable, CustomStringConvertibl
       return "--amount-field: \(RowError.quoted(element)) has no NAME before =; write NAME=PATH"
     case .emptyPath(let element):
       return "--amount-field: \(RowError.quoted(element)) has no path after =; write NAME=PATH"
+    case .samePath(let path):
+      return "--amount-field: \(RowError.quoted(path)) is given twice; name each amount once"
     case .sameName(let name, let paths):
       let suggestion = paths.enumerated().map { "NAME\($0.offset + 1)=\($0.element)" }.joined(separator: ",")
       return

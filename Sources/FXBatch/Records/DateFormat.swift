@@ -76,6 +76,14 @@ public enum DateFormat: String, CaseIterable, Sendable {
       return invalid("is not a unix time")  // read by ``parseUnixTime(_:)`` above
     case .iso:
       if separator == UInt8(ascii: ".") { return day(third, second, first) }
+      // One reading only (`1/13/2025`): say which, but never take it unasked, as the file's other dates
+      // (`1/6/2025`) are not read by one date alone.
+      if first <= 12, second > 12, second <= 31 {
+        return invalid("reads only as month/day/year, but slash dates need --date-format: pass --date-format mdy")
+      }
+      if second <= 12, first > 12, first <= 31 {
+        return invalid("reads only as day/month/year, but slash dates need --date-format: pass --date-format dmy")
+      }
       return invalid("is ambiguous (day/month or month/day?); pass --date-format dmy or --date-format mdy")
     }
   }

@@ -23,12 +23,22 @@ struct FieldKeyDecoder: Sendable {
   typealias CacheKey = (UInt64, UInt64)
 
   let normalizer: RecordNormalizer
+  /// The normalizer's fixed currencies and default day, kept apart: the per-record path reads them without
+  /// touching the normalizer (whose copies, of its resolver's tables, cost reference counting).
+  private let fixedFrom: CurrencyCode?
+  private let fixedTo: CurrencyCode?
+  private let defaultDay: CalendarDay
   private var currencies = ShortFieldCache<CurrencyCode>()
   private var dates = ShortFieldCache<DateValue>()
   /// The minor units of the last from-currency of an amount in minor units (`--amount-unit minor`).
   private var lastMinorUnits: (currency: CurrencyCode, units: Int?)? = nil
 
-  init(normalizer: RecordNormalizer) { self.normalizer = normalizer }
+  init(normalizer: RecordNormalizer) {
+    self.normalizer = normalizer
+    fixedFrom = normalizer.fixedFrom
+    fixedTo = normalizer.fixedTo
+    defaultDay = normalizer.defaultDay
+  }
 
   /// Gives this copy its own caches (before it runs on another thread; see ``TableConverter/makeUnique()``).
   mutating func makeUnique() {
@@ -45,12 +55,39 @@ struct FieldKeyDecoder: Sendable {
 
   // MARK: The key
 
-  /// The key of a record whose currencies and date were decoded (`date`: `nil` when the record has no date
-  /// field).
+  /// The key of a record, each format's one way to it: the run's fixed currencies (``RecordNormalizer/fixedFrom``,
+  /// ``RecordNormalizer/fixedTo``) where it gives them, else the record's fields decoded by `from` and `to`; the
+  /// day its date field gives, else (no date field, a blank one: ``DateValue/absent``) the default day.
+  ///
+  /// - Parameters:
+  ///   - from: decodes the record's from-currency field through this decoder (its caches); `nil` when the general
+  ///     rules must decide. Not called when the run fixes the from-currency.
+  ///   - to: the same for the to-currency field.
+  ///   - date: decodes the record's date field; ``DateValue/absent`` when it has none.
+  /// - Returns: the key, or `nil` when a field must be read by the general rules.
   @inline(__always)
-  func key(from: CurrencyCode, to: CurrencyCode, date: DateValue?) -> Key {
-    if case .day(let day)? = date { return (from, to, day, false) }
-    return (from, to, normalizer.defaultDay, true)
+  mutating func key(
+    from: (inout FieldKeyDecoder) -> CurrencyCode?, to: (inout FieldKeyDecoder) -> CurrencyCode?,
+    date: (inout FieldKeyDecoder) -> DateValue?
+  ) -> Key? {
+    let (fixedFrom, fixedTo, defaultDay) = (self.fixedFrom, self.fixedTo, self.defaultDay)
+    let base: CurrencyCode
+    if let fixedFrom {
+      base = fixedFrom
+    } else {
+      guard let found = from(&self) else { return nil }
+      base = found
+    }
+    let quote: CurrencyCode
+    if let fixedTo {
+      quote = fixedTo
+    } else {
+      guard let found = to(&self) else { return nil }
+      quote = found
+    }
+    guard let value = date(&self) else { return nil }
+    if case .day(let day) = value { return (base, quote, day, false) }
+    return (base, quote, defaultDay, true)
   }
 
   // MARK: Currencies

@@ -226,7 +226,7 @@ enum ConvertCommand {
         "fxbatch convert --to EUR --amount-field Total --from-field Curr --date-format dmy export.csv"
       ),
       (
-        "A Stripe list or Stripe objects one per line: recognized (data, amount in cents, currency, created)",
+        "A Stripe list or Stripe objects one per line: recognized (data, amount/fee/net in cents, currency, created)",
         "fxbatch convert --to EUR balance_transactions.json charges.jsonl"
       ),
       (
@@ -234,7 +234,7 @@ enum ConvertCommand {
         "fxbatch convert --to EUR --amount-field total_price_set.shop_money --override-currency-fields orders.jsonl"
       ),
       (
-        "An ISO 20022 camt.053 statement, a folder of UBL invoices: recognized, no field options",
+        "An ISO 20022 camt.053 statement, UBL invoices (payable and tax amounts): recognized, no field options",
         "fxbatch convert --to USD statement.xml invoices/*.xml"
       ),
       (

@@ -5,7 +5,7 @@ import Testing
 /// Direct tests of the unsafe byte-level types in `Sources/FXBatch/Bytes/` (one nested suite per type), also run
 /// under the address sanitizer in CI (`.ci/run`): every test here reads and writes at the very ends of exactly
 /// sized allocations, so an access one byte out of bounds is reported there.
-@Suite("Bytes")
+@Suite("Bytes", .tags(.sanitized))
 enum BytesTests {
   /// Memory of exactly `bytes.count + padding` bytes: `bytes`, then `padding` bytes of `fill` (so that a word
   /// load reaching into the padding shows in its value, and one past it is out of the allocation).

@@ -5,7 +5,7 @@ import Testing
 @testable import FXBatch
 
 /// The cells of `.xlsx` sheets: real workbooks (`Fixtures/Workbooks/`), and sheets written into a copy of one.
-@Suite("XLSX: shared strings and sheet cells")
+@Suite("XLSX: shared strings and sheet cells", .tags(.sanitized))
 struct XLSXSheetReaderTests {
   static let main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 

@@ -5,7 +5,7 @@ import Testing
 @testable import FXBatch
 
 /// The workbook structure (sheets, parts, date system) and the styles that make numbers dates.
-@Suite("XLSX: workbook, styles, dates")
+@Suite("XLSX: workbook, styles, dates", .tags(.sanitized))
 struct XLSXWorkbookTests {
   @Test(
     "the sheets and parts of real workbooks, found through their relationships",

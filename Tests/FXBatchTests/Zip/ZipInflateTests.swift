@@ -8,7 +8,7 @@ import Testing
 /// Entries read through ISA-L's inflate (``ZipEntryStream``), in packages built here byte by byte so that each
 /// lies in one way: corrupt or cut-short deflate data, a wrong checksum, a wrong size; and stored and empty
 /// entries, which keep libzip's path.
-@Suite("Zip packages: inflating entries")
+@Suite("Zip packages: inflating entries", .tags(.sanitized))
 struct ZipInflateTests {
   static let name = "xl/worksheets/sheet1.xml"
 

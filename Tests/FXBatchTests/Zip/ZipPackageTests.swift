@@ -5,7 +5,7 @@ import Testing
 @testable import FXBatch
 
 /// Reading the workbooks made by real spreadsheet software (`Fixtures/Workbooks/make-workbooks.sh`).
-@Suite("Zip packages: reading")
+@Suite("Zip packages: reading", .tags(.sanitized))
 struct ZipPackageTests {
   /// The fixture's path.
   static func workbook(_ name: String) throws -> String { try Fixture.path("Workbooks", name) }

@@ -6,7 +6,7 @@ import Testing
 
 /// Hostile and unsupported packages refused with a one-line reason (`Fixtures/Workbooks/make-workbooks.sh` made
 /// the files; README.md there says what each one is).
-@Suite("Zip packages: refusals")
+@Suite("Zip packages: refusals", .tags(.sanitized))
 struct ZipRefusalTests {
   static func workbook(_ name: String) throws -> String { try Fixture.path("Workbooks", name) }
 
@@ -237,7 +237,7 @@ struct ZipRefusalTests {
 }
 
 /// The DTD scan on its own: chunk boundaries anywhere, three encodings, markup that is not a declaration.
-@Suite("Zip packages: XML declaration scan")
+@Suite("Zip packages: XML declaration scan", .tags(.sanitized))
 struct XMLDeclarationScanTests {
   /// Whether the scan finds a declaration in `bytes` fed in chunks of `size`.
   static func found(_ bytes: [UInt8], chunks size: Int) -> Bool {

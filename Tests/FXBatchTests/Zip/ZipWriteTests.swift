@@ -7,7 +7,7 @@ import Testing
 @testable import FXBatch
 
 /// Writing a package with some entries replaced: the rest copied as stored, the output written atomically.
-@Suite("Zip packages: writing")
+@Suite("Zip packages: writing", .tags(.sanitized))
 struct ZipWriteTests {
   static let newSheet = Array(
     (#"<?xml version="1.0" encoding="UTF-8"?>"# + "\n<worksheet><sheetData>"

@@ -310,13 +310,15 @@ extension CSVFormat {
     }
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
-    var fastPass: CSVFastPass? = nil
+    var fastPass: CSVRecordLoop? = nil
     if let converter = context.makeTableConverter(quotes: quotes) {
       // The fast path writes `.` decimal marks and the table's (or the answers') texts unquoted.
       if options.outputDecimalMark == .point, converter.textsAreSafe(in: .csv(delimiter: scan.csv.delimiter)) {
-        fastPass = CSVFastPass(
-          decoder: FieldKeyDecoder(normalizer: scan.normalizer), converter: converter, delimiter: scan.csv.delimiter,
-          decimalMark: scan.decimalMark?.byte, amountField: scan.normalizer.mapping?.amount)
+        fastPass = CSVRecordLoop(
+          reader: CSVFastRecordReader(
+            delimiter: scan.csv.delimiter, decimalMark: scan.decimalMark?.byte,
+            amountField: scan.normalizer.mapping?.amount),
+          keys: FieldKeyDecoder(normalizer: scan.normalizer), converter: converter)
       }
     }
     do {
@@ -358,7 +360,7 @@ extension CSVFormat {
 
   /// Converts the records a reader has left, writing them to `sink`.
   private static func convertCSVPart(
-    _ scan: FileScan, reader: CSVReader, headerFieldCount: Int, sink: ByteSink, fastPass: CSVFastPass?,
+    _ scan: FileScan, reader: CSVReader, headerFieldCount: Int, sink: ByteSink, fastPass: CSVRecordLoop?,
     context: FormatContext, quotes: QuoteBook, meter: ProgressMeter?
   ) throws -> PartResult {
     let options = context.options
@@ -402,10 +404,7 @@ extension CSVFormat {
         try fastPass.flush(to: sink)
         try writeGeneral(view)
       }) { ticker.tick(at: reader.nextRecordOffset) }
-      try fastPass.flush(to: sink)
-      counts.add(fastPass.counts)
-      withoutDate += fastPass.withoutDate
-      fastPass.converter.flush(into: &ledger)
+      try fastPass.finish(to: sink, counts: &counts, withoutDate: &withoutDate, ledger: &ledger)
     } else {
       while let _ = try reader.withNextRecord({ view throws in
         try check(view)
@@ -418,7 +417,7 @@ extension CSVFormat {
 
   /// Converts a file's records in parts on several threads (see ``convertCSV(_:context:quotes:standardOutput:)``).
   private static func convertCSVInParts(
-    _ scan: FileScan, first: CSVReader, headerFieldCount: Int, sink: ByteSink, fastPass: CSVFastPass,
+    _ scan: FileScan, first: CSVReader, headerFieldCount: Int, sink: ByteSink, fastPass: CSVRecordLoop,
     context: FormatContext, quotes: QuoteBook, meter: ProgressMeter?
   ) throws -> PartResult {
     let starts = scan.partStarts

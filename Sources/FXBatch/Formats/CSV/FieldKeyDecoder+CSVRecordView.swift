@@ -5,28 +5,15 @@ extension FieldKeyDecoder {
   @inline(__always)
   mutating func key(of record: CSVRecordView) -> Key? {
     guard let mapping = normalizer.mapping, record.fieldCount == normalizer.headerFieldCount else { return nil }
-    let from: CurrencyCode
-    if let fixed = normalizer.fixedFrom {
-      from = fixed
-    } else {
-      guard let found = csvCurrency(record.field(mapping.from)) else { return nil }
-      from = found
-    }
-    let to: CurrencyCode
-    if let fixed = normalizer.fixedTo {
-      to = fixed
-    } else {
-      guard let found = csvCurrency(record.field(mapping.to)) else { return nil }
-      to = found
-    }
-    var date: DateValue? = nil
-    if let dateField = mapping.date {
-      let bytes = record.field(dateField)
-      guard let value = self.date(cacheKey: Self.cacheKey(padded: bytes), text: { Self.csvText(bytes) })
-      else { return nil }
-      date = value
-    }
-    return key(from: from, to: to, date: date)
+    // The closures capture the fields' views, not the record (whose copies cost reference counting).
+    let (fromBytes, toBytes) = (record.field(mapping.from), record.field(mapping.to))
+    let dateBytes = mapping.date.map { record.field($0) }
+    return key(
+      from: { $0.csvCurrency(fromBytes) }, to: { $0.csvCurrency(toBytes) },
+      date: { decoder in
+        guard let bytes = dateBytes else { return .absent }
+        return decoder.date(cacheKey: Self.cacheKey(padded: bytes), text: { Self.csvText(bytes) })
+      })
   }
 
   @inline(__always)

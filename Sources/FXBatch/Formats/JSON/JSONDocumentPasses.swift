@@ -171,7 +171,7 @@ extension JSONFormat {
   /// annotated copy; the records array of a big document in parts on all cores, each part but the first to a
   /// temporary file appended in order, so the output is the same as one pass would write.
   static func convertJSONDocument(
-    _ scan: FileScan, extent: JSONArrayExtent, fastPass: JSONRecordFastPass, context: FormatContext, quotes: QuoteBook,
+    _ scan: FileScan, extent: JSONArrayExtent, fastPass: JSONRecordLoop, context: FormatContext, quotes: QuoteBook,
     standardOutput: Int32
   ) throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger) {
     let options = context.options
@@ -215,7 +215,7 @@ extension JSONFormat {
 
   /// Converts the records array, in the parts pass 1 chose (``JSONArrayExtent/partStarts``).
   private static func convertJSONArray(
-    _ scan: FileScan, extent: JSONArrayExtent, sink: ByteSink, fastPass: JSONRecordFastPass, context: FormatContext,
+    _ scan: FileScan, extent: JSONArrayExtent, sink: ByteSink, fastPass: JSONRecordLoop, context: FormatContext,
     quotes: QuoteBook, meter: ProgressMeter?
   ) throws -> PartResult {
     let starts = extent.partStarts
@@ -248,7 +248,7 @@ extension JSONFormat {
 
   /// Converts the records a reader has left, writing them and the bytes between them to `sink`.
   private static func convertJSONArrayPart(
-    _ scan: FileScan, reader: JSONArrayReader, sink: ByteSink, fastPass: JSONRecordFastPass, context: FormatContext,
+    _ scan: FileScan, reader: JSONArrayReader, sink: ByteSink, fastPass: JSONRecordLoop, context: FormatContext,
     quotes: QuoteBook, meter: ProgressMeter?
   ) throws -> PartResult {
     let options = context.options
@@ -275,14 +275,11 @@ extension JSONFormat {
     while let _ = try reader.withNextPiece({ piece throws in
       try fastPass.copy(piece.leading, sink: sink)
       guard let element = piece.element else { return }
-      if try fastPass.convert(element, length: element.count, sink: sink) { return }
+      if try fastPass.convert(.init(bytes: element, length: element.count), sink: sink) { return }
       try fastPass.flush(to: sink)
       try writeGeneral(element, at: piece.position)
     }) { ticker.tick(at: reader.position.offset) }
-    try fastPass.flush(to: sink)
-    counts.add(fastPass.counts)
-    withoutDate += fastPass.withoutDate
-    fastPass.converter.flush(into: &ledger)
+    try fastPass.finish(to: sink, counts: &counts, withoutDate: &withoutDate, ledger: &ledger)
     try sink.flush()
     return PartResult(counts: counts, withoutDate: withoutDate, ledger: ledger)
   }

@@ -35,7 +35,7 @@ enum JSONLinesFormat: JSONRecordFormat {
   static func scan(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
     let (context, document) = JSONDocumentShape.shaped(context, readPath: file.readPath, lines: true)
     try JSONRecords.checkPaths(context.options, displayPath: file.displayPath)
-    if context.hasConvertingTable || context.passOneKeys != nil {
+    if context.options.fastPath, context.hasConvertingTable || context.passOneKeys != nil {
       var (scan, span) = try scanJSONLinesFile(
         displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, context: context)
       scan.document = document

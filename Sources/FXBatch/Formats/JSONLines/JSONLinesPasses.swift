@@ -132,7 +132,7 @@ extension JSONLinesFormat {
   /// output, each other part to a temporary file, and the temporary files are appended in order, so the output
   /// is the same as one pass would write.
   static func convertJSONLines(
-    _ scan: FileScan, fastPass: JSONRecordFastPass, context: FormatContext, quotes: QuoteBook, standardOutput: Int32
+    _ scan: FileScan, fastPass: JSONRecordLoop, context: FormatContext, quotes: QuoteBook, standardOutput: Int32
   ) throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger) {
     let options = context.options
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
@@ -164,7 +164,7 @@ extension JSONLinesFormat {
 
   /// Converts the lines a reader has left, writing them to `sink`.
   private static func convertJSONLinesPart(
-    _ scan: FileScan, reader: JSONLinesByteReader, sink: ByteSink, fastPass: JSONRecordFastPass, context: FormatContext,
+    _ scan: FileScan, reader: JSONLinesByteReader, sink: ByteSink, fastPass: JSONRecordLoop, context: FormatContext,
     quotes: QuoteBook, meter: ProgressMeter?
   ) throws -> PartResult {
     let options = context.options
@@ -194,14 +194,11 @@ extension JSONLinesFormat {
     }
     var fastPass = fastPass
     while let _ = try reader.withNextLine({ line throws in
-      if try fastPass.convert(line, sink: sink) { return }
+      if try fastPass.convert(.init(bytes: line.bytes, length: line.length), sink: sink) { return }
       try fastPass.flush(to: sink)
       try writeGeneral(line)
     }) { ticker.tick(at: reader.nextOffset) }
-    try fastPass.flush(to: sink)
-    counts.add(fastPass.counts)
-    withoutDate += fastPass.withoutDate
-    fastPass.converter.flush(into: &ledger)
+    try fastPass.finish(to: sink, counts: &counts, withoutDate: &withoutDate, ledger: &ledger)
     try sink.flush()
     return PartResult(counts: counts, withoutDate: withoutDate, ledger: ledger)
   }
@@ -209,7 +206,7 @@ extension JSONLinesFormat {
   /// Converts a file's lines in parts on several threads (see
   /// ``convertJSONLines(_:fastPass:context:quotes:standardOutput:)``).
   private static func convertJSONLinesInParts(
-    _ scan: FileScan, first: JSONLinesByteReader, sink: ByteSink, fastPass: JSONRecordFastPass, context: FormatContext,
+    _ scan: FileScan, first: JSONLinesByteReader, sink: ByteSink, fastPass: JSONRecordLoop, context: FormatContext,
     quotes: QuoteBook, meter: ProgressMeter?
   ) throws -> PartResult {
     let starts = scan.partStarts

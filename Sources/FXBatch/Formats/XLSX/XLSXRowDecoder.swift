@@ -42,30 +42,17 @@ final class XLSXRowDecoder {
 
   /// The row's rate key, and whether it used the default day; `nil` when the general rules must read the row.
   func key(_ cells: [XLSXSheetScanner.Cell], in bytes: ByteView) -> (key: RateKey, usedDefaultDay: Bool)? {
-    let from: CurrencyCode
-    if let fixed = normalizer.fixedFrom {
-      from = fixed
-    } else {
-      guard let column = mapping.from, let cell = Self.cell(column, in: cells), let found = currency(cell, bytes) else {
-        return nil
-      }
-      from = found
-    }
-    let to: CurrencyCode
-    if let fixed = normalizer.fixedTo {
-      to = fixed
-    } else {
-      guard let column = mapping.to, let cell = Self.cell(column, in: cells), let found = currency(cell, bytes) else {
-        return nil
-      }
-      to = found
-    }
-    var value: FieldKeyDecoder.DateValue? = nil
-    if let column = mapping.date, let cell = Self.cell(column, in: cells) {
-      guard let found = date(cell, bytes) else { return nil }
-      value = found
-    }
-    let key = textCells.key(from: from, to: to, date: value)
+    let mapping = self.mapping
+    // Text cells are decoded through the decoder `key` is given, shared strings and numbers through their own.
+    guard
+      let key = textCells.key(
+        from: { self.currency(mapping.from, in: cells, bytes, text: &$0) },
+        to: { self.currency(mapping.to, in: cells, bytes, text: &$0) },
+        date: { text in
+          guard let column = mapping.date, let cell = Self.cell(column, in: cells) else { return .absent }
+          return self.date(cell, bytes, text: &text)
+        })
+    else { return nil }
     return (RateKey(base: key.base, quote: key.quote, day: key.day), key.usedDefaultDay)
   }
 
@@ -88,13 +75,17 @@ final class XLSXRowDecoder {
     }
   }
 
-  /// A currency cell's code by the general rules (text, not blank, a known code).
+  /// The code of a currency cell, the row's cell in `column`, by the general rules (text, not blank, a known
+  /// code); `text` decodes text cells.
   @inline(__always)
-  private func currency(_ cell: XLSXSheetScanner.Cell, _ bytes: ByteView) -> CurrencyCode? {
+  private func currency(
+    _ column: Int?, in cells: [XLSXSheetScanner.Cell], _ bytes: ByteView, text: inout FieldKeyDecoder
+  ) -> CurrencyCode? {
+    guard let column, let cell = Self.cell(column, in: cells) else { return nil }
     switch cell.kind {
     case .inline, .string:
       guard cell.isPlain else { return nil }
-      return textCells.currency(bytes.slice(cell.value))
+      return text.currency(bytes.slice(cell.value))
     case .shared:
       let index = bytes.slice(cell.value)
       return sharedCells.currency(cacheKey: FieldKeyDecoder.cacheKey(index)) { sharedString(index) }
@@ -103,9 +94,11 @@ final class XLSXRowDecoder {
   }
 
   /// A date cell's value by the general rules: a number in a date style is its day (under a unix date format,
-  /// any number is the unix time it holds); text is read by the date format; empty is no date.
+  /// any number is the unix time it holds); text is read by the date format (through `text`); empty is no date.
   @inline(__always)
-  private func date(_ cell: XLSXSheetScanner.Cell, _ bytes: ByteView) -> FieldKeyDecoder.DateValue? {
+  private func date(
+    _ cell: XLSXSheetScanner.Cell, _ bytes: ByteView, text: inout FieldKeyDecoder
+  ) -> FieldKeyDecoder.DateValue? {
     switch cell.kind {
     case .empty: return .absent
     case .number:
@@ -119,7 +112,7 @@ final class XLSXRowDecoder {
       }
     case .inline, .string:
       guard cell.isPlain else { return nil }
-      return textCells.date(bytes.slice(cell.value))
+      return text.date(bytes.slice(cell.value))
     case .shared:
       let index = bytes.slice(cell.value)
       return sharedCells.date(cacheKey: FieldKeyDecoder.cacheKey(index)) { sharedString(index) }

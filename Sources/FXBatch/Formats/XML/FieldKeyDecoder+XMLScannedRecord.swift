@@ -1,6 +1,6 @@
 extension FieldKeyDecoder {
   /// The rate key of an XML record read by ``XMLSimpleScanner``, its role fields found through its shape and paths, for pass
-  /// 2's fast path (``XMLFastPass``) and pass 1's key collection (``XMLFormat/SpanReader``); `nil` when the
+  /// 2's fast path (``XMLFastRecordReader``) and pass 1's key collection (``XMLFormat/SpanReader``); `nil` when the
   /// general rules must read the record (a shape with a problem, a missing field, a value they refuse).
   ///
   /// A value is decoded as ``XMLFieldLocator`` gives it (entities decoded, trimmed); one with an entity or a
@@ -10,32 +10,19 @@ extension FieldKeyDecoder {
   @inline(__always)
   mutating func key(_ fields: XMLRecordShapes.RoleFields, in bytes: ByteView) -> Key? {
     guard !fields.hasProblem else { return nil }
-    let from: CurrencyCode
-    if let fixed = normalizer.fixedFrom {
-      from = fixed
-    } else {
-      guard let field = fields.from,
-        let found = currency(cacheKey: Self.xmlCacheKey(field, bytes), text: { Self.text(field, bytes) })
-      else { return nil }
-      from = found
-    }
-    let to: CurrencyCode
-    if let fixed = normalizer.fixedTo {
-      to = fixed
-    } else {
-      guard let field = fields.to,
-        let found = currency(cacheKey: Self.xmlCacheKey(field, bytes), text: { Self.text(field, bytes) })
-      else { return nil }
-      to = found
-    }
-    var date: DateValue? = nil
-    if let field = fields.date {
-      guard let value = self.date(cacheKey: Self.xmlCacheKey(field, bytes), text: { Self.text(field, bytes) }) else {
-        return nil
-      }
-      date = value
-    }
-    return key(from: from, to: to, date: date)
+    return key(
+      from: { $0.xmlCurrency(fields.from, bytes) }, to: { $0.xmlCurrency(fields.to, bytes) },
+      date: { decoder in
+        guard let field = fields.date else { return .absent }
+        return decoder.date(cacheKey: Self.xmlCacheKey(field, bytes), text: { Self.text(field, bytes) })
+      })
+  }
+
+  /// A currency field's code (``currency(cacheKey:text:)``); `nil` for a record without the field.
+  @inline(__always)
+  private mutating func xmlCurrency(_ field: XMLScannedRecord.Field?, _ bytes: ByteView) -> CurrencyCode? {
+    guard let field else { return nil }
+    return currency(cacheKey: Self.xmlCacheKey(field, bytes), text: { Self.text(field, bytes) })
   }
 
   /// A field's raw bytes as a cache key, when they are its text (no entity to decode).

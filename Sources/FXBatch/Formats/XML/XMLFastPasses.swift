@@ -8,8 +8,8 @@ import Synchronization
 
 /// Both passes over an XML document in ``XMLSimpleScanner``'s subset under a local rate table: the document's
 /// bytes are read directly (libxml2's streaming reader alone takes about 8 s for a million records), records
-/// are converted by ``XMLFastPass`` or, when it declines one, by the general rules, and a big document is read
-/// and converted in parts on all cores. A document outside the subset takes the general path
+/// are converted by the fast loop (``XMLFastRecordReader``) or, when it declines one, by the general rules, and a
+/// big document is read and converted in parts on all cores. A document outside the subset takes the general path
 /// (``scanXMLFile(displayPath:readPath:outputPath:context:)``) from the start, so its errors are libxml2's.
 extension XMLFormat {
   /// Pass 1 through ``XMLSimpleScanner``.
@@ -189,7 +189,7 @@ extension XMLFormat {
         spanReader!.add(scanner.record, shape: shape, shapes: shapes, bytes: bytes, to: &result.span!)
       }
       if inferMark, let field = fields.amount {
-        let raw = XMLFastPass.trimmed(field, bytes)
+        let raw = XMLFastRecordReader.trimmed(field, bytes)
         if raw.firstIndex(of: UInt8(ascii: "<")) == nil, let evidence = FieldKeyDecoder.evidence(raw) {
           result.inference.add(evidence)
         } else {
@@ -225,22 +225,23 @@ extension XMLFormat {
 
   /// Pass 2 through ``XMLSimpleScanner`` (see ``scanXMLFileFast(displayPath:readPath:outputPath:context:)``): the
   /// document's bytes are copied, and each record gains its `fx` element where ``XMLAnnotatingWriter`` puts it,
-  /// from ``XMLFastPass`` or else from the general rules and ``XMLElementEncoder``, so the output is the general
-  /// path's byte for byte.
+  /// from the fast loop (``XMLFastRecordReader``) or else from the general rules and ``XMLElementEncoder``, so the
+  /// output is the general path's byte for byte.
   static func convertXMLFast(
     _ scan: FileScan, document: XMLScannedDocument, context: FormatContext, quotes: QuoteBook, standardOutput: Int32
   ) throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger) {
     let options = context.options
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
-    var fastPass: XMLFastPass? = nil
+    var fastPass: XMLRecordLoop? = nil
     if let converter = context.makeTableConverter(quotes: quotes) {
       // The template writes `.` decimal marks and the table's (or the answers') texts unescaped.
       if options.outputDecimalMark == .point, converter.textsAreSafe(in: .xmlElement) {
-        fastPass = XMLFastPass(
-          shapes: XMLRecordShapes(locator: fieldLocator(options), namespaces: document.namespaces),
-          converter: converter, normalizer: scan.normalizer,
-          decimalMark: scan.decimalMark?.byte)
+        fastPass = XMLRecordLoop(
+          reader: XMLFastRecordReader(
+            shapes: XMLRecordShapes(locator: fieldLocator(options), namespaces: document.namespaces),
+            decimalMark: scan.decimalMark?.byte, recordName: document.recordName),
+          keys: FieldKeyDecoder(normalizer: scan.normalizer), converter: converter)
       }
     }
     do {
@@ -270,7 +271,7 @@ extension XMLFormat {
   /// `sink`.
   private static func convertXMLPart(
     _ scan: FileScan, document: XMLScannedDocument, range: Range<Int>, phase: XMLSimpleScanner.Phase, sink: ByteSink,
-    fastPass: XMLFastPass?, context: FormatContext, quotes: QuoteBook
+    fastPass: XMLRecordLoop?, context: FormatContext, quotes: QuoteBook
   ) throws -> PartResult {
     let options = context.options
     let recordConverter = context.recordConverter
@@ -294,37 +295,28 @@ extension XMLFormat {
         quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
       counts.add(outcome)
       let cells = outcome.cells(decimalMark: options.outputDecimalMark)
-      Self.appendHead(of: record, bytes: scanner.bytes, to: &pending)
+      XMLFastRecordReader.appendHead(of: record, bytes: scanner.bytes, to: &pending)
       try encoder.writeEmptyElement(
         XMLFieldLocator.annotationElement, attributes: zip(XMLAnnotatingWriter.attributeNames, cells)
       ) { pending.append($0) }
-      Self.appendTail(of: record, bytes: scanner.bytes, closing: closing, to: &pending)
+      XMLFastRecordReader.appendTail(of: record, bytes: scanner.bytes, closing: closing, to: &pending)
     }
     if var fastPass {  // not optional in the loop: force-unwrapping it per record copies it
       while let item = try scanner.next() {
         let bytes = scanner.bytes
         switch item {
         case .markup(let markup):
-          pending.append(bytes.slice(markup))
+          try fastPass.copy(bytes.slice(markup), sink: sink)
         case .record:
           let record = scanner.record
-          let shape = fastPass.shapes.shape(of: record, in: bytes)
-          if let conversion = fastPass.convert(record, shape: shape, in: bytes) {
-            Self.appendHead(of: record, bytes: scanner.bytes, to: &pending)
-            fastPass.converter.appendAnnotation(conversion, template: .xmlElement, to: &pending)
-            Self.appendTail(of: record, bytes: scanner.bytes, closing: closing, to: &pending)
-          } else {
-            try writeGeneral(record, shape: shape, shapes: fastPass.shapes)
-          }
-        }
-        if pending.count >= 1 << 20 {
-          try sink.write(pending.bytes)
+          let shape = fastPass.reader.shapes.shape(of: record, in: bytes)
+          if try fastPass.convert(.init(record: record, shape: shape, bytes: bytes), sink: sink) { continue }
+          try writeGeneral(record, shape: shape, shapes: fastPass.reader.shapes)
+          try fastPass.copy(ByteView(pending.bytes), sink: sink)
           pending.removeAll()
         }
       }
-      counts.add(fastPass.counts)
-      withoutDate += fastPass.withoutDate
-      fastPass.converter.flush(into: &ledger)
+      try fastPass.finish(to: sink, counts: &counts, withoutDate: &withoutDate, ledger: &ledger)
     } else {
       while let item = try scanner.next() {
         switch item {
@@ -346,46 +338,10 @@ extension XMLFormat {
     return PartResult(counts: counts, withoutDate: withoutDate, ledger: ledger)
   }
 
-  /// Appends a record's bytes up to where its `fx` element goes (as ``XMLAnnotatingWriter`` places it: after the
-  /// last child's line with its indentation when the record is laid out one child per line, else just before
-  /// the end tag; an empty element is opened up).
-  @inline(__always)
-  private static func appendHead(of record: XMLScannedRecord, bytes: ByteView, to output: inout ByteBuffer) {
-    if record.isEmptyElement {
-      output.append(bytes.slice(record.start..<record.slash))
-      output.append(UInt8(ascii: ">"))
-    } else if isIndented(record, bytes) {
-      output.append(bytes.slice(record.start..<record.textBeforeEndTag))
-      output.append(bytes.slice(record.lastChildTextStart..<record.lastChildStart))
-    } else {
-      output.append(bytes.slice(record.start..<record.endTagStart))
-    }
-  }
-
-  /// Appends the rest of a record after its `fx` element (see ``appendHead(of:bytes:to:)``).
-  @inline(__always)
-  private static func appendTail(
-    of record: XMLScannedRecord, bytes: ByteView, closing: [UInt8], to output: inout ByteBuffer
-  ) {
-    if record.isEmptyElement {
-      output.append(closing)
-    } else {
-      let from = isIndented(record, bytes) ? record.textBeforeEndTag : record.endTagStart
-      output.append(bytes.slice(from..<record.end))
-    }
-  }
-
-  @inline(__always)
-  private static func isIndented(_ record: XMLScannedRecord, _ bytes: ByteView) -> Bool {
-    record.lastChildStart >= 0 && record.textBeforeEndTag < record.endTagStart
-      && XMLSimpleScanner.isIndentation(record.textBeforeEndTag..<record.endTagStart, in: bytes)
-      && XMLSimpleScanner.isIndentation(record.lastChildTextStart..<record.lastChildStart, in: bytes)
-  }
-
   /// Converts a document's records in parts on several threads: the first part writes to the output, each other
   /// part to a temporary file, appended in order (as ``CSVFormat/convertCSV(_:context:quotes:standardOutput:)`` does).
   private static func convertXMLInParts(
-    _ scan: FileScan, document: XMLScannedDocument, sink: ByteSink, fastPass: XMLFastPass, context: FormatContext,
+    _ scan: FileScan, document: XMLScannedDocument, sink: ByteSink, fastPass: XMLRecordLoop, context: FormatContext,
     quotes: QuoteBook
   ) throws -> PartResult {
     let starts = scan.partStarts.map(\.offset)

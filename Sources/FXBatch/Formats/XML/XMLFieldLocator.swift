@@ -26,16 +26,24 @@ public struct XMLFieldLocator: Sendable {
   /// With several amounts (``FieldNames/amounts``), a locator of each amount alone, in order
   /// (``RecordFields/amounts``), its paths' prefixes indexed in ``prefixes``; empty for one amount.
   private(set) var amountLocators: [XMLFieldLocator]
+  /// With several amounts, whether an amount after the first whose path matches several elements is the one
+  /// of them whose currency attribute is the first amount's currency (a UBL invoice's two `TaxTotal`s, one in
+  /// the document's currency and one in the tax currency, ``XMLDocumentShape``); none or several such is the
+  /// record's `invalid_record`.
+  let amountsInFirstCurrency: Bool
 
   /// The child element fxbatch adds to each record.
   public static let annotationElement = "fx"
 
   ///   - dateFallbacks: paths read, in order, when the date path (`names.date`, a path) matches nothing.
-  public init(names: FieldNames, fixedFrom: Bool, fixedTo: Bool, dateFallbacks: [String] = []) {
+  ///   - amountsInFirstCurrency: ``amountsInFirstCurrency``.
+  public init(
+    names: FieldNames, fixedFrom: Bool, fixedTo: Bool, dateFallbacks: [String] = [], amountsInFirstCurrency: Bool = false
+  ) {
     var prefixes: [String] = []
     self.init(
       names: names, fixedFrom: fixedFrom, fixedTo: fixedTo, dateFallbacks: dateFallbacks, amountOnly: false,
-      prefixes: &prefixes)
+      amountsInFirstCurrency: amountsInFirstCurrency, prefixes: &prefixes)
   }
 
   /// - Parameters:
@@ -43,9 +51,10 @@ public struct XMLFieldLocator: Sendable {
   ///   - prefixes: the prefixes indexed so far; its paths' are added.
   private init(
     names: FieldNames, fixedFrom: Bool, fixedTo: Bool, dateFallbacks: [String], amountOnly: Bool,
-    prefixes: inout [String]
+    amountsInFirstCurrency: Bool = false, prefixes: inout [String]
   ) {
     self.names = names
+    self.amountsInFirstCurrency = amountsInFirstCurrency && !amountOnly && names.amounts.count > 1
     roles = amountOnly ? [.amount] : [.amount] + (fixedFrom ? [] : [.from]) + (fixedTo ? [] : [.to]) + [.date]
     var paths: [(role: FieldMapping.Role, path: XMLFieldPath)] = []
     var pathError: (role: FieldMapping.Role, error: XMLFieldPathError)? = nil
@@ -114,7 +123,16 @@ public struct XMLFieldLocator: Sendable {
   ///
   /// - Returns: the fields, with an `invalid_record` problem when the record already has an `fx` child (it is
   ///   fxbatch output) or a field name occurs twice; and role → field name (`@name` for an attribute).
+  ///
+  /// - Parameter inCurrency: for an amount locator under ``amountsInFirstCurrency`` (after the first), the
+  ///   first amount's path and currency: an amount path matching several elements reads the one in it.
   public mutating func fields(of record: XMLRecord) -> (fields: RecordFields, located: [FieldMapping.Role: String]) {
+    fields(of: record, inCurrency: nil)
+  }
+
+  mutating func fields(
+    of record: XMLRecord, inCurrency: (path: String, code: String?)?
+  ) -> (fields: RecordFields, located: [FieldMapping.Role: String]) {
     let layout: Layout
     if let cached, cached.matches(record) {
       layout = cached
@@ -139,8 +157,10 @@ public struct XMLFieldLocator: Sendable {
     fields.problem = layout.problem ?? Self.holdingElementsProblem(holding)
     var located = layout.located
     if !amountLocators.isEmpty {
+      let firstCurrency = amountsInFirstCurrency ? amountLocators[0].moneyCurrency(in: record) : nil
       for index in amountLocators.indices {
-        let (own, ownLocated) = amountLocators[index].fields(of: record)
+        let (own, ownLocated) = amountLocators[index].fields(
+          of: record, inCurrency: index > 0 ? firstCurrency : nil)
         fields.amounts.append(own)
         // A from-currency that only a later amount's money element gives.
         if located[.from] == nil, own.from != .absent { located[.from] = ownLocated[.from] }
@@ -149,7 +169,7 @@ public struct XMLFieldLocator: Sendable {
     guard readsPaths else { return (fields, located) }
     var flatFrom: String? = nil
     if case .text(let text) = fields.from { flatFrom = text }
-    let resolution = resolve(record, flatAmountElement: amountElement, flatFrom: flatFrom)
+    let resolution = resolve(record, flatAmountElement: amountElement, flatFrom: flatFrom, inCurrency: inCurrency)
     for (role, _) in paths {
       let match = resolution.match(role)
       switch match {
@@ -216,10 +236,28 @@ public struct XMLFieldLocator: Sendable {
   ///   - flatAmountElement: the element of the amount when a flat name or synonym found it among the children.
   ///   - flatFrom: the text of the from-currency field a synonym found, which a money element's currency must
   ///     agree with (case aside).
-  func resolve<Tree: XMLPathTree>(_ tree: Tree, flatAmountElement: Int?, flatFrom: String? = nil) -> PathResolution {
+  ///   - inCurrency: the first amount's path and currency (``amountsInFirstCurrency``): an amount path matching
+  ///     several elements reads the one whose currency attribute is that currency.
+  func resolve<Tree: XMLPathTree>(
+    _ tree: Tree, flatAmountElement: Int?, flatFrom: String? = nil, inCurrency: (path: String, code: String?)? = nil
+  ) -> PathResolution {
     var result = PathResolution()
     for (role, path) in paths {
       var match = tree.evaluate(path)
+      if role == .amount, case .several(let count) = match, path.attribute == nil, let inCurrency {
+        switch Self.choose(path, in: tree, currency: inCurrency.code) {
+        case .success(let element): match = .element(element)
+        case .failure(let reason):
+          if result.problem == nil {
+            result.problem = RowError(
+              .invalidRecord,
+              "\(RowError.quoted(path.text)) matches \(count) elements in the record and \(reason) in the currency "
+                + "of \(RowError.quoted(inCurrency.path))\(inCurrency.code.map { " (\($0))" } ?? ""); fxbatch does "
+                + "not pick one")
+          }
+          continue
+        }
+      }
       if role == .date, case .none = match {
         for (index, fallback) in dateFallbacks.enumerated() {
           match = tree.evaluate(fallback)
@@ -275,6 +313,38 @@ public struct XMLFieldLocator: Sendable {
       }
     }
     return result
+  }
+
+  /// The one element a path matches whose currency attribute is `currency` (case aside), for
+  /// ``amountsInFirstCurrency``.
+  ///
+  /// - Returns: the element, or why there is not one: `none is`, `2 are`.
+  static func choose<Tree: XMLPathTree>(_ path: XMLFieldPath, in tree: Tree, currency: String?) -> Result<Int, ChoiceError> {
+    guard let currency, !currency.isEmpty else { return .failure(ChoiceError(description: "none is")) }
+    let found = tree.elements(matching: path).filter { element in
+      guard let attribute = tree.currencyAttribute(of: element), attribute >= 0 else { return false }
+      return tree.text(of: .attribute(attribute, of: element)).trimmingWhitespace.uppercased() == currency.uppercased()
+    }
+    switch found.count {
+    case 0: return .failure(ChoiceError(description: "none is"))
+    case 1: return .success(found[0])
+    default: return .failure(ChoiceError(description: "\(found.count) are"))
+    }
+  }
+
+  /// Why ``choose(_:in:currency:)`` found no one element.
+  struct ChoiceError: Error, CustomStringConvertible {
+    let description: String
+  }
+
+  /// The path of this locator's amount and the currency attribute of the one element it matches in a record
+  /// (`nil` code without one).
+  func moneyCurrency<Tree: XMLPathTree>(in tree: Tree) -> (path: String, code: String?)? {
+    guard let (_, path) = paths.first(where: { $0.role == .amount }) else { return nil }
+    guard case .element(let element) = tree.evaluate(path), let attribute = tree.currencyAttribute(of: element),
+      attribute >= 0
+    else { return (path.text, nil) }
+    return (path.text, tree.text(of: .attribute(attribute, of: element)).trimmingWhitespace)
   }
 
   /// The `invalid_record` problem of a field that is an element holding elements: its text is not one value

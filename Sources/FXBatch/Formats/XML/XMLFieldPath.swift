@@ -140,6 +140,25 @@ enum XMLPathMatch: Equatable {
 extension XMLPathTree {
   /// The elements and attributes a path names in the record.
   func evaluate(_ path: XMLFieldPath) -> XMLPathMatch {
+    let current = elements(matching: path)
+    if current.isEmpty { return .none }
+    guard let step = path.attribute else { return current.count == 1 ? .element(current[0]) : .several(current.count) }
+    var found: [(Int, Int)] = []
+    for element in current {
+      for attribute in attributes(of: element) where self.attribute(attribute, of: element, matches: step) {
+        found.append((attribute, element))
+      }
+    }
+    switch found.count {
+    case 0: return .none
+    case 1: return .attribute(found[0].0, of: found[0].1)
+    default: return .several(found.count)
+    }
+  }
+
+  /// The elements a path's element steps name in the record (its attribute step aside), in document order; the
+  /// record element for a path of an attribute alone.
+  func elements(matching path: XMLFieldPath) -> [Int] {
     var current = [0]
     for step in path.elements {
       var next: [Int] = []
@@ -156,21 +175,10 @@ extension XMLPathTree {
         }
         index += 1
       }
-      if next.isEmpty { return .none }
+      if next.isEmpty { return [] }
       current = next
     }
-    guard let step = path.attribute else { return current.count == 1 ? .element(current[0]) : .several(current.count) }
-    var found: [(Int, Int)] = []
-    for element in current {
-      for attribute in attributes(of: element) where self.attribute(attribute, of: element, matches: step) {
-        found.append((attribute, element))
-      }
-    }
-    switch found.count {
-    case 0: return .none
-    case 1: return .attribute(found[0].0, of: found[0].1)
-    default: return .several(found.count)
-    }
+    return current
   }
 
   /// The currency attribute of a money element (`<Amt Ccy="USD">`): `Ccy`, `currencyID` or `currency`, written

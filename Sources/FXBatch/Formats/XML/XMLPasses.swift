@@ -6,7 +6,8 @@ extension XMLFormat {
   static func fieldLocator(_ options: BatchOptions, shaped: XMLScanDetails.Shaped? = nil) -> XMLFieldLocator {
     XMLFieldLocator(
       names: shaped?.fieldNames ?? options.fieldNames, fixedFrom: options.fixedFrom != nil,
-      fixedTo: options.fixedTo != nil, dateFallbacks: shaped?.dateFallbacks ?? [])
+      fixedTo: options.fixedTo != nil, dateFallbacks: shaped?.dateFallbacks ?? [],
+      amountsInFirstCurrency: shaped?.amountsInFirstCurrency ?? false)
   }
 
   /// Pass 1 over an XML document: checks it (well-formed, no DTD, an encoding fxbatch copies), finds its
@@ -19,7 +20,8 @@ extension XMLFormat {
   {
     // A known document (``XMLDocumentShape``) is read by the general path: its records are not the root's
     // children (camt) or are the root (UBL), outside the byte scanner's subset.
-    let shape = XMLDocumentShape.recognize(path: readPath)?.apply(to: context.options)
+    let recognized = XMLDocumentShape.recognize(path: readPath)
+    let shape = recognized?.apply(to: context.options)
     if shape == nil,
       let fast = scanXMLFileFast(displayPath: displayPath, readPath: readPath, outputPath: outputPath, context: context)
     {
@@ -27,7 +29,10 @@ extension XMLFormat {
     }
     let options = shape?.options ?? context.options
     let shaped = shape.map {
-      XMLScanDetails.Shaped(fieldNames: $0.options.fieldNames, dateFallbacks: $0.dateFallbacks, description: $0.description)
+      XMLScanDetails.Shaped(
+        fieldNames: $0.options.fieldNames, dateFallbacks: $0.dateFallbacks,
+        amountsInFirstCurrency: $0.amountsInFirstCurrency, otherCurrencyFields: recognized?.otherCurrencyFields ?? [],
+        description: $0.description)
     }
     var locator = fieldLocator(options, shaped: shaped)
     if let (role, error) = locator.pathError {
@@ -66,7 +71,9 @@ extension XMLFormat {
         let (fields, found) = locator.fields(of: record)
         located.merge(found) { earlier, _ in earlier }
         if options.decimalMark == nil, case .text(let text) = fields.amount { inference.add(text) }
-        for (index, amount) in fields.amounts.enumerated() where amount.amount != .absent {
+        // An amount whose path matches twice is there, but not one value: its records' `invalid_record`.
+        for (index, amount) in fields.amounts.enumerated()
+        where amount.amount != .absent || amount.problem?.code == .invalidRecord {
           amountsFound.insert(index)
           if options.decimalMark == nil, index > 0, case .text(let text) = amount.amount { inference.add(text) }
         }
@@ -99,13 +106,26 @@ extension XMLFormat {
     }
     if let missing = options.fieldNames.amounts.indices.first(where: { !amountsFound.contains($0) }) {
       let names = first.attributes.map { "@" + $0.name } + first.children.map(\.name)
-      throw FileError.missingField(
+      let error = FileError.missingField(
         .amount, path: displayPath, line: first.line, column: 1, names: names, nameKind: "fields",
         given: options.fieldNames.amounts[missing].path)
+      // The known document's own amounts (a UBL invoice without TaxTotal, which UBL 2.1 allows and EN 16931
+      // does not): the user chooses the ones the document has.
+      if shaped != nil, context.options.fieldNames.amount == nil {
+        let others = options.fieldNames.amounts.indices.filter { $0 != missing }.map {
+          options.fieldNames.amounts[$0].path
+        }
+        throw FileError(
+          path: error.path, line: error.line, column: error.column, message: error.message,
+          hint: "the \(shape?.description.split(separator: ":").first ?? "known document") converts these amounts; "
+            + "give --amount-field with the ones the document has, e.g. --amount-field \(others.joined(separator: ","))")
+      }
+      throw error
     }
     if let error = unreadField(
       names: first.attributes.map { "@" + $0.name } + first.children.map(\.name), located: located, options: options,
-      displayPath: displayPath, readPath: readPath, recordElement: recordElement, line: first.line)
+      displayPath: displayPath, readPath: readPath, recordElement: recordElement, line: first.line,
+      otherCurrencyFields: Set(shaped?.otherCurrencyFields ?? []))
     {
       throw error
     }
@@ -159,7 +179,7 @@ extension XMLFormat {
   /// fields not read (``FieldSamples``, read again by libxml2's streaming reader, whichever path pass 1 took).
   static func unreadField(
     names: [String], located: [FieldMapping.Role: String], options: BatchOptions, displayPath: String,
-    readPath: String, recordElement: String, line: Int
+    readPath: String, recordElement: String, line: Int, otherCurrencyFields: Set<String> = []
   ) -> FileError? {
     if let error = overriddenMoneyCurrency(options: options, displayPath: displayPath, readPath: readPath, recordElement: recordElement) {
       return error
@@ -181,9 +201,13 @@ extension XMLFormat {
         func value(_ text: String) -> String? {
           from != nil && text.trimmingWhitespace.uppercased() == from ? nil : text
         }
+        // A known document's fields of other currencies (``XMLDocumentShape/otherCurrencyFields``).
+        func other(_ name: String) -> Bool {
+          !otherCurrencyFields.isEmpty && otherCurrencyFields.contains(String(name.split(separator: ":").last ?? ""))
+        }
         samples.add(
           record.attributes.lazy.map { ("@" + $0.name, value($0.value)) }
-            + record.children.lazy.map { ($0.name, value($0.text)) })
+            + record.children.lazy.map { ($0.name, other($0.name) ? nil : value($0.text)) })
       }
       return samples
     }
@@ -220,6 +244,13 @@ extension XMLFormat {
     if let document = scan.xml?.document {
       return try convertXMLFast(
         scan, document: document, context: context, quotes: quotes, standardOutput: standardOutput)
+    }
+    // A known document's amounts (``XMLDocumentShape``) name the annotation and the reconciliation.
+    var context = context
+    if let shaped = scan.xml?.shaped {
+      var options = context.options
+      options.fieldNames = shaped.fieldNames
+      context = context.with(options: options)
     }
     let options = context.options
     let recordConverter = context.recordConverter

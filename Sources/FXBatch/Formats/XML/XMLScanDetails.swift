@@ -12,6 +12,10 @@ struct XMLScanDetails: FormatScanDetails {
   struct Shaped: Sendable {
     let fieldNames: FieldNames
     let dateFallbacks: [String]
+    /// ``XMLFieldLocator/amountsInFirstCurrency``: the shape's own amounts (UBL's `TaxTotal`s).
+    let amountsInFirstCurrency: Bool
+    /// ``XMLDocumentShape/otherCurrencyFields``.
+    let otherCurrencyFields: [String]
     /// For the summary: `recognized ISO 20022 camt.053.001.08: amount Amt, date BookgDt/Dt else ValDt/Dt`.
     let description: String
   }

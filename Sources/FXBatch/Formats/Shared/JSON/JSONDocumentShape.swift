@@ -10,7 +10,7 @@
 ///
 /// | Document | Recognized by | Records | Amount (minor units) | From-currency | Date (unix seconds) |
 /// | --- | --- | --- | --- | --- | --- |
-/// | Stripe list | a top-level object whose `data` array's first element has `"object": "balance_transaction"` (or `charge`, `refund`, `payout`, `payment_intent`, `invoice`); its own `"object"`, where it comes before `data`, is `"list"` | `data` | `amount` (`invoice`: `total`) | `currency` | `created` |
+/// | Stripe list | a top-level object whose `data` array's first element has `"object": "balance_transaction"` (or `charge`, `refund`, `payout`, `payment_intent`, `invoice`); its own `"object"`, where it comes before `data`, is `"list"` | `data` | ``stripeObjects`` | `currency` | `created` |
 /// | Stripe objects, JSON Lines | a first line that is such an object | each line | as above | `currency` | `created` |
 ///
 /// Every record must be of the first record's type (``RequiredMember``): a record of another is
@@ -22,27 +22,39 @@ struct JSONDocumentShape: Sendable, Equatable {
   let objectType: String
   /// Where the records are: `["data"]` in a list; `[]` for JSON Lines (each line).
   let recordsPath: [String]
-  /// The amount members (one for now; a list, for the several amounts of a record).
+  /// The amount members: one (`fx_converted`) or several (`fx_converted_NAME`, NAME the member).
   let amounts: [String]
   let currency: String
   let date: String
 
-  /// Stripe's objects that carry money, and their amount member (docs.stripe.com/api: each object's
-  /// "amount", an invoice's "total", all in the currency's smallest unit, with "currency" in lower case and
-  /// "created" in unix seconds).
-  static let stripeObjects: [(object: String, amount: String)] = [
-    ("balance_transaction", "amount"), ("charge", "amount"), ("refund", "amount"), ("payout", "amount"),
-    ("payment_intent", "amount"), ("invoice", "total"),
+  /// Stripe's objects that carry money, and their amount members (docs.stripe.com/api): the money members
+  /// Stripe documents as always present integers, in the currency's smallest unit, with "currency" in lower
+  /// case and "created" in unix seconds. Nullable members (an invoice's `tax`, a charge's
+  /// `application_fee_amount`) are left out: a `null` amount fails its record (`missing_field`), so they are
+  /// for `--amount-field` on files that have them.
+  ///
+  /// | Object | Amounts |
+  /// | --- | --- |
+  /// | `balance_transaction` | `amount`, `fee`, `net` |
+  /// | `charge` | `amount`, `amount_captured`, `amount_refunded` |
+  /// | `refund` | `amount` |
+  /// | `payout` | `amount` |
+  /// | `payment_intent` | `amount`, `amount_received` |
+  /// | `invoice` | `total`, `amount_due`, `amount_paid`, `amount_remaining` |
+  static let stripeObjects: [(object: String, amounts: [String])] = [
+    ("balance_transaction", ["amount", "fee", "net"]), ("charge", ["amount", "amount_captured", "amount_refunded"]),
+    ("refund", ["amount"]), ("payout", ["amount"]), ("payment_intent", ["amount", "amount_received"]),
+    ("invoice", ["total", "amount_due", "amount_paid", "amount_remaining"]),
   ]
 
   /// How much of a file's head recognition reads.
   static let headSize = 64 << 10
 
   private static func stripe(object: String, list: Bool) -> JSONDocumentShape? {
-    guard let amount = stripeObjects.first(where: { $0.object == object })?.amount else { return nil }
+    guard let amounts = stripeObjects.first(where: { $0.object == object })?.amounts else { return nil }
     return JSONDocumentShape(
       name: list ? "Stripe list of \(object)" : "Stripe \(object) objects", objectType: object,
-      recordsPath: list ? ["data"] : [], amounts: [amount], currency: "currency", date: "created")
+      recordsPath: list ? ["data"] : [], amounts: amounts, currency: "currency", date: "created")
   }
 
   /// The shape of a JSON document (`lines: false`) or JSON Lines file, from its first ``headSize`` bytes: the
@@ -155,10 +167,11 @@ struct JSONDocumentShape: Sendable, Equatable {
   /// records path, the amount (in minor units unless `--amount-unit` is given), the from-currency (unless
   /// `--from` or `--from-field`), the date (`created`, as unix seconds unless `--date-format` is given) — and
   /// every record must be of the shape's type. A `--records-path` elsewhere leaves the file to the options
-  /// alone (`nil`).
+  /// alone (`nil`). `--amount-field` replaces the shape's whole list of amounts.
   ///
   /// - Returns: the options and what the shape chose, for the summary (`recognized Stripe list of
-  ///   balance_transaction: amount amount in minor units, from-currency currency, date created as unix seconds`).
+  ///   balance_transaction: amounts amount, fee, net, amounts in minor units, from-currency currency, date
+  ///   created (unix seconds)`).
   func apply(to options: BatchOptions) -> (options: BatchOptions, description: String)? {
     if !options.recordsPath.isEmpty, options.recordsPath != recordsPath { return nil }
     var shaped = options
@@ -166,8 +179,10 @@ struct JSONDocumentShape: Sendable, Equatable {
     shaped.requiredMember = RequiredMember(name: "object", value: objectType, document: name)
     var chose: [String] = []
     if options.fieldNames.amount == nil {
-      shaped.fieldNames.amount = amounts.joined(separator: ",")
-      chose.append("amount \(amounts.joined(separator: ", "))")
+      let names = options.fieldNames
+      shaped.fieldNames = FieldNames(
+        amounts: amounts.map { AmountField(path: $0) }, from: names.from, to: names.to, date: names.date)
+      chose.append((amounts.count == 1 ? "amount " : "amounts ") + amounts.joined(separator: ", "))
     }
     if !options.amountUnitIsGiven {
       shaped.amountUnit = .minor

@@ -16,6 +16,7 @@ struct JSONRecordPassOne {
   /// assumes it was found there (the caller checks).
   let looksForFirstObject: Bool
   private var decoder: JSONFieldDecoder
+  private var keys: FieldKeyDecoder
   private var object = FlatJSONObject()
   /// Scratch for the objects a field path steps into.
   private var inner = FlatJSONObject()
@@ -30,6 +31,9 @@ struct JSONRecordPassOne {
   private(set) var firstObject: (record: JSONRecordText, keys: [String])? = nil
   /// Under a table provider: the span of days to ask it (every record's key).
   private(set) var span: KeySpan?
+  /// Which of several amounts (``RecordFields/amounts``) some record has; several amounts are read by the
+  /// general rules only.
+  private(set) var amountsFound = Set<Int>()
 
   init(
     displayPath: String, normalizer: RecordNormalizer, locator: JSONFieldLocator, checkMark: Bool, looksForFirstObject: Bool,
@@ -40,7 +44,8 @@ struct JSONRecordPassOne {
     self.locator = locator
     self.checkMark = checkMark
     self.looksForFirstObject = looksForFirstObject
-    decoder = JSONFieldDecoder(normalizer: normalizer, locator: locator)
+    decoder = JSONFieldDecoder(locator: locator)
+    keys = FieldKeyDecoder(normalizer: normalizer)
   }
 
   /// Reads one record: a JSON Lines line's content, or an element of a JSON document's records array.
@@ -51,7 +56,7 @@ struct JSONRecordPassOne {
   ///   - column: the 1-based byte column of its first byte.
   /// - Throws: ``FileError`` when the first record object ends with the annotation members.
   mutating func scan(record content: ByteView, line: Int, column: Int) throws(FileError) {
-    if !looksForFirstObject || firstObject != nil, object.scan(content),
+    if locator.amountLocators.isEmpty, !looksForFirstObject || firstObject != nil, object.scan(content),
       let (index, shape) = decoder.shape(of: object, in: content),
       let fields = JSONFieldValues.find(in: object, shape: shape, bytes: content, locator: locator, inner: &inner)
     {
@@ -69,20 +74,24 @@ struct JSONRecordPassOne {
         inference.add(FieldKeyDecoder.evidence(text) ?? DecimalMarkInference.evidence(text.text))
       }
       if span != nil {
-        if let key = decoder.key(of: fields, in: content) {
+        if let key = keys.key(of: fields, in: content) {
           span?.add(base: key.base, quote: key.quote, day: key.day)
         } else {
           let (fields, _, _) = locator.fields(of: JSONRecordText(bytes: content.array, line: line, column: column))
-          if case .success(let found) = decoder.normalizer.rateKey(of: fields) { span?.add(found.key) }
+          if case .success(let found) = keys.normalizer.rateKey(of: fields) { span?.add(found.key) }
         }
       }
       return
     }
-    try scanGeneral(JSONRecordText(bytes: content.array, line: line, column: column))
+    try scan(record: JSONRecordText(bytes: content.array, line: line, column: column))
   }
 
-  /// The general rules' work on one record.
-  private mutating func scanGeneral(_ record: JSONRecordText) throws(FileError) {
+  /// Reads one record by the general rules: every record of
+  /// ``JSONRecords/scanFile(_:displayPath:readPath:outputPath:context:)``, and those the byte-level reader does
+  /// not follow.
+  ///
+  /// - Throws: ``FileError`` when the first record object ends with the annotation members.
+  mutating func scan(record: JSONRecordText) throws(FileError) {
     if looksForFirstObject, firstObject == nil, case .success(let members) = record.members() {
       let names = members.map(\.key)
       firstObject = (record, names)
@@ -95,7 +104,11 @@ struct JSONRecordPassOne {
     let (fields, found, _) = locator.fields(of: record)
     located.merge(found) { earlier, _ in earlier }
     if checkMark, case .text(let text) = fields.amount { inference.add(text) }
-    if span != nil, case .success(let found) = decoder.normalizer.rateKey(of: fields) { span?.add(found.key) }
+    for (index, amount) in fields.amounts.enumerated() where amount.amount != .absent {
+      amountsFound.insert(index)
+      if checkMark, index > 0, case .text(let text) = amount.amount { inference.add(text) }
+    }
+    if span != nil, case .success(let found) = keys.normalizer.rateKey(of: fields) { span?.add(found.key) }
   }
 
   /// Adds located names, the earlier kept.
@@ -107,6 +120,7 @@ struct JSONRecordPassOne {
   mutating func add(_ later: JSONRecordPassOne) {
     located.merge(later.located) { earlier, _ in earlier }
     inference.add(later.inference)
+    amountsFound.formUnion(later.amountsFound)
     if let other = later.span { span?.add(other) }
   }
 }

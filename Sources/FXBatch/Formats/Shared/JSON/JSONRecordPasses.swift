@@ -20,58 +20,20 @@ enum JSONRecords {
   ) throws(FileError) -> (FileScan, Set<RateKey>) {
     try checkPaths(context.options, displayPath: displayPath)
     let options = context.options
-    let locator = fieldLocator(options)
-    let normalizer = context.recordNormalizer
-    var keys: Set<RateKey> = []
-    let collectKeys = !context.hasConvertingTable
-    var inference = DecimalMarkInference()
-    var located: [FieldMapping.Role: String] = [:]
-    var firstObject: (record: JSONRecordText, keys: [String])? = nil
-    let checkMark = options.decimalMark == nil
-    // Which of several amounts some record has (``RecordFields/amounts``).
-    var amountsFound = Set<Int>()
+    // Under a local table, keys are answered as records come (no per-key memory).
+    var found = JSONRecordPassOne(
+      displayPath: displayPath, normalizer: context.recordNormalizer, locator: fieldLocator(options),
+      checkMark: options.decimalMark == nil, looksForFirstObject: true,
+      span: context.hasConvertingTable ? nil : KeySpan())
     try read(format, displayPath: displayPath, readPath: readPath, options: options, copy: { _ in }) {
       record in
-      if firstObject == nil, case .success(let members) = record.members() {
-        let names = members.map(\.key)
-        firstObject = (record, names)
-        if AnnotationColumn.endAnnotated(names) {
-          throw FileError.alreadyAnnotated(
-            path: displayPath, line: record.line, column: record.column,
-            evidence: "its records end with the fx_* members")
-        }
-      }
-      let (fields, found, _) = locator.fields(of: record)
-      located.merge(found) { earlier, _ in earlier }
-      if checkMark, case .text(let text) = fields.amount { inference.add(text) }
-      for (index, amount) in fields.amounts.enumerated() where amount.amount != .absent {
-        amountsFound.insert(index)
-        if checkMark, index > 0, case .text(let text) = amount.amount { inference.add(text) }
-      }
-      // Under a local table, keys are answered as records come (no per-key memory).
-      if collectKeys, case .success(let found) = normalizer.rateKey(of: fields) { keys.insert(found.key) }
+      try found.scan(record: record)
       return true
     }
-    if let (record, names) = firstObject, let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
-      throw missingField(role, locator: locator, record: record, names: names, displayPath: displayPath)
-    }
-    if let (record, names) = firstObject,
-      let missing = options.fieldNames.amounts.indices.first(where: { !amountsFound.contains($0) })
-    {
-      throw FileError.missingField(
-        .amount, path: displayPath, line: record.line, column: record.column, names: names, nameKind: "members",
-        given: options.fieldNames.amounts[missing].path)
-    }
-    try checkUnreadFields(
-      format, firstObject: firstObject?.record, located: located, options: options, displayPath: displayPath,
-      readPath: readPath)
-    // JSON numbers always have a decimal point; only text amounts ("1.234,50") say anything about the mark.
-    let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
-    let scan = FileScan(
-      displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: format.format,
-      decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
-      normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }))
-    return (scan, keys)
+    let fileScan = try scan(
+      format, found: found, displayPath: displayPath, readPath: readPath, outputPath: outputPath,
+      normalizer: context.recordNormalizer, options: options)
+    return (fileScan, found.span?.keys.allKeys ?? [])
   }
 
   /// The scan of a JSON Lines file or a JSON document from what the byte-level pass 1 found in its records.
@@ -86,6 +48,13 @@ enum JSONRecords {
     let located = found.located
     if let (record, names) = found.firstObject, let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
       throw missingField(role, locator: locator, record: record, names: names, displayPath: displayPath)
+    }
+    if let (record, names) = found.firstObject,
+      let missing = options.fieldNames.amounts.indices.first(where: { !found.amountsFound.contains($0) })
+    {
+      throw FileError.missingField(
+        .amount, path: displayPath, line: record.line, column: record.column, names: names, nameKind: "members",
+        given: options.fieldNames.amounts[missing].path)
     }
     try checkUnreadFields(
       format, firstObject: found.firstObject?.record, located: located, options: options, displayPath: displayPath,
@@ -102,11 +71,12 @@ enum JSONRecords {
   /// The fast pass of pass 2 over JSON records (a JSON Lines file's lines, a JSON document's array elements),
   /// when the run converts from a table (or answered quotes) whose texts the annotation members can hold
   /// unescaped, with `.` output decimal marks.
-  static func fastPass(_ scan: FileScan, context: FormatContext, quotes: QuoteBook) -> JSONRecordFastPass? {
+  static func fastPass(_ scan: FileScan, context: FormatContext, quotes: QuoteBook) -> JSONRecordLoop? {
     guard let converter = converter(context, quotes: quotes) else { return nil }
-    return JSONRecordFastPass(
-      decoder: JSONFieldDecoder(normalizer: scan.normalizer, locator: fieldLocator(context.options)),
-      converter: converter, decimalMark: scan.decimalMark?.byte)
+    return FastRecordLoop(
+      reader: JSONFastRecordReader(
+        decoder: JSONFieldDecoder(locator: fieldLocator(context.options)), decimalMark: scan.decimalMark?.byte),
+      keys: FieldKeyDecoder(normalizer: scan.normalizer), converter: converter)
   }
 
   /// The converter of the fast pass over JSON records: a table (or pass 2's answered quotes) whose texts the

@@ -1,0 +1,47 @@
+/// The fast loop's reader (``FastRecordReader``) of CSV records: decodes a record's key in place
+/// (``FieldKeyDecoder/key(of:)``) and its plain amount, and puts the annotation fields after its last field,
+/// before its line terminator.
+struct CSVFastRecordReader: FastRecordReader {
+  /// The column's decimal mark byte, `nil` when undecided (then only integer amounts are plain).
+  let decimalMark: UInt8?
+  let amountField: Int?
+  let template: AnnotationTemplate
+
+  init(delimiter: UInt8, decimalMark: UInt8?, amountField: Int?) {
+    self.decimalMark = decimalMark
+    self.amountField = amountField
+    template = .csv(delimiter: delimiter)
+  }
+
+  mutating func makeUnique() {}
+
+  @inline(__always)
+  mutating func read(_ record: CSVRecordView, keys: inout FieldKeyDecoder, amounts: inout FastRecordAmounts)
+    -> FieldKeyDecoder.Key?
+  {
+    guard let key = keys.key(of: record), amounts.appendPlain(record.field(amountField), mark: decimalMark) else {
+      return nil
+    }
+    return key
+  }
+
+  @inline(__always)
+  func appendHead(of record: CSVRecordView, to output: inout ByteBuffer) {
+    output.append(record.bytes.slice(0..<record.length))
+  }
+
+  @inline(__always)
+  func appendAnnotation(
+    _ conversion: TableConverter.Conversion, from converter: inout TableConverter, to output: inout ByteBuffer
+  ) {
+    converter.appendAnnotation(conversion, template: template, to: &output)
+  }
+
+  @inline(__always)
+  func appendTail(of record: CSVRecordView, to output: inout ByteBuffer) {
+    output.append(record.terminator)
+  }
+}
+
+/// Pass 2's per-record fast path over a CSV file.
+typealias CSVRecordLoop = FastRecordLoop<CSVFastRecordReader>

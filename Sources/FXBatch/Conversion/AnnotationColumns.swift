@@ -64,6 +64,13 @@ public struct AnnotationLayout: Sendable, Equatable {
       + AnnotationColumn.allCases.suffix(5).map(\.rawValue)
   }
 
+  /// The names a record must not have already to be annotated (a JSON record's members): ``fieldNames``, one
+  /// amount's annotation fields and `fx_input`. A record that has one is fxbatch output, or would get that member
+  /// twice (a member `fx_converted_Fee` beside the run's `fx_converted_Fee`).
+  public var existingNames: Set<String> {
+    Set(fieldNames + AnnotationColumn.allCases.map(\.rawValue) + ["fx_input"])
+  }
+
   /// The XML `fx` element's attribute names: `rate`, `converted` or `converted-NAME` per amount, `currency`,
   /// `rate-date`, `source`, `status`, `error`.
   public var xmlAttributeNames: [String] {

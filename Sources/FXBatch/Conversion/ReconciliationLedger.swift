@@ -46,8 +46,9 @@ struct ReconciliationLedger: Sendable, Equatable {
   }
 
   private var accounts: [Key: Account] = [:]
-  /// The amount NAMEs met, in the order first met (the amounts' order): the accounts are listed so.
-  private var amountNames: [String] = []
+  /// The amount NAMEs met, each with its place in the order first met (the amounts' order): the accounts are
+  /// listed so. A dictionary, not a list searched on every amount: 10,000 amounts per record stay linear.
+  private var amountOrder: [String: Int] = [:]
   /// Currencies whose exact total is kept as amounts per rate (see the type's description).
   let exactCurrencies: Set<CurrencyCode>
 
@@ -57,15 +58,20 @@ struct ReconciliationLedger: Sendable, Equatable {
     Account(currency, exact: exactCurrencies.contains(currency))
   }
 
+  /// Notes an amount NAME in order, unless met before.
+  private mutating func note(_ amount: String) {
+    if amountOrder[amount] == nil { amountOrder[amount] = amountOrder.count }
+  }
+
   /// The key of an amount's account, its NAME noted in order.
   private mutating func key(_ amount: String?, _ currency: CurrencyCode) -> Key {
-    if let amount, !amountNames.contains(amount) { amountNames.append(amount) }
+    if let amount { note(amount) }
     return Key(amount: amount, currency: currency)
   }
 
   /// The accounts in order: by amount (as first met), then by currency code.
   private var sortedAccounts: [(key: Key, value: Account)] {
-    let order = Dictionary(uniqueKeysWithValues: amountNames.enumerated().map { ($1, $0) })
+    let order = amountOrder
     return accounts.sorted { left, right in
       let (l, r) = (left.key.amount.flatMap { order[$0] } ?? -1, right.key.amount.flatMap { order[$0] } ?? -1)
       return l != r ? l < r : left.key.currency < right.key.currency
@@ -101,7 +107,7 @@ struct ReconciliationLedger: Sendable, Equatable {
 
   /// Adds another file's ledger (for the run's total).
   mutating func add(_ other: ReconciliationLedger) {
-    for name in other.amountNames where !amountNames.contains(name) { amountNames.append(name) }
+    for name in other.amountOrder.sorted(by: { $0.value < $1.value }).map(\.key) { note(name) }
     for (key, theirs) in other.accounts {
       let currency = key.currency
       var account = accounts.removeValue(forKey: key) ?? newAccount(currency)

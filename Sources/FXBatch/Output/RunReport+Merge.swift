@@ -37,6 +37,8 @@ extension RunReport {
     merged.lockFileLeftOut = 0
     merged.exitStatus = 0
     var ledger = ReconciliationLedger()
+    // The amounts reconciled, by the first part that converted a record (a part that converted none says nothing).
+    var amounts: (name: String, names: Set<String?>)? = nil
     for (name, part) in parts {
       // The message shows both values (`lock file ./rates.lock` against `lock file rates.lock`).
       func same<T: Equatable>(_ what: String, _ value: (RunReport) -> T, shown: (RunReport) -> String)
@@ -60,6 +62,18 @@ extension RunReport {
       try same(
         "minor units", { $0.minorUnits },
         shown: { ($0.minorUnits ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",") })
+      // Parts that converted other amounts (`--amount-field Gross` and `Gross,Fee,Net`) ran with other options:
+      // their totals are no one run's.
+      let reconciled = Set(part.reconciliation.map(\.amount))
+      if let amounts, !reconciled.isEmpty, reconciled != amounts.names {
+        func shown(_ names: Set<String?>) -> String {
+          names.map { $0.map { "fx_converted_\($0)" } ?? "fx_converted" }.sorted().joined(separator: ", ")
+        }
+        throw ReportMergeError(
+          "\(name): its amounts (\(shown(reconciled))) differ from \(amounts.name)'s (\(shown(amounts.names))): the parts must run with the same rates and options (one --amount-field)"
+        )
+      }
+      if amounts == nil, !reconciled.isEmpty { amounts = (name, reconciled) }
       merged.files += part.files
       merged.totals.add(part.totals)
       merged.rates.recordsWithoutDate += part.rates.recordsWithoutDate

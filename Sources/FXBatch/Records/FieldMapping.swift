@@ -229,11 +229,32 @@ public struct FieldMapping: Sendable, Equatable {
   {
     var mapping = try resolveOne(header: header, names: names, fixedFrom: fixedFrom, fixedTo: fixedTo)
     guard !names.amounts.isEmpty else { return mapping }
-    // Each amount is found as the one amount is, with the same checks.
+    // Each other amount is found as the one amount is, with the same checks: the column of its name when exactly
+    // one column has that name as written, else the first of its normalized name, refused when other columns
+    // have that normalized name too (less the from-, to- and date columns). These are the first amount's: every
+    // amount's name is kept from synonyms, whichever amount is read. By dictionaries built once, so that 10,000
+    // amounts over 10,000 columns stay linear.
+    let normalized = header.map(normalizedName)
+    var written: [String: [Int]] = [:]
+    var byNormalized: [String: [Int]] = [:]
+    for index in header.indices {
+      written[header[index], default: []].append(index)
+      byNormalized[normalized[index], default: []].append(index)
+    }
+    let otherRoles = Set([mapping.from, mapping.to, mapping.date].compactMap { $0 })
     mapping.amounts = [mapping.amount]
-    for index in names.amounts.indices.dropFirst() {
-      mapping.amounts.append(
-        try resolveOne(header: header, names: names.reading(amount: index), fixedFrom: fixedFrom, fixedTo: fixedTo).amount)
+    for field in names.amounts.dropFirst() {
+      let exactly = written[field.path] ?? []
+      guard let index = exactly.count == 1 ? exactly[0] : byNormalized[normalizedName(field.path)]?.first else {
+        throw .namedFieldMissing(role: .amount, name: field.path, header: header)
+      }
+      if exactly.count != 1 {
+        let clashing = byNormalized[normalized[index], default: []].filter { $0 == index || !otherRoles.contains($0) }
+        if clashing.count > 1 {
+          throw .ambiguousField(role: .amount, names: clashing.map { header[$0] }, columns: clashing)
+        }
+      }
+      mapping.amounts.append(index)
     }
     return mapping
   }
@@ -286,11 +307,16 @@ public struct FieldMapping: Sendable, Equatable {
       if let exact, let index = exact.firstIndex(of: name), exact.lastIndex(of: name) == index { return index }
       return normalized.firstIndex(of: normalize(name))
     }
-    // Fields the user named are kept from synonym matching, so a synonym never takes another role's field.
-    var used = reserved.union(
-      ([names.amount, names.from, names.to, names.date] + names.amounts.map(\.path)).compactMap { name in
-        name.flatMap(field(named:))
-      })
+    // Fields the user named are kept from synonym matching, so a synonym never takes another role's field. Only
+    // a role found by its synonyms needs them: one of 10,000 named amounts, found alone, does not look up the others.
+    let bySynonym = roles.contains { names.name(of: $0) == nil }
+    var used =
+      !bySynonym
+      ? reserved
+      : reserved.union(
+        ([names.amount, names.from, names.to, names.date] + names.amounts.map(\.path)).compactMap { name in
+          name.flatMap(field(named:))
+        })
     var found: [Role: Int] = [:]
     for role in roles {
       if let name = names.name(of: role) {

@@ -402,9 +402,12 @@ public struct XMLFieldLocator: Sendable {
     for role in flatRoles {
       if let name = names.name(of: role), let found = index(named: name) { used.insert(found.index) }
     }
-    // Several amounts: every amount's field is kept from the other roles' synonyms.
-    for field in names.amounts where !XMLFieldPath.isPath(field.path) {
-      if let found = index(named: field.path) { used.insert(found.index) }
+    // Several amounts: every amount's field is kept from the other roles' synonyms. Only a role found by its
+    // synonyms needs them: one of 10,000 amounts, found alone, does not look up the others.
+    if flatRoles.contains(where: { names.name(of: $0) == nil }) {
+      for field in names.amounts where !XMLFieldPath.isPath(field.path) {
+        if let found = index(named: field.path) { used.insert(found.index) }
+      }
     }
     for role in flatRoles {
       if let name = names.name(of: role) {

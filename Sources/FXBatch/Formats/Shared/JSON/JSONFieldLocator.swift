@@ -27,6 +27,8 @@ public struct JSONFieldLocator: Sendable {
   /// With several amounts (``FieldNames/amounts``), a locator of each amount alone, in order
   /// (``RecordFields/amounts``); empty for one amount.
   let amountLocators: [JSONFieldLocator]
+  /// The annotation members a record must not have already (``AnnotationLayout/existingNames``).
+  let annotationNames: Set<String>
 
   public init(names: FieldNames, fixedFrom: Bool, fixedTo: Bool) {
     self.init(names: names, fixedFrom: fixedFrom, fixedTo: fixedTo, amountOnly: false)
@@ -36,6 +38,7 @@ public struct JSONFieldLocator: Sendable {
   ///   several amounts.
   private init(names: FieldNames, fixedFrom: Bool, fixedTo: Bool, amountOnly: Bool) {
     self.names = names
+    annotationNames = amountOnly ? [] : AnnotationLayout(amountNames: names.amountNames).existingNames
     roles = amountOnly ? [.amount] : [.amount] + (fixedFrom ? [] : [.from]) + (fixedTo ? [] : [.to]) + [.date]
     amountLocators =
       amountOnly
@@ -128,7 +131,7 @@ public struct JSONFieldLocator: Sendable {
   ///
   /// - Parameter record: a records-array element or a JSON Lines line.
   /// - Returns: the fields (``RecordFields/invalid(_:)`` for a record that is not an object, or that already
-  ///   has an annotation member such as `fx_status`: extending it would repeat the member), role → member name
+  ///   has an annotation member such as `fx_status` or `fx_converted_Fee`: extending it would repeat the member), role → member name
   ///   of the fields found, and whether the record can be extended with the annotation members.
   public func fields(of record: JSONRecordText) -> (
     fields: RecordFields, located: [FieldMapping.Role: String], extendable: Bool
@@ -138,7 +141,7 @@ public struct JSONFieldLocator: Sendable {
     case .success(let found): members = found
     case .failure(let error): return (.invalid(error), [:], false)
     }
-    if let annotation = members.first(where: { $0.key == "fx_input" || AnnotationColumn(rawValue: $0.key) != nil }) {
+    if let annotation = members.first(where: { annotationNames.contains($0.key) }) {
       let problem = RowError(
         .invalidRecord, "the record already has the member \(RowError.quoted(annotation.key)); is it fxbatch output?")
       return (.invalid(problem), [:], false)

@@ -65,12 +65,20 @@ struct FormatContext {
   /// general path). Each format checks that the converter's texts suit its output.
   ///
   /// - Parameter quotes: pass 2's answers; `nil` in pass 1.
+  ///
+  /// With several amounts (``FieldNames/amounts``) the converter keeps an account per amount; more amounts than
+  /// the fast loop holds (``InlineList/capacity``) have none (the general path converts every record).
   func makeTableConverter(quotes: QuoteBook?) -> TableConverter? {
+    guard options.fieldNames.amounts.count <= InlineList<ExactDecimal>.capacity else { return nil }
+    var converter: TableConverter
     if let table = convertingTable {
-      return TableConverter(table: table, maxStaleness: options.maxStaleness, rounding: options.rounding)
+      converter = TableConverter(table: table, maxStaleness: options.maxStaleness, rounding: options.rounding)
+    } else {
+      guard options.fastPath, let answered = quotes?.answered else { return nil }
+      converter = TableConverter(answers: answered, rounding: options.rounding)
     }
-    guard options.fastPath, let answered = quotes?.answered else { return nil }
-    return TableConverter(answers: answered, rounding: options.rounding)
+    converter.amountNames = options.fieldNames.amountNames
+    return converter
   }
 
   /// The normalizer of records whose fields are found by name (JSON, JSON Lines, XML); CSV adds its header's

@@ -317,7 +317,7 @@ extension CSVFormat {
         fastPass = CSVRecordLoop(
           reader: CSVFastRecordReader(
             delimiter: scan.csv.delimiter, decimalMark: scan.decimalMark?.byte,
-            amountField: scan.normalizer.mapping?.amount),
+            amountField: scan.normalizer.mapping?.amount, amountFields: scan.normalizer.mapping?.amounts ?? []),
           keys: FieldKeyDecoder(normalizer: scan.normalizer), converter: converter)
       }
     }

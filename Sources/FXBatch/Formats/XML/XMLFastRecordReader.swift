@@ -54,7 +54,7 @@ struct XMLFastRecordReader: FastRecordReader {
     converter.appendAnnotation(conversion, template: template, to: &output)
   }
 
-  /// Never called: XML records of several amounts take the general path (``XMLFastPasses``).
+  /// Never called: XML documents of several amounts are read by the general rules (`XMLFastPasses`).
   @inline(__always)
   func appendAnnotation(
     _ conversion: TableConverter.Conversion, converted: InlineList<ExactDecimal>, from converter: inout TableConverter,

@@ -673,4 +673,27 @@ struct FastGeneralDifferentialTests {
       #expect(spot.output != general.output, "the rule changes the rates")
     }
   }
+
+  /// Several amounts on sources that answer keys: their answers' texts in a template of three converted slots,
+  /// each amount reconciled on its own.
+  @Test(.tags(.notSanitized), arguments: [RecordFormat.csv, .jsonl, .json], [Source.frankfurterV2, .calculator])
+  func severalAmountsOnAnsweredQuotes(format: RecordFormat, source: Source) throws {
+    let writer = try #require(Self.writers[format], "\(format) has no writer")
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var records = Self.records(count: 300, seed: 200 + UInt64(Source.allCases.firstIndex(of: source) ?? 0))
+    Self.addMoreAmounts(to: &records, seed: 7)
+    let layout = Case.severalAmounts.layout
+    let input = try writer(records, layout, directory)
+    let (choice, configure) = try Self.source(source, input: input, server: server, directory: directory)
+    let general = try Self.check(input, format: format, source: choice, "several amounts, \(source)") {
+      Case.severalAmounts.configure(&$0, format: format)
+      configure(&$0)
+    }
+    #expect(general.fileError == nil)
+    #expect(general.totals.ok + general.totals.fallback > 30, "\(format), \(source): records convert")
+    #expect(general.reconciliation.contains { $0.amount == "net" }, "\(format), \(source): each amount reconciled")
+  }
 }

@@ -23,6 +23,31 @@ struct FastGeneralDifferentialTests {
     var date: String?
     /// Written the odd way its format allows: quoted, escaped, spaced, as an attribute or a text cell.
     var odd: Bool
+    /// With several amounts (`--amount-field amount,fee,net`): the `fee` and `net` fields; empty otherwise.
+    var more: [String?] = []
+  }
+
+  /// The names of the amounts after `amount` in a file of several amounts.
+  static let moreAmountNames = ["fee", "net"]
+
+  /// Gives records a `fee` and a `net` amount: mostly plain (in the records' own way of writing amounts), now
+  /// and then empty, missing or not a number, so that a record's later amount alone sends it to the general path.
+  static func addMoreAmounts(to records: inout [Record], seed: UInt64) {
+    var generator = SplitMix64(seed: seed)
+    func next(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
+    for index in records.indices {
+      records[index].more = moreAmountNames.map { _ -> String? in
+        switch next(30) {
+        case 0: return nil
+        case 1: return ""
+        case 2: return amounts[next(amounts.count)]
+        default:
+          guard let amount = records[index].amount, next(4) != 0 else { return String(next(100_000)) }
+          // The record's own amount, its digits shifted: written the same way (a point, a comma, an integer).
+          return String(amount.reversed().drop { !$0.isNumber }.reversed())
+        }
+      }
+    }
   }
 
   /// How a file's dates and amounts are written.
@@ -117,6 +142,8 @@ struct FastGeneralDifferentialTests {
   /// statement's (formats without paths: other column names), given to the run as ``BatchOptions/fieldNames``.
   struct Layout: Sendable {
     var nested: Bool
+    /// Whether records have a `fee` and a `net` amount besides `amount` (``Record/more``).
+    var severalAmounts = false
   }
 
   /// Writes records as a file of one format in a directory, and returns its path.
@@ -144,9 +171,10 @@ struct FastGeneralDifferentialTests {
 
   /// CSV: CRLF and LF line ends, quoted fields, blank lines; a missing field is a short record; some long ones.
   static func csv(_ records: [Record], _ layout: Layout, _ directory: TemporaryDirectory) throws -> String {
-    var text = layout.nested ? "id,Booked,Gross,Currency,Target\r\n" : "id,date,amount,from,to\r\n"
+    var text = layout.nested ? "id,Booked,Gross,Currency,Target" : "id,date,amount,from,to"
+    text += (layout.severalAmounts ? "," + moreAmountNames.joined(separator: ",") : "") + "\r\n"
     for record in records {
-      let fields = [record.date, record.amount, record.from, record.to].compactMap { $0 }
+      let fields = ([record.date, record.amount, record.from, record.to] + record.more).compactMap { $0 }
       text += "\(record.id)," + fields.map { csvField($0, quoted: record.odd) }.joined(separator: ",")
       if record.id % 71 == 0 { text += ",extra" }  // a long record
       text += record.id % 3 == 0 ? "\n" : "\r\n"
@@ -191,6 +219,9 @@ struct FastGeneralDifferentialTests {
     } else {
       if let value = record.date { members.append("\"date\"\(colon)\(isJSONNumber(value) && record.id % 3 != 0 ? value : string(value))") }
       if let value = record.amount { members.append("\"amount\"\(colon)\(amount(value))") }
+      for (name, more) in zip(moreAmountNames, record.more) {
+        if let value = more { members.append("\"\(name)\"\(colon)\(amount(value))") }
+      }
       if let value = record.from { members.append("\"from\"\(colon)\(string(value))") }
       if let value = record.to { members.append("\"to\"\(colon)\(string(value))") }
       if record.id % 11 == 0 { members.append("\"note\"\(colon){\"tags\"\(colon)[1,\"]\",{\"x\"\(colon)null}]}") }
@@ -239,6 +270,9 @@ struct FastGeneralDifferentialTests {
       } else {
         if let value = record.date { children.append("<date>\(xmlEscaped(value))</date>") }
         if let value = record.amount { children.append("<amount>\(xmlEscaped(value))</amount>") }
+        for (name, more) in zip(moreAmountNames, record.more) {
+          if let value = more { children.append("<\(name)>\(xmlEscaped(value))</\(name)>") }
+        }
         if let value = record.from {
           if record.odd { attributes += " from=\"\(xmlEscaped(value))\"" } else { children.append("<from>\(xmlEscaped(value))</from>") }
         }
@@ -271,16 +305,17 @@ struct FastGeneralDifferentialTests {
     if record.odd, let text = record.date, text.count == 10, let day = CalendarDay(iso8601: text) { date = .date(day) }
     if case .number(let value) = date, record.id % 5 == 0, !value.contains("-") { date = .styledNumber(value) }
     return [.number(String(record.id)), date, cell(record.amount, numeric: true), cell(record.from, numeric: false),
-      cell(record.to, numeric: false)]
+      cell(record.to, numeric: false)] + record.more.map { cell($0, numeric: true) }
   }
 
   static func header(_ layout: Layout) -> [String] {
-    layout.nested ? ["id", "Booked", "Gross", "Currency", "Target"] : ["id", "date", "amount", "from", "to"]
+    (layout.nested ? ["id", "Booked", "Gross", "Currency", "Target"] : ["id", "date", "amount", "from", "to"])
+      + (layout.severalAmounts ? moreAmountNames : [])
   }
 
   /// An `.xlsx` sheet: inline strings, number cells, dates as serials in the fixture's date style.
   static func xlsx(_ records: [Record], _ layout: Layout, _ directory: TemporaryDirectory) throws -> String {
-    let columns = ["A", "B", "C", "D", "E"]
+    let columns = ["A", "B", "C", "D", "E", "F", "G"]
     var rows = [
       "<row r=\"1\">"
         + zip(columns, header(layout)).map { XLSXOnePassTests.text("\($0)1", $1) }.joined() + "</row>"
@@ -319,7 +354,7 @@ struct FastGeneralDifferentialTests {
     }
     let rows = row(header(layout).map { .text($0) }) + records.map { row(cells($0, layout)) }.joined()
     try EndToEndODSTests.spreadsheet(
-      content: EndToEndODSTests.content(rows: rows, columns: "<table:table-column table:number-columns-repeated=\"5\"/>"),
+      content: EndToEndODSTests.content(rows: rows, columns: "<table:table-column table:number-columns-repeated=\"\(header(layout).count)\"/>"),
       named: "in.ods", in: directory)
     return directory.path + "/in.ods"
   }
@@ -417,26 +452,37 @@ struct FastGeneralDifferentialTests {
     case decimalComma
     /// Field paths into nested records (JSON, JSON Lines, XML); other column names for the other formats.
     case namedFieldsAndPaths
+    /// Several amounts (`--amount-field amount,fee,net`), some of the later ones empty, missing or bad.
+    case severalAmounts
+    /// Several amounts in minor units with unix times, as a payment API's list (Stripe's `amount,fee,net`).
+    case severalAmountsMinorUnits
 
     var values: Values {
       switch self {
-      case .minorUnitsUnixSeconds: return .unix(milliseconds: false)
+      case .minorUnitsUnixSeconds, .severalAmountsMinorUnits: return .unix(milliseconds: false)
       case .minorUnitsUnixMilliseconds: return .unix(milliseconds: true)
       default: return .iso
       }
     }
 
-    var layout: Layout { Layout(nested: self == .namedFieldsAndPaths) }
+    var layout: Layout {
+      Layout(nested: self == .namedFieldsAndPaths, severalAmounts: self == .severalAmounts || self == .severalAmountsMinorUnits)
+    }
 
     func configure(_ options: inout BatchOptions, format: RecordFormat) {
       options.fieldNames = FastGeneralDifferentialTests.fieldNames(format, layout)
       if format == .json && layout.nested { options.recordsPath = ["data"] }
+      if layout.severalAmounts {
+        options.fieldNames = FieldNames(amounts: (["amount"] + FastGeneralDifferentialTests.moreAmountNames).map {
+          AmountField(path: $0)
+        })
+      }
       switch self {
-      case .plain, .namedFieldsAndPaths: break
+      case .plain, .namedFieldsAndPaths, .severalAmounts: break
       case .halfEven: options.rounding = .halfEven
       case .down: options.rounding = .down
       case .up: options.rounding = .up
-      case .minorUnitsUnixSeconds:
+      case .minorUnitsUnixSeconds, .severalAmountsMinorUnits:
         options.amountUnit = .minor
         options.dateFormat = .unixSeconds
       case .minorUnitsUnixMilliseconds:
@@ -473,6 +519,7 @@ struct FastGeneralDifferentialTests {
         }
       }
     }
+    if testCase.layout.severalAmounts { Self.addMoreAmounts(to: &records, seed: 99) }
     let input = try writer(records, testCase.layout, directory)
     let general = try Self.check(input, format: format, source: .table(EmbeddedECBHistory.table), testCase.rawValue) {
       testCase.configure(&$0, format: format)
@@ -625,5 +672,28 @@ struct FastGeneralDifferentialTests {
       let spot = try Self.run(input, format: format, source: choice, fastPath: true) { _ in }
       #expect(spot.output != general.output, "the rule changes the rates")
     }
+  }
+
+  /// Several amounts on sources that answer keys: their answers' texts in a template of three converted slots,
+  /// each amount reconciled on its own.
+  @Test(.tags(.notSanitized), arguments: [RecordFormat.csv, .jsonl, .json], [Source.frankfurterV2, .calculator])
+  func severalAmountsOnAnsweredQuotes(format: RecordFormat, source: Source) throws {
+    let writer = try #require(Self.writers[format], "\(format) has no writer")
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var records = Self.records(count: 300, seed: 200 + UInt64(Source.allCases.firstIndex(of: source) ?? 0))
+    Self.addMoreAmounts(to: &records, seed: 7)
+    let layout = Case.severalAmounts.layout
+    let input = try writer(records, layout, directory)
+    let (choice, configure) = try Self.source(source, input: input, server: server, directory: directory)
+    let general = try Self.check(input, format: format, source: choice, "several amounts, \(source)") {
+      Case.severalAmounts.configure(&$0, format: format)
+      configure(&$0)
+    }
+    #expect(general.fileError == nil)
+    #expect(general.totals.ok + general.totals.fallback > 30, "\(format), \(source): records convert")
+    #expect(general.reconciliation.contains { $0.amount == "net" }, "\(format), \(source): each amount reconciled")
   }
 }

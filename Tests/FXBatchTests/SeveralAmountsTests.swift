@@ -96,16 +96,33 @@ struct SeveralAmountsTests {
     #expect(cells == ["", "", "", "", "", "", "", "error", "invalid_amount: b: x"])
   }
 
-  /// The one place that decides it: several amounts take the general path whatever was asked.
-  @Test func severalAmountsTakeTheGeneralPath() throws {
+  /// Several amounts keep the fast path (CSV, JSON, JSON Lines); only what was asked turns it off.
+  @Test func severalAmountsKeepTheFastPath() throws {
     var options = BatchOptions(today: try day("2026-01-01"))
     #expect(options.fastPath)
     options.fieldNames = FieldNames(amounts: [AmountField(path: "Gross"), AmountField(path: "Fee")])
-    #expect(!options.fastPath)
-    options.fieldNames = FieldNames(amount: "Gross")
     #expect(options.fastPath)
     options.fastPath = false
     #expect(!options.fastPath)
+  }
+
+  /// The fast path's templates hold up to eight converted amounts, with NAMEs written as they are only when
+  /// plain; any other run of several amounts has no template (its records take the general path).
+  @Test func templatesOfSeveralAmounts() {
+    #expect(InlineList<ExactDecimal>.capacity == 8)
+    let three = AnnotationLayout(amountNames: ["amount", "fee", "net"])
+    let csv = AnnotationTemplate.csv(delimiter: UInt8(ascii: ","), amountCount: 8)
+    #expect(csv.pieceCount == 15 && csv.amountCount == 8)
+    let json = AnnotationTemplate.jsonMembers(layout: three)
+    #expect(json?.amountCount == 3)
+    #expect(json.map { String(decoding: $0.bytes.prefix($0.lastStart), as: UTF8.self) }
+      == #","fx_rate":"","fx_converted_amount":"","fx_converted_fee":"","fx_converted_net":"","fx_currency":"","#
+      + #""fx_rate_date":"","fx_source":"","fx_status":"","fx_error":"""#)
+    #expect(AnnotationTemplate.xmlElement(layout: three)?.amountCount == 3)
+    #expect(AnnotationTemplate.jsonMembers(layout: AnnotationLayout(amountNames: ["a\"b", "c"])) == nil)
+    #expect(AnnotationTemplate.xmlElement(layout: AnnotationLayout(amountNames: ["1a", "b"])) == nil)
+    let long = AnnotationLayout(amountNames: (0..<8).map { "an_amount_with_a_long_name_\($0)" })
+    #expect(AnnotationTemplate.jsonMembers(layout: long) == nil, "too long for a template of 255 bytes")
   }
 
   /// CSV headers: every amount's column found as the one amount's is, the others kept from other roles.

@@ -98,10 +98,13 @@ struct ReconciliationLedger: Sendable, Equatable {
 
   /// Adds the figures of many records of one target currency (the per-record fast path keeps its own): their
   /// count, the sum of their rounded amounts (significands with the currency's minor units) and their streamed
-  /// exact total.
-  mutating func add(records: Int, roundedSum: WideSum, streamed: StreamedTotal, currency: CurrencyCode) {
+  /// exact total; `name` is the amount's NAME with several amounts (`nil` for one).
+  mutating func add(
+    records: Int, roundedSum: WideSum, streamed: StreamedTotal, currency: CurrencyCode, name: String? = nil
+  ) {
     let exactCurrencies = self.exactCurrencies
-    accounts[Key(amount: nil, currency: currency), default: Account(currency, exact: exactCurrencies.contains(currency))].add(
+    let key = key(name, currency)
+    accounts[key, default: Account(currency, exact: exactCurrencies.contains(currency))].add(
       records: records, roundedSum: roundedSum, streamed: streamed)
   }
 

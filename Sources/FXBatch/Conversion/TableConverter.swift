@@ -63,6 +63,14 @@ struct TableConverter {
   private var accountByCurrency: [UInt32: Int] = [:]
   /// Whether records convert from ``answers`` rather than from ``table`` (then an empty table).
   private let convertsAnswers: Bool
+  /// With several amounts per record (`--amount-field A,B,C`), their NAMEs in order: each target currency has an
+  /// account per amount, handed to the ledger under its NAME (``flush(into:)``). Set before the first
+  /// conversion; empty for one amount.
+  var amountNames: [String] = [] {
+    didSet { amountSlots = max(1, amountNames.count) }
+  }
+  /// How many accounts each target currency has: one per amount.
+  private(set) var amountSlots = 1
   private var answers: AnsweredQuotes?
   /// ``answers``' entries, texts and key lookup, and per entry its account (−1: not made yet), held directly:
   /// read per record without unwrapping the optional.
@@ -91,6 +99,15 @@ struct TableConverter {
     let numeratorScale: Int
     let denominator: UInt64
     let denominatorScale: Int
+
+    @inline(__always)
+    init(_ rate: Located, converted: ExactDecimal) {
+      self.converted = converted
+      (row, slot, plan, isFallback) = (rate.row, rate.slot, rate.plan, rate.isFallback)
+      (numerator, numeratorScale, denominator, denominatorScale) = (
+        rate.numerator, rate.numeratorScale, rate.denominator, rate.denominatorScale
+      )
+    }
   }
 
   /// - Parameters:
@@ -167,7 +184,56 @@ struct TableConverter {
   /// Converts an amount; `nil` when the general rules must decide (see the type's description).
   @inline(__always)
   mutating func convert(base: CurrencyCode, quote: CurrencyCode, day: CalendarDay, amount: ExactDecimal) -> Conversion? {
-    if convertsAnswers { return convertAnswered(base: base, quote: quote, day: day, amount: amount) }
+    guard let rate = locate(base: base, quote: quote, day: day), let divided = divide(amount, rate: rate) else {
+      return nil
+    }
+    record(divided, account: rate.account)
+    return Conversion(rate, converted: divided.converted)
+  }
+
+  /// Converts a record's several amounts (`--amount-field A,B,C`) at its one rate, each rounded and added to
+  /// its amount's account as ``convert(base:quote:day:amount:)`` does one; `nil` when the general rules must
+  /// decide any of them (then none is added). The conversion's ``Conversion/converted`` is the first amount's.
+  ///
+  /// - Parameter converted: gets the converted amounts in order.
+  @inline(__always)
+  mutating func convert(
+    base: CurrencyCode, quote: CurrencyCode, day: CalendarDay, amounts: InlineList<ExactDecimal>,
+    converted: inout InlineList<ExactDecimal>
+  ) -> Conversion? {
+    guard amounts.count <= amountSlots, let rate = locate(base: base, quote: quote, day: day) else { return nil }
+    var divided = InlineList<Divided>(filler: Divided())
+    for index in 0..<amounts.count {
+      guard let one = divide(amounts[index], rate: rate) else { return nil }
+      _ = divided.append(one)
+    }
+    converted.removeAll()
+    for index in 0..<divided.count {
+      record(divided[index], account: rate.account + index)
+      _ = converted.append(divided[index].converted)
+    }
+    return Conversion(rate, converted: divided[0].converted)
+  }
+
+  /// A record's rate: its key's row, plan and cells, and the account of its target currency (of its first
+  /// amount; the next amounts' accounts follow it).
+  struct Located {
+    var row = 0
+    var slot = 0
+    var plan = 0
+    var isFallback = false
+    var numerator: UInt64 = 1
+    var numeratorScale = 0
+    var denominator: UInt64 = 1
+    var denominatorScale = 0
+    var minorUnits = 0
+    var account = 0
+  }
+
+  /// The rate of a key; `nil` when the general rules must decide.
+  @inline(__always)
+  private mutating func locate(base: CurrencyCode, quote: CurrencyCode, day: CalendarDay) -> Located? {
+    if convertsAnswers { return locateAnswered(base: base, quote: quote, day: day) }
     guard base != quote, !isUndated, let planNumber = plan(base: base, quote: quote),
       day.daysSinceEpoch < planEnds[planNumber]
     else { return nil }
@@ -219,22 +285,15 @@ struct TableConverter {
       numerator = significands[firstCell]
       numeratorScale = Int(scales[firstCell])
     }
-    guard
-      let converted = round(
-        amount, numerator: numerator, numeratorScale: numeratorScale, denominator: denominator,
-        denominatorScale: denominatorScale, minorUnits: plan.minorUnits, account: planAccounts[planNumber])
-    else { return nil }
-    return Conversion(
-      converted: converted, row: row, slot: slot, plan: planNumber, isFallback: rowDays[row] != day.daysSinceEpoch,
-      numerator: numerator, numeratorScale: numeratorScale, denominator: denominator, denominatorScale: denominatorScale)
+    return Located(
+      row: row, slot: slot, plan: planNumber, isFallback: rowDays[row] != day.daysSinceEpoch, numerator: numerator,
+      numeratorScale: numeratorScale, denominator: denominator, denominatorScale: denominatorScale,
+      minorUnits: plan.minorUnits, account: planAccounts[planNumber])
   }
 
-  /// ``convert(base:quote:day:amount:)`` of a key's answered quote; the conversion's ``Conversion/row`` is the
-  /// answer's entry.
+  /// ``locate(base:quote:day:)`` of a key's answered quote; the rate's ``Located/row`` is the answer's entry.
   @inline(__always)
-  private mutating func convertAnswered(base: CurrencyCode, quote: CurrencyCode, day: CalendarDay, amount: ExactDecimal)
-    -> Conversion?
-  {
+  private mutating func locateAnswered(base: CurrencyCode, quote: CurrencyCode, day: CalendarDay) -> Located? {
     guard let index = answers?.entry(base: base, quote: quote, day: day) else { return nil }
     let entry = answerEntries[index]
     var account = Int(answerAccounts[index])
@@ -243,31 +302,41 @@ struct TableConverter {
       if let known = accountByCurrency[entry.quoteLetters] {
         account = known
       } else {
-        accounts.append(Account(currency: currency, minorUnits: Int(entry.minorUnits)))
-        account = accounts.count - 1
+        account = addAccounts(currency: currency, minorUnits: Int(entry.minorUnits))
         accountByCurrency[entry.quoteLetters] = account
       }
       answerAccounts[index] = Int32(account)
     }
-    guard
-      let converted = round(
-        amount, numerator: entry.numerator, numeratorScale: Int(entry.numeratorScale), denominator: entry.denominator,
-        denominatorScale: Int(entry.denominatorScale), minorUnits: Int(entry.minorUnits), account: account)
-    else { return nil }
-    return Conversion(
-      converted: converted, row: index, slot: 0, plan: -1, isFallback: entry.isFallback, numerator: entry.numerator,
+    return Located(
+      row: index, slot: 0, plan: -1, isFallback: entry.isFallback, numerator: entry.numerator,
       numeratorScale: Int(entry.numeratorScale), denominator: entry.denominator,
-      denominatorScale: Int(entry.denominatorScale))
+      denominatorScale: Int(entry.denominatorScale), minorUnits: Int(entry.minorUnits), account: account)
+  }
+
+  /// Adds a target currency's accounts, one per amount (``amountSlots``), and returns the first one's index.
+  private mutating func addAccounts(currency: CurrencyCode, minorUnits: Int) -> Int {
+    let first = accounts.count
+    for _ in 0..<amountSlots { accounts.append(Account(currency: currency, minorUnits: minorUnits)) }
+    return first
+  }
+
+  /// An amount divided at a rate and rounded (``divide(_:rate:)``), with what its account needs.
+  struct Divided {
+    var converted = ExactDecimal.zero
+    var negative = false
+    var quotient: UInt128 = 0
+    var remainder: UInt128 = 0
+    var divisor: UInt128 = 1
   }
 
   /// `amount × numerator·10^(−numeratorScale) ÷ (denominator·10^(−denominatorScale))` rounded once to
-  /// `minorUnits` decimals, as ``ExchangeRate/convert(_:minorUnits:rounding:)``, added to an account; `nil`
-  /// when 128 bits do not suffice (the general path then converts the record).
+  /// `minorUnits` decimals, as ``ExchangeRate/convert(_:minorUnits:rounding:)``; `nil` when 128 bits do not
+  /// suffice (the general path then converts the record). Nothing is added to an account.
   @inline(__always)
-  private mutating func round(
-    _ amount: ExactDecimal, numerator: UInt64, numeratorScale: Int, denominator: UInt64, denominatorScale: Int,
-    minorUnits: Int, account: Int
-  ) -> ExactDecimal? {
+  private func divide(_ amount: ExactDecimal, rate: Located) -> Divided? {
+    let (numerator, numeratorScale) = (rate.numerator, rate.numeratorScale)
+    let (denominator, denominatorScale) = (rate.denominator, rate.denominatorScale)
+    let minorUnits = rate.minorUnits
     // result × 10^m = a·n·10^(sd + m) ÷ (d·10^(sa + sn))
     let exponent = denominatorScale + minorUnits - amount.scale - numeratorScale
     guard exponent > -20, exponent < 20 else { return nil }
@@ -298,8 +367,7 @@ struct TableConverter {
     guard rounded < ExactDecimal.powerOfTen(ExactDecimal.maximumDigits) else { return nil }
     let negative = amount.significand < 0
     let converted = ExactDecimal(significand: negative ? -Int128(rounded) : Int128(rounded), scale: minorUnits)
-    record(converted, account: account, negative: negative, quotient: quotient, remainder: remainder, divisor: divisor)
-    return converted
+    return Divided(converted: converted, negative: negative, quotient: quotient, remainder: remainder, divisor: divisor)
   }
 
   /// The scale of a cell not read from the table yet.
@@ -350,14 +418,13 @@ struct TableConverter {
     texts.removeAll(keepingCapacity: true)
   }
 
+  /// Adds a divided amount to an account.
   @inline(__always)
-  private mutating func record(
-    _ converted: ExactDecimal, account index: Int, negative: Bool, quotient: UInt128, remainder: UInt128,
-    divisor: UInt128
-  ) {
+  private mutating func record(_ divided: Divided, account index: Int) {
     accounts[index].records += 1
-    accounts[index].roundedSum.add(converted.significand)
-    accounts[index].streamed.add(negative: negative, quotient: quotient, remainder: remainder, divisor: divisor)
+    accounts[index].roundedSum.add(divided.converted.significand)
+    accounts[index].streamed.add(
+      negative: divided.negative, quotient: divided.quotient, remainder: divided.remainder, divisor: divided.divisor)
   }
 
   /// Gives this copy its own buffers for everything it reads per record (before it runs on another thread
@@ -392,7 +459,8 @@ struct TableConverter {
       let account = accounts[index]
       guard account.records > 0 else { continue }
       ledger.add(
-        records: account.records, roundedSum: account.roundedSum, streamed: account.streamed, currency: account.currency)
+        records: account.records, roundedSum: account.roundedSum, streamed: account.streamed, currency: account.currency,
+        name: amountNames.isEmpty ? nil : amountNames[index % amountSlots])
       accounts[index] = Account(currency: account.currency, minorUnits: account.minorUnits)
     }
   }
@@ -412,9 +480,10 @@ struct TableConverter {
     if let account = accountByCurrency[quote.packed] {
       planAccounts.append(account)
     } else {
-      accounts.append(Account(currency: quote, minorUnits: plan?.minorUnits ?? ISO4217.currency(for: quote)?.minorUnits ?? 2))
-      accountByCurrency[quote.packed] = accounts.count - 1
-      planAccounts.append(accounts.count - 1)
+      let account = addAccounts(
+        currency: quote, minorUnits: plan?.minorUnits ?? ISO4217.currency(for: quote)?.minorUnits ?? 2)
+      accountByCurrency[quote.packed] = account
+      planAccounts.append(account)
     }
     return plans.count - 1
   }
@@ -556,6 +625,79 @@ struct TableConverter {
       Self.putStatus(isFallback: entry.isFallback, to: &cursor)
       cursor.putPiece(6, of: template, from: pieces)
       cursor.putPiece(7, of: template, from: pieces)
+    }
+  }
+
+  /// ``appendAnnotation(_:template:to:)`` of a record of several amounts: `converted` in the template's converted
+  /// slots (``AnnotationTemplate/amountCount``, as many as `converted` holds), the other values as for one.
+  @inline(__always)
+  mutating func appendAnnotation(
+    _ conversion: Conversion, converted: InlineList<ExactDecimal>, template: AnnotationTemplate,
+    to bytes: inout ByteBuffer
+  ) {
+    let count = converted.count
+    let amountsBound = count * ExactDecimal.maximumTextLength
+    if convertsAnswers {
+      let entry = answerEntries[conversion.row]
+      let bound =
+        template.bytes.count + Int(entry.rateText.count) + Int(entry.dayText.count) + Int(entry.sourceText.count)
+        + amountsBound + 3 + 8 + 4 * ByteCursor.wordCopyLimit
+      let letters = entry.quoteLetters
+      bytes.append(maximum: bound, copyingFrom: template.bytes, answerTexts) { cursor, pieces, texts in
+        cursor.putPiece(0, of: template, from: pieces)
+        cursor.putShort(texts, from: Int(entry.rateText.start), count: Int(entry.rateText.count))
+        for index in 0..<count {
+          cursor.putPiece(1 + index, of: template, from: pieces)
+          cursor.put(converted[index])
+        }
+        cursor.putPiece(count + 1, of: template, from: pieces)
+        Self.putCurrency(letters, to: &cursor)
+        cursor.putPiece(count + 2, of: template, from: pieces)
+        cursor.putShort(texts, from: Int(entry.dayText.start), count: Int(entry.dayText.count))
+        cursor.putPiece(count + 3, of: template, from: pieces)
+        cursor.putShort(texts, from: Int(entry.sourceText.start), count: Int(entry.sourceText.count))
+        cursor.putPiece(count + 4, of: template, from: pieces)
+        Self.putStatus(isFallback: entry.isFallback, to: &cursor)
+        cursor.putPiece(count + 5, of: template, from: pieces)
+        cursor.putPiece(count + 6, of: template, from: pieces)
+      }
+      return
+    }
+    guard let plan = plans[conversion.plan] else { return }
+    let firstText = cellText(slot: conversion.slot, row: conversion.row, column: plan.first)
+    var secondText = (start: 0, length: 0)
+    if let second = plan.second { secondText = cellText(slot: conversion.slot, row: conversion.row, column: second) }
+    let dayText = dayText(row: conversion.row)
+    let later = rowDays[conversion.row] >= identifiers.from
+    let identifier = later ? identifiers.later : identifiers.early
+    let identifierLength = identifier.count - ByteCursor.wordCopyLimit
+    let bound = template.bytes.count + identifierLength + Self.annotationValueBound + amountsBound
+    let isFallback = conversion.isFallback
+    let letters = plan.quote.packed
+    let hasSecond = plan.second != nil
+    bytes.append(maximum: bound, copyingFrom: template.bytes, texts, identifier) { cursor, pieces, texts, identifier in
+      cursor.putPiece(0, of: template, from: pieces)
+      writeRateText(conversion, to: &cursor)
+      for index in 0..<count {
+        cursor.putPiece(1 + index, of: template, from: pieces)
+        cursor.put(converted[index])
+      }
+      cursor.putPiece(count + 1, of: template, from: pieces)
+      Self.putCurrency(letters, to: &cursor)
+      cursor.putPiece(count + 2, of: template, from: pieces)
+      cursor.putShort(texts, from: dayText.start, count: dayText.length)
+      cursor.putPiece(count + 3, of: template, from: pieces)
+      cursor.putShort(identifier, from: 0, count: identifierLength)
+      cursor.put(UInt8(ascii: " "))
+      cursor.putShort(texts, from: firstText.start, count: firstText.length)
+      if hasSecond {
+        cursor.put(UInt8(ascii: " "))
+        cursor.putShort(texts, from: secondText.start, count: secondText.length)
+      }
+      cursor.putPiece(count + 4, of: template, from: pieces)
+      Self.putStatus(isFallback: isFallback, to: &cursor)
+      cursor.putPiece(count + 5, of: template, from: pieces)
+      cursor.putPiece(count + 6, of: template, from: pieces)
     }
   }
 

@@ -3,28 +3,18 @@
 /// writes it).
 struct FastRecordAmounts {
   /// The most amounts a record on the fast path has.
-  static let capacity = 4
-  private var storage: (ExactDecimal, ExactDecimal, ExactDecimal, ExactDecimal) = (.zero, .zero, .zero, .zero)
+  static var capacity: Int { InlineList<ExactDecimal>.capacity }
+  private(set) var values = InlineList<ExactDecimal>(filler: .zero)
   /// How many amounts the record read has.
-  private(set) var count = 0
+  var count: Int { values.count }
 
   /// Forgets the amounts (before the next record).
   @inline(__always)
-  mutating func removeAll() { count = 0 }
+  mutating func removeAll() { values.removeAll() }
 
   /// Adds an amount read exactly as written; `false` when the record has more than ``capacity``.
   @inline(__always)
-  mutating func append(_ amount: ExactDecimal) -> Bool {
-    switch count {
-    case 0: storage.0 = amount
-    case 1: storage.1 = amount
-    case 2: storage.2 = amount
-    case 3: storage.3 = amount
-    default: return false
-    }
-    count += 1
-    return true
-  }
+  mutating func append(_ amount: ExactDecimal) -> Bool { values.append(amount) }
 
   /// Adds a plain amount's bytes (``FieldKeyDecoder/plainAmount(_:mark:)``); `false` when they are not plain
   /// (or the record has more amounts than ``capacity``).
@@ -36,12 +26,5 @@ struct FastRecordAmounts {
 
   /// The amount at `index` (0 ..< ``count``).
   @inline(__always)
-  subscript(index: Int) -> ExactDecimal {
-    switch index {
-    case 0: return storage.0
-    case 1: return storage.1
-    case 2: return storage.2
-    default: return storage.3
-    }
-  }
+  subscript(index: Int) -> ExactDecimal { values[index] }
 }

@@ -13,6 +13,11 @@ struct FastRecordLoop<Reader: FastRecordReader> {
   var converter: TableConverter
   /// The record's amounts, reused from record to record.
   private var amounts = FastRecordAmounts()
+  /// How many amounts each record has (``TableConverter/amountSlots``: one, or the amounts of
+  /// `--amount-field A,B,C`), their values in major units and converted.
+  private let amountCount: Int
+  private var majors = InlineList<ExactDecimal>(filler: .zero)
+  private var converted = InlineList<ExactDecimal>(filler: .zero)
   /// The records this loop converted, and how many of them had no date.
   private(set) var counts = RunReport.Counts()
   private(set) var withoutDate = 0
@@ -24,6 +29,7 @@ struct FastRecordLoop<Reader: FastRecordReader> {
     self.reader = reader
     self.keys = keys
     self.converter = converter
+    amountCount = converter.amountSlots
   }
 
   /// Clears the counts and figures and gives this copy its own buffers and caches (a copy that converts another
@@ -55,19 +61,47 @@ struct FastRecordLoop<Reader: FastRecordReader> {
 
   /// Converts and writes one record.
   ///
-  /// A record has one rate key (its from- and to-currency and day); the annotation holds one converted amount
-  /// today, so a record with another number of amounts is left to the general path.
+  /// A record has one rate key (its from- and to-currency and day); its amounts (one, or those of
+  /// `--amount-field A,B,C`) convert at that one rate. A record whose amounts are not all read plainly is left to
+  /// the general path whole.
   ///
   /// - Returns: whether it did; `false` leaves the record to the general path, with nothing written.
   @inline(__always)
   mutating func convert(_ record: Reader.Record, sink: ByteSink) throws(OutputError) -> Bool {
     amounts.removeAll()
-    guard let key = reader.read(record, keys: &keys, amounts: &amounts), amounts.count == 1,
-      let amount = keys.majorAmount(amounts[0], currency: key.base),
+    guard let key = reader.read(record, keys: &keys, amounts: &amounts), amounts.count == amountCount else {
+      return false
+    }
+    if amountCount > 1 { return try convertSeveral(record, key: key, sink: sink) }
+    guard let amount = keys.majorAmount(amounts[0], currency: key.base),
       let conversion = converter.convert(base: key.base, quote: key.quote, day: key.day, amount: amount)
     else { return false }
     reader.appendHead(of: record, to: &pending)
     reader.appendAnnotation(conversion, from: &converter, to: &pending)
+    reader.appendTail(of: record, to: &pending)
+    if pending.count >= Self.pendingLimit { try flush(to: sink) }
+    counts.records += 1
+    if conversion.isFallback { counts.fallback += 1 } else { counts.ok += 1 }
+    if key.usedDefaultDay { withoutDate += 1 }
+    return true
+  }
+
+  /// ``convert(_:sink:)`` of a record of several amounts (read into ``amounts``).
+  @inline(__always)
+  private mutating func convertSeveral(_ record: Reader.Record, key: FieldKeyDecoder.Key, sink: ByteSink)
+    throws(OutputError) -> Bool
+  {
+    majors.removeAll()
+    for index in 0..<amounts.count {
+      guard let major = keys.majorAmount(amounts[index], currency: key.base) else { return false }
+      _ = majors.append(major)
+    }
+    guard
+      let conversion = converter.convert(
+        base: key.base, quote: key.quote, day: key.day, amounts: majors, converted: &converted)
+    else { return false }
+    reader.appendHead(of: record, to: &pending)
+    reader.appendAnnotation(conversion, converted: converted, from: &converter, to: &pending)
     reader.appendTail(of: record, to: &pending)
     if pending.count >= Self.pendingLimit { try flush(to: sink) }
     counts.records += 1

@@ -27,6 +27,12 @@ protocol FastRecordReader {
   func appendAnnotation(
     _ conversion: TableConverter.Conversion, from converter: inout TableConverter, to output: inout ByteBuffer)
 
+  /// ``appendAnnotation(_:from:to:)`` of a record of several amounts: `converted` holds each amount converted,
+  /// in order (``TableConverter/appendAnnotation(_:converted:template:to:)``).
+  func appendAnnotation(
+    _ conversion: TableConverter.Conversion, converted: InlineList<ExactDecimal>, from converter: inout TableConverter,
+    to output: inout ByteBuffer)
+
   /// Appends the record's bytes up to where its annotation goes (the record read last).
   func appendHead(of record: Record, to output: inout ByteBuffer)
 

@@ -97,15 +97,11 @@ public struct BatchOptions: Sendable {
   /// Whether records may take the per-record fast paths (``FieldKeyDecoder``, ``TableConverter``); tests turn it
   /// off to compare their output with the general path's (the CLI: `FXBATCH_GENERAL_PATH=1`).
   ///
-  /// Several amounts per record (`--amount-field A,B,C`, ``FieldNames/amounts``) take the general path for every
-  /// record of every format: the fast paths read, convert and write one amount. This is the one place that
-  /// decides it; every fast path (pass 1's key gathering, the parts, the table converter) asks it.
-  public var fastPath: Bool {
-    get { allowsFastPath && fieldNames.amounts.isEmpty }
-    set { allowsFastPath = newValue }
-  }
-  /// What ``fastPath`` was set to.
-  private var allowsFastPath = true
+  /// Several amounts per record (`--amount-field A,B,C`, ``FieldNames/amounts``) take the fast paths of CSV,
+  /// JSON and JSON Lines (at most ``InlineList/capacity`` amounts: ``FormatContext/makeTableConverter(quotes:)``);
+  /// XML's and the workbooks' records of several amounts convert by the general rules (their fast pass is not
+  /// made: `XMLFastPasses`, ``WorkbookRowConverter``).
+  public var fastPath = true
   /// How many parts a big CSV file under a local table is converted in, one per thread (the cores, at most 4).
   var parallelParts = min(4, ProcessInfo.processInfo.activeProcessorCount)
   /// The smallest file converted in parts (bytes).

@@ -49,8 +49,7 @@ struct FormatContext {
   /// The same context under other options: a known document's (``JSONDocumentShape``), whose record choices
   /// leave the rounding and everything else of the run as they are. Its amounts (several, ``XMLDocumentShape``'s
   /// UBL totals, ``JSONDocumentShape``'s Stripe members) name the converter's amounts and the annotation, and
-  /// take the general path (``BatchOptions/fastPath``) as several amounts an option gives do: no table converter,
-  /// no byte-level pass 1.
+  /// take the paths several amounts an option gives take (``makeTableConverter(quotes:)``).
   func with(options: BatchOptions) -> FormatContext {
     var copy = self
     copy.options = options
@@ -70,13 +69,20 @@ struct FormatContext {
   /// general path). Each format checks that the converter's texts suit its output.
   ///
   /// - Parameter quotes: pass 2's answers; `nil` in pass 1.
+  ///
+  /// With several amounts (``FieldNames/amounts``) the converter keeps an account per amount; more amounts than
+  /// the fast loop holds (``InlineList/capacity``) have none (the general path converts every record).
   func makeTableConverter(quotes: QuoteBook?) -> TableConverter? {
-    guard options.fastPath else { return nil }
+    guard options.fastPath, options.fieldNames.amounts.count <= InlineList<ExactDecimal>.capacity else { return nil }
+    var converter: TableConverter
     if let table = convertingTable {
-      return TableConverter(table: table, maxStaleness: options.maxStaleness, rounding: options.rounding)
+      converter = TableConverter(table: table, maxStaleness: options.maxStaleness, rounding: options.rounding)
+    } else {
+      guard let answered = quotes?.answered else { return nil }
+      converter = TableConverter(answers: answered, rounding: options.rounding)
     }
-    guard let answered = quotes?.answered else { return nil }
-    return TableConverter(answers: answered, rounding: options.rounding)
+    converter.amountNames = options.fieldNames.amountNames
+    return converter
   }
 
   /// The normalizer of records whose fields are found by name (JSON, JSON Lines, XML); CSV adds its header's

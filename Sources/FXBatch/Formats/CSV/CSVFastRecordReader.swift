@@ -5,12 +5,17 @@ struct CSVFastRecordReader: FastRecordReader {
   /// The column's decimal mark byte, `nil` when undecided (then only integer amounts are plain).
   let decimalMark: UInt8?
   let amountField: Int?
+  /// With several amounts (``FieldMapping/amounts``), the columns of the second and later ones; empty for one.
+  let moreAmountFields: [Int]
   let template: AnnotationTemplate
 
-  init(delimiter: UInt8, decimalMark: UInt8?, amountField: Int?) {
+  /// - Parameter amountFields: the columns of several amounts (``FieldMapping/amounts``, the first being
+  ///   `amountField`); empty for one amount.
+  init(delimiter: UInt8, decimalMark: UInt8?, amountField: Int?, amountFields: [Int] = []) {
     self.decimalMark = decimalMark
     self.amountField = amountField
-    template = .csv(delimiter: delimiter)
+    moreAmountFields = Array(amountFields.dropFirst())
+    template = .csv(delimiter: delimiter, amountCount: max(1, amountFields.count))
   }
 
   mutating func makeUnique() {}
@@ -21,6 +26,9 @@ struct CSVFastRecordReader: FastRecordReader {
   {
     guard let key = keys.key(of: record), amounts.appendPlain(record.field(amountField), mark: decimalMark) else {
       return nil
+    }
+    for field in moreAmountFields {
+      guard amounts.appendPlain(record.field(field), mark: decimalMark) else { return nil }
     }
     return key
   }
@@ -35,6 +43,14 @@ struct CSVFastRecordReader: FastRecordReader {
     _ conversion: TableConverter.Conversion, from converter: inout TableConverter, to output: inout ByteBuffer
   ) {
     converter.appendAnnotation(conversion, template: template, to: &output)
+  }
+
+  @inline(__always)
+  func appendAnnotation(
+    _ conversion: TableConverter.Conversion, converted: InlineList<ExactDecimal>, from converter: inout TableConverter,
+    to output: inout ByteBuffer
+  ) {
+    converter.appendAnnotation(conversion, converted: converted, template: template, to: &output)
   }
 
   @inline(__always)

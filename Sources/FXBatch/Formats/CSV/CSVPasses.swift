@@ -317,7 +317,7 @@ extension CSVFormat {
         fastPass = CSVRecordLoop(
           reader: CSVFastRecordReader(
             delimiter: scan.csv.delimiter, decimalMark: scan.decimalMark?.byte,
-            amountField: scan.normalizer.mapping?.amount),
+            amountField: scan.normalizer.mapping?.amount, amountFields: scan.normalizer.mapping?.amounts ?? []),
           keys: FieldKeyDecoder(normalizer: scan.normalizer), converter: converter)
       }
     }
@@ -530,8 +530,15 @@ extension CSVFormat {
     of view: CSVRecordView, normalizer: RecordNormalizer, fastPath: Bool, to inference: inout DecimalMarkInference
   ) {
     guard !view.isBlank else { return }
-    if fastPath, let evidence = FieldKeyDecoder.evidence(view.field(normalizer.mapping?.amount)) {
+    let moreAmounts = normalizer.mapping?.amounts.dropFirst() ?? []
+    if fastPath, let evidence = FieldKeyDecoder.evidence(view.field(normalizer.mapping?.amount)),
+      moreAmounts.allSatisfy({ FieldKeyDecoder.evidence(view.field($0)) != nil })
+    {
       inference.add(evidence)
+      // Several amounts: every amount column says something about the mark, as in the general rules below.
+      for column in moreAmounts {
+        if let evidence = FieldKeyDecoder.evidence(view.field(column)) { inference.add(evidence) }
+      }
     } else {
       let record = view.record
       if let amount = normalizer.amountText(of: record) { inference.add(amount) }

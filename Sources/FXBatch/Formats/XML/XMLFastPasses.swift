@@ -25,6 +25,9 @@ extension XMLFormat {
     let options = context.options
     let passOneKeys = context.passOneKeys
     guard context.hasConvertingTable || passOneKeys != nil else { return nil }
+    // Several amounts (`--amount-field A,B,C`): the byte scanner reads one amount per record, so the document is
+    // read by the general rules (docs/speed.md). This is the one place that decides it for XML.
+    guard context.annotationLayout.amountCount == 1 else { return nil }
     let normalizer = context.recordNormalizer
     let spanReader = passOneKeys.map { SpanReader(span: $0, normalizer: normalizer) }
     let size = PartsRunner.fileSize(readPath)

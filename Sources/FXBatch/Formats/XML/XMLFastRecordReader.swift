@@ -54,6 +54,13 @@ struct XMLFastRecordReader: FastRecordReader {
     converter.appendAnnotation(conversion, template: template, to: &output)
   }
 
+  /// Never called: XML documents of several amounts are read by the general rules (`XMLFastPasses`).
+  @inline(__always)
+  func appendAnnotation(
+    _ conversion: TableConverter.Conversion, converted: InlineList<ExactDecimal>, from converter: inout TableConverter,
+    to output: inout ByteBuffer
+  ) {}
+
   @inline(__always)
   func appendTail(of record: Record, to output: inout ByteBuffer) {
     Self.appendTail(of: record.record, bytes: record.bytes, closing: closing, to: &output)

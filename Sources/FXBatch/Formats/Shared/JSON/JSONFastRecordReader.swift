@@ -16,16 +16,26 @@ struct JSONFastRecordReader: FastRecordReader {
   private var object = FlatJSONObject()
   /// Scratch for the objects a field path steps into.
   private var inner = FlatJSONObject()
-  private let compactTemplate = AnnotationTemplate.jsonMembers
+  private let compactTemplate: AnnotationTemplate
   /// The template of the last spaced record's layout (``FlatJSONObject/layout(in:)``), and that layout; the
   /// template is `nil` when the layout is too wide for one.
   private var spaced: (template: AnnotationTemplate?, separator: [UInt8], beforeColon: [UInt8], afterColon: [UInt8])?
   /// Whether the record read last is compact (``compactTemplate``), else spaced (``spaced``).
   private var isCompact = true
 
-  init(decoder: JSONFieldDecoder, decimalMark: UInt8?) {
+  /// With several amounts (`--amount-field A,B,C`), the layout of the annotation members (a converted member per
+  /// amount): the templates are made from it.
+  let layout: AnnotationLayout
+  /// Whether records have several amounts.
+  private let hasSeveralAmounts: Bool
+
+  /// - Parameter layout: the run's annotation fields; its NAMEs must be plain (``AnnotationTemplate/jsonMembers(layout:)``).
+  init(decoder: JSONFieldDecoder, decimalMark: UInt8?, layout: AnnotationLayout = .single) {
     self.decoder = decoder
     self.decimalMark = decimalMark
+    self.layout = layout
+    hasSeveralAmounts = layout.amountCount > 1
+    compactTemplate = AnnotationTemplate.jsonMembers(layout: layout) ?? .jsonMembers
   }
 
   mutating func makeUnique() {
@@ -45,6 +55,16 @@ struct JSONFastRecordReader: FastRecordReader {
       let key = keys.key(of: fields, in: content),
       let amount = fields.amount, Self.appendAmount(amount, in: content, mark: decimalMark, to: &amounts)
     else { return nil }
+    if hasSeveralAmounts {
+      // Each further amount a member of the record's own, read plainly; a money object's currency (which must
+      // agree across amounts) is left to the general rules.
+      guard fields.moneyAmountName < 0, shape.moreAmountCount >= 0 else { return nil }
+      for index in 0..<shape.moreAmountCount {
+        let member = shape.moreAmount(index)
+        let field = JSONFieldValues.Field(range: object.valueRange(member), kind: object.kind(member))
+        guard Self.appendAmount(field, in: content, mark: decimalMark, to: &amounts) else { return nil }
+      }
+    }
     // Before the conversion, which counts the record: a declined record is converted by the general path.
     isCompact = object.isCompact
     if !isCompact, spacedTemplate(for: object.layout(in: content)) == nil { return nil }
@@ -78,6 +98,18 @@ struct JSONFastRecordReader: FastRecordReader {
   }
 
   @inline(__always)
+  func appendAnnotation(
+    _ conversion: TableConverter.Conversion, converted: InlineList<ExactDecimal>, from converter: inout TableConverter,
+    to output: inout ByteBuffer
+  ) {
+    if isCompact {
+      converter.appendAnnotation(conversion, converted: converted, template: compactTemplate, to: &output)
+    } else if let template = spaced?.template {
+      converter.appendAnnotation(conversion, converted: converted, template: template, to: &output)
+    }
+  }
+
+  @inline(__always)
   func appendHead(of record: Record, to output: inout ByteBuffer) {
     output.append(record.bytes.slice(0..<object.insertion))
   }
@@ -100,7 +132,8 @@ struct JSONFastRecordReader: FastRecordReader {
     }
     let made = (
       template: AnnotationTemplate.jsonMembers(
-        separator: layout.separator.array, beforeColon: layout.beforeColon.array, afterColon: layout.afterColon.array),
+        separator: layout.separator.array, beforeColon: layout.beforeColon.array, afterColon: layout.afterColon.array,
+        layout: self.layout),
       separator: layout.separator.array, beforeColon: layout.beforeColon.array, afterColon: layout.afterColon.array
     )
     spaced = made

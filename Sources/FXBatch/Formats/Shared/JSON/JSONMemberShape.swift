@@ -14,6 +14,16 @@ struct JSONMemberShape {
   let date: Int
   /// The roles whose path goes on into the member's value, one bit per role (``bit(_:)``).
   let descending: UInt8
+  /// With several amounts (`--amount-field A,B,C`): how many amounts after the first the record has as members
+  /// of its own (``moreAmounts``); −1 when one of them is not such a member (a path, or missing), and the
+  /// general path reads the record.
+  let moreAmountCount: Int
+  /// The member index of each amount after the first, a byte each (at most seven: ``InlineList/capacity``).
+  let moreAmounts: UInt64
+
+  /// The member index of amount `index + 1`.
+  @inline(__always)
+  func moreAmount(_ index: Int) -> Int { Int(truncatingIfNeeded: moreAmounts >> (8 * UInt64(index))) & 0xFF }
 
   /// The bit of a role in ``descending``.
   static func bit(_ role: FieldMapping.Role) -> UInt8 {
@@ -37,6 +47,7 @@ struct JSONMemberShape {
   init(names: [String], locator: JSONFieldLocator) {
     if names.contains(where: { $0 == "fx_input" || AnnotationColumn(rawValue: $0) != nil }) {
       (isUsable, amount, from, to, date, descending) = (false, -1, -1, -1, -1, 0)
+      (moreAmountCount, moreAmounts) = (-1, 0)
       return
     }
     let layout = locator.layout(of: names)
@@ -46,5 +57,20 @@ struct JSONMemberShape {
     to = layout.index[.to] ?? -1
     date = layout.index[.date] ?? -1
     descending = layout.descends.reduce(0) { $0 | Self.bit($1) }
+    // Each further amount found as its own locator finds it (``JSONFieldLocator/amountLocators``).
+    var count = 0
+    var packed: UInt64 = 0
+    for other in locator.amountLocators.dropFirst() {
+      let found = other.layout(of: names)
+      guard count >= 0, count < 8, found.problem == nil, found.descends.isEmpty, let index = found.index[.amount],
+        index < 0xFF
+      else {
+        count = -1
+        break
+      }
+      packed |= UInt64(index) << (8 * UInt64(count))
+      count += 1
+    }
+    (moreAmountCount, moreAmounts) = (count, packed)
   }
 }

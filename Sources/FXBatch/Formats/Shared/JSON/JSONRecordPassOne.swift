@@ -31,8 +31,7 @@ struct JSONRecordPassOne {
   private(set) var firstObject: (record: JSONRecordText, keys: [String])? = nil
   /// Under a table provider: the span of days to ask it (every record's key).
   private(set) var span: KeySpan?
-  /// Which of several amounts (``RecordFields/amounts``) some record has; several amounts are read by the
-  /// general rules only.
+  /// Which of several amounts (``RecordFields/amounts``) some record has.
   private(set) var amountsFound = Set<Int>()
 
   init(
@@ -56,10 +55,20 @@ struct JSONRecordPassOne {
   ///   - column: the 1-based byte column of its first byte.
   /// - Throws: ``FileError`` when the first record object ends with the annotation members.
   mutating func scan(record content: ByteView, line: Int, column: Int) throws(FileError) {
-    if locator.amountLocators.isEmpty, !looksForFirstObject || firstObject != nil, object.scan(content),
+    if !looksForFirstObject || firstObject != nil, object.scan(content),
       let (index, shape) = decoder.shape(of: object, in: content),
-      let fields = JSONFieldValues.find(in: object, shape: shape, bytes: content, locator: locator, inner: &inner)
+      let fields = JSONFieldValues.find(in: object, shape: shape, bytes: content, locator: locator, inner: &inner),
+      locator.amountLocators.isEmpty || severalAmountsArePlain(fields, shape: shape)
     {
+      if !locator.amountLocators.isEmpty {
+        // Every amount found (``severalAmountsArePlain(_:shape:)``); a text amount after the first says
+        // something about the mark, as the general rules read it (the first one's below).
+        amountsFound.formUnion(locator.amountLocators.indices)
+        for more in 0..<shape.moreAmountCount where checkMark && object.kind(shape.moreAmount(more)) == .string {
+          let text = object.value(shape.moreAmount(more), in: content)
+          inference.add(FieldKeyDecoder.evidence(text) ?? DecimalMarkInference.evidence(text.text))
+        }
+      }
       if index >= mergedShapes.count { mergedShapes += repeatElement(false, count: index + 1 - mergedShapes.count) }
       if !mergedShapes[index] {
         mergedShapes[index] = true
@@ -84,6 +93,17 @@ struct JSONRecordPassOne {
       return
     }
     try scan(record: JSONRecordText(bytes: content.array, line: line, column: column))
+  }
+
+  /// Whether a record's several amounts (`--amount-field A,B,C`) can be read from its bytes: each a member of
+  /// the record's own (the first one as its shape finds it, not a money object), a number or a string without
+  /// escapes. Any other record is read by the general rules.
+  private func severalAmountsArePlain(_ fields: JSONFieldValues, shape: JSONMemberShape) -> Bool {
+    func plain(_ kind: FlatJSONObject.Kind) -> Bool { kind == .number || kind == .string }
+    guard shape.moreAmountCount == locator.amountLocators.count - 1, fields.moneyAmountName < 0,
+      let amount = fields.amount, plain(amount.kind)
+    else { return false }
+    return (0..<shape.moreAmountCount).allSatisfy { plain(object.kind(shape.moreAmount($0))) }
   }
 
   /// Reads one record by the general rules: every record of

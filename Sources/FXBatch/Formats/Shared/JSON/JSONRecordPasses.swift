@@ -75,7 +75,8 @@ enum JSONRecords {
     guard let converter = converter(context, quotes: quotes) else { return nil }
     return FastRecordLoop(
       reader: JSONFastRecordReader(
-        decoder: JSONFieldDecoder(locator: fieldLocator(context.options)), decimalMark: scan.decimalMark?.byte),
+        decoder: JSONFieldDecoder(locator: fieldLocator(context.options)), decimalMark: scan.decimalMark?.byte,
+        layout: context.annotationLayout),
       keys: FieldKeyDecoder(normalizer: scan.normalizer), converter: converter)
   }
 
@@ -87,7 +88,9 @@ enum JSONRecords {
     guard context.options.outputDecimalMark == .point, let converter = context.makeTableConverter(quotes: quotes) else {
       return nil
     }
-    return converter.textsAreSafe(in: .jsonMembers) ? converter : nil
+    // Several amounts' NAMEs are written in the members' names as they are (``AnnotationTemplate/namesArePlain(_:)``).
+    guard let template = AnnotationTemplate.jsonMembers(layout: context.annotationLayout) else { return nil }
+    return converter.textsAreSafe(in: template) ? converter : nil
   }
 
   /// The file error of a role no record has a field for (``FileError/missingField``); for a path, one that names

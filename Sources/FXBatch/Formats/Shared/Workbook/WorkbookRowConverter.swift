@@ -29,7 +29,8 @@ struct WorkbookRowConverter {
     normalizer = scan.normalizer
     parser = scan.amountParser(currencies: context.options.currencies)
     self.quotes = quotes
-    converter = context.makeTableConverter(quotes: quotes)
+    // Several amounts (`--amount-field A,B,C`): workbook rows convert by the general rules (docs/speed.md).
+    converter = context.annotationLayout.amountCount == 1 ? context.makeTableConverter(quotes: quotes) : nil
     ledger = ReconciliationLedger(exactCurrencies: context.options.exactTotalCurrencies)
     layout = context.annotationLayout
     valueEnds = Array(repeating: 0, count: layout.count)

@@ -3,7 +3,7 @@
 /// copied out of the cache for every record.
 struct JSONMemberShape {
   /// Whether records of this shape can take the fast path: no member is an annotation member (`fx_status`,
-  /// `fx_input`), no name occurs twice, no two names name the same field and no member is named like a whole
+  /// `fx_input`, the run's `fx_converted_NAME`), no name occurs twice, no two names name the same field and no member is named like a whole
   /// path beside its first step. Otherwise the general path writes the record's `invalid_record` error.
   let isUsable: Bool
   /// The 0-based member index of each role's field (or of its path's first member); −1 when the record has
@@ -45,7 +45,8 @@ struct JSONMemberShape {
   ///   - names: the member names in document order, decoded as the general parser decodes them.
   ///   - locator: the run's field locator.
   init(names: [String], locator: JSONFieldLocator) {
-    if names.contains(where: { $0 == "fx_input" || AnnotationColumn(rawValue: $0) != nil }) {
+    // The general path's rule (``JSONFieldLocator/annotationNames``): `fx_converted_NAME` of the run too.
+    if names.contains(where: { locator.annotationNames.contains($0) }) {
       (isUsable, amount, from, to, date, descending) = (false, -1, -1, -1, -1, 0)
       (moreAmountCount, moreAmounts) = (-1, 0)
       return

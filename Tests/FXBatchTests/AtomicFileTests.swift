@@ -57,7 +57,13 @@ struct AtomicFileTests {
     let (path, descriptor) = try Self.appendingFile(in: directory)
     close(descriptor)
     #expect(AtomicFile.openDescriptor(named: path) == nil)
-    #expect(AtomicFile.openDescriptor(named: "/dev/fd/\(descriptor)") == nil)  // closed
+    // Not open: the soft descriptor limit is past every open descriptor (a closed descriptor's number may be
+    // reused at once by a test running in parallel).
+    var limit = rlimit()
+    let limitRead = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+    #expect(limitRead == 0)
+    let unused: UInt64 = min(UInt64(limit.rlim_cur), UInt64(Int32.max))
+    #expect(AtomicFile.openDescriptor(named: "/dev/fd/\(unused)") == nil)
     #expect(AtomicFile.openDescriptor(named: "/dev/fd/1x") == nil)
     #expect(symlink(path, directory.path + "/link") == 0)
     #expect(AtomicFile.openDescriptor(named: directory.path + "/link") == nil)

@@ -33,8 +33,10 @@ extension ExactDecimal {
   /// - Parameter text: the cell's number text, white space already collapsed.
   /// - Returns: the text to read the value from, in ``init(jsonNumber:)``'s syntax (`1e-05`, `1.2345678901234567e+20`).
   static func spreadsheetNumberText(_ text: String) -> String {
-    var bytes = text
-    guard let shape = bytes.withUTF8({ numberShape($0) }), shape.significantDigits > spreadsheetShortcutDigits else { return text }
+    var utf8 = text
+    guard let shape = utf8.withUTF8({ numberShape($0) }), shape.significantDigits > spreadsheetShortcutDigits else {
+      return text
+    }
     guard let double = Double(text), double.isFinite else { return text }
     return double.description
   }

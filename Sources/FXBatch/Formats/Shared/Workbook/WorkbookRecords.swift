@@ -479,8 +479,8 @@ enum WorkbookRecords {
   /// The fields of a record row: each role's cell by the header's column.
   ///
   /// Numbers are the shortest decimal text of their double (``ExactDecimal/spreadsheetNumberText(_:)``, read
-  /// exactly, never computed with `Double`); text goes through the usual rules; a date cell is its day. Error cells, booleans and formulas without a cached value are values the field cannot hold, named with
-  /// their cell.
+  /// exactly, never computed with `Double`); text goes through the usual rules; a date cell is its day. Error
+  /// cells, booleans and formulas without a cached value are values the field cannot hold, named with their cell.
   ///
   /// - Parameters:
   ///   - dateField: what a number in the date field is (an `.xlsx` date is a number in a date style).

@@ -120,4 +120,9 @@ struct FastRecordLoop<Reader: FastRecordReader> {
     totalWithoutDate += withoutDate
     converter.flush(into: &ledger)
   }
+
+  /// ``finish(to:counts:withoutDate:ledger:)`` into a part's result.
+  mutating func finish(to sink: ByteSink, into result: inout PartResult) throws(OutputError) {
+    try finish(to: sink, counts: &result.counts, withoutDate: &result.withoutDate, ledger: &result.ledger)
+  }
 }

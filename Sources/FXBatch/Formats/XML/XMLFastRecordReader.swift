@@ -7,10 +7,9 @@
 /// A record with a problem, a missing field or an amount that is not plain is declined
 /// (`XMLFastPathTests` compares both paths).
 struct XMLFastRecordReader: FastRecordReader {
-  /// A record, its shape in ``shapes`` and the bytes its indices point into.
+  /// A record and the bytes its indices point into.
   struct Record {
     let record: XMLScannedRecord
-    let shape: Int
     let bytes: ByteView
   }
 
@@ -35,7 +34,8 @@ struct XMLFastRecordReader: FastRecordReader {
   mutating func read(_ record: Record, keys: inout FieldKeyDecoder, amounts: inout FastRecordAmounts)
     -> FieldKeyDecoder.Key?
   {
-    let fields = shapes.roleFields(of: record.record, shape: record.shape, in: record.bytes)
+    let shape = shapes.shape(of: record.record, in: record.bytes)
+    let fields = shapes.roleFields(of: record.record, shape: shape, in: record.bytes)
     guard let amountField = fields.amount, let key = keys.key(fields, in: record.bytes),
       amounts.appendPlain(Self.trimmed(amountField, record.bytes), mark: decimalMark)
     else { return nil }

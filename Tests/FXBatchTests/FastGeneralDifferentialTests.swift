@@ -9,7 +9,9 @@ import Testing
 /// path writes, with the same counts, reconciliation and file error, for seeded random records holding every
 /// kind of error. Each format of ``FormatRegistry`` writes the records its own way (``writers``); a format added
 /// to the registry without a writer here fails ``everyRegisteredFormatHasAWriter()``, and a source added to
-/// ``RateSourceRegistry`` without a setup here fails ``everyRegisteredSourceIsCovered()``.
+/// ``RateSourceRegistry`` without a setup here fails ``everyRegisteredSourceIsCovered()``. Each format's own
+/// inputs (documents its fast path must decline, part boundaries, mutated bytes, its options) are cases in
+/// `FastGeneralDifferentialTests+<Format>Cases.swift`, run by the same ``check(_:format:source:_:parts:configure:)``.
 @Suite("Fast path = general path: every format, every source", .tags(.sanitized))
 struct FastGeneralDifferentialTests {
   // MARK: Records
@@ -369,6 +371,8 @@ struct FastGeneralDifferentialTests {
     let reconciliation: [Reconciliation]
     let withoutDate: Int
     let fileError: String?
+    /// The file's report (its output path left out).
+    let file: RunReport.File?
   }
 
   /// Converts `input` (of `format`) on `source`, on the fast path in `parts` parts or on the general path.
@@ -396,19 +400,22 @@ struct FastGeneralDifferentialTests {
         bytes = [[UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))]
       }
     }
+    var file = report.files.first
+    file?.output = nil
     return Run(
       output: bytes, totals: report.totals, reconciliation: report.reconciliation,
-      withoutDate: report.rates.recordsWithoutDate, fileError: report.files.first?.fileError.map { "\($0)" })
+      withoutDate: report.rates.recordsWithoutDate, fileError: report.files.first?.fileError.map { "\($0)" }, file: file)
   }
 
-  /// Runs the general path, then the fast path in one part and in three, and records every difference.
+  /// Runs the general path, then the fast path in each of `parts` parts (one and three unless a format's case
+  /// says), and records every difference.
   @discardableResult
   static func check(
-    _ input: String, format: RecordFormat, source: RateSourceChoice, _ comment: String,
-    configure: (inout BatchOptions) -> Void = { _ in }
+    _ input: String, format: RecordFormat, source: RateSourceChoice = .table(EmbeddedECBHistory.table),
+    _ comment: String, parts: [Int] = [1, 3], configure: (inout BatchOptions) -> Void = { _ in }
   ) throws -> Run {
     let general = try run(input, format: format, source: source, fastPath: false, configure: configure)
-    for parts in [1, 3] {
+    for parts in parts {
       let fast = try run(input, format: format, source: source, fastPath: true, parts: parts, configure: configure)
       compare(fast, general, "\(format), \(comment), fast path in \(parts) part(s)")
     }
@@ -421,6 +428,7 @@ struct FastGeneralDifferentialTests {
     #expect(fast.reconciliation == general.reconciliation, "\(comment): reconciliation")
     #expect(fast.withoutDate == general.withoutDate, "\(comment): records without a date")
     #expect(fast.fileError == general.fileError, "\(comment): file error")
+    #expect(fast.file == general.file, "\(comment): the file's report")
     #expect(fast.output.count == general.output.count, "\(comment): output entries")
     for (index, (a, b)) in zip(fast.output, general.output).enumerated() where a != b {
       let first = a.indices.first { $0 >= b.count || a[$0] != b[$0] } ?? a.count

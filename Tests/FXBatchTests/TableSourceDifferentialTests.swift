@@ -48,7 +48,7 @@ struct TableSourceDifferentialTests {
           JSONDocumentFastPathTests.document(records: 1_500, seed: seed, layout: layouts[Int(seed % UInt64(layouts.count))])
             .utf8)
       case .jsonl: return JSONLinesFastPathTests.messyFile(lines: 1_500, seed: seed)
-      case .xml: return Array(XMLFastPathTests.messyDocument(records: 1_500, seed: seed).utf8)
+      case .xml: return Array(FastGeneralDifferentialTests.messyXMLDocument(records: 1_500, seed: seed).utf8)
       }
     }
   }

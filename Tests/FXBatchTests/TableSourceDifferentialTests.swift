@@ -41,7 +41,7 @@ struct TableSourceDifferentialTests {
 
     func messyFile(seed: UInt64) -> [UInt8] {
       switch self {
-      case .csv: return Array(CSVFastPathTests.messyFile(records: 1_500, seed: seed).utf8)
+      case .csv: return Array(FastGeneralDifferentialTests.messyCSVFile(records: 1_500, seed: seed).utf8)
       case .json:
         let layouts = JSONDocumentFastPathTests.Layout.allCases
         return Array(

@@ -373,6 +373,8 @@ struct FastGeneralDifferentialTests {
     let fileError: String?
     /// The file's report (its output path left out).
     let file: RunReport.File?
+    /// The run's whole report (the output paths left out).
+    let report: RunReport
   }
 
   /// Converts `input` (of `format`) on `source`, on the fast path in `parts` parts or on the general path.
@@ -400,11 +402,12 @@ struct FastGeneralDifferentialTests {
         bytes = [[UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))]
       }
     }
-    var file = report.files.first
-    file?.output = nil
+    var whole = report
+    for index in whole.files.indices { whole.files[index].output = nil }
     return Run(
       output: bytes, totals: report.totals, reconciliation: report.reconciliation,
-      withoutDate: report.rates.recordsWithoutDate, fileError: report.files.first?.fileError.map { "\($0)" }, file: file)
+      withoutDate: report.rates.recordsWithoutDate, fileError: report.files.first?.fileError.map { "\($0)" },
+      file: whole.files.first, report: whole)
   }
 
   /// Runs the general path, then the fast path in each of `parts` parts (one and three unless a format's case
@@ -423,7 +426,10 @@ struct FastGeneralDifferentialTests {
   }
 
   /// Records the first difference of two runs: the first differing line of an output, or the report's.
-  static func compare(_ fast: Run, _ general: Run, _ comment: String) {
+  ///
+  /// - Returns: whether the runs agree.
+  @discardableResult
+  static func compare(_ fast: Run, _ general: Run, _ comment: String) -> Bool {
     #expect(fast.totals == general.totals, "\(comment): counts")
     #expect(fast.reconciliation == general.reconciliation, "\(comment): reconciliation")
     #expect(fast.withoutDate == general.withoutDate, "\(comment): records without a date")
@@ -436,8 +442,11 @@ struct FastGeneralDifferentialTests {
         String(decoding: bytes[max(0, first - 120)..<min(bytes.count, first + 120)], as: UTF8.self)
       }
       Issue.record("\(comment): output part \(index) differs at byte \(first)\n fast: …\(around(a))…\n general: …\(around(b))…")
-      return
+      return false
     }
+    return fast.totals == general.totals && fast.reconciliation == general.reconciliation
+      && fast.withoutDate == general.withoutDate && fast.fileError == general.fileError && fast.file == general.file
+      && fast.output.count == general.output.count
   }
 
   // MARK: Cases

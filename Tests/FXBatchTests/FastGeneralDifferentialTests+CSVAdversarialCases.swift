@@ -9,42 +9,15 @@ import Testing
 /// dates, fixed currencies, delimiters, rates files, quoted line feeds at part targets, long fields, blank lines,
 /// 38-digit totals, random files), and leave no part files behind.
 extension FastGeneralDifferentialTests {
-  /// Writes `bytes` as a CSV file, runs the general path and the fast path in 1, 2, 3 and 5 parts, and records
-  /// every difference of the runs (``compare(_:_:_:)``, and their whole reports) and any part file left behind.
-  ///
-  /// - Returns: whether every run agreed with the general one.
+  /// ``checkInParts(_:_:format:fileName:rates:partFiles:sourceLocation:configure:)`` on a CSV file.
   @discardableResult
   static func checkCSVBytes(
     _ name: String, _ bytes: [UInt8], rates: RateTable = EmbeddedECBHistory.table, fileName: String = "in.csv",
     configure: (inout BatchOptions) -> Void = { _ in }
   ) throws -> Bool {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    let input = try directory.write(bytes, named: fileName)
-    let before = Set(CSVFastPathAdversarialTests.leftoverPartFiles())
-    let general = try run(input, format: .csv, source: .table(rates), fastPath: false, configure: configure)
-    var same = true
-    for parts in [1, 2, 3, 5] {
-      let fast = try run(input, format: .csv, source: .table(rates), fastPath: true, parts: parts, configure: configure)
-      let comment = "\(name): fast path in \(parts) part(s)"
-      same = compare(fast, general, comment) && same
-      if fast.report != general.report {
-        same = false
-        Issue.record(
-          """
-          \(comment): reports differ
-            fast:    \(CSVFastPathAdversarialTests.summary(fast.report))
-            general: \(CSVFastPathAdversarialTests.summary(general.report))
-          """)
-      }
-      if !same { break }
-    }
-    let after = CSVFastPathAdversarialTests.lingering(CSVFastPathAdversarialTests.leftoverPartFiles, before: before)
-    if !after.isEmpty {
-      Issue.record("\(name): part files left behind: \(after.sorted())")
-      for file in after { unlink((NSTemporaryDirectory() as NSString).appendingPathComponent(file)) }
-    }
-    return same
+    try checkInParts(
+      name, bytes, format: .csv, fileName: fileName, rates: rates, partFiles: CSVFastPathAdversarialTests.leftoverPartFiles,
+      configure: configure)
   }
 
   @discardableResult

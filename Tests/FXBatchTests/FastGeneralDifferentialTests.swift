@@ -425,6 +425,46 @@ struct FastGeneralDifferentialTests {
     return general
   }
 
+  /// Writes `bytes` as an input file of `format`, runs the general path and the fast path in 1, 2, 3 and 5
+  /// parts, and records every difference of the runs (``compare(_:_:_:)``, and their whole reports) and any of the
+  /// format's part files (`partFiles`) left behind.
+  ///
+  /// - Returns: whether every run agreed with the general one.
+  @discardableResult
+  static func checkInParts(
+    _ name: String, _ bytes: [UInt8], format: RecordFormat, fileName: String, rates: RateTable = EmbeddedECBHistory.table,
+    partFiles: () -> [String], sourceLocation: SourceLocation = #_sourceLocation,
+    configure: (inout BatchOptions) -> Void = { _ in }
+  ) throws -> Bool {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = try directory.write(bytes, named: fileName)
+    let before = Set(partFiles())
+    let general = try run(input, format: format, source: .table(rates), fastPath: false, configure: configure)
+    var same = true
+    for parts in [1, 2, 3, 5] {
+      let fast = try run(input, format: format, source: .table(rates), fastPath: true, parts: parts, configure: configure)
+      let comment = "\(name): fast path in \(parts) part(s)"
+      same = compare(fast, general, comment) && same
+      if fast.report != general.report {
+        same = false
+        Issue.record(
+          """
+          \(comment): reports differ
+            fast:    \(CSVFastPathAdversarialTests.summary(fast.report))
+            general: \(CSVFastPathAdversarialTests.summary(general.report))
+          """, sourceLocation: sourceLocation)
+      }
+      if !same { break }
+    }
+    let after = CSVFastPathAdversarialTests.lingering(partFiles, before: before)
+    if !after.isEmpty {
+      Issue.record("\(name): part files left behind: \(after.sorted())", sourceLocation: sourceLocation)
+      for file in after { unlink((NSTemporaryDirectory() as NSString).appendingPathComponent(file)) }
+    }
+    return same
+  }
+
   /// Records the first difference of two runs: the first differing line of an output, or the report's.
   ///
   /// - Returns: whether the runs agree.

@@ -17,7 +17,8 @@ extension FastGeneralDifferentialTests {
   ) throws -> Bool {
     try checkInParts(
       name, bytes, format: .csv, fileName: fileName, rates: rates, partFiles: CSVFastPathAdversarialTests.leftoverPartFiles,
-      configure: configure)
+      configure: configure
+    ).same
   }
 
   @discardableResult

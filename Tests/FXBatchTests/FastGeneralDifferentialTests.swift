@@ -429,13 +429,13 @@ struct FastGeneralDifferentialTests {
   /// parts, and records every difference of the runs (``compare(_:_:_:)``, and their whole reports) and any of the
   /// format's part files (`partFiles`) left behind.
   ///
-  /// - Returns: whether every run agreed with the general one.
+  /// - Returns: whether every run agreed with the general one, and the general run.
   @discardableResult
   static func checkInParts(
     _ name: String, _ bytes: [UInt8], format: RecordFormat, fileName: String, rates: RateTable = EmbeddedECBHistory.table,
     partFiles: () -> [String], sourceLocation: SourceLocation = #_sourceLocation,
     configure: (inout BatchOptions) -> Void = { _ in }
-  ) throws -> Bool {
+  ) throws -> (same: Bool, general: Run) {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     let input = try directory.write(bytes, named: fileName)
@@ -462,7 +462,7 @@ struct FastGeneralDifferentialTests {
       Issue.record("\(name): part files left behind: \(after.sorted())", sourceLocation: sourceLocation)
       for file in after { unlink((NSTemporaryDirectory() as NSString).appendingPathComponent(file)) }
     }
-    return same
+    return (same, general)
   }
 
   /// Records the first difference of two runs: the first differing line of an output, or the report's.

@@ -53,7 +53,8 @@ enum JSONLinesFastPathTests {
   ) throws -> Bool {
     try FastGeneralDifferentialTests.checkInParts(
       name, bytes, format: .jsonl, fileName: "in.jsonl", partFiles: leftoverPartFiles, sourceLocation: sourceLocation,
-      configure: configure)
+      configure: configure
+    ).same
   }
 
   @discardableResult

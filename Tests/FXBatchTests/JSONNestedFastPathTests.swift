@@ -10,7 +10,7 @@ import Testing
 /// ``JSONValue``), for records that convert and for every mutation that does not (a missing step, a path through
 /// an array or into a string, a member twice, an object that is not a money object). This suite holds the
 /// generators and the direct checks; the differential runs are JSON Lines cases of ``FastGeneralDifferentialTests``
-/// (`FastGeneralDifferentialTests+JSONLinesCases.swift`) and, below, in the JSON document fast-path suite.
+/// (`FastGeneralDifferentialTests+JSONLinesCases.swift`, `FastGeneralDifferentialTests+JSONDocumentCases.swift`).
 @Suite("JSON nested records and paths: fast path = general path", .tags(.sanitized))
 struct JSONNestedFastPathTests {
   typealias Random = JSONLinesFastPathTests.Random
@@ -199,26 +199,5 @@ struct JSONNestedFastPathTests {
     #expect(path.steps == steps)
     #expect(path.isPath == (steps.count > 1))
     #expect(path.written == written)
-  }
-}
-
-extension JSONDocumentFastPathTests {
-  /// The nested records as a list document's `data` array, compact or pretty-printed.
-  @Test(arguments: 0..<6)
-  func nestedRecords(configuration: Int) throws {
-    let (name, configure) = JSONNestedFastPathTests.configurations[configuration]
-    for seed in UInt64(configuration * 3)..<UInt64(configuration * 3 + 3) {
-      let records = JSONNestedFastPathTests.lines(150, seed: seed + 100)
-      let pretty = seed % 2 == 0
-      let text =
-        pretty
-        ? "{\n  \"object\": \"list\",\n  \"data\": [\n    " + records.joined(separator: ",\n    ")
-          + "\n  ],\n  \"has_more\": false\n}\n"
-        : "{\"data\":[" + records.joined(separator: ",") + "]}"
-      try JSONDocumentFastPathTests.check("JSON document seed \(seed), \(name)", Array(text.utf8)) {
-        configure(&$0)
-        $0.recordsPath = ["data"]
-      }
-    }
   }
 }

@@ -247,7 +247,6 @@ extension FastGeneralDifferentialTests {
     #expect(accepted > 1000)
   }
 
-
   /// Nested JSON Lines records (``JSONNestedFastPathTests/record(_:index:)``) under each configuration.
   @Test(arguments: 0..<6)
   func jsonLinesNestedRecords(configuration: Int) throws {

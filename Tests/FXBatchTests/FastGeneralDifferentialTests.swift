@@ -9,7 +9,9 @@ import Testing
 /// path writes, with the same counts, reconciliation and file error, for seeded random records holding every
 /// kind of error. Each format of ``FormatRegistry`` writes the records its own way (``writers``); a format added
 /// to the registry without a writer here fails ``everyRegisteredFormatHasAWriter()``, and a source added to
-/// ``RateSourceRegistry`` without a setup here fails ``everyRegisteredSourceIsCovered()``.
+/// ``RateSourceRegistry`` without a setup here fails ``everyRegisteredSourceIsCovered()``. Each format's own
+/// inputs (documents its fast path must decline, part boundaries, mutated bytes, its options) are cases in
+/// `FastGeneralDifferentialTests+<Format>Cases.swift`, run by the same ``check(_:format:source:_:parts:configure:)``.
 @Suite("Fast path = general path: every format, every source", .tags(.sanitized))
 struct FastGeneralDifferentialTests {
   // MARK: Records
@@ -369,6 +371,10 @@ struct FastGeneralDifferentialTests {
     let reconciliation: [Reconciliation]
     let withoutDate: Int
     let fileError: String?
+    /// The file's report (its output path left out).
+    let file: RunReport.File?
+    /// The run's whole report (the output paths left out).
+    let report: RunReport
   }
 
   /// Converts `input` (of `format`) on `source`, on the fast path in `parts` parts or on the general path.
@@ -396,31 +402,79 @@ struct FastGeneralDifferentialTests {
         bytes = [[UInt8](try Data(contentsOf: URL(fileURLWithPath: output)))]
       }
     }
+    var whole = report
+    for index in whole.files.indices { whole.files[index].output = nil }
     return Run(
       output: bytes, totals: report.totals, reconciliation: report.reconciliation,
-      withoutDate: report.rates.recordsWithoutDate, fileError: report.files.first?.fileError.map { "\($0)" })
+      withoutDate: report.rates.recordsWithoutDate, fileError: report.files.first?.fileError.map { "\($0)" },
+      file: whole.files.first, report: whole)
   }
 
-  /// Runs the general path, then the fast path in one part and in three, and records every difference.
+  /// Runs the general path, then the fast path in each of `parts` parts (one and three unless a format's case
+  /// says), and records every difference.
   @discardableResult
   static func check(
-    _ input: String, format: RecordFormat, source: RateSourceChoice, _ comment: String,
-    configure: (inout BatchOptions) -> Void = { _ in }
+    _ input: String, format: RecordFormat, source: RateSourceChoice = .table(EmbeddedECBHistory.table),
+    _ comment: String, parts: [Int] = [1, 3], configure: (inout BatchOptions) -> Void = { _ in }
   ) throws -> Run {
     let general = try run(input, format: format, source: source, fastPath: false, configure: configure)
-    for parts in [1, 3] {
+    for parts in parts {
       let fast = try run(input, format: format, source: source, fastPath: true, parts: parts, configure: configure)
       compare(fast, general, "\(format), \(comment), fast path in \(parts) part(s)")
     }
     return general
   }
 
+  /// Writes `bytes` as an input file of `format`, runs the general path and the fast path in 1, 2, 3 and 5
+  /// parts, and records every difference of the runs (``compare(_:_:_:)``, and their whole reports) and any of the
+  /// format's part files (`partFiles`) left behind.
+  ///
+  /// - Returns: whether every run agreed with the general one, and the general run.
+  @discardableResult
+  static func checkInParts(
+    _ name: String, _ bytes: [UInt8], format: RecordFormat, fileName: String, rates: RateTable = EmbeddedECBHistory.table,
+    partFiles: () -> [String], sourceLocation: SourceLocation = #_sourceLocation,
+    configure: (inout BatchOptions) -> Void = { _ in }
+  ) throws -> (same: Bool, general: Run) {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = try directory.write(bytes, named: fileName)
+    let before = Set(partFiles())
+    let general = try run(input, format: format, source: .table(rates), fastPath: false, configure: configure)
+    var same = true
+    for parts in [1, 2, 3, 5] {
+      let fast = try run(input, format: format, source: .table(rates), fastPath: true, parts: parts, configure: configure)
+      let comment = "\(name): fast path in \(parts) part(s)"
+      same = compare(fast, general, comment) && same
+      if fast.report != general.report {
+        same = false
+        Issue.record(
+          """
+          \(comment): reports differ
+            fast:    \(CSVFastPathAdversarialTests.summary(fast.report))
+            general: \(CSVFastPathAdversarialTests.summary(general.report))
+          """, sourceLocation: sourceLocation)
+      }
+      if !same { break }
+    }
+    let after = CSVFastPathAdversarialTests.lingering(partFiles, before: before)
+    if !after.isEmpty {
+      Issue.record("\(name): part files left behind: \(after.sorted())", sourceLocation: sourceLocation)
+      for file in after { unlink((NSTemporaryDirectory() as NSString).appendingPathComponent(file)) }
+    }
+    return (same, general)
+  }
+
   /// Records the first difference of two runs: the first differing line of an output, or the report's.
-  static func compare(_ fast: Run, _ general: Run, _ comment: String) {
+  ///
+  /// - Returns: whether the runs agree.
+  @discardableResult
+  static func compare(_ fast: Run, _ general: Run, _ comment: String) -> Bool {
     #expect(fast.totals == general.totals, "\(comment): counts")
     #expect(fast.reconciliation == general.reconciliation, "\(comment): reconciliation")
     #expect(fast.withoutDate == general.withoutDate, "\(comment): records without a date")
     #expect(fast.fileError == general.fileError, "\(comment): file error")
+    #expect(fast.file == general.file, "\(comment): the file's report")
     #expect(fast.output.count == general.output.count, "\(comment): output entries")
     for (index, (a, b)) in zip(fast.output, general.output).enumerated() where a != b {
       let first = a.indices.first { $0 >= b.count || a[$0] != b[$0] } ?? a.count
@@ -428,8 +482,11 @@ struct FastGeneralDifferentialTests {
         String(decoding: bytes[max(0, first - 120)..<min(bytes.count, first + 120)], as: UTF8.self)
       }
       Issue.record("\(comment): output part \(index) differs at byte \(first)\n fast: …\(around(a))…\n general: …\(around(b))…")
-      return
+      return false
     }
+    return fast.totals == general.totals && fast.reconciliation == general.reconciliation
+      && fast.withoutDate == general.withoutDate && fast.fileError == general.fileError && fast.file == general.file
+      && fast.output.count == general.output.count
   }
 
   // MARK: Cases

@@ -4,12 +4,11 @@ import Testing
 
 @testable import FXBatch
 
-/// The byte-level path of JSON documents (``JSONArrayReader`` and the JSON Lines fast path's pieces) must give
-/// byte for byte the output and the report (counts, fields, decimal mark, reconciliation, file errors) of the
-/// general path (``JSONDocumentWalker``, ``JSONAnnotatingWriter``), in one pass and in parts; every record it
-/// does not handle goes through the general per-record code at its place, and it leaves no part files behind.
-@Suite("JSON document fast path = general path", .serialized, .tags(.sanitized))
-struct JSONDocumentFastPathTests {
+/// JSON documents for the byte-level path's differential cases (`FastGeneralDifferentialTests+JSONDocumentCases.swift`):
+/// records and documents in every layout, tricky strings, the byte-level pass 1 (``fastScan(_:parts:configure:)``),
+/// and the check they run
+/// (``FastGeneralDifferentialTests/checkInParts(_:_:format:fileName:rates:partFiles:sourceLocation:configure:)``).
+enum JSONDocumentFastPathTests {
   typealias Random = JSONLinesFastPathTests.Random
   typealias Outcome = CSVFastPathAdversarialTests.Outcome
 
@@ -19,50 +18,20 @@ struct JSONDocumentFastPathTests {
     return ((try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []).filter { $0.hasPrefix(prefix) }
   }
 
-  /// Runs the general path and the byte-level path in 1, 2, 3 and 5 parts on a document's bytes and records
-  /// the first difference of output or report.
+  /// ``FastGeneralDifferentialTests/checkInParts(_:_:format:fileName:rates:partFiles:sourceLocation:configure:)``
+  /// on a JSON document.
   ///
-  /// - Returns: the general path's outcome.
+  /// - Returns: the general path's outcome (its report without output paths).
   @discardableResult
   static func check(
     _ name: String, _ bytes: [UInt8], sourceLocation: SourceLocation = #_sourceLocation,
     configure: (inout BatchOptions) -> Void = { _ in }
   ) throws -> Outcome {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    let input = directory.url.appendingPathComponent("in.json").path
-    let output = directory.url.appendingPathComponent("out.json").path
-    try Data(bytes).write(to: URL(fileURLWithPath: input))
-    let before = Set(leftoverPartFiles())
-    let rates = EmbeddedECBHistory.table
-    let general = try CSVFastPathAdversarialTests.run(
-      input: input, output: output, fastPath: false, parts: 1, rates: rates, configure: configure)
-    for parts in [1, 2, 3, 5] {
-      let fast = try CSVFastPathAdversarialTests.run(
-        input: input, output: output, fastPath: true, parts: parts, rates: rates, configure: configure)
-      guard fast != general else { continue }
-      var detail = ""
-      if fast.report != general.report {
-        detail += "\n  report fast:    \(CSVFastPathAdversarialTests.summary(fast.report))"
-        detail += "\n  report general: \(CSVFastPathAdversarialTests.summary(general.report))"
-      }
-      let a = String(decoding: fast.output ?? Data(), as: UTF8.self).components(separatedBy: "\n")
-      let b = String(decoding: general.output ?? Data(), as: UTF8.self).components(separatedBy: "\n")
-      if let line = zip(a, b).enumerated().first(where: { $0.1.0 != $0.1.1 }) {
-        detail += "\n  output line \(line.offset + 1): fast \(line.element.0.debugDescription)"
-        detail += "\n    general \(line.element.1.debugDescription)"
-      } else if a.count != b.count {
-        detail += "\n  output lines: fast \(a.count), general \(b.count)"
-      }
-      Issue.record("\(name): parts \(parts) differs from the general path\(detail)", sourceLocation: sourceLocation)
-      break
-    }
-    let after = CSVFastPathAdversarialTests.lingering(leftoverPartFiles, before: before)
-    if !after.isEmpty {
-      Issue.record("\(name): part files left behind: \(after.sorted())", sourceLocation: sourceLocation)
-      for file in after { unlink((NSTemporaryDirectory() as NSString).appendingPathComponent(file)) }
-    }
-    return general
+    let general = try FastGeneralDifferentialTests.checkInParts(
+      name, bytes, format: .json, fileName: "in.json", partFiles: leftoverPartFiles, sourceLocation: sourceLocation,
+      configure: configure
+    ).general
+    return Outcome(output: general.output.first.map { Data($0) }, report: general.report)
   }
 
   @discardableResult
@@ -202,294 +171,4 @@ struct JSONDocumentFastPathTests {
   }
 
   /// Seeded random documents in every layout and option set, in one pass and in parts.
-  @Test(arguments: Layout.allCases)
-  func randomDocuments(layout: Layout) throws {
-    var totals = RunReport.Counts()
-    var converted = 0
-    for seed in UInt64(0)..<8 {
-      let text = Self.document(records: 60 + Int(seed % 4) * 30, seed: seed * 7 + 1, layout: layout)
-      let (name, configure) = JSONLinesFastPathTests.configurations[Int(seed) % JSONLinesFastPathTests.configurations.count]
-      let general = try Self.check("\(layout) seed \(seed), \(name)", text, configure: configure)
-      if general.report.files.first?.fileError == nil {
-        converted += 1
-        // The byte-level path followed the document (the output comma has no fast path: the general one runs).
-        let scan = try Self.fastScan(text, configure: configure)
-        #expect((scan?.jsonArray != nil) == (name != "output comma"), "\(layout) seed \(seed), \(name)")
-      }
-      totals.add(general.report.totals)
-    }
-    // The documents are converted (one option set names fields they lack), with records of every outcome.
-    #expect(converted >= 7)
-    #expect(totals.ok > 30 && totals.error > 100)
-  }
-
-  /// Records under `--records-path data.items`, with brackets and an `items` member elsewhere in the document.
-  @Test(arguments: Layout.allCases)
-  func recordsPath(layout: Layout) throws {
-    for seed in UInt64(0)..<3 {
-      let text = Self.document(records: 80, seed: seed + 100, layout: layout, recordsPath: true)
-      let general = try Self.check("records path \(layout) seed \(seed)", text) { $0.recordsPath = ["data", "items"] }
-      #expect(general.report.files.first?.fileError == nil)
-      #expect(general.report.totals.records == 80)
-    }
-    let scan = try Self.fastScan(Self.document(records: 80, seed: 100, layout: layout, recordsPath: true), parts: 3) {
-      $0.recordsPath = ["data", "items"]
-    }
-    #expect(scan?.jsonArray?.partStarts.count == 2)
-  }
-
-  /// A document of mostly convertible records, so that most take the fast path, in parts whose boundaries
-  /// fall among strings that look like record boundaries.
-  @Test(arguments: [Layout.perLine, .pretty, .compact])
-  func mostlyConvertibleDocumentInParts(layout: Layout) throws {
-    var random = Random(state: 99)
-    var items: [String] = []
-    for index in 0..<3000 {
-      let date = "2024-\(String(format: "%02d", random.next(12) + 1))-\(String(format: "%02d", random.next(28) + 1))"
-      let amount =
-        random.next(5) == 0
-        ? "\"\(random.next(100_000)),\(random.next(90) + 10)\"" : "\(random.next(100_000)).\(random.next(100))"
-      let from = random.pick(["USD", "JPY", "GBP", "CHF", "SEK", "CNY", "HKD", "MXN"])
-      var members = [
-        "\"id\": \(index)", "\"date\": \"\(date)\"", "\"amount\": \(amount)", "\"from\": \"\(from)\"", "\"to\": \"EUR\"",
-      ]
-      if random.next(3) == 0 { members.append("\"note\": \"},\\n{\\\"id\\\": 1,\\n\\\"x\\\": [\"") }
-      if random.next(20) == 0 { members.removeSubrange(1...1) }  // undated
-      items.append(
-        layout == .pretty
-          ? "  {\n    " + members.joined(separator: ",\n    ") + "\n  }" : "{" + members.joined(separator: ", ") + "}")
-    }
-    let text =
-      switch layout {
-      case .pretty: "[\n" + items.joined(separator: ",\n") + "\n]\n"
-      case .compact: "[" + items.joined(separator: ",") + "]"
-      default: "[" + items.joined(separator: ",\n") + "]\n"
-      }
-    let general = try Self.check("mostly convertible \(layout)", text)
-    #expect(general.report.totals.ok > 2000)
-    #expect(general.report.rates.recordsWithoutDate > 50)
-    // The byte-level path read it, and placed the parts between records.
-    let scan = try Self.fastScan(text, parts: 5)
-    let starts = scan?.jsonArray?.partStarts ?? []
-    #expect(starts.count == 4)
-    let bytes = Array(text.utf8)
-    for start in starts {
-      #expect(bytes[start.offset] == UInt8(ascii: "{"))
-      let before = bytes[..<start.offset].reversed().first { ![0x20, 0x0A].contains($0) }
-      #expect(before == UInt8(ascii: ","))
-      let lineStart = bytes[..<start.offset].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
-      #expect(start.column == start.offset - lineStart + 1)
-      #expect(start.line == bytes[..<start.offset].filter { $0 == 0x0A }.count + 1)
-    }
-  }
-
-  /// Pass 1 in parts guesses where records start (a `{` after a `,`); guesses inside a record (an array of
-  /// objects, a string) or after the records array do not hold, and the array is then read in one pass: the
-  /// same findings and output either way.
-  @Test(arguments: [", \"tags\": [{\"x\": 1}, {\"y\": \"]\"}, {\"z\": [{}, {}]}]", ", \"note\": \"a, {b, {c, {d, {e\"", ""])
-  func partGuessesThatDoNotHold(extra: String) throws {
-    let items = (0..<400).map { "{\"id\": \($0), \"amount\": \($0).5, \"from\": \"USD\", \"to\": \"EUR\"\(extra)}" }
-    let array = "[" + items.joined(separator: ", ") + "]"
-    // After the records, as many bytes of objects after commas: a guess there is past the array's end.
-    let after = "[" + Array(repeating: "1, {\"a\": [2, {}]}", count: 400).joined(separator: ", ") + "]"
-    for recordsPath in [false, true] {
-      let text = recordsPath ? "{\"items\": \(array),\n\"after\": \(after)}" : array
-      let configure: (inout BatchOptions) -> Void = { $0.recordsPath = recordsPath ? ["items"] : [] }
-      let general = try Self.check("guesses \(extra) \(recordsPath)", text, configure: configure)
-      #expect(general.report.totals.ok == 400)
-      let one = try Self.fastScan(text, configure: configure)?.jsonArray
-      #expect(one != nil)
-      for parts in [2, 3, 5, 8] {
-        let inParts = try Self.fastScan(text, parts: parts, configure: configure)?.jsonArray
-        #expect(inParts?.start == one?.start && inParts?.end == one?.end)
-      }
-    }
-  }
-
-  /// Records longer than the reader's block (1 MB): its buffer grows; and a document of one record.
-  @Test func longRecordsAndSmallDocuments() throws {
-    let record = "{\"date\":\"2024-01-05\",\"amount\":12.5,\"from\":\"USD\",\"to\":\"EUR\"}"
-    let long = String(repeating: "x", count: 1_100_000)
-    let cases: [(String, String)] = [
-      ("long records", "[\(record),\n{\"note\":\"\(long)\",\"amount\":2,\"from\":\"GBP\",\"to\":\"EUR\"},\n\(record)]"),
-      (
-        "long number",
-        "[\(record), {\"amount\": 1\(String(repeating: "0", count: 1_100_000)), \"from\": \"USD\", \"to\": \"EUR\"}]"
-      ),
-      ("one record", "[\(record)]"),
-      ("one number", "[1]"),
-      ("empty array", "[]"),
-      ("empty array with space", " [ \r\n ] \n"),
-      ("byte order mark", "\u{FEFF}[\(record)]"),
-      ("already annotated members in a later record", "[\(record), {\"amount\": 1, \"fx_error\": \"\"}]"),
-      (
-        "deep nesting, below the general limit",
-        "[\(record), " + String(repeating: "[", count: 300) + String(repeating: "]", count: 300) + "]"
-      ),
-    ]
-    for (name, text) in cases {
-      let general = try Self.check(name, text)
-      #expect(general.report.files.first?.fileError == nil, "\(name)")
-    }
-    // Raw bytes that are not UTF-8, inside strings the record copies and one it decodes.
-    var bytes = Array("[{\"note\":\"".utf8) + [0xFF, 0xC3] + Array("\",\"amount\":1,\"from\":\"USD\",\"to\":\"EUR\"},\n".utf8)
-    bytes += Array("{\"amount\":1,\"from\":\"US".utf8) + [0xFF] + Array("\",\"to\":\"EUR\"}]".utf8)
-    try Self.check("invalid UTF-8", bytes)
-  }
-
-  /// fxbatch issue 13: records spaced more widely than an annotation template holds trapped in the template;
-  /// they take the general path, with the same output, in a top-level array and under `--records-path`.
-  @Test(arguments: [24, 26, 40, 300])
-  func wideSpacingTakesTheGeneralPath(width: Int) throws {
-    let spaces = String(repeating: " ", count: width)
-    let tabs = String(repeating: "\t", count: width)
-    let records = [
-      "{\"date\":\"2024-01-05\",\(spaces)\"amount\":12.5,\(spaces)\"from\":\"USD\",\(spaces)\"to\":\"EUR\"}",
-      "{\(tabs)\"date\"\(tabs):\(tabs)\"2024-01-05\"\(tabs),\(tabs)\"amount\"\(tabs):\(tabs)7\(tabs),"
-        + "\(tabs)\"from\"\(tabs):"
-        + "\(tabs)\"GBP\"\(tabs),\(tabs)\"to\"\(tabs):\(tabs)\"EUR\"\(tabs)}",
-      "{\"date\":\"2024-01-05\",\"amount\":1,\"from\":\"USD\",\"to\":\"EUR\"}",
-    ]
-    let array = "[\n" + records.joined(separator: ",\n") + "\n]\n"
-    let general = try Self.check("spacing \(width)", array)
-    #expect(general.report.totals.ok == 3)
-    let nested = "{\"data\": {\"items\":\(spaces)[\(spaces)" + records.joined(separator: ",\(spaces)") + "\(spaces)]}}"
-    let underPath = try Self.check("spacing \(width), records path", nested) { $0.recordsPath = ["data", "items"] }
-    #expect(underPath.report.totals.ok == 3)
-    let text = String(decoding: general.output ?? Data(), as: UTF8.self)
-    #expect(text.contains(",\(spaces)\"fx_status\":\"ok\",\(spaces)\"fx_error\":\"\"}"))
-  }
-
-  /// Malformed documents: the general path's file error, at the same line and column, whatever the parts.
-  @Test(arguments: [
-    "", "  ", "[", "[{\"amount\":1,\"from\":\"USD\",\"to\":\"EUR\"}", "[1,]", "[,1]", "[1 2]", "[{\"a\":1}{\"b\":2}]",
-    "[{\"a\":1,}]", "[{\"a\" 1}]", "[{\"a\":01}]", "[{\"a\":1.}]", "[{\"a\":-}]", "[{\"a\":1e}]", "[{\"a\":tru}]",
-    "[{\"a\":\"x\ty\"}]", "[{\"a\":\"\\x\"}]", "[{\"a\":\"\\u12g4\"}]", "[{\"a\":\"never closed}]", "[1]x", "[1] [2]",
-    "[{\"amount\":1,\"from\":\"USD\",\"to\":\"EUR\"},\n{\"amount\":2,\"from\":\"USD\",\"to\":\"EUR\"}\n,\n{\"amount\":3 \"from\":\"USD\"}]",
-    "{\"amount\":1}", "\"text\"", "[{\"a\":[1,2}]", "[{\"a\":{\"b\":1]}]", "[\"\u{1}\"]", "[01]", "[1}",
-    String(repeating: "[", count: 600) + String(repeating: "]", count: 600),
-  ])
-  func malformedDocuments(text: String) throws {
-    let general = try Self.check("malformed \(text.prefix(40).debugDescription)", text)
-    #expect(general.report.files.first?.fileError != nil)
-  }
-
-  /// Malformed documents under `--records-path`, before, inside and after the records array.
-  @Test(arguments: [
-    "{\"data\": 1}", "{\"data\": {\"items\": {}}}", "{\"data\": {\"items\": []}, \"data\": 2}", "{\"other\": []}",
-    "{\"data\": {\"items\": [1,]}}", "{\"data\": {\"items\": [{\"amount\":1}]}, \"after\": [1,}",
-    "{\"data\": {\"items\": [{\"amount\":1}]}} x", "{\"data\": {\"items\": [{\"amount\":1}]}", "[1]",
-    "{\"data\": {\"items\": [{\"amount\":1}], \"items\": []}}",
-  ])
-  func malformedDocumentsUnderARecordsPath(text: String) throws {
-    let general = try Self.check("malformed \(text.debugDescription)", text) { $0.recordsPath = ["data", "items"] }
-    #expect(general.report.files.first?.fileError != nil)
-  }
-
-  /// File errors of pass 1 (an annotated document, no amount or currency field) are the general path's.
-  @Test func fileErrorsAreTheSame() throws {
-    let record = "{\"date\":\"2024-01-05\",\"amount\":12.5,\"from\":\"USD\",\"to\":\"EUR\"}"
-    let annotated =
-      "{\"amount\": 1, \"from\": \"USD\", \"to\": \"EUR\", \"fx_rate\": \"1\", \"fx_converted\": \"1\", \"fx_currency\": \"EUR\", \"fx_rate_date\": \"2024-01-05\", \"fx_source\": \"x\", \"fx_status\": \"ok\", \"fx_error\": \"\"}"
-    let cases: [(String, String)] = [
-      ("already annotated", "[\n  [1],\n  3,\n  \(annotated),\n  \(record)\n]"),
-      ("already annotated, then malformed", "[\n  \(annotated),\n  \(record),\n  01\n]"),
-      ("no amount field", "[{\"sum2\":1,\"from\":\"USD\",\"to\":\"EUR\"},\n{\"x\":1,\"from\":\"USD\",\"to\":\"EUR\"}]"),
-      ("amount only after the first record", "[{\"x\":1,\"from\":\"USD\",\"to\":\"EUR\"},\n\(record)]"),
-      ("no to field", "[{\"amount\":1,\"from\":\"USD\"},\n  {\"amount\":2,\"from\":\"USD\"}]"),
-      ("no amount field, then malformed", "[{\"x\":1,\"from\":\"USD\",\"to\":\"EUR\"},\n{]"),
-      (
-        "annotated after many records that are not objects",
-        "[" + String(repeating: "[1],\n", count: 60) + annotated + "]"
-      ),
-      // U+FEFF after the file's byte order mark is a character, which JSON allows only in strings.
-      ("two byte order marks", "\u{FEFF}\u{FEFF}[\(record)]"),
-      ("a byte order mark before a record", "\u{FEFF}[\(record),\n\u{FEFF}\(record)]"),
-    ]
-    for (name, text) in cases {
-      let general = try Self.check(name, text)
-      #expect((general.report.files.first?.fileError != nil) == (name != "amount only after the first record"), "\(name)")
-    }
-    let general = try Self.check("annotated", "[\n  [1],\n  \(annotated)\n]")
-    let error = general.report.files.first?.fileError ?? ""
-    #expect(error.contains("in.json:3:3: error: the file is already annotated by fxbatch"), "\(error)")
-  }
-
-  /// The byte-level pass 1 reads the documents it follows, and leaves the others to the general path.
-  @Test(arguments: [
-    ("[{\"amount\":1,\"from\":\"USD\",\"to\":\"EUR\"}]", true), ("[]", true),
-    (" [1, \"x\", {},\n {\"amount\": 1, \"from\": \"USD\", \"to\": \"EUR\"}] ", true),
-    ("[1,]", false), ("[" + String(repeating: "[", count: 200) + String(repeating: "]", count: 200) + "]", false),
-  ])
-  func followsWhatItCan(text: String, follows: Bool) throws {
-    #expect((try Self.fastScan(text)?.jsonArray != nil) == follows)
-  }
-
-  /// The reader hands out each element with the bytes before it and its line and column, then the bytes up to
-  /// and including the `]` and the place after it; a part stops at its limit between two elements.
-  @Test func readerPiecesAndPlaces() throws {
-    let text = "{\"r\": [\n  1,\n  {\"a\": [2, \"]\"],\n   \"b\": 3} ,\"x\"\r\n]}"
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    let path = directory.url.appendingPathComponent("in.json").path
-    try Data(text.utf8).write(to: URL(fileURLWithPath: path))
-    /// The pieces of a reader: (leading bytes, element, line, column, offset).
-    func pieces(_ reader: JSONArrayReader) throws -> [(String, String?, Int, Int, Int)] {
-      var found: [(String, String?, Int, Int, Int)] = []
-      while let piece = try reader.withNextPiece({ piece in
-        (
-          piece.leading.text, piece.element.map(\.text),
-          piece.position.line, piece.position.column, piece.position.offset
-        )
-      }) { found.append(piece) }
-      return found
-    }
-    let start = JSONArrayExtent.Position(offset: 7, line: 1, column: 8)
-    let whole = try pieces(JSONArrayReader(path: path, at: start, start: .afterOpening))
-    let expected: [(String, String?, Int, Int, Int)] = [
-      ("\n  ", "1", 2, 3, 10), (",\n  ", "{\"a\": [2, \"]\"],\n   \"b\": 3}", 3, 3, 15), (" ,", "\"x\"", 4, 13, 43),
-      ("\r\n]", nil, 5, 2, 49),
-    ]
-    #expect(whole.count == expected.count)
-    for (got, want) in zip(whole, expected) {
-      #expect(got.0 == want.0 && got.1 == want.1 && got.2 == want.2 && got.3 == want.3 && got.4 == want.4, "\(got)")
-    }
-    // Two parts split before the second element: together the same pieces.
-    let first = try pieces(JSONArrayReader(path: path, at: start, start: .afterOpening, limit: 15))
-    let second = try pieces(
-      JSONArrayReader(path: path, at: JSONArrayExtent.Position(offset: 15, line: 3, column: 3), start: .atElement))
-    #expect(first.map(\.1) == ["1", nil] && first.last?.0 == ",\n  " && first.last?.4 == 15)
-    #expect(second.map(\.1) == expected.dropFirst().map(\.1) && second.first?.0 == "")
-    #expect(second.map(\.2) == [3, 4, 5] && second.map(\.3) == [3, 13, 2])
-    // A limit that is not between two elements: the part cannot be read.
-    #expect(throws: JSONArrayReader.Unfollowable.self) {
-      _ = try pieces(JSONArrayReader(path: path, at: start, start: .afterOpening, limit: 20))
-    }
-  }
-
-  /// A value the scanner reads whole is one the general parser reads, and the other way round.
-  @Test func valueScannerAgreesWithTheParser() throws {
-    var random = Random(state: 17)
-    let pieces = [
-      "{", "}", "[", "]", ",", ":", "\"a\"", "\"\\n\"", "\"\\u00e9\"", "\"\\x\"", "\"\u{1}\"", "1", "-0", "01", "1.5", "1.",
-      "1e5", "1E+", "-", "true", "tru", "null", "false", " ", "\n", "\r\n", "\t", "\"]\"", "\"é\"", "\"\\\"\"",
-    ]
-    var accepted = 0
-    for _ in 0..<30_000 {
-      var text = ""
-      for _ in 0..<(1 + random.next(10)) { text += random.pick(pieces) }
-      text = text.trimmingCharacters(in: .whitespacesAndNewlines)
-      guard !text.isEmpty else { continue }
-      let bytes = Array((text + " ]").utf8)
-      let read = bytes.withUnsafeBufferPointer { buffer -> Bool in
-        var scanner = JSONValueScanner(ByteView(buffer))
-        guard let end = try? scanner.valueEnd(from: 0) else { return false }
-        return scanner.skipWhitespace(from: end) == buffer.count - 1
-      }
-      let parsed = (try? JSONParser.parse(Array(text.utf8))) != nil
-      #expect(read == parsed, "\(text.debugDescription)")
-      if read { accepted += 1 }
-    }
-    #expect(accepted > 500)
-  }
 }

@@ -9,8 +9,8 @@ import Testing
 /// must give byte for byte the output and the report of the general path (``JSONFieldLocator`` over
 /// ``JSONValue``), for records that convert and for every mutation that does not (a missing step, a path through
 /// an array or into a string, a member twice, an object that is not a money object). This suite holds the
-/// generators and the direct checks; the differential runs are in the JSON Lines and JSON document fast-path
-/// suites (the extensions below).
+/// generators and the direct checks; the differential runs are JSON Lines cases of ``FastGeneralDifferentialTests``
+/// (`FastGeneralDifferentialTests+JSONLinesCases.swift`, `FastGeneralDifferentialTests+JSONDocumentCases.swift`).
 @Suite("JSON nested records and paths: fast path = general path", .tags(.sanitized))
 struct JSONNestedFastPathTests {
   typealias Random = JSONLinesFastPathTests.Random
@@ -199,82 +199,5 @@ struct JSONNestedFastPathTests {
     #expect(path.steps == steps)
     #expect(path.isPath == (steps.count > 1))
     #expect(path.written == written)
-  }
-}
-
-// The differential checks count the part files their process leaves behind, so they run in the suites whose
-// checks they share (serialized), never beside them.
-extension JSONLinesFastPathTests {
-  /// Nested JSON Lines records (``JSONNestedFastPathTests/record(_:index:)``) under each configuration.
-  @Test(arguments: 0..<6)
-  func nestedRecords(configuration: Int) throws {
-    let (name, configure) = JSONNestedFastPathTests.configurations[configuration]
-    for seed in UInt64(configuration * 3)..<UInt64(configuration * 3 + 3) {
-      let text = JSONNestedFastPathTests.lines(150, seed: seed).joined(separator: "\n") + "\n"
-      try JSONLinesFastPathTests.check("JSON Lines seed \(seed), \(name)", text, configure: configure)
-    }
-  }
-
-  /// Member names on a path compare as Swift strings do (canonical equivalence): U+212A KELVIN SIGN is `K`, so
-  /// the general path sees `K` twice, and the fast path, which compares bytes, must leave such records to it.
-  @Test func namesCompareAsStringsDo() throws {
-    let text = [
-      "{\"t\":{\"\u{212A}\":\"1\",\"K\":\"2\"},\"from\":\"USD\",\"date\":\"2024-01-05\"}",
-      "{\"t\":{\"K\":\"3\"},\"from\":\"USD\",\"date\":\"2024-01-05\"}",
-      "{\"t\":{\"\u{212A}\":\"4\"},\"from\":\"USD\",\"date\":\"2024-01-05\"}",
-      "{\"t\":{\"value\":\"5\",\"curr\u{0065}\u{0301}ncy\":\"EUR\",\"currency\":\"GBP\"},\"date\":\"2024-01-05\"}",
-    ].joined(separator: "\n")
-    #expect(
-      try JSONLinesFastPathTests.check("Kelvin", text) {
-        $0.fieldNames = FieldNames(amount: "t.K")
-        $0.fixedTo = CurrencyCode("EUR")
-      })
-    #expect(
-      try JSONLinesFastPathTests.check("money", text) {
-        $0.fieldNames = FieldNames(amount: "t")
-        $0.fixedTo = CurrencyCode("EUR")
-      })
-  }
-
-  /// A record whose string values hold escapes stays on the fast path when no field is one of them; a field
-  /// written with escapes (`"1\u002e234,50"` is `"1.234,50"`, evidence of a decimal comma) is read by the
-  /// general path, which decodes it.
-  @Test func escapedStrings() throws {
-    var lines: [String] = []
-    for index in 0..<40 {
-      let note = "\"a \\\"quoted\\\" note \\u00e9\\n\""
-      let amount = index % 2 == 0 ? "\"1\\u002e234,5\(index % 10)\"" : "7"
-      lines.append("{\"id\":\(index),\"note\":\(note),\"amount\":\(amount),\"from\":\"USD\",\"date\":\"2024-01-05\"}")
-    }
-    let text = lines.joined(separator: "\n") + "\n"
-    #expect(try JSONLinesFastPathTests.check("escaped amounts", text) { $0.fixedTo = CurrencyCode("EUR") })
-    let bytes = Array(lines[1].utf8)
-    bytes.withUnsafeBufferPointer { pointer in
-      var object = FlatJSONObject()
-      let scanned = object.scan(ByteView(pointer))
-      #expect(scanned)
-      #expect(object.kind(1) == .escapedString)
-    }
-  }
-}
-
-extension JSONDocumentFastPathTests {
-  /// The nested records as a list document's `data` array, compact or pretty-printed.
-  @Test(arguments: 0..<6)
-  func nestedRecords(configuration: Int) throws {
-    let (name, configure) = JSONNestedFastPathTests.configurations[configuration]
-    for seed in UInt64(configuration * 3)..<UInt64(configuration * 3 + 3) {
-      let records = JSONNestedFastPathTests.lines(150, seed: seed + 100)
-      let pretty = seed % 2 == 0
-      let text =
-        pretty
-        ? "{\n  \"object\": \"list\",\n  \"data\": [\n    " + records.joined(separator: ",\n    ")
-          + "\n  ],\n  \"has_more\": false\n}\n"
-        : "{\"data\":[" + records.joined(separator: ",") + "]}"
-      try JSONDocumentFastPathTests.check("JSON document seed \(seed), \(name)", Array(text.utf8)) {
-        configure(&$0)
-        $0.recordsPath = ["data"]
-      }
-    }
   }
 }

@@ -41,14 +41,14 @@ struct TableSourceDifferentialTests {
 
     func messyFile(seed: UInt64) -> [UInt8] {
       switch self {
-      case .csv: return Array(CSVFastPathTests.messyFile(records: 1_500, seed: seed).utf8)
+      case .csv: return Array(FastGeneralDifferentialTests.messyCSVFile(records: 1_500, seed: seed).utf8)
       case .json:
         let layouts = JSONDocumentFastPathTests.Layout.allCases
         return Array(
           JSONDocumentFastPathTests.document(records: 1_500, seed: seed, layout: layouts[Int(seed % UInt64(layouts.count))])
             .utf8)
       case .jsonl: return JSONLinesFastPathTests.messyFile(lines: 1_500, seed: seed)
-      case .xml: return Array(XMLFastPathTests.messyDocument(records: 1_500, seed: seed).utf8)
+      case .xml: return Array(FastGeneralDifferentialTests.messyXMLDocument(records: 1_500, seed: seed).utf8)
       }
     }
   }

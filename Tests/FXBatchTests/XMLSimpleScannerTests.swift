@@ -77,7 +77,7 @@ struct XMLSimpleScannerTests {
     defer { directory.remove() }
     let path = (directory.path as NSString).appendingPathComponent("doc.xml")
     #expect(Self.scannerRecords(try directory.write(Self.base, named: "doc.xml"))?.1.count == 3)
-    var random = XMLFastPathTests.Random(state: 2026)
+    var random = FastGeneralDifferentialTests.XMLRandom(state: 2026)
     var (accepted, declined) = (0, 0)
     for _ in 0..<800 {
       var bytes = Self.base

@@ -25,32 +25,11 @@ public struct BatchOptions: Sendable {
   /// The day of records without a date; `nil` for the newest day of the rates.
   public var defaultDate: CalendarDay?
   /// `--format`: the format of every input; `nil` to decide per file by extension, else by content
-  /// (``RecordFormat/detect(readPath:displayPath:recordsPath:)``).
+  /// (``RecordFormat/detect(readPath:displayPath:options:)``).
   public var format: RecordFormat?
-  /// `--records-path`: the member names leading from a JSON document's top-level object to its records array;
-  /// empty when the document is the array.
-  public var recordsPath: [String] = []
-  /// `--record-element`: the name of an XML document's record elements; `nil` to use the root's repeated
-  /// child element (``XMLRecordReader/detectRecordElement(path:)``).
-  public var recordElement: String?
-  /// `--sheet`: the sheet of an `.xlsx` workbook to convert, by its tab name or its 1-based number; `nil` for
-  /// the first sheet.
-  public var sheet: String?
-  /// `--header-row`: the row of a workbook's sheet from which its first non-empty row is the header (1-based);
-  /// `nil` for the sheet's first non-empty row. The rows above it are copied and get no fx_* cells.
-  public var headerRow: Int?
-  /// `--encoding`: the encoding of every CSV input; `nil` for UTF-8 unless a file's byte order mark says UTF-16
-  /// (``TextEncoding/resolve(declared:byteOrderMark:)``). A file not in UTF-8 is read through a UTF-8 copy and
-  /// its annotated copy written in its own encoding.
-  public var encoding: TextEncoding?
-  /// `--header NAME,…`: the field names of CSV input whose records carry no header line (a partition of a file,
-  /// a chunk piped by a cluster job); every line of the input is then a record. `nil`: the first line is the header.
-  public var header: [String]?
-  /// `--no-header-output`: the annotated CSV copy has no header line, so the copies of a file's partitions can be
-  /// concatenated (JSON Lines, JSON and XML copies have no header).
-  public var writesHeader = true
-  /// The field delimiter; `nil` to detect it per file from the header line.
-  public var delimiter: UInt8?
+  /// The values of the options only some formats take, each declared in its format's folder (`--delimiter`,
+  /// `--records-path`, `--sheet`, …; read and set through the properties those folders add, `options.delimiter`).
+  var formatSettings = FormatSettings()
   /// The decimal mark of amounts; `nil` to infer it per file from the amount column.
   public var decimalMark: DecimalMark?
   /// The decimal mark of the numbers fxbatch writes (`fx_rate`, `fx_converted`); `.point` unless

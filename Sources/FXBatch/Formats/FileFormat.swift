@@ -19,6 +19,9 @@ protocol FileFormat: Sendable {
   static var isLineBased: Bool { get }
   /// The options of `convert` only some formats take that it takes (``FormatOptions``).
   static var options: FormatOptions { get }
+  /// The text encoding `convert` was told its input has (`--encoding`), for a format that takes it
+  /// (``FormatOptions/encoding``); `nil` when none was given.
+  static func declaredEncoding(_ options: BatchOptions) -> TextEncoding?
 
   /// Whether a file's first bytes are this format's (asked in registry order; CSV, the fallback, last).
   ///
@@ -82,6 +85,7 @@ extension FileFormat {
   static var relatedExtensions: [String] { [] }
   static var isLineBased: Bool { false }
   static var options: FormatOptions { [] }
+  static func declaredEncoding(_ options: BatchOptions) -> TextEncoding? { nil }
   /// Any bytes: only the size and line limits.
   static func streamRule(head: ArraySlice<UInt8>, options: BatchOptions, inputPath: String) throws(FileError)
     -> StreamRule

@@ -38,6 +38,16 @@ public struct RecordFormat: RawRepresentable, Hashable, Sendable, Codable, Custo
     return path[path.index(after: dot)...].lowercased()
   }
 
+  /// The format of a file as ``detect(readPath:displayPath:recordsPath:)`` decides it, with the options of a run.
+  public static func detect(readPath: String, displayPath: String, options: BatchOptions) -> RecordFormat {
+    detect(readPath: readPath, displayPath: displayPath, recordsPath: options.recordsPath)
+  }
+
+  /// The format of a stream as ``detect(prefix:displayPath:recordsPath:)`` decides it, with the options of a run.
+  public static func detect(prefix: ArraySlice<UInt8>, displayPath: String, options: BatchOptions) -> RecordFormat {
+    detect(prefix: prefix, displayPath: displayPath, recordsPath: options.recordsPath)
+  }
+
   /// The format of a file: by its extension, else from its first bytes (``sniff(_:recordsPath:)``).
   ///
   /// - Parameters:

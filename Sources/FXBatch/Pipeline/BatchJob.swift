@@ -375,14 +375,14 @@ public struct BatchJob {
         }
         let format =
           onePassFormat ?? options.format
-          ?? RecordFormat.detect(readPath: readPath, displayPath: inputPath, recordsPath: options.recordsPath)
+          ?? RecordFormat.detect(readPath: readPath, displayPath: inputPath, options: options)
         if !readOnce { try Self.checkIsText(format: format, readPath: readPath, inputPath: inputPath) }
         let type = FormatRegistry.type(of: format)
         var encoding: TextEncoding? = nil
         if readOnce {
           encoding = .utf8
         } else if type.options.contains(.encoding) {
-          let found = try Self.encoding(of: readPath, displayPath: inputPath, declared: options.encoding)
+          let found = try Self.encoding(of: readPath, displayPath: inputPath, declared: type.declaredEncoding(options))
           encoding = found
           if !found.isUTF8 {
             let copy = try Self.utf8Copy(of: readPath, displayPath: inputPath, encoding: found)
@@ -461,7 +461,7 @@ public struct BatchJob {
 
   /// Whether a file is an earlier fxbatch output (its format's ``FileFormat/isAnnotatedOutput(_:context:)``).
   private func isAnnotatedOutput(_ path: String) -> Bool {
-    let format = options.format ?? RecordFormat.detect(readPath: path, displayPath: path, recordsPath: options.recordsPath)
+    let format = options.format ?? RecordFormat.detect(readPath: path, displayPath: path, options: options)
     return FormatRegistry.type(of: format).isAnnotatedOutput(path, context: formatContext)
   }
 
@@ -513,7 +513,7 @@ public struct BatchJob {
           guard count == 0 || head.count >= 1 << 16 else { continue }
           let format =
             options.format
-            ?? RecordFormat.detect(prefix: head[...], displayPath: inputPath, recordsPath: options.recordsPath)
+            ?? RecordFormat.detect(prefix: head[...], displayPath: inputPath, options: options)
           check = try StreamCheck(inputPath: inputPath, format: format, head: head[...], options: options)
           block = head[...]
         }
@@ -555,7 +555,8 @@ public struct BatchJob {
     guard OutputPlan.isStream(inputPath), convertingTable != nil, options.lockPath == nil else { return nil }
     let format =
       options.format
-      ?? (options.header == nil ? nil : FormatRegistry.formats.first { $0.options.contains(.header) }?.format)
+      ?? (options.formatSettings.given.contains(.header)
+        ? FormatRegistry.formats.first { $0.options.contains(.header) }?.format : nil)
     guard let format, FormatRegistry.type(of: format).readsStreamInOnePass(options) else { return nil }
     return format
   }

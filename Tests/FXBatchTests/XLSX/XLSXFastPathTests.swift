@@ -4,11 +4,11 @@ import Testing
 
 @testable import FXBatch
 
-/// A workbook's records convert on the fast path (``TableConverter``, from a table or from answered quotes)
-/// where it can and by the general rules elsewhere: the converted sheet is byte for byte what the general path
-/// alone writes, with the same counts and reconciliation, for messy rows (number and text amounts, date cells
-/// and date texts, weekends, legacy and unknown currencies, error and boolean cells, blank rows).
-@Suite("XLSX: fast path = general path", .tags(.sanitized))
+/// Messy workbooks (number and text amounts, date cells and date texts, weekends, legacy and unknown currencies,
+/// error and boolean cells, blank rows) and the runs the sheet scanner's suites compare; that the fast path writes
+/// what the general path writes for them is a case of ``FastGeneralDifferentialTests``
+/// (`FastGeneralDifferentialTests+WorkbookCases.swift`).
+@Suite("XLSX fast path", .tags(.sanitized))
 struct XLSXFastPathTests {
   /// A sheet of `records` seeded messy rows under `amount`, `from`, `to`, `date`, `note`, in the markup
   /// openpyxl writes (inline strings, number cells, dates as serials in the date style `s="1"` of the
@@ -84,26 +84,6 @@ struct XLSXFastPathTests {
     let withoutDate: Int
   }
 
-  static func run(_ input: String, source: RateSourceChoice, fastPath: Bool, configure: (inout BatchOptions) -> Void = { _ in })
-    throws -> Run
-  {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    let output = directory.url.appendingPathComponent("out.xlsx").path
-    var options = BatchOptions(today: TableSourceDifferentialTests.today)
-    options.inputPaths = [input]
-    options.destination = .file(output)
-    options.fastPath = fastPath
-    configure(&options)
-    let report = BatchJob(options: options, source: source).run()
-    #expect(report.files.first?.fileError == nil)
-    let package = try ZipPackage(path: output)
-    return Run(
-      sheet: try package.contents(ofEntryNamed: "xl/worksheets/sheet1.xml"),
-      styles: try package.contents(ofEntryNamed: "xl/styles.xml"), totals: report.totals,
-      reconciliation: report.reconciliation, withoutDate: report.rates.recordsWithoutDate)
-  }
-
   /// A workbook of the `openpyxl.xlsx` fixture with its first sheet replaced by ``messySheet(records:seed:)``.
   static func messyWorkbook(in directory: TemporaryDirectory, seed: UInt64) throws -> String {
     let fixture = try #require(Bundle.module.url(forResource: "Fixtures/Workbooks/openpyxl", withExtension: "xlsx"))
@@ -114,50 +94,11 @@ struct XLSXFastPathTests {
     return path
   }
 
-  /// Under other options (a fixed source currency over the sheet's column, day-first dates, a given decimal mark,
-  /// another rounding) both roads write the same sheet: the sheet scanner's decoder (``XLSXRowDecoder``) asks the
-  /// rules each option changes.
-  @Test(arguments: 0..<4)
-  func optionsWriteWhatTheGeneralPathWrites(variant: Int) throws {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    let input = try Self.messyWorkbook(in: directory, seed: 20 + UInt64(variant))
-    let source = RateSourceChoice.table(EmbeddedECBHistory.table)
-    let configure: (inout BatchOptions) -> Void = { options in
-      switch variant {
-      case 0:
-        options.fixedFrom = CurrencyCode("USD")
-        options.overrideCurrencyFields = true
-      case 1: options.dateFormat = .dayMonthYear
-      case 2: options.decimalMark = .comma
-      default: options.rounding = .halfEven
-      }
-    }
-    let fast = try Self.run(input, source: source, fastPath: true, configure: configure)
-    let general = try Self.run(input, source: source, fastPath: false, configure: configure)
-    #expect(fast.totals.records > 1_000)
-    Self.compare(fast, general)
-  }
-
-  /// Under answered quotes (a Frankfurter v2 service on a loopback server, then its lock under `--frozen`).
   /// A converted row's values, copied out for the cell writer, hold every annotation column.
   @Test func rowValuesHoldEveryAnnotationColumn() {
     #expect(WorkbookRowValues.count == AnnotationColumn.allCases.count)
     let values = WorkbookRowValues(ends: InlineArray(repeating: 0), decimals: nil, rateDay: nil)
     #expect(values.ends.count == AnnotationColumn.allCases.count)
-  }
-
-  @Test func answeredQuotesWriteWhatTheGeneralPathWrites() throws {
-    let directory = try TemporaryDirectory()
-    defer { directory.remove() }
-    let input = try Self.messyWorkbook(in: directory, seed: 11)
-    let server = try LoopbackHTTPServer()
-    defer { server.stop() }
-    let source = AnsweredQuotesDifferentialTests.frankfurter(for: input, server: server)
-    let fast = try Self.run(input, source: source, fastPath: true)
-    let general = try Self.run(input, source: source, fastPath: false)
-    #expect(fast.totals.records > 1_000)
-    Self.compare(fast, general)
   }
 
   /// Records the first difference of the sheets (with its surroundings), and any difference of the rest.
@@ -174,32 +115,5 @@ struct XLSXFastPathTests {
       String(decoding: bytes[max(0, first - 200)..<min(bytes.count, first + 200)], as: UTF8.self)
     }
     Issue.record("the sheets differ from byte \(first): fast …\(around(fast.sheet))… general …\(around(general.sheet))…")
-  }
-
-  /// `.ods` converts through the same row converter: the fixtures LibreOffice wrote give the same `content.xml`
-  /// on both paths.
-  @Test(arguments: ["equivalence.ods", "libreoffice.ods", "features.ods"])
-  func openDocumentWritesWhatTheGeneralPathWrites(name: String) throws {
-    let fixture = try #require(
-      Bundle.module.url(forResource: "Fixtures/Workbooks/" + name.dropLast(4), withExtension: "ods"))
-    func run(fastPath: Bool) throws -> ([UInt8], RunReport.Counts, [Reconciliation]) {
-      let directory = try TemporaryDirectory()
-      defer { directory.remove() }
-      let output = directory.url.appendingPathComponent("out.ods").path
-      var options = BatchOptions(today: TableSourceDifferentialTests.today)
-      options.inputPaths = [fixture.path]
-      options.destination = .file(output)
-      options.fastPath = fastPath
-      if name == "libreoffice.ods" { options.fixedTo = CurrencyCode("EUR") }  // its sheet has no target column
-      let report = BatchJob(options: options, source: .table(EmbeddedECBHistory.table)).run()
-      #expect(report.files.first?.fileError == nil)
-      return (try ZipPackage(path: output).contents(ofEntryNamed: "content.xml"), report.totals, report.reconciliation)
-    }
-    let fast = try run(fastPath: true)
-    let general = try run(fastPath: false)
-    #expect(fast.1.records > 0)
-    #expect(fast.0 == general.0)
-    #expect(fast.1 == general.1)
-    #expect(fast.2 == general.2)
   }
 }

@@ -102,6 +102,8 @@ public struct BatchOptions: Sendable {
   /// XML's and the workbooks' records of several amounts convert by the general rules (their fast pass is not
   /// made: `XMLFastPasses`, ``WorkbookRowConverter``).
   public var fastPath = true
+  /// Counts the records the fast path converted (through ``TableConverter``), for tests that check a run took it.
+  var fastPathTally: FastPathTally? = nil
   /// How many parts a big CSV file under a local table is converted in, one per thread (the cores, at most 4).
   var parallelParts = min(4, ProcessInfo.processInfo.activeProcessorCount)
   /// The smallest file converted in parts (bytes).

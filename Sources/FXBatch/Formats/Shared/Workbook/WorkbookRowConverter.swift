@@ -138,16 +138,19 @@ struct WorkbookRowConverter {
       base: found.key.pair.base, quote: found.key.pair.quote, day: found.key.day, usedDefaultDay: found.usedDefaultDay
     )
     let (normalizer, parser) = (self.normalizer, self.parser)
-    /// Appends a field's amount as written (its own problem or currency: the general rules decide).
+    /// Appends a field's amount as written.
     func append(_ field: RecordFields, to amounts: inout FastRecordAmounts) -> Bool {
-      guard field.problem == nil, field.from == .absent,
-        case .success(let written) = normalizer.amount(of: field, parser: parser, currency: key.base)
-      else { return false }
+      guard case .success(let written) = normalizer.amount(of: field, parser: parser, currency: key.base) else {
+        return false
+      }
       return amounts.append(written)
     }
     return convert(reading: { _, amounts in
       if fields.amounts.isEmpty { return append(fields, to: &amounts) ? key : nil }
-      for field in fields.amounts where !append(field, to: &amounts) { return nil }
+      // An amount's own problem or currency: the general rules decide.
+      for field in fields.amounts where field.problem != nil || field.from != .absent || !append(field, to: &amounts) {
+        return nil
+      }
       return key
     })
   }

@@ -692,9 +692,9 @@ struct FastGeneralDifferentialTests {
     }
   }
 
-  /// Several amounts on sources that answer keys: their answers' texts in a template of three converted slots,
-  /// each amount reconciled on its own.
-  @Test(.tags(.notSanitized), arguments: [RecordFormat.csv, .jsonl, .json], [Source.frankfurterV2, .calculator])
+  /// Several amounts on sources that answer keys: their answers' texts in a template of three converted slots (a
+  /// workbook's cells), each amount reconciled on its own.
+  @Test(.tags(.notSanitized), arguments: RecordFormat.allCases, [Source.frankfurterV2, .calculator])
   func severalAmountsOnAnsweredQuotes(format: RecordFormat, source: Source) throws {
     let writer = try #require(Self.writers[format], "\(format) has no writer")
     let server = try LoopbackHTTPServer()
@@ -713,5 +713,6 @@ struct FastGeneralDifferentialTests {
     #expect(general.fileError == nil)
     #expect(general.totals.ok + general.totals.fallback > 30, "\(format), \(source): records convert")
     #expect(general.reconciliation.contains { $0.amount == "net" }, "\(format), \(source): each amount reconciled")
+    #expect(general.fastRecords > 0, "\(format), \(source): the fast path converts records")
   }
 }

@@ -714,43 +714,51 @@ struct TableConverter {
     var source = 0
     var status = 0
     var rateDay: CalendarDay? = nil
-    /// With several amounts, where each converted amount ends (``converted`` is the last one's end).
-    var convertedEnds = InlineList<Int>(filler: 0)
   }
 
   /// Appends a conversion's annotation values one after the other, for a format that writes each into a place
   /// of its own (a workbook's cells) rather than through one template: the same texts as
   /// ``appendAnnotation(_:template:to:)`` (the rate, the converted amount, the quote currency, the rate date,
   /// the source with the published rates used, the status), and where each ends.
-  ///
-  /// - Parameter several: with several amounts, each converted (``convert(base:quote:day:amounts:converted:)``),
-  ///   written in place of the one.
+  mutating func appendValues(_ conversion: Conversion, to bytes: inout ByteBuffer) -> ValueEnds {
+    appendValues(conversion, to: &bytes) { bytes in
+      bytes.append(maximum: ExactDecimal.maximumTextLength) { $0.put(conversion.converted) }
+    }
+  }
+
+  /// ``appendValues(_:to:)`` of a record of several amounts: `converted` in place of the one
+  /// (``convert(base:quote:day:amounts:converted:)``); `convertedEnds` gets where each ends (``ValueEnds/converted``
+  /// is the last one's end).
   mutating func appendValues(
-    _ conversion: Conversion, converted several: InlineList<ExactDecimal>? = nil, to bytes: inout ByteBuffer
+    _ conversion: Conversion, converted: InlineList<ExactDecimal>, convertedEnds: inout InlineList<Int>,
+    to bytes: inout ByteBuffer
+  ) -> ValueEnds {
+    convertedEnds.removeAll()
+    return appendValues(conversion, to: &bytes) { bytes in
+      for index in 0..<converted.count {
+        let amount = converted[index]
+        bytes.append(maximum: ExactDecimal.maximumTextLength) { $0.put(amount) }
+        _ = convertedEnds.append(bytes.count)
+      }
+    }
+  }
+
+  /// ``appendValues(_:to:)``, the converted amounts written by `appendConverted`.
+  @inline(__always)
+  private mutating func appendValues(
+    _ conversion: Conversion, to bytes: inout ByteBuffer, converted appendConverted: (inout ByteBuffer) -> Void
   ) -> ValueEnds {
     var ends = ValueEnds()
     /// Appends `count` bytes of `texts` from `start`.
     func append(_ texts: [UInt8], _ start: Int, _ count: Int) {
       texts.withUnsafeBufferPointer { bytes.append(UnsafeBufferPointer(rebasing: $0[start..<(start + count)])) }
     }
-    /// Appends the converted amount, or each of several.
-    func appendConverted() {
-      if let several, several.count > 1 {
-        for index in 0..<several.count {
-          let amount = several[index]
-          bytes.append(maximum: ExactDecimal.maximumTextLength) { $0.put(amount) }
-          _ = ends.convertedEnds.append(bytes.count)
-        }
-      } else {
-        bytes.append(maximum: ExactDecimal.maximumTextLength) { $0.put(conversion.converted) }
-      }
-      ends.converted = bytes.count
-    }
     if convertsAnswers {
       let entry = answerEntries[conversion.row]
       append(answerTexts, Int(entry.rateText.start), Int(entry.rateText.count))
       ends.rate = bytes.count
-      appendConverted()
+      appendConverted(&bytes)
+      ends.converted = bytes.count
       bytes.append(maximum: 3) { Self.putCurrency(entry.quoteLetters, to: &$0) }
       ends.currency = bytes.count
       append(answerTexts, Int(entry.dayText.start), Int(entry.dayText.count))
@@ -770,7 +778,8 @@ struct TableConverter {
     // 64 bytes for the rate text, as in appendAnnotation(_:template:to:).
     bytes.append(maximum: 64) { writeRateText(conversion, to: &$0) }
     ends.rate = bytes.count
-    appendConverted()
+    appendConverted(&bytes)
+    ends.converted = bytes.count
     bytes.append(maximum: 3) { Self.putCurrency(plan.quote.packed, to: &$0) }
     ends.currency = bytes.count
     append(texts, dayText.start, dayText.length)

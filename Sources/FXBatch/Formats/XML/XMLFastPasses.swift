@@ -199,8 +199,10 @@ extension XMLFormat {
           result.inference.add(XMLSimpleScanner.decodedText(field, in: bytes).trimmingWhitespace)
         }
       }
-      result.addAmounts(
-        of: scanner.record, shape: shape, shapes: shapes, bytes: bytes, hasFrom: fields.from != nil, inferMark: inferMark)
+      if shapes.amountCount > 0 {
+        result.addAmounts(
+          of: scanner.record, shape: shape, shapes: shapes, bytes: bytes, hasFrom: fields.from != nil, inferMark: inferMark)
+      }
     }
     result.document = XMLScannedDocument(
       rootName: scanner.rootName, recordName: scanner.recordName, encodingName: scanner.encodingName,

@@ -44,22 +44,23 @@ struct XMLFastRecordReader: FastRecordReader {
   mutating func read(_ record: Record, keys: inout FieldKeyDecoder, amounts: inout FastRecordAmounts)
     -> FieldKeyDecoder.Key?
   {
+    if shapes.amountCount > 0 { return readSeveral(record, keys: &keys, amounts: &amounts) }
     let fields = shapes.roleFields(of: record.record, shape: record.shape, in: record.bytes)
-    if shapes.amountCount > 0 { return readSeveral(record, fields: fields, keys: &keys, amounts: &amounts) }
     guard let amountField = fields.amount, let key = keys.key(fields, in: record.bytes),
       amounts.appendPlain(Self.trimmed(amountField, record.bytes), mark: decimalMark)
     else { return nil }
     return key
   }
 
-  /// ``read(_:keys:amounts:)`` of a record of several amounts: the key from the record's role fields, each amount
+  /// ``read(_:keys:amounts:)`` of a record of several amounts (not inlined: a record of one amount does not pay
+  /// for it): the key from the record's role fields, each amount
   /// from its own locator's field (the first included), plain and without a problem; a money element's currency
   /// must be the record's from-currency (as ``RecordConverter`` requires).
   @inline(never)
-  private func readSeveral(
-    _ record: Record, fields: XMLRecordShapes.RoleFields, keys: inout FieldKeyDecoder,
-    amounts: inout FastRecordAmounts
-  ) -> FieldKeyDecoder.Key? {
+  private func readSeveral(_ record: Record, keys: inout FieldKeyDecoder, amounts: inout FastRecordAmounts)
+    -> FieldKeyDecoder.Key?
+  {
+    let fields = shapes.roleFields(of: record.record, shape: record.shape, in: record.bytes)
     guard severalTemplate != nil, let key = keys.key(fields, in: record.bytes) else { return nil }
     for index in 0..<shapes.amountCount {
       let own = shapes.amountFields(index, of: record.record, shape: record.shape, in: record.bytes)

@@ -30,6 +30,7 @@ struct XMLPartScan: Sendable {
 
   /// With several amounts, notes which amounts a record has, and their decimal-mark evidence (the first amount's
   /// is the caller's); `hasFrom`: whether the record has a from-currency field.
+  @inline(never)
   mutating func addAmounts(
     of record: XMLScannedRecord, shape: Int, shapes: XMLRecordShapes, bytes: ByteView, hasFrom: Bool, inferMark: Bool
   ) {

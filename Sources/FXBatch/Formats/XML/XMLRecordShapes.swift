@@ -54,7 +54,13 @@ struct XMLRecordShapes {
   @inline(__always)
   func roleFields(of record: XMLScannedRecord, shape: Int, in bytes: ByteView) -> RoleFields {
     let fields = shapeFields(of: record, shape: shape)
-    return resolvingPaths(fields, of: record, in: bytes, locator: locator)
+    guard locator.readsPaths else { return fields }
+    if locator.paths.isEmpty {
+      // The money rule alone: only an amount element with attributes can have a currency one.
+      guard let amount = fields.amount, amount.element >= 0, !record.elements[amount.element].attributes.isEmpty
+      else { return fields }
+    }
+    return resolved(fields, of: record, in: bytes, amount: nil)
   }
 
   /// The fields of amount `index` of several (``XMLFieldLocator/amountLocators``) in a record: its amount and the
@@ -67,21 +73,13 @@ struct XMLRecordShapes {
     let field = Int(amountRoleFields[slot])
     if field >= 0 { fields.amount = record.fields[field] }
     fields.hasProblem = amountLayouts[slot].problem != nil || Self.holdsElements(fields.amount, record)
-    return resolvingPaths(fields, of: record, in: bytes, locator: locator.amountLocators[index])
-  }
-
-  /// `fields` with what `locator`'s paths and money rule find in the record, when they apply to it.
-  @inline(__always)
-  private func resolvingPaths(
-    _ fields: RoleFields, of record: XMLScannedRecord, in bytes: ByteView, locator: XMLFieldLocator
-  ) -> RoleFields {
-    guard locator.readsPaths else { return fields }
-    if locator.paths.isEmpty {
-      // The money rule alone: only an amount element with attributes can have a currency one.
+    let own = locator.amountLocators[index]
+    guard own.readsPaths else { return fields }
+    if own.paths.isEmpty {
       guard let amount = fields.amount, amount.element >= 0, !record.elements[amount.element].attributes.isEmpty
       else { return fields }
     }
-    return resolved(fields, of: record, in: bytes, locator: locator)
+    return resolved(fields, of: record, in: bytes, amount: index)
   }
 
   /// The role fields of a record's shape (its layout), before paths and the money rule.
@@ -123,10 +121,12 @@ struct XMLRecordShapes {
     return XMLFieldLocator.holdingElementsProblem(holding)
   }
 
+  /// - Parameter amount: the index of one of several amounts, read by its own locator; `nil`: the record's roles.
   @inline(never)
-  private func resolved(
-    _ shapeFields: RoleFields, of record: XMLScannedRecord, in bytes: ByteView, locator: XMLFieldLocator
-  ) -> RoleFields {
+  private func resolved(_ shapeFields: RoleFields, of record: XMLScannedRecord, in bytes: ByteView, amount: Int?)
+    -> RoleFields
+  {
+    let locator = amount.map { self.locator.amountLocators[$0] } ?? self.locator
     guard let resolution = resolution(of: record, shapeFields: shapeFields, in: bytes, locator: locator) else {
       return shapeFields
     }

@@ -16,6 +16,8 @@ struct WorkbookRowConverter {
   /// How many amounts each record has (one, or the amounts of `--amount-field A,B,C`).
   private let amountCount: Int
   private var scratch = ByteBuffer(capacity: 512)
+  /// With several amounts, where each converted amount's value ends in ``scratch``.
+  private var convertedEnds = InlineList<Int>(filler: 0)
   /// The general rules' counts and figures (the fast path's are handed over to them: ``finish()``).
   private var counts = RunReport.Counts()
   private var withoutDate = 0
@@ -165,20 +167,30 @@ struct WorkbookRowConverter {
     decimals = nil
     rateDay = nil
     guard let conversion = fast?.convert(reading: read) else { return false }
-    let several = amountCount > 1 ? fast?.converted : nil
-    guard let ends = fast?.converter.appendValues(conversion, converted: several, to: &scratch) else { return false }
+    if amountCount > 1 { return setSeveral(conversion) }
+    guard let ends = fast?.converter.appendValues(conversion, to: &scratch) else { return false }
     swap(&valueBytes, &scratch)
     scratch.removeAll()
-    if let several {
-      valueEnds[0] = ends.rate
-      for index in 0..<several.count { valueEnds[1 + index] = ends.convertedEnds[index] }
-      let next = 1 + several.count
-      (valueEnds[next], valueEnds[next + 1], valueEnds[next + 2]) = (ends.currency, ends.day, ends.source)
-      (valueEnds[next + 3], valueEnds[next + 4]) = (ends.status, ends.status)  // the last: no error
-    } else {
-      (valueEnds[0], valueEnds[1], valueEnds[2], valueEnds[3]) = (ends.rate, ends.converted, ends.currency, ends.day)
-      (valueEnds[4], valueEnds[5], valueEnds[6]) = (ends.source, ends.status, ends.status)  // the last: no error
-    }
+    (valueEnds[0], valueEnds[1], valueEnds[2], valueEnds[3]) = (ends.rate, ends.converted, ends.currency, ends.day)
+    (valueEnds[4], valueEnds[5], valueEnds[6]) = (ends.source, ends.status, ends.status)  // the last: no error
+    decimals = conversion.converted.scale
+    rateDay = ends.rateDay
+    return true
+  }
+
+  /// Sets the values of a record of several amounts converted on the fast path.
+  private mutating func setSeveral(_ conversion: TableConverter.Conversion) -> Bool {
+    guard let several = fast?.converted,
+      let ends = fast?.converter.appendValues(
+        conversion, converted: several, convertedEnds: &convertedEnds, to: &scratch)
+    else { return false }
+    swap(&valueBytes, &scratch)
+    scratch.removeAll()
+    valueEnds[0] = ends.rate
+    for index in 0..<several.count { valueEnds[1 + index] = convertedEnds[index] }
+    let next = 1 + several.count
+    (valueEnds[next], valueEnds[next + 1], valueEnds[next + 2]) = (ends.currency, ends.day, ends.source)
+    (valueEnds[next + 3], valueEnds[next + 4]) = (ends.status, ends.status)  // the last: no error
     decimals = conversion.converted.scale
     rateDay = ends.rateDay
     return true

@@ -50,12 +50,20 @@ struct SeveralAmountsFastPathTests {
     #expect(fast.totals.ok == 3 && fast.totals.error == 3)
     let text = String(decoding: fast.output.joined(), as: UTF8.self)
     // 109.21 / 1.0921 = 100.00; 10.921 / 1.0921 = 10.00; 1092.10 / 1.0921 = 1000.00; 218.42 / 1.0921 = 200.00.
-    #expect(text.contains(#"<Fee Ccy="USD">10.921</Fee><to>EUR</to><fx rate="0.9156670635" converted-Amt="100.00" converted-Fee="10.00" currency="EUR" rate-date="2024-01-05" source="ecb-embedded EUR/USD=1.0921" status="ok" error=""/></payment>"#))
+    #expect(
+      text.contains(
+        #"<Fee Ccy="USD">10.921</Fee><to>EUR</to><fx rate="0.9156670635" converted-Amt="100.00" converted-Fee="10.00" currency="EUR" rate-date="2024-01-05" source="ecb-embedded EUR/USD=1.0921" status="ok" error=""/></payment>"#
+      ))
     #expect(text.contains(#"converted-Amt="1000.00" converted-Fee="10.00""#))
     #expect(text.contains(#"converted-Amt="200.00" converted-Fee="0.00""#))
     // No converted value of a failed record is written; the error names the amount.
-    #expect(text.contains(#"<fx rate="" converted-Amt="" converted-Fee="" currency="EUR" rate-date="" source="" status="error" error="missing_field: Fee: the amount is empty"/>"#))
-    #expect(text.contains(#"converted-Amt="" converted-Fee="" currency="EUR" rate-date="" source="" status="error" error="invalid_amount: Fee: "#))
+    #expect(
+      text.contains(
+        #"<fx rate="" converted-Amt="" converted-Fee="" currency="EUR" rate-date="" source="" status="error" error="missing_field: Fee: the amount is empty"/>"#
+      ))
+    #expect(
+      text.contains(
+        #"converted-Amt="" converted-Fee="" currency="EUR" rate-date="" source="" status="error" error="invalid_amount: Fee: "#))
     #expect(text.contains("the amounts disagree on the from-currency"))
   }
 
@@ -67,7 +75,8 @@ struct SeveralAmountsFastPathTests {
     for id in 0..<300 {
       // Every seventh record's fee is not plain (grouped): the general rules read it.
       let fee = id % 7 == 0 ? "1,092.10" : "10.921"
-      text += "  <payment id=\"\(id)\" fee=\"\(fee)\">\n    <date>2024-01-05</date>\n    <gross>109.21</gross>\n"
+      text +=
+        "  <payment id=\"\(id)\" fee=\"\(fee)\">\n    <date>2024-01-05</date>\n    <gross>109.21</gross>\n"
         + "    <from>USD</from>\n    <to>EUR</to>\n  </payment>\n"
     }
     let input = try directory.write(text + "</payments>\n", named: "in.xml")
@@ -78,7 +87,9 @@ struct SeveralAmountsFastPathTests {
     #expect(fast.fastRecords == 300 - 43)
     #expect(fast.totals.ok == 300)
     let output = String(decoding: fast.output.joined(), as: UTF8.self)
-    #expect(output.contains(#"    <to>EUR</to>"# + "\n" + #"    <fx rate="0.9156670635" converted-gross="100.00" converted-fee="10.00""#))
+    #expect(
+      output.contains(
+        #"    <to>EUR</to>"# + "\n" + #"    <fx rate="0.9156670635" converted-gross="100.00" converted-fee="10.00""#))
     // In three parts, the same bytes.
     let parts = try Differential.run(
       input, format: .xml, source: .table(EmbeddedECBHistory.table), fastPath: true, parts: 3
@@ -127,7 +138,8 @@ struct SeveralAmountsFastPathTests {
             switch cell {
             case .text(let value): return EndToEndODSTests.text(value)
             case .number(let value):
-              return "<table:table-cell office:value-type=\"float\" office:value=\"\(value)\"><text:p>\(value)</text:p></table:table-cell>"
+              return
+                "<table:table-cell office:value-type=\"float\" office:value=\"\(value)\"><text:p>\(value)</text:p></table:table-cell>"
             default: return "<table:table-cell/>"
             }
           }.joined() + "</table:table-row>"

@@ -184,7 +184,7 @@ final class XLSXSheetConversion {
   {
     let number = scanner.rowNumber
     if whole == nil, scanner.rowIsSimple, scanner.rowHasValue, number > headerRow, let decoder,
-      case let (cells, bytes) = (scanner.cells, scanner.bytes),
+      case (let cells, let bytes) = (scanner.cells, scanner.bytes),
       rows.converter.convert(reading: { decoder.read(cells, in: bytes, keys: &$0, amounts: &$1) })
     {
       // A row with a value is no blank row: it gets cells.

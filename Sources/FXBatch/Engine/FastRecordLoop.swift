@@ -73,4 +73,9 @@ struct FastRecordLoop<Reader: FastRecordReader> {
     try flush(to: sink)
     core.handOver(counts: &total, withoutDate: &totalWithoutDate, ledger: &ledger)
   }
+
+  /// ``finish(to:counts:withoutDate:ledger:)`` into a part's result.
+  mutating func finish(to sink: ByteSink, into result: inout PartResult) throws(OutputError) {
+    try finish(to: sink, counts: &result.counts, withoutDate: &result.withoutDate, ledger: &result.ledger)
+  }
 }

@@ -86,6 +86,35 @@ struct FormatContext {
     return converter
   }
 
+  /// The fast → general decision, once for every format: the fast loop's converter when the run converts from
+  /// a table (or answered quotes, ``makeTableConverter(quotes:)``) with `.` output decimal marks, and the
+  /// converter's texts are ones `template` (the format's annotation) writes unescaped; `nil` sends every record
+  /// down the general path.
+  ///
+  /// - Parameter quotes: pass 2's answers; `nil` in pass 1.
+  func fastConverter(quotes: QuoteBook?, template: AnnotationTemplate?) -> TableConverter? {
+    guard options.outputDecimalMark == .point, let template, let converter = makeTableConverter(quotes: quotes),
+      converter.textsAreSafe(in: template)
+    else { return nil }
+    return converter
+  }
+
+  /// Pass 2's fast loop over a file's records (``fastConverter(quotes:template:)``), reading them with
+  /// `reader`; `nil` when the run has none.
+  func fastLoop<Reader: FastRecordReader>(
+    _ scan: FileScan, quotes: QuoteBook, template: AnnotationTemplate?, reader: () -> Reader
+  ) -> FastRecordLoop<Reader>? {
+    guard let converter = fastConverter(quotes: quotes, template: template) else { return nil }
+    return FastRecordLoop(reader: reader(), keys: FieldKeyDecoder(normalizer: scan.normalizer), converter: converter)
+  }
+
+  /// Pass 2's general path over a file's records (``RecordPass``), nothing counted yet.
+  func generalPath(_ scan: FileScan, quotes: QuoteBook) -> GeneralRecordPath {
+    GeneralRecordPath(
+      converter: recordConverter, normalizer: scan.normalizer, parser: scan.amountParser(currencies: options.currencies),
+      quotes: quotes, ledger: ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies))
+  }
+
   /// The normalizer of records whose fields are found by name (JSON, JSON Lines, XML); CSV adds its header's
   /// mapping.
   var recordNormalizer: RecordNormalizer {

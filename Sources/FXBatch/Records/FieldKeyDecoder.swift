@@ -176,12 +176,12 @@ struct FieldKeyDecoder: Sendable {
     return ExactDecimal(significand: Int128(negative ? -value : value), scale: scale)
   }
 
-  /// A spreadsheet number's amount when its text is plain (`-1234.56`: digits, at most one point, no
-  /// exponent), read exactly as written (``ExactDecimal/init(plainUTF8:)``, as the general rules read it).
+  /// A spreadsheet number cell's amount: the shortest decimal of its double, read exactly
+  /// (``ExactDecimal/init(spreadsheetNumber:)``, the rule the general path reads it by); `nil` for a text the
+  /// amount rules refuse.
   @inline(__always)
   static func plainNumber(_ bytes: ByteView) -> ExactDecimal? {
-    for byte in bytes where byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") { return nil }
-    return ExactDecimal(plainUTF8: bytes.buffer)
+    ExactDecimal(spreadsheetNumber: bytes.buffer)
   }
 
   /// What a plain amount (``plainAmount(_:mark:)`` with either mark) says about the column's decimal mark, as

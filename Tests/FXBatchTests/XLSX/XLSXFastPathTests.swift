@@ -28,7 +28,12 @@ struct XLSXFastPathTests {
     let currencies = [
       "EUR", "USD", "GBP", "JPY", "CHF", "SEK", "usd", " GBP ", "DEM", "FRF", "XXX", "", "BHD", "ISK", "KWD", "TRY",
     ]
-    let numbers = ["100", "-12.5", "0.005", "1234.5678", "1E3", "4.5E-3", "0", "99999999999.99", "-0.01", "7"]
+    // Spreadsheet doubles past 15 digits as openpyxl (`%.16g`) and others (`%.17g`) write them, read as the
+    // shortest decimal of the double (`SpreadsheetNumberTests`).
+    let numbers = [
+      "100", "-12.5", "0.005", "1234.5678", "1E3", "4.5E-3", "0", "99999999999.99", "-0.01", "7", "878361.5699999999",
+      "0.30000000000000004", "1.2345678901234567E+20", "-19.989999999999998", "INF", "-0", "1.0000000000000001E400",
+    ]
     let texts = ["1,234.56", "12.50", "abc", "", " 42 ", "1.234,56", "€5", "(3.00)", "1e400"]
     var rows = [
       "<row r=\"1\">"
@@ -57,6 +62,7 @@ struct XLSXFastPathTests {
       case 0: cells.append(text("D\(row)", ["2024-03-09", "2023-12-25", "1998-06-01", "2031-01-01", "05/03/2024"][next(5)]))
       case 1: break
       case 2: cells.append(number("D\(row)", String(30_000 + next(16_000))))  // a number without the date style
+      case 3: cells.append(number("D\(row)", String(36_200 + next(10_000)) + ".999999999999", style: 1))  // the next day's double
       default: cells.append(number("D\(row)", String(36_200 + next(10_000)), style: 1))  // 1999 to 2026
       }
       if next(3) == 0 { cells.append(text("E\(row)", "note &amp; &lt;\(record)&gt; _x0041_")) }

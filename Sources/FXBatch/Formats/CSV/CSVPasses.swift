@@ -294,7 +294,7 @@ extension CSVFormat {
   }
 
   /// A provisional scan whose check failed in pass 2.
-  private struct ProvisionalScanMismatch: Error {}
+  struct ProvisionalScanMismatch: Error {}
 
   private static func convertCSVChecked(
     _ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32
@@ -310,16 +310,11 @@ extension CSVFormat {
     }
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
-    var fastPass: CSVRecordLoop? = nil
-    if let converter = context.makeTableConverter(quotes: quotes) {
-      // The fast path writes `.` decimal marks and the table's (or the answers') texts unquoted.
-      if options.outputDecimalMark == .point, converter.textsAreSafe(in: .csv(delimiter: scan.csv.delimiter)) {
-        fastPass = CSVRecordLoop(
-          reader: CSVFastRecordReader(
-            delimiter: scan.csv.delimiter, decimalMark: scan.decimalMark?.byte,
-            amountField: scan.normalizer.mapping?.amount, amountFields: scan.normalizer.mapping?.amounts ?? []),
-          keys: FieldKeyDecoder(normalizer: scan.normalizer), converter: converter)
-      }
+    // The fast path writes `.` decimal marks and the table's (or the answers') texts unquoted.
+    let fastPass = context.fastLoop(scan, quotes: quotes, template: .csv(delimiter: scan.csv.delimiter)) {
+      CSVFastRecordReader(
+        delimiter: scan.csv.delimiter, decimalMark: scan.decimalMark?.byte,
+        amountField: scan.normalizer.mapping?.amount, amountFields: scan.normalizer.mapping?.amounts ?? [])
     }
     do {
       let writer = CSVAnnotatingWriter(
@@ -329,16 +324,32 @@ extension CSVFormat {
       } else {
         try writer.writeLeading(byteOrderMark: reader.hasByteOrderMark, blankLines: leadingBlankLines)
       }
-      var result: PartResult
       let meter = ProgressMeter(file: scan.displayPath, pass: 2, bytesTotal: scan.size, handler: options.progress)
-      if let fastPass, !scan.partStarts.isEmpty {
-        result = try convertCSVInParts(
-          scan, first: reader, headerFieldCount: header.fieldCount, sink: sink, fastPass: fastPass, context: context,
-          quotes: quotes, meter: meter)
-      } else {
-        result = try convertCSVPart(
-          scan, reader: reader, headerFieldCount: header.fieldCount, sink: sink, fastPass: fastPass, context: context,
-          quotes: quotes, meter: meter)
+      // A big file under a fast loop in parts: part 0 on the reader after the header, the others over their ranges.
+      let starts = fastPass == nil ? [] : scan.partStarts
+      if let first = starts.first { reader.stop(at: first.offset) }
+      let provisional = scan.csv.isProvisional
+      let inferMark = provisional && options.decimalMark == nil
+      let layout = context.annotationLayout
+      let result = try RecordPass.convert(
+        parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-part", loop: fastPass,
+        general: context.generalPath(scan, quotes: quotes), meter: meter
+      ) { part, partSink in
+        let partReader =
+          part == 0
+          ? reader
+          : try CSVReader(
+            path: scan.readPath, delimiter: scan.csv.delimiter,
+            range: starts[part - 1].offset..<(part < starts.count ? starts[part].offset : scan.size),
+            line: starts[part - 1].line, limits: reader.limits)
+        return (
+          CSVRecordSource(reader: partReader, normalizer: scan.normalizer, provisional: provisional, inferMark: inferMark),
+          CSVGeneralWriter(
+            sink: partSink,
+            writer: CSVAnnotatingWriter(
+              sink: partSink, delimiter: scan.csv.delimiter, headerFieldCount: header.fieldCount, layout: layout),
+            outputDecimalMark: options.outputDecimalMark, layout: layout)
+        )
       }
       var checked = scan
       if scan.csv.isProvisional {
@@ -356,90 +367,6 @@ extension CSVFormat {
     } catch {
       throw FileError(path: scan.displayPath, message: "\(error)")
     }
-  }
-
-  /// Converts the records a reader has left, writing them to `sink`.
-  private static func convertCSVPart(
-    _ scan: FileScan, reader: CSVReader, headerFieldCount: Int, sink: ByteSink, fastPass: CSVRecordLoop?,
-    context: FormatContext, quotes: QuoteBook, meter: ProgressMeter?
-  ) throws -> PartResult {
-    let options = context.options
-    let recordConverter = context.recordConverter
-    var ticker = ProgressMeter.Ticker(meter, from: reader.nextRecordOffset)
-    let layout = context.annotationLayout
-    let writer = CSVAnnotatingWriter(
-      sink: sink, delimiter: scan.csv.delimiter, headerFieldCount: headerFieldCount, layout: layout)
-    let parser = scan.amountParser(currencies: options.currencies)
-    // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
-    var counts = RunReport.Counts()
-    var withoutDate = 0
-    var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
-    // A provisional scan: the decimal mark's evidence of every record, and no quoted field (a part of the file
-    // split at line feeds may start inside one).
-    let provisional = scan.csv.isProvisional
-    let inferMark = provisional && options.decimalMark == nil
-    var inference = DecimalMarkInference()
-    @inline(__always) func check(_ view: CSVRecordView) throws {
-      guard provisional else { return }
-      if reader.sawQuotedField { throw ProvisionalScanMismatch() }
-      if inferMark { Self.addEvidence(of: view, normalizer: scan.normalizer, fastPath: true, to: &inference) }
-    }
-    /// Writes one record through the general path.
-    func writeGeneral(_ view: CSVRecordView) throws {
-      if view.isBlank {
-        try sink.write(view.bytes)
-        return
-      }
-      let record = view.record
-      let outcome = recordConverter.outcome(
-        of: scan.normalizer.fields(of: record), normalizer: scan.normalizer, parser: parser, quotes: quotes,
-        withoutDate: &withoutDate, ledger: &ledger)
-      counts.add(outcome)
-      try writer.write(record, cells: outcome.cells(decimalMark: options.outputDecimalMark, layout: layout))
-    }
-    if var fastPass {  // not optional in the loop: force-unwrapping it per record copied it
-      while let _ = try reader.withNextRecord({ view throws in
-        try check(view)
-        if try fastPass.convert(view, sink: sink) { return }
-        try fastPass.flush(to: sink)
-        try writeGeneral(view)
-      }) { ticker.tick(at: reader.nextRecordOffset) }
-      try fastPass.finish(to: sink, counts: &counts, withoutDate: &withoutDate, ledger: &ledger)
-    } else {
-      while let _ = try reader.withNextRecord({ view throws in
-        try check(view)
-        try writeGeneral(view)
-      }) { ticker.tick(at: reader.nextRecordOffset) }
-    }
-    try sink.flush()
-    return PartResult(counts: counts, withoutDate: withoutDate, ledger: ledger, inference: inference)
-  }
-
-  /// Converts a file's records in parts on several threads (see ``convertCSV(_:context:quotes:standardOutput:)``).
-  private static func convertCSVInParts(
-    _ scan: FileScan, first: CSVReader, headerFieldCount: Int, sink: ByteSink, fastPass: CSVRecordLoop,
-    context: FormatContext, quotes: QuoteBook, meter: ProgressMeter?
-  ) throws -> PartResult {
-    let starts = scan.partStarts
-    first.stop(at: starts[0].offset)
-    let results = try PartsRunner.convert(parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-part") {
-      part, partSink in
-      if part == 0 {
-        return try convertCSVPart(
-          scan, reader: first, headerFieldCount: headerFieldCount, sink: partSink, fastPass: fastPass, context: context,
-          quotes: quotes, meter: meter)
-      }
-      let end = part < starts.count ? starts[part].offset : scan.size
-      let reader = try CSVReader(
-        path: scan.readPath, delimiter: scan.csv.delimiter, range: starts[part - 1].offset..<end, line: starts[part - 1].line,
-        limits: first.limits)
-      var partFastPass = fastPass
-      partFastPass.restart()
-      return try convertCSVPart(
-        scan, reader: reader, headerFieldCount: headerFieldCount, sink: partSink, fastPass: partFastPass,
-        context: context, quotes: quotes, meter: meter)
-    }
-    return context.total(of: results)
   }
 
   /// Pass 1 in parts on all cores, for a file without quoted fields, where a record starts after every line

@@ -213,74 +213,35 @@ extension JSONFormat {
     }
   }
 
-  /// Converts the records array, in the parts pass 1 chose (``JSONArrayExtent/partStarts``).
+  /// Converts the records array, in the parts pass 1 chose (``JSONArrayExtent/partStarts``): part 0 from the
+  /// array's opening, the others from their first record; each up to the next part's start.
   private static func convertJSONArray(
     _ scan: FileScan, extent: JSONArrayExtent, sink: ByteSink, fastPass: JSONRecordLoop, context: FormatContext,
     quotes: QuoteBook, meter: ProgressMeter?
   ) throws -> PartResult {
     let starts = extent.partStarts
-    guard !starts.isEmpty else {
-      let reader = try JSONArrayReader(
-        path: scan.readPath, at: extent.start, start: .afterOpening, limits: context.options.limits)
-      return try convertJSONArrayPart(
-        scan, reader: reader, sink: sink, fastPass: fastPass, context: context, quotes: quotes, meter: meter)
-    }
+    let options = context.options
+    let locator = JSONRecords.fieldLocator(options)
+    let layout = context.annotationLayout
     // Not `fxbatch-part` nor `fxbatch-jsonl-part`: the other suites' checks for part files left behind must not
     // take these.
-    let results = try PartsRunner.convert(parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-json-part") {
-      part, partSink in
+    return try RecordPass.convert(
+      parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-json-part", loop: fastPass,
+      general: context.generalPath(scan, quotes: quotes), meter: meter
+    ) { part, partSink in
       let limit = part < starts.count ? starts[part].offset : nil
-      if part == 0 {
-        let reader = try JSONArrayReader(
-          path: scan.readPath, at: extent.start, start: .afterOpening, limit: limit, limits: context.options.limits)
-        return try convertJSONArrayPart(
-          scan, reader: reader, sink: partSink, fastPass: fastPass, context: context, quotes: quotes, meter: meter)
-      }
-      let reader = try JSONArrayReader(
-        path: scan.readPath, at: starts[part - 1], start: .atElement, limit: limit, limits: context.options.limits)
-      var partFastPass = fastPass
-      partFastPass.restart()
-      return try convertJSONArrayPart(
-        scan, reader: reader, sink: partSink, fastPass: partFastPass, context: context, quotes: quotes, meter: meter)
+      let reader =
+        part == 0
+        ? try JSONArrayReader(
+          path: scan.readPath, at: extent.start, start: .afterOpening, limit: limit, limits: options.limits)
+        : try JSONArrayReader(
+          path: scan.readPath, at: starts[part - 1], start: .atElement, limit: limit, limits: options.limits)
+      return (
+        JSONArrayRecordSource(reader: reader),
+        JSONArrayGeneralWriter(
+          writer: JSONAnnotatingWriter(sink: partSink, layout: layout), locator: locator,
+          outputDecimalMark: options.outputDecimalMark)
+      )
     }
-    return context.total(of: results)
-  }
-
-  /// Converts the records a reader has left, writing them and the bytes between them to `sink`.
-  private static func convertJSONArrayPart(
-    _ scan: FileScan, reader: JSONArrayReader, sink: ByteSink, fastPass: JSONRecordLoop, context: FormatContext,
-    quotes: QuoteBook, meter: ProgressMeter?
-  ) throws -> PartResult {
-    let options = context.options
-    let recordConverter = context.recordConverter
-    var ticker = ProgressMeter.Ticker(meter, from: reader.position.offset)
-    let writer = JSONAnnotatingWriter(sink: sink, layout: context.annotationLayout)
-    let locator = JSONRecords.fieldLocator(options)
-    let parser = scan.amountParser(currencies: options.currencies)
-    // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
-    var counts = RunReport.Counts()
-    var withoutDate = 0
-    var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
-    /// Writes one record through the general path (``JSONRecords/convertFile(_:scan:context:quotes:standardOutput:)``).
-    func writeGeneral(_ element: ByteView, at position: JSONArrayExtent.Position) throws {
-      let record = JSONRecordText(bytes: element.array, line: position.line, column: position.column)
-      let (fields, _, extendable) = locator.fields(of: record)
-      let outcome = recordConverter.outcome(
-        of: fields, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
-      counts.add(outcome)
-      try writer.write(
-        record, cells: outcome.cells(decimalMark: options.outputDecimalMark, layout: writer.layout), extend: extendable)
-    }
-    var fastPass = fastPass
-    while let _ = try reader.withNextPiece({ piece throws in
-      try fastPass.copy(piece.leading, sink: sink)
-      guard let element = piece.element else { return }
-      if try fastPass.convert(.init(bytes: element, length: element.count), sink: sink) { return }
-      try fastPass.flush(to: sink)
-      try writeGeneral(element, at: piece.position)
-    }) { ticker.tick(at: reader.position.offset) }
-    try fastPass.finish(to: sink, counts: &counts, withoutDate: &withoutDate, ledger: &ledger)
-    try sink.flush()
-    return PartResult(counts: counts, withoutDate: withoutDate, ledger: ledger)
   }
 }

@@ -142,12 +142,28 @@ extension JSONLinesFormat {
       let reader = try JSONLinesByteReader(path: scan.readPath, limits: context.options.limits)
       if reader.hasByteOrderMark { try sink.write([0xEF, 0xBB, 0xBF]) }
       let meter = ProgressMeter(file: scan.displayPath, pass: 2, bytesTotal: scan.size, handler: options.progress)
-      if scan.partStarts.isEmpty {
-        result = try convertJSONLinesPart(
-          scan, reader: reader, sink: sink, fastPass: fastPass, context: context, quotes: quotes, meter: meter)
-      } else {
-        result = try convertJSONLinesInParts(
-          scan, first: reader, sink: sink, fastPass: fastPass, context: context, quotes: quotes, meter: meter)
+      // A big file in parts: part 0 on the reader opened here, the others over their ranges.
+      let starts = scan.partStarts
+      if let first = starts.first { reader.stop(at: first.offset) }
+      let locator = JSONRecords.fieldLocator(options)
+      let layout = context.annotationLayout
+      // Not `fxbatch-part`: the CSV tests' check for part files left behind must not take these.
+      result = try RecordPass.convert(
+        parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-jsonl-part", loop: fastPass,
+        general: context.generalPath(scan, quotes: quotes), meter: meter
+      ) { part, partSink in
+        let partReader =
+          part == 0
+          ? reader
+          : try JSONLinesByteReader(
+            path: scan.readPath, range: starts[part - 1].offset..<(part < starts.count ? starts[part].offset : scan.size),
+            line: starts[part - 1].line, limits: options.limits)
+        return (
+          JSONLinesRecordSource(reader: partReader),
+          JSONLinesGeneralWriter(
+            sink: partSink, writer: JSONAnnotatingWriter(sink: partSink, layout: layout), locator: locator,
+            outputDecimalMark: options.outputDecimalMark)
+        )
       }
     } catch let error as JSONParseError {
       throw FileError(path: scan.displayPath, line: error.line, column: error.column, message: error.message)
@@ -160,73 +176,5 @@ extension JSONLinesFormat {
       throw FileError(path: scan.displayPath, message: error.description)
     }
     return (result.counts, result.withoutDate, result.ledger)
-  }
-
-  /// Converts the lines a reader has left, writing them to `sink`.
-  private static func convertJSONLinesPart(
-    _ scan: FileScan, reader: JSONLinesByteReader, sink: ByteSink, fastPass: JSONRecordLoop, context: FormatContext,
-    quotes: QuoteBook, meter: ProgressMeter?
-  ) throws -> PartResult {
-    let options = context.options
-    let recordConverter = context.recordConverter
-    var ticker = ProgressMeter.Ticker(meter, from: reader.nextOffset)
-    let writer = JSONAnnotatingWriter(sink: sink, layout: context.annotationLayout)
-    let locator = JSONRecords.fieldLocator(options)
-    let parser = scan.amountParser(currencies: options.currencies)
-    // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
-    var counts = RunReport.Counts()
-    var withoutDate = 0
-    var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
-    /// Writes one line through the general path (``JSONRecords/convertFile(_:scan:context:quotes:standardOutput:)``).
-    func writeGeneral(_ line: JSONLinesByteReader.Line) throws {
-      if line.isBlank {
-        try sink.write(line.bytes)
-        return
-      }
-      let record = JSONRecordText(bytes: line.content.array, line: line.number, column: 1)
-      let (fields, _, extendable) = locator.fields(of: record)
-      let outcome = recordConverter.outcome(
-        of: fields, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
-      counts.add(outcome)
-      try writer.write(
-        record, cells: outcome.cells(decimalMark: options.outputDecimalMark, layout: writer.layout), extend: extendable)
-      try sink.write(line.bytes.slice(from: line.length))
-    }
-    var fastPass = fastPass
-    while let _ = try reader.withNextLine({ line throws in
-      if try fastPass.convert(.init(bytes: line.bytes, length: line.length), sink: sink) { return }
-      try fastPass.flush(to: sink)
-      try writeGeneral(line)
-    }) { ticker.tick(at: reader.nextOffset) }
-    try fastPass.finish(to: sink, counts: &counts, withoutDate: &withoutDate, ledger: &ledger)
-    try sink.flush()
-    return PartResult(counts: counts, withoutDate: withoutDate, ledger: ledger)
-  }
-
-  /// Converts a file's lines in parts on several threads (see
-  /// ``convertJSONLines(_:fastPass:context:quotes:standardOutput:)``).
-  private static func convertJSONLinesInParts(
-    _ scan: FileScan, first: JSONLinesByteReader, sink: ByteSink, fastPass: JSONRecordLoop, context: FormatContext,
-    quotes: QuoteBook, meter: ProgressMeter?
-  ) throws -> PartResult {
-    let starts = scan.partStarts
-    first.stop(at: starts[0].offset)
-    // Not `fxbatch-part`: the CSV tests' check for part files left behind must not take these.
-    let results = try PartsRunner.convert(parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-jsonl-part") {
-      part, partSink in
-      if part == 0 {
-        return try convertJSONLinesPart(
-          scan, reader: first, sink: partSink, fastPass: fastPass, context: context, quotes: quotes, meter: meter)
-      }
-      let end = part < starts.count ? starts[part].offset : scan.size
-      let reader = try JSONLinesByteReader(
-        path: scan.readPath, range: starts[part - 1].offset..<end, line: starts[part - 1].line,
-        limits: context.options.limits)
-      var partFastPass = fastPass
-      partFastPass.restart()
-      return try convertJSONLinesPart(
-        scan, reader: reader, sink: partSink, fastPass: partFastPass, context: context, quotes: quotes, meter: meter)
-    }
-    return context.total(of: results)
   }
 }

@@ -161,7 +161,7 @@ struct XLSXBook {
   /// A cell's text as evidence for ``FieldSamples``: a number in a date style as its day.
   func sampleText(of cell: SheetCell) -> String? {
     if case .number(let text) = cell.value, dateStyles.contains(cell.style) {
-      return dateSystem.day(ofSerial: text)?.description ?? text
+      return dateSystem.day(ofSerial: ExactDecimal.spreadsheetNumberText(text))?.description ?? text
     }
     return WorkbookRecords.sampleText(cell)
   }

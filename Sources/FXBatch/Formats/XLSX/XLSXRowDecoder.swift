@@ -135,12 +135,18 @@ final class XLSXRowDecoder {
     case .empty: return .absent
     case .number:
       guard cell.isPlain else { return nil }
+      // The number is its double's shortest decimal (``ExactDecimal/spreadsheetNumberText(_:)``), as the general
+      // rules read it; remembered by its bytes.
       let number = bytes.slice(cell.value)
-      if normalizer.dateFormat.isUnix { return numberCells.date(number) }
+      if normalizer.dateFormat.isUnix {
+        return numberCells.date(cacheKey: FieldKeyDecoder.cacheKey(number)) {
+          ExactDecimal.spreadsheetNumberText(number.text)
+        }
+      }
       guard dateStyles.contains(cell.style) else { return nil }
       let dateSystem = self.dateSystem
       return numberCells.date(cacheKey: FieldKeyDecoder.cacheKey(number)) {
-        dateSystem.day(ofSerial: number.text)?.description
+        dateSystem.day(ofSerial: ExactDecimal.spreadsheetNumberText(number.text))?.description
       }
     case .inline, .string:
       guard cell.isPlain else { return nil }

@@ -240,26 +240,30 @@ extension XMLFormat {
     let options = context.options
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
-    var fastPass: XMLRecordLoop? = nil
-    if let converter = context.makeTableConverter(quotes: quotes) {
-      // The template writes `.` decimal marks and the table's (or the answers') texts unescaped.
-      if options.outputDecimalMark == .point, converter.textsAreSafe(in: .xmlElement) {
-        fastPass = XMLRecordLoop(
-          reader: XMLFastRecordReader(
-            shapes: XMLRecordShapes(locator: fieldLocator(options), namespaces: document.namespaces),
-            decimalMark: scan.decimalMark?.byte, recordName: document.recordName),
-          keys: FieldKeyDecoder(normalizer: scan.normalizer), converter: converter)
-      }
+    // The template writes `.` decimal marks and the table's (or the answers') texts unescaped.
+    let fastPass = context.fastLoop(scan, quotes: quotes, template: .xmlElement) {
+      XMLFastRecordReader(
+        shapes: XMLRecordShapes(locator: fieldLocator(options), namespaces: document.namespaces),
+        decimalMark: scan.decimalMark?.byte, recordName: document.recordName)
     }
     do {
-      let result: PartResult
-      if let fastPass, !scan.partStarts.isEmpty {
-        result = try convertXMLInParts(
-          scan, document: document, sink: sink, fastPass: fastPass, context: context, quotes: quotes)
-      } else {
-        result = try convertXMLPart(
-          scan, document: document, range: 0..<Int.max, phase: .prolog, sink: sink, fastPass: fastPass,
-          context: context, quotes: quotes)
+      // A big document under a fast loop in parts, each over its byte range (part 0 from the prolog).
+      let starts = fastPass == nil ? [] : scan.partStarts.map(\.offset)
+      let result = try RecordPass.convert(
+        parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-part", loop: fastPass,
+        general: context.generalPath(scan, quotes: quotes), meter: nil
+      ) { part, partSink in
+        let range = (part == 0 ? 0 : starts[part - 1])..<(part < starts.count ? starts[part] : Int.max)
+        let scanner = try XMLSimpleScanner(
+          path: scan.readPath, range: range, phase: part == 0 ? .prolog : .content, rootName: document.rootName,
+          recordName: document.recordName, namespaces: document.namespaces)
+        // An encoder per part: it is libxml2's text writer, one thread's.
+        return (
+          XMLRecordSource(scanner: scanner),
+          XMLGeneralWriter(
+            sink: partSink, shapes: XMLRecordShapes(locator: fieldLocator(options), namespaces: document.namespaces),
+            encoder: try XMLElementEncoder(encoding: document.encodingName), recordName: document.recordName, outputDecimalMark: options.outputDecimalMark)
+        )
       }
       if let atomicFile { try atomicFile.commit() } else { try sink.flush() }
       return (result.counts, result.withoutDate, result.ledger)
@@ -272,95 +276,5 @@ extension XMLFormat {
     } catch {
       throw FileError(path: scan.displayPath, message: "\(error)")
     }
-  }
-
-  /// Converts the records of a byte range of a document, writing the range's bytes with the `fx` elements to
-  /// `sink`.
-  private static func convertXMLPart(
-    _ scan: FileScan, document: XMLScannedDocument, range: Range<Int>, phase: XMLSimpleScanner.Phase, sink: ByteSink,
-    fastPass: XMLRecordLoop?, context: FormatContext, quotes: QuoteBook
-  ) throws -> PartResult {
-    let options = context.options
-    let recordConverter = context.recordConverter
-    var scanner = try XMLSimpleScanner(
-      path: scan.readPath, range: range, phase: phase, rootName: document.rootName, recordName: document.recordName,
-      namespaces: document.namespaces)
-    let encoder = try XMLElementEncoder(encoding: document.encodingName)
-    let parser = scan.amountParser(currencies: options.currencies)
-    let closing = Array("</".utf8) + document.recordName + [UInt8(ascii: ">")]
-    var pending = ByteBuffer(capacity: (1 << 20) + (1 << 16))
-    // Separate variables: two `inout` fields of one captured struct at once are overlapping accesses.
-    var counts = RunReport.Counts()
-    var withoutDate = 0
-    var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
-    var shapes = XMLRecordShapes(locator: fieldLocator(options), namespaces: document.namespaces)
-    /// Writes one record through the general rules.
-    func writeGeneral(_ record: XMLScannedRecord, shape: Int, shapes: XMLRecordShapes) throws {
-      let bytes = scanner.bytes
-      let outcome = recordConverter.outcome(
-        of: shapes.fields(of: record, shape: shape, in: bytes), normalizer: scan.normalizer, parser: parser,
-        quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
-      counts.add(outcome)
-      let cells = outcome.cells(decimalMark: options.outputDecimalMark, layout: context.annotationLayout)
-      XMLFastRecordReader.appendHead(of: record, bytes: scanner.bytes, to: &pending)
-      try encoder.writeEmptyElement(
-        XMLFieldLocator.annotationElement, attributes: zip(context.annotationLayout.xmlAttributeNames, cells)
-      ) { pending.append($0) }
-      XMLFastRecordReader.appendTail(of: record, bytes: scanner.bytes, closing: closing, to: &pending)
-    }
-    if var fastPass {  // not optional in the loop: force-unwrapping it per record copies it
-      while let item = try scanner.next() {
-        let bytes = scanner.bytes
-        switch item {
-        case .markup(let markup):
-          try fastPass.copy(bytes.slice(markup), sink: sink)
-        case .record:
-          let record = scanner.record
-          let shape = fastPass.reader.shapes.shape(of: record, in: bytes)
-          if try fastPass.convert(.init(record: record, shape: shape, bytes: bytes), sink: sink) { continue }
-          try writeGeneral(record, shape: shape, shapes: fastPass.reader.shapes)
-          try fastPass.copy(ByteView(pending.bytes), sink: sink)
-          pending.removeAll()
-        }
-      }
-      try fastPass.finish(to: sink, counts: &counts, withoutDate: &withoutDate, ledger: &ledger)
-    } else {
-      while let item = try scanner.next() {
-        switch item {
-        case .markup(let markup):
-          pending.append(scanner.bytes.slice(markup))
-        case .record:
-          let record = scanner.record
-          let shape = shapes.shape(of: record, in: scanner.bytes)
-          try writeGeneral(record, shape: shape, shapes: shapes)
-        }
-        if pending.count >= 1 << 20 {
-          try sink.write(pending.bytes)
-          pending.removeAll()
-        }
-      }
-    }
-    try sink.write(pending.bytes)
-    try sink.flush()
-    return PartResult(counts: counts, withoutDate: withoutDate, ledger: ledger)
-  }
-
-  /// Converts a document's records in parts on several threads: the first part writes to the output, each other
-  /// part to a temporary file, appended in order (as ``CSVFormat/convertCSV(_:context:quotes:standardOutput:)`` does).
-  private static func convertXMLInParts(
-    _ scan: FileScan, document: XMLScannedDocument, sink: ByteSink, fastPass: XMLRecordLoop, context: FormatContext,
-    quotes: QuoteBook
-  ) throws -> PartResult {
-    let starts = scan.partStarts.map(\.offset)
-    let results = try PartsRunner.convert(parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-part") {
-      part, partSink in
-      let range = (part == 0 ? 0 : starts[part - 1])..<(part < starts.count ? starts[part] : Int.max)
-      var partFastPass = fastPass
-      partFastPass.restart()
-      return try convertXMLPart(
-        scan, document: document, range: range, phase: part == 0 ? .prolog : .content, sink: partSink,
-        fastPass: partFastPass, context: context, quotes: quotes)
-    }
-    return context.total(of: results)
   }
 }

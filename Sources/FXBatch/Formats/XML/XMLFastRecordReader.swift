@@ -10,10 +10,9 @@
 /// several amounts whose money elements (`<Amt Ccy="…">`) do not all name its from-currency: the general rules
 /// write its error (`FastGeneralDifferentialTests` compares both paths).
 struct XMLFastRecordReader: FastRecordReader {
-  /// A record, its shape in ``shapes`` and the bytes its indices point into.
+  /// A record and the bytes its indices point into.
   struct Record {
     let record: XMLScannedRecord
-    let shape: Int
     let bytes: ByteView
   }
 
@@ -44,8 +43,9 @@ struct XMLFastRecordReader: FastRecordReader {
   mutating func read(_ record: Record, keys: inout FieldKeyDecoder, amounts: inout FastRecordAmounts)
     -> FieldKeyDecoder.Key?
   {
-    if shapes.amountCount > 0 { return readSeveral(record, keys: &keys, amounts: &amounts) }
-    let fields = shapes.roleFields(of: record.record, shape: record.shape, in: record.bytes)
+    let shape = shapes.shape(of: record.record, in: record.bytes)
+    if shapes.amountCount > 0 { return readSeveral(record, shape: shape, keys: &keys, amounts: &amounts) }
+    let fields = shapes.roleFields(of: record.record, shape: shape, in: record.bytes)
     guard let amountField = fields.amount, let key = keys.key(fields, in: record.bytes),
       amounts.appendPlain(Self.trimmed(amountField, record.bytes), mark: decimalMark)
     else { return nil }
@@ -57,13 +57,13 @@ struct XMLFastRecordReader: FastRecordReader {
   /// from its own locator's field (the first included), plain and without a problem; a money element's currency
   /// must be the record's from-currency (as ``RecordConverter`` requires).
   @inline(never)
-  private func readSeveral(_ record: Record, keys: inout FieldKeyDecoder, amounts: inout FastRecordAmounts)
-    -> FieldKeyDecoder.Key?
-  {
-    let fields = shapes.roleFields(of: record.record, shape: record.shape, in: record.bytes)
+  private func readSeveral(
+    _ record: Record, shape: Int, keys: inout FieldKeyDecoder, amounts: inout FastRecordAmounts
+  ) -> FieldKeyDecoder.Key? {
+    let fields = shapes.roleFields(of: record.record, shape: shape, in: record.bytes)
     guard severalTemplate != nil, let key = keys.key(fields, in: record.bytes) else { return nil }
     for index in 0..<shapes.amountCount {
-      let own = shapes.amountFields(index, of: record.record, shape: record.shape, in: record.bytes)
+      let own = shapes.amountFields(index, of: record.record, shape: shape, in: record.bytes)
       guard !own.hasProblem, let amount = own.amount,
         amounts.appendPlain(Self.trimmed(amount, record.bytes), mark: decimalMark)
       else { return nil }

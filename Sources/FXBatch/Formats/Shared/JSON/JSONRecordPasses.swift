@@ -72,25 +72,26 @@ enum JSONRecords {
   /// when the run converts from a table (or answered quotes) whose texts the annotation members can hold
   /// unescaped, with `.` output decimal marks.
   static func fastPass(_ scan: FileScan, context: FormatContext, quotes: QuoteBook) -> JSONRecordLoop? {
-    guard let converter = converter(context, quotes: quotes) else { return nil }
-    return FastRecordLoop(
-      reader: JSONFastRecordReader(
+    context.fastLoop(scan, quotes: quotes, template: template(context)) {
+      JSONFastRecordReader(
         decoder: JSONFieldDecoder(locator: fieldLocator(context.options)), decimalMark: scan.decimalMark?.byte,
-        layout: context.annotationLayout),
-      keys: FieldKeyDecoder(normalizer: scan.normalizer), converter: converter)
+        layout: context.annotationLayout)
+    }
   }
 
-  /// The converter of the fast pass over JSON records: a table (or pass 2's answered quotes) whose texts the
-  /// annotation members can hold unescaped, with `.` output decimal marks; `nil` when the run has none.
+  /// The converter of the fast pass over JSON records (``FormatContext/fastConverter(quotes:template:)``): a
+  /// table (or pass 2's answered quotes) whose texts the annotation members can hold unescaped, with `.` output
+  /// decimal marks; `nil` when the run has none.
   ///
   /// - Parameter quotes: pass 2's answers; `nil` in pass 1.
   static func converter(_ context: FormatContext, quotes: QuoteBook?) -> TableConverter? {
-    guard context.options.outputDecimalMark == .point, let converter = context.makeTableConverter(quotes: quotes) else {
-      return nil
-    }
-    // Several amounts' NAMEs are written in the members' names as they are (``AnnotationTemplate/namesArePlain(_:)``).
-    guard let template = AnnotationTemplate.jsonMembers(layout: context.annotationLayout) else { return nil }
-    return converter.textsAreSafe(in: template) ? converter : nil
+    context.fastConverter(quotes: quotes, template: template(context))
+  }
+
+  /// The annotation members' template; `nil` when several amounts' NAMEs are not written as they are in the
+  /// members' names (``AnnotationTemplate/namesArePlain(_:)``).
+  private static func template(_ context: FormatContext) -> AnnotationTemplate? {
+    AnnotationTemplate.jsonMembers(layout: context.annotationLayout)
   }
 
   /// The file error of a role no record has a field for (``FileError/missingField``); for a path, one that names

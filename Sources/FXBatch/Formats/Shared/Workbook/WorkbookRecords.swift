@@ -478,9 +478,9 @@ enum WorkbookRecords {
 
   /// The fields of a record row: each role's cell by the header's column.
   ///
-  /// Numbers stay their decimal text (never `Double`); text goes through the usual rules; a date cell is its
-  /// day. Error cells, booleans and formulas without a cached value are values the field cannot hold, named with
-  /// their cell.
+  /// Numbers are the shortest decimal text of their double (``ExactDecimal/spreadsheetNumberText(_:)``, read
+  /// exactly, never computed with `Double`); text goes through the usual rules; a date cell is its day. Error
+  /// cells, booleans and formulas without a cached value are values the field cannot hold, named with their cell.
   ///
   /// - Parameters:
   ///   - dateField: what a number in the date field is (an `.xlsx` date is a number in a date style).
@@ -499,7 +499,10 @@ enum WorkbookRecords {
       switch cell.value {
       case .text(let text): return .text(text)
       case .empty: return .text("")
-      case .number(let text): return isDate ? dateField(cell, text) : .number(text)
+      case .number(let text):
+        // The double's shortest decimal (openpyxl's `878361.5699999999` is 878361.57), as the fast path reads it.
+        let number = ExactDecimal.spreadsheetNumberText(text)
+        return isDate ? dateField(cell, number) : .number(number)
       case .date(let text): return .text(typedDay(text))
       case .boolean(let flag): return .other("the boolean \(flag ? "TRUE" : "FALSE") of \(reference)")
       case .error(let code): return .other("the error \(RowError.quoted(code)) of \(reference)")

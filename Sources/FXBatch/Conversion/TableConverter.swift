@@ -69,6 +69,9 @@ struct TableConverter {
   var amountNames: [String] = [] {
     didSet { amountSlots = max(1, amountNames.count) }
   }
+  /// Where the engine counts the records it converted through this converter (``BatchOptions/fastPathTally``);
+  /// `nil` outside the tests that check a run took the fast path.
+  var tally: FastPathTally? = nil
   /// How many accounts each target currency has: one per amount.
   private(set) var amountSlots = 1
   private var answers: AnsweredQuotes?
@@ -718,6 +721,33 @@ struct TableConverter {
   /// ``appendAnnotation(_:template:to:)`` (the rate, the converted amount, the quote currency, the rate date,
   /// the source with the published rates used, the status), and where each ends.
   mutating func appendValues(_ conversion: Conversion, to bytes: inout ByteBuffer) -> ValueEnds {
+    appendValues(conversion, to: &bytes) { bytes in
+      bytes.append(maximum: ExactDecimal.maximumTextLength) { $0.put(conversion.converted) }
+    }
+  }
+
+  /// ``appendValues(_:to:)`` of a record of several amounts: `converted` in place of the one
+  /// (``convert(base:quote:day:amounts:converted:)``); `convertedEnds` gets where each ends (``ValueEnds/converted``
+  /// is the last one's end).
+  mutating func appendValues(
+    _ conversion: Conversion, converted: InlineList<ExactDecimal>, convertedEnds: inout InlineList<Int>,
+    to bytes: inout ByteBuffer
+  ) -> ValueEnds {
+    convertedEnds.removeAll()
+    return appendValues(conversion, to: &bytes) { bytes in
+      for index in 0..<converted.count {
+        let amount = converted[index]
+        bytes.append(maximum: ExactDecimal.maximumTextLength) { $0.put(amount) }
+        _ = convertedEnds.append(bytes.count)
+      }
+    }
+  }
+
+  /// ``appendValues(_:to:)``, the converted amounts written by `appendConverted`.
+  @inline(__always)
+  private mutating func appendValues(
+    _ conversion: Conversion, to bytes: inout ByteBuffer, converted appendConverted: (inout ByteBuffer) -> Void
+  ) -> ValueEnds {
     var ends = ValueEnds()
     /// Appends `count` bytes of `texts` from `start`.
     func append(_ texts: [UInt8], _ start: Int, _ count: Int) {
@@ -727,7 +757,7 @@ struct TableConverter {
       let entry = answerEntries[conversion.row]
       append(answerTexts, Int(entry.rateText.start), Int(entry.rateText.count))
       ends.rate = bytes.count
-      bytes.append(maximum: ExactDecimal.maximumTextLength) { $0.put(conversion.converted) }
+      appendConverted(&bytes)
       ends.converted = bytes.count
       bytes.append(maximum: 3) { Self.putCurrency(entry.quoteLetters, to: &$0) }
       ends.currency = bytes.count
@@ -748,7 +778,7 @@ struct TableConverter {
     // 64 bytes for the rate text, as in appendAnnotation(_:template:to:).
     bytes.append(maximum: 64) { writeRateText(conversion, to: &$0) }
     ends.rate = bytes.count
-    bytes.append(maximum: ExactDecimal.maximumTextLength) { $0.put(conversion.converted) }
+    appendConverted(&bytes)
     ends.converted = bytes.count
     bytes.append(maximum: 3) { Self.putCurrency(plan.quote.packed, to: &$0) }
     ends.currency = bytes.count

@@ -76,11 +76,13 @@ public struct BatchOptions: Sendable {
   /// Whether records may take the per-record fast paths (``FieldKeyDecoder``, ``TableConverter``); tests turn it
   /// off to compare their output with the general path's (the CLI: `FXBATCH_GENERAL_PATH=1`).
   ///
-  /// Several amounts per record (`--amount-field A,B,C`, ``FieldNames/amounts``) take the fast paths of CSV,
-  /// JSON and JSON Lines (at most ``InlineList/capacity`` amounts: ``FormatContext/makeTableConverter(quotes:)``);
-  /// XML's and the workbooks' records of several amounts convert by the general rules (their fast pass is not
-  /// made: `XMLFastPasses`, ``WorkbookRowConverter``).
+  /// Several amounts per record (`--amount-field A,B,C`, ``FieldNames/amounts``) take the fast paths of every
+  /// format — CSV, JSON, JSON Lines, XML, `.xlsx`, `.ods` — through the engine's one per-record rule
+  /// (``FastRecordConverter``), at most ``InlineList/capacity`` amounts
+  /// (``FormatContext/makeTableConverter(quotes:)``).
   public var fastPath = true
+  /// Counts the records the fast path converted (through ``TableConverter``), for tests that check a run took it.
+  var fastPathTally: FastPathTally? = nil
   /// How many parts a big CSV file under a local table is converted in, one per thread (the cores, at most 4).
   var parallelParts = min(4, ProcessInfo.processInfo.activeProcessorCount)
   /// The smallest file converted in parts (bytes).

@@ -82,6 +82,7 @@ struct FormatContext {
       converter = TableConverter(answers: answered, rounding: options.rounding)
     }
     converter.amountNames = options.fieldNames.amountNames
+    converter.tally = options.fastPathTally
     return converter
   }
 

@@ -1,7 +1,8 @@
-/// Decodes a record row's rate key and amount from the cells ``XLSXSheetScanner`` read by its simple rules, for
+/// Decodes a record row's rate key and amounts from the cells ``XLSXSheetScanner`` read by its simple rules, for
 /// both passes of a sheet the scanner reads: it locates the cells and feeds them to the one cached key decoder
 /// (``FieldKeyDecoder``), one per kind of cell bytes (inline text, a shared string's index, a number), so that
-/// equal bytes of different kinds are never taken for each other.
+/// equal bytes of different kinds are never taken for each other. In pass 2 it reads a row for the engine's
+/// per-record rule (``read(_:in:keys:amounts:)``, ``FastRecordConverter``), which converts it.
 ///
 /// It decides nothing of its own: a cell's value is what the general path reads from the same cell
 /// (``WorkbookRecords/fields(of:mapping:dateField:)``, ``XLSXBook/fields(of:mapping:)``), decoded by the general
@@ -16,8 +17,9 @@ final class XLSXRowDecoder {
   private let dateStyles: Set<Int>
   private let dateSystem: XLSXDateSystem
   private let sharedStrings: [String]
-  /// The key decoder of text cells (by their bytes), of shared-string cells (by their index's bytes), and of
-  /// number cells in the date field (a serial date in a date style; under a unix date format, the number).
+  /// The key decoder of text cells (by their bytes; in pass 2 the engine's, ``read(_:in:keys:amounts:)``), of
+  /// shared-string cells (by their index's bytes), and of number cells in the date field (a serial date in a
+  /// date style; under a unix date format, the number).
   private var textCells: FieldKeyDecoder
   private var sharedCells: FieldKeyDecoder
   private var numberCells: FieldKeyDecoder
@@ -40,35 +42,65 @@ final class XLSXRowDecoder {
     return nil
   }
 
-  /// The row's rate key, and whether it used the default day; `nil` when the general rules must read the row.
+  /// The row's rate key, and whether it used the default day (pass 1); `nil` when the general rules must read the
+  /// row.
   func key(_ cells: [XLSXSheetScanner.Cell], in bytes: ByteView) -> (key: RateKey, usedDefaultDay: Bool)? {
-    let mapping = self.mapping
-    // Text cells are decoded through the decoder `key` is given, shared strings and numbers through their own.
-    guard
-      let key = textCells.key(
-        from: { self.currency(mapping.from, in: cells, bytes, text: &$0) },
-        to: { self.currency(mapping.to, in: cells, bytes, text: &$0) },
-        date: { text in
-          guard let column = mapping.date, let cell = Self.cell(column, in: cells) else { return .absent }
-          return self.date(cell, bytes, text: &text)
-        })
-    else { return nil }
+    guard let key = key(cells, in: bytes, text: &textCells) else { return nil }
     return (RateKey(base: key.base, quote: key.quote, day: key.day), key.usedDefaultDay)
   }
 
-  /// The row's amount when its cell is a plain number (``FieldKeyDecoder/plainNumber(_:)``), in the
-  /// from-currency's major units (``FieldKeyDecoder/majorAmount(_:currency:)``).
+  /// Reads a record row for the engine's per-record rule (pass 2): its key, text cells decoded through `keys`,
+  /// and its amounts as written (one, or each of `--amount-field A,B,C` in order) when every amount cell is a
+  /// plain number (``FieldKeyDecoder/plainNumber(_:)``).
+  ///
+  /// - Returns: the key; `nil` when the general rules must read the row.
   @inline(__always)
-  func amount(_ cells: [XLSXSheetScanner.Cell], in bytes: ByteView, currency: CurrencyCode) -> ExactDecimal? {
-    guard let cell = Self.cell(mapping.amount, in: cells), cell.kind == .number, cell.isPlain,
-      let amount = FieldKeyDecoder.plainNumber(bytes.slice(cell.value))
-    else { return nil }
-    return numberCells.majorAmount(amount, currency: currency)
+  func read(
+    _ cells: [XLSXSheetScanner.Cell], in bytes: ByteView, keys: inout FieldKeyDecoder,
+    amounts: inout FastRecordAmounts
+  ) -> FieldKeyDecoder.Key? {
+    guard let key = key(cells, in: bytes, text: &keys) else { return nil }
+    if mapping.amounts.isEmpty { return Self.appendAmount(mapping.amount, cells, bytes, to: &amounts) ? key : nil }
+    for column in mapping.amounts where !Self.appendAmount(column, cells, bytes, to: &amounts) { return nil }
+    return key
   }
 
-  /// Whether the amount cell holds text (which pass 1 reads whole, for the decimal mark's evidence).
+  /// The row's rate key, its text cells decoded through `text`; shared strings and numbers through their own
+  /// decoders.
+  @inline(__always)
+  private func key(_ cells: [XLSXSheetScanner.Cell], in bytes: ByteView, text: inout FieldKeyDecoder)
+    -> FieldKeyDecoder.Key?
+  {
+    let mapping = self.mapping
+    return text.key(
+      from: { self.currency(mapping.from, in: cells, bytes, text: &$0) },
+      to: { self.currency(mapping.to, in: cells, bytes, text: &$0) },
+      date: { text in
+        guard let column = mapping.date, let cell = Self.cell(column, in: cells) else { return .absent }
+        return self.date(cell, bytes, text: &text)
+      })
+  }
+
+  /// Appends the amount of the row's cell in `column` when it is a plain number; `false` otherwise.
+  @inline(__always)
+  private static func appendAmount(
+    _ column: Int, _ cells: [XLSXSheetScanner.Cell], _ bytes: ByteView, to amounts: inout FastRecordAmounts
+  ) -> Bool {
+    guard let cell = cell(column, in: cells), cell.kind == .number, cell.isPlain,
+      let amount = FieldKeyDecoder.plainNumber(bytes.slice(cell.value))
+    else { return false }
+    return amounts.append(amount)
+  }
+
+  /// Whether an amount cell holds text, or is missing (pass 1 then reads the row whole, for the decimal mark's
+  /// evidence: every amount column's, with several amounts).
   func amountIsText(_ cells: [XLSXSheetScanner.Cell]) -> Bool {
-    guard let cell = Self.cell(mapping.amount, in: cells) else { return true }
+    if mapping.amounts.isEmpty { return Self.isText(mapping.amount, cells) }
+    return mapping.amounts.contains { Self.isText($0, cells) }
+  }
+
+  private static func isText(_ column: Int, _ cells: [XLSXSheetScanner.Cell]) -> Bool {
+    guard let cell = cell(column, in: cells) else { return true }
     switch cell.kind {
     case .inline, .string, .shared, .empty: return true
     case .number, .other: return false

@@ -184,9 +184,8 @@ final class XLSXSheetConversion {
   {
     let number = scanner.rowNumber
     if whole == nil, scanner.rowIsSimple, scanner.rowHasValue, number > headerRow, let decoder,
-      let found = decoder.key(scanner.cells, in: scanner.bytes),
-      let amount = decoder.amount(scanner.cells, in: scanner.bytes, currency: found.key.pair.base),
-      rows.converter.convert(key: found.key, usedDefaultDay: found.usedDefaultDay, amount: amount)
+      case (let cells, let bytes) = (scanner.cells, scanner.bytes),
+      rows.converter.convert(reading: { decoder.read(cells, in: bytes, keys: &$0, amounts: &$1) })
     {
       // A row with a value is no blank row: it gets cells.
       rows.place(row: number, isRecord: true, prefix: prefix(of: scanner), at: markup.count)

@@ -18,9 +18,10 @@ extension FieldKeyDecoder {
       })
   }
 
-  /// A currency field's code (``currency(cacheKey:text:)``); `nil` for a record without the field.
+  /// A currency field's code (``currency(cacheKey:text:)``); `nil` for a record without the field, or a value the
+  /// general rules refuse.
   @inline(__always)
-  private mutating func xmlCurrency(_ field: XMLScannedRecord.Field?, _ bytes: ByteView) -> CurrencyCode? {
+  mutating func xmlCurrency(_ field: XMLScannedRecord.Field?, _ bytes: ByteView) -> CurrencyCode? {
     guard let field else { return nil }
     return currency(cacheKey: Self.xmlCacheKey(field, bytes), text: { Self.text(field, bytes) })
   }

@@ -25,9 +25,8 @@ extension XMLFormat {
     let options = context.options
     let passOneKeys = context.passOneKeys
     guard context.hasConvertingTable || passOneKeys != nil else { return nil }
-    // Several amounts (`--amount-field A,B,C`): the byte scanner reads one amount per record, so the document is
-    // read by the general rules (docs/speed.md). This is the one place that decides it for XML.
-    guard context.annotationLayout.amountCount == 1 else { return nil }
+    // Several amounts (`--amount-field A,B,C`): a NAME that cannot name an attribute is the general pass's error.
+    guard (try? checkAmountNames(options.fieldNames, displayPath: displayPath)) != nil else { return nil }
     let normalizer = context.recordNormalizer
     let spanReader = passOneKeys.map { SpanReader(span: $0, normalizer: normalizer) }
     let size = PartsRunner.fileSize(readPath)
@@ -53,6 +52,7 @@ extension XMLFormat {
         spanReader: spanReader, maximumItemBytes: options.limits.maxRecordBytes)
     }
     guard let found, let document = found.document, found.records > 0, !found.firstRecordIsAnnotated,
+      found.readAmounts(count: locator.amountLocators.count),
       !locator.roles.contains(where: { $0 != .date && found.located[$0] == nil }),
       // A path no record has is a file error of the general path (``missingPath(_:located:displayPath:line:unboundPrefixes:)``).
       !locator.paths.contains(where: { found.located[$0.role] == nil }),
@@ -198,6 +198,10 @@ extension XMLFormat {
         } else {
           result.inference.add(XMLSimpleScanner.decodedText(field, in: bytes).trimmingWhitespace)
         }
+      }
+      if shapes.amountCount > 0 {
+        result.addAmounts(
+          of: scanner.record, shape: shape, shapes: shapes, bytes: bytes, hasFrom: fields.from != nil, inferMark: inferMark)
       }
     }
     result.document = XMLScannedDocument(

@@ -1,11 +1,14 @@
 /// The fast loop's reader (``FastRecordReader``) of an XML document read by ``XMLSimpleScanner``: finds a
 /// record's role fields through its shape and paths (``XMLRecordShapes``), decodes its currencies and date
 /// through the one cached key decoder (``FieldKeyDecoder/key(_:in:)``, from the value ``XMLFieldLocator`` would
-/// give: decoded, trimmed) and its plain amount from its bytes, and puts the `fx` element
-/// (``AnnotationTemplate/xmlElement``) where ``XMLAnnotatingWriter`` puts it.
+/// give: decoded, trimmed) and its plain amounts from their bytes (one, or each of `--amount-field A,B,C` found
+/// by its own locator, an element or an attribute, as ``XMLFieldLocator/fields(of:)`` finds
+/// ``RecordFields/amounts``), and puts the `fx` element (``AnnotationTemplate/xmlElement(layout:)``: a
+/// `converted-NAME` attribute per amount with several) where ``XMLAnnotatingWriter`` puts it.
 ///
-/// A record with a problem, a missing field or an amount that is not plain is declined
-/// (`XMLFastPathTests` compares both paths).
+/// A record with a problem, a missing field or an amount that is not plain is declined, and so is a record of
+/// several amounts whose money elements (`<Amt Ccy="…">`) do not all name its from-currency: the general rules
+/// write its error (`FastGeneralDifferentialTests` compares both paths).
 struct XMLFastRecordReader: FastRecordReader {
   /// A record and the bytes its indices point into.
   struct Record {
@@ -19,11 +22,17 @@ struct XMLFastRecordReader: FastRecordReader {
   /// The record element's end tag (`</name>`), for an empty record element opened up.
   let closing: [UInt8]
   let template = AnnotationTemplate.xmlElement
+  /// With several amounts, the `fx` element of the run's NAMEs; `nil` when they are not plain for a template
+  /// (then every record is declined) or for one amount.
+  let severalTemplate: AnnotationTemplate?
 
   init(shapes: XMLRecordShapes, decimalMark: UInt8?, recordName: [UInt8]) {
     self.shapes = shapes
     self.decimalMark = decimalMark
     closing = Array("</".utf8) + recordName + [UInt8(ascii: ">")]
+    severalTemplate =
+      shapes.amountCount > 0
+      ? AnnotationTemplate.xmlElement(layout: AnnotationLayout(amountNames: shapes.locator.names.amountNames)) : nil
   }
 
   mutating func makeUnique() {
@@ -35,10 +44,33 @@ struct XMLFastRecordReader: FastRecordReader {
     -> FieldKeyDecoder.Key?
   {
     let shape = shapes.shape(of: record.record, in: record.bytes)
+    if shapes.amountCount > 0 { return readSeveral(record, shape: shape, keys: &keys, amounts: &amounts) }
     let fields = shapes.roleFields(of: record.record, shape: shape, in: record.bytes)
     guard let amountField = fields.amount, let key = keys.key(fields, in: record.bytes),
       amounts.appendPlain(Self.trimmed(amountField, record.bytes), mark: decimalMark)
     else { return nil }
+    return key
+  }
+
+  /// ``read(_:keys:amounts:)`` of a record of several amounts (not inlined: a record of one amount does not pay
+  /// for it): the key from the record's role fields, each amount
+  /// from its own locator's field (the first included), plain and without a problem; a money element's currency
+  /// must be the record's from-currency (as ``RecordConverter`` requires).
+  @inline(never)
+  private func readSeveral(
+    _ record: Record, shape: Int, keys: inout FieldKeyDecoder, amounts: inout FastRecordAmounts
+  ) -> FieldKeyDecoder.Key? {
+    let fields = shapes.roleFields(of: record.record, shape: shape, in: record.bytes)
+    guard severalTemplate != nil, let key = keys.key(fields, in: record.bytes) else { return nil }
+    for index in 0..<shapes.amountCount {
+      let own = shapes.amountFields(index, of: record.record, shape: shape, in: record.bytes)
+      guard !own.hasProblem, let amount = own.amount,
+        amounts.appendPlain(Self.trimmed(amount, record.bytes), mark: decimalMark)
+      else { return nil }
+      if let currency = own.from {
+        guard keys.xmlCurrency(currency, record.bytes) == key.base else { return nil }
+      }
+    }
     return key
   }
 
@@ -54,12 +86,15 @@ struct XMLFastRecordReader: FastRecordReader {
     converter.appendAnnotation(conversion, template: template, to: &output)
   }
 
-  /// Never called: XML documents of several amounts are read by the general rules (`XMLFastPasses`).
   @inline(__always)
   func appendAnnotation(
     _ conversion: TableConverter.Conversion, converted: InlineList<ExactDecimal>, from converter: inout TableConverter,
     to output: inout ByteBuffer
-  ) {}
+  ) {
+    // ``readSeveral(_:fields:keys:amounts:)`` declined every record without a template.
+    guard let severalTemplate else { return }
+    converter.appendAnnotation(conversion, converted: converted, template: severalTemplate, to: &output)
+  }
 
   @inline(__always)
   func appendTail(of record: Record, to output: inout ByteBuffer) {

@@ -21,12 +21,19 @@ struct XMLRecordShapes {
   private var problems: [Bool] = []
   private var index: [[UInt8]: Int] = [:]
   private var last = -1
+  /// With several amounts (``XMLFieldLocator/amountLocators``), how many; 0 for one amount.
+  let amountCount: Int
+  /// With several amounts, per shape and amount (`shape × amountCount + amount`): the layout of the amount's own
+  /// locator, and its field index (−1: none).
+  private var amountLayouts: [XMLFieldLocator.Layout] = []
+  private var amountRoleFields: [Int32] = []
   /// Distinct shapes remembered; a document with more starts afresh (any shape is found again the same way).
   private static let limit = 4096
 
   init(locator: XMLFieldLocator, namespaces: [XMLScannedNamespaces.Declaration]) {
     self.locator = locator
     self.namespaces = XMLScannedNamespaces(declarations: namespaces, pathPrefixes: locator.prefixes)
+    amountCount = locator.amountLocators.count
   }
 
   /// The fields a record's roles are read from, and whether the record has a problem (plain values: it is
@@ -53,7 +60,26 @@ struct XMLRecordShapes {
       guard let amount = fields.amount, amount.element >= 0, !record.elements[amount.element].attributes.isEmpty
       else { return fields }
     }
-    return resolved(fields, of: record, in: bytes)
+    return resolved(fields, of: record, in: bytes, amount: nil)
+  }
+
+  /// The fields of amount `index` of several (``XMLFieldLocator/amountLocators``) in a record: its amount and the
+  /// currency of its money element (as ``RoleFields/from``), found by the amount's own locator as
+  /// ``XMLFieldLocator/fields(of:)`` finds ``RecordFields/amounts``.
+  @inline(__always)
+  func amountFields(_ index: Int, of record: XMLScannedRecord, shape: Int, in bytes: ByteView) -> RoleFields {
+    var fields = RoleFields()
+    let slot = shape &* amountCount &+ index
+    let field = Int(amountRoleFields[slot])
+    if field >= 0 { fields.amount = record.fields[field] }
+    fields.hasProblem = amountLayouts[slot].problem != nil || Self.holdsElements(fields.amount, record)
+    let own = locator.amountLocators[index]
+    guard own.readsPaths else { return fields }
+    if own.paths.isEmpty {
+      guard let amount = fields.amount, amount.element >= 0, !record.elements[amount.element].attributes.isEmpty
+      else { return fields }
+    }
+    return resolved(fields, of: record, in: bytes, amount: index)
   }
 
   /// The role fields of a record's shape (its layout), before paths and the money rule.
@@ -95,9 +121,15 @@ struct XMLRecordShapes {
     return XMLFieldLocator.holdingElementsProblem(holding)
   }
 
+  /// - Parameter amount: the index of one of several amounts, read by its own locator; `nil`: the record's roles.
   @inline(never)
-  private func resolved(_ shapeFields: RoleFields, of record: XMLScannedRecord, in bytes: ByteView) -> RoleFields {
-    guard let resolution = resolution(of: record, shapeFields: shapeFields, in: bytes) else { return shapeFields }
+  private func resolved(_ shapeFields: RoleFields, of record: XMLScannedRecord, in bytes: ByteView, amount: Int?)
+    -> RoleFields
+  {
+    let locator = amount.map { self.locator.amountLocators[$0] } ?? self.locator
+    guard let resolution = resolution(of: record, shapeFields: shapeFields, in: bytes, locator: locator) else {
+      return shapeFields
+    }
     let tree = XMLScannedPathTree(record: record, bytes: bytes, namespaces: namespaces)
     var fields = shapeFields
     for (role, _) in locator.paths {
@@ -117,9 +149,9 @@ struct XMLRecordShapes {
 
   /// What the locator's paths and money rule find in a record; `nil` when neither applies to it (no paths, and
   /// an amount element without attributes).
-  private func resolution(of record: XMLScannedRecord, shapeFields fields: RoleFields, in bytes: ByteView)
-    -> XMLFieldLocator.PathResolution?
-  {
+  private func resolution(
+    of record: XMLScannedRecord, shapeFields fields: RoleFields, in bytes: ByteView, locator: XMLFieldLocator
+  ) -> XMLFieldLocator.PathResolution? {
     let amountElement = fields.amount.flatMap { $0.isAttribute ? nil : $0.element }
     if locator.paths.isEmpty {
       // The money rule alone: only an amount element with attributes can have a currency one.
@@ -135,7 +167,8 @@ struct XMLRecordShapes {
   /// Role → field name of a record, as ``XMLFieldLocator/fields(of:)`` gives it.
   func located(_ record: XMLScannedRecord, shape: Int, in bytes: ByteView) -> [FieldMapping.Role: String] {
     guard locator.readsPaths,
-      let resolution = resolution(of: record, shapeFields: shapeFields(of: record, shape: shape), in: bytes)
+      let resolution = resolution(
+        of: record, shapeFields: shapeFields(of: record, shape: shape), in: bytes, locator: locator)
     else { return layouts[shape].located }
     return locator.located(
       layouts[shape].located, resolution, in: XMLScannedPathTree(record: record, bytes: bytes, namespaces: namespaces))
@@ -144,7 +177,8 @@ struct XMLRecordShapes {
   /// The `invalid_record` or `missing_field` problem of a record's paths or money element, if any.
   func pathProblem(of record: XMLScannedRecord, shape: Int, in bytes: ByteView) -> RowError? {
     guard locator.readsPaths else { return nil }
-    return resolution(of: record, shapeFields: shapeFields(of: record, shape: shape), in: bytes)?.problem
+    return resolution(of: record, shapeFields: shapeFields(of: record, shape: shape), in: bytes, locator: locator)?
+      .problem
   }
 
   /// The field index that plays a role in a shape, or −1.
@@ -194,6 +228,8 @@ struct XMLRecordShapes {
       roleFields.removeAll()
       problems.removeAll()
       index.removeAll()
+      amountLayouts.removeAll()
+      amountRoleFields.removeAll()
     }
     func name(_ field: XMLScannedRecord.Field) -> String {
       bytes.slice(field.nameStart..<field.nameEnd).text
@@ -227,6 +263,11 @@ struct XMLRecordShapes {
     layouts.append(layout)
     roleFields.append(contentsOf: roles)
     problems.append(layout.problem != nil)
+    for amountLocator in locator.amountLocators {
+      let own = amountLocator.layout(attributeNames: layout.attributeNames, childNames: layout.childNames)
+      amountLayouts.append(own)
+      amountRoleFields.append(Int32(own.found.first { $0.role == .amount }?.index ?? -1))
+    }
     index[key] = keys.count - 1
     last = keys.count - 1
     return last
@@ -265,6 +306,45 @@ struct XMLRecordShapes {
       layouts[shape].problem
       ?? (found.hasProblem
         ? holdingElementsProblem(of: record, shape: shape) ?? pathProblem(of: record, shape: shape, in: bytes) : nil)
+    for index in 0..<amountCount {
+      fields.amounts.append(amountRecordFields(index, of: record, shape: shape, in: bytes))
+    }
+    return fields
+  }
+
+  /// Amount `index`'s own fields of several (``RecordFields/amounts``), as ``XMLFieldLocator/fields(of:)`` gives
+  /// them: its amount, its money element's currency, the problem of its field alone.
+  private func amountRecordFields(_ index: Int, of record: XMLScannedRecord, shape: Int, in bytes: ByteView)
+    -> RecordFields
+  {
+    let found = amountFields(index, of: record, shape: shape, in: bytes)
+    func value(_ field: XMLScannedRecord.Field?) -> RecordFields.Value {
+      field.map { .text(XMLSimpleScanner.decodedText($0, in: bytes).trimmingWhitespace) } ?? .absent
+    }
+    var fields = RecordFields(amount: value(found.amount), from: value(found.from), to: .absent, date: .absent)
+    let slot = shape &* amountCount &+ index
+    let layout = amountLayouts[slot]
+    var holding: [FieldMapping.Role: String] = [:]
+    if let amount = layout.found.first(where: { $0.role == .amount }),
+      Self.holdsElements(record.fields[amount.index], record)
+    {
+      holding[.amount] = layout.located[.amount]
+    }
+    let locator = self.locator.amountLocators[index]
+    fields.problem =
+      layout.problem ?? XMLFieldLocator.holdingElementsProblem(holding)
+      ?? (locator.readsPaths
+        ? resolution(
+          of: record, shapeFields: amountShapeFields(index, of: record, shape: shape), in: bytes, locator: locator)?
+          .problem : nil)
+    return fields
+  }
+
+  /// Amount `index`'s fields by its layout alone, before its paths and money rule.
+  private func amountShapeFields(_ index: Int, of record: XMLScannedRecord, shape: Int) -> RoleFields {
+    var fields = RoleFields()
+    let field = Int(amountRoleFields[shape &* amountCount &+ index])
+    if field >= 0 { fields.amount = record.fields[field] }
     return fields
   }
 }

@@ -33,6 +33,8 @@ struct XMLGeneralWriter: GeneralRecordWriter {
   /// The record element's end tag (`</name>`), for an empty record element opened up.
   let closing: [UInt8]
   let outputDecimalMark: DecimalMark
+  /// The run's annotation fields (a `converted-NAME` attribute per amount with several).
+  let layout: AnnotationLayout
   private var pending = ByteBuffer(capacity: 1 << 16)
 
   init(sink: ByteSink, shapes: XMLRecordShapes, encoder: XMLElementEncoder, recordName: [UInt8], outputDecimalMark: DecimalMark) {
@@ -41,16 +43,17 @@ struct XMLGeneralWriter: GeneralRecordWriter {
     self.encoder = encoder
     closing = Array("</".utf8) + recordName + [UInt8(ascii: ">")]
     self.outputDecimalMark = outputDecimalMark
+    layout = AnnotationLayout(amountNames: shapes.locator.names.amountNames)
   }
 
   mutating func write(_ record: XMLFastRecordReader.Record, general: inout GeneralRecordPath) throws {
     let shape = shapes.shape(of: record.record, in: record.bytes)
     let outcome = general.outcome(of: shapes.fields(of: record.record, shape: shape, in: record.bytes))
-    let cells = outcome.cells(decimalMark: outputDecimalMark)
+    let cells = outcome.cells(decimalMark: outputDecimalMark, layout: layout)
     XMLFastRecordReader.appendHead(of: record.record, bytes: record.bytes, to: &pending)
     let encoder = self.encoder
     try encoder.writeEmptyElement(
-      XMLFieldLocator.annotationElement, attributes: zip(XMLAnnotatingWriter.attributeNames, cells)
+      XMLFieldLocator.annotationElement, attributes: zip(layout.xmlAttributeNames, cells)
     ) { pending.append($0) }
     XMLFastRecordReader.appendTail(of: record.record, bytes: record.bytes, closing: closing, to: &pending)
     try sink.write(pending.bytes)

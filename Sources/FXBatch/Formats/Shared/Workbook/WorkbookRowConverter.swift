@@ -1,25 +1,34 @@
 /// Converts the record rows of a workbook's sheet (`.xlsx`, `.ods`) in pass 2 and holds each row's annotation
-/// values as bytes for the format's cell writer: on the fast path where it can (``TableConverter``, from the
-/// run's table or from answered quotes: the answers the general rules give, with its arithmetic in 64/128-bit
-/// integers), else by the general rules (``RecordConverter``), which also write every error. Both give the same
-/// bytes (`XLSXFastPathTests`, `ODSFastPathTests`); the record's key and amount are read by the general rules
-/// either way (``RecordNormalizer``).
+/// values as bytes for the format's cell writer: on the fast path where it can (the engine's per-record rule,
+/// ``FastRecordConverter``: one amount or the amounts of `--amount-field A,B,C`, from the run's table or from
+/// answered quotes, with its arithmetic in 64/128-bit integers), else by the general rules (``RecordConverter``),
+/// which also write every error. Both give the same bytes (`FastGeneralDifferentialTests`, `XLSXFastPathTests`,
+/// `ODSFastPathTests`). A row's key and amounts come from its fields read by the general rules
+/// (``RecordNormalizer``: ``convert(_:)``), or from a format's row decoder (``convert(reading:)``: `.xlsx`'s
+/// scanned rows).
 struct WorkbookRowConverter {
   private let context: FormatContext
   private let normalizer: RecordNormalizer
   private let parser: AmountParser
   private let quotes: QuoteBook
-  private var converter: TableConverter?
+  /// The engine's per-record rule; `nil` off the fast path.
+  private var fast: FastRecordConverter?
+  /// How many amounts each record has (one, or the amounts of `--amount-field A,B,C`).
+  private let amountCount: Int
   private var scratch = ByteBuffer(capacity: 512)
-  private(set) var counts = RunReport.Counts()
-  private(set) var withoutDate = 0
+  /// With several amounts, where each converted amount's value ends in ``scratch``.
+  private var convertedEnds = InlineList<Int>(filler: 0)
+  /// The general rules' counts and figures (the fast path's are handed over to them: ``finish()``).
+  private var counts = RunReport.Counts()
+  private var withoutDate = 0
   private var ledger: ReconciliationLedger
   /// The run's annotation fields (``AnnotationLayout``).
   private let layout: AnnotationLayout
   /// The values of the row converted last, back to back in ``layout``'s order, and where each ends.
   private var valueBytes = ByteBuffer(capacity: 512)
   private var valueEnds: [Int]
-  /// The digits after the decimal mark of the row's converted amount (`nil`: not converted).
+  /// The digits after the decimal mark of the row's converted amount (the first, of several; `nil`: not
+  /// converted).
   private(set) var decimals: Int? = nil
   /// The row's rate day, when the fast path knows it as a day (else read from its text).
   private(set) var rateDay: CalendarDay? = nil
@@ -29,10 +38,12 @@ struct WorkbookRowConverter {
     normalizer = scan.normalizer
     parser = scan.amountParser(currencies: context.options.currencies)
     self.quotes = quotes
-    // Several amounts (`--amount-field A,B,C`): workbook rows convert by the general rules (docs/speed.md).
-    converter = context.annotationLayout.amountCount == 1 ? context.makeTableConverter(quotes: quotes) : nil
+    fast = context.makeTableConverter(quotes: quotes).map {
+      FastRecordConverter(keys: FieldKeyDecoder(normalizer: scan.normalizer), converter: $0)
+    }
     ledger = ReconciliationLedger(exactCurrencies: context.options.exactTotalCurrencies)
     layout = context.annotationLayout
+    amountCount = layout.amountCount
     valueEnds = Array(repeating: 0, count: layout.count)
   }
 
@@ -85,7 +96,7 @@ struct WorkbookRowConverter {
       return
     }
     // The record's figures alone: the fast path's are handed over first (its accounts start afresh).
-    converter?.flush(into: &ledger)
+    fast?.handOver(counts: &counts, withoutDate: &withoutDate, ledger: &ledger)
     var one = (
       counts: RunReport.Counts(), withoutDate: 0, ledger: ReconciliationLedger(exactCurrencies: ledger.exactCurrencies)
     )
@@ -93,7 +104,7 @@ struct WorkbookRowConverter {
     swap(&withoutDate, &one.withoutDate)
     swap(&ledger, &one.ledger)
     convert(fields)
-    converter?.flush(into: &ledger)
+    fast?.handOver(counts: &counts, withoutDate: &withoutDate, ledger: &ledger)
     swap(&counts, &one.counts)
     swap(&withoutDate, &one.withoutDate)
     swap(&ledger, &one.ledger)
@@ -115,36 +126,71 @@ struct WorkbookRowConverter {
 
   /// The run's figures for the sheet, once every row is converted.
   mutating func finish() -> (counts: RunReport.Counts, withoutDate: Int, ledger: ReconciliationLedger) {
-    converter?.flush(into: &ledger)
+    fast?.handOver(counts: &counts, withoutDate: &withoutDate, ledger: &ledger)
     return (counts, withoutDate, ledger)
   }
 
-  /// Converts a record on the fast path; `false` leaves it to the general rules.
+  /// Converts a record on the fast path, its key and amounts read by the general rules; `false` leaves it to
+  /// them.
   private mutating func convertFast(_ fields: RecordFields) -> Bool {
-    guard converter != nil, fields.problem == nil, case .success(let found) = normalizer.rateKey(of: fields),
-      case .success(let written) = normalizer.amount(of: fields, parser: parser, currency: found.key.pair.base),
-      case .success(let amount) = normalizer.majorAmount(written, currency: found.key.pair.base)
-    else { return false }
-    return convert(key: found.key, usedDefaultDay: found.usedDefaultDay, amount: amount)
+    guard fast != nil, fields.problem == nil, case .success(let found) = normalizer.rateKey(of: fields) else {
+      return false
+    }
+    let key = (
+      base: found.key.pair.base, quote: found.key.pair.quote, day: found.key.day, usedDefaultDay: found.usedDefaultDay
+    )
+    let (normalizer, parser) = (self.normalizer, self.parser)
+    /// Appends a field's amount as written.
+    func append(_ field: RecordFields, to amounts: inout FastRecordAmounts) -> Bool {
+      guard case .success(let written) = normalizer.amount(of: field, parser: parser, currency: key.base) else {
+        return false
+      }
+      return amounts.append(written)
+    }
+    return convert(reading: { _, amounts in
+      if fields.amounts.isEmpty { return append(fields, to: &amounts) ? key : nil }
+      // An amount's own problem or currency: the general rules decide.
+      for field in fields.amounts where field.problem != nil || field.from != .absent || !append(field, to: &amounts) {
+        return nil
+      }
+      return key
+    })
   }
 
-  /// Converts a record whose key and amount (in major units) were read already (by the general rules, or from
-  /// their cached answers: ``XLSXRowDecoder``) on the fast path, and counts it; `false` (nothing counted) leaves the record to
-  /// ``convert(_:)``.
-  mutating func convert(key: RateKey, usedDefaultDay: Bool, amount: ExactDecimal) -> Bool {
+  /// Converts a record row on the fast path, its key and amounts read by `read` (through the engine's key
+  /// decoder, into its amounts: ``FastRecordConverter/convert(reading:)``), and counts it; `false` (nothing
+  /// counted) leaves the row to ``convert(_:)``.
+  @inline(__always)
+  mutating func convert(
+    reading read: (_ keys: inout FieldKeyDecoder, _ amounts: inout FastRecordAmounts) -> FieldKeyDecoder.Key?
+  ) -> Bool {
     decimals = nil
     rateDay = nil
-    guard converter != nil,
-      let conversion = converter?.convert(base: key.pair.base, quote: key.pair.quote, day: key.day, amount: amount),
-      let ends = converter?.appendValues(conversion, to: &scratch)
-    else { return false }
-    counts.records += 1
-    if conversion.isFallback { counts.fallback += 1 } else { counts.ok += 1 }
-    if usedDefaultDay { withoutDate += 1 }
+    guard let conversion = fast?.convert(reading: read) else { return false }
+    if amountCount > 1 { return setSeveral(conversion) }
+    guard let ends = fast?.converter.appendValues(conversion, to: &scratch) else { return false }
     swap(&valueBytes, &scratch)
     scratch.removeAll()
     (valueEnds[0], valueEnds[1], valueEnds[2], valueEnds[3]) = (ends.rate, ends.converted, ends.currency, ends.day)
     (valueEnds[4], valueEnds[5], valueEnds[6]) = (ends.source, ends.status, ends.status)  // the last: no error
+    decimals = conversion.converted.scale
+    rateDay = ends.rateDay
+    return true
+  }
+
+  /// Sets the values of a record of several amounts converted on the fast path.
+  private mutating func setSeveral(_ conversion: TableConverter.Conversion) -> Bool {
+    guard let several = fast?.converted,
+      let ends = fast?.converter.appendValues(
+        conversion, converted: several, convertedEnds: &convertedEnds, to: &scratch)
+    else { return false }
+    swap(&valueBytes, &scratch)
+    scratch.removeAll()
+    valueEnds[0] = ends.rate
+    for index in 0..<several.count { valueEnds[1 + index] = convertedEnds[index] }
+    let next = 1 + several.count
+    (valueEnds[next], valueEnds[next + 1], valueEnds[next + 2]) = (ends.currency, ends.day, ends.source)
+    (valueEnds[next + 3], valueEnds[next + 4]) = (ends.status, ends.status)  // the last: no error
     decimals = conversion.converted.scale
     rateDay = ends.rateDay
     return true

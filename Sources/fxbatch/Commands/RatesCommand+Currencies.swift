@@ -60,8 +60,8 @@ extension RatesCommand {
     case .failure(.source(let message)): return FXBatchCommand.usageError(UsageError(message), usage: usage)
     case .failure(let failure):
       Console.error("\(failure)\n")
-      if case .unreachable = failure { return ExitStatus.rowErrors }
-      return ExitStatus.fileError
+      if case .unreachable = failure { return ExitStatus.sourceFailed.code }
+      return ExitStatus.fileRefused.code
     }
     var text = ""
     for currency in currencies {
@@ -72,6 +72,6 @@ extension RatesCommand {
     if currencies.contains(where: { $0.source == FrankfurterV1Provider.sourceName }) {
       Console.error("fxbatch: \(FrankfurterV1Provider.sourceName) does not publish first and last days (-)\n")
     }
-    return ExitStatus.success
+    return ExitStatus.success.code
   }
 }

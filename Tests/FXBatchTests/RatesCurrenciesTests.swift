@@ -138,7 +138,7 @@ struct RatesCurrenciesTests {
     defer { directory.remove() }
     let endpoint = server.baseURL.absoluteString
     let down = try run(["--source", "frankfurter", "--endpoint", endpoint, "--timeout", "5"], in: directory)
-    #expect(down.status == 1)
+    #expect(down.status == 3)
     #expect(down.standardOutput.isEmpty)
     #expect(down.standardError.hasPrefix("fxbatch: \(endpoint)/v2/currencies?scope=all: source_unavailable: HTTP 503"))
     #expect(down.standardError.split(separator: "\n").count == 1)

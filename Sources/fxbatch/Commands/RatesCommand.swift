@@ -132,7 +132,10 @@ enum RatesCommand {
         convert's source, format and field options.
         """,
       options: ConvertCommand.options.filter {
-        !["--lock", "--frozen", "--output-dir", "--report", "--plan", "--no-header-output"].contains($0.names.last ?? "")
+        ![
+          "--lock", "--frozen", "--output-dir", "--report", "--plan", "--no-header-output", "--max-errors",
+          "--max-source-errors", "--fail-on",
+        ].contains($0.names.last ?? "")
       },
       examples: [
         (
@@ -140,6 +143,7 @@ enum RatesCommand {
           "fxbatch rates lock data/*.csv --source frankfurter -o rates.lock"
         )
       ],
+      footer: ExitStatus.helpText + "\n  3: the lock is written without the keys the source failed.",
       argumentCompletion: .file),
   ]
 
@@ -151,7 +155,7 @@ enum RatesCommand {
     CommandSpec(
       name: "rates \(name)", arguments: arguments, summary: summary, description: description,
       options: options.filter { $0.subcommands.isEmpty || $0.subcommands.contains(name) }, examples: examples,
-      argumentCompletion: argumentCompletion)
+      footer: ExitStatus.helpText, argumentCompletion: argumentCompletion)
   }
 
   /// The subcommand names, in order.

@@ -21,6 +21,7 @@ enum ReportCommand {
       """,
     options: options,
     examples: [("The report of a job's partitions", "fxbatch report merge reports/part-*.json -o total.json")],
+    footer: ExitStatus.helpText + "\n  2: a report refused (unreadable, merged twice, of other rates), or the merge not written.",
     argumentCompletion: .file)
 
   static var usage: String { spec.usage }

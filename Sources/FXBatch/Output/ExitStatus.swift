@@ -37,7 +37,7 @@ public enum ExitStatus: Int32, CaseIterable, Sendable {
   /// What the status means, for help and the man page.
   public var meaning: String {
     switch self {
-    case .success: "every record converted (fallback included)"
+    case .success: "success: every record converted (fallback included)"
     case .recordErrors: "records failed on their own data (amount, currency, date, field)"
     case .fileRefused: "a file was refused (not read, parsed or written); wins over 1 and 3"
     case .sourceFailed: "a rate source failed for some keys (source_unavailable, timeout, bad_response); wins over 1"

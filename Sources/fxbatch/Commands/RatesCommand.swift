@@ -155,7 +155,8 @@ enum RatesCommand {
     CommandSpec(
       name: "rates \(name)", arguments: arguments, summary: summary, description: description,
       options: options.filter { $0.subcommands.isEmpty || $0.subcommands.contains(name) }, examples: examples,
-      footer: ExitStatus.helpText, argumentCompletion: argumentCompletion)
+      footer: ExitStatus.helpText + "\n  rates show and export: 1 is a pair without a rate; 3 the source failed for it.",
+      argumentCompletion: argumentCompletion)
   }
 
   /// The subcommand names, in order.

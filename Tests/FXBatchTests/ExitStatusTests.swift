@@ -220,6 +220,29 @@ struct ExitStatusTests {
     #expect(json["exitStatusName"] as? String == "source-failed")
   }
 
+  // Ctrl-C in the middle of a run: 130, the table's `interrupted`, and no temporary file left.
+  @Test func anInterruptIsOneHundredThirty() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let process = Process()
+    process.executableURL = cli.executable
+    process.arguments = ["convert", "-q", "-", "-o", "out.csv"]
+    process.currentDirectoryURL = directory.url
+    process.environment = ["TMPDIR": directory.path, "FXBATCH_TODAY": "2026-11-29"]
+    let input = Pipe()
+    process.standardInput = input
+    try process.run()
+    // Standard input is spooled and never ends: the run is mid-way when the signal comes.
+    input.fileHandleForWriting.write(Data("date,amount,from,to\n2020-01-02,100,EUR,USD\n".utf8))
+    let deadline = Date().addingTimeInterval(10)
+    while try directory.fileNames().isEmpty, Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    process.interrupt()
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == ExitStatus.interrupted.code)
+    #expect(try directory.fileNames().isEmpty)
+  }
+
   // MARK: - Help, version
 
   @Test func helpAndTheManPageListEveryStatus() throws {

@@ -95,7 +95,8 @@ struct ExitStatusTests {
       ["--source", "frankfurter-v1", "--endpoint", endpoint, "--no-cache", "--retries", "0", "--max-source-errors", "8"],
       csv: Self.records(bad: 2))
     #expect(sourceBudget.status == 1, "within the source's budget, the record errors are left")
-    #expect(Self.lastLine(sourceBudget).contains("8 records (source_unavailable, timeout, bad_response), within --max-source-errors 8"))
+    #expect(
+      Self.lastLine(sourceBudget).contains("8 records (source_unavailable, timeout, bad_response), within --max-source-errors 8"))
     let both = try convert(
       [
         "--source", "frankfurter-v1", "--endpoint", endpoint, "--no-cache", "--retries", "0", "--max-source-errors", "80%",
@@ -182,18 +183,24 @@ struct ExitStatusTests {
     defer { directory.remove() }
     try directory.write("in.csv", Self.records(bad: 0))
     let shown = try cli.run(
-      ["rates", "show", "EUR", "USD", "--date", "2024-03-01", "--source", "frankfurter-v1", "--endpoint", endpoint, "--no-cache"],
+      [
+        "rates", "show", "EUR", "USD", "--date", "2024-03-01", "--source", "frankfurter-v1", "--endpoint", endpoint, "--no-cache",
+      ],
       in: directory.url)
     #expect(shown.status == 3, "\(shown.standardError)")
     let noRate = try cli.run(["rates", "show", "EUR", "USD", "--date", "1990-01-01"], in: directory.url)
     #expect(noRate.status == 1)
     let locked = try cli.run(
-      ["rates", "lock", "in.csv", "--source", "frankfurter-v1", "--endpoint", endpoint, "--no-cache", "--retries", "0", "-o", "r.lock"],
+      [
+        "rates", "lock", "in.csv", "--source", "frankfurter-v1", "--endpoint", endpoint, "--no-cache", "--retries", "0", "-o",
+        "r.lock",
+      ],
       in: directory.url)
     #expect(locked.status == 3, "\(locked.standardError)")
     let lockBudget = try cli.run(["rates", "lock", "in.csv", "--max-errors", "5", "-o", "r.lock"], in: directory.url)
     #expect(lockBudget.status == 64)
-    let updated = try cli.run(["rates", "update", "--endpoint", endpoint, "--cache-dir", "cache", "--timeout", "5"], in: directory.url)
+    let updated = try cli.run(
+      ["rates", "update", "--endpoint", endpoint, "--cache-dir", "cache", "--timeout", "5"], in: directory.url)
     #expect(updated.status == 3)
     let refused = try cli.run(["report", "merge", "missing.json", "-o", "-"], in: directory.url)
     #expect(refused.status == 2)
@@ -248,7 +255,9 @@ struct ExitStatusTests {
   @Test func helpAndTheManPageListEveryStatus() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
-    for command in [["convert"], ["rates", "show"], ["rates", "lock"], ["rates", "export"], ["rates", "update"], ["report", "merge"]] {
+    for command in [
+      ["convert"], ["rates", "show"], ["rates", "lock"], ["rates", "export"], ["rates", "update"], ["report", "merge"],
+    ] {
       let help = try cli.run(command + ["--help"], in: directory.url)
       for status in ExitStatus.allCases {
         #expect(help.standardOutput.contains("\n  \(status.code)"), "\(command): \(status)")

@@ -45,7 +45,8 @@ struct TemporaryFolderTests {
     let enumerator = try #require(FileManager.default.enumerator(at: Self.testsDirectory, includingPropertiesForKeys: nil))
     var checked = 0
     var notRemoved: [String] = []
-    for case let url as URL in enumerator where url.pathExtension == "swift" && url.lastPathComponent != "TemporaryFolderTests.swift" {
+    for case let url as URL in enumerator
+    where url.pathExtension == "swift" && url.lastPathComponent != "TemporaryFolderTests.swift" {
       let text = try String(contentsOf: url, encoding: .utf8)
       guard text.contains("TemporaryDirectory") else { continue }
       checked += 1
@@ -97,7 +98,8 @@ struct TemporaryFolderTests {
     var runner = cli
     runner.environment["TMPDIR"] = scratch.path
     let lines = #"{"date":"2024-03-01","amount":"10","currency":"USD"}"# + "\n"
-    let piped = try runner.run(["convert", "--format", "jsonl", "--to", "EUR", "-", "-o", "-"], in: directory.url, input: Data(lines.utf8))
+    let piped = try runner.run(
+      ["convert", "--format", "jsonl", "--to", "EUR", "-", "-o", "-"], in: directory.url, input: Data(lines.utf8))
     #expect(piped.status == 0, "\(piped.standardError)")
     #expect(piped.standardOutput.contains("\"fx_status\":\"ok\""))
     try directory.write("a.csv", "date,amount,currency\n2024-03-01,10,USD\n")

@@ -134,7 +134,8 @@ extension RunReport {
       ? nil
       : BudgetUse(
         maxErrors: errorBudget.maxErrors?.description, maxSourceErrors: errorBudget.maxSourceErrors?.description,
-        failOn: errorBudget.failOn.isEmpty ? nil : ErrorBudget.Strictness.allCases.filter(errorBudget.failOn.contains).map(\.rawValue),
+        failOn: errorBudget.failOn.isEmpty
+          ? nil : ErrorBudget.Strictness.allCases.filter(errorBudget.failOn.contains).map(\.rawValue),
         recordErrors: recordErrors, sourceErrors: sourceErrors, withinMaxErrors: withinRecords,
         withinMaxSourceErrors: withinSource)
   }

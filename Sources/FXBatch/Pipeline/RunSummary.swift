@@ -116,8 +116,9 @@ public enum RunSummary {
       }
       if recordErrors > 0 {
         let what =
-          report.budget?.failOn.map { "\(records(recordErrors)) counted as errors (failed on their own data, or --fail-on \($0.joined(separator: ",")))" }
-          ?? "\(records(recordErrors)) failed on \(recordErrors == 1 ? "its" : "their") own data"
+          report.budget?.failOn.map { failOn in
+            "\(records(recordErrors)) counted as errors (failed on their own data, or --fail-on \(failOn.joined(separator: ",")))"
+          } ?? "\(records(recordErrors)) failed on \(recordErrors == 1 ? "its" : "their") own data"
         reasons.append(
           what
             + budgetClause(report.budget?.maxErrors, "--max-errors", within: report.budget?.withinMaxErrors))

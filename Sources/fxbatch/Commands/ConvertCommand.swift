@@ -388,7 +388,8 @@ enum ConvertCommand {
         return ExitStatus.success.code
       }
       if parsed.has("--version") { return FXBatchCommand.printVersion() }
-      for option in ["--lock", "--output-dir", "--report", "--max-errors", "--max-source-errors"] where parsed.value(option) != nil {
+      let convertOnly = ["--lock", "--output-dir", "--report", "--max-errors", "--max-source-errors"]
+      for option in convertOnly where parsed.value(option) != nil {
         throw UsageError("\(option) is for convert; rates lock writes the lock file -o names")
       }
       if !parsed.values("--fail-on").isEmpty {

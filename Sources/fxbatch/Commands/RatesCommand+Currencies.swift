@@ -60,8 +60,10 @@ extension RatesCommand {
     case .failure(.source(let message)): return FXBatchCommand.usageError(UsageError(message), usage: usage)
     case .failure(let failure):
       Console.error("\(failure)\n")
-      if case .unreachable = failure { return ExitStatus.sourceFailed.code }
-      return ExitStatus.fileRefused.code
+      switch failure {
+      case .unreachable, .badAnswer: return ExitStatus.sourceFailed.code
+      case .source, .unusable: return ExitStatus.fileRefused.code
+      }
     }
     var text = ""
     for currency in currencies {

@@ -85,7 +85,8 @@ def main(argv):
     # "frozen in the lock file rates.lock" on every executor, and `report merge` refuses parts whose sources differ.
     convert = ["./" + binary, "convert", "-", "-o", "-", "-q", "--lock", lock, "--frozen"] + options
     # Each partition's report under a name of its own (host and process); the binary may arrive without its
-    # executable bit. fxbatch exits 1 when some records failed (they carry their errors): not a failed task.
+    # executable bit. fxbatch exits 1 when some records failed on their own data (they carry their errors): not a
+    # failed task; 3 (the rate source failed), 2 (the input refused) and the rest fail it.
     script = (
         'cd "$FXBATCH_FILES" || exit 2; [ -x "$0" ] || chmod +x "$0" 2>/dev/null || true; '
         '"$0" "$@" --report "$FXBATCH_REPORTS/part-$(uname -n)-$$.json"; status=$?; '

@@ -93,6 +93,7 @@ struct EndToEndLifecycleTests {
       "rounding: \(halfEven ? "half-even" : "half-up") to ISO 4217 minor units; max staleness 5 days",
       "  reconciliation EUR, 5 records: sum of rounded amounts 191.12, exact sum rounded once 191.13, difference -0.01",
       "  reconciliation USD, 5 records: sum of rounded amounts \(usd.0), exact sum rounded once 2954.75, difference \(usd.1)",
+      "exit status 1 (record-errors): 1 record failed on its own data",
     ]
     #expect(result.standardError.hasSuffix(summary.joined(separator: "\n") + "\n"), "\(result.standardError)")
 

@@ -156,7 +156,7 @@ struct FetchDeadlineTests {
         ], in: directory.url)
       let elapsed = ContinuousClock.now - started
       #expect(elapsed < .seconds(15), "\(path): \(elapsed)")
-      #expect(result.status == 1)
+      #expect(result.status == 3)
       let rows = result.standardOutput.split(separator: "\n").dropFirst()
       #expect(rows.count == 24)
       for row in rows {
@@ -201,7 +201,7 @@ struct FetchDeadlineTests {
       ["rates", "update", "--endpoint", server.baseURL.absoluteString + "/", "--cache-dir", "cache", "--deadline", "2"],
       in: directory.url)
     #expect(ContinuousClock.now - started < .seconds(15))
-    #expect(update.status == 1)
+    #expect(update.status == 3)
     #expect(
       update.standardError.contains("timeout: no answer within the fetch deadline (--deadline 2 s)"), "\(update.standardError)")
     for arguments in [

@@ -209,7 +209,7 @@ struct FrankfurterV2PeriodRateTests {
     let failed = try convert(
       ["--source", "frankfurter", "--rate-kind", "average", "--retries", "0"], input: "2024-02-10,1000,EUR,USD\n",
       service: down)
-    #expect(failed.result.status == 1)
+    #expect(failed.result.status == 3)
     #expect(Self.records(failed.result)[0][10].hasPrefix("source_unavailable: "), "\(failed.result.standardOutput)")
   }
 
@@ -360,21 +360,21 @@ struct FrankfurterV2PeriodRateTests {
     for arguments in [["--rate-kind", "average"], ["--rate-kind", "closing", "--period", "quarter"]] {
       let (result, _) = try convert(
         ["--source", "frankfurter"] + arguments, input: "2026-12-01,100,USD,EUR\n", service: service, today: "2026-12-10")
-      #expect(result.status == 1, "\(arguments)")
+      #expect(result.status == 3, "\(arguments)")
       let records = Self.records(result)
       #expect(records[0][9] == "error" && records[0][10] == bad, "\(arguments) \(result.standardOutput)")
     }
     let (shown, _) = try rates(
       ["show", "USD", "EUR", "--date", "2026-12-01", "--rate-kind", "average", "--source", "frankfurter"], service: service,
       today: "2026-12-10")
-    #expect(shown.status == 1)
+    #expect(shown.status == 3)
     #expect(shown.standardError.hasPrefix("fxbatch: \(bad)"), "\(shown.standardOutput)")
     let (exported, _) = try rates(
       [
         "export", "--from", "2026-12-01", "--to", "2026-12-31", "--quotes", "USD", "--rate-kind", "average", "--source",
         "frankfurter",
       ], service: service, today: "2026-12-10")
-    #expect(exported.status == 1)
+    #expect(exported.status == 3)
     #expect(exported.standardOutput == "date,base,quote,rate,period,source\n")
     #expect(exported.standardError.contains("2026-12 EUR/USD not exported: \(bad)"), "\(exported.standardError)")
   }

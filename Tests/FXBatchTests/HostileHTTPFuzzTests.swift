@@ -85,7 +85,7 @@ struct HostileHTTPFuzzTests {
       in: directory.url, environment: environment, timeLimit: 60)
     #expect(!run.timedOut, "\(arguments)")
     #expect(run.signal == nil, "\(arguments): signal \(run.signal ?? 0)")
-    #expect(run.status == 0 || run.status == 1, "\(arguments): \(run.standardError)")
+    #expect(run.status == 0 || run.status == 1 || run.status == 3, "\(arguments): \(run.standardError)")
     let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").map(String.init)
     #expect(run.peakResidentKiB > 0 && run.peakResidentKiB < 200 * 1024, "\(arguments): peak \(run.peakResidentKiB) KiB")
     // The answers served as they are convert: the run is not failing every key for a reason of its own.

@@ -91,7 +91,7 @@ struct NetworkEndToEndTests {
     let started = Date()
     let result = try run(["--timeout", "1", "--retries", "2", "mixed.csv"], server: server, in: directory)
     let elapsed = Date().timeIntervalSince(started)
-    #expect(result.status == 1)
+    #expect(result.status == 3)
     #expect(elapsed < 20, "the run ends in bounded time")
     let lines = try directory.read("mixed.converted.csv").split(separator: "\n").map(String.init)
     // 100 × 1.0833 = 108.33
@@ -248,7 +248,7 @@ struct NetworkEndToEndTests {
       "in.csv",
       "date,amount,from,to\n2024-03-01,100,EUR,USD\n2024-03-04,100,EUR,USD\n2024-03-05,100,EUR,USD\n2024-03-06,100,EUR,USD\n")
     let locked = try run(["--retries", "0", "--lock", "rates.lock", "-o", "out.csv", "in.csv"], server: server, in: directory)
-    #expect(locked.status == 1)
+    #expect(locked.status == 3)
     #expect(
       locked.standardError.contains(
         "lock file: rates.lock written without the 2 keys the source could not answer this time (source_unavailable, "
@@ -328,7 +328,7 @@ struct NetworkEndToEndTests {
     server.route("/eurofxref-hist.xml", [.status(503)])
     let failed = try cli.run(
       ["rates", "update", "--endpoint", server.baseURL.absoluteString + "/", "--cache-dir", "cache"], in: directory.url)
-    #expect(failed.status == 1)
+    #expect(failed.status == 3)
   }
 
   // The legacy calculator format over the loopback server: one request per pair, for one unit of the base.
@@ -402,7 +402,7 @@ struct NetworkEndToEndTests {
       "date,amount,from,to\n2024-03-01,100,EUR,USD\n2024-03-04,100,EUR,USD\n2024-03-05,100,EUR,USD\n2024-03-06,100,EUR,USD\n2024-03-07,100,EUR,USD\n"
     )
     let result = try run(["--retries", "0", "-q", "-o", "-", "in.csv"], server: server, in: directory)
-    #expect(result.status == 1)
+    #expect(result.status == 3)
     let lines = result.standardOutput.split(separator: "\n").map(String.init)
     #expect(lines[1].hasSuffix(",error,bad_response: Frankfurter: the amount is not a positive number"))
     #expect(lines[2].hasSuffix(",error,bad_response: Frankfurter: the answer has a member twice"))
@@ -479,12 +479,12 @@ struct NetworkEndToEndTests {
     let endpoint = server.baseURL.absoluteString + "/"
     server.route("/eurofxref-hist.xml", [feed(#"<Cube time="2099-12-31"><Cube currency="USD" rate="42"/></Cube>"#)])
     let future = try cli.run(["rates", "update", "--endpoint", endpoint, "--cache-dir", "cache"], in: directory.url)
-    #expect(future.status == 2)
+    #expect(future.status == 3)
     #expect(future.standardError.contains("it has rates for 2099-12-31, after today (2026-11-29); nothing was kept"))
     // 2026-10-30 is in the embedded history with EUR/USD 1.1172.
     server.route("/eurofxref-hist.xml", [feed(#"<Cube time="2026-10-30"><Cube currency="USD" rate="9.99"/></Cube>"#)])
     let revised = try cli.run(["rates", "update", "--endpoint", endpoint, "--cache-dir", "cache"], in: directory.url)
-    #expect(revised.status == 2)
+    #expect(revised.status == 3)
     #expect(revised.standardError.contains("its EUR/USD rate on 2026-10-30 (9.99) differs from the ECB's published 1.1172"))
     let badOptions = try cli.run(
       ["rates", "update", "--endpoint", "http://", "--timeout", "inf", "--cache-dir", "cache"], in: directory.url)
@@ -505,7 +505,7 @@ struct NetworkEndToEndTests {
     let endpoint = server.baseURL.appendingPathComponent("ig/calculator").absoluteString
     let result = try cli.run(
       ["convert", "-q", "--source", "calculator", "--endpoint", endpoint, "--no-cache", "-o", "-", "calc.csv"], in: directory.url)
-    #expect(result.status == 1)
+    #expect(result.status == 3)
     let lines = result.standardOutput.split(separator: "\n").map(String.init)
     let refusal =
       #",,,EUR,,calculator,error,"bad_response: calculator: asked for 1 USD in EUR, answered 1 GBP in EUR (""1 British pound"" = ""1.17 Euros"")""#

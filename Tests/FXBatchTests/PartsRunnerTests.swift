@@ -20,6 +20,7 @@ struct PartsRunnerTests {
   @Test(arguments: [1, 2, 3, 8])
   func outputsAreJoinedInPartOrder(parts: Int) throws {
     let directory = try TemporaryDirectory()
+    defer { directory.remove() }
     let path = (directory.path as NSString).appendingPathComponent("out.txt")
     let file = try AtomicFile(path: path)
     let results = try PartsRunner.convert(parts: parts, into: file.sink, temporaryPrefix: Self.prefix) { part, sink in
@@ -38,6 +39,7 @@ struct PartsRunnerTests {
 
   @Test func theFirstFailingPartInPartOrderIsThrownAndNothingIsLeftBehind() throws {
     let directory = try TemporaryDirectory()
+    defer { directory.remove() }
     let file = try AtomicFile(path: (directory.path as NSString).appendingPathComponent("out.txt"))
     defer { file.discard() }
     #expect(throws: PartFailed(part: 2)) {
@@ -74,6 +76,7 @@ struct PartsRunnerTests {
     try sink.write("part one\n")
     try sink.flush()
     let directory = try TemporaryDirectory()
+    defer { directory.remove() }
     let path = (directory.path as NSString).appendingPathComponent("out.txt")
     let file = try AtomicFile(path: path)
     try file.sink.write("head\n")

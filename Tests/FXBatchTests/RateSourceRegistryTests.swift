@@ -189,7 +189,7 @@ struct RateSourceRegistryTests {
     #expect(kept.summary.hasSuffix("; newer than the embedded history (ends 2026-10-30)"), "\(kept.summary)")
     let newest = EmbeddedECBHistory.newest(cache: try RateCache(directory: cache))
     #expect(newest.lastDay == CalendarDay(iso8601: "2026-11-27"))
-    guard case .failure(.unusable(let message)) = update() else {
+    guard case .failure(.badAnswer(let message)) = update() else {
       Issue.record("a body that is not XML was kept")
       return
     }

@@ -138,12 +138,12 @@ struct RatesCurrenciesTests {
     defer { directory.remove() }
     let endpoint = server.baseURL.absoluteString
     let down = try run(["--source", "frankfurter", "--endpoint", endpoint, "--timeout", "5"], in: directory)
-    #expect(down.status == 1)
+    #expect(down.status == 3)
     #expect(down.standardOutput.isEmpty)
     #expect(down.standardError.hasPrefix("fxbatch: \(endpoint)/v2/currencies?scope=all: source_unavailable: HTTP 503"))
     #expect(down.standardError.split(separator: "\n").count == 1)
     let bad = try run(["--source", "frankfurter-v1", "--endpoint", endpoint], in: directory)
-    #expect(bad.status == 2)
+    #expect(bad.status == 3, "a bad answer is the source's failure")
     #expect(
       bad.standardError
         == "fxbatch: \(endpoint)/v1/currencies: not a currency list: the answer is not an object of codes and names\n")

@@ -120,13 +120,13 @@ struct SourceChainTests {
     var down = FrankfurterV2Server(rows: Self.table)
     down.unavailableBases = ["EUR", "NGN"]
     let first = try convert("frankfurter,embedded", ["-q", "--retries", "0"], input: "2024-03-04,100,EUR,USD\n", service: down)
-    #expect(first.result.status == 1)
+    #expect(first.result.status == 3)
     #expect(
       lines(first.result)[1].hasPrefix("2024-03-04,100,EUR,USD,,,USD,,chain:frankfurter+embedded,error,source_unavailable: "))
     let later = try convert(
       "embedded,frankfurter", ["-q", "--retries", "0"], input: "2024-03-04,100,EUR,USD\n2024-03-04,10000,NGN,EUR\n",
       service: down)
-    #expect(later.result.status == 1)
+    #expect(later.result.status == 3)
     #expect(lines(later.result)[1].hasSuffix(",ecb-embedded EUR/USD=1.0846,ok,"))
     #expect(
       lines(later.result)[2].hasPrefix("2024-03-04,10000,NGN,EUR,,,EUR,,chain:embedded+frankfurter,error,source_unavailable: "))

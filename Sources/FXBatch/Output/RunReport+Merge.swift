@@ -36,6 +36,9 @@ extension RunReport {
     merged.chain = nil
     merged.lockFileLeftOut = 0
     merged.exitStatus = 0
+    merged.exitStatusName = ExitStatus.success.name
+    // Each part was judged against its own budget: the merge keeps their worst status, not a budget.
+    merged.budget = nil
     var ledger = ReconciliationLedger()
     // The amounts reconciled, by the first part that converted a record (a part that converted none says nothing).
     var amounts: (name: String, names: Set<String?>)? = nil
@@ -102,7 +105,8 @@ extension RunReport {
       if part.lockFile != first.lockFile { merged.lockFile = nil }
       if merged.lockFileError == nil { merged.lockFileError = part.lockFileError }
       merged.lockFileLeftOut += part.lockFileLeftOut
-      merged.exitStatus = max(merged.exitStatus, part.exitStatus)
+      let partStatus = ExitStatus(rawValue: part.exitStatus) ?? .fileRefused
+      merged.setExitStatus(ExitStatus.worst(ExitStatus(rawValue: merged.exitStatus) ?? .success, partStatus))
       try part.addTotals(to: &ledger, name: name)
     }
     merged.reconciliation = ledger.reconciliations(rounding: rounding)
@@ -162,7 +166,7 @@ extension RunReport {
       fromFiles.add(file.counts)
     }
     guard fromFiles == totals else { throw fail("its totals are not its files' counts added up") }
-    guard [0, 1, 2].contains(exitStatus) else { throw fail("exit status \(exitStatus) is none fxbatch gives") }
+    guard [0, 1, 2, 3].contains(exitStatus) else { throw fail("exit status \(exitStatus) is none fxbatch gives") }
     guard rates.recordsWithoutDate >= 0, rates.recordsWithoutDate <= totals.records else {
       throw fail("\(rates.recordsWithoutDate) records without a date")
     }

@@ -155,6 +155,12 @@ public struct RunReport: Codable, Sendable, Equatable {
   /// Keys the lock file leaves out: the source could not answer them this time (unreachable, timeout, an
   /// unusable answer).
   public var lockFileLeftOut = 0
-  /// 0: every record converted (fallback included); 1: some records failed; 2: a file could not be read.
+  /// ``ExitStatus``: 0 every record converted (fallback included); 1 records failed on their own data; 2 a file
+  /// was refused; 3 a rate source failed for some keys.
   public var exitStatus: Int32 = 0
+  /// ``ExitStatus/name`` of ``exitStatus``: `ok`, `record-errors`, `file-refused`, `source-failed`; `nil` in a
+  /// report written before it was added.
+  public var exitStatusName: String? = nil
+  /// How the run stood against `--max-errors`, `--max-source-errors` and `--fail-on`; `nil` when none is given.
+  public var budget: BudgetUse? = nil
 }

@@ -197,8 +197,7 @@ public struct BatchJob {
         passTwoJob.writeLock(to: lockPath, answers: answers, report: &report)
       }
     }
-    let fileFailed = report.files.contains { $0.fileError != nil } || report.lockFileError != nil
-    report.exitStatus = fileFailed ? 2 : (report.totals.error > 0 ? 1 : 0)
+    report.judge()
     return report
   }
 
@@ -254,7 +253,7 @@ public struct BatchJob {
     // at the path stays as it was).
     if let failed = report.files.first(where: { $0.fileError != nil }) {
       report.lockFileError = Self.lockNotWritten(lockPath, because: "\(failed.input) could not be read")
-      report.exitStatus = 2
+      report.setExitStatus(.fileRefused)
       return report
     }
     var locking = self
@@ -274,7 +273,7 @@ public struct BatchJob {
     let resolved = locking.rateResolver.resolve(Set(index.allKeys), report: &report)
     locking.writeLock(to: lockPath, answers: resolved.market, report: &report)
     let fileFailed = report.files.contains { $0.fileError != nil } || report.lockFileError != nil
-    report.exitStatus = fileFailed ? 2 : 0
+    report.setExitStatus(fileFailed ? .fileRefused : report.lockFileLeftOut > 0 ? .sourceFailed : .success)
     return report
   }
 

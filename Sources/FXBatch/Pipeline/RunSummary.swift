@@ -86,7 +86,52 @@ public enum RunSummary {
     for entry in report.reconciliation {
       lines.append("  \(reconciliationLine(entry))")
     }
+    lines.append(statusLine(report))
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// The last line: the exit status in words, and how the run stood against its budget.
+  /// `exit status 3 (source-failed): a rate source failed for 12 records (source_unavailable, timeout, bad_response)`.
+  static func statusLine(_ report: RunReport) -> String {
+    let status = ExitStatus(rawValue: report.exitStatus) ?? .fileRefused
+    func records(_ count: Int) -> String { "\(count) record\(count == 1 ? "" : "s")" }
+    let sourceErrors = report.budget?.sourceErrors ?? report.sourceErrorRecords
+    let recordErrors = report.budget?.recordErrors ?? (report.totals.error - sourceErrors)
+    var reasons: [String] = []
+    switch status {
+    case .fileRefused:
+      let refused = report.files.filter { $0.fileError != nil }.count
+      reasons.append(
+        refused > 0
+          ? "\(refused) file\(refused == 1 ? " was" : "s were") refused" : "a file asked for was not written")
+    case .success where recordErrors == 0 && sourceErrors == 0:
+      reasons.append("every record converted" + (report.totals.fallback > 0 ? " (fallback included)" : ""))
+    default: break
+    }
+    if status != .fileRefused {
+      if sourceErrors > 0 {
+        reasons.append(
+          "a rate source failed for \(records(sourceErrors)) (source_unavailable, timeout, bad_response)"
+            + budgetClause(report.budget?.maxSourceErrors, "--max-source-errors", within: report.budget?.withinMaxSourceErrors))
+      }
+      if recordErrors > 0 {
+        let what =
+          report.budget?.failOn.map { failOn in
+            "\(records(recordErrors)) counted as errors (failed on their own data, or --fail-on \(failOn.joined(separator: ",")))"
+          } ?? "\(records(recordErrors)) failed on \(recordErrors == 1 ? "its" : "their") own data"
+        reasons.append(
+          what
+            + budgetClause(report.budget?.maxErrors, "--max-errors", within: report.budget?.withinMaxErrors))
+      }
+    }
+    return "exit status \(status.code) (\(status.name)): " + reasons.joined(separator: "; ")
+  }
+
+  /// `, within --max-errors 5` / `, more than --max-errors 2 allows`; empty without a budget.
+  private static func budgetClause(_ limit: String?, _ option: String, within: Bool?) -> String {
+    guard let within else { return "" }
+    let given = "\(option) \(limit ?? "0")"
+    return within ? ", within \(given)" : ", more than \(given) allows"
   }
 
   /// `reconciliation EUR, 3 records: sum of rounded amounts 20.98, exact sum rounded once 20.97, difference +0.01`.

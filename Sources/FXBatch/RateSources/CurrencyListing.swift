@@ -9,14 +9,16 @@ public enum CurrencyListing {
     case source(String)
     /// A service's list could not be fetched.
     case unreachable(url: String, error: RowError)
-    /// A rates file could not be read, or an answer is not a currency list: a message.
+    /// A rates file could not be read: a message.
     case unusable(String)
+    /// A service's answer is not a currency list: a message.
+    case badAnswer(String)
 
     public var description: String {
       switch self {
       case .source(let message): return message
       case .unreachable(let url, let error): return "fxbatch: \(url): \(error)"
-      case .unusable(let message): return message
+      case .unusable(let message), .badAnswer(let message): return message
       }
     }
   }
@@ -79,7 +81,7 @@ public enum CurrencyListing {
         case .failure(let error): return .failure(.unreachable(url: url.absoluteString, error: error.rowError))
         case .success(let response):
           do { coverages.append(try source.listedCurrencies(from: response.body, url: url)) } catch {
-            return .failure(.unusable(error.description))
+            return .failure(.badAnswer(error.description))
           }
         }
       }

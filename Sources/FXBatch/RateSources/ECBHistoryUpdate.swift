@@ -25,13 +25,15 @@ public enum ECBHistoryUpdate {
   public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
     /// The history could not be fetched (a network failure, a timeout, an HTTP error).
     case unreachable(url: String, error: RowError)
-    /// The cache could not be opened or written, or the answer is not a history to keep: a message.
+    /// The cache could not be opened or written, or the history is larger than the cache keeps: a message.
     case unusable(String)
+    /// The service's answer is not a history of euro reference rates, or disagrees with the embedded one.
+    case badAnswer(String)
 
     public var description: String {
       switch self {
       case .unreachable(let url, let error): return "fxbatch: \(url): \(error)"
-      case .unusable(let message): return message
+      case .unusable(let message), .badAnswer(let message): return message
       }
     }
   }
@@ -67,7 +69,7 @@ public enum ECBHistoryUpdate {
         try ECBXMLFeed.parse(buffer, path: url.absoluteString, info: info)
       }
     } catch {
-      return .failure(.unusable(error.description))
+      return .failure(.badAnswer(error.description))
     }
     guard let csv = ECBHistoryCSV.render(table), let first = table.firstDay, let last = table.lastDay else {
       // Kept as an ECB history CSV, where a day takes 4 bytes per currency with or without rates.
@@ -75,10 +77,11 @@ public enum ECBHistoryUpdate {
         table.pairs.allSatisfy({ $0.base == .euro })
         ? "its \(table.days.count) days × \(table.pairs.count) currencies are larger than the rate cache keeps (\(ECBHistoryCSV.maximumTextSize >> 20) MB as an ECB history CSV); nothing was kept"
         : "not a history of euro reference rates"
-      return .failure(.unusable("fxbatch: \(url.absoluteString): \(reason)"))
+      let message = "fxbatch: \(url.absoluteString): \(reason)"
+      return .failure(table.pairs.allSatisfy({ $0.base == .euro }) ? .unusable(message) : .badAnswer(message))
     }
     if let problem = EmbeddedECBHistory.disagreement(with: table, today: today ?? last) {
-      return .failure(.unusable("fxbatch: \(url.absoluteString): \(problem); nothing was kept"))
+      return .failure(.badAnswer("fxbatch: \(url.absoluteString): \(problem); nothing was kept"))
     }
     do { try cache.storeHistory(csv: csv, lastDay: last, source: EmbeddedECBHistory.cacheSource) } catch {
       return .failure(.unusable(error.description))

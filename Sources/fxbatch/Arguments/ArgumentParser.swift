@@ -74,6 +74,11 @@ struct ParsedArguments {
         name = String(argument[..<equals])
         inlineValue = String(argument[argument.index(after: equals)...])
       }
+      // `--version` after any command prints the version (as before it), unless the command has an option so named.
+      if name == "--version", inlineValue == nil, !options.contains(where: { $0.names.contains(name) }) {
+        result.flags.insert(name)
+        continue
+      }
       guard let spec = options.first(where: { $0.names.contains(name) }) else {
         let known = options.flatMap(\.names)
         throw UsageError(

@@ -1,3 +1,4 @@
+import FXBatch
 /// `fxbatch completions bash|zsh|fish`: prints a completion script made from the commands' definitions.
 enum CompletionsCommand {
   static let shells = ["bash", "zsh", "fish"]
@@ -23,8 +24,9 @@ enum CompletionsCommand {
       let parsed = try ParsedArguments.parse(arguments, options: spec.options)
       if parsed.has("--help") {
         Console.out(spec.help)
-        return ExitStatus.success
+        return ExitStatus.success.code
       }
+      if parsed.has("--version") { return FXBatchCommand.printVersion() }
       guard parsed.positionals.count == 1, let shell = parsed.positionals.first else {
         throw UsageError("completions needs one shell: bash, zsh or fish")
       }
@@ -37,7 +39,7 @@ enum CompletionsCommand {
           "completions \(shell): expected bash, zsh or fish"
             + (Suggestion.closest(to: shell, among: shells).map { "; did you mean '\($0)'?" } ?? ""))
       }
-      return ExitStatus.success
+      return ExitStatus.success.code
     } catch {
       return FXBatchCommand.usageError(error, usage: fullUsage)
     }

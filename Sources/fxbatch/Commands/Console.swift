@@ -12,7 +12,7 @@ enum Console {
     if let failure = write(text, to: 1) {
       error("fxbatch: error: cannot write to standard output: \(String(cString: strerror(failure)))\n")
       PendingFiles.removeAll()
-      exit(ExitStatus.fileError)
+      exit(ExitStatus.fileRefused.code)
     }
   }
 
@@ -32,15 +32,4 @@ enum Console {
     }
     return nil
   }
-}
-
-/// Exit statuses of `fxbatch`.
-enum ExitStatus {
-  static let success: Int32 = 0
-  /// Some records could not be converted.
-  static let rowErrors: Int32 = 1
-  /// A file could not be read, parsed or written.
-  static let fileError: Int32 = 2
-  /// A mistake on the command line (BSD `EX_USAGE`).
-  static let usage: Int32 = 64
 }

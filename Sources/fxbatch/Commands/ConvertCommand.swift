@@ -193,6 +193,20 @@ enum ConvertCommand {
       group: .output),
     OptionSpec(names: ["--report"], valueName: "FILE", help: "Also write the run summary as JSON to FILE", group: .output),
     OptionSpec(
+      names: ["--max-errors"], valueName: "N|P%",
+      help:
+        "Exit 0 when at most N records (or P% of the run's records,\n0 to 100) fail on their own data (default 0); a source's\nfailures are not within it (--max-source-errors)",
+      group: .output),
+    OptionSpec(
+      names: ["--max-source-errors"], valueName: "N|P%",
+      help: "Records a rate source may fail (source_unavailable, timeout,\nbad_response) and the run not exit 3 (default 0)",
+      group: .output),
+    OptionSpec(
+      names: ["--fail-on"], valueName: "fallback|stale",
+      help:
+        "Count these as record errors for the exit status: fallback\nrecords; stale: every converted record when the rates end\nmore than --max-staleness days before today (repeatable, A,B)",
+      group: .output, completion: .words(ErrorBudget.Strictness.allCases.map(\.rawValue)), repeatable: true),
+    OptionSpec(
       names: ["--plan"], valueName: nil, help: "Print the rate lookups and requests the run needs; fetch and write nothing",
       group: .output),
     OptionSpec(names: ["-q", "--quiet"], valueName: nil, help: "Print no summary (file errors and why a run failed are still printed)", group: .output),
@@ -253,11 +267,8 @@ enum ConvertCommand {
         "fxbatch convert --source frankfurter --lock rates.lock payments.csv"
       ),
     ],
-    footer: """
-      EXIT STATUS: 0 all records converted (fallback included), 1 some records failed,
-                   2 a file could not be read, parsed or written (nothing written for it), or
-                   a lock file asked for was not written, 64 usage error.
-      """,
+    footer: ExitStatus.helpText
+      + "\n  A refused file: not read, parsed or written (nothing written for it), or a lock\n  file or --report asked for not written. --max-errors and --max-source-errors\n  let a few failed records exit 0; the summary's last line says which status and why.",
     argumentCompletion: .file)
 
   static let usage = spec.usage
@@ -270,12 +281,15 @@ enum ConvertCommand {
     let quiet: Bool
     let sourceChoice: SourceChoice
     let planOnly: Bool
+    let budget: ErrorBudget
     do {
       let parsed = try ParsedArguments.parse(arguments, options: Self.options)
       if parsed.has("--help") {
         Console.out(help)
-        return ExitStatus.success
+        return ExitStatus.success.code
       }
+      if parsed.has("--version") { return FXBatchCommand.printVersion() }
+      budget = try errorBudget(parsed)
       options = try batchOptions(parsed)
       sourceChoice = try Self.sourceChoice(parsed)
       try checkRateRule(options.rateRule, source: sourceChoice, parsed: parsed)
@@ -286,7 +300,7 @@ enum ConvertCommand {
       return FXBatchCommand.usageError(error, usage: "USAGE: \(usage)\nSee 'fxbatch convert --help'.\n")
     }
     guard let source = load(sourceChoice, options: &options, quiet: quiet, planOnly: planOnly) else {
-      return ExitStatus.fileError
+      return ExitStatus.fileRefused.code
     }
     if isatty(2) == 1, !quiet { options.progress = ProgressLine.show }
     let job = BatchJob(options: options, source: source)
@@ -294,14 +308,16 @@ enum ConvertCommand {
       let (report, plan) = job.plan()
       Console.out(PlanText.text(report: report, plan: plan, source: source.info))
       for file in report.files { if let fileError = file.fileError { Console.error(fileError + "\n") } }
-      return report.files.contains { $0.fileError != nil } ? ExitStatus.fileError : ExitStatus.success
+      return report.files.contains { $0.fileError != nil } ? ExitStatus.fileRefused.code : ExitStatus.success.code
     }
-    let report = job.run()
+    var report = job.run()
+    report.judge(budget)
     ProgressLine.finish()
     // The report is the last file written: the run is finished once it is in place (a signal while the summary
     // prints interrupts nothing, ``Interrupts``).
     let reportWritten = reportPath.map { write(report, to: $0) } ?? true
-    let status = Interrupts.finished(reportWritten ? report.exitStatus : ExitStatus.fileError)
+    if !reportWritten { report.setExitStatus(.fileRefused) }
+    let status = Interrupts.finished(report.exitStatus)
     if !quiet {
       Console.error(RunSummary.text(of: report))
     } else {
@@ -334,6 +350,30 @@ enum ConvertCommand {
     }
   }
 
+  /// `--max-errors`, `--max-source-errors` and `--fail-on`.
+  static func errorBudget(_ parsed: ParsedArguments) throws(UsageError) -> ErrorBudget {
+    var budget = ErrorBudget()
+    func limit(_ option: String) throws(UsageError) -> ErrorBudget.Limit? {
+      guard let text = parsed.value(option) else { return nil }
+      guard let limit = ErrorBudget.Limit(text) else {
+        throw UsageError(
+          "\(option) \(text.isEmpty ? "''" : text): not a number of records (0, 1, 2, …) or a percentage of them from 0% to 100% (0.5%)")
+      }
+      return limit
+    }
+    budget.maxErrors = try limit("--max-errors")
+    budget.maxSourceErrors = try limit("--max-source-errors")
+    for text in parsed.values("--fail-on") {
+      for word in text.split(separator: ",", omittingEmptySubsequences: false) {
+        guard let strictness = ErrorBudget.Strictness(rawValue: String(word)) else {
+          throw UsageError("--fail-on \(text): \(word.isEmpty ? "an empty name" : "'\(word)'") is neither fallback nor stale")
+        }
+        budget.failOn.insert(strictness)
+      }
+    }
+    return budget
+  }
+
   static let lockUsage = "fxbatch rates lock [convert options] FILE... -o LOCKFILE"
 
   /// `fxbatch rates lock FILE... -o LOCKFILE`: convert's options; `-o` names the lock file.
@@ -345,10 +385,15 @@ enum ConvertCommand {
       var parsed = try ParsedArguments.parse(arguments, options: Self.options)
       if parsed.has("--help") {
         Console.out(RatesCommand.help(for: ["lock"]))
-        return ExitStatus.success
+        return ExitStatus.success.code
       }
-      for option in ["--lock", "--output-dir", "--report"] where parsed.value(option) != nil {
+      if parsed.has("--version") { return FXBatchCommand.printVersion() }
+      let convertOnly = ["--lock", "--output-dir", "--report", "--max-errors", "--max-source-errors"]
+      for option in convertOnly where parsed.value(option) != nil {
         throw UsageError("\(option) is for convert; rates lock writes the lock file -o names")
+      }
+      if !parsed.values("--fail-on").isEmpty {
+        throw UsageError("--fail-on is for convert; rates lock writes the lock file -o names")
       }
       for flag in ["--frozen", "--plan", "--no-header-output"] where parsed.has(flag) {
         throw UsageError("\(flag) is for convert; rates lock writes the lock file -o names")
@@ -370,12 +415,11 @@ enum ConvertCommand {
       return FXBatchCommand.usageError(error, usage: "USAGE: \(lockUsage)\nSee 'fxbatch rates lock --help'.\n")
     }
     guard let source = load(sourceChoice, options: &options, quiet: quiet, planOnly: false) else {
-      return ExitStatus.fileError
+      return ExitStatus.fileRefused.code
     }
     let report = BatchJob(options: options, source: source).lock()
-    // A lock that leaves keys out makes their records fail in every part: not a success.
-    let status = Interrupts.finished(
-      report.lockFileLeftOut > 0 ? max(report.exitStatus, ExitStatus.rowErrors) : report.exitStatus)
+    // A lock that leaves keys out (the source failed them) makes their records fail in every part: status 3.
+    let status = Interrupts.finished(report.exitStatus)
     for file in report.files { if let fileError = file.fileError { Console.error(fileError + "\n") } }
     if let lockFileError = report.lockFileError { Console.error(lockFileError + "\n") }
     if !quiet, let lockFile = report.lockFile {

@@ -50,7 +50,7 @@ enum FXBatchCommand {
     switch command {
     case "-h", "--help":
       Console.out(usage)
-      return ExitStatus.success
+      return ExitStatus.success.code
     case "help":
       switch rest.first {
       case nil: Console.out(usage)
@@ -61,10 +61,9 @@ enum FXBatchCommand {
       case let other?:
         return usageError(unknownCommand(other), usage: usage)
       }
-      return ExitStatus.success
+      return ExitStatus.success.code
     case "--version":
-      Console.out("fxbatch \(version)\n")
-      return ExitStatus.success
+      return printVersion()
     case "convert":
       return ConvertCommand.run(rest)
     case "rates":
@@ -76,10 +75,16 @@ enum FXBatchCommand {
     case "man-page":
       // Hidden: writes docs/man/fxbatch.1 (`swift run fxbatch man-page > docs/man/fxbatch.1`).
       Console.out(ManPage.text)
-      return ExitStatus.success
+      return ExitStatus.success.code
     default:
       return usageError(unknownCommand(command), usage: usage)
     }
+  }
+
+  /// Prints `fxbatch VERSION` (`--version`, before or after a command); returns 0.
+  static func printVersion() -> Int32 {
+    Console.out("fxbatch \(version)\n")
+    return ExitStatus.success.code
   }
 
   /// "no command 'conver'; did you mean 'convert'?" (options too: `--verison`).
@@ -92,7 +97,7 @@ enum FXBatchCommand {
   /// Prints a usage error (one line, then the usage) and returns 64.
   static func usageError(_ error: UsageError, usage: String) -> Int32 {
     Console.error("fxbatch: error: \(error.description)\n\n\(usage)")
-    return ExitStatus.usage
+    return ExitStatus.usage.code
   }
 
   /// Today in UTC, or `FXBATCH_TODAY` (YYYY-MM-DD) for reproducible reports.

@@ -1,3 +1,4 @@
+import FXBatch
 /// `fxbatch(1)` in man(7) markup, made from ``FXBatchCommand/commands``: committed at docs/man/fxbatch.1 and
 /// regenerated with `swift run fxbatch man-page > docs/man/fxbatch.1` (a test fails when the two differ).
 enum ManPage {
@@ -40,12 +41,13 @@ enum ManPage {
       }
     }
     lines += [".SH \"EXIT STATUS\""]
+    // The one table of statuses (``ExitStatus``), every command's.
+    for status in ExitStatus.allCases {
+      lines += [".TP", "\(status.code) (\(status.name))", escaped(status.meaning) + "."]
+    }
     lines += [
-      ".TP", "0", "Every record converted (fallback included); for other commands, success.",
-      ".TP", "1", "Some records failed (each says why in its fx_error field), or a rate was not found.",
-      ".TP", "2",
-      "A file could not be read, parsed or written (nothing written for it), or a lock file asked for was not written or replaced (the outputs are written).",
-      ".TP", "64", "A usage error: an unknown or misspelled option or command (fxbatch suggests the closest), or a bad value.",
+      ".PP",
+      "Each command gives these meanings: for \\fBrates show\\fR and \\fBrates export\\fR, 1 is no rate for a pair; for \\fBrates lock\\fR, 3 is a lock written without the keys the source failed. \\fBconvert \\-\\-max\\-errors\\fR and \\fB\\-\\-max\\-source\\-errors\\fR let a few failed records exit 0. A refused file: nothing written for it; a lock file or report asked for and not written is one too. The summary's last line says the status in words.",
     ]
     lines += [
       ".SH ENVIRONMENT",

@@ -60,8 +60,10 @@ extension RatesCommand {
     case .failure(.source(let message)): return FXBatchCommand.usageError(UsageError(message), usage: usage)
     case .failure(let failure):
       Console.error("\(failure)\n")
-      if case .unreachable = failure { return ExitStatus.rowErrors }
-      return ExitStatus.fileError
+      switch failure {
+      case .unreachable, .badAnswer: return ExitStatus.sourceFailed.code
+      case .source, .unusable: return ExitStatus.fileRefused.code
+      }
     }
     var text = ""
     for currency in currencies {
@@ -72,6 +74,6 @@ extension RatesCommand {
     if currencies.contains(where: { $0.source == FrankfurterV1Provider.sourceName }) {
       Console.error("fxbatch: \(FrankfurterV1Provider.sourceName) does not publish first and last days (-)\n")
     }
-    return ExitStatus.success
+    return ExitStatus.success.code
   }
 }

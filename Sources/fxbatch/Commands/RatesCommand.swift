@@ -132,7 +132,10 @@ enum RatesCommand {
         convert's source, format and field options.
         """,
       options: ConvertCommand.options.filter {
-        !["--lock", "--frozen", "--output-dir", "--report", "--plan", "--no-header-output"].contains($0.names.last ?? "")
+        ![
+          "--lock", "--frozen", "--output-dir", "--report", "--plan", "--no-header-output", "--max-errors",
+          "--max-source-errors", "--fail-on",
+        ].contains($0.names.last ?? "")
       },
       examples: [
         (
@@ -140,6 +143,7 @@ enum RatesCommand {
           "fxbatch rates lock data/*.csv --source frankfurter -o rates.lock"
         )
       ],
+      footer: ExitStatus.helpText + "\n  3: the lock is written without the keys the source failed.",
       argumentCompletion: .file),
   ]
 
@@ -151,6 +155,7 @@ enum RatesCommand {
     CommandSpec(
       name: "rates \(name)", arguments: arguments, summary: summary, description: description,
       options: options.filter { $0.subcommands.isEmpty || $0.subcommands.contains(name) }, examples: examples,
+      footer: ExitStatus.helpText + "\n  rates show and export: 1 is a pair without a rate; 3 the source failed for it.",
       argumentCompletion: argumentCompletion)
   }
 
@@ -184,8 +189,9 @@ enum RatesCommand {
     }
     if parsed.has("--help") {
       Console.out(help(for: parsed.positionals))
-      return ExitStatus.success
+      return ExitStatus.success.code
     }
+    if parsed.has("--version") { return FXBatchCommand.printVersion() }
     let base: CurrencyCode
     let quote: CurrencyCode
     var date: CalendarDay? = nil
@@ -229,7 +235,7 @@ enum RatesCommand {
     if let source {
       // A source named: answered as convert answers a record of that day (the same resolver).
       guard let today = today(), let loaded = load(source, rule: rule, today: today) else {
-        return ExitStatus.fileError
+        return ExitStatus.fileRefused.code
       }
       day = date ?? loaded.lastDay ?? today
       let key = RateKey(base: base, quote: quote, day: day)
@@ -237,7 +243,7 @@ enum RatesCommand {
         loaded.answers(to: [key], rule: rule, maxStaleness: maxStaleness, today: today)[key]
         ?? .failure(RowError(.noRate, "no rate was looked up for \(key.pair)"))
     } else {
-      guard let rates = loadRates(parsed) else { return ExitStatus.fileError }
+      guard let rates = loadRates(parsed) else { return ExitStatus.fileRefused.code }
       day = date ?? rates.lastDay ?? CalendarDay(daysSinceEpoch: Int(Date().timeIntervalSince1970 / 86_400))
       // Legacy currencies go through their fixed conversions, as in `convert`.
       answer = CurrencyLifecycle.route(for: RateKey(base: base, quote: quote, day: day)).flatMap { route in
@@ -256,10 +262,10 @@ enum RatesCommand {
           found.rateDay.map { "rate date \($0)" + ($0 != day ? " (no publication on \(day))" : "") } ?? "undated rate"
       }
       Console.out("1 \(base) = \(found.rateText) \(quote)  \(published)  source \(found.source)\n")
-      return ExitStatus.success
+      return ExitStatus.success.code
     case .failure(let error):
       Console.error("fxbatch: \(error)\n")
-      return ExitStatus.rowErrors
+      return ExitStatus.of(error).code
     }
   }
 
@@ -356,21 +362,21 @@ enum RatesCommand {
     var fetched: RateTable? = nil
     if let source, rule == .spot {
       guard let today = today(), let loaded = load(source, rule: rule, today: today) else {
-        return ExitStatus.fileError
+        return ExitStatus.fileRefused.code
       }
       switch loaded.fetchedTable(from: from, to: to, today: today) {
       case .success(let table): fetched = table
       case .failure(let error):
         Console.error("fxbatch: \(loaded.info.publisher): \(error)\n")
-        return ExitStatus.rowErrors
+        return ExitStatus.of(error).code
       case nil:
         Console.error("fxbatch: error: \(loaded.info.publisher) gave no table of daily rates to export\n")
-        return ExitStatus.fileError
+        return ExitStatus.fileRefused.code
       }
     }
     if let source, let period = rule.period {
       guard let today = today(), let loaded = load(source, rule: rule, today: today) else {
-        return ExitStatus.fileError
+        return ExitStatus.fileRefused.code
       }
       let exportBase = base ?? .euro
       if quotes.contains(exportBase) {
@@ -383,7 +389,7 @@ enum RatesCommand {
         source: loaded, base: exportBase, quotes: quotes, from: from, to: to, period: period, rule: rule, today: today)
       description = loaded.info.description
     } else {
-      guard let rates = fetched ?? loadRates(parsed) else { return ExitStatus.fileError }
+      guard let rates = fetched ?? loadRates(parsed) else { return ExitStatus.fileRefused.code }
       if quotes.contains(base ?? rates.pivot) {
         let reason = "\(base ?? rates.pivot) is the base\(base == nil ? " (the rates' pivot; --base for another)" : "")"
         return FXBatchCommand.usageError(
@@ -402,13 +408,13 @@ enum RatesCommand {
         try file.commit()
       } catch {
         Console.error("\(path):1:1: error: cannot write the rates: \(error)\n")
-        return ExitStatus.fileError
+        return ExitStatus.fileRefused.code
       }
     } else {
       Console.out(text)
     }
     for (what, error) in exported.skipped { Console.error("fxbatch: \(what) not exported: \(error)\n") }
-    return exported.skipped.isEmpty ? ExitStatus.success : ExitStatus.rowErrors
+    return exported.skipped.map { ExitStatus.of($0.error) }.reduce(ExitStatus.success, ExitStatus.worst).code
   }
 
   /// `rates update`: fetch, validate and keep the ECB history.
@@ -443,9 +449,11 @@ enum RatesCommand {
       Console.out(outcome.summary + "\n")
     case .failure(let failure):
       Console.error(failure.description + "\n")
-      if case .unreachable = failure { return ExitStatus.rowErrors }
-      return ExitStatus.fileError
+      switch failure {
+      case .unreachable, .badAnswer: return ExitStatus.sourceFailed.code
+      case .unusable: return ExitStatus.fileRefused.code
+      }
     }
-    return ExitStatus.success
+    return ExitStatus.success.code
   }
 }

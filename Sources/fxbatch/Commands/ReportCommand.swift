@@ -21,6 +21,7 @@ enum ReportCommand {
       """,
     options: options,
     examples: [("The report of a job's partitions", "fxbatch report merge reports/part-*.json -o total.json")],
+    footer: ExitStatus.helpText + "\n  2: a report refused (unreadable, merged twice, of other rates), or the merge not written.",
     argumentCompletion: .file)
 
   static var usage: String { spec.usage }
@@ -33,8 +34,9 @@ enum ReportCommand {
       parsed = try ParsedArguments.parse(arguments, options: options)
       if parsed.has("--help") {
         Console.out(help)
-        return ExitStatus.success
+        return ExitStatus.success.code
       }
+      if parsed.has("--version") { return FXBatchCommand.printVersion() }
       guard parsed.positionals.first == "merge" else {
         throw UsageError(
           parsed.positionals.isEmpty ? "missing subcommand: merge" : "no subcommand '\(parsed.positionals[0])'")
@@ -62,14 +64,14 @@ enum ReportCommand {
       let part: ReportPart
       do { part = try ReportPart(bytes: try ReportPart.contents(of: path), name: path) } catch {
         Console.error("\(error)\n")
-        return ExitStatus.fileError
+        return ExitStatus.fileRefused.code
       }
       let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().standardizedFileURL.path
       // Reports of empty partitions (Spark leaves many) are alike in every value, and add nothing twice.
       let counts = part.report.totals.records > 0
       if let earlier = seenPaths[resolved] ?? (counts ? seen[part.digest] : nil) {
         Console.error("\(path):1:1: error: the same report as \(earlier): each part's report is merged once\n")
-        return ExitStatus.fileError
+        return ExitStatus.fileRefused.code
       }
       seenPaths[resolved] = path
       seen[part.digest] = path
@@ -78,10 +80,10 @@ enum ReportCommand {
     do {
       let merged = try RunReport.merged(parts)
       let written = ConvertCommand.write(merged, to: parsed.value("--output") ?? "-")
-      return Interrupts.finished(written ? ExitStatus.success : ExitStatus.fileError)
+      return Interrupts.finished(written ? ExitStatus.success.code : ExitStatus.fileRefused.code)
     } catch {
       Console.error("fxbatch: error: \(error)\n")
-      return ExitStatus.fileError
+      return ExitStatus.fileRefused.code
     }
   }
 }

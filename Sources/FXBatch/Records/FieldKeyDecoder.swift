@@ -176,14 +176,6 @@ struct FieldKeyDecoder: Sendable {
     return ExactDecimal(significand: Int128(negative ? -value : value), scale: scale)
   }
 
-  /// A spreadsheet number cell's amount: the shortest decimal of its double, read exactly
-  /// (``ExactDecimal/init(spreadsheetNumber:)``, the rule the general path reads it by); `nil` for a text the
-  /// amount rules refuse.
-  @inline(__always)
-  static func plainNumber(_ bytes: ByteView) -> ExactDecimal? {
-    ExactDecimal(spreadsheetNumber: bytes.buffer)
-  }
-
   /// What a plain amount (``plainAmount(_:mark:)`` with either mark) says about the column's decimal mark, as
   /// ``DecimalMarkInference/evidence(_:)`` decides it; `nil` when that general rule must look at the text (a
   /// mark followed by exactly three digits could be a group separator, and anything not plain).

@@ -6,8 +6,8 @@
 ///
 /// It decides nothing of its own: a cell's value is what the general path reads from the same cell
 /// (``WorkbookRecords/fields(of:mapping:dateField:)``, ``XLSXBook/fields(of:mapping:)``), decoded by the general
-/// rules; a cell those rules refuse, a missing cell, text to decode or an amount that is not a plain number gives
-/// `nil`, and the caller reads the row whole by the general rules (`XLSXFastPathTests` compares both paths).
+/// rules; a cell those rules refuse, a missing cell, text to decode or an amount cell that is not a number gives
+/// `nil`, and the caller reads the row whole by the general rules (`FastGeneralDifferentialTests` compares both paths).
 ///
 /// A class: the converter's closures call it for every row, and a struct of caches would be copied at each call.
 final class XLSXRowDecoder {
@@ -50,8 +50,9 @@ final class XLSXRowDecoder {
   }
 
   /// Reads a record row for the engine's per-record rule (pass 2): its key, text cells decoded through `keys`,
-  /// and its amounts as written (one, or each of `--amount-field A,B,C` in order) when every amount cell is a
-  /// plain number (``FieldKeyDecoder/plainNumber(_:)``).
+  /// and its amounts (one, or each of `--amount-field A,B,C` in order) when every amount cell is a number the
+  /// spreadsheet rule reads (``ExactDecimal/init(spreadsheetNumber:)``: the shortest decimal of its double, the
+  /// rule the general path reads it by).
   ///
   /// - Returns: the key; `nil` when the general rules must read the row.
   @inline(__always)
@@ -87,7 +88,7 @@ final class XLSXRowDecoder {
     _ column: Int, _ cells: [XLSXSheetScanner.Cell], _ bytes: ByteView, to amounts: inout FastRecordAmounts
   ) -> Bool {
     guard let cell = cell(column, in: cells), cell.kind == .number, cell.isPlain,
-      let amount = FieldKeyDecoder.plainNumber(bytes.slice(cell.value))
+      let amount = ExactDecimal(spreadsheetNumber: bytes.slice(cell.value).buffer)
     else { return false }
     return amounts.append(amount)
   }

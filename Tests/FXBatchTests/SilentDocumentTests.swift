@@ -212,8 +212,10 @@ struct SilentDocumentTests {
   // MARK: 6. A from-currency member beside a money object
 
   /// Shopify orders: a top-level `currency` that is the money object's currency is the record's from-currency,
-  /// not a to-currency `--to` would pass over; one that says another currency, and a `presentment_currency` of
-  /// another currency, still refuse the file (`--override-currency-fields` converts anyway). At 2024-03-15,
+  /// not a to-currency `--to` would pass over; one that says another currency is that record's `invalid_record`
+  /// (the from-currency found by its name must agree with the money object's), never a "to-currency field" whose
+  /// hint, `--to-field currency`, would convert into the from-currency; a `presentment_currency` of another
+  /// currency still refuses the file (`--override-currency-fields` converts anyway). At 2024-03-15,
   /// 12.50 USD → 11.48 EUR, 10.00 USD → 9.18 EUR.
   @Test func aCurrencyMemberThatIsTheMoneyObjectsIsNotAToCurrency() throws {
     func order(_ id: Int, _ amount: String, currency: String = "USD", presentment: String = "USD") -> String {
@@ -234,14 +236,47 @@ struct SilentDocumentTests {
         same.standardOutput.contains(#""fx_converted": "11.48""#) && same.standardOutput.contains(#""fx_converted": "9.18""#))
       try directory.write("orders.jsonl", order(1, "12.50") + "\n" + order(2, "10.00", currency: "GBP") + "\n")
       let other = try runner.run(arguments, in: directory.url)
-      #expect(other.status == 2)
+      #expect(other.status == 1, "\(other.standardError)")
+      #expect(!other.standardError.contains("to-currency field"))
+      #expect(other.standardOutput.contains(#""fx_converted": "11.48""#))
       #expect(
-        other.standardError.contains(#"the file has a to-currency field "currency" (its values are currency codes: "GBP")"#))
+        other.standardOutput.contains(
+          #"invalid_record: the currency member of the amount says \"USD\" and the record's from-currency field \"GBP\""#))
       try directory.write("orders.jsonl", order(1, "12.50") + "\n" + order(2, "10.00", presentment: "CAD") + "\n")
       let presentment = try runner.run(arguments, in: directory.url)
       #expect(presentment.status == 2)
       #expect(presentment.standardError.contains(#"the file has a to-currency field "presentment_currency""#))
       #expect(try runner.run(arguments + ["--override-currency-fields"], in: directory.url).status == 0)
+    }
+  }
+
+  /// XML alike: a `currency` child beside a money element (`<amount Ccy="CHF">`) that says another currency is
+  /// the record's `invalid_record`, not a to-currency field `--to` would pass over; on both paths, with one
+  /// amount and with several. At 2024-03-15, 12.50 USD → 11.48 EUR.
+  @Test func aCurrencyFieldBesideAMoneyElementIsNotAToCurrency() throws {
+    func payout(_ amount: String, _ money: String, currency: String) -> String {
+      "<payout><date>2024-03-15</date><amount Ccy=\"\(money)\">\(amount)</amount><fee Ccy=\"\(money)\">0</fee>"
+        + "<currency>\(currency)</currency></payout>\n"
+    }
+    let document =
+      "<payouts>\n" + payout("12.50", "USD", currency: "USD") + payout("10.00", "CHF", currency: "SEK") + "</payouts>\n"
+    for general in [false, true] {
+      for amounts in [[], ["--amount-field", "amount,fee"]] {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        var runner = cli
+        if general { runner.environment["FXBATCH_GENERAL_PATH"] = "1" }
+        try directory.write("payouts.xml", document)
+        let run = try runner.run(["convert", "--to", "EUR", "-o", "-"] + amounts + ["payouts.xml"], in: directory.url)
+        #expect(run.status == 1, "\(run.standardError)")
+        #expect(!run.standardError.contains("to-currency field"))
+        #expect(run.standardOutput.contains(amounts.isEmpty ? #"converted="11.48""# : #"converted-amount="11.48""#))
+        #expect(
+          run.standardOutput.contains(
+            "invalid_record: the currency attribute of the amount says &quot;CHF&quot; and the record's from-currency "
+              + "field &quot;SEK&quot;"),
+          "\(run.standardOutput)")
+      }
     }
   }
 

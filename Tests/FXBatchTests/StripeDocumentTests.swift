@@ -199,11 +199,11 @@ struct StripeDocumentTests {
       ? try run("balance.jsonl", try Self.lines(secondObject: "charge"))
       : try run("balance.json", Self.list(secondObject: "charge"))
     #expect(result.status == 1, "\(result.standardError)")
-    let document = lines ? "Stripe balance_transaction objects" : "Stripe list of balance_transaction"
+    let document = lines ? "Stripe balance_transaction objects say" : "Stripe list of balance_transaction says"
     #expect(
       Self.annotations(records) == [
         "10.00/0.54/9.46 2024-02-01 ok ",
-        "//  error invalid_record: the record is a \"charge\", not a \"balance_transaction\" as the \(document) says; "
+        "//  error invalid_record: the record is a \"charge\", not a \"balance_transaction\" as the \(document); "
           + "fxbatch reads a record by its own type's members only",
         "10.00/0.53/9.47 2024-02-01 ok ",
       ])

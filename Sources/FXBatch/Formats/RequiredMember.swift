@@ -27,9 +27,11 @@ public struct RequiredMember: Sendable, Equatable {
     case 1: what = found[0].map { "is a \(RowError.quoted($0))" } ?? "has an \(RowError.quoted(name)) that is not a string"
     default: what = "has the member \(RowError.quoted(name)) \(found.count) times"
     }
+    // "the Stripe list of balance_transaction says", "the Stripe charge objects say"
+    let verb = document.hasSuffix(" objects") ? "say" : "says"
     return RowError(
       .invalidRecord,
-      "the record \(what), not a \(RowError.quoted(value)) as the \(document) says; fxbatch reads a record by its "
+      "the record \(what), not a \(RowError.quoted(value)) as the \(document) \(verb); fxbatch reads a record by its "
         + "own type's members only")
   }
 }

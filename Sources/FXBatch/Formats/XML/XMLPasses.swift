@@ -198,6 +198,11 @@ extension XMLFormat {
         // is not another currency the run would pass over.
         var from: String? = nil
         if case .text(let text) = locator.fields(of: record).fields.from { from = text.trimmingWhitespace.uppercased() }
+        // The from-currency field found by its name beside a money element is read too: the record is
+        // `invalid_record` when it disagrees with the amount's currency attribute, never a to-currency passed over.
+        let flatFrom = locator.layout(
+          attributeNames: record.attributes.map(\.name), childNames: record.children.map(\.name)
+        ).located[.from]
         func value(_ text: String) -> String? {
           from != nil && text.trimmingWhitespace.uppercased() == from ? nil : text
         }
@@ -206,8 +211,8 @@ extension XMLFormat {
           !otherCurrencyFields.isEmpty && otherCurrencyFields.contains(String(name.split(separator: ":").last ?? ""))
         }
         samples.add(
-          record.attributes.lazy.map { ("@" + $0.name, value($0.value)) }
-            + record.children.lazy.map { ($0.name, other($0.name) ? nil : value($0.text)) })
+          record.attributes.lazy.map { ("@" + $0.name, "@" + $0.name == flatFrom ? nil : value($0.value)) }
+            + record.children.lazy.map { ($0.name, other($0.name) || $0.name == flatFrom ? nil : value($0.text)) })
       }
       return samples
     }

@@ -155,9 +155,13 @@ enum JSONRecords {
           // "currency_code") is not another currency the run would pass over, as in XML.
           var from: String? = nil
           if case .text(let text) = locator.fields(of: members).fields.from { from = text.trimmingWhitespace.uppercased() }
+          // The from-currency member found by its name beside a money object is read too: the record is
+          // `invalid_record` when it disagrees with the money object's currency, never a to-currency passed over.
+          let flatFrom = locator.layout(of: members.map(\.key)).index[.from].map { members[$0].key }
           samples.add(
             members.lazy.map { member in
               let text = member.value.stringValue
+              if member.key == flatFrom { return (member.key, nil) }
               return (member.key, from != nil && text?.trimmingWhitespace.uppercased() == from ? nil : text)
             })
         }

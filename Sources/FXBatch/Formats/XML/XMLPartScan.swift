@@ -1,6 +1,7 @@
 /// What pass 1 found in one part of an XML document read by ``XMLSimpleScanner``.
-struct XMLPartScan: Sendable {
-  var inference = DecimalMarkInference()
+struct XMLPartScan: PartFindings {
+  /// The engine's part: the decimal-mark evidence, and under a table provider the span of days to ask it.
+  var state: PassOneState
   /// Role → field name, the first record that has the role deciding (``XMLFieldLocator/fields(of:)``).
   var located: [FieldMapping.Role: String] = [:]
   var records = 0
@@ -12,14 +13,11 @@ struct XMLPartScan: Sendable {
   var document: XMLScannedDocument? = nil
   /// The file offset of the part's first record.
   var firstRecord: Int? = nil
-  /// Under a table provider: the span of days to ask it (``KeySpan``).
-  var span: KeySpan? = nil
 
   /// Adds a later part's findings (earlier roles win).
   mutating func add(_ later: XMLPartScan) {
-    inference.add(later.inference)
     located.merge(later.located) { earlier, _ in earlier }
     records += later.records
-    if let other = later.span { span?.add(other) }
+    state.add(later.state)
   }
 }

@@ -39,12 +39,8 @@ struct FileScan {
   /// removed at the end of the run.
   var readPathIsTemporary = false
 
-  struct PartStart {
-    /// The file offset of the part's first record.
-    let offset: Int
-    /// Its 1-based line.
-    let line: Int
-  }
+  /// Where a part starts (the engine's, ``RecordScan/PartStart``).
+  typealias PartStart = RecordScan.PartStart
 }
 
 extension FileScan {

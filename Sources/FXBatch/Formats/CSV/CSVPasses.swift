@@ -89,7 +89,7 @@ extension CSVFormat {
     context: FormatContext
   ) throws(FileError) -> (FileScan, RateKeyIndex) {
     let options = context.options
-    var (reader, leadingBlankLines, header) = try openFile(
+    let (reader, leadingBlankLines, header) = try openFile(
       readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits, header: options.header)
     let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingWhitespace }
     if AnnotationColumn.endAnnotated(headerFields) {
@@ -110,9 +110,6 @@ extension CSVFormat {
       mapping: mapping, headerFieldCount: header.fieldCount, fixedFrom: options.fixedFrom, fixedTo: options.fixedTo,
       dateFormat: options.dateFormat, defaultDay: context.defaultDay, currencies: options.currencies,
       amountUnit: options.amountUnit, minorUnitOverrides: options.minorUnits)
-    var decoder = FieldKeyDecoder(normalizer: normalizer)
-    var keys = RateKeyIndex()
-    var inference = DecimalMarkInference()
     let inferMark = options.decimalMark == nil
     let useFastPath = options.fastPath
     // Under a local table, records are converted as they come in pass 2: no keys to collect, and a big file is
@@ -121,35 +118,16 @@ extension CSVFormat {
     // source that answers keys, for every key.
     let passOneKeys = context.passOneKeys
     let collectKeys = !context.hasConvertingTable && passOneKeys == nil
-    var span = passOneKeys
     let splitTargets =
       !context.passTwoConvertsFromTable
       ? []
       : PartsRunner.partTargets(
         fileSize: PartsRunner.fileSize(readPath), parts: options.parallelParts,
         minimumSize: options.parallelMinimumSize)
-    var partStarts: [FileScan.PartStart] = []
-    var size = 0
     /// What one record says about the decimal mark (safe on any thread: it touches nothing but `inference`).
     let addEvidence: @Sendable (CSVRecordView, inout DecimalMarkInference) -> Void = { view, inference in
       guard inferMark else { return }
       Self.addEvidence(of: view, normalizer: normalizer, fastPath: useFastPath, to: &inference)
-    }
-    /// What pass 1 learns from one record.
-    func scanRecord(_ view: CSVRecordView, inference: inout DecimalMarkInference) {
-      addEvidence(view, &inference)
-      if span != nil, !view.isBlank {
-        Self.addKey(of: view, decoder: &decoder, normalizer: normalizer, to: &span)
-        return
-      }
-      guard collectKeys, !view.isBlank else { return }
-      if useFastPath, let found = decoder.key(of: view),
-        let packed = RateKeyIndex.pack(base: found.base, quote: found.quote, day: found.day)
-      {
-        keys.insert(packed)
-      } else if case .success(let found) = normalizer.rateKey(of: view.record), let packed = RateKeyIndex.pack(found.key) {
-        keys.insert(packed)
-      }
     }
     let fields = Dictionary(
       uniqueKeysWithValues: [("amount", mapping.amount), ("from", mapping.from), ("to", mapping.to), ("date", mapping.date)]
@@ -162,9 +140,9 @@ extension CSVFormat {
         displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .csv,
         decimalMark: options.decimalMark, decimalMarkInferred: false, decimalMarkBasis: nil, normalizer: normalizer,
         fields: fields, details: details)
-      return (scan, keys)
+      return (scan, RateKeyIndex())
     }
-    if allowProvisional, context.allowsProvisionalScan, useFastPath, !collectKeys, span == nil, !splitTargets.isEmpty,
+    if allowProvisional, context.allowsProvisionalScan, useFastPath, !collectKeys, passOneKeys == nil, !splitTargets.isEmpty,
       outputPath != nil,
       let (sample, starts, size) = try? Self.provisionalStarts(
         reader: reader, readPath: readPath, targets: splitTargets, scan: addEvidence)
@@ -178,85 +156,52 @@ extension CSVFormat {
         scan.partStarts = starts.map { FileScan.PartStart(offset: $0, line: 0) }
         scan.size = size
         scan.csv.isProvisional = true
-        return (scan, keys)
+        return (scan, RateKeyIndex())
       }
     }
     let readMeter = ProgressMeter(
       file: displayPath, pass: 1, bytesTotal: PartsRunner.fileSize(readPath), handler: options.progress)
+    let found: RecordScan.Scanned<CSVPassOne>
     do {
-      if !splitTargets.isEmpty, !collectKeys,
-        let parallel = try Self.scanCSVInParts(
-          reader: reader, readPath: readPath, targets: splitTargets, meter: readMeter,
-          makeState: { _ in
-            CSVPassOneState(decoder: FieldKeyDecoder(normalizer: normalizer), span: passOneKeys)
-          },
-          scan: { view, state in
-            addEvidence(view, &state.inference)
-            if state.span != nil, !view.isBlank {
-              Self.addKey(of: view, decoder: &state.decoder, normalizer: normalizer, to: &state.span)
-            }
-          })
-      {
-        (inference, partStarts, size) = (parallel.0.inference, parallel.1, parallel.2)
-        span = parallel.0.span
-      } else {
-        if !splitTargets.isEmpty, !collectKeys {  // the parts met a quoted field: read the file again, in one pass
-          reader = try openFile(
-            readPath, displayPath: displayPath, delimiter: reader.delimiter, limits: options.limits, header: options.header
-          ).reader
-          inference = DecimalMarkInference()
-          span = passOneKeys
-        }
-        var ticker = ProgressMeter.Ticker(readMeter, from: reader.nextRecordOffset)
-        while let _ = try reader.withNextRecord({ scanRecord($0, inference: &inference) }) {
-          if partStarts.count < splitTargets.count, reader.nextRecordOffset >= splitTargets[partStarts.count] {
-            partStarts.append(FileScan.PartStart(offset: reader.nextRecordOffset, line: reader.nextLine))
-          }
-          ticker.tick(at: reader.nextRecordOffset)
-        }
-        size = reader.nextRecordOffset
-      }
+      // In parts unless every key is collected (a big file under a source that answers keys is read in one pass).
+      found = try RecordScan.scanLines(
+        CSVScanSource(reader: reader), readPath: readPath, targets: splitTargets, inParts: !collectKeys,
+        meter: readMeter,
+        findings: { _ in
+          CSVPassOne(
+            normalizer: normalizer, inferMark: inferMark, fastPath: useFastPath,
+            state: PassOneState(
+              normalizer: normalizer, span: passOneKeys, collectsKeys: collectKeys, decodesKeys: useFastPath))
+        },
+        open: { range in
+          CSVScanSource(
+            reader: try CSVReader(
+              path: readPath, delimiter: reader.delimiter, range: range, line: 1, limits: reader.limits))
+        },
+        reopen: {
+          CSVScanSource(
+            reader: try openFile(
+              readPath, displayPath: displayPath, delimiter: reader.delimiter, limits: options.limits,
+              header: options.header
+            ).reader)
+        })
     } catch let error as CSVError {
       throw FileError(
         path: displayPath, line: error.line, column: error.column, message: error.description, hint: error.hint)
+    } catch let error as FileError {
+      throw error
     } catch {
       throw FileError(path: displayPath, message: "\(error)")
     }
     let (decimalMark, basis) =
-      options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: reader.delimiter)
+      options.decimalMark.map { ($0, nil) } ?? found.findings.state.inference.decide(delimiter: reader.delimiter)
     var scan = FileScan(
       displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .csv,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
       normalizer: normalizer, fields: fields, details: CSVScanDetails(delimiter: reader.delimiter))
-    // The last record boundary may be the end of the file: no part starts there.
-    scan.partStarts = partStarts.filter { $0.offset < size }
-    scan.size = size
-    return (scan, span?.keys ?? keys)
-  }
-
-  /// What pass 1 reads of a CSV file, per part.
-  struct CSVPassOneState {
-    var decoder: FieldKeyDecoder
-    var inference = DecimalMarkInference()
-    /// Under a table provider: the span of days to ask it.
-    var span: KeySpan?
-
-    mutating func add(_ later: CSVPassOneState) {
-      inference.add(later.inference)
-      if let other = later.span { span?.add(other) }
-    }
-  }
-
-  /// Adds a record's key to a span (``FieldKeyDecoder``, else the general rules).
-  @inline(__always)
-  static func addKey(
-    of view: CSVRecordView, decoder: inout FieldKeyDecoder, normalizer: RecordNormalizer, to span: inout KeySpan?
-  ) {
-    if let found = decoder.key(of: view) {
-      span?.add(base: found.base, quote: found.quote, day: found.day)
-    } else if case .success(let found) = normalizer.rateKey(of: view.record) {
-      span?.add(found.key)
-    }
+    scan.partStarts = found.partStarts
+    scan.size = found.size
+    return (scan, found.findings.state.span?.keys ?? found.findings.state.keys ?? RateKeyIndex())
   }
 
   /// Pass 2 over a CSV file.
@@ -367,58 +312,6 @@ extension CSVFormat {
     } catch {
       throw FileError(path: scan.displayPath, message: "\(error)")
     }
-  }
-
-  /// Pass 1 in parts on all cores, for a file without quoted fields, where a record starts after every line
-  /// feed: each part is read from the first record after its target offset, and the parts' decimal-mark
-  /// counts add up.
-  ///
-  /// - Parameters:
-  ///   - reader: the reader after the header; it reads the first part.
-  ///   - scan: pass 1's work on one record.
-  /// - Returns: the decimal-mark counts, the part starts (with their lines) and the file's size; `nil` when a
-  ///   part met a quoted field (it may hold line feeds, so the caller reads the file in one pass instead).
-  private static func scanCSVInParts(
-    reader: CSVReader, readPath: String, targets: [Int], meter: ProgressMeter?,
-    makeState: @escaping @Sendable (Int) -> CSVPassOneState,
-    scan: @escaping @Sendable (CSVRecordView, inout CSVPassOneState) -> Void
-  ) throws -> (CSVPassOneState, [FileScan.PartStart], Int)? {
-    let size = PartsRunner.fileSize(readPath)
-    guard
-      let starts = PartsRunner.lineStarts(readPath, targets: targets, after: reader.nextRecordOffset, size: size)
-    else { return nil }
-    reader.stop(at: starts[0])
-    let parts = starts.count + 1
-    let offsets = starts
-    let found = PartsRunner.scan(parts: parts) { part throws -> (CSVPassOneState, lines: Int, quoted: Bool) in
-      let partReader =
-        part == 0
-        ? reader
-        : try CSVReader(
-          path: readPath, delimiter: reader.delimiter, range: offsets[part - 1]..<(part < offsets.count ? offsets[part] : size),
-          line: 1, limits: reader.limits)
-      var state = makeState(part)
-      var ticker = ProgressMeter.Ticker(meter, from: partReader.nextRecordOffset)
-      while let _ = try partReader.withNextRecord({ scan($0, &state) }) {
-        if partReader.sawQuotedField { break }
-        ticker.tick(at: partReader.nextRecordOffset)
-      }
-      return (state, partReader.nextLine, partReader.sawQuotedField)
-    }
-    var state: CSVPassOneState? = nil
-    var partStarts: [FileScan.PartStart] = []
-    var line = 0
-    for part in 0..<parts {
-      // A part that failed (a quoted field cut at its start leaves the part before it inside quotes) or met a
-      // quoted field: the file is read again in one pass, which reports any real error at its own line.
-      guard let result = try? found[part].get(), !result.quoted else { return nil }
-      if state == nil { state = result.0 } else { state?.add(result.0) }
-      // Part 0 continues the header's line numbers; the others count from 1.
-      line = part == 0 ? result.lines : line + result.lines - 1
-      if part < starts.count { partStarts.append(FileScan.PartStart(offset: starts[part], line: line)) }
-    }
-    guard let state else { return nil }
-    return (state, partStarts, size)
   }
 
   /// The first records of a big file are read for a provisional scan (``FileScan/isProvisional``).

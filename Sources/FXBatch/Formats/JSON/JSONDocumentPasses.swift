@@ -50,7 +50,7 @@ extension JSONFormat {
       let walker = try JSONDocumentWalker(path: readPath, recordsPath: options.recordsPath, limits: options.limits)
       try walker.walk(copy: { _ in }, record: { _ in true }) { start in
         if !targets.isEmpty,
-          let parallel = try Self.scanJSONArrayInParts(
+          let parallel = Self.scanJSONArrayInParts(
             readPath: readPath, start: start, targets: targets, meter: meter, limits: options.limits,
             makeState: makeState)
         {
@@ -91,20 +91,20 @@ extension JSONFormat {
   /// Pass 1 over the records array in parts on all cores. Each part after the first starts at a guess: the
   /// first `{` after its target whose previous non-blank byte is `,`. A guess holds when the part before it,
   /// read from a record start, ends exactly there between two records; the parts' findings then add up in
-  /// order, and their lines and columns (counted from the guess) are made the file's.
+  /// order (``RecordScan/addUp(_:accept:)``), and their lines and columns (counted from the guess) are made the
+  /// file's.
   ///
   /// - Returns: the findings and the array's extent (the guesses become pass 2's part starts); `nil` when a
-  ///   guess cannot be made or does not hold, a part meets bytes it does not follow, or the first part holds no
-  ///   record object: the caller reads the array in one pass.
-  /// - Throws: what the first part throws (an annotated document), or a read error.
+  ///   guess cannot be made or does not hold, a part fails (bytes it does not follow, an annotated document, a
+  ///   read error) or the first part holds no record object: the caller reads the array in one pass, which
+  ///   reports any real error at its own place.
   private static func scanJSONArrayInParts(
     readPath: String, start: JSONArrayExtent.Position, targets: [Int], meter: ProgressMeter?, limits: RecordLimits,
     makeState: @escaping @Sendable (Int) -> JSONRecordPassOne
-  ) throws -> (JSONRecordPassOne, JSONArrayExtent)? {
+  ) -> (JSONRecordPassOne, JSONArrayExtent)? {
     let guesses = recordStartGuesses(readPath, targets: targets, after: start.offset)
     guard !guesses.isEmpty else { return nil }
-    let parts = guesses.count + 1
-    let found = PartsRunner.scan(parts: parts) { part throws -> (JSONRecordPassOne, end: JSONArrayExtent.Position) in
+    let found = PartsRunner.scan(parts: guesses.count + 1) { part throws -> JSONArrayPartScan in
       let limit = part < guesses.count ? guesses[part] : nil
       let reader =
         part == 0
@@ -118,28 +118,31 @@ extension JSONFormat {
         guard let element = piece.element else { return }
         try state.scan(record: element, line: piece.position.line, column: piece.position.column)
       }) { ticker.tick(at: reader.position.offset) }
-      return (state, reader.position)
+      return JSONArrayPartScan(found: state, end: reader.position)
     }
-    var state: JSONRecordPassOne
-    var end: JSONArrayExtent.Position
-    do {
-      (state, end) = try found[0].get()
-    } catch is JSONArrayReader.Unfollowable {
-      return nil
-    }
-    guard state.firstObject != nil else { return nil }
-    var partStarts: [JSONArrayExtent.Position] = []
-    for part in 1..<parts {
+    let total = RecordScan.addUp(found) { part, later in
       // The part before ends at this part's guess only when the guess is a record start.
-      guard end.offset == guesses[part - 1], let (later, relative) = try? found[part].get() else { return nil }
-      partStarts.append(end)
-      state.add(later)
-      // The part counted lines from 1 and columns from 1 at its guess.
-      end = JSONArrayExtent.Position(
-        offset: relative.offset, line: end.line + relative.line - 1,
-        column: relative.line == 1 ? end.column + relative.column - 1 : relative.column)
+      part == 0 ? later.found.firstObject != nil : (try? found[part - 1].get())?.end.offset == guesses[part - 1]
     }
-    return (state, JSONArrayExtent(start: start, end: end, partStarts: partStarts))
+    guard let total else { return nil }
+    return (total.found, JSONArrayExtent(start: start, end: total.end, partStarts: total.partStarts))
+  }
+
+  /// What pass 1 found in a part of a records array: its records, where it ended, and where the parts after the
+  /// first start (the ends of the parts before).
+  private struct JSONArrayPartScan: PartFindings {
+    var found: JSONRecordPassOne
+    var end: JSONArrayExtent.Position
+    var partStarts: [JSONArrayExtent.Position] = []
+
+    mutating func add(_ later: JSONArrayPartScan) {
+      partStarts.append(end)
+      found.add(later.found)
+      // The later part counted lines from 1 and columns from 1 at its start, where this one ended.
+      end = JSONArrayExtent.Position(
+        offset: later.end.offset, line: end.line + later.end.line - 1,
+        column: later.end.line == 1 ? end.column + later.end.column - 1 : later.end.column)
+    }
   }
 
   /// Guesses of record starts: per target, the first `{` at or after it whose previous non-blank byte (after

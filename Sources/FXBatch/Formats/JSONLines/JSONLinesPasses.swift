@@ -31,39 +31,26 @@ extension JSONLinesFormat {
     let checkMark = options.decimalMark == nil
     let targets = PartsRunner.partTargets(
       fileSize: PartsRunner.fileSize(readPath), parts: options.parallelParts, minimumSize: options.parallelMinimumSize)
-    var found = JSONRecordPassOne(
-      displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark, looksForFirstObject: true,
-      span: passOneKeys)
-    var partStarts: [FileScan.PartStart] = []
-    var size = 0
     let meter = ProgressMeter(
       file: displayPath, pass: 1, bytesTotal: PartsRunner.fileSize(readPath), handler: options.progress)
-    let makeState: @Sendable (Int) -> JSONRecordPassOne = { part in
-      JSONRecordPassOne(
-        displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark, looksForFirstObject: part == 0,
-        span: passOneKeys)
-    }
+    let scanned: RecordScan.Scanned<JSONLinesPassOne>
     do {
-      var reader = try JSONLinesByteReader(path: readPath, limits: options.limits)
-      if !targets.isEmpty,
-        let parallel = try Self.scanJSONLinesInParts(
-          reader: reader, readPath: readPath, targets: targets, meter: meter, makeState: makeState)
-      {
-        (found, partStarts, size) = parallel
-      } else {
-        if !targets.isEmpty {  // the first part had no record object
-          reader = try JSONLinesByteReader(path: readPath, limits: options.limits)
-          found = makeState(0)
-        }
-        var ticker = ProgressMeter.Ticker(meter, from: reader.nextOffset)
-        while let _ = try reader.withNextLine({ line throws in try found.scan(line) }) {
-          if partStarts.count < targets.count, reader.nextOffset >= targets[partStarts.count] {
-            partStarts.append(FileScan.PartStart(offset: reader.nextOffset, line: reader.nextLine))
-          }
-          ticker.tick(at: reader.nextOffset)
-        }
-        size = reader.nextOffset
-      }
+      let limits = options.limits
+      scanned = try RecordScan.scanLines(
+        JSONLinesScanSource(reader: try JSONLinesByteReader(path: readPath, limits: limits)), readPath: readPath,
+        targets: targets, inParts: true, meter: meter,
+        findings: { part in
+          JSONLinesPassOne(
+            found: JSONRecordPassOne(
+              displayPath: displayPath, normalizer: normalizer, locator: locator, checkMark: checkMark,
+              looksForFirstObject: part == 0, span: passOneKeys))
+        },
+        open: { range in
+          JSONLinesScanSource(reader: try JSONLinesByteReader(path: readPath, range: range, line: 1, limits: limits))
+        },
+        reopen: { JSONLinesScanSource(reader: try JSONLinesByteReader(path: readPath, limits: limits)) },
+        // The first record object (the annotated-file and missing-field checks) is looked for in part 0 only.
+        accept: { $0.found.firstObject != nil })
     } catch let error as FileError {
       throw error
     } catch let error as JSONParseError {
@@ -71,59 +58,13 @@ extension JSONLinesFormat {
     } catch {
       throw FileError(path: displayPath, message: "\(error)")
     }
+    let found = scanned.findings.found
     var scan = try JSONRecords.scan(
       self, found: found, displayPath: displayPath, readPath: readPath, outputPath: outputPath,
       normalizer: normalizer, options: options)
-    scan.partStarts = partStarts.filter { $0.offset < size }
-    scan.size = size
+    scan.partStarts = scanned.partStarts
+    scan.size = scanned.size
     return (scan, found.span?.keys.allKeys.sorted { $0.day < $1.day } ?? [])
-  }
-
-  /// Pass 1 in parts on all cores: each part starts after the first line feed at or after its target, and the
-  /// parts' findings add up in order.
-  ///
-  /// - Parameters:
-  ///   - reader: the reader of the whole file; it reads the first part.
-  ///   - makeState: the empty findings of part `i`.
-  /// - Returns: the findings, the part starts (with their lines) and the file's size; `nil` when the parts
-  ///   cannot be placed or the first part holds no record object (the caller reads the file in one pass).
-  /// - Throws: what the first part throws (an annotated file), or a read error.
-  private static func scanJSONLinesInParts(
-    reader: JSONLinesByteReader, readPath: String, targets: [Int], meter: ProgressMeter?,
-    makeState: @escaping @Sendable (Int) -> JSONRecordPassOne
-  ) throws -> (JSONRecordPassOne, [FileScan.PartStart], Int)? {
-    let size = PartsRunner.fileSize(readPath)
-    guard let starts = PartsRunner.lineStarts(readPath, targets: targets, after: reader.nextOffset, size: size) else {
-      return nil
-    }
-    reader.stop(at: starts[0])
-    let parts = starts.count + 1
-    let offsets = starts
-    let found = PartsRunner.scan(parts: parts) { part throws -> (JSONRecordPassOne, lines: Int) in
-      let partReader =
-        part == 0
-        ? reader
-        : try JSONLinesByteReader(
-          path: readPath, range: offsets[part - 1]..<(part < offsets.count ? offsets[part] : size), line: 1,
-          limits: reader.limits)
-      var state = makeState(part)
-      var ticker = ProgressMeter.Ticker(meter, from: partReader.nextOffset)
-      while let _ = try partReader.withNextLine({ line throws in try state.scan(line) }) {
-        ticker.tick(at: partReader.nextOffset)
-      }
-      return (state, partReader.nextLine)
-    }
-    var (state, line) = try found[0].get()
-    guard state.firstObject != nil else { return nil }
-    var partStarts = [FileScan.PartStart(offset: starts[0], line: line)]
-    for part in 1..<parts {
-      let (later, lines) = try found[part].get()
-      state.add(later)
-      // Parts after the first count their lines from 1.
-      line += lines - 1
-      if part < starts.count { partStarts.append(FileScan.PartStart(offset: starts[part], line: line)) }
-    }
-    return (state, partStarts, size)
   }
 
   /// Pass 2 over a JSON Lines file with a fast pass (``JSONRecords/fastPass(_:context:quotes:)``): writes the annotated copy.

@@ -28,7 +28,6 @@ extension XMLFormat {
     // Several amounts (`--amount-field A,B,C`): a NAME that cannot name an attribute is the general pass's error.
     guard (try? checkAmountNames(options.fieldNames, displayPath: displayPath)) != nil else { return nil }
     let normalizer = context.recordNormalizer
-    let spanReader = passOneKeys.map { SpanReader(span: $0, normalizer: normalizer) }
     let size = PartsRunner.fileSize(readPath)
     guard size > 0, let head = Self.xmlHead(path: readPath, recordName: options.recordElement.map { Array($0.utf8) } ?? [])
     else { return nil }
@@ -43,13 +42,13 @@ extension XMLFormat {
     if !starts.isEmpty {
       found = Self.scanXMLInParts(
         path: readPath, starts: starts, document: head.document, locator: locator, inferMark: inferMark,
-        spanReader: spanReader, maximumItemBytes: options.limits.maxRecordBytes)
+        normalizer: normalizer, span: passOneKeys, maximumItemBytes: options.limits.maxRecordBytes)
     }
     if found == nil {
       starts = []
       found = try? Self.scanXMLPart(
         path: readPath, range: 0..<Int.max, phase: .prolog, document: head.document, locator: locator, inferMark: inferMark,
-        spanReader: spanReader, maximumItemBytes: options.limits.maxRecordBytes)
+        normalizer: normalizer, span: passOneKeys, maximumItemBytes: options.limits.maxRecordBytes)
     }
     guard let found, let document = found.document, found.records > 0, !found.firstRecordIsAnnotated,
       found.readAmounts(count: locator.amountLocators.count),
@@ -62,7 +61,7 @@ extension XMLFormat {
         readPath: readPath, recordElement: String(decoding: document.recordName, as: UTF8.self), line: 1) == nil
     else { return nil }
     let (decimalMark, basis) =
-      options.decimalMark.map { ($0, nil) } ?? found.inference.decide(delimiter: UInt8(ascii: ","))
+      options.decimalMark.map { ($0, nil) } ?? found.state.inference.decide(delimiter: UInt8(ascii: ","))
     var scan = FileScan(
       displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .xml,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
@@ -70,33 +69,7 @@ extension XMLFormat {
       details: XMLScanDetails(recordElement: String(decoding: document.recordName, as: UTF8.self), document: document))
     scan.partStarts = starts.map { FileScan.PartStart(offset: $0, line: 0) }
     scan.size = size
-    return (scan, found.span?.keys.allKeys ?? [])
-  }
-
-  /// What pass 1 needs to gather the records' keys (``KeySpan``): under a table provider their span of days,
-  /// under a source that answers keys every key.
-  struct SpanReader: Sendable {
-    let span: KeySpan
-    /// Decodes most records' keys from bytes; one per part (``FieldKeyDecoder/makeUnique()``).
-    var decoder: FieldKeyDecoder
-
-    init(span: KeySpan, normalizer: RecordNormalizer) {
-      self.span = span
-      decoder = FieldKeyDecoder(normalizer: normalizer)
-    }
-
-    /// Adds a record's key: decoded from bytes (a key inside a span found so far costs a comparison), else read
-    /// by the general rules.
-    mutating func add(
-      _ record: XMLScannedRecord, shape: Int, shapes: XMLRecordShapes, bytes: ByteView, to span: inout KeySpan
-    ) {
-      if let key = decoder.key(shapes.roleFields(of: record, shape: shape, in: bytes), in: bytes) {
-        span.add(base: key.base, quote: key.quote, day: key.day)
-        return
-      }
-      let fields = shapes.fields(of: record, shape: shape, in: bytes)
-      if case .success(let found) = decoder.normalizer.rateKey(of: fields) { span.add(found.key) }
-    }
+    return (scan, found.state.span?.keys.allKeys ?? [])
   }
 
   /// The document's names and its first record's offset, from its first bytes; `nil` outside the subset.
@@ -149,17 +122,15 @@ extension XMLFormat {
   ///   end (a part boundary that is not a record boundary).
   private static func scanXMLPart(
     path: String, range: Range<Int>, phase: XMLSimpleScanner.Phase, document: XMLScannedDocument, locator: XMLFieldLocator,
-    inferMark: Bool, spanReader: SpanReader?, maximumItemBytes: Int
+    inferMark: Bool, normalizer: RecordNormalizer, span: KeySpan?, maximumItemBytes: Int
   ) throws(XMLSimpleScanner.Declined) -> XMLPartScan {
     var scanner = try XMLSimpleScanner(
       path: path, range: range, phase: phase, rootName: phase == .prolog ? [] : document.rootName,
       recordName: document.recordName, namespaces: phase == .prolog ? [] : document.namespaces,
       maximumItemBytes: maximumItemBytes)
     var shapes = XMLRecordShapes(locator: locator, namespaces: document.namespaces)
-    var result = XMLPartScan()
-    result.span = spanReader?.span
-    var spanReader = spanReader
-    spanReader?.decoder.makeUnique()
+    // Its own key decoder (a fresh cache): the parts run on several threads.
+    var result = XMLPartScan(state: PassOneState(normalizer: normalizer, span: span))
     var lastShape = -1
     while let item = try scanner.next() {
       guard case .record = item else { continue }
@@ -187,16 +158,21 @@ extension XMLFormat {
         result.located.merge(shapes.layouts[shape].located) { earlier, _ in earlier }
         lastShape = shape
       }
-      // In place: a copy of the span would copy every key collected so far.
-      if spanReader != nil, result.span != nil {
-        spanReader!.add(scanner.record, shape: shape, shapes: shapes, bytes: bytes, to: &result.span!)
+      if result.state.readsKeys {
+        // Decoded from bytes (a key inside a span found so far costs a comparison), else by the general rules.
+        let record = scanner.record
+        result.state.addKey(decoded: { $0.key(fields, in: bytes) }) { normalizer in
+          guard case .success(let found) = normalizer.rateKey(of: shapes.fields(of: record, shape: shape, in: bytes))
+          else { return nil }
+          return found.key
+        }
       }
       if inferMark, let field = fields.amount {
         let raw = XMLFastRecordReader.trimmed(field, bytes)
         if raw.firstIndex(of: UInt8(ascii: "<")) == nil, let evidence = FieldKeyDecoder.evidence(raw) {
-          result.inference.add(evidence)
+          result.state.inference.add(evidence)
         } else {
-          result.inference.add(XMLSimpleScanner.decodedText(field, in: bytes).trimmingWhitespace)
+          result.state.inference.add(XMLSimpleScanner.decodedText(field, in: bytes).trimmingWhitespace)
         }
       }
       if shapes.amountCount > 0 {
@@ -210,24 +186,19 @@ extension XMLFormat {
     return result
   }
 
-  /// Pass 1 in parts on all cores; `nil` when a part declines (the caller then reads the document in one part).
+  /// Pass 1 in parts on all cores; `nil` when a part declines or does not start where the part before it ended
+  /// (``RecordScan/addUp(_:accept:)``: the caller then reads the document in one part).
   private static func scanXMLInParts(
     path: String, starts: [Int], document: XMLScannedDocument, locator: XMLFieldLocator, inferMark: Bool,
-    spanReader: SpanReader?, maximumItemBytes: Int
+    normalizer: RecordNormalizer, span: KeySpan?, maximumItemBytes: Int
   ) -> XMLPartScan? {
-    let parts = starts.count + 1
-    let found = PartsRunner.scan(parts: parts) { part in
+    let found = PartsRunner.scan(parts: starts.count + 1) { part in
       let range = (part == 0 ? 0 : starts[part - 1])..<(part < starts.count ? starts[part] : Int.max)
       return try scanXMLPart(
         path: path, range: range, phase: part == 0 ? .prolog : .content, document: document, locator: locator,
-        inferMark: inferMark, spanReader: spanReader, maximumItemBytes: maximumItemBytes)
-    }.map { try? $0.get() }
-    guard var total = found[0] else { return nil }
-    for part in 1..<parts {
-      guard let later = found[part], later.firstRecord == starts[part - 1] else { return nil }
-      total.add(later)
+        inferMark: inferMark, normalizer: normalizer, span: span, maximumItemBytes: maximumItemBytes)
     }
-    return total
+    return RecordScan.addUp(found) { part, later in part == 0 || later.firstRecord == starts[part - 1] }
   }
 
   /// Pass 2 through ``XMLSimpleScanner`` (see ``scanXMLFileFast(displayPath:readPath:outputPath:context:)``): the

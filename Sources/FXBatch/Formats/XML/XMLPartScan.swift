@@ -1,6 +1,7 @@
 /// What pass 1 found in one part of an XML document read by ``XMLSimpleScanner``.
-struct XMLPartScan: Sendable {
-  var inference = DecimalMarkInference()
+struct XMLPartScan: PartFindings {
+  /// The engine's part: the decimal-mark evidence, and under a table provider the span of days to ask it.
+  var state: PassOneState
   /// Role → field name, the first record that has the role deciding (``XMLFieldLocator/fields(of:)``).
   var located: [FieldMapping.Role: String] = [:]
   var records = 0
@@ -12,8 +13,6 @@ struct XMLPartScan: Sendable {
   var document: XMLScannedDocument? = nil
   /// The file offset of the part's first record.
   var firstRecord: Int? = nil
-  /// Under a table provider: the span of days to ask it (``KeySpan``).
-  var span: KeySpan? = nil
   /// With several amounts, those some record has a field of (``XMLRecordShapes/amountFields(_:of:shape:in:)``).
   var amountsLocated = Set<Int>()
   /// Whether a record without a from-currency of its own has one in a later amount's money element (the general
@@ -42,19 +41,18 @@ struct XMLPartScan: Sendable {
       guard inferMark, index > 0 else { continue }
       let raw = XMLFastRecordReader.trimmed(field, bytes)
       if raw.firstIndex(of: UInt8(ascii: "<")) == nil, let evidence = FieldKeyDecoder.evidence(raw) {
-        inference.add(evidence)
+        state.inference.add(evidence)
       } else {
-        inference.add(XMLSimpleScanner.decodedText(field, in: bytes).trimmingWhitespace)
+        state.inference.add(XMLSimpleScanner.decodedText(field, in: bytes).trimmingWhitespace)
       }
     }
   }
 
   /// Adds a later part's findings (earlier roles win).
   mutating func add(_ later: XMLPartScan) {
-    inference.add(later.inference)
     located.merge(later.located) { earlier, _ in earlier }
     records += later.records
-    if let other = later.span { span?.add(other) }
+    state.add(later.state)
     amountsLocated.formUnion(later.amountsLocated)
     fromInLaterAmount = fromInLaterAmount || later.fromInLaterAmount
   }

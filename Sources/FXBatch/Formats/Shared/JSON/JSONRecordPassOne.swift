@@ -16,21 +16,22 @@ struct JSONRecordPassOne {
   /// assumes it was found there (the caller checks).
   let looksForFirstObject: Bool
   private var decoder: JSONFieldDecoder
-  private var keys: FieldKeyDecoder
   private var object = FlatJSONObject()
   /// Scratch for the objects a field path steps into.
   private var inner = FlatJSONObject()
   /// Whether the amount (and a from-currency a money object may give) are located: their names depend on the
   /// records' values, so they are looked at per record until then.
   private var valueDependentLocated = false
-  private(set) var inference = DecimalMarkInference()
+  /// The engine's part: the decimal-mark evidence, and under a table provider the span of days to ask it
+  /// (every record's key).
+  private(set) var state: PassOneState
+  var inference: DecimalMarkInference { state.inference }
+  var span: KeySpan? { state.span }
   /// Role → member name, the first record that has a role's field naming it.
   private(set) var located: [FieldMapping.Role: String] = [:]
   private var mergedShapes: [Bool] = []
   /// The first record that is an object, and its member names.
   private(set) var firstObject: (record: JSONRecordText, keys: [String])? = nil
-  /// Under a table provider: the span of days to ask it (every record's key).
-  private(set) var span: KeySpan?
   /// Which of several amounts (``RecordFields/amounts``) some record has.
   private(set) var amountsFound = Set<Int>()
 
@@ -38,13 +39,12 @@ struct JSONRecordPassOne {
     displayPath: String, normalizer: RecordNormalizer, locator: JSONFieldLocator, checkMark: Bool, looksForFirstObject: Bool,
     span: KeySpan? = nil
   ) {
-    self.span = span
     self.displayPath = displayPath
     self.locator = locator
     self.checkMark = checkMark
     self.looksForFirstObject = looksForFirstObject
     decoder = JSONFieldDecoder(locator: locator)
-    keys = FieldKeyDecoder(normalizer: normalizer)
+    state = PassOneState(normalizer: normalizer, span: span)
   }
 
   /// Reads one record: a JSON Lines line's content, or an element of a JSON document's records array.
@@ -66,7 +66,7 @@ struct JSONRecordPassOne {
         amountsFound.formUnion(locator.amountLocators.indices)
         for more in 0..<shape.moreAmountCount where checkMark && object.kind(shape.moreAmount(more)) == .string {
           let text = object.value(shape.moreAmount(more), in: content)
-          inference.add(FieldKeyDecoder.evidence(text) ?? DecimalMarkInference.evidence(text.text))
+          state.inference.add(FieldKeyDecoder.evidence(text) ?? DecimalMarkInference.evidence(text.text))
         }
       }
       if index >= mergedShapes.count { mergedShapes += repeatElement(false, count: index + 1 - mergedShapes.count) }
@@ -80,14 +80,14 @@ struct JSONRecordPassOne {
       }
       if checkMark, let amount = fields.amount, amount.kind == .string {
         let text = JSONFieldValues.value(amount, in: content)
-        inference.add(FieldKeyDecoder.evidence(text) ?? DecimalMarkInference.evidence(text.text))
+        state.inference.add(FieldKeyDecoder.evidence(text) ?? DecimalMarkInference.evidence(text.text))
       }
-      if span != nil {
-        if let key = keys.key(of: fields, in: content) {
-          span?.add(base: key.base, quote: key.quote, day: key.day)
-        } else {
+      if state.readsKeys {
+        let locator = self.locator
+        state.addKey(decoded: { $0.key(of: fields, in: content) }) { normalizer in
           let (fields, _, _) = locator.fields(of: JSONRecordText(bytes: content.array, line: line, column: column))
-          if case .success(let found) = keys.normalizer.rateKey(of: fields) { span?.add(found.key) }
+          guard case .success(let found) = normalizer.rateKey(of: fields) else { return nil }
+          return found.key
         }
       }
       return
@@ -123,12 +123,17 @@ struct JSONRecordPassOne {
     }
     let (fields, found, _) = locator.fields(of: record)
     located.merge(found) { earlier, _ in earlier }
-    if checkMark, case .text(let text) = fields.amount { inference.add(text) }
+    if checkMark, case .text(let text) = fields.amount { state.inference.add(text) }
     for (index, amount) in fields.amounts.enumerated() where amount.amount != .absent {
       amountsFound.insert(index)
-      if checkMark, index > 0, case .text(let text) = amount.amount { inference.add(text) }
+      if checkMark, index > 0, case .text(let text) = amount.amount { state.inference.add(text) }
     }
-    if span != nil, case .success(let found) = keys.normalizer.rateKey(of: fields) { span?.add(found.key) }
+    if state.readsKeys {
+      state.addKey(decoded: { _ in nil }) { normalizer in
+        guard case .success(let found) = normalizer.rateKey(of: fields) else { return nil }
+        return found.key
+      }
+    }
   }
 
   /// Adds located names, the earlier kept.
@@ -139,8 +144,7 @@ struct JSONRecordPassOne {
   /// Adds what a later part of the file found.
   mutating func add(_ later: JSONRecordPassOne) {
     located.merge(later.located) { earlier, _ in earlier }
-    inference.add(later.inference)
     amountsFound.formUnion(later.amountsFound)
-    if let other = later.span { span?.add(other) }
+    state.add(later.state)
   }
 }

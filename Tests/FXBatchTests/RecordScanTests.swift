@@ -50,6 +50,7 @@ struct RecordScanTests {
     RecordScan.Scanned<Found>, reopened: Int
   ) {
     let directory = try TemporaryDirectory()
+    defer { directory.remove() }
     let path = (directory.path as NSString).appendingPathComponent("records.txt")
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     let bytes = Array(text.utf8)
@@ -72,6 +73,7 @@ struct RecordScanTests {
     let (inParts, reopened) = try Self.scan(Self.lines, parts: parts)
     // One pass notes the same part starts (the first record at or after each target) for pass 2.
     let directory = try TemporaryDirectory()
+    defer { directory.remove() }
     let path = (directory.path as NSString).appendingPathComponent("records.txt")
     try Self.lines.write(toFile: path, atomically: true, encoding: .utf8)
     let bytes = Array(Self.lines.utf8)

@@ -105,7 +105,8 @@ struct BreakItWorkbookNumberTests {
     let normalizer = RecordNormalizer(fixedFrom: nil, fixedTo: nil, dateFormat: .iso, defaultDay: try day("2024-03-01"))
     func message(_ text: String) -> String? {
       let fields = RecordFields(amount: .number(text), from: .absent, to: .absent, date: .absent)
-      guard case .failure(let error) = normalizer.amount(of: fields, parser: AmountParser(decimalMark: .point), currency: nil) else {
+      guard case .failure(let error) = normalizer.amount(of: fields, parser: AmountParser(decimalMark: .point), currency: nil)
+      else {
         return nil
       }
       return error.message

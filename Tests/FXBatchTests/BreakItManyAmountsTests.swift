@@ -46,6 +46,33 @@ struct BreakItManyAmountsTests {
     #expect(elapsed < .seconds(25), "\(elapsed)")
   }
 
+  /// A JSON Lines record of 2,000 amounts took time quadratic in their number on both paths, per record: each
+  /// amount's locator normalized all of the record's member names (2,000 × 2,000 per record, about 30 s for
+  /// three records in a debug build). The names are now normalized once per record for every amount.
+  @Test(arguments: [false, true]) func jsonLinesRecordOfTwoThousandAmounts(generalPath: Bool) throws {
+    let count = 2000
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("rates.csv", Self.rates)
+    let members = (0..<count).map { #""a\#($0)":"1.\#($0 % 10)0""# }.joined(separator: ",")
+    let line = #"{"date":"2024-03-01","currency":"USD","# + members + "}\n"
+    try directory.write("in.jsonl", line + line + line)
+    var cli = try CLIRunner()
+    if generalPath { cli.environment["FXBATCH_GENERAL_PATH"] = "1" }
+    let amounts = (0..<count).map { "a\($0)" }.joined(separator: ",")
+    let start = ContinuousClock.now
+    let result = try cli.run(
+      ["convert", "--to", "EUR", "--rates", "rates.csv", "--amount-field", amounts, "in.jsonl", "-o", "out.jsonl"],
+      in: directory.url)
+    let elapsed = ContinuousClock.now - start
+    #expect(result.status == 0, "\(result.standardError)")
+    let output = try directory.read("out.jsonl")
+    // 1.00 → 0.80, 1.90 → 1.52: the first and the last amount of each record.
+    #expect(output.components(separatedBy: #""fx_converted_a0":"0.80""#).count == 4)
+    #expect(output.components(separatedBy: #""fx_converted_a1999":"1.52""#).count == 4)
+    #expect(elapsed < .seconds(30), "\(elapsed)")
+  }
+
   /// A record of 64 names or more finds its fields through a lookup instead of scanning the names: it finds the
   /// same ones as the scan, and finds the same problems (a name twice, a local name twice, an `fx` child), on both
   /// paths. The expected `fx` elements are those the scan wrote before the lookup existed.

@@ -127,6 +127,11 @@ public struct RecordNormalizer: Sendable {
     case .text(let text): return parser.parse(text, currency: currency)
     case .number(let text):
       guard let value = ExactDecimal(jsonNumber: text) else {
+        // A spreadsheet's number cell may hold any text (`NaN`, `INF`, `0x10`, ``): not a number at all.
+        var utf8 = text
+        guard utf8.withUTF8({ ExactDecimal.numberShape($0) }) != nil else {
+          return .failure(RowError(.invalidAmount, "\(RowError.quoted(text)) is not a number"))
+        }
         return .failure(
           RowError(
             .invalidAmount, "\(RowError.quoted(text)) has more than \(ExactDecimal.maximumDigits) digits or too large an exponent"

@@ -133,12 +133,31 @@ public struct XMLFieldLocator: Sendable {
   mutating func fields(
     of record: XMLRecord, inCurrency: (path: String, code: String?)?
   ) -> (fields: RecordFields, located: [FieldMapping.Role: String]) {
+    fields(of: record, inCurrency: inCurrency, sameShape: nil, shapeNames: nil)
+  }
+
+  /// - Parameters:
+  ///   - sameShape: for one of several amounts' locators, whether the record has the names of the record before
+  ///     (the outer locator checked them once; each amount's locator was called on that record too, so its
+  ///     ``cached`` layout is this record's); `nil`: check.
+  ///   - shapeNames: the record's names, normalized once for all the amounts' locators; `nil`: normalize them.
+  ///     Without these, 10,000 amounts cost 10,000 × 10,000 name normalizations and comparisons per record.
+  private mutating func fields(
+    of record: XMLRecord, inCurrency: (path: String, code: String?)?, sameShape: Bool?, shapeNames: LayoutNames?
+  ) -> (fields: RecordFields, located: [FieldMapping.Role: String]) {
     let layout: Layout
-    if let cached, cached.matches(record) {
+    var names = shapeNames
+    let unchanged: Bool
+    if let cached, sameShape ?? cached.matches(record) {
       layout = cached
+      unchanged = true
     } else {
-      layout = self.layout(attributeNames: record.attributes.map(\.name), childNames: record.children.map(\.name))
+      let found =
+        names ?? LayoutNames(attributeNames: record.attributes.map(\.name), childNames: record.children.map(\.name))
+      names = found
+      layout = self.layout(found)
       cached = layout
+      unchanged = false
     }
     var fields = RecordFields(amount: .absent, from: .absent, to: .absent, date: .absent)
     var amountElement: Int? = nil
@@ -160,7 +179,7 @@ public struct XMLFieldLocator: Sendable {
       let firstCurrency = amountsInFirstCurrency ? amountLocators[0].moneyCurrency(in: record) : nil
       for index in amountLocators.indices {
         let (own, ownLocated) = amountLocators[index].fields(
-          of: record, inCurrency: index > 0 ? firstCurrency : nil)
+          of: record, inCurrency: index > 0 ? firstCurrency : nil, sameShape: unchanged, shapeNames: names)
         fields.amounts.append(own)
         // A from-currency that only a later amount's money element gives.
         if located[.from] == nil, own.from != .absent { located[.from] = ownLocated[.from] }
@@ -368,19 +387,95 @@ public struct XMLFieldLocator: Sendable {
     return nil
   }
 
+  /// A record's attribute and child element names as ``layout(_:)`` compares them, made once per record shape
+  /// and shared by the locators of several amounts.
+  struct LayoutNames {
+    let attributeNames: [String]
+    let childNames: [String]
+    /// Attributes first, then child elements, in document order.
+    let candidates: [(name: String, isAttribute: Bool)]
+    let normalized: [String]
+    /// Local names: a name given without a prefix that no field has as written is looked for among them
+    /// (`IssueDate` finds `cbc:IssueDate`).
+    let locals: [String]
+    let normalizedLocals: [String]
+    /// For a record of many names (a record of many amounts): where each name is, so that finding each of many
+    /// amounts does not scan every name; `nil` for fewer than ``lookupMinimum`` names, scanned.
+    let lookup: Lookup?
+
+    /// Of each normalized name and normalized local name, the first attribute and the first child element;
+    /// how many fields have each name and each local name (an attribute's with a leading `@`, which no XML name
+    /// has).
+    struct Lookup {
+      var attributeByName: [String: Int] = [:]
+      var childByName: [String: Int] = [:]
+      var attributeByLocal: [String: Int] = [:]
+      var childByLocal: [String: Int] = [:]
+      var nameCounts: [String: Int] = [:]
+      var localCounts: [String: Int] = [:]
+    }
+
+    /// The fewest names looked up through a ``Lookup``.
+    static let lookupMinimum = 64
+
+    init(attributeNames: [String], childNames: [String]) {
+      self.attributeNames = attributeNames
+      self.childNames = childNames
+      candidates = attributeNames.map { ($0, true) } + childNames.map { ($0, false) }
+      normalized = candidates.map { FieldMapping.normalizedName($0.name) }
+      locals = candidates.map { $0.name.split(separator: ":").last.map(String.init) ?? $0.name }
+      normalizedLocals = locals.map(FieldMapping.normalizedName)
+      guard candidates.count >= Self.lookupMinimum else {
+        lookup = nil
+        return
+      }
+      var lookup = Lookup()
+      for index in candidates.indices {
+        let isAttribute = candidates[index].isAttribute
+        if isAttribute {
+          if lookup.attributeByName[normalized[index]] == nil { lookup.attributeByName[normalized[index]] = index }
+          if lookup.attributeByLocal[normalizedLocals[index]] == nil {
+            lookup.attributeByLocal[normalizedLocals[index]] = index
+          }
+        } else {
+          if lookup.childByName[normalized[index]] == nil { lookup.childByName[normalized[index]] = index }
+          if lookup.childByLocal[normalizedLocals[index]] == nil { lookup.childByLocal[normalizedLocals[index]] = index }
+        }
+        let mark = isAttribute ? "@" : ""
+        lookup.nameCounts[mark + candidates[index].name, default: 0] += 1
+        lookup.localCounts[mark + locals[index], default: 0] += 1
+      }
+      self.lookup = lookup
+    }
+  }
+
   /// Finds the fields among a record's attribute and child element names.
   func layout(attributeNames: [String], childNames: [String]) -> Layout {
-    // Candidates: attributes first, then child elements, in document order.
-    let candidates: [(name: String, isAttribute: Bool)] =
-      attributeNames.map { ($0, true) } + childNames.map { ($0, false) }
-    let normalized = candidates.map { FieldMapping.normalizedName($0.name) }
+    layout(LayoutNames(attributeNames: attributeNames, childNames: childNames))
+  }
+
+  /// Finds the fields among a record's names.
+  func layout(_ shape: LayoutNames) -> Layout {
+    let attributeNames = shape.attributeNames
+    let childNames = shape.childNames
+    let candidates = shape.candidates
+    let normalized = shape.normalized
     var used: Set<Int> = []
     var found: [FieldMapping.Role: Int] = [:]
-    // A name given without a prefix that no field has as written is looked for among the local names
-    // (`IssueDate` finds `cbc:IssueDate`).
-    let locals = candidates.map { $0.name.split(separator: ":").last.map(String.init) ?? $0.name }
-    let normalizedLocals = locals.map(FieldMapping.normalizedName)
+    let locals = shape.locals
+    let normalizedLocals = shape.normalizedLocals
     func index(named name: String) -> (index: Int, byLocalName: Bool)? {
+      if let lookup = shape.lookup {
+        // The same choice as the scans below, from the lookup: a child before an attribute of the name.
+        if name.hasPrefix("@") {
+          let wanted = FieldMapping.normalizedName(String(name.dropFirst()))
+          if let index = lookup.attributeByName[wanted] { return (index, false) }
+          return lookup.attributeByLocal[wanted].map { ($0, true) }
+        }
+        let wanted = FieldMapping.normalizedName(name)
+        if let index = lookup.childByName[wanted] ?? lookup.attributeByName[wanted] { return (index, false) }
+        return (lookup.childByLocal[wanted] ?? lookup.attributeByLocal[wanted]).map { ($0, true) }
+      }
       if name.hasPrefix("@") {
         let wanted = FieldMapping.normalizedName(String(name.dropFirst()))
         if let index = candidates.indices.first(where: { candidates[$0].isAttribute && normalized[$0] == wanted }) {
@@ -428,14 +523,25 @@ public struct XMLFieldLocator: Sendable {
     var located: [FieldMapping.Role: String] = [:]
     for (role, index) in found { located[role] = (candidates[index].isAttribute ? "@" : "") + candidates[index].name }
     var problem: RowError? = nil
-    if childNames.contains(Self.annotationElement) {
-      problem = RowError(.invalidRecord, "the record already has an <fx> element; is it fxbatch output?")
-    } else if let (_, index) = found.sorted(by: { $0.value < $1.value }).first(where: { _, index in
-      candidates.indices.contains {
+    // Whether another field of the kind (attribute or child) has the name, or the local name of a field found by
+    // it.
+    func occursTwice(_ index: Int) -> Bool {
+      if let lookup = shape.lookup {
+        let mark = candidates[index].isAttribute ? "@" : ""
+        return byLocalName.contains(index)
+          ? lookup.localCounts[mark + locals[index], default: 0] > 1
+          : lookup.nameCounts[mark + candidates[index].name, default: 0] > 1
+      }
+      return candidates.indices.contains {
         $0 != index && candidates[$0].isAttribute == candidates[index].isAttribute
           && (byLocalName.contains(index) ? locals[$0] == locals[index] : candidates[$0].name == candidates[index].name)
       }
-    }) {
+    }
+    let hasAnnotation =
+      shape.lookup.map { $0.nameCounts[Self.annotationElement] != nil } ?? childNames.contains(Self.annotationElement)
+    if hasAnnotation {
+      problem = RowError(.invalidRecord, "the record already has an <fx> element; is it fxbatch output?")
+    } else if let (_, index) = found.sorted(by: { $0.value < $1.value }).first(where: { occursTwice($1) }) {
       let kind = candidates[index].isAttribute ? "attribute" : "element"
       problem = RowError(
         .invalidRecord,

@@ -234,9 +234,10 @@ struct XMLRecordShapes {
     func name(_ field: XMLScannedRecord.Field) -> String {
       bytes.slice(field.nameStart..<field.nameEnd).text
     }
-    let layout = locator.layout(
+    let names = XMLFieldLocator.LayoutNames(
       attributeNames: record.fields[..<record.attributeCount].map(name),
       childNames: record.fields[record.attributeCount...].map(name))
+    let layout = locator.layout(names)
     var roles: [Int32] = [-1, -1, -1, -1]
     for (role, field) in layout.found {
       switch role {
@@ -264,7 +265,7 @@ struct XMLRecordShapes {
     roleFields.append(contentsOf: roles)
     problems.append(layout.problem != nil)
     for amountLocator in locator.amountLocators {
-      let own = amountLocator.layout(attributeNames: layout.attributeNames, childNames: layout.childNames)
+      let own = amountLocator.layout(names)
       amountLayouts.append(own)
       amountRoleFields.append(Int32(own.found.first { $0.role == .amount }?.index ?? -1))
     }

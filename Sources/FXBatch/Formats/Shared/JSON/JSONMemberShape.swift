@@ -51,7 +51,8 @@ struct JSONMemberShape {
       (moreAmountCount, moreAmounts) = (-1, 0)
       return
     }
-    let layout = locator.layout(of: names)
+    let memberNames = JSONFieldLocator.MemberNames(names)
+    let layout = locator.layout(of: memberNames)
     isUsable = layout.problem == nil
     amount = layout.index[.amount] ?? -1
     from = layout.index[.from] ?? -1
@@ -62,7 +63,7 @@ struct JSONMemberShape {
     var count = 0
     var packed: UInt64 = 0
     for other in locator.amountLocators.dropFirst() {
-      let found = other.layout(of: names)
+      let found = other.layout(of: memberNames)
       guard count >= 0, count < 8, found.problem == nil, found.descends.isEmpty, let index = found.index[.amount],
         index < 0xFF
       else {

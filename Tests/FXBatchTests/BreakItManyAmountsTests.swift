@@ -5,7 +5,8 @@ import Testing
 @testable import FXBatch
 
 /// Defects found by trying to break several amounts per record with very many amounts, each with the test that
-/// failed before its fix.
+/// failed before its fix. The time these records took is not asserted (tests carry no timing): it is recorded in
+/// the comments, and the runs check that every amount converts.
 ///
 /// Rates (one day): 2024-03-01 EUR/USD 1.25, so USD→EUR 0.8.
 @Suite("break it: many amounts")
@@ -33,17 +34,14 @@ struct BreakItManyAmountsTests {
     var cli = try CLIRunner()
     if generalPath { cli.environment["FXBATCH_GENERAL_PATH"] = "1" }
     let amounts = (0..<count).map { "a\($0)" }.joined(separator: ",")
-    let start = ContinuousClock.now
     let result = try cli.run(
       ["convert", "--to", "EUR", "--rates", "rates.csv", "--amount-field", amounts, "in.xml", "-o", "out.xml"],
       in: directory.url)
-    let elapsed = ContinuousClock.now - start
     #expect(result.status == 0, "\(result.standardError)")
     let output = try directory.read("out.xml")
     // 1.00 → 0.80, 1.90 → 1.52: the first and the last amount of each record.
     #expect(output.components(separatedBy: #"converted-a0="0.80""#).count == 3)
     #expect(output.components(separatedBy: #"converted-a2999="1.52""#).count == 3)
-    #expect(elapsed < .seconds(25), "\(elapsed)")
   }
 
   /// A JSON Lines record of 2,000 amounts took time quadratic in their number on both paths, per record: each
@@ -60,17 +58,14 @@ struct BreakItManyAmountsTests {
     var cli = try CLIRunner()
     if generalPath { cli.environment["FXBATCH_GENERAL_PATH"] = "1" }
     let amounts = (0..<count).map { "a\($0)" }.joined(separator: ",")
-    let start = ContinuousClock.now
     let result = try cli.run(
       ["convert", "--to", "EUR", "--rates", "rates.csv", "--amount-field", amounts, "in.jsonl", "-o", "out.jsonl"],
       in: directory.url)
-    let elapsed = ContinuousClock.now - start
     #expect(result.status == 0, "\(result.standardError)")
     let output = try directory.read("out.jsonl")
     // 1.00 → 0.80, 1.90 → 1.52: the first and the last amount of each record.
     #expect(output.components(separatedBy: #""fx_converted_a0":"0.80""#).count == 4)
     #expect(output.components(separatedBy: #""fx_converted_a1999":"1.52""#).count == 4)
-    #expect(elapsed < .seconds(30), "\(elapsed)")
   }
 
   /// A record of 64 names or more finds its fields through a lookup instead of scanning the names: it finds the

@@ -564,71 +564,7 @@ struct TableConverter {
   /// identifiers are kept with ``ByteCursor/wordCopyLimit`` readable bytes after them).
   @inline(__always)
   mutating func appendAnnotation(_ conversion: Conversion, template: AnnotationTemplate, to bytes: inout ByteBuffer) {
-    if convertsAnswers { return appendAnsweredAnnotation(conversion, template: template, to: &bytes) }
-    guard let plan = plans[conversion.plan] else { return }
-    let firstText = cellText(slot: conversion.slot, row: conversion.row, column: plan.first)
-    var secondText = (start: 0, length: 0)
-    if let second = plan.second { secondText = cellText(slot: conversion.slot, row: conversion.row, column: second) }
-    let dayText = dayText(row: conversion.row)
-    let later = rowDays[conversion.row] >= identifiers.from
-    let identifier = later ? identifiers.later : identifiers.early
-    let identifierLength = identifier.count - ByteCursor.wordCopyLimit
-    let bound = template.bytes.count + identifierLength + Self.annotationValueBound
-    let isFallback = conversion.isFallback
-    let letters = plan.quote.packed
-    let hasSecond = plan.second != nil
-    // The writes in one closure, whose cursor no other closure captures (a captured variable is boxed and
-    // checked for exclusive access on every use).
-    bytes.append(maximum: bound, copyingFrom: template.bytes, texts, identifier) { cursor, pieces, texts, identifier in
-      cursor.putPiece(0, of: template, from: pieces)
-      writeRateText(conversion, to: &cursor)
-      cursor.putPiece(1, of: template, from: pieces)
-      cursor.put(conversion.converted)
-      cursor.putPiece(2, of: template, from: pieces)
-      Self.putCurrency(letters, to: &cursor)
-      cursor.putPiece(3, of: template, from: pieces)
-      cursor.putShort(texts, from: dayText.start, count: dayText.length)
-      cursor.putPiece(4, of: template, from: pieces)
-      cursor.putShort(identifier, from: 0, count: identifierLength)
-      cursor.put(UInt8(ascii: " "))
-      cursor.putShort(texts, from: firstText.start, count: firstText.length)
-      if hasSecond {
-        cursor.put(UInt8(ascii: " "))
-        cursor.putShort(texts, from: secondText.start, count: secondText.length)
-      }
-      cursor.putPiece(5, of: template, from: pieces)
-      Self.putStatus(isFallback: isFallback, to: &cursor)
-      cursor.putPiece(6, of: template, from: pieces)
-      cursor.putPiece(7, of: template, from: pieces)
-    }
-  }
-
-  /// ``appendAnnotation(_:template:to:)`` of an answered quote: its rate text, the converted amount, the quote
-  /// currency, its rate day, its source text, its status and the empty error, as the general path writes them
-  /// (``RowOutcome/cells(decimalMark:)``).
-  @inline(__always)
-  private func appendAnsweredAnnotation(_ conversion: Conversion, template: AnnotationTemplate, to bytes: inout ByteBuffer) {
-    let entry = answerEntries[conversion.row]
-    let bound =
-      template.bytes.count + Int(entry.rateText.count) + Int(entry.dayText.count) + Int(entry.sourceText.count)
-      + ExactDecimal.maximumTextLength + 3 + 8 + 4 * ByteCursor.wordCopyLimit
-    let letters = entry.quoteLetters
-    bytes.append(maximum: bound, copyingFrom: template.bytes, answerTexts) { cursor, pieces, texts in
-      cursor.putPiece(0, of: template, from: pieces)
-      cursor.putShort(texts, from: Int(entry.rateText.start), count: Int(entry.rateText.count))
-      cursor.putPiece(1, of: template, from: pieces)
-      cursor.put(conversion.converted)
-      cursor.putPiece(2, of: template, from: pieces)
-      Self.putCurrency(letters, to: &cursor)
-      cursor.putPiece(3, of: template, from: pieces)
-      cursor.putShort(texts, from: Int(entry.dayText.start), count: Int(entry.dayText.count))
-      cursor.putPiece(4, of: template, from: pieces)
-      cursor.putShort(texts, from: Int(entry.sourceText.start), count: Int(entry.sourceText.count))
-      cursor.putPiece(5, of: template, from: pieces)
-      Self.putStatus(isFallback: entry.isFallback, to: &cursor)
-      cursor.putPiece(6, of: template, from: pieces)
-      cursor.putPiece(7, of: template, from: pieces)
-    }
+    appendAnnotation(conversion, count: 1, amount: { _ in conversion.converted }, template: template, to: &bytes)
   }
 
   /// ``appendAnnotation(_:template:to:)`` of a record of several amounts: `converted` in the template's converted
@@ -638,7 +574,18 @@ struct TableConverter {
     _ conversion: Conversion, converted: InlineList<ExactDecimal>, template: AnnotationTemplate,
     to bytes: inout ByteBuffer
   ) {
-    let count = converted.count
+    appendAnnotation(
+      conversion, count: converted.count, amount: { converted[$0] }, template: template, to: &bytes)
+  }
+
+  /// ``appendAnnotation(_:template:to:)`` of `count` converted amounts (`amount(i)`, in the template's converted
+  /// slots): the one writer of both, so one amount and several are written by one rule (with one amount,
+  /// `count` is the constant 1 and the loops fold away).
+  @inline(__always)
+  private mutating func appendAnnotation(
+    _ conversion: Conversion, count: Int, amount: (Int) -> ExactDecimal, template: AnnotationTemplate,
+    to bytes: inout ByteBuffer
+  ) {
     let amountsBound = count * ExactDecimal.maximumTextLength
     if convertsAnswers {
       let entry = answerEntries[conversion.row]
@@ -651,7 +598,7 @@ struct TableConverter {
         cursor.putShort(texts, from: Int(entry.rateText.start), count: Int(entry.rateText.count))
         for index in 0..<count {
           cursor.putPiece(1 + index, of: template, from: pieces)
-          cursor.put(converted[index])
+          cursor.put(amount(index))
         }
         cursor.putPiece(count + 1, of: template, from: pieces)
         Self.putCurrency(letters, to: &cursor)
@@ -683,7 +630,7 @@ struct TableConverter {
       writeRateText(conversion, to: &cursor)
       for index in 0..<count {
         cursor.putPiece(1 + index, of: template, from: pieces)
-        cursor.put(converted[index])
+        cursor.put(amount(index))
       }
       cursor.putPiece(count + 1, of: template, from: pieces)
       Self.putCurrency(letters, to: &cursor)

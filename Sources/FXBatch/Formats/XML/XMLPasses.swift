@@ -258,26 +258,20 @@ extension XMLFormat {
       context = context.with(options: options)
     }
     let options = context.options
-    let recordConverter = context.recordConverter
     let recordElement = scan.xml?.recordElement ?? ""
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     let layout = context.annotationLayout
     let writer = XMLAnnotatingWriter(sink: sink, layout: layout)
     var locator = fieldLocator(options, shaped: scan.xml?.shaped)
-    let parser = scan.amountParser(currencies: options.currencies)
-    var counts = RunReport.Counts()
-    var withoutDate = 0
-    var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
+    // The engine's per-record rule and counts (``GeneralRecordPath``); libxml2's reader hands the records over.
+    var general = context.generalPath(scan, quotes: quotes)
     do {
       let reader = try XMLRecordReader(
         path: scan.readPath, recordElement: recordElement, limits: context.options.limits, prefixes: locator.prefixes)
       try writer.write(path: scan.readPath, encoding: reader.encoding, recordElement: recordElement) {
         guard let record = try reader.next() else { throw Self.recordsOutOfStep(scan) }
-        let outcome = recordConverter.outcome(
-          of: locator.fields(of: record).fields, normalizer: scan.normalizer, parser: parser, quotes: quotes,
-          withoutDate: &withoutDate, ledger: &ledger)
-        counts.add(outcome)
+        let outcome = general.outcome(of: locator.fields(of: record).fields)
         return outcome.cells(decimalMark: options.outputDecimalMark, layout: layout)
       }
       guard try reader.next() == nil else { throw Self.recordsOutOfStep(scan) }
@@ -289,7 +283,7 @@ extension XMLFormat {
     } catch {
       throw FileError(path: scan.displayPath, message: "\(error)")
     }
-    return (counts, withoutDate, ledger)
+    return (general.result.counts, general.result.withoutDate, general.result.ledger)
   }
 
   /// Whether an XML document is an earlier fxbatch output: its first record ends with an `fx` element.

@@ -178,21 +178,16 @@ enum JSONRecords {
     standardOutput: Int32
   ) throws(FileError) -> (RunReport.Counts, Int, ReconciliationLedger) {
     let options = context.options
-    let recordConverter = context.recordConverter
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
     let writer = JSONAnnotatingWriter(sink: sink, layout: context.annotationLayout)
     let locator = fieldLocator(options)
-    let parser = scan.amountParser(currencies: options.currencies)
-    var counts = RunReport.Counts()
-    var withoutDate = 0
-    var ledger = ReconciliationLedger(exactCurrencies: options.exactTotalCurrencies)
+    // The engine's per-record rule and counts (``GeneralRecordPath``); the JSON reader hands the records over.
+    var general = context.generalPath(scan, quotes: quotes)
     try read(format, displayPath: scan.displayPath, readPath: scan.readPath, options: options, copy: writer.copy) {
       record in
       let (fields, _, extendable) = locator.fields(of: record)
-      let outcome = recordConverter.outcome(
-        of: fields, normalizer: scan.normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
-      counts.add(outcome)
+      let outcome = general.outcome(of: fields)
       try writer.write(
         record, cells: outcome.cells(decimalMark: options.outputDecimalMark, layout: writer.layout), extend: extendable)
       return true
@@ -202,7 +197,7 @@ enum JSONRecords {
     } catch {
       throw FileError(path: scan.displayPath, message: error.description)
     }
-    return (counts, withoutDate, ledger)
+    return (general.result.counts, general.result.withoutDate, general.result.ledger)
   }
 
   /// Whether a JSON document or JSON Lines file is an earlier fxbatch output: its first record object ends

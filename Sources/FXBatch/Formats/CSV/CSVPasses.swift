@@ -277,16 +277,15 @@ extension CSVFormat {
       let inferMark = provisional && options.decimalMark == nil
       let layout = context.annotationLayout
       let result = try RecordPass.convert(
-        parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-part", loop: fastPass,
+        starts: starts, into: sink, temporaryPrefix: "fxbatch-part", loop: fastPass,
         general: context.generalPath(scan, quotes: quotes), meter: meter
       ) { part, partSink in
         let partReader =
-          part == 0
-          ? reader
-          : try CSVReader(
-            path: scan.readPath, delimiter: scan.csv.delimiter,
-            range: starts[part - 1].offset..<(part < starts.count ? starts[part].offset : scan.size),
-            line: starts[part - 1].line, limits: reader.limits)
+          try part.start.map {
+            try CSVReader(
+              path: scan.readPath, delimiter: scan.csv.delimiter, range: part.range(to: scan.size), line: $0.line,
+              limits: reader.limits)
+          } ?? reader
         return (
           CSVRecordSource(reader: partReader, normalizer: scan.normalizer, provisional: provisional, inferMark: inferMark),
           CSVGeneralWriter(

@@ -90,15 +90,14 @@ extension JSONLinesFormat {
       let layout = context.annotationLayout
       // Not `fxbatch-part`: the CSV tests' check for part files left behind must not take these.
       result = try RecordPass.convert(
-        parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-jsonl-part", loop: fastPass,
+        starts: starts, into: sink, temporaryPrefix: "fxbatch-jsonl-part", loop: fastPass,
         general: context.generalPath(scan, quotes: quotes), meter: meter
       ) { part, partSink in
         let partReader =
-          part == 0
-          ? reader
-          : try JSONLinesByteReader(
-            path: scan.readPath, range: starts[part - 1].offset..<(part < starts.count ? starts[part].offset : scan.size),
-            line: starts[part - 1].line, limits: options.limits)
+          try part.start.map {
+            try JSONLinesByteReader(
+              path: scan.readPath, range: part.range(to: scan.size), line: $0.line, limits: options.limits)
+          } ?? reader
         return (
           JSONLinesRecordSource(reader: partReader),
           JSONLinesGeneralWriter(

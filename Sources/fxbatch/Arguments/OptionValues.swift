@@ -91,16 +91,24 @@ enum OptionValues {
     return names
   }
 
-  /// The fields of `text` read as one CSV record with commas by ``CSVReader`` (the reader reads files: the text
-  /// goes through a temporary one, removed at once).
+  /// The fields of `text` read as one CSV record with commas by ``CSVReader``, which reads files: the text comes
+  /// through a pipe (`/dev/fd/N`) a thread writes, drained to its end after, so that the writer never meets a
+  /// closed pipe. No temporary file: `$TMPDIR` may not exist.
   static func csvRecord(_ text: String, option: String) throws(UsageError) -> [String] {
-    let path = PathText.appending("fxbatch-option-\(getpid())-\(UInt64.random(in: 0...UInt64.max))", to: NSTemporaryDirectory())
-    guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
-    else { throw UsageError("\(option) \(text): cannot write a temporary file in \(NSTemporaryDirectory())") }
-    defer { unlink(path) }
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { throw UsageError("\(option) \(text): cannot read it: \(String(cString: strerror(errno)))") }
+    let (readEnd, writeEnd) = (ends[0], ends[1])
+    Thread {
+      let sink = ByteSink(descriptor: writeEnd)
+      try? sink.write(text)
+      try? sink.flush()
+      close(writeEnd)
+    }.start()
+    let rest = FileHandle(fileDescriptor: readEnd, closeOnDealloc: true)
+    defer { _ = try? rest.readToEnd() }
     let records: [CSVRecord]
     do {
-      let reader = try CSVReader(path: path, delimiter: UInt8(ascii: ","))
+      let reader = try CSVReader(path: "/dev/fd/\(readEnd)", delimiter: UInt8(ascii: ","))
       var read: [CSVRecord] = []
       while let record = try reader.next(), read.count < 2 { read.append(record) }
       records = read

@@ -221,8 +221,8 @@ def run(arguments, data_format, reports, spark):
     )
     if check.returncode not in (0, 1):
         sys.stderr.write(
-            f"fxbatch refuses the job's convert options on the header of {arguments.input} "
-            f"(exit {status_text(check.returncode)}):\n" + check.stderr.decode("utf-8", "replace")
+            f"fxbatch_spark.py: fxbatch refuses the job before any partition runs, on the header of "
+            f"{arguments.input} (exit {status_text(check.returncode)}):\n" + check.stderr.decode("utf-8", "replace")
         )
         return check.returncode
 

@@ -7,7 +7,8 @@ import Testing
 /// docs/cluster.md's recipes, each a test: the script under its `# recipe: NAME` line, taken from the page as it
 /// is, run on a small file (2,500 records in chunks of 700, no final newline) against the debug binary gives
 /// one run's records and, merged, its report; a chunk with a quote never closed stops it with the chunk's first
-/// line and fxbatch's message at the line of the whole file. Skipped, saying so, where a recipe's tool is absent.
+/// line and fxbatch's message at the line of the whole file. Hadoop Streaming's mapper too. Skipped, saying so,
+/// where a recipe's tool is absent.
 @Suite("cluster recipes", .serialized)
 struct ClusterRecipeTests {
   let cli: CLIRunner
@@ -36,6 +37,53 @@ struct ClusterRecipeTests {
   @Test(.enabled(if: TestTools.onPath("parallel") != nil, "needs GNU parallel (Debian parallel, which .ci/run installs)"))
   func gnuParallel() throws {
     try check("parallel-pipe", failedChunk: "chunk 3 (from line 1402 of data.csv)")
+  }
+
+  // Hadoop Streaming's mapper, as the page gives it (the `-mapper "…"` string as the shell hands it to Hadoop,
+  // which splits it at spaces outside quotes, as `sh` does here): a chunk whose records fail on their own data
+  // passes (0, not fxbatch's 1, which would fail the task), a refused chunk fails with fxbatch's 2.
+  @Test func hadoopStreamingMapperPassesRecordErrorsAndFailsRefusals() throws {
+    let text = try String(contentsOf: Self.page, encoding: .utf8)
+    let line = try #require(
+      text.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("-mapper \"") })
+    var mapper = line.trimmingCharacters(in: .whitespaces).dropFirst("-mapper \"".count)
+    #expect(mapper.hasSuffix("\""))
+    mapper = mapper.dropLast()
+    let command = mapper.replacingOccurrences(of: "\\$", with: "$")
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let header = PartitionedRunTests.fields.joined(separator: ",")
+    #expect(command.contains("--header \(header)"))
+    let records = PartitionedRunTests.records(count: 800, seed: 34)
+    _ = try directory.write("data.csv", header + "\n" + records.map { $0 + "\n" }.joined())
+    _ = try directory.write("chunk.csv", records[400...].map { $0 + "\n" }.joined())
+    _ = try directory.write("bad.csv", "2024-01-05,USD,EUR,1\n2024-01-09,USD,EUR,\"7\n")
+    try FileManager.default.createSymbolicLink(
+      atPath: directory.path + "/fxbatch", withDestinationPath: cli.executable.path)
+    let locked = try cli.run(["rates", "lock", "-q", "data.csv", "-o", "rates.lock"], in: directory.url)
+    #expect(locked.status == 0, "\(locked.standardError)")
+    let single = try cli.run(
+      [
+        "convert", "-q", "chunk.csv", "-o", "single.csv", "--lock", "rates.lock", "--frozen", "--header", header,
+        "--no-header-output",
+      ], in: directory.url)
+    #expect(single.status == 1, "the generator writes failing records")
+    for (input, status) in [("chunk.csv", Int32(0)), ("bad.csv", 2)] {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/sh")
+      process.arguments = ["-c", command]
+      process.currentDirectoryURL = directory.url
+      process.environment = ["PATH": "/usr/bin:/bin", "FXBATCH_TODAY": cli.environment["FXBATCH_TODAY"] ?? "2026-11-29"]
+      process.standardInput = try FileHandle(forReadingFrom: directory.url.appendingPathComponent(input))
+      let output = Pipe()
+      process.standardOutput = output
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      #expect(process.terminationStatus == status, "\(input)")
+      if status == 0 { #expect(text == (try directory.read("single.csv"))) }
+    }
   }
 
   /// Runs the recipe on good data and on data with a broken line 1,800.

@@ -37,6 +37,7 @@ import socket
 import subprocess
 import sys
 import threading
+import traceback
 
 # What fxbatch's exit statuses mean (Sources/FXBatch/Output/ExitStatus.swift).
 STATUS_NAMES = {0: "ok", 1: "record-errors", 2: "file-refused", 3: "source-failed", 64: "usage", 130: "interrupted"}
@@ -266,8 +267,9 @@ def run(arguments, data_format, reports, spark):
         converted.saveAsTextFile(arguments.output)
     except Exception as error:  # a failed task: its partition and fxbatch's message, as written
         failures = sorted(glob.glob(os.path.join(reports, "failed-*.txt")))
-        if not failures:
-            raise
+        if not failures:  # Spark failed, not fxbatch: not a status 1 (records), which Python's traceback gives
+            sys.stderr.write(f"\nfxbatch_spark.py: the Spark job failed: {error}\n")
+            return 2
         statuses = []
         for path in failures:
             with open(path) as failed:
@@ -298,4 +300,9 @@ def run(arguments, data_format, reports, spark):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    try:
+        status = main(sys.argv[1:])
+    except Exception:  # Python would exit 1, which the contract keeps for records that failed on their own data
+        traceback.print_exc()
+        status = 2
+    sys.exit(status)

@@ -78,7 +78,13 @@ enum ConvertCommand {
       group: .input, completion: .words(TextEncoding.allCases.map(\.rawValue))),
     OptionSpec(
       names: ["--header"], valueName: "NAME,...",
-      help: "CSV: the field names of input without a header line (a chunk\nof a file); every line is then a record",
+      help:
+        "CSV: the field names of input without a header line (a chunk\nof a file); every line is then a record. One CSV line\nwith commas: quote a name that holds one, 'a,\"b, c\"'",
+      group: .input),
+    OptionSpec(
+      names: ["--first-line"], valueName: "N",
+      help:
+        "CSV, JSON Lines: the number of the input's first line (default\n1), for a chunk cut from a bigger file: messages name the\nlines as in the whole file",
       group: .input),
     OptionSpec(
       names: ["--delimiter"], valueName: "D", help: ", or ; or tab (default: detected from the header line)", group: .input,
@@ -574,6 +580,12 @@ enum ConvertCommand {
     }
     if let text = parsed.value("--encoding") { options.encoding = try OptionValues.encoding(text) }
     if let text = parsed.value("--header") { options.header = try OptionValues.header(text) }
+    if let text = parsed.value("--first-line") {
+      guard let line = Int(text), line >= 1, line <= 1 << 53 else {
+        throw UsageError("--first-line \(text): expected a line number, 1 or more")
+      }
+      options.firstLine = line
+    }
     options.writesHeader = !parsed.has("--no-header-output")
     if let text = parsed.value("--delimiter") { options.delimiter = try OptionValues.delimiter(text) }
     if let text = parsed.value("--decimal-separator") {

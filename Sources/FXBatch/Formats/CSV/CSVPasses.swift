@@ -9,14 +9,16 @@ import Synchronization
 /// The two passes over CSV files.
 extension CSVFormat {
   /// Opens a file and reads its header; under `--header` (``BatchOptions/header``) the header is the given names
-  /// (written with the file's delimiter, as line 0) and every line of the file is a record.
+  /// (written with the file's delimiter, as line 0: no line of the file) and every line of the file is a record.
+  /// The file's lines are numbered from `firstLine` (`--first-line`).
   private static func openFile(
-    _ readPath: String, displayPath: String, delimiter: UInt8?, limits: RecordLimits, header names: [String]?
+    _ readPath: String, displayPath: String, delimiter: UInt8?, limits: RecordLimits, header names: [String]?,
+    firstLine: Int
   ) throws(FileError) -> (
     reader: CSVReader, leadingBlankLines: [CSVRecord], header: CSVRecord
   ) {
     do {
-      let reader = try CSVReader(path: readPath, delimiter: delimiter, limits: limits)
+      let reader = try CSVReader(path: readPath, delimiter: delimiter, limits: limits, firstLine: firstLine)
       if let names { return (reader, [], givenHeader(names, delimiter: reader.delimiter)) }
       var blank: [CSVRecord] = []
       while let record = try reader.next() {
@@ -65,7 +67,8 @@ extension CSVFormat {
       var samples = FieldSamples(skipping: taken)
       guard
         let reader = try? openFile(
-          readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits, header: options.header
+          readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits, header: options.header,
+          firstLine: options.firstLine
         ).reader
       else { return samples }
       while !samples.isComplete, let record = try? reader.next() {
@@ -90,7 +93,8 @@ extension CSVFormat {
   ) throws(FileError) -> (FileScan, RateKeyIndex) {
     let options = context.options
     let (reader, leadingBlankLines, header) = try openFile(
-      readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits, header: options.header)
+      readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits, header: options.header,
+      firstLine: options.firstLine)
     let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingWhitespace }
     if AnnotationColumn.endAnnotated(headerFields) {
       throw FileError.alreadyAnnotated(
@@ -102,7 +106,9 @@ extension CSVFormat {
       mapping = try FieldMapping.resolve(
         header: headerFields, names: options.fieldNames, fixedFrom: options.fixedFrom != nil, fixedTo: options.fixedTo != nil)
     } catch {
-      throw FileError(path: displayPath, line: header.line, column: 1, message: error.description)
+      // A header `--header` gives is no line of the input: the message names the option.
+      let message = options.header == nil ? error.description : "--header: " + error.description
+      throw FileError(path: displayPath, line: header.line, column: 1, message: message)
     }
     try checkUnreadFields(
       headerFields, mapping: mapping, header: header, readPath: readPath, displayPath: displayPath, options: options)
@@ -182,7 +188,7 @@ extension CSVFormat {
           CSVScanSource(
             reader: try openFile(
               readPath, displayPath: displayPath, delimiter: reader.delimiter, limits: options.limits,
-              header: options.header
+              header: options.header, firstLine: options.firstLine
             ).reader)
         })
     } catch let error as CSVError {
@@ -251,7 +257,7 @@ extension CSVFormat {
     } else {
       (reader, leadingBlankLines, header) = try openFile(
         scan.readPath, displayPath: scan.displayPath, delimiter: scan.csv.delimiter, limits: options.limits,
-        header: options.header)
+        header: options.header, firstLine: options.firstLine)
     }
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }

@@ -37,7 +37,8 @@ extension JSONLinesFormat {
     do {
       let limits = options.limits
       scanned = try RecordScan.scanLines(
-        JSONLinesScanSource(reader: try JSONLinesByteReader(path: readPath, limits: limits)), readPath: readPath,
+        JSONLinesScanSource(reader: try JSONLinesByteReader(path: readPath, line: options.firstLine, limits: limits)),
+        readPath: readPath,
         targets: targets, inParts: true, meter: meter,
         findings: { part in
           JSONLinesPassOne(
@@ -48,7 +49,9 @@ extension JSONLinesFormat {
         open: { range in
           JSONLinesScanSource(reader: try JSONLinesByteReader(path: readPath, range: range, line: 1, limits: limits))
         },
-        reopen: { JSONLinesScanSource(reader: try JSONLinesByteReader(path: readPath, limits: limits)) },
+        reopen: {
+          JSONLinesScanSource(reader: try JSONLinesByteReader(path: readPath, line: options.firstLine, limits: limits))
+        },
         // The first record object (the annotated-file and missing-field checks) is looked for in part 0 only.
         accept: { $0.found.firstObject != nil })
     } catch let error as FileError {
@@ -80,7 +83,7 @@ extension JSONLinesFormat {
     defer { atomicFile?.discard() }
     let result: PartResult
     do {
-      let reader = try JSONLinesByteReader(path: scan.readPath, limits: context.options.limits)
+      let reader = try JSONLinesByteReader(path: scan.readPath, line: options.firstLine, limits: options.limits)
       if reader.hasByteOrderMark { try sink.write([0xEF, 0xBB, 0xBF]) }
       let meter = ProgressMeter(file: scan.displayPath, pass: 2, bytesTotal: scan.size, handler: options.progress)
       // A big file in parts: part 0 on the reader opened here, the others over their ranges.

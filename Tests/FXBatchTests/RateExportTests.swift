@@ -281,6 +281,28 @@ struct RateExportLedgerToolTests {
     }
   }
 
+  /// `--value=then` values a posting at the latest price on or before its day: 100 EUR on 2024-02-15 is
+  /// 107.95 USD at February's average (1.079471429, dated 2024-02-01 with `--date-at start`) and 109.05 USD at
+  /// January's (1.090513636, the latest price then when averages are dated on their last day, 2024-01-31).
+  @Test(.enabled(if: LedgerTools.hledger != nil), arguments: [("start", "107.95 USD"), ("end", "109.05 USD")])
+  func valueThenUsesThePeriodDatedBefore(dateAt: String, value: String) throws {
+    let cli = try CLIRunner()
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let export = try cli.run(
+      [
+        "rates", "export", "--from", "2024-01-01", "--to", "2024-03-31", "--quotes", "USD", "--rate-kind", "average",
+        "--date-at", dateAt, "--format", "ledger", "-o", "avg.journal",
+      ], in: directory.url)
+    #expect(export.status == 0)
+    let main = try directory.write(
+      "include avg.journal\n2024-02-15 sale\n  assets  100 EUR\n  income\n", named: "main.journal")
+    let hledger = try #require(LedgerTools.hledger)
+    let result = try TestTools.run(hledger, ["-f", main, "reg", "assets", "--value=then,USD"])
+    #expect(result.status == 0)
+    #expect(result.output.contains("  \(value)  "), "\(result.output)")
+  }
+
   /// Beancount's `check_commodity` plugin wants a `commodity` entry of every currency a price names: the export
   /// has them, and without them (`--no-commodities`) the plugin names each.
   @Test(.enabled(if: LedgerTools.beancountPython != nil), arguments: [true, false])

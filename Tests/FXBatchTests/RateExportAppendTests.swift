@@ -127,6 +127,11 @@ struct RateExportAppendTests {
       #expect(appendix.text == export.text(.ledger, heading: "h"))
       #expect(appendix.added == 2)
     }
+    for path in [directory.path, "/dev/null"] {
+      #expect(throws: RatesFileError.self) {
+        try export.appendix(toFileAt: path, format: .ledger, heading: "h", commodities: true)
+      }
+    }
     for (format, text, message) in [
       (RateExport.Format.ledger, "; x\n2024-02-26 price EUR 1.0852 USD\n", "a Beancount price entry in a Ledger file"),
       (.beancount, "2024-02-26 commodity USD\nP 2024-02-26 EUR 1.0852 USD\n", "a Ledger P directive in a Beancount file"),

@@ -36,8 +36,10 @@ extension RateExport {
     var existing: [UInt8] = []
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-      guard !isDirectory.boolValue else {
-        throw RatesFileError(path: path, line: 1, column: 1, message: "is a directory, not a file to append to")
+      // Not a device or a pipe either: reading `/dev/stdout` or a FIFO would wait for input that never comes.
+      let type = (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+      guard !isDirectory.boolValue, type == .typeRegular else {
+        throw RatesFileError(path: path, line: 1, column: 1, message: "is not a regular file to append to")
       }
       do { existing = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))) } catch {
         throw RatesFileError(path: path, line: 1, column: 1, message: "cannot read the file: \(error.localizedDescription)")

@@ -109,7 +109,12 @@ public enum RunSummary {
         && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || ",=[]\"".unicodeScalars.contains($0) }
       return plain ? name : RowError.quoted(name)
     }
-    return "fields: " + roles.map { "\($0.rawValue)=\(shown(fields[$0.rawValue] ?? ""))" }.joined(separator: ", ")
+    return "fields: "
+      + roles.map { role in
+        // Several amounts (`--amount-field Gross,Fee,Net`) are named as the option names them.
+        guard role == .amount, given.amounts.count > 1 else { return "\(role.rawValue)=\(shown(fields[role.rawValue] ?? ""))" }
+        return "amounts=" + given.amounts.map { shown($0.path) }.joined(separator: ",")
+      }.joined(separator: ", ")
   }
 
   /// The last line: the exit status in words, and how the run stood against its budget.

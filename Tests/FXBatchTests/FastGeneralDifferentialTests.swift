@@ -766,6 +766,26 @@ struct FastGeneralDifferentialTests {
     return source
   }
 
+  /// Amounts naming their currency in files without a from-currency field (fxbatch issue 32) on sources that
+  /// answer keys: pass 1 asks for the keys the amounts' currencies make (the general rules: the fast path leaves
+  /// such records alone), and both paths convert at the answers.
+  @Test(.tags(.notSanitized), arguments: [RecordFormat.csv, .jsonl], [Source.frankfurterV2, .calculator])
+  func currencyInAmountOnSourcesThatAnswerKeys(format: RecordFormat, source: Source) throws {
+    let writer = try #require(Self.writers[format])
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var records = Self.records(count: 200, seed: 320)
+    Self.currencyInAmount(&records, seed: 321)
+    let input = try writer(records, Layout(nested: false, currencyInAmount: true), directory)
+    let (choice, configure) = try Self.source(source, input: input, server: server, directory: directory)
+    let general = try Self.check(input, format: format, source: choice, source.rawValue, configure: configure)
+    #expect(general.fileError == nil)
+    #expect(general.totals.ok + general.totals.fallback > 30, "\(format), \(source): records convert")
+    #expect(general.totals.errorsByCode["ambiguous_currency", default: 0] > 0)
+  }
+
   /// Every format on every source that answers keys. Not under the address sanitizer: the bytes are those of the
   /// option sets above, on the same readers and writers; what differs is where the rates come from.
   @Test(.tags(.notSanitized), arguments: RecordFormat.allCases, Source.allCases)

@@ -103,9 +103,10 @@ struct FieldMappingTests {
   }
 
   @Test(
-    "a name with date, time, day or datum looks like dates",
+    "a name with date, time, day, datum or fecha looks like dates",
     arguments: [
       ("updated_at", true), ("dueDate", true), ("paid-time", true), ("BusinessDay", true), ("Lieferdatum", true),
+      ("Fecha de pago", true),
       ("@posted_date", true), ("when", false), ("amount", false), ("id", false), ("note", false),
     ] as [(String, Bool)])
   func dateLikeNames(name: String, expected: Bool) {

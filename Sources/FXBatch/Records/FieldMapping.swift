@@ -102,11 +102,11 @@ public struct FieldMapping: Sendable, Equatable {
   }
 
   /// Parts of a normalised field name that say it holds dates or times (`issuedate`, `updatedat`, `paidtime`,
-  /// `businessday`, `buchungsdatum`).
-  static let dateNameParts = ["date", "time", "day", "datum"]
+  /// `businessday`, `buchungsdatum`, `fechadepago`).
+  static let dateNameParts = ["date", "time", "day", "datum", "fecha"]
 
   /// Whether a field's name says it holds dates: its normalised name (``normalizedName(_:)``, without a leading
-  /// `@` of an XML attribute) contains `date`, `time`, `day` or `datum`.
+  /// `@` of an XML attribute) contains `date`, `time`, `day`, `datum` or `fecha`.
   public static func looksLikeDateName(_ name: String) -> Bool {
     let normalized = normalizedName(name.hasPrefix("@") ? String(name.dropFirst()) : name)
     return dateNameParts.contains { normalized.contains($0) }

@@ -107,7 +107,8 @@ struct EndToEndCurrencyInAmountTests {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }
     try directory.write("rates.csv", Self.rates)
-    try directory.write("konto.csv", "Datum;Verwendungszweck;Betrag;Ziel\n15.03.2024;Miete;1.234,56 EUR;USD\n15.03.2024;Kaffee;£7,00;EUR\n")
+    try directory.write(
+      "konto.csv", "Datum;Verwendungszweck;Betrag;Ziel\n15.03.2024;Miete;1.234,56 EUR;USD\n15.03.2024;Kaffee;£7,00;EUR\n")
     let result = try cli.run(["convert", "--rates", "rates.csv", "konto.csv"], in: directory.url)
     #expect(result.status == 0, "\(result.standardError)")
     #expect(
@@ -121,7 +122,9 @@ struct EndToEndCurrencyInAmountTests {
 
     // Every field given by an option: no `[fields: …]`.
     let named = try cli.run(
-      ["convert", "--rates", "rates.csv", "--amount-field", "Betrag", "--to-field", "Ziel", "--date-field", "Datum", "konto.csv"],
+      [
+        "convert", "--rates", "rates.csv", "--amount-field", "Betrag", "--to-field", "Ziel", "--date-field", "Datum", "konto.csv",
+      ],
       in: directory.url)
     #expect(named.standardError.contains("(inferred from the amounts)]\n"), "\(named.standardError)")
     #expect(!named.standardError.contains("[fields:"))
@@ -160,7 +163,8 @@ struct EndToEndCurrencyInAmountTests {
       """)
     let result = try cli.run(["convert", "--rates", "rates.csv", "pasted.jsonl"], in: directory.url)
     #expect(
-      result.standardError.contains("6 records: 3 ok, 0 fallback, 3 error (ambiguous_currency 1, invalid_amount 1, missing_field 1)"),
+      result.standardError.contains(
+        "6 records: 3 ok, 0 fallback, 3 error (ambiguous_currency 1, invalid_amount 1, missing_field 1)"),
       "\(result.standardError)")
     let lines = try directory.read("pasted.converted.jsonl").split(separator: "\n").map(String.init)
     try #require(lines.count == 6)
@@ -197,6 +201,7 @@ struct EndToEndCurrencyInAmountTests {
       ), "\(result.standardError)")
     // 1132.62 − 305483.96 + 8.24 = −304343.10
     #expect(
-      result.standardError.contains("reconciliation EUR, 3 records: sum of rounded amounts -304343.10"), "\(result.standardError)")
+      result.standardError.contains("reconciliation EUR, 3 records: sum of rounded amounts -304343.10"), "\(result.standardError)"
+    )
   }
 }

@@ -74,7 +74,9 @@ extension FastGeneralDifferentialTests {
   /// same in parts as in one. 9 amounts in turn over 600 records: `$5,00` (ambiguous) and `12,50` (no currency)
   /// are 66 errors each (600 = 66 × 9 + 6, residues 6 and 7 not in the last 6), the other 468 convert.
   @Test func csvCurrencyInTheAmountInParts() throws {
-    let amounts = ["1.234,56 EUR", "USD 12,50", "-JPY 49.488.402", "JPY -49.488.402", "€12,50", "£7,00", "$5,00", "12,50", "CHF1.000,00"]
+    let amounts = [
+      "1.234,56 EUR", "USD 12,50", "-JPY 49.488.402", "JPY -49.488.402", "€12,50", "£7,00", "$5,00", "12,50", "CHF1.000,00",
+    ]
     var text = "Datum;Betrag;Ziel\n"
     for index in 0..<600 {
       text += "0\(index % 9 + 1).03.2024;\(amounts[index % amounts.count]);\(["EUR", "USD", "GBP"][index % 3])\n"

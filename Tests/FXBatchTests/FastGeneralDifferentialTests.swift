@@ -202,7 +202,9 @@ struct FastGeneralDifferentialTests {
 
   /// CSV: CRLF and LF line ends, quoted fields, blank lines; a missing field is a short record; some long ones.
   static func csv(_ records: [Record], _ layout: Layout, _ directory: TemporaryDirectory) throws -> String {
-    var text = layout.nested ? "id,Booked,Gross,Currency,Target" : layout.currencyInAmount ? "id,date,amount,to" : "id,date,amount,from,to"
+    var text =
+      layout.nested
+      ? "id,Booked,Gross,Currency,Target" : layout.currencyInAmount ? "id,date,amount,to" : "id,date,amount,from,to"
     text += (layout.severalAmounts ? "," + moreAmountNames.joined(separator: ",") : "") + "\r\n"
     for record in records {
       let fields = ([record.date, record.amount, record.from, record.to] + record.more).compactMap { $0 }

@@ -29,7 +29,8 @@ struct HeaderNamesTests {
   @Test(
     "names compare without case, accents, spaces, _, - and .",
     arguments: [
-      ("Währung", "wahrung"), ("WÄHRUNG", "wahrung"), ("Date opération", "dateoperation"), ("Fecha_de-Operación", "fechadeoperacion"),
+      ("Währung", "wahrung"), ("WÄHRUNG", "wahrung"), ("Date opération", "dateoperation"),
+      ("Fecha_de-Operación", "fechadeoperacion"),
       ("Data de lançamento", "datadelancamento"), ("Moneda destino", "monedadestino"), ("Amount", "amount"),
     ] as [(String, String)])
   func normalized(name: String, expected: String) {

@@ -105,7 +105,8 @@ public enum RunSummary {
     let roles = FieldMapping.Role.allCases.filter { fields[$0.rawValue] != nil }
     guard roles.contains(where: { given.name(of: $0) == nil }) else { return nil }
     func shown(_ name: String) -> String {
-      let plain = !name.isEmpty && name.unicodeScalars.allSatisfy { !$0.properties.isWhitespace || $0 == " " }
+      let plain =
+        !name.isEmpty && name.unicodeScalars.allSatisfy { !$0.properties.isWhitespace || $0 == " " }
         && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || ",=[]\"".unicodeScalars.contains($0) }
       return plain ? name : RowError.quoted(name)
     }

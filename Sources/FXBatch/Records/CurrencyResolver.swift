@@ -112,10 +112,13 @@ public struct CurrencyResolver: Sendable {
       return .failure(
         RowError(
           .ambiguousCurrency,
-          "\(RowError.quoted(trimmed)): \(mark) is the symbol of several currencies (\(Self.list(codes))) and the record has no from-currency; say which with --symbol '\(mark)=\(codes[0])'"
+          "\(RowError.quoted(trimmed)): \(mark) is the symbol of several currencies (\(Self.list(codes))) and the record"
+            + " has no from-currency; say which with --symbol '\(mark)=\(codes[0])'"
         ))
     case .unknown:
-      return .failure(check(mark: mark, cell: trimmed, currency: nil) ?? RowError(.invalidAmount, "\(RowError.quoted(trimmed)) is not a number"))
+      return .failure(
+        check(mark: mark, cell: trimmed, currency: nil) ?? RowError(.invalidAmount, "\(RowError.quoted(trimmed)) is not a number")
+      )
     }
   }
 

@@ -51,6 +51,8 @@ struct HeaderNamesTests {
     #expect(HeaderNames.table.values.allSatisfy { $0.count == HeaderNames.languages.count })
     // Left out on purpose: a German value date, a JSON API's payload.
     #expect(!owner.keys.contains("valuta") && !owner.keys.contains("data"))
+    // Nor a place: a travel export's destination.
+    #expect(!owner.keys.contains("destino") && !owner.keys.contains("cible") && !owner.keys.contains("doel"))
   }
 
   @Test("two columns of one field in two spellings are refused, as before")

@@ -10,7 +10,8 @@
 /// Left out on purpose: `Valuta` (a currency in Italian and Dutch exports, but a value date in German bank
 /// exports) and `Data` (a date in Italian and Portuguese, but a JSON API's payload member). A column of either
 /// is refused with the option to give rather than read as the wrong field (``FieldMapping/likelyCurrencyField``,
-/// ``FieldMapping/likelyDateField``).
+/// ``FieldMapping/likelyDateField``). Nor are the bare words for a destination (`Destino`, `Cible`, `Doel`): in
+/// a travel or shipping export they name a place, and `--to` would refuse to pass over such a "currency" field.
 enum HeaderNames {
   /// The languages of the table, in order of preference.
   static let languages = ["English", "German", "French", "Spanish", "Italian", "Dutch", "Portuguese"]
@@ -47,10 +48,10 @@ enum HeaderNames {
         "target_ccy", "target", "quote",
       ],
       ["Zielwährung", "Ziel"],
-      ["Devise cible", "Cible", "Devise de destination"],
-      ["Moneda destino", "Moneda de destino", "Divisa destino", "Destino"],
-      ["Valuta di destinazione", "Valuta destinazione", "Destinazione"],
-      ["Doelvaluta", "Doel"],
+      ["Devise cible", "Devise de destination"],
+      ["Moneda destino", "Moneda de destino", "Divisa destino"],
+      ["Valuta di destinazione", "Valuta destinazione"],
+      ["Doelvaluta"],
       ["Moeda de destino", "Moeda destino"],
     ],
     .date: [

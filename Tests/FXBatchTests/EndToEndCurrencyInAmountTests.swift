@@ -144,6 +144,26 @@ struct EndToEndCurrencyInAmountTests {
         #"valuta.csv:1:1: error: no from-currency field is recognised, but the field "Valuta" holds currency codes ("USD")"#),
       "\(result.standardError)")
     #expect(result.standardError.contains("hint: use --from-field Valuta to read each record's currency from it"))
+
+    // Amounts that name their currencies need no currency field: another column of codes is not refused.
+    try directory.write("fees.csv", "date,amount,fee_currency,to\n2024-03-15,USD 1234.56,GBP,EUR\n")
+    let fees = try cli.run(["convert", "--rates", "rates.csv", "fees.csv"], in: directory.url)
+    #expect(fees.status == 0, "\(fees.standardError)")
+    #expect(try records(directory, "fees.converted.csv").first?.contains(",1132.62,EUR,2024-03-15,") == true)
+
+    // The same in a sheet: refused with plain amounts, converted with amounts naming their currencies.
+    for (amount, status) in [("5", Int32(2)), ("USD 1234.56", 0)] {
+      let rows = [
+        "<row r=\"1\">" + XLSXOnePassTests.text("A1", "date") + XLSXOnePassTests.text("B1", "amount")
+          + XLSXOnePassTests.text("C1", "Valuta") + XLSXOnePassTests.text("D1", "to") + "</row>",
+        "<row r=\"2\">" + XLSXOnePassTests.text("A2", "2024-03-15") + XLSXOnePassTests.text("B2", amount)
+          + XLSXOnePassTests.text("C2", "USD") + XLSXOnePassTests.text("D2", "EUR") + "</row>",
+      ]
+      _ = try XLSXOnePassTests.workbook(XLSXOnePassTests.sheet(rows), in: directory, "valuta")
+      let sheet = try cli.run(["convert", "--rates", "rates.csv", "valuta.xlsx"], in: directory.url)
+      #expect(sheet.status == status, "\(amount): \(sheet.standardError)")
+      if status == 2 { #expect(sheet.standardError.contains(#"the field "Valuta" holds currency codes"#)) }
+    }
   }
 
   @Test func jsonLinesWithoutCurrencyMember() throws {

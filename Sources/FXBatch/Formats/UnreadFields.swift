@@ -59,11 +59,16 @@ extension FileError {
       return likelyDates(names[index], values: [], at: (path, line, column))
     }
     // Without a from-currency field, each record's amount must name its currency (`USD 12.50`); a field of
-    // currency codes under a name fxbatch does not know would be passed over.
+    // currency codes under a name fxbatch does not know would be passed over, unless the amounts seen name theirs.
     let fromless = located[.from] == nil && options.fixedFrom == nil && options.fieldNames.from == nil
     guard overriding || checkDates || fromless else { return nil }
-    let found = samples(taken)
-    if fromless, !overriding,
+    let amountName = fromless ? located[.amount] : nil
+    let found = samples(amountName.map { taken.subtracting([$0]) } ?? taken)
+    let amountsNameCurrencies =
+      amountName.flatMap { found.names.firstIndex(of: $0) }.map { index in
+        !found.values[index].isEmpty && found.values[index].allSatisfy { options.currencies.currency(ofAmount: $0) != nil }
+      } ?? false
+    if fromless, !overriding, !amountsNameCurrencies,
       let index = FieldMapping.likelyCurrencyField(names: found.names, values: found.values, taken: taken)
     {
       let name = found.names[index]

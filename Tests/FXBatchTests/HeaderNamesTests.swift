@@ -62,6 +62,24 @@ struct HeaderNamesTests {
     }
   }
 
+  @Test("the summary line names the fields read when one was found by its name, never when all were given")
+  func summaryFields() {
+    var file = RunReport.File(input: "konto.csv")
+    file.fields = ["amount": "Betrag", "from": "Währung", "date": "Buchungsdatum"]
+    #expect(
+      RunSummary.fieldsUsed(by: file, given: FieldNames()) == "fields: amount=Betrag, from=Währung, date=Buchungsdatum")
+    #expect(
+      RunSummary.fieldsUsed(by: file, given: FieldNames(amount: "Betrag"))
+        == "fields: amount=Betrag, from=Währung, date=Buchungsdatum")
+    #expect(RunSummary.fieldsUsed(by: file, given: FieldNames(amount: "Betrag", from: "Währung", date: "Buchungsdatum")) == nil)
+    // Names that would read as the line's own punctuation, or hold control characters, are quoted.
+    file.fields = ["amount": "a,b", "to": "x\u{1B}[2J"]
+    #expect(RunSummary.fieldsUsed(by: file, given: FieldNames()) == #"fields: amount="a,b", to="x\u{1b}[2J""#)
+    // A known document's detail names its own paths.
+    file.document = "recognized ISO 20022 camt.053.001.08: amount Amt"
+    #expect(RunSummary.fieldsUsed(by: file, given: FieldNames()) == nil)
+  }
+
   @Test("docs/fields-and-amounts.md lists every name of the table")
   func documented() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

@@ -105,9 +105,12 @@ public enum RunSummary {
     let roles = FieldMapping.Role.allCases.filter { fields[$0.rawValue] != nil }
     guard roles.contains(where: { given.name(of: $0) == nil }) else { return nil }
     func shown(_ name: String) -> String {
+      // Quoted when it could hide on the terminal or read as the line's own punctuation.
       let plain =
-        !name.isEmpty && name.unicodeScalars.allSatisfy { !$0.properties.isWhitespace || $0 == " " }
-        && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || ",=[]\"".unicodeScalars.contains($0) }
+        !name.isEmpty
+        && !name.unicodeScalars.contains {
+          RowError.isInvisible($0) || ($0.properties.isWhitespace && $0 != " ") || ",=[]\"".unicodeScalars.contains($0)
+        }
       return plain ? name : RowError.quoted(name)
     }
     return "fields: "

@@ -95,3 +95,17 @@ struct CurrencyInAmountTests {
     #expect(DecimalMarkInference.evidence("€12,50") == .comma)
   }
 }
+
+extension CurrencyInAmountTests {
+  /// Several amounts: the first that names a currency names the record's; the others are checked against it by
+  /// the amount parser (``AmountParser/parse(_:currency:)``), as every amount is.
+  @Test func severalAmounts() throws {
+    var record = RecordFields(amount: .text("45.00"), from: .absent, to: .absent, date: .absent)
+    record.amounts = ["45.00", "USD -1.65", "GBP 2"].map {
+      RecordFields(amount: .text($0), from: .absent, to: .absent, date: .absent)
+    }
+    #expect(try normalizer.rateKey(of: record).get().key.pair.base == CurrencyCode("USD"))
+    record.amounts = ["45.00", "-1.65"].map { RecordFields(amount: .text($0), from: .absent, to: .absent, date: .absent) }
+    #expect((try? normalizer.rateKey(of: record).get()) == nil)
+  }
+}

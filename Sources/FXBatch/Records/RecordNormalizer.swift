@@ -200,10 +200,12 @@ public struct RecordNormalizer: Sendable {
 
   /// The from-currency of a record whose from-currency field is absent, `null` or blank: the currency its amount's
   /// text names (`USD 1,234.56`, `1.234,56 EUR`, `-JPY 49,488,402`, `€12.50`; with several amounts, the first
-  /// one's), else `missing_field` saying that neither names one (fxbatch issue 32).
+  /// one that names a currency, as with money objects: the others must name the same or none), else
+  /// `missing_field` saying that neither names one (fxbatch issue 32).
   func currencyOfAmount(_ fields: RecordFields, from value: RecordFields.Value) -> Result<CurrencyCode, RowError> {
-    let amount = fields.amounts.first?.amount ?? fields.amount
-    if case .text(let text) = amount, let named = currencies.currency(ofAmount: text) { return named }
+    for amount in fields.amounts.isEmpty ? [fields.amount] : fields.amounts.map(\.amount) {
+      if case .text(let text) = amount, let named = currencies.currency(ofAmount: text) { return named }
+    }
     switch value {
     case .absent:
       return .failure(

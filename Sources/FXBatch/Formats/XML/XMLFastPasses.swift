@@ -52,7 +52,10 @@ extension XMLFormat {
     }
     guard let found, let document = found.document, found.records > 0, !found.firstRecordIsAnnotated,
       found.readAmounts(count: locator.amountLocators.count),
-      !locator.roles.contains(where: { $0 != .date && found.located[$0] == nil }),
+      // Without a from-currency field a record's amount may name it (`USD 12.50`): each record's own rule.
+      !locator.roles.contains(where: { role in
+        role != .date && (role != .from || options.fieldNames.from != nil) && found.located[role] == nil
+      }),
       // A path no record has is a file error of the general path (``missingPath(_:located:displayPath:line:unboundPrefixes:)``).
       !locator.paths.contains(where: { found.located[$0.role] == nil }),
       // A field the run would pass over: the general path reads the document again and reports it.

@@ -171,8 +171,11 @@ public struct DatePattern: Hashable, Sendable, CustomStringConvertible {
         }
         fields.offset = (hours, minutes)
       default:
-        let nextIsNumber = position + 1 < elements.count && elements[position + 1].digits(exact: false) != nil
-        guard let width = element.digits(exact: nextIsNumber) else { return nil }
+        // Next to another number directive (`%Y%m%d`), a number takes its full width: `2024043` is no date.
+        let besideNumber =
+          (position + 1 < elements.count && elements[position + 1].digits(exact: false) != nil)
+          || (position > 0 && elements[position - 1].digits(exact: false) != nil)
+        guard let width = element.digits(exact: besideNumber) else { return nil }
         let start = index
         while index < bytes.endIndex, index - start < width.upperBound, isDigit(bytes[index]) { index += 1 }
         guard width.contains(index - start) else { return nil }

@@ -224,19 +224,26 @@ struct DateLayoutTests {
     }
   }
 
-  /// The dates of the issue, as the CSV and JSON Lines files a day-first, a month-first and a mixed export write.
+  /// The dates of the issue, as the CSV, JSON Lines and XML files a day-first, a month-first and a mixed export
+  /// write.
   /// 2024-04-03 (a Wednesday) and 2024-04-12 (the Friday before Saturday 13th) have rates.
-  @Test(arguments: ["csv", "jsonl"])
+  @Test(arguments: ["csv", "jsonl", "xml"])
   func columnsDecideTheirOrder(format: String) throws {
     func file(_ dates: [String]) -> String {
-      format == "csv"
-        ? "date,amount,currency\n" + dates.map { "\($0),10.00,USD\n" }.joined()
-        : dates.map { "{\"date\":\"\($0)\",\"amount\":\"10.00\",\"currency\":\"USD\"}\n" }.joined()
+      switch format {
+      case "csv": return "date,amount,currency\n" + dates.map { "\($0),10.00,USD\n" }.joined()
+      case "xml":
+        return "<rows>\n"
+          + dates.map { "<row><date>\($0)</date><amount>10.00</amount><currency>USD</currency></row>\n" }.joined()
+          + "</rows>\n"
+      default: return dates.map { "{\"date\":\"\($0)\",\"amount\":\"10.00\",\"currency\":\"USD\"}\n" }.joined()
+      }
     }
     func days(_ output: String) -> [String] {
       if format == "csv" { return Self.rateDays(output) }
-      return output.split(separator: "\n").map { line in
-        guard let range = line.range(of: "\"fx_rate_date\":\"") else { return "" }
+      let marker = format == "xml" ? "rate-date=\"" : "\"fx_rate_date\":\""
+      return output.split(separator: "\n").filter { $0.contains("amount") }.map { line in
+        guard let range = line.range(of: marker) else { return "" }
         return String(line[range.upperBound...].prefix(10))
       }
     }

@@ -125,7 +125,8 @@ struct DateLayoutTests {
   @Test(
     "what the layouts without a pattern refuse",
     arguments: [
-      ("03 Foo 2024", "is not a date"), ("31 Apr 2024", "is not a calendar date"), ("03 Apr 2024 25:00", "has no such time of day"),
+      ("03 Foo 2024", "is not a date"), ("31 Apr 2024", "is not a calendar date"),
+      ("03 Apr 2024 25:00", "has no such time of day"),
       ("03.04.2024 junk", "only a time may follow a date"), ("03/04/2024 10", "only a time may follow a date"),
       ("2024-04-03 14:05:00 +9900", "has no such time zone offset"), ("Apr 3 24", "is not a date"),
     ] as [(String, String)])

@@ -64,7 +64,8 @@ extension FastGeneralDifferentialTests {
     #expect(general.file?.slashDates == "day-first")
     #expect(general.totals.error == 0)
     // 2019-07-01 (not 2019-01-07): EUR/USD 1.1349 that day; 5 / 1.1349 = 4.4057 → 4.41.
-    #expect(String(decoding: general.output.joined(), as: UTF8.self).contains("01/07/2019,5,USD,EUR,0.8811349018,4.41,EUR,2019-07-01,"))
+    #expect(
+      String(decoding: general.output.joined(), as: UTF8.self).contains("01/07/2019,5,USD,EUR,0.8811349018,4.41,EUR,2019-07-01,"))
   }
 
   /// CSV in parts: the evidence of every part adds up (one part proving an order, another only ambiguous dates),

@@ -284,7 +284,8 @@ public enum DateFormat: Hashable, Sendable, CustomStringConvertible {
       }
     }
     // An offset may follow the time after a space (`14:05:00 +0200`, as `date` and many logs write it).
-    if rest.count > 2, rest.first == UInt8(ascii: " "), rest.dropFirst().first == UInt8(ascii: "+") || rest.dropFirst().first == UInt8(ascii: "-"),
+    if rest.count > 2, rest.first == UInt8(ascii: " "),
+      rest.dropFirst().first == UInt8(ascii: "+") || rest.dropFirst().first == UInt8(ascii: "-"),
       rest.dropFirst(2).first.map({ $0 &- UInt8(ascii: "0") < 10 }) == true
     {
       rest = rest.dropFirst()

@@ -7,8 +7,8 @@
 /// day-first: there is no 13th month); one that reads both ways as different days (`03/04/2024`) proves nothing.
 /// A column that proves one order and not the other is read in that order (``DateFormat/slashDates(_:)``). A
 /// column that proves both (``DateFormat/SlashDateOrder/mixed``), or neither (every slash date ambiguous), is
-/// left to `--date-format`: its slash dates are refused with the hint, as without inference. Dotted dates (`02.01.2020`) are day-first anyway and
-/// prove nothing.
+/// left to `--date-format`: its slash dates are refused with the hint, as without inference. Dotted dates
+/// (`02.01.2020`) are day-first anyway and prove nothing.
 public struct DateLayoutInference: Sendable, Equatable {
   /// How many dates read only day-first.
   public private(set) var dayFirst = 0

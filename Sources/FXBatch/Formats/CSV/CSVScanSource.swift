@@ -16,7 +16,8 @@ struct CSVScanSource: ScanSource {
 }
 
 /// What pass 1 reads of a CSV record (``RecordFindings``): a record that is not blank gives its decimal-mark
-/// evidence, its date's evidence of the order of slash dates (``CSVFormat/addEvidence(of:normalizer:fastPath:to:)``) and, when the run asks for keys, its key
+/// evidence (``CSVFormat/addEvidence(of:normalizer:fastPath:to:)``), its date's evidence of the order of slash
+/// dates, and, when the run asks for keys, its key
 /// (``FieldKeyDecoder``, else the general rules).
 struct CSVPassOne: RecordFindings {
   let normalizer: RecordNormalizer

@@ -67,7 +67,8 @@ extension XMLFormat {
     var scan = FileScan(
       displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .xml,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
-      normalizer: normalizer.reading(dates: dateFormat), fields: Dictionary(uniqueKeysWithValues: found.located.map { ($0.key.rawValue, $0.value) }),
+      normalizer: normalizer.reading(dates: dateFormat),
+      fields: Dictionary(uniqueKeysWithValues: found.located.map { ($0.key.rawValue, $0.value) }),
       details: XMLScanDetails(recordElement: String(decoding: document.recordName, as: UTF8.self), document: document))
     scan.partStarts = starts.map { FileScan.PartStart(offset: $0, line: 0) }
     scan.size = size

@@ -89,8 +89,8 @@ struct JSONRecordPassOne {
         } else if date.kind == .escapedString {
           let locator = self.locator
           state.addDateEvidence(decoded: { _ in nil }) {
-            guard case .text(let text) = locator.fields(of: JSONRecordText(bytes: content.array, line: line, column: column)).0.date
-            else { return nil }
+            let record = JSONRecordText(bytes: content.array, line: line, column: column)
+            guard case .text(let text) = locator.fields(of: record).0.date else { return nil }
             return text
           }
         }

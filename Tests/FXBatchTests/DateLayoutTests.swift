@@ -128,7 +128,8 @@ struct DateLayoutTests {
       ("03 Foo 2024", "is not a date"), ("31 Apr 2024", "is not a calendar date"),
       ("03 Apr 2024 25:00", "has no such time of day"),
       ("03.04.2024 junk", "only a time may follow a date"), ("03/04/2024 10", "only a time may follow a date"),
-      ("2024-04-03 14:05:00 +9900", "has no such time zone offset"), ("Apr 3 24", "is not a date"),
+      ("2024-04-03 14:05:00 +9900", "has no such time zone offset"), ("Apr 3 24", "has a two-digit year; give --date-format '%b %d %y' to read it"),
+      ("03-APR-24", "has a two-digit year; give --date-format '%d-%b-%y' to read it"), ("Apr 2024", "is not a date"),
     ] as [(String, String)])
   func refusals(text: String, reason: String) {
     guard case .failure(let error) = DateFormat.iso.parse(text) else {

@@ -185,8 +185,18 @@ public enum DateFormat: Hashable, Sendable, CustomStringConvertible {
       }
       return DatePattern.day(fields)
     }
+    // A two-digit year is never widened unasked: say which pattern reads it.
+    for (layout, text) in zip(twoDigitYearLayouts, twoDigitYearPatterns) {
+      if let fields = layout.match(bytes[...]), fields.end == bytes.count {
+        return .failure(DatePattern.ReasonText("has a two-digit year; give --date-format '\(text)' to read it"))
+      }
+    }
     return nil
   }
+
+  /// ``monthNameLayouts`` with two-digit years, recognised only to name the pattern that reads them.
+  private static let twoDigitYearPatterns = ["%d %b %y", "%d-%b-%y", "%b %d, %y", "%b %d %y"]
+  private static let twoDigitYearLayouts: [DatePattern] = twoDigitYearPatterns.compactMap { try? DatePattern($0) }
 
   /// Whether text starts as a clock time, `H:MM` or `HH:MM`.
   static func startsWithClockTime(_ text: ArraySlice<UInt8>) -> Bool {

@@ -192,12 +192,15 @@ struct PartResult {
   var ledger: ReconciliationLedger
   /// The decimal-mark evidence of the records (read only for a provisional scan).
   var inference = DecimalMarkInference()
+  /// The evidence of the order of slash dates of the records (read only for a provisional scan).
+  var dates = DateLayoutInference()
 
   mutating func add(_ other: PartResult) {
     counts.add(other.counts)
     withoutDate += other.withoutDate
     ledger.add(other.ledger)
     inference.add(other.inference)
+    dates.add(other.dates)
   }
 }
 

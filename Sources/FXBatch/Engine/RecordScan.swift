@@ -43,12 +43,15 @@ protocol RecordFindings: PartFindings {
   mutating func read(_ record: Record) throws
 }
 
-/// What pass 1 finds in every format's records, in one part of a file: the decimal-mark evidence, and the
-/// keys the run asks for. A record's key is read in place by the one ``FieldKeyDecoder`` where it can, else by
-/// the general rules (``RecordNormalizer/rateKey(of:)``).
+/// What pass 1 finds in every format's records, in one part of a file: the decimal-mark evidence, the evidence
+/// of the order of slash dates, and the keys the run asks for. A record's key is read in place by the one
+/// ``FieldKeyDecoder`` where it can, else by the general rules (``RecordNormalizer/rateKey(of:)``).
 struct PassOneState {
   /// The records' decimal-mark evidence (added by the format, which knows its amounts).
   var inference = DecimalMarkInference()
+  /// The records' evidence of the order of their slash dates (added by the format through ``addDateEvidence(decoded:text:)``,
+  /// when the date format leaves it to the file: ``DateFormat/infersSlashDates``).
+  var dates = DateLayoutInference()
   /// Under a provider whose answer is a table, the span of days to ask it; under a source that answers keys,
   /// every key (``KeySpan``).
   var span: KeySpan?
@@ -58,6 +61,10 @@ struct PassOneState {
   /// Whether the decoder reads keys into ``keys`` (`--no-fast-path`: the general rules alone); a span's keys
   /// are always decoded first.
   let decodesKeys: Bool
+  /// While the order of slash dates is not known: the keys of the records whose date only a slash-date order
+  /// reads, under each order (a decoder reading dates day-first, one reading them month-first, and the keys
+  /// each found); the order the file proves adds its keys (``settleDates()``).
+  private var slashDateKeys: [(decoder: FieldKeyDecoder, keys: Set<RateKey>)] = []
 
   /// - Parameters:
   ///   - span: the span to fill, if any.
@@ -68,10 +75,19 @@ struct PassOneState {
     keys = span == nil && collectsKeys ? RateKeyIndex() : nil
     decoder = FieldKeyDecoder(normalizer: normalizer)
     self.decodesKeys = decodesKeys
+    if normalizer.dateFormat.infersSlashDates, span != nil || keys != nil {
+      slashDateKeys = [DateFormat.SlashDateOrder.dayFirst, .monthFirst].map { order in
+        (FieldKeyDecoder(normalizer: normalizer.reading(dates: .slashDates(order))), [])
+      }
+    }
   }
 
   /// Whether records' keys are read at all.
   var readsKeys: Bool { span != nil || keys != nil }
+
+  /// Whether the order of slash dates is left to the file (``DateFormat/infersSlashDates``): the format adds
+  /// every record's date evidence.
+  var infersDates: Bool { decoder.normalizer.dateFormat.infersSlashDates }
 
   /// Adds a record's key: read in place by `decoded` (through ``decoder``), else by the general rules
   /// (`general`, given the decoder's normalizer; `nil` for a record without a key).
@@ -85,6 +101,8 @@ struct PassOneState {
         span!.add(base: found.base, quote: found.quote, day: found.day)
       } else if let key = general(decoder.normalizer) {
         span!.add(key)
+      } else {
+        addSlashDateKeys(decoded: decoded, general: general)
       }
       return
     }
@@ -93,16 +111,71 @@ struct PassOneState {
       let packed = RateKeyIndex.pack(base: found.base, quote: found.quote, day: found.day)
     {
       keys!.insert(packed)
-    } else if let key = general(decoder.normalizer), let packed = RateKeyIndex.pack(key) {
-      keys!.insert(packed)
+    } else if let key = general(decoder.normalizer) {
+      if let packed = RateKeyIndex.pack(key) { keys!.insert(packed) }
+    } else {
+      addSlashDateKeys(decoded: decoded, general: general)
     }
+  }
+
+  /// A record without a key under the file's date format: its key under each order of slash dates, if any.
+  private mutating func addSlashDateKeys(
+    decoded: (inout FieldKeyDecoder) -> FieldKeyDecoder.Key?, general: (RecordNormalizer) -> RateKey?
+  ) {
+    for index in slashDateKeys.indices {
+      if decodesKeys || span != nil, let found = decoded(&slashDateKeys[index].decoder) {
+        slashDateKeys[index].keys.insert(RateKey(base: found.base, quote: found.quote, day: found.day))
+      } else if let key = general(slashDateKeys[index].decoder.normalizer) {
+        slashDateKeys[index].keys.insert(key)
+      }
+    }
+  }
+
+  /// Adds a record's date evidence: decided in place by `decoded` (through ``decoder``'s cache), else from the
+  /// date's text by the general rule (`text`: `nil` for a record without a date).
+  @inline(__always)
+  mutating func addDateEvidence(
+    decoded: (inout FieldKeyDecoder) -> DateLayoutInference.Evidence?, text: () -> String?
+  ) {
+    if let evidence = decoded(&decoder) {
+      dates.add(evidence)
+    } else if let text = text() {
+      dates.add(text)
+    }
+  }
+
+  /// The file's date format, once every part is added up: the order of slash dates the records prove
+  /// (``DateLayoutInference/format(given:)``), whose keys then join the others.
+  mutating func settleDates() -> DateFormat {
+    let format = dates.format(given: decoder.normalizer.dateFormat)
+    guard case .slashDates = format,
+      let chosen = slashDateKeys.first(where: { $0.decoder.normalizer.dateFormat == format })
+    else { return format }
+    // In one order whatever the parts: the keys' order must not depend on a set's.
+    let sorted = chosen.keys.sorted {
+      ($0.day, $0.pair.base.description, $0.pair.quote.description)
+        < ($1.day, $1.pair.base.description, $1.pair.quote.description)
+    }
+    for key in sorted {
+      if span != nil {
+        span!.add(key)
+      } else if keys != nil, let packed = RateKeyIndex.pack(key) {
+        keys!.insert(packed)
+      }
+    }
+    slashDateKeys = []
+    return format
   }
 
   /// Adds what a later part of the file found.
   mutating func add(_ later: PassOneState) {
     inference.add(later.inference)
+    dates.add(later.dates)
     if let other = later.span { span?.add(other) }
     if let other = later.keys { keys?.formUnion(other) }
+    for index in slashDateKeys.indices where index < later.slashDateKeys.count {
+      slashDateKeys[index].keys.formUnion(later.slashDateKeys[index].keys)
+    }
   }
 }
 

@@ -58,6 +58,10 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// What the inferred mark was inferred from: `"amounts"` or `"delimiter"`; `nil` when given, undecided, or
     /// when no amount depends on it.
     public var decimalMarkInferredFrom: String?
+    /// The order of the file's slash dates, inferred from its date column (no `--date-format`): `"day-first"`
+    /// (a date like 13/04/2024 proves it), `"month-first"`, or `"mixed"` (dates of both orders: its slash dates are
+    /// refused); `nil` when no date proves an order.
+    public var slashDates: String?
     /// Which header field plays each role (`amount`, `from`, `to`, `date`); a role given by an option
     /// (`--from CODE`) or absent (no date field) has no entry.
     public var fields: [String: String]?

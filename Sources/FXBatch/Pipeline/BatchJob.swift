@@ -174,6 +174,7 @@ public struct BatchJob {
         report.files[index].decimalMark = scan.decimalMark?.rawValue
         report.files[index].decimalMarkInferred = scan.decimalMarkInferred
         report.files[index].decimalMarkInferredFrom = scan.decimalMarkBasis?.rawValue
+        if case .slashDates(let order) = scan.normalizer.dateFormat { report.files[index].slashDates = order.rawValue }
         report.files[index].fields = scan.fields
         report.totals.add(counts)
         report.rates.recordsWithoutDate += withoutDate

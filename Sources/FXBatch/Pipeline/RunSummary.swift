@@ -35,6 +35,11 @@ public enum RunSummary {
       } else if file.decimalMark == nil, file.decimalMarkInferred == true {
         details.append("decimal mark undecided: amounts like 1,234 are refused; give --decimal-separator")
       }
+      switch file.slashDates {
+      case "mixed"?: details.append("slash dates of both orders (13/04, 04/13): refused; give --date-format")
+      case let order?: details.append("\(order) dates (inferred from the dates)")
+      case nil: break
+      }
       let extra = details.isEmpty ? "" : " [\(details.joined(separator: ", "))]"
       let fields = fieldsUsed(by: file, given: fieldNames).map { " [\($0)]" } ?? ""
       lines.append("  \(file.input) -> \(file.output ?? "-"): \(describe(file.counts))\(extra)\(fields)")

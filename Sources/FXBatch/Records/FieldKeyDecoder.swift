@@ -30,6 +30,7 @@ struct FieldKeyDecoder: Sendable {
   private let defaultDay: CalendarDay
   private var currencies = ShortFieldCache<CurrencyCode>()
   private var dates = ShortFieldCache<DateValue>()
+  private var dateEvidence = ShortFieldCache<DateLayoutInference.Evidence>()
   /// The minor units of the last from-currency of an amount in minor units (`--amount-unit minor`).
   private var lastMinorUnits: (currency: CurrencyCode, units: Int?)? = nil
 
@@ -44,6 +45,7 @@ struct FieldKeyDecoder: Sendable {
   mutating func makeUnique() {
     currencies = ShortFieldCache()
     dates = ShortFieldCache()
+    dateEvidence = ShortFieldCache()
   }
 
   /// The cache key of a field's bytes (``ShortFieldCache/key(_:)``), and of bytes followed by 16 readable ones
@@ -139,6 +141,23 @@ struct FieldKeyDecoder: Sendable {
   @inline(__always)
   mutating func date(_ bytes: ByteView) -> DateValue? {
     date(cacheKey: Self.cacheKey(bytes)) { bytes.text }
+  }
+
+  /// What a date field says about the order of its column's slash dates (``DateLayoutInference/evidence(_:)``),
+  /// remembered by `cacheKey`; `nil` when only the general rules may read the text (`text` gives `nil`).
+  @inline(__always)
+  mutating func dateEvidence(cacheKey key: CacheKey?, text: () -> String?) -> DateLayoutInference.Evidence? {
+    if let key, let known = dateEvidence.value(for: key) { return known }
+    guard let text = text() else { return nil }
+    let evidence = DateLayoutInference.evidence(text)
+    if let key { dateEvidence.insert(evidence, for: key) }
+    return evidence
+  }
+
+  /// ``dateEvidence(cacheKey:text:)`` of bytes that are the field's text.
+  @inline(__always)
+  mutating func dateEvidence(_ bytes: ByteView) -> DateLayoutInference.Evidence? {
+    dateEvidence(cacheKey: Self.cacheKey(bytes)) { bytes.text }
   }
 
   // MARK: Amounts

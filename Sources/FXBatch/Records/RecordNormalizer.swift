@@ -65,6 +65,13 @@ public struct RecordNormalizer: Sendable {
     self.defaultDay = defaultDay
   }
 
+  /// The same normalizer reading dates by `format` (the order of slash dates pass 1 found in the file).
+  public func reading(dates format: DateFormat) -> RecordNormalizer {
+    RecordNormalizer(
+      mapping: mapping, headerFieldCount: headerFieldCount, fixedFrom: fixedFrom, fixedTo: fixedTo, dateFormat: format,
+      defaultDay: defaultDay, currencies: currencies, amountUnit: amountUnit, minorUnitOverrides: minorUnitOverrides)
+  }
+
   // MARK: Any record
 
   /// The to-currency, when the record names a valid one (to annotate error rows with it).

@@ -197,10 +197,11 @@ enum OptionValues {
   }
 
   static func dateFormat(_ text: String) throws(UsageError) -> DateFormat {
-    guard let format = DateFormat(rawValue: text) else {
-      throw UsageError("--date-format \(text): expected one of \(DateFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+    do {
+      return try DateFormat(option: text)
+    } catch {
+      throw UsageError("--date-format \(text): \(error)")
     }
-    return format
   }
 
   static func amountUnit(_ text: String) throws(UsageError) -> AmountUnit {

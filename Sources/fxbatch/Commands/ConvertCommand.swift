@@ -37,9 +37,9 @@ enum ConvertCommand {
         "Header name of the value date (default: date, value_date, …)\nJSON: a path, e.g. meta.created_at; XML: a path, e.g. BookgDt/Dt",
       group: .essential),
     OptionSpec(
-      names: ["--date-format"], valueName: "iso|dmy|mdy|unix|unix-ms",
+      names: ["--date-format"], valueName: "iso|dmy|mdy|unix|unix-ms|PATTERN",
       help:
-        "How dates are written: iso (default: YYYY-MM-DD and other\nunambiguous layouts), dmy 31/12/2024, mdy 12/31/2024, unix\n(seconds since 1970-01-01 UTC; the UTC day), unix-ms",
+        "How dates are written: iso (default: YYYY-MM-DD, 20241231,\n31.12.2024, 31 Dec 2024 and other unambiguous layouts; slash\ndates in the order the column proves: 31/12/2024 is day-first),\ndmy 31/12/2024, mdy 12/31/2024, unix (seconds since 1970-01-01\nUTC; the UTC day), unix-ms, or a pattern such as '%d %b %Y',\n%Y%m%d, '%d.%m.%Y %H:%M': %Y %y %m %d %b (English month\nname or abbreviation; %B the same) %H %I %M %S %f %p %z %%.\nA date-time's day is the date as written, whatever its offset",
       group: .essential, completion: .words(DateFormat.allCases.map(\.rawValue))),
     OptionSpec(
       names: ["--amount-unit"], valueName: "major|minor",

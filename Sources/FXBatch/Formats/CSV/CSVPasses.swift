@@ -150,15 +150,16 @@ extension CSVFormat {
     }
     if allowProvisional, context.allowsProvisionalScan, useFastPath, !collectKeys, passOneKeys == nil, !splitTargets.isEmpty,
       outputPath != nil,
-      let (sample, starts, size) = try? Self.provisionalStarts(
-        reader: reader, readPath: readPath, targets: splitTargets, scan: addEvidence)
+      let (sample, sampleDates, starts, size) = try? Self.provisionalStarts(
+        reader: reader, readPath: readPath, targets: splitTargets, normalizer: normalizer, scan: addEvidence)
     {
       let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? sample.decide(delimiter: reader.delimiter)
       if options.decimalMark != nil || decimalMark != nil {
         var scan = FileScan(
           displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .csv,
           decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
-          normalizer: normalizer, fields: fields, details: CSVScanDetails(delimiter: reader.delimiter))
+          normalizer: normalizer.reading(dates: sampleDates.format(given: normalizer.dateFormat)), fields: fields,
+          details: CSVScanDetails(delimiter: reader.delimiter))
         scan.partStarts = starts.map { FileScan.PartStart(offset: $0, line: 0) }
         scan.size = size
         scan.csv.isProvisional = true
@@ -199,15 +200,17 @@ extension CSVFormat {
     } catch {
       throw FileError(path: displayPath, message: "\(error)")
     }
+    var state = found.findings.state
     let (decimalMark, basis) =
-      options.decimalMark.map { ($0, nil) } ?? found.findings.state.inference.decide(delimiter: reader.delimiter)
+      options.decimalMark.map { ($0, nil) } ?? state.inference.decide(delimiter: reader.delimiter)
+    let dateFormat = state.settleDates()
     var scan = FileScan(
       displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .csv,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
-      normalizer: normalizer, fields: fields, details: CSVScanDetails(delimiter: reader.delimiter))
+      normalizer: normalizer.reading(dates: dateFormat), fields: fields, details: CSVScanDetails(delimiter: reader.delimiter))
     scan.partStarts = found.partStarts
     scan.size = found.size
-    return (scan, found.findings.state.span?.keys ?? found.findings.state.keys ?? RateKeyIndex())
+    return (scan, state.span?.keys ?? state.keys ?? RateKeyIndex())
   }
 
   /// Pass 2 over a CSV file.
@@ -293,7 +296,9 @@ extension CSVFormat {
               limits: reader.limits)
           } ?? reader
         return (
-          CSVRecordSource(reader: partReader, normalizer: scan.normalizer, provisional: provisional, inferMark: inferMark),
+          CSVRecordSource(
+            reader: partReader, normalizer: scan.normalizer, provisional: provisional, inferMark: inferMark,
+            dates: provisional && options.dateFormat.infersSlashDates ? DateEvidence(normalizer: scan.normalizer) : nil),
           CSVGeneralWriter(
             sink: partSink,
             writer: CSVAnnotatingWriter(
@@ -306,6 +311,9 @@ extension CSVFormat {
         if options.decimalMark == nil {
           let (mark, basis) = result.inference.decide(delimiter: scan.csv.delimiter)
           guard mark == scan.decimalMark, basis == scan.decimalMarkBasis else { throw ProvisionalScanMismatch() }
+        }
+        guard result.dates.format(given: options.dateFormat) == scan.normalizer.dateFormat else {
+          throw ProvisionalScanMismatch()
         }
         checked.csv.isProvisional = false
       }
@@ -328,9 +336,9 @@ extension CSVFormat {
   /// - Returns: the sample's evidence, the part starts and the file's size; `nil` when the part starts cannot be
   ///   found or the sample has a quoted field.
   private static func provisionalStarts(
-    reader: CSVReader, readPath: String, targets: [Int],
+    reader: CSVReader, readPath: String, targets: [Int], normalizer: RecordNormalizer,
     scan: @escaping @Sendable (CSVRecordView, inout DecimalMarkInference) -> Void
-  ) throws -> (DecimalMarkInference, [Int], Int)? {
+  ) throws -> (DecimalMarkInference, DateLayoutInference, [Int], Int)? {
     let size = PartsRunner.fileSize(readPath)
     let first = reader.nextRecordOffset
     guard let starts = PartsRunner.lineStarts(readPath, targets: targets, after: first, size: size) else { return nil }
@@ -343,10 +351,38 @@ extension CSVFormat {
       path: readPath, delimiter: reader.delimiter, range: first..<sampleEnd, line: reader.nextLine,
       limits: reader.limits)
     var inference = DecimalMarkInference()
-    while let _ = try sample.withNextRecord({ scan($0, &inference) }) {
+    var dates = normalizer.dateFormat.infersSlashDates ? DateEvidence(normalizer: normalizer) : nil
+    while let _ = try sample.withNextRecord({ view in
+      scan(view, &inference)
+      dates?.add(view)
+    }) {
       if sample.sawQuotedField { return nil }
     }
-    return (inference, starts, size)
+    return (inference, dates?.inference ?? DateLayoutInference(), starts, size)
+  }
+
+  /// What CSV records say about the order of slash dates (``DateLayoutInference``), read as pass 1 reads them: in
+  /// place through a decoder's cache, a quoted date by the general rule. Made only where the file decides the
+  /// order (``DateFormat/infersSlashDates``).
+  struct DateEvidence {
+    private var decoder: FieldKeyDecoder
+    private(set) var inference = DateLayoutInference()
+    private let reads: Bool
+
+    init(normalizer: RecordNormalizer) {
+      decoder = FieldKeyDecoder(normalizer: normalizer)
+      reads = normalizer.mapping?.date != nil
+    }
+
+    @inline(__always)
+    mutating func add(_ view: CSVRecordView) {
+      guard reads, !view.isBlank else { return }
+      if let evidence = decoder.dateEvidence(of: view) {
+        inference.add(evidence)
+      } else if let text = decoder.normalizer.dateText(of: view.record) {
+        inference.add(text)
+      }
+    }
   }
 
   /// Adds what one record says about the decimal mark (``FieldKeyDecoder/evidence(_:)``, else the general rule).

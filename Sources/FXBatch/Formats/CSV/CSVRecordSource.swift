@@ -1,6 +1,6 @@
 /// Pass 2's CSV records for the engine's record loop (``RecordSource``): a reader's records in place. Under a
 /// provisional scan (``CSVScanDetails/isProvisional``) each record is checked first: no quoted field (a part of
-/// the file split at line feeds may start inside one), and its decimal-mark evidence is added up.
+/// the file split at line feeds may start inside one), and its decimal-mark and slash-date evidence is added up.
 struct CSVRecordSource: RecordSource {
   typealias Reader = CSVFastRecordReader
   let reader: CSVReader
@@ -10,6 +10,8 @@ struct CSVRecordSource: RecordSource {
   let inferMark: Bool
   /// The records' decimal-mark evidence (under a provisional scan whose mark was inferred).
   var inference = DecimalMarkInference()
+  /// The records' evidence of the order of slash dates (under a provisional scan, when the file decides it).
+  var dates: CSVFormat.DateEvidence?
 
   var offset: Int { reader.nextRecordOffset }
 
@@ -25,11 +27,15 @@ struct CSVRecordSource: RecordSource {
   @inline(__always)
   static func fastRecord(_ record: CSVRecordView) -> CSVRecordView { record }
 
-  func addFindings(to result: inout PartResult) { result.inference.add(inference) }
+  func addFindings(to result: inout PartResult) {
+    result.inference.add(inference)
+    if let dates { result.dates.add(dates.inference) }
+  }
 
   private mutating func check(_ view: CSVRecordView) throws {
     if reader.sawQuotedField { throw CSVFormat.ProvisionalScanMismatch() }
     if inferMark { CSVFormat.addEvidence(of: view, normalizer: normalizer, fastPath: true, to: &inference) }
+    dates?.add(view)
   }
 }
 

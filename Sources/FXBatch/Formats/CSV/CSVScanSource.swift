@@ -16,7 +16,8 @@ struct CSVScanSource: ScanSource {
 }
 
 /// What pass 1 reads of a CSV record (``RecordFindings``): a record that is not blank gives its decimal-mark
-/// evidence (``CSVFormat/addEvidence(of:normalizer:fastPath:to:)``) and, when the run asks for keys, its key
+/// evidence (``CSVFormat/addEvidence(of:normalizer:fastPath:to:)``), its date's evidence of the order of slash
+/// dates, and, when the run asks for keys, its key
 /// (``FieldKeyDecoder``, else the general rules).
 struct CSVPassOne: RecordFindings {
   let normalizer: RecordNormalizer
@@ -29,6 +30,12 @@ struct CSVPassOne: RecordFindings {
   mutating func read(_ view: CSVRecordView) {
     guard !view.isBlank else { return }
     if inferMark { CSVFormat.addEvidence(of: view, normalizer: normalizer, fastPath: fastPath, to: &state.inference) }
+    if state.infersDates, normalizer.mapping?.date != nil {
+      let fastPath = fastPath
+      state.addDateEvidence(decoded: { fastPath ? $0.dateEvidence(of: view) : nil }) {
+        normalizer.dateText(of: view.record)
+      }
+    }
     guard state.readsKeys else { return }
     state.addKey(decoded: { $0.key(of: view) }) { normalizer in
       guard case .success(let found) = normalizer.rateKey(of: view.record) else { return nil }

@@ -16,6 +16,20 @@ extension FieldKeyDecoder {
       })
   }
 
+  /// What a CSV record's date says about the order of slash dates (``DateLayoutInference/evidence(_:)``), read in
+  /// place; `nil` when the general rules must read it (a quoted date).
+  @inline(__always)
+  mutating func dateEvidence(of record: CSVRecordView) -> DateLayoutInference.Evidence? {
+    let bytes = record.field(normalizer.mapping?.date)
+    // Three digits first (`2024-…`, `20240105`): no slash date that starts with its day or month.
+    if bytes.count >= 3, bytes[0] &- UInt8(ascii: "0") < 10, bytes[1] &- UInt8(ascii: "0") < 10,
+      bytes[2] &- UInt8(ascii: "0") < 10
+    {
+      return .neutral
+    }
+    return dateEvidence(cacheKey: Self.cacheKey(padded: bytes), text: { Self.csvText(bytes) })
+  }
+
   @inline(__always)
   private mutating func csvCurrency(_ bytes: ByteView) -> CurrencyCode? {
     currency(cacheKey: Self.cacheKey(padded: bytes)) { Self.csvText(bytes) }

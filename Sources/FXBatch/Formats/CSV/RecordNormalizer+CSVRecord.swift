@@ -28,6 +28,9 @@ extension RecordNormalizer {
   /// The amount field's text (for inferring the column's decimal mark).
   public func amountText(of record: CSVRecord) -> String? { value(record, mapping?.amount) }
 
+  /// The date's text, for the order of slash dates (``DateLayoutInference``); `nil` when the record is too short.
+  func dateText(of record: CSVRecord) -> String? { value(record, mapping?.date) }
+
   /// The texts of the second and later of several amounts (``FieldMapping/amounts``), for the decimal mark too.
   func moreAmountTexts(of record: CSVRecord) -> [String] {
     (mapping?.amounts.dropFirst() ?? []).compactMap { value(record, $0) }

@@ -81,7 +81,7 @@ extension JSONFormat {
     }
     guard let extent else { return nil }
     var scan = try JSONRecords.scan(
-      self, found: found, displayPath: displayPath, readPath: readPath, outputPath: outputPath,
+      self, found: &found, displayPath: displayPath, readPath: readPath, outputPath: outputPath,
       normalizer: normalizer, options: options)
     scan.jsonArray = extent
     scan.size = size

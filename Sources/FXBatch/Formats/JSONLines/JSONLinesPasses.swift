@@ -61,9 +61,9 @@ extension JSONLinesFormat {
     } catch {
       throw FileError(path: displayPath, message: "\(error)")
     }
-    let found = scanned.findings.found
+    var found = scanned.findings.found
     var scan = try JSONRecords.scan(
-      self, found: found, displayPath: displayPath, readPath: readPath, outputPath: outputPath,
+      self, found: &found, displayPath: displayPath, readPath: readPath, outputPath: outputPath,
       normalizer: normalizer, options: options)
     scan.partStarts = scanned.partStarts
     scan.size = scanned.size

@@ -18,6 +18,16 @@ extension FieldKeyDecoder {
       })
   }
 
+  /// What an XML record's date says about the order of slash dates (``dateEvidence(cacheKey:text:)``):
+  /// ``DateLayoutInference/Evidence/neutral`` without a date field; `nil` when the general rules must read the
+  /// record (a shape with a problem).
+  @inline(__always)
+  mutating func dateEvidence(_ fields: XMLRecordShapes.RoleFields, in bytes: ByteView) -> DateLayoutInference.Evidence? {
+    guard !fields.hasProblem else { return nil }
+    guard let field = fields.date else { return .neutral }
+    return dateEvidence(cacheKey: Self.xmlCacheKey(field, bytes), text: { Self.text(field, bytes) })
+  }
+
   /// A currency field's code (``currency(cacheKey:text:)``); `nil` for a record without the field, or a value the
   /// general rules refuse.
   @inline(__always)

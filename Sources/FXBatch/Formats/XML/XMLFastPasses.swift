@@ -63,16 +63,19 @@ extension XMLFormat {
         names: found.firstRecordFields, located: found.located, options: options, displayPath: displayPath,
         readPath: readPath, recordElement: String(decoding: document.recordName, as: UTF8.self), line: 1) == nil
     else { return nil }
+    var state = found.state
     let (decimalMark, basis) =
-      options.decimalMark.map { ($0, nil) } ?? found.state.inference.decide(delimiter: UInt8(ascii: ","))
+      options.decimalMark.map { ($0, nil) } ?? state.inference.decide(delimiter: UInt8(ascii: ","))
+    let dateFormat = state.settleDates()
     var scan = FileScan(
       displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .xml,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
-      normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: found.located.map { ($0.key.rawValue, $0.value) }),
+      normalizer: normalizer.reading(dates: dateFormat),
+      fields: Dictionary(uniqueKeysWithValues: found.located.map { ($0.key.rawValue, $0.value) }),
       details: XMLScanDetails(recordElement: String(decoding: document.recordName, as: UTF8.self), document: document))
     scan.partStarts = starts.map { FileScan.PartStart(offset: $0, line: 0) }
     scan.size = size
-    return (scan, found.state.span?.keys.allKeys ?? [])
+    return (scan, state.span?.keys.allKeys ?? [])
   }
 
   /// The document's names and its first record's offset, from its first bytes; `nil` outside the subset.
@@ -168,6 +171,13 @@ extension XMLFormat {
           guard case .success(let found) = normalizer.rateKey(of: shapes.fields(of: record, shape: shape, in: bytes))
           else { return nil }
           return found.key
+        }
+      }
+      if result.state.infersDates {
+        let record = scanner.record
+        result.state.addDateEvidence(decoded: { $0.dateEvidence(fields, in: bytes) }) {
+          guard case .text(let text) = shapes.fields(of: record, shape: shape, in: bytes).date else { return nil }
+          return text
         }
       }
       if inferMark, let field = fields.amount {

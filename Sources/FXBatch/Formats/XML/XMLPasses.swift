@@ -45,6 +45,14 @@ extension XMLFormat {
     var keys: Set<RateKey> = []
     let collectKeys = !context.hasConvertingTable
     var inference = DecimalMarkInference()
+    // The order of slash dates, when the file decides it; and meanwhile the keys of the records only an order
+    // reads, under each (``PassOneState`` does the same for the fast scan).
+    let infersDates = normalizer.dateFormat.infersSlashDates
+    var dates = DateLayoutInference()
+    let slashDateReaders = [DateFormat.SlashDateOrder.dayFirst, .monthFirst].map {
+      normalizer.reading(dates: .slashDates($0))
+    }
+    var slashDateKeys: [Set<RateKey>] = [[], []]
     var located: [FieldMapping.Role: String] = [:]
     var first: XMLRecord? = nil
     // The path prefixes bound at some element of a record.
@@ -78,7 +86,16 @@ extension XMLFormat {
           if options.decimalMark == nil, index > 0, case .text(let text) = amount.amount { inference.add(text) }
         }
         // Under a local table, keys are answered as records come (no per-key memory).
-        if collectKeys, case .success(let found) = normalizer.rateKey(of: fields) { keys.insert(found.key) }
+        if infersDates, case .text(let text) = fields.date { dates.add(text) }
+        if collectKeys {
+          if case .success(let found) = normalizer.rateKey(of: fields) {
+            keys.insert(found.key)
+          } else if infersDates {
+            for (index, reader) in slashDateReaders.enumerated() {
+              if case .success(let found) = reader.rateKey(of: fields) { slashDateKeys[index].insert(found.key) }
+            }
+          }
+        }
       }
     } catch let error as XMLInputError {
       throw FileError(path: displayPath, line: error.line, column: error.column, message: error.message, hint: error.hint)
@@ -133,10 +150,14 @@ extension XMLFormat {
       throw error
     }
     let (decimalMark, basis) = options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
+    let dateFormat = dates.format(given: normalizer.dateFormat)
+    if case .slashDates(let order) = dateFormat, order != .mixed {
+      keys.formUnion(slashDateKeys[order == .dayFirst ? 0 : 1])
+    }
     let scan = FileScan(
       displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: .xml,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
-      normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }),
+      normalizer: normalizer.reading(dates: dateFormat), fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }),
       details: XMLScanDetails(recordElement: recordElement, shaped: shaped))
     return (scan, keys)
   }

@@ -82,6 +82,19 @@ struct JSONRecordPassOne {
         let text = JSONFieldValues.value(amount, in: content)
         state.inference.add(FieldKeyDecoder.evidence(text) ?? DecimalMarkInference.evidence(text.text))
       }
+      if state.infersDates, let date = fields.date {
+        if date.kind == .string {
+          let value = JSONFieldValues.value(date, in: content)
+          state.addDateEvidence(decoded: { $0.dateEvidence(value) }) { nil }
+        } else if date.kind == .escapedString {
+          let locator = self.locator
+          state.addDateEvidence(decoded: { _ in nil }) {
+            let record = JSONRecordText(bytes: content.array, line: line, column: column)
+            guard case .text(let text) = locator.fields(of: record).0.date else { return nil }
+            return text
+          }
+        }
+      }
       if state.readsKeys {
         let locator = self.locator
         state.addKey(decoded: { $0.key(of: fields, in: content) }) { normalizer in
@@ -124,6 +137,7 @@ struct JSONRecordPassOne {
     let (fields, found, _) = locator.fields(of: record)
     located.merge(found) { earlier, _ in earlier }
     if checkMark, case .text(let text) = fields.amount { state.inference.add(text) }
+    if state.infersDates, case .text(let text) = fields.date { state.dates.add(text) }
     for (index, amount) in fields.amounts.enumerated() where amount.amount != .absent {
       amountsFound.insert(index)
       if checkMark, index > 0, case .text(let text) = amount.amount { state.inference.add(text) }
@@ -140,6 +154,9 @@ struct JSONRecordPassOne {
   private mutating func merge(_ names: [(FieldMapping.Role, String)]) {
     for (role, name) in names where located[role] == nil { located[role] = name }
   }
+
+  /// The file's date format once every part is added up (``PassOneState/settleDates()``).
+  mutating func settleDates() -> DateFormat { state.settleDates() }
 
   /// Adds what a later part of the file found.
   mutating func add(_ later: JSONRecordPassOne) {

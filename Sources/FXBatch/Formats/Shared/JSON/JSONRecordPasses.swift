@@ -31,7 +31,7 @@ enum JSONRecords {
       return true
     }
     let fileScan = try scan(
-      format, found: found, displayPath: displayPath, readPath: readPath, outputPath: outputPath,
+      format, found: &found, displayPath: displayPath, readPath: readPath, outputPath: outputPath,
       normalizer: context.recordNormalizer, options: options)
     return (fileScan, found.span?.keys.allKeys ?? [])
   }
@@ -41,7 +41,7 @@ enum JSONRecords {
   /// - Throws: ``FileError`` when no record has an amount (or a currency) field, as
   ///   ``scanFile(_:displayPath:readPath:outputPath:context:)`` says it.
   static func scan(
-    _ format: any JSONRecordFormat.Type, found: JSONRecordPassOne, displayPath: String, readPath: String,
+    _ format: any JSONRecordFormat.Type, found: inout JSONRecordPassOne, displayPath: String, readPath: String,
     outputPath: String?, normalizer: RecordNormalizer, options: BatchOptions
   ) throws(FileError) -> FileScan {
     let locator = fieldLocator(options)
@@ -70,7 +70,8 @@ enum JSONRecords {
     return FileScan(
       displayPath: displayPath, readPath: readPath, outputPath: outputPath, format: format.format,
       decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
-      normalizer: normalizer, fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }))
+      normalizer: normalizer.reading(dates: found.settleDates()),
+      fields: Dictionary(uniqueKeysWithValues: located.map { ($0.key.rawValue, $0.value) }))
   }
 
   /// The fast pass of pass 2 over JSON records (a JSON Lines file's lines, a JSON document's array elements),

@@ -170,6 +170,21 @@ struct FrankfurterV2RangeTests {
       }, "\(lines)")
   }
 
+  // Many keys and a service that refuses every range: the narrowing stops after 4 rounds (1 + 3 + 4 + 8 + 16
+  // requests), not when ranges of one day are reached (a fifth round would send 48 more).
+  @Test func narrowingStopsAfterFourRounds() throws {
+    var service = FrankfurterV2Server(rows: Self.rows)
+    service.blendedTableReady = false
+    service.refusedRangeDays = 0
+    let first = try day("2020-03-02")
+    let records = (0..<49).map { "\(first.adding(days: 30 * $0)),100,EUR,AED\n" }.joined()
+    let (result, queries) = try convert(service, records, arguments: ["--max-staleness", "30"])
+    #expect(queries.count == 32, "\(queries.count)")
+    #expect(queries.allSatisfy { $0.contains("&from=") })
+    let lines = result.standardOutput.split(separator: "\n")
+    #expect(lines.count == 50 && lines.dropFirst().allSatisfy { $0.contains(",error,\"bad_response: Frankfurter: date range exceeds") })
+  }
+
   // The years a refusal names, and what is not such a refusal.
   @Test func theRefusedYearsAreRead() {
     func years(_ status: Int, _ message: String) -> Int? {

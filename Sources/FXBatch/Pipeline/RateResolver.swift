@@ -289,11 +289,11 @@ struct RateResolver {
     return quotes
   }
 
-  /// Sends a plan's requests through the bounded fetcher.
   /// The most rounds of narrowed requests (``RateProvider/narrowed(_:after:maxStaleness:)``) after the planned ones:
   /// a service that keeps refusing costs a bounded number of requests, never a loop.
   static let maximumNarrowingRounds = 4
 
+  /// Sends a plan's requests through the bounded fetcher.
   func fetch(_ requests: [RateRequest], settings: FetchSettings) -> ([Result<HTTPResponse, FetchError>], Int) {
     let transport = settings.transport ?? CurlTransport(maximumConnections: settings.jobs, timeout: settings.timeout)
     let fetcher = RateFetcher(

@@ -143,7 +143,8 @@ public struct FrankfurterV2Server: Sendable {
     if let other = expand.first(where: { $0 != "providers" }) { return error(422, "invalid expand: \(other)") }
     let providers = parameters["providers"].map { Set($0.uppercased().split(separator: ",").map(String.init)) }
     if let from,
-      let refusal = rangeRefusal(from: from, to: min(to ?? today, today), providers: providers, expand: !expand.isEmpty, quotes: quotes)
+      let refusal = rangeRefusal(
+        from: from, to: min(to ?? today, today), providers: providers, expand: !expand.isEmpty, quotes: quotes)
     {
       return error(422, refusal)
     }
@@ -187,10 +188,13 @@ public struct FrankfurterV2Server: Sendable {
   }
 
   /// `validate_range_cost!`: the 422 message refusing a daily range, or `nil` when it is served.
-  public func rangeRefusal(from: CalendarDay, to: CalendarDay, providers: Set<String>?, expand: Bool, quotes: [String]?) -> String? {
+  public func rangeRefusal(from: CalendarDay, to: CalendarDay, providers: Set<String>?, expand: Bool, quotes: [String]?)
+    -> String?
+  {
     if providers == nil, !expand, blendedTableReady { return nil }
     if let providers, let quotes, providers.count <= 5, Set(quotes).count <= 5 { return nil }
-    let tooLong = to > Self.adding(months: 12 * rangeYears, to: from) || refusedRangeDays.map { to.days(since: from) > $0 } ?? false
+    let tooLong =
+      to > Self.adding(months: 12 * rangeYears, to: from) || refusedRangeDays.map { to.days(since: from) > $0 } ?? false
     guard tooLong else { return nil }
     return "date range exceeds \(rangeYears) years at daily granularity; filter with quotes= (5 currencies or fewer), "
       + "aggregate with group=week or group=month, or split the range into shorter requests"

@@ -108,7 +108,8 @@ struct FrankfurterV2RangeTests {
     service.blendedTableReady = false
     service.rangeYears = 1
     let (result, queries) = try convert(
-      service, "2020-03-02,100,EUR,AED\n2022-03-01,100,EUR,AED\n2022-03-04,100,EUR,AED\n2024-03-04,100,EUR,AED\n"
+      service,
+      "2020-03-02,100,EUR,AED\n2022-03-01,100,EUR,AED\n2022-03-04,100,EUR,AED\n2024-03-04,100,EUR,AED\n"
         + "2024-03-04,100,USD,EUR\n")
     #expect(result.status == 0, "\(result.standardError)")
     let lines = result.standardOutput.split(separator: "\n").map(String.init)
@@ -182,14 +183,16 @@ struct FrankfurterV2RangeTests {
     #expect(queries.count == 32, "\(queries.count)")
     #expect(queries.allSatisfy { $0.contains("&from=") })
     let lines = result.standardOutput.split(separator: "\n")
-    #expect(lines.count == 50 && lines.dropFirst().allSatisfy { $0.contains(",error,\"bad_response: Frankfurter: date range exceeds") })
+    #expect(
+      lines.count == 50 && lines.dropFirst().allSatisfy { $0.contains(",error,\"bad_response: Frankfurter: date range exceeds") })
   }
 
   // The years a refusal names, and what is not such a refusal.
   @Test func theRefusedYearsAreRead() {
     func years(_ status: Int, _ message: String) -> Int? {
       FrankfurterProvider.refusedRangeYears(
-        .httpStatus(status, url: "http://127.0.0.1:9/v2/rates", attempts: 1, body: #"{"status":\#(status),"message":"\#(message)"}"#))
+        .httpStatus(
+          status, url: "http://127.0.0.1:9/v2/rates", attempts: 1, body: #"{"status":\#(status),"message":"\#(message)"}"#))
     }
     #expect(years(422, "date range exceeds 5 years at daily granularity; split the range") == 5)
     #expect(years(422, "date range exceeds 1 year") == 1)

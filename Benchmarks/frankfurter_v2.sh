@@ -12,11 +12,14 @@
 # Usage: Benchmarks/frankfurter_v2.sh [ROWS=1000000] [SEED=20240101]
 #   QUOTES=N    the rows' to-currencies are the first N of the 150 (default 3: EUR, USD, GBP, as invoices are
 #               reported; QUOTES=150 makes every pair possible: about a million distinct rate keys)
+#   YEARS=N     the rows' days are of the N calendar years ending with 2024 (default 1: 2024); the server refuses a
+#               range over 5 years as the service does for ranges it computes live (422), so a run over ten
+#               years shows the plan's ranges (`ROWS=2006 YEARS=10`: 150 bases, at most 2 requests per base)
 #   LATENCY=MS  the server's latency (default 50);  JOBS=N  --jobs (default 8)
 # Inputs go to a temporary directory, removed at exit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROWS=${1:-${ROWS:-1000000}}; SEED=${2:-${SEED:-20240101}}; QUOTES=${QUOTES:-3}; LATENCY=${LATENCY:-50}; JOBS=${JOBS:-8}
+ROWS=${1:-${ROWS:-1000000}}; SEED=${2:-${SEED:-20240101}}; QUOTES=${QUOTES:-3}; YEARS=${YEARS:-1}; LATENCY=${LATENCY:-50}; JOBS=${JOBS:-8}
 OUT=$(mktemp -d "${TMPDIR:-/tmp}/fxbatch-v2.XXXXXX")
 SERVER=""
 cleanup() {
@@ -29,9 +32,9 @@ log() { echo "frankfurter_v2.sh: $*" >&2; }
 log "building fxbatch (release)"
 swift build -c release --product fxbatch >"$OUT/build.log" 2>&1 || { cat "$OUT/build.log" >&2; exit 2; }
 BIN=$PWD/.build/release/fxbatch
-log "generating $ROWS rows (seed $SEED, $QUOTES quote currencies)"
+log "generating $ROWS rows (seed $SEED, $QUOTES quote currencies, $YEARS years)"
 python3 Benchmarks/frankfurter_v2_data.py generate "$ROWS" "$SEED" "$QUOTES" Sources/FXBatch/Money/ISO4217+Entries.swift \
-  >"$OUT/in.csv"
+  "$YEARS" >"$OUT/in.csv"
 BASES=$(tail -n +2 "$OUT/in.csv" | cut -d, -f4 | sort -u | wc -l)
 KEYS=$(tail -n +2 "$OUT/in.csv" | awk -F, '$4 != $5 { print $2, $4, $5 }' | sort -u | wc -l)
 
@@ -40,6 +43,7 @@ for _ in $(seq 100); do [ -s "$OUT/port" ] && break; sleep 0.05; done
 PORT=$(cat "$OUT/port")
 ENDPOINT="http://127.0.0.1:$PORT"
 requests() { curl -s "$ENDPOINT/stats" | python3 -c 'import json, sys; print(json.load(sys.stdin)["requests"])'; }
+refused() { curl -s "$ENDPOINT/stats" | python3 -c 'import json, sys; print(json.load(sys.stdin)["refused"])'; }
 
 # measure NAME ARGS...: runs fxbatch convert -q ARGS under /usr/bin/time -v; sets WALL (s), PEAK (MB), STATUS.
 measure() {
@@ -60,6 +64,7 @@ log "converting through the v2 server (--jobs $JOBS, ${LATENCY} ms)"
 measure v2 --source frankfurter --endpoint "$ENDPOINT" --no-cache --jobs "$JOBS" -o "$OUT/v2.csv" "$OUT/in.csv"
 V2_WALL=$WALL; V2_PEAK=$PEAK; V2_STATUS=$STATUS
 V2_REQUESTS=$(( $(requests) - before ))
+V2_REFUSED=$(refused)
 [ "$V2_STATUS" -eq 0 ] || { log "the v2 run exited $V2_STATUS:"; head -5 "$OUT/v2.err" >&2; }
 
 log "checking every row against the exact reference"
@@ -78,10 +83,10 @@ cmp -s "$OUT/frozen.csv" "$OUT/v2.csv" || log "warning: the frozen run's output 
 IDEAL=$(echo "scale=3; $(( (V2_REQUESTS + JOBS - 1) / JOBS * LATENCY )) / 1000" | bc -l)
 TABLE=$(echo "$FROZEN_PEAK - $EMB_PEAK" | bc -l)
 verdict() { if [ "$1" -eq 1 ]; then echo PASS; else echo FAIL; fi; }
-printf '%-44s %s\n' "rows / bases / distinct rate keys" "$ROWS / $BASES / $KEYS (seed $SEED, $QUOTES quote currencies)"
+printf '%-44s %s\n' "rows / bases / distinct rate keys" "$ROWS / $BASES / $KEYS (seed $SEED, $QUOTES quote currencies, $YEARS years)"
 printf '%-44s %s\n' "latency / jobs" "$LATENCY ms / $JOBS"
 printf '%-44s %s  (%s rows checked, %s differ; %s fallbacks)\n' "v2 run" "exit $V2_STATUS" "$CHECKED" "$DIFFERENT" "$FALLBACKS"
-printf '%-44s %d  (%.2f per base)\n' "requests" "$V2_REQUESTS" "$(echo "$V2_REQUESTS / $BASES" | bc -l)"
+printf '%-44s %d  (%.2f per base; %s refused as too long)\n' "requests" "$V2_REQUESTS" "$(echo "$V2_REQUESTS / $BASES" | bc -l)" "$V2_REFUSED"
 printf '%-44s %8.3f s\n' "fetch ideal ceil(requests / jobs) x latency" "$IDEAL"
 printf '%-44s %8.3f s  peak %6.1f MB  (%s of %s rows have an ECB rate)\n' "embedded source, same rows" "$EMB_WALL" "$EMB_PEAK" "$EMB_OK" "$ROWS"
 printf '%-44s %8.3f s  peak %6.1f MB\n' "--frozen on the v2 run's lock" "$FROZEN_WALL" "$FROZEN_PEAK"

@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Inputs and the exact check for Benchmarks/frankfurter_v2.sh.
 
-  frankfurter_v2_data.py generate ROWS SEED QUOTES ENTRIES_SWIFT   prints the CSV (id,date,amount,from,to)
+  frankfurter_v2_data.py generate ROWS SEED QUOTES ENTRIES_SWIFT [YEARS]   prints the CSV (id,date,amount,from,to)
   frankfurter_v2_data.py check IN_CSV OUT_CSV                      compares every row with the exact reference
 
 The currencies: the first 150 current ISO 4217 codes fxbatch knows (Sources/FXBatch/Money/ISO4217+Entries.swift,
 neither withdrawn nor X-codes nor funds), EUR, USD and GBP first. A row converts an amount (0.01 to 100,000.00)
-from one of the 150 to one of the first QUOTES of them, on a day of 2024 (weekends included), seeded.
+from one of the 150 to one of the first QUOTES of them, on a day of 2024 (weekends included), seeded; with YEARS
+(default 1), on a day of the YEARS calendar years ending with 2024 (YEARS=10: 2015 to 2024).
 
 The reference: the same currency is 1; otherwise the latest weekday on or before the date (the server publishes
 weekdays only; fallback when earlier) and frankfurter_v2_server.rate(), amount × rate rounded once, half up, to 2
@@ -36,17 +37,18 @@ def currencies(entries_swift):
     return ordered[:150], dict(codes)
 
 
-def generate(rows, seed, quotes, entries_swift):
+def generate(rows, seed, quotes, entries_swift, years=1):
     codes, minor = currencies(entries_swift)
     targets = codes[:quotes]
     if any(minor[code] != 2 for code in targets):
         targets = [code for code in codes if minor[code] == 2][:quotes]
     generator = random.Random(seed)
-    start = datetime.date(2024, 1, 1)
+    start = datetime.date(2025 - years, 1, 1)
+    days = (datetime.date(2025, 1, 1) - start).days
     out = sys.stdout
     out.write("id,date,amount,from,to\n")
     for index in range(rows):
-        day = start + datetime.timedelta(days=generator.randrange(366))
+        day = start + datetime.timedelta(days=generator.randrange(days))
         cents = generator.randrange(1, 10_000_001)
         out.write(f"{index},{day},{cents // 100}.{cents % 100:02d},{generator.choice(codes)},{generator.choice(targets)}\n")
 
@@ -78,6 +80,6 @@ def check(in_csv, out_csv):
 
 if __name__ == "__main__":
     if sys.argv[1] == "generate":
-        generate(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5])
+        generate(int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], int(sys.argv[6]) if len(sys.argv) > 6 else 1)
     else:
         check(sys.argv[2], sys.argv[3])

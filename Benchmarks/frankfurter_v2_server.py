@@ -5,7 +5,13 @@ object a line with `Accept: application/x-ndjson`.
 
   /v2/rates?base=B&quotes=Q1,Q2&from=D1&to=D2   a row per quote and weekday in [D1, D2] (`to` defaults to today)
   /v2/rates?base=B&quotes=Q&date=D               a row per quote, of the latest weekday on or before D
-  /stats                                         {"requests": N, "peak": N, "rows": N} (peak: most in flight)
+  /stats                                         {"requests": N, "peak": N, "rows": N, "refused": N}
+                                                 (peak: most in flight; refused: ranges refused as too long)
+
+Ranges are limited as the service limits those it computes live (lib/versions/v2/rate_query.rb,
+validate_range_cost!; here every range, as while its materialised table is not ready): a range whose `to` (or
+today, if earlier) is after `from` plus 60 months is a 422 "date range exceeds 5 years at daily granularity; …",
+unless `providers=` names at most 5 providers and `quotes=` at most 5 currencies.
 
 Rates are synthetic and exact: the rate of base B to quote Q on day D is rate(B, Q, D) below, written with
 three decimals; frankfurter_v2_data.py check computes the same. Weekends have no rows.
@@ -37,11 +43,11 @@ def rate(base, quote, day):
     return f"{thousandths // 1000}.{thousandths % 1000:03d}"
 
 
-# The weekdays from 2020 to 2030 as (day, ISO text, ordinal): rows are built from these (the server's CPU time,
+# The weekdays from 2010 to 2030 as (day, ISO text, ordinal): rows are built from these (the server's CPU time,
 # serialised by Python's GIL, would otherwise be what the benchmark measures).
 WEEKDAYS = [
     (day, day.isoformat(), day.toordinal())
-    for day in (datetime.date(2020, 1, 1) + datetime.timedelta(days=n) for n in range(366 * 11))
+    for day in (datetime.date(2010, 1, 1) + datetime.timedelta(days=n) for n in range(366 * 21))
     if day.weekday() < 5
 ]
 ORDINALS = [ordinal for _, _, ordinal in WEEKDAYS]
@@ -64,10 +70,37 @@ def rows_between(base, quotes, first, last):
     return rows
 
 
+MAX_DAILY_RANGE_YEARS = 5
+RANGE_REFUSAL = (
+    f"date range exceeds {MAX_DAILY_RANGE_YEARS} years at daily granularity; filter with quotes= (5 currencies or fewer), "
+    "aggregate with group=week or group=month, or split the range into shorter requests"
+)
+
+
+def months_later(day, months):
+    """Ruby's Date#>>: the day some months later, clamped to the month's last day."""
+    index = day.year * 12 + day.month - 1 + months
+    year, month = divmod(index, 12)
+    for candidate in range(day.day, 0, -1):
+        try:
+            return datetime.date(year, month + 1, candidate)
+        except ValueError:
+            continue
+
+
+def range_too_long(query, first, last):
+    """validate_range_cost! of a range computed live."""
+    providers = query.get("providers")
+    quotes = query.get("quotes")
+    if providers and quotes and len(set(providers.split(","))) <= 5 and len(set(quotes.split(","))) <= 5:
+        return False
+    return min(last, datetime.date.today()) > months_later(first, 12 * MAX_DAILY_RANGE_YEARS)
+
+
 def main():
     latency = int(sys.argv[1]) / 1000
     lock = threading.Lock()
-    stats = {"requests": 0, "active": 0, "peak": 0, "rows": 0}
+    stats = {"requests": 0, "active": 0, "peak": 0, "rows": 0, "refused": 0}
 
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -106,7 +139,12 @@ def main():
                     rows = rows_between(base, quotes, day, day)
                 else:
                     last = datetime.date.fromisoformat(query["to"]) if "to" in query else datetime.date.today()
-                    rows = rows_between(base, quotes, datetime.date.fromisoformat(query["from"]), last)
+                    first = datetime.date.fromisoformat(query["from"])
+                    if range_too_long(query, first, last):
+                        with lock:
+                            stats["refused"] += 1
+                        return self.answer(422, json.dumps({"status": 422, "message": RANGE_REFUSAL}).encode())
+                    rows = rows_between(base, quotes, first, last)
                 with lock:
                     stats["rows"] += len(rows)
                 if "application/x-ndjson" in self.headers.get("Accept", ""):

@@ -18,8 +18,9 @@ import Foundation
 ///   `433.9`; over 5000 an integer).
 /// - The identity row (base = quote, rate 1.0) when `quotes` includes the base or is absent.
 /// - Errors `{"status":…,"message":…}`: 422 for an unknown parameter, an invalid date, `date` with
-///   `from`/`to`, a currency it does not know (`invalid currency: A,B`); 503 for a base in
-///   ``unavailableBases`` (the service's request timeout).
+///   `from`/`to`, a currency it does not know (`invalid currency: A,B`), a daily range longer than the service
+///   computes live (``rangeYears``, `validate_range_cost!`: `date range exceeds 5 years at daily granularity; …`);
+///   503 for a base in ``unavailableBases`` (the service's request timeout).
 ///
 /// `GET /v2/currencies` answers the currencies it knows (``currenciesResponse(to:)``).
 ///
@@ -29,7 +30,7 @@ import Foundation
 ///   rows one JSON object a line.
 ///
 /// Not implemented: one provider's own digits passed through, blends and `excluded` providers, `group`, CSV,
-/// legacy currencies in `/v2/currencies`, the 5-year cost limit, and the 3-month chunks of a long range (their
+/// legacy currencies in `/v2/currencies`, and the 3-month chunks of a long range (their
 /// extra snapshots are dropped by the (quote, date) rule, except a cross rate whose base moved while its quote
 /// was carried).
 public struct FrankfurterV2Server: Sendable {
@@ -51,6 +52,17 @@ public struct FrankfurterV2Server: Sendable {
   public let known: Set<String>
   /// Bases answered 503.
   public var unavailableBases: Set<String> = []
+  /// The longest daily range computed live, in years (`MAX_DAILY_RANGE_YEARS`, 5): a range whose last day (or
+  /// today, if earlier) is after its first day plus 12 × this many months is refused with a 422 naming it, unless
+  /// served from the materialised table (``blendedTableReady`` and neither `providers=` nor `expand=providers`),
+  /// or `providers=` of at most 5 providers with `quotes=` of at most 5.
+  public var rangeYears = 5
+  /// Whether plain ranges are served from the materialised table (no range limit); `false`: as while it is
+  /// rebuilt, every range shape is computed live, within ``rangeYears``.
+  public var blendedTableReady = true
+  /// Refuses, as the ``rangeYears`` limit does (its message), every range longer than this many days: a service
+  /// that serves less than it says.
+  public var refusedRangeDays: Int? = nil
   /// The service's today.
   public var today: CalendarDay
   /// Rows added as they are to every range answer (a broken service: e.g. a row dated after the range asked),
@@ -130,6 +142,12 @@ public struct FrankfurterV2Server: Sendable {
     let expand = parameters["expand"].map { $0.lowercased().split(separator: ",").map(String.init) } ?? []
     if let other = expand.first(where: { $0 != "providers" }) { return error(422, "invalid expand: \(other)") }
     let providers = parameters["providers"].map { Set($0.uppercased().split(separator: ",").map(String.init)) }
+    if let from,
+      let refusal = rangeRefusal(
+        from: from, to: min(to ?? today, today), providers: providers, expand: !expand.isEmpty, quotes: quotes)
+    {
+      return error(422, refusal)
+    }
     if unavailableBases.contains(base) { return error(503, "request exceeded 10s timeout") }
 
     var records: [(date: CalendarDay, quote: String, rate: String, provider: String?)] = []
@@ -167,6 +185,29 @@ public struct FrankfurterV2Server: Sendable {
         status: 200, headers: ["Content-Type": "application/x-ndjson"], body: Data(body.map { $0 + "\n" }.joined().utf8))
     }
     return .json("[" + body.joined(separator: ",") + "]")
+  }
+
+  /// `validate_range_cost!`: the 422 message refusing a daily range, or `nil` when it is served.
+  public func rangeRefusal(from: CalendarDay, to: CalendarDay, providers: Set<String>?, expand: Bool, quotes: [String]?)
+    -> String?
+  {
+    if providers == nil, !expand, blendedTableReady { return nil }
+    if let providers, let quotes, providers.count <= 5, Set(quotes).count <= 5 { return nil }
+    let tooLong =
+      to > Self.adding(months: 12 * rangeYears, to: from) || refusedRangeDays.map { to.days(since: from) > $0 } ?? false
+    guard tooLong else { return nil }
+    return "date range exceeds \(rangeYears) years at daily granularity; filter with quotes= (5 currencies or fewer), "
+      + "aggregate with group=week or group=month, or split the range into shorter requests"
+  }
+
+  /// Ruby's `Date#>>`: some months later, the day clamped to the month's last.
+  public static func adding(months: Int, to day: CalendarDay) -> CalendarDay {
+    let (year, month, dayOfMonth) = day.components
+    let index = year * 12 + (month - 1) + months
+    for candidate in stride(from: dayOfMonth, through: 1, by: -1) {
+      if let result = CalendarDay(year: index / 12, month: index % 12 + 1, day: candidate) { return result }
+    }
+    return day
   }
 
   private func error(_ status: Int, _ message: String) -> ScriptedResponse {

@@ -162,14 +162,14 @@ struct FrankfurterV2ProvenanceTests {
     #expect(try read[keys[0]]?.get().isFallback == true)
     #expect(try read[keys[1]]?.get().rateText == "925.37")
     #expect(try read[keys[2]]?.get().rateText == "1731.8")
-    // One key, one day: at most 2 × 20 rows… here 1 quote × 20 days × 5 + 5 + 1 = 106 values; 22 lines are more.
+    // One key, one day: 1 quote × 20 days × 5 + 5 + 1 = 106 values, read up to 4 × 106 = 424; 220 lines are more.
     let one = RateRequest(url: request.url, keys: [keys[2]])
     let line = #"{"date":"2024-03-04","base":"EUR","quote":"NGN","rate":1731.8}"# + "\n"
     let huge = HTTPResponse(
-      status: 200, headers: ["content-type": "application/x-ndjson"], body: Data(String(repeating: line, count: 22).utf8))
+      status: 200, headers: ["content-type": "application/x-ndjson"], body: Data(String(repeating: line, count: 220).utf8))
     #expect(
       provider.answers(to: one, response: huge, maxStaleness: 5)[keys[2]]
-        == .failure(RowError(.badResponse, "Frankfurter: the answer holds more than 106 values (members and array elements)")))
+        == .failure(RowError(.badResponse, "Frankfurter: the answer holds more than 424 values (members and array elements)")))
     let broken = HTTPResponse(status: 200, headers: ["content-type": "application/x-ndjson"], body: Data((line + "{\n").utf8))
     #expect(
       provider.answers(to: one, response: broken, maxStaleness: 5)[keys[2]]

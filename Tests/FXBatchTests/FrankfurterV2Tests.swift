@@ -299,8 +299,9 @@ struct FrankfurterV2Tests {
     #expect(FrankfurterV2Server.rubyText(FrankfurterV2Server.round(0.00004)) == "4.0e-05")
   }
 
-  // The plan: a base's keys are cut where a span would pass 366 days; a span reaches back --max-staleness days
-  // (at most 366) before its first day; one day within the service's 14-day carry-forward asks date=.
+  // The plan: a base's keys are cut where a range — from the first key's day less --max-staleness (at most 366)
+  // to the last key's day — would pass 1,825 days (within the service's 5 years); one day within the service's
+  // 14-day carry-forward asks date=.
   @Test func requestsSplitOnlyWhereARangeWouldBeHuge() throws {
     let provider = FrankfurterProvider(endpoint: URL(string: "http://127.0.0.1:9")!)
     func requests(_ keys: [(String, String, String)], maxStaleness: Int) throws -> [String] {
@@ -311,11 +312,13 @@ struct FrankfurterV2Tests {
     }
     let keys = [
       ("EUR", "USD", "2020-01-02"), ("EUR", "AED", "2020-06-01"), ("EUR", "USD", "2021-01-02"),
-      ("EUR", "NGN", "2021-01-03"), ("USD", "VND", "2020-03-03"),
+      ("EUR", "NGN", "2021-01-03"), ("EUR", "USD", "2024-12-26"), ("EUR", "GBP", "2024-12-27"),
+      ("USD", "VND", "2020-03-03"),
     ]
+    // 2019-12-28 + 1,825 days is 2024-12-26.
     #expect(
       try requests(keys, maxStaleness: 5) == [
-        "base=EUR&quotes=AED,USD&from=2019-12-28&to=2021-01-02 3", "base=EUR&quotes=NGN&date=2021-01-03 1",
+        "base=EUR&quotes=AED,NGN,USD&from=2019-12-28&to=2024-12-26 5", "base=EUR&quotes=GBP&date=2024-12-27 1",
         "base=USD&quotes=VND&date=2020-03-03 1",
       ])
     // The endpoint's own query (an access key) is kept, before the request's parameters.
@@ -328,8 +331,8 @@ struct FrankfurterV2Tests {
         == ["http://127.0.0.1:9/api/v2/rates?access_key=S&base=EUR&quotes=AED&date=2024-03-04"])
     #expect(
       try requests(keys, maxStaleness: 10_000) == [
-        "base=EUR&quotes=AED,USD&from=2019-01-01&to=2021-01-02 3", "base=EUR&quotes=NGN&from=2020-01-03&to=2021-01-03 1",
-        "base=USD&quotes=VND&from=2019-03-03&to=2020-03-03 1",
+        "base=EUR&quotes=AED,NGN,USD&from=2019-01-01&to=2021-01-03 4",
+        "base=EUR&quotes=GBP,USD&from=2023-12-26&to=2024-12-27 2", "base=USD&quotes=VND&from=2019-03-03&to=2020-03-03 1",
       ])
   }
 
@@ -352,11 +355,13 @@ struct FrankfurterV2Tests {
     let other = answers(#"[{"date":"2024-03-04","base":"USD","quote":"VND","rate":1}]"#)
     #expect(other[aed] == .failure(RowError(.badResponse, "Frankfurter: the answer is for another base currency")))
     // At most a row per quote and day from 2024-03-04 less 5 + 14 days: 2 × 20 rows of 5 values, the identity
-    // row and the array: 206 values. More is refused while it is parsed (memory), never read.
+    // row and the array: 206 values; read up to 4 times that (824). A little more is read (memory, not shape);
+    // ten times more is refused while it is parsed, never read.
     let row = #"{"date":"2024-03-04","base":"EUR","quote":"VND","rate":1}"#
-    let huge = answers("[" + Array(repeating: row, count: 42).joined(separator: ",") + "]")
+    #expect(try answers("[" + Array(repeating: row, count: 42).joined(separator: ",") + "]")[vnd]?.get().rateText == "1")
+    let huge = answers("[" + Array(repeating: row, count: 420).joined(separator: ",") + "]")
     #expect(
       huge[vnd]
-        == .failure(RowError(.badResponse, "Frankfurter: the answer holds more than 206 values (members and array elements)")))
+        == .failure(RowError(.badResponse, "Frankfurter: the answer holds more than 824 values (members and array elements)")))
   }
 }

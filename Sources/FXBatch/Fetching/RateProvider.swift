@@ -40,9 +40,14 @@ public protocol RateProvider: Sendable {
   /// unless the service's answer says which keys it refused (an unknown currency among several).
   func rowErrors(for failure: FetchError, request: RateRequest) -> [RateKey: RowError]
 
-  /// A smaller request to send once more for the keys a failure did not concern (a service that refused a
-  /// request for one unknown currency among several), or `nil`. Its answers replace the failure's errors.
-  func narrowed(_ request: RateRequest, after failure: FetchError) -> RateRequest?
+  /// Smaller requests to send instead of one a service refused, for the keys its refusal did not concern (a
+  /// request refused for one unknown currency among several), or for all of them split into requests it
+  /// accepts (a range longer than it serves); none when there is nothing to narrow. Their answers replace the
+  /// failure's errors; a narrowed request that is refused again may be narrowed again (a bounded number of
+  /// rounds: ``RateResolver``), so each narrowing must ask strictly less than the request it replaces.
+  ///
+  /// - Parameter maxStaleness: the run's `--max-staleness`, as the request was planned with.
+  func narrowed(_ request: RateRequest, after failure: FetchError, maxStaleness: Int) -> [RateRequest]
 
   /// Whether answers may be kept in the rate cache (not for a service that only knows today's rate).
   var cachesAnswers: Bool { get }
@@ -53,7 +58,7 @@ extension RateProvider {
 
   public func rowError(for failure: FetchError, request: RateRequest) -> RowError { failure.rowError }
 
-  public func narrowed(_ request: RateRequest, after failure: FetchError) -> RateRequest? { nil }
+  public func narrowed(_ request: RateRequest, after failure: FetchError, maxStaleness: Int) -> [RateRequest] { [] }
 
   public func rowErrors(for failure: FetchError, request: RateRequest) -> [RateKey: RowError] {
     let error = rowError(for: failure, request: request)

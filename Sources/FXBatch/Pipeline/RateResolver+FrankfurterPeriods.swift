@@ -42,10 +42,13 @@ extension RateResolver {
     }
     var requests = planned.requests
     var (results, retries) = fetch(requests, settings: settings)
-    // A request refused for unknown currencies is asked again without them; its answer serves the others.
+    // A request refused for unknown currencies is asked again without them; its answer serves the others. A
+    // period request spans at most a year and its look-ahead, within the service's range limit, and is not split.
     var narrowedOf: [Int: Int] = [:]
     for (index, result) in results.enumerated() {
-      guard case .failure(let failure) = result, let narrowed = provider.narrowed(requests[index], after: failure) else {
+      guard case .failure(let failure) = result,
+        let narrowed = provider.withoutUnknownCurrencies(requests[index], after: failure)
+      else {
         continue
       }
       narrowedOf[index] = requests.count

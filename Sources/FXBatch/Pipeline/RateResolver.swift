@@ -170,13 +170,18 @@ struct RateResolver {
       if settings.offline { return offlineAnswers(to: plan, provider: provider, report: &report) }
       var requests = plan.requests
       var (results, retries) = fetch(requests, settings: settings)
-      // One more round for the keys a failed request was refused with, not for (an unknown currency among several).
-      let narrowed = zip(requests, results).compactMap { request, result in
-        if case .failure(let failure) = result { return provider.narrowed(request, after: failure) }
-        return nil
-      }
-      if !narrowed.isEmpty {
+      // Refused requests are narrowed (the keys they were refused with, not for; a range split shorter) and sent
+      // again, their answers replacing the refusal's errors; a narrowed request refused again is narrowed again,
+      // for at most `maximumNarrowingRounds` rounds.
+      var round = 0..<requests.count
+      for _ in 0..<Self.maximumNarrowingRounds {
+        let narrowed = zip(requests[round], results[round]).flatMap { request, result in
+          guard case .failure(let failure) = result else { return [RateRequest]() }
+          return provider.narrowed(request, after: failure, maxStaleness: maxStaleness)
+        }
+        guard !narrowed.isEmpty else { break }
         let (more, moreRetries) = fetch(narrowed, settings: settings)
+        round = requests.count..<(requests.count + narrowed.count)
         requests += narrowed
         results += more
         retries += moreRetries
@@ -283,6 +288,10 @@ struct RateResolver {
     report.chain = uses
     return quotes
   }
+
+  /// The most rounds of narrowed requests (``RateProvider/narrowed(_:after:maxStaleness:)``) after the planned ones:
+  /// a service that keeps refusing costs a bounded number of requests, never a loop.
+  static let maximumNarrowingRounds = 4
 
   /// Sends a plan's requests through the bounded fetcher.
   func fetch(_ requests: [RateRequest], settings: FetchSettings) -> ([Result<HTTPResponse, FetchError>], Int) {

@@ -9,9 +9,10 @@ import Foundation
 /// (the service carries a currency forward up to 14 days). Errors are `{"status","message"}`: 422 for a
 /// validation error (an unknown currency, parameter or date), 404, 503.
 ///
-/// Requests go per base currency and date range, not per day (``requests(for:today:maxStaleness:)``); each
-/// key takes the latest row of its pair on or before its day, within `--max-staleness`
-/// (``answers(to:response:maxStaleness:)``).
+/// Requests go per base currency and date range, not per day (``requests(for:today:maxStaleness:)``): ranges of up
+/// to the service's five years, as few as an answer's size allows; a range the service refuses as too long is
+/// asked again in shorter ones (``narrowed(_:after:maxStaleness:)``). Each key takes the latest row of its pair
+/// on or before its day, within `--max-staleness` (``answers(to:response:maxStaleness:)``).
 ///
 /// Provenance: `--providers ECB,BOC` pins the providers whose rates the service blends (`providers=`) and asks
 /// each row's providers (`expand=providers`); `fx_source` then names them, `frankfurter-v2(ECB+BOC) EUR/USD=…`
@@ -25,9 +26,19 @@ public struct FrankfurterProvider: RateProvider {
   public let firstDay = CalendarDay(year: 1948, month: 6, day: 21) ?? CalendarDay(daysSinceEpoch: -7864)
 
   public static let defaultEndpoint = URL(string: "https://api.frankfurter.dev")!
-  /// The longest range one request asks for, in days from its first key's day to its last: a base's keys
-  /// further apart are asked in more requests.
-  static let maximumSpanDays = 366
+  /// The longest daily range the service serves, in years (`MAX_DAILY_RANGE_YEARS` of its
+  /// `lib/versions/v2/rate_query.rb`): it refuses (422, "date range exceeds 5 years at daily granularity; …") a
+  /// range whose last day (or today, if earlier) is after its first day plus 60 months, for the shapes it computes
+  /// live (`providers=`, `expand=providers`, or any range while its materialised table is not ready). Requests
+  /// stay within it whatever the shape; a 422 naming another number is honoured (``narrowed(_:after:maxStaleness:)``).
+  static let serviceRangeYears = 5
+  /// The most values an answer is planned to hold (``answerValues(quotes:keySpan:lookback:)``): about 100,000 rows
+  /// (some 6.5 MB of JSON); a base's keys whose answer would hold more are asked in more requests.
+  static let maximumPlannedValues = 500_000
+  /// How many times the planned values (``maximumValues(for:maxStaleness:)``) an answer may hold before it is refused
+  /// while it is parsed: the limit bounds memory, not the answer's shape (an identity row every day, a `providers`
+  /// array the request did not ask for are read); an answer 10 times larger is refused.
+  static let answerMargin = 4
   /// The furthest a request reaches back before its first key's day for the latest earlier row (a longer
   /// `--max-staleness` is honoured up to this).
   static let maximumLookbackDays = 366
@@ -80,30 +91,68 @@ public struct FrankfurterProvider: RateProvider {
     return nil
   }
 
-  /// One request per base currency and span of days: the base's keys, in day order, are cut where a span
-  /// would pass ``maximumSpanDays``; a span asks for the quotes of its keys from its first day less the
-  /// lookback (`maxStaleness`, at most ``maximumLookbackDays``) to its last day, so that the latest row on or
-  /// before each day is in the answer. A span of one day whose lookback is within the service's own
-  /// carry-forward asks `date=` instead. So a year of keys costs one request per base, and two weekend days
-  /// that fall back to one Friday are one request.
+  /// One request per base currency and group of days (``groups(_:lookback:rangeDays:)``): a group asks for the
+  /// quotes of its keys from its first day less the lookback (`maxStaleness`, at most ``maximumLookbackDays``)
+  /// to its last day, so that the latest row on or before each day is in the answer, within the service's
+  /// ``serviceRangeYears`` and ``maximumPlannedValues``. A group of one day whose lookback is within the
+  /// service's own carry-forward asks `date=` instead. So five years of a few quotes cost one request per base,
+  /// and two weekend days that fall back to one Friday are one request.
   public func requests(for keys: [RateKey], today: CalendarDay, maxStaleness: Int) -> [RateRequest] {
-    let lookback = min(max(maxStaleness, 0), Self.maximumLookbackDays)
+    let lookback = Self.lookback(maxStaleness)
     var byBase: [CurrencyCode: [RateKey]] = [:]
     for key in keys { byBase[key.pair.base, default: []].append(key) }
     var requests: [RateRequest] = []
     for base in byBase.keys.sorted() {
       let sorted = (byBase[base] ?? []).sorted { ($0.day, $0.pair.quote) < ($1.day, $1.pair.quote) }
-      var start = 0
-      while start < sorted.count {
-        var end = start
-        while end + 1 < sorted.count, sorted[end + 1].day.days(since: sorted[start].day) <= Self.maximumSpanDays { end += 1 }
-        if let request = request(base: base, keys: Array(sorted[start...end]), lookback: lookback) {
-          requests.append(request)
-        }
-        start = end + 1
+      for group in groups(sorted, lookback: lookback, rangeDays: Self.maximumRangeDays(years: Self.serviceRangeYears)) {
+        if let request = request(base: base, keys: group, lookback: lookback) { requests.append(request) }
       }
     }
     return requests
+  }
+
+  /// How far a request reaches back before its first key's day: `--max-staleness`, at most ``maximumLookbackDays``.
+  static func lookback(_ maxStaleness: Int) -> Int { min(max(maxStaleness, 0), maximumLookbackDays) }
+
+  /// The longest range, in days from its first day to its last, that is within some years of its first day by
+  /// any calendar: 365 a year (60 months from any day are at least 1,825 days), so the service's
+  /// `to <= from >> 12 × years` holds for every such range.
+  static func maximumRangeDays(years: Int) -> Int { 365 * years }
+
+  /// The one rule that cuts a base's keys (sorted by day) into the groups one request each asks: a group starts
+  /// at its first key with every key of that day (a day is never cut), and takes the following days' keys while
+  /// its range — from its first day less `lookback` (never before ``firstDay``) to the day taken — stays within
+  /// `rangeDays` and its answer within ``maximumPlannedValues`` (``answerValues(quotes:keySpan:lookback:)``).
+  /// Greedy, so the fewest groups for sparse days: each group reaches as far as the limits allow.
+  func groups(_ keys: [RateKey], lookback: Int, rangeDays: Int) -> [[RateKey]] {
+    var groups: [[RateKey]] = []
+    var start = 0
+    while start < keys.count {
+      let first = keys[start].day
+      let from = max(first.adding(days: -lookback), firstDay)
+      var quotes: Set<CurrencyCode> = []
+      var end = start
+      while end < keys.count, keys[end].day == first {
+        quotes.insert(keys[end].pair.quote)
+        end += 1
+      }
+      while end < keys.count, keys[end].day.days(since: from) <= rangeDays {
+        let day = keys[end].day
+        var dayEnd = end
+        var more = quotes
+        while dayEnd < keys.count, keys[dayEnd].day == day {
+          more.insert(keys[dayEnd].pair.quote)
+          dayEnd += 1
+        }
+        guard answerValues(quotes: more.count, keySpan: day.days(since: first), lookback: lookback) <= Self.maximumPlannedValues
+        else { break }
+        quotes = more
+        end = dayEnd
+      }
+      groups.append(Array(keys[start..<end]))
+      start = end
+    }
+    return groups
   }
 
   /// The request for one base's keys, sorted by day.
@@ -181,7 +230,7 @@ public struct FrankfurterProvider: RateProvider {
     (rows: [String: [Row]], bad: [String: String]), RowError
   > {
     let items: [JSONValue]
-    switch Self.rateRows(response, maximumValues: maximumValues(for: request, maxStaleness: maxStaleness)) {
+    switch Self.rateRows(response, maximumValues: answerLimit(for: request, maxStaleness: maxStaleness)) {
     case .success(let rows): items = rows
     case .failure(let error): return .failure(error)
     }
@@ -224,14 +273,28 @@ public struct FrankfurterProvider: RateProvider {
     return .success((rows, badQuotes))
   }
 
-  /// The most JSON values a valid answer to a request holds: a row (an object of 4 members, 5 values; with
-  /// pinned providers also the `providers` array and, per provider, an object of at most 3 members) per quote
-  /// and day from the request's first day less the lookback and the service's carry-forward to its last day,
-  /// the base's identity row, and the array.
+  /// The JSON values a valid answer to a request holds at most (``answerValues(quotes:keySpan:lookback:)`` of its
+  /// keys); an answer is read up to ``answerMargin`` times this (``answerLimit(for:maxStaleness:)``).
   func maximumValues(for request: RateRequest, maxStaleness: Int) -> Int {
     guard let first = request.keys.map(\.day).min(), let last = request.keys.map(\.day).max() else { return 1 }
-    let days = last.days(since: first) + min(max(maxStaleness, 0), Self.maximumLookbackDays) + Self.serviceCarryForwardDays + 1
-    let quotes = Set(request.keys.map(\.pair.quote)).count
+    return answerValues(
+      quotes: Set(request.keys.map(\.pair.quote)).count, keySpan: last.days(since: first), lookback: Self.lookback(maxStaleness))
+  }
+
+  /// The most values an answer is read with before it is refused while it is parsed (memory): ``answerMargin``
+  /// times ``maximumValues(for:maxStaleness:)``, so that an answer a little larger than the strict count (an
+  /// identity row every day, a `providers` array) is read.
+  func answerLimit(for request: RateRequest, maxStaleness: Int) -> Int {
+    Self.answerMargin * maximumValues(for: request, maxStaleness: maxStaleness)
+  }
+
+  /// The JSON values of a valid answer for some quotes over some days: a row (an object of 4 members, 5 values;
+  /// with pinned providers also the `providers` array and, per provider, an object of at most 3 members) per
+  /// quote and day from the first key's day less the lookback and the service's carry-forward to the last key's
+  /// day (`keySpan` days after the first), the base's identity row, and the array. The one count both the plan
+  /// (``groups(_:lookback:rangeDays:)``) and the reading (``maximumValues(for:maxStaleness:)``) use.
+  func answerValues(quotes: Int, keySpan: Int, lookback: Int) -> Int {
+    let days = keySpan + lookback + Self.serviceCarryForwardDays + 1
     let perRow = 5 + (providers.isEmpty ? 0 : 1 + 4 * providers.count)
     return perRow * (quotes * days + 1) + 1
   }
@@ -350,7 +413,7 @@ public struct FrankfurterProvider: RateProvider {
 
   /// ``rowError(for:request:)``, but a 422 that names unknown currencies is a `no_rate` only for keys in
   /// them; the other keys were refused with them, not for want of a rate, and are asked again
-  /// (``narrowed(_:after:)``), whose answers replace this `bad_response` (never cached nor locked).
+  /// (``narrowed(_:after:maxStaleness:)``), whose answers replace this `bad_response` (never cached nor locked).
   public func rowErrors(for failure: FetchError, request: RateRequest) -> [RateKey: RowError] {
     let error = rowError(for: failure, request: request)
     guard let named = Self.unknownCurrencies(failure) else {
@@ -368,9 +431,38 @@ public struct FrankfurterProvider: RateProvider {
     return errors
   }
 
+  /// The requests to send instead of a refused one: after a 422 naming unknown currencies, the same request
+  /// without the keys in them (``withoutUnknownCurrencies(_:after:)``); after a 422 refusing a range as longer
+  /// than N years, its keys split into ranges within N years (``split(_:withinYears:maxStaleness:)``). None
+  /// otherwise, or when nothing smaller is left to ask.
+  public func narrowed(_ request: RateRequest, after failure: FetchError, maxStaleness: Int) -> [RateRequest] {
+    if let narrowed = withoutUnknownCurrencies(request, after: failure) { return [narrowed] }
+    guard let years = Self.refusedRangeYears(failure) else { return [] }
+    return split(request, withinYears: years, maxStaleness: maxStaleness)
+  }
+
+  /// A request's keys cut into requests within some years (``groups(_:lookback:rangeDays:)``, the plan's rule
+  /// with the service's stated limit), or, when the refused range was already within them (the service serves
+  /// less than it says), within half the refused range: each narrowing asks strictly shorter ranges, so a
+  /// service that keeps refusing ends at requests of one day, which are not split (none is returned).
+  func split(_ request: RateRequest, withinYears years: Int, maxStaleness: Int) -> [RateRequest] {
+    let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+    func day(_ name: String) -> CalendarDay? {
+      items.last(where: { $0.name == name })?.value.flatMap { CalendarDay(iso8601: $0) }
+    }
+    guard let base = request.keys.first?.pair.base, let from = day("from"), let to = day("to") else { return [] }
+    let asked = to.days(since: from)
+    let stated = Self.maximumRangeDays(years: years)
+    let lookback = Self.lookback(maxStaleness)
+    let sorted = request.keys.sorted { ($0.day, $0.pair.quote) < ($1.day, $1.pair.quote) }
+    let groups = groups(sorted, lookback: lookback, rangeDays: asked > stated ? stated : asked / 2)
+    guard groups.count > 1 else { return [] }
+    return groups.compactMap { self.request(base: base, keys: $0, lookback: lookback) }
+  }
+
   /// After a 422 naming unknown currencies, the same request without the keys in them (`nil` when none is
-  /// left): one unknown currency does not cost its base's other quotes.
-  public func narrowed(_ request: RateRequest, after failure: FetchError) -> RateRequest? {
+  /// left, or for another failure): one unknown currency does not cost its base's other quotes.
+  func withoutUnknownCurrencies(_ request: RateRequest, after failure: FetchError) -> RateRequest? {
     guard let named = Self.unknownCurrencies(failure) else { return nil }
     let keys = request.keys.filter { !named.contains($0.pair.base.description) && !named.contains($0.pair.quote.description) }
     guard !keys.isEmpty, keys.count < request.keys.count,
@@ -382,6 +474,19 @@ public struct FrankfurterProvider: RateProvider {
   }
 
   private static let invalidCurrency = "invalid currency: "
+  private static let rangeRefusal = "date range exceeds "
+
+  /// The years a 422 `date range exceeds N years …` says the service serves (1 to 100), or `nil` for another
+  /// failure.
+  static func refusedRangeYears(_ failure: FetchError) -> Int? {
+    guard case .httpStatus(422, _, _, _) = failure, let message = serviceMessage(failure), message.hasPrefix(rangeRefusal)
+    else { return nil }
+    let rest = message.dropFirst(rangeRefusal.count)
+    let digits = rest.prefix { ("0"..."9").contains($0) }
+    guard digits.count <= 3, let years = Int(digits), (1...100).contains(years), rest.dropFirst(digits.count).hasPrefix(" year")
+    else { return nil }
+    return years
+  }
 
   /// The currencies a 422 `invalid currency: A,B` names.
   private static func unknownCurrencies(_ failure: FetchError) -> Set<String>? {

@@ -111,6 +111,30 @@ extension RunReport {
     }
     merged.reconciliation = ledger.reconciliations(rounding: rounding)
     merged.unroundedTotals = Self.unroundedTotals(of: ledger)
+    merged.currencyTotals = try mergedCurrencyTotals(parts, reconciliations: merged.reconciliation)
+    return merged
+  }
+
+  /// The parts' ``CurrencyTotals`` added up; `nil` when a part that converted records has none (written by an
+  /// fxbatch before them).
+  private static func mergedCurrencyTotals(
+    _ parts: [(name: String, report: RunReport)], reconciliations: [Reconciliation]
+  ) throws(ReportMergeError) -> CurrencyTotals? {
+    var totals: [CurrencyTotals] = []
+    for (name, part) in parts {
+      guard let own = part.currencyTotals else {
+        if part.totals.ok + part.totals.fallback > 0 { return nil }
+        continue
+      }
+      guard own.from.allSatisfy({ $0.records >= 0 && $0.records <= largestCount }) else {
+        throw ReportMergeError("\(name): its currencyTotals count records past \(largestCount) or below 0")
+      }
+      totals.append(own)
+    }
+    guard let merged = CurrencyTotals.merged(from: totals, reconciliations: reconciliations) else {
+      throw ReportMergeError(
+        "\(parts.map(\.name).joined(separator: ", ")): a currencyTotals total is no decimal number: a report was changed after fxbatch wrote it")
+    }
     return merged
   }
 

@@ -150,3 +150,21 @@ struct SummaryRowsAndTotalsTests {
     #expect(try report(in: directory, "total.json").totals.skipped == 2)
   }
 }
+
+extension SummaryRowsAndTotalsTests {
+  /// A report whose run totals are not its files' added up (edited by hand) is not merged.
+  @Test func mergeRefusesEditedTotals() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    _ = try run([], in: directory)
+    let original = try directory.read("report.json")
+    // The file's USD sum (the last: the run's members are sorted, `currencyTotals` before `files`).
+    let last = try #require(original.range(of: #""total" : "112.345""#, options: .backwards))
+    try directory.write("edited.json", original.replacingCharacters(in: last, with: #""total" : "112.346""#))
+    try directory.write("copy.csv", Self.sheet)
+    _ = try cli.run(["convert", "--to", "EUR", "--rates", "rates.csv", "copy.csv", "--report", "two.json"], in: directory.url)
+    let refused = try cli.run(["report", "merge", "edited.json", "two.json", "-o", "total.json"], in: directory.url)
+    #expect(refused.status == 2)
+    #expect(refused.standardError.contains("its currencyTotals are not its files' added up"), "\(refused.standardError)")
+  }
+}

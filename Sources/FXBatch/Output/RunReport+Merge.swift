@@ -129,6 +129,15 @@ extension RunReport {
       guard own.from.allSatisfy({ $0.records >= 0 && $0.records <= largestCount }) else {
         throw ReportMergeError("\(name): its currencyTotals count records past \(largestCount) or below 0")
       }
+      // The run's sums are its files' added up (a report edited in one place and not the other is refused).
+      let files = part.files.compactMap(\.currencyTotals)
+      if part.files.allSatisfy({ $0.currencyTotals != nil || $0.counts.ok + $0.counts.fallback == 0 }),
+        let added = CurrencyTotals.merged(from: files, reconciliations: part.reconciliation), added.from != own.from
+      {
+        throw ReportMergeError(
+          "\(name): its currencyTotals are not its files' added up: the report was changed after fxbatch wrote it, or is not one fxbatch wrote"
+        )
+      }
       totals.append(own)
     }
     guard let merged = CurrencyTotals.merged(from: totals, reconciliations: reconciliations) else {

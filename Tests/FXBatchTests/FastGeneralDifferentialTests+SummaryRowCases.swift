@@ -142,3 +142,24 @@ extension FastGeneralDifferentialTests {
     #expect(off.totals.error == 4, "\(format)")
   }
 }
+
+extension FastGeneralDifferentialTests {
+  /// A file without a date field (`--date`): every record lacks a date, so the total rule looks at every
+  /// record's first field; the CSV reader reads it in place, and the records that are no total rows stay on the
+  /// fast path. `Totals` with both currencies is skipped too (its date is missing), `"Total"` quoted goes to the
+  /// general rules, `Tom` and `Sam` (first letters of labels) are read whole and convert.
+  @Test func summaryRowsWithoutDates() throws {
+    var text = "label,amount,from,to\n"
+    for index in 0..<300 {
+      text += ["Client \(index)", "Tom", "Sam", " Zed"][index % 4] + ",\(index).25,\(["USD", "GBP"][index % 2]),EUR\n"
+      if index == 100 { text += "Totals,999,USD,EUR\n" }
+      if index == 200 { text += "\"Total\",999,,\n" }
+    }
+    let general = try Self.checkCSV(text, "summary rows without dates", parts: [1, 3]) {
+      $0.defaultDate = CalendarDay(iso8601: "2024-01-05")
+    }
+    #expect(general.totals.skipped == 2)
+    #expect(general.totals.records == 300)
+    #expect(general.fastRecords == 300, "every data record on the fast path")
+  }
+}

@@ -44,9 +44,15 @@ struct FastRecordConverter {
   ///   to the general rules, with nothing converted or counted: it has another number of amounts, an amount that
   ///   is not a whole number of minor units (`--amount-unit minor`), a rate the table does not give plainly, or
   ///   it may be a summary row (``RowSkipRule/needsGeneralRules(usedDefaultDay:)``).
+  ///
+  /// - Parameter label: the record's first non-blank field (``FastRecordReader/label(of:)``), asked only when the
+  ///   summary-row rule may skip the record; `nil`: unknown.
   @inline(__always)
-  mutating func convert(_ key: FieldKeyDecoder.Key) -> TableConverter.Conversion? {
-    guard amounts.count == amountCount, !skipRule.needsGeneralRules(usedDefaultDay: key.usedDefaultDay) else { return nil }
+  mutating func convert(_ key: FieldKeyDecoder.Key, label: () -> String? = { nil }) -> TableConverter.Conversion? {
+    guard amounts.count == amountCount else { return nil }
+    if skipRule.needsGeneralRules(usedDefaultDay: key.usedDefaultDay) {
+      guard let label = label(), !skipRule.mayskip(label: label) else { return nil }
+    }
     let conversion: TableConverter.Conversion
     if amountCount > 1 {
       guard let found = convertSeveral(key) else { return nil }

@@ -41,6 +41,26 @@ public struct RowSkipRule: Sendable {
     pattern != nil || (skipsTotals && usedDefaultDay)
   }
 
+  /// Whether the rule may skip a record whose first non-empty field is `label`, whatever its other fields: it
+  /// matches ``pattern``, or it is a total label. `false` lets the fast path convert the record.
+  func mayskip(label: String) -> Bool {
+    if let pattern {
+      let range = NSRange(label.startIndex..<label.endIndex, in: label)
+      if pattern.firstMatch(in: label, range: range) != nil { return true }
+    }
+    guard skipsTotals else { return false }
+    // Most labels start with a letter no total label starts with: the folding is not needed for them.
+    if let first = label.utf8.first(where: { $0 != 0x20 && $0 != 0x09 }), first < 0x80,
+      !Self.firstLetters.contains(first | 0x20)
+    {
+      return false
+    }
+    return Self.totalLabels.contains(Self.normalized(label))
+  }
+
+  /// The first letters of the total labels, lowercase ASCII.
+  private static let firstLetters: Set<UInt8> = Set(totalLabels.compactMap(\.utf8.first))
+
   /// Whether the rule skips a record.
   ///
   /// - Parameters:

@@ -21,7 +21,8 @@ extension FastGeneralDifferentialTests {
     var rows: [SummaryRow] = []
     for index in 0..<data {
       let from = ["USD", "GBP", "JPY", "CHF"][index % 4]
-      rows.append(("Client \(index)", ["2024-01-05", "2024-03-15", "2024-01-06"][index % 3], "\(index).\(index % 100)", from, "EUR"))
+      rows.append(
+        ("Client \(index)", ["2024-01-05", "2024-03-15", "2024-01-06"][index % 3], "\(index).\(index % 100)", from, "EUR"))
       switch index {
       case 10: rows.append(("Total", nil, "1234.50", nil, nil))
       case 20: rows.append(("  Total général: ", nil, "5", "USD", "EUR"))
@@ -48,7 +49,8 @@ extension FastGeneralDifferentialTests {
 
   static func summaryJSONObject(_ row: SummaryRow) -> String {
     let members = [("label", row.label), ("date", row.date), ("amount", row.amount), ("from", row.from), ("to", row.to)]
-    return "{" + members.compactMap { name, value in value.map { "\"\(name)\":\(jsonString($0, escaped: false))" } }
+    return "{"
+      + members.compactMap { name, value in value.map { "\"\(name)\":\(jsonString($0, escaped: false))" } }
       .joined(separator: ",") + "}"
   }
 
@@ -64,11 +66,13 @@ extension FastGeneralDifferentialTests {
     switch format {
     case .csv: return try directory.write(summaryCSV(rows), named: "in.csv")
     case .jsonl: return try directory.write(rows.map(summaryJSONObject).joined(separator: "\n") + "\n", named: "in.jsonl")
-    case .json: return try directory.write("[\n" + rows.map(summaryJSONObject).joined(separator: ",\n") + "\n]\n", named: "in.json")
+    case .json:
+      return try directory.write("[\n" + rows.map(summaryJSONObject).joined(separator: ",\n") + "\n]\n", named: "in.json")
     case .xlsx:
       let columns = ["A", "B", "C", "D", "E"]
       var sheetRows = [
-        "<row r=\"1\">" + zip(columns, ["label", "date", "amount", "from", "to"]).map { XLSXOnePassTests.text("\($0)1", $1) }.joined()
+        "<row r=\"1\">"
+          + zip(columns, ["label", "date", "amount", "from", "to"]).map { XLSXOnePassTests.text("\($0)1", $1) }.joined()
           + "</row>"
       ]
       for (index, row) in rows.enumerated() {
@@ -90,7 +94,8 @@ extension FastGeneralDifferentialTests {
             switch cell {
             case .text(let value): return EndToEndODSTests.text(xmlEscaped(value))
             case .number(let value):
-              return "<table:table-cell office:value-type=\"float\" office:value=\"\(value)\"><text:p>\(value)</text:p></table:table-cell>"
+              return
+                "<table:table-cell office:value-type=\"float\" office:value=\"\(value)\"><text:p>\(value)</text:p></table:table-cell>"
             default: return "<table:table-cell/>"
             }
           }.joined() + "</table:table-row>"

@@ -64,7 +64,9 @@ public struct CurrencyTotals: Codable, Sendable, Equatable {
     }
     var totals = CurrencyTotals(ledger: ReconciliationLedger(), reconciliations: reconciliations)
     totals.from = sorted.compactMap { account in
-      sums[account].map { Total(amount: account.amount, currency: account.currency, records: $0.records, total: $0.total?.description) }
+      sums[account].map {
+        Total(amount: account.amount, currency: account.currency, records: $0.records, total: $0.total?.description)
+      }
     }
     return totals
   }

@@ -142,7 +142,8 @@ extension RunReport {
     }
     guard let merged = CurrencyTotals.merged(from: totals, reconciliations: reconciliations) else {
       throw ReportMergeError(
-        "\(parts.map(\.name).joined(separator: ", ")): a currencyTotals total is no decimal number: a report was changed after fxbatch wrote it")
+        "\(parts.map(\.name).joined(separator: ", ")): a currencyTotals total is no decimal number: "
+          + "a report was changed after fxbatch wrote it")
     }
     return merged
   }

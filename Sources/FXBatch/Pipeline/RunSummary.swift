@@ -155,7 +155,8 @@ public enum RunSummary {
     guard let totals, !totals.from.isEmpty else { return [] }
     let each = totals.from.map { entry in
       let name = entry.amount.map { " \(AnnotationLayout.convertedPrefix)\($0)" } ?? ""
-      return "\(entry.total ?? "(past 38 digits)") \(entry.currency)\(name) (\(entry.records) record\(entry.records == 1 ? "" : "s"))"
+      let records = "\(entry.records) record\(entry.records == 1 ? "" : "s")"
+      return "\(entry.total ?? "(past 38 digits)") \(entry.currency)\(name) (\(records))"
     }
     return ["totals from: " + each.joined(separator: ", ")]
   }

@@ -168,3 +168,26 @@ extension FastGeneralDifferentialTests {
     #expect(general.fastRecords == 300, "every data record on the fast path")
   }
 }
+
+extension FastGeneralDifferentialTests {
+  /// JSON Lines without dates: the reader gives a record's first member in place, as for CSV.
+  @Test func summaryRowsWithoutDatesInJSONLines() throws {
+    var text = ""
+    for index in 0..<300 {
+      let label = ["Client \(index)", "Tom", "Sam", " Zed"][index % 4]
+      text += #"{"label":"\#(label)","amount":\#(index).25,"from":"\#(["USD", "GBP"][index % 2])","to":"EUR"}"# + "\n"
+      if index == 100 { text += #"{"label":"Totals","amount":999,"from":"USD","to":"EUR"}"# + "\n" }
+      if index == 200 { text += #"{"label":"T\u006ftal","amount":999}"# + "\n" }
+    }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = try directory.write(text, named: "in.jsonl")
+    let general = try Self.check(path, format: .jsonl, "summary rows without dates", parts: [1, 3]) {
+      $0.defaultDate = CalendarDay(iso8601: "2024-01-05")
+    }
+    #expect(general.fileError == nil)
+    #expect(general.totals.skipped == 2)
+    #expect(general.totals.records == 300)
+    #expect(general.fastRecords == 300, "every data record on the fast path")
+  }
+}

@@ -45,12 +45,16 @@ struct FastRecordConverter {
   ///   is not a whole number of minor units (`--amount-unit minor`), a rate the table does not give plainly, or
   ///   it may be a summary row (``RowSkipRule/needsGeneralRules(usedDefaultDay:)``).
   ///
-  /// - Parameter label: the record's first non-blank field (``FastRecordReader/label(of:)``), asked only when the
-  ///   summary-row rule may skip the record; `nil`: unknown.
+  /// - Parameters:
+  ///   - hasLabel: whether the format's records have a first field (``FastRecordReader/hasLabels``).
+  ///   - label: the record's first non-blank field (``FastRecordReader/label(of:)``), asked only when the
+  ///     summary-row rule may skip the record; `nil`: unknown.
   @inline(__always)
-  mutating func convert(_ key: FieldKeyDecoder.Key, label: () -> String? = { nil }) -> TableConverter.Conversion? {
+  mutating func convert(
+    _ key: FieldKeyDecoder.Key, hasLabel: Bool = true, label: () -> String? = { nil }
+  ) -> TableConverter.Conversion? {
     guard amounts.count == amountCount else { return nil }
-    if skipRule.needsGeneralRules(usedDefaultDay: key.usedDefaultDay) {
+    if hasLabel, skipRule.needsGeneralRules(usedDefaultDay: key.usedDefaultDay) {
       guard let label = label(), !skipRule.mayskip(label: label) else { return nil }
     }
     let conversion: TableConverter.Conversion

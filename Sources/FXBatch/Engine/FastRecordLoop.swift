@@ -52,7 +52,7 @@ struct FastRecordLoop<Reader: FastRecordReader> {
   mutating func convert(_ record: Reader.Record, sink: ByteSink) throws(OutputError) -> Bool {
     core.amounts.removeAll()
     guard let key = reader.read(record, keys: &core.keys, amounts: &core.amounts),
-      let conversion = core.convert(key, label: { reader.label(of: record) })
+      let conversion = core.convert(key, hasLabel: Reader.hasLabels, label: { reader.label(of: record) })
     else { return false }
     reader.appendHead(of: record, to: &pending)
     if core.amountCount > 1 {

@@ -93,6 +93,9 @@ struct EndToEndLifecycleTests {
       "rounding: \(halfEven ? "half-even" : "half-up") to ISO 4217 minor units; max staleness 5 days",
       "  reconciliation EUR, 5 records: sum of rounded amounts 191.12, exact sum rounded once 191.13, difference -0.01",
       "  reconciliation USD, 5 records: sum of rounded amounts \(usd.0), exact sum rounded once 2954.75, difference \(usd.1)",
+      // The converted records' amounts: DEM 100 (2); EUR 2362.5 + 0.1 − 0.1 + 0.1 = 2362.6 (8 to 11);
+      // HRK 753.45 + 3 × 100 = 1053.45 (1, 3 to 5); VEF 495000000 (7); with their currencies' two decimals.
+      "  totals from: 100.00 DEM (1 record), 2362.60 EUR (4 records), 1053.45 HRK (4 records), 495000000.00 VEF (1 record)",
       "exit status 1 (record-errors): 1 record failed on its own data",
     ]
     #expect(result.standardError.hasSuffix(summary.joined(separator: "\n") + "\n"), "\(result.standardError)")

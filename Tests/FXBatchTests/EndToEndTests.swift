@@ -38,6 +38,8 @@ struct EndToEndTests {
   //  EUR rows 2, 6, 7: 8.29 + 2.69 + 10.00 = 20.98; 8.28843… + 2.68619… + 10 = 20.97463… → 20.97; +0.01
   //  GBP row 1: 82.18 against 82.1835… → 82.18; JPY row 10: 13907 against 13907.30… → 13907
   //  USD rows 3, 4, 12: 112.34 + 111.47 + 3038.46 = 3262.27; 112.34 + 111.47 + 3038.4587… = 3262.2687… → 3262.27
+  // Totals from (the converted records' amounts, with at least their currency's minor units): CHF 2500.50 (row 12),
+  //  EUR 100 + 100 + 10 = 210.00 (rows 3, 4, 7), GBP 100.00 (10), JPY 1000 (2), TRL 1000000 (6), USD 100.00 (1).
   @Test func convertsMixedFileExactlyLikeTheGoldenFile() throws {
     let directory = try Self.directory(with: ["mixed.csv"])
     defer { directory.remove() }

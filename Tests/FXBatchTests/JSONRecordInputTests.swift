@@ -121,7 +121,9 @@ struct JSONRecordInputTests {
   @Test func fieldsKeepTheKindOfEachValue() {
     let (found, extendable) = fields(#"{"Amount": 12345678901234567.89, "CCY": "usd", "to": null, "date": true}"#)
     #expect(extendable)
-    #expect(found == RecordFields(amount: .number("12345678901234567.89"), from: .text("usd"), to: .null, date: .other("true")))
+    var expected = RecordFields(amount: .number("12345678901234567.89"), from: .text("usd"), to: .null, date: .other("true"))
+    expected.label = "12345678901234567.89"  // the first member that is a string or a number
+    #expect(found == expected)
   }
 
   @Test(arguments: [

@@ -11,7 +11,7 @@ public enum AnnotationColumn: String, CaseIterable, Sendable {
   case rateDate = "fx_rate_date"
   /// The rate source and the published rates used (see ``RateQuote/source``).
   case source = "fx_source"
-  /// `ok`, `fallback` (rates of an earlier day were used) or `error`.
+  /// `ok`, `fallback` (rates of an earlier day were used), `error`, or `skipped` (a summary row, copied as it is).
   case status = "fx_status"
   /// `code: message` for a record that could not be converted; empty otherwise.
   case error = "fx_error"
@@ -87,12 +87,15 @@ public enum RowOutcome: Sendable, Equatable {
   case converted(ExactDecimal, currency: CurrencyCode, quote: RateQuote, more: [ExactDecimal] = [])
   /// Not converted; `currency` is the target currency when it is known.
   case failed(RowError, currency: CurrencyCode?, source: String?)
+  /// A summary row (``RowSkipRule``): copied as it is, never converted; its annotation is empty but `fx_status`.
+  case skipped
 
-  /// `ok`, `fallback` or `error`.
+  /// `ok`, `fallback`, `error` or `skipped`.
   public var status: String {
     switch self {
     case .converted(_, _, let quote, _): return quote.isFallback ? "fallback" : "ok"
     case .failed: return "error"
+    case .skipped: return "skipped"
     }
   }
 
@@ -120,6 +123,8 @@ public enum RowOutcome: Sendable, Equatable {
       return [""] + Array(repeating: "", count: layout.amountCount) + [
         currency?.description ?? "", "", source ?? "", status, Self.neutralized(error.description),
       ]
+    case .skipped:
+      return Array(repeating: "", count: layout.count - 2) + [status, ""]
     }
   }
 

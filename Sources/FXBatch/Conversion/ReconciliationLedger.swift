@@ -46,6 +46,20 @@ struct ReconciliationLedger: Sendable, Equatable {
   }
 
   private var accounts: [Key: Account] = [:]
+  /// Per from-currency (and amount NAME), the converted records and the exact sum of their amounts as read, in
+  /// major units (``sourceTotals()``).
+  private var sources: [Key: SourceAccount] = [:]
+
+  /// What a from-currency's converted records add up to.
+  struct SourceAccount: Sendable, Equatable {
+    var records = 0
+    var sum = DecimalSum()
+
+    mutating func add(_ other: SourceAccount) {
+      records += other.records
+      sum.add(other.sum)
+    }
+  }
   /// The amount NAMEs met, each with its place in the order first met (the amounts' order): the accounts are
   /// listed so. A dictionary, not a list searched on every amount: 10,000 amounts per record stay linear.
   private var amountOrder: [String: Int] = [:]
@@ -86,9 +100,16 @@ struct ReconciliationLedger: Sendable, Equatable {
   ///   - rounded: the converted amount as written in `fx_converted`.
   ///   - currency: the target currency.
   ///   - name: the amount's NAME with several amounts; `nil` for one.
+  ///   - from: the record's from-currency, whose source total the amount is added to.
   mutating func add(
-    amount: ExactDecimal, rate: ExchangeRate, rounded: ExactDecimal, currency: CurrencyCode, name: String? = nil
+    amount: ExactDecimal, rate: ExchangeRate, rounded: ExactDecimal, currency: CurrencyCode, name: String? = nil,
+    from: CurrencyCode? = nil
   ) {
+    if let from {
+      let sourceKey = key(name, from)
+      sources[sourceKey, default: SourceAccount()].records += 1
+      sources[sourceKey, default: SourceAccount()].sum.add(amount)
+    }
     // Modified in place: a copy of the account would copy its dictionary of sums on every record.
     let exactCurrencies = self.exactCurrencies
     let key = key(name, currency)
@@ -108,9 +129,30 @@ struct ReconciliationLedger: Sendable, Equatable {
       records: records, roundedSum: roundedSum, streamed: streamed)
   }
 
+  /// Adds the figures of many records of one from-currency (the fast path keeps its own): `name` is the
+  /// amount's NAME with several amounts (`nil` for one).
+  mutating func add(source: SourceAccount, currency: CurrencyCode, name: String? = nil) {
+    sources[key(name, currency), default: SourceAccount()].add(source)
+  }
+
+  /// The source total of every from-currency (and amount NAME): the converted records and the exact sum of
+  /// their amounts as read (in major units; at least the currency's ISO 4217 minor units of decimals, more when
+  /// an amount has more; `nil` past 38 digits), sorted as the reconciliations are.
+  func sourceTotals() -> [(amount: String?, currency: CurrencyCode, records: Int, total: ExactDecimal?)] {
+    let order = amountOrder
+    return sources.sorted { left, right in
+      let (l, r) = (left.key.amount.flatMap { order[$0] } ?? -1, right.key.amount.flatMap { order[$0] } ?? -1)
+      return l != r ? l < r : left.key.currency < right.key.currency
+    }.map { key, account in
+      let minorUnits = ISO4217.currency(for: key.currency)?.minorUnits ?? 0
+      return (key.amount, key.currency, account.records, account.sum.total(minimumScale: minorUnits))
+    }
+  }
+
   /// Adds another file's ledger (for the run's total).
   mutating func add(_ other: ReconciliationLedger) {
     for name in other.amountOrder.sorted(by: { $0.value < $1.value }).map(\.key) { note(name) }
+    for (key, theirs) in other.sources { sources[key, default: SourceAccount()].add(theirs) }
     for (key, theirs) in other.accounts {
       let currency = key.currency
       var account = accounts.removeValue(forKey: key) ?? newAccount(currency)

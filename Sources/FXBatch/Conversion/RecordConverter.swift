@@ -8,14 +8,18 @@ struct RecordConverter {
   /// With several amounts (``FieldNames/amountNames``), their NAMEs in order: an amount's error and its
   /// reconciliation name it. Empty for one amount.
   var amountNames: [String] = []
+  /// Which records are summary rows, copied as they are (``RowSkipRule``): judged before anything else.
+  var skipRule: RowSkipRule = .none
 
-  /// The outcome of one record; checks run in field order: the record itself (field count, JSON shape),
+  /// The outcome of one record: ``RowOutcome/skipped`` for a summary row (``skipRule``); else checks run in
+  /// field order: the record itself (field count, JSON shape),
   /// amount (its currency mark against the from-currency when that is known), currencies, date, rate. A
   /// converted record is added to `ledger`.
   func outcome(
     of fields: RecordFields, normalizer: RecordNormalizer, parser: AmountParser,
     quotes: QuoteBook, withoutDate: inout Int, ledger: inout ReconciliationLedger
   ) -> RowOutcome {
+    if skipRule.skips(fields, fixedFrom: normalizer.fixedFrom, fixedTo: normalizer.fixedTo) { return .skipped }
     if !fields.amounts.isEmpty {
       return outcome(
         ofSeveral: fields, normalizer: normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)
@@ -53,7 +57,7 @@ struct RecordConverter {
         RowError(.amountOverflow, "\(amount) \(key.pair.base) in \(key.pair.quote) needs more than 38 digits"),
         currency: key.pair.quote, source: quote.source)
     }
-    ledger.add(amount: amount, rate: quote.rate, rounded: converted, currency: key.pair.quote)
+    ledger.add(amount: amount, rate: quote.rate, rounded: converted, currency: key.pair.quote, from: key.pair.base)
     return .converted(converted, currency: key.pair.quote, quote: quote)
   }
 
@@ -148,7 +152,9 @@ struct RecordConverter {
       converted.append(value)
     }
     for index in values.indices {
-      ledger.add(amount: values[index], rate: quote.rate, rounded: converted[index], currency: key.pair.quote, name: name(index))
+      ledger.add(
+        amount: values[index], rate: quote.rate, rounded: converted[index], currency: key.pair.quote, name: name(index),
+        from: key.pair.base)
     }
     return .converted(converted[0], currency: key.pair.quote, quote: quote, more: Array(converted.dropFirst()))
   }

@@ -23,10 +23,18 @@ struct FastRecordConverter {
   /// and how many of them had no date.
   private(set) var counts = RunReport.Counts()
   private(set) var withoutDate = 0
+  /// Per from-currency met, the converted records and the sums of their amounts in major units (one per amount),
+  /// handed to the ledger's source totals (``ReconciliationLedger/sourceTotals()``); the last one met first looked at.
+  private var sources: [(currency: CurrencyCode, account: [ReconciliationLedger.SourceAccount])] = []
+  private var lastSource = 0
+  /// The run's summary-row rule: a record it may skip is left to the general rules, which judge it
+  /// (``RecordConverter``).
+  let skipRule: RowSkipRule
 
-  init(keys: FieldKeyDecoder, converter: TableConverter) {
+  init(keys: FieldKeyDecoder, converter: TableConverter, skipRule: RowSkipRule) {
     self.keys = keys
     self.converter = converter
+    self.skipRule = skipRule
     amountCount = converter.amountSlots
   }
 
@@ -34,19 +42,38 @@ struct FastRecordConverter {
   ///
   /// - Returns: the conversion (with several amounts, each converted is in ``converted``); `nil` leaves the record
   ///   to the general rules, with nothing converted or counted: it has another number of amounts, an amount that
-  ///   is not a whole number of minor units (`--amount-unit minor`), or a rate the table does not give plainly.
+  ///   is not a whole number of minor units (`--amount-unit minor`), a rate the table does not give plainly, or
+  ///   it may be a summary row (``RowSkipRule/needsGeneralRules(usedDefaultDay:)``).
+  ///
+  /// - Parameters:
+  ///   - hasLabel: whether the format's records have a first field (``FastRecordReader/hasLabels``).
+  ///   - label: the record's first non-blank field (``FastRecordReader/label(of:)``), asked only when the
+  ///     summary-row rule may skip the record; `nil`: unknown.
   @inline(__always)
-  mutating func convert(_ key: FieldKeyDecoder.Key) -> TableConverter.Conversion? {
+  mutating func convert(
+    _ key: FieldKeyDecoder.Key, hasLabel: Bool = true, label: () -> String? = { nil }
+  ) -> TableConverter.Conversion? {
     guard amounts.count == amountCount else { return nil }
+    if hasLabel, skipRule.needsGeneralRules(usedDefaultDay: key.usedDefaultDay) {
+      guard let label = label(), !skipRule.mayskip(label: label) else { return nil }
+    }
     let conversion: TableConverter.Conversion
     if amountCount > 1 {
       guard let found = convertSeveral(key) else { return nil }
       conversion = found
+      let index = sourceIndex(key.base)
+      for amount in 0..<majors.count {
+        sources[index].account[amount].records += 1
+        sources[index].account[amount].sum.add(majors[amount])
+      }
     } else {
       guard let amount = keys.majorAmount(amounts[0], currency: key.base),
         let found = converter.convert(base: key.base, quote: key.quote, day: key.day, amount: amount)
       else { return nil }
       conversion = found
+      let index = sourceIndex(key.base)
+      sources[index].account[0].records += 1
+      sources[index].account[0].sum.add(amount)
     }
     counts.records += 1
     if conversion.isFallback { counts.fallback += 1 } else { counts.ok += 1 }
@@ -67,6 +94,19 @@ struct FastRecordConverter {
     return convert(key)
   }
 
+  /// The index of a from-currency's entry in ``sources``, added when it is new.
+  @inline(__always)
+  private mutating func sourceIndex(_ currency: CurrencyCode) -> Int {
+    if lastSource < sources.count, sources[lastSource].currency == currency { return lastSource }
+    if let found = sources.firstIndex(where: { $0.currency == currency }) {
+      lastSource = found
+    } else {
+      sources.append((currency, Array(repeating: ReconciliationLedger.SourceAccount(), count: amountCount)))
+      lastSource = sources.count - 1
+    }
+    return lastSource
+  }
+
   /// ``convert(_:)`` of a record of several amounts.
   @inline(__always)
   private mutating func convertSeveral(_ key: FieldKeyDecoder.Key) -> TableConverter.Conversion? {
@@ -83,6 +123,7 @@ struct FastRecordConverter {
   mutating func restart() {
     counts = RunReport.Counts()
     withoutDate = 0
+    sources = []
     var empty = ReconciliationLedger()
     converter.flush(into: &empty)
     converter.makeUnique()
@@ -99,5 +140,12 @@ struct FastRecordConverter {
     counts = RunReport.Counts()
     withoutDate = 0
     converter.flush(into: &ledger)
+    let names = converter.amountNames
+    for (currency, accounts) in sources {
+      for (index, account) in accounts.enumerated() where account.records > 0 {
+        ledger.add(source: account, currency: currency, name: names.isEmpty ? nil : names[index])
+      }
+    }
+    sources = []
   }
 }

@@ -14,9 +14,9 @@ struct FastRecordLoop<Reader: FastRecordReader> {
   private var pending = ByteBuffer(capacity: Self.pendingLimit + (1 << 16))
   private static var pendingLimit: Int { 1 << 20 }
 
-  init(reader: Reader, keys: FieldKeyDecoder, converter: TableConverter) {
+  init(reader: Reader, keys: FieldKeyDecoder, converter: TableConverter, skipRule: RowSkipRule) {
     self.reader = reader
-    core = FastRecordConverter(keys: keys, converter: converter)
+    core = FastRecordConverter(keys: keys, converter: converter, skipRule: skipRule)
   }
 
   /// Clears the counts and figures and gives this copy its own buffers and caches (a copy that converts another
@@ -52,7 +52,7 @@ struct FastRecordLoop<Reader: FastRecordReader> {
   mutating func convert(_ record: Reader.Record, sink: ByteSink) throws(OutputError) -> Bool {
     core.amounts.removeAll()
     guard let key = reader.read(record, keys: &core.keys, amounts: &core.amounts),
-      let conversion = core.convert(key)
+      let conversion = core.convert(key, hasLabel: Reader.hasLabels, label: { reader.label(of: record) })
     else { return false }
     reader.appendHead(of: record, to: &pending)
     if core.amountCount > 1 {

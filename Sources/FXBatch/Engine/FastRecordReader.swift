@@ -41,4 +41,18 @@ protocol FastRecordReader {
 
   /// Gives this copy its own buffers and caches (a copy that reads another part of the file, on another thread).
   mutating func makeUnique()
+
+  /// The record's first non-blank field as text, as the general reader gives it (``RecordFields/label``), for
+  /// the run's summary-row rule (``RowSkipRule``); `nil` when the reader cannot say in place: a record the rule
+  /// may skip then goes to the general rules.
+  func label(of record: Record) -> String?
+
+  /// Whether the format's records have a first field at all; `false` (XML): the summary-row rule never skips
+  /// one, so the fast path need not ask.
+  static var hasLabels: Bool { get }
+}
+
+extension FastRecordReader {
+  func label(of record: Record) -> String? { nil }
+  static var hasLabels: Bool { true }
 }

@@ -62,6 +62,9 @@ public struct BatchOptions: Sendable {
   /// `--rate-kind`, `--period`: the rate of a record's day (spot), or the average or closing rate of the calendar
   /// period containing it. A period rule needs a local table source (the embedded history, `--rates FILE`).
   public var rateRule: RateRule = .spot
+  /// Which records are summary rows, copied as they are and counted as `skipped` (``RowSkipRule``): total rows
+  /// by default; `--no-skip-totals`, `--skip-rows-matching REGEX`.
+  public var skipRule = RowSkipRule()
   /// `--lock FILE`: write every rate the run used there (not with `--frozen`, which reads it).
   public var lockPath: String?
   /// How big one record may be in any format (`--max-record-size` sets ``RecordLimits/maxRecordBytes``).

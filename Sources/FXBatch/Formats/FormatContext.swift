@@ -43,7 +43,8 @@ struct FormatContext {
     self.passOneKeys = passOneKeys
     self.defaultDay = defaultDay
     recordConverter = RecordConverter(
-      rounding: options.rounding, sourceIdentifier: sourceIdentifier, amountNames: options.fieldNames.amountNames)
+      rounding: options.rounding, sourceIdentifier: sourceIdentifier, amountNames: options.fieldNames.amountNames,
+      skipRule: options.skipRule)
   }
 
   /// The same context under other options: a known document's (``JSONDocumentShape``), whose record choices
@@ -105,7 +106,9 @@ struct FormatContext {
     _ scan: FileScan, quotes: QuoteBook, template: AnnotationTemplate?, reader: () -> Reader
   ) -> FastRecordLoop<Reader>? {
     guard let converter = fastConverter(quotes: quotes, template: template) else { return nil }
-    return FastRecordLoop(reader: reader(), keys: FieldKeyDecoder(normalizer: scan.normalizer), converter: converter)
+    return FastRecordLoop(
+      reader: reader(), keys: FieldKeyDecoder(normalizer: scan.normalizer), converter: converter,
+      skipRule: recordConverter.skipRule)
   }
 
   /// Pass 2's general path over a file's records (``RecordPass``), nothing counted yet.

@@ -111,6 +111,40 @@ extension RunReport {
     }
     merged.reconciliation = ledger.reconciliations(rounding: rounding)
     merged.unroundedTotals = Self.unroundedTotals(of: ledger)
+    merged.currencyTotals = try mergedCurrencyTotals(parts, reconciliations: merged.reconciliation)
+    return merged
+  }
+
+  /// The parts' ``CurrencyTotals`` added up; `nil` when a part that converted records has none (written by an
+  /// fxbatch before them).
+  private static func mergedCurrencyTotals(
+    _ parts: [(name: String, report: RunReport)], reconciliations: [Reconciliation]
+  ) throws(ReportMergeError) -> CurrencyTotals? {
+    var totals: [CurrencyTotals] = []
+    for (name, part) in parts {
+      guard let own = part.currencyTotals else {
+        if part.totals.ok + part.totals.fallback > 0 { return nil }
+        continue
+      }
+      guard own.from.allSatisfy({ $0.records >= 0 && $0.records <= largestCount }) else {
+        throw ReportMergeError("\(name): its currencyTotals count records past \(largestCount) or below 0")
+      }
+      // The run's sums are its files' added up (a report edited in one place and not the other is refused).
+      let files = part.files.compactMap(\.currencyTotals)
+      if part.files.allSatisfy({ $0.currencyTotals != nil || $0.counts.ok + $0.counts.fallback == 0 }),
+        let added = CurrencyTotals.merged(from: files, reconciliations: part.reconciliation), added.from != own.from
+      {
+        throw ReportMergeError(
+          "\(name): its currencyTotals are not its files' added up: the report was changed after fxbatch wrote it, or is not one fxbatch wrote"
+        )
+      }
+      totals.append(own)
+    }
+    guard let merged = CurrencyTotals.merged(from: totals, reconciliations: reconciliations) else {
+      throw ReportMergeError(
+        "\(parts.map(\.name).joined(separator: ", ")): a currencyTotals total is no decimal number: "
+          + "a report was changed after fxbatch wrote it")
+    }
     return merged
   }
 

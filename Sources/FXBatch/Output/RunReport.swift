@@ -2,19 +2,27 @@
 public struct RunReport: Codable, Sendable, Equatable {
   /// Counts of records by outcome.
   public struct Counts: Codable, Sendable, Equatable {
-    /// Records (blank lines and the header excluded).
+    /// Records (blank lines, the header and skipped summary rows excluded): `ok + fallback + error`.
     public var records = 0
     public var ok = 0
     public var fallback = 0
     public var error = 0
     /// Error records by ``RowError/Code`` raw value.
     public var errorsByCode: [String: Int] = [:]
+    /// Summary rows copied as they are (``RowSkipRule``), not among ``records``; `nil` (left out of the JSON)
+    /// when there are none.
+    public var skipped: Int? = nil
 
     public init() {}
 
     mutating func add(_ outcome: RowOutcome) {
+      if case .skipped = outcome {
+        skipped = (skipped ?? 0) + 1
+        return
+      }
       records += 1
       switch outcome {
+      case .skipped: break
       case .converted(_, _, let quote, _): if quote.isFallback { fallback += 1 } else { ok += 1 }
       case .failed(let rowError, _, _):
         error += 1
@@ -28,6 +36,7 @@ public struct RunReport: Codable, Sendable, Equatable {
       fallback += other.fallback
       error += other.error
       errorsByCode.merge(other.errorsByCode, uniquingKeysWith: +)
+      if let theirs = other.skipped { skipped = (skipped ?? 0) + theirs }
     }
   }
 
@@ -68,6 +77,8 @@ public struct RunReport: Codable, Sendable, Equatable {
     public var counts = Counts()
     /// Per target currency, the sum of the rounded records against their exact total rounded once.
     public var reconciliation: [Reconciliation]?
+    /// Per from- and to-currency, what the file's converted records add up to; `nil` when the file failed.
+    public var currencyTotals: CurrencyTotals? = nil
     /// Why the file was not read, when it was skipped (it is the output of another input of the run).
     public var skipped: String?
     /// `path:line:column: error: message` when the whole file failed.
@@ -127,6 +138,9 @@ public struct RunReport: Codable, Sendable, Equatable {
   /// Per target currency over all files, the unrounded total the reconciliation's `exactTotalRounded` is
   /// rounded from (``UnroundedTotal``); `nil` in a report of `--plan`.
   public var unroundedTotals: [UnroundedTotal]?
+  /// Per from- and to-currency over all files, what the converted records add up to (``CurrencyTotals``); `nil`
+  /// in a report of `--plan`.
+  public var currencyTotals: CurrencyTotals? = nil
   public var rates: Rates
   /// ``RoundingMode`` raw value.
   public var rounding: String

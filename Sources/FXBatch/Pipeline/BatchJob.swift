@@ -165,6 +165,8 @@ public struct BatchJob {
         )
         report.files[index].counts = counts
         report.files[index].reconciliation = fileLedger.reconciliations(rounding: options.rounding)
+        report.files[index].currencyTotals = CurrencyTotals(
+          ledger: fileLedger, reconciliations: report.files[index].reconciliation ?? [])
         ledger.add(fileLedger)
         converted.append((index, scan))
         report.files[index].output = scan.outputPath ?? "-"
@@ -187,6 +189,7 @@ public struct BatchJob {
         of: converted.map(\.scan), currencies: ledger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes))
     report.reconciliation = ledger.reconciliations(rounding: options.rounding)
     report.unroundedTotals = RunReport.unroundedTotals(of: ledger)
+    report.currencyTotals = CurrencyTotals(ledger: ledger, reconciliations: report.reconciliation)
     if let lockPath = options.lockPath, !source.isLockFile {
       if let failed = report.files.first(where: { $0.fileError != nil }) {
         // A lock without a file's keys would fail its records in every frozen run: none is written, and an

@@ -97,6 +97,7 @@ public enum RunSummary {
     for entry in report.reconciliation {
       lines.append("  \(reconciliationLine(entry))")
     }
+    lines += currencyTotalsLines(report.currencyTotals).map { "  " + $0 }
     lines.append(statusLine(report))
     return lines.joined(separator: "\n") + "\n"
   }
@@ -183,12 +184,31 @@ public enum RunSummary {
       "reconciliation \(account), \(records): sum of rounded amounts \(rounded), exact sum rounded once \(exact), difference \(signed)"
   }
 
+  /// `totals from: 1234.50 USD (3 records), 99.00 GBP (1 record)`: per from-currency, the exact sum of the
+  /// converted records' amounts (``CurrencyTotals/from``); the to-currencies' sums are the reconciliation lines'
+  /// "sum of rounded amounts". None without converted records.
+  static func currencyTotalsLines(_ totals: CurrencyTotals?) -> [String] {
+    guard let totals, !totals.from.isEmpty else { return [] }
+    let each = totals.from.map { entry in
+      let name = entry.amount.map { " \(AnnotationLayout.convertedPrefix)\($0)" } ?? ""
+      let records = "\(entry.records) record\(entry.records == 1 ? "" : "s")"
+      return "\(entry.total ?? "(past 38 digits)") \(entry.currency)\(name) (\(records))"
+    }
+    return ["totals from: " + each.joined(separator: ", ")]
+  }
+
+  /// `; 2 summary rows skipped` when the rule of summary rows (``RowSkipRule``) copied some; else empty.
+  static func skippedClause(_ counts: RunReport.Counts) -> String {
+    guard let skipped = counts.skipped, skipped > 0 else { return "" }
+    return "; \(skipped) summary row\(skipped == 1 ? "" : "s") skipped"
+  }
+
   private static func describe(_ counts: RunReport.Counts) -> String {
     var text =
       "\(counts.records) record\(counts.records == 1 ? "" : "s"): \(counts.ok) ok, \(counts.fallback) fallback, \(counts.error) error"
     if !counts.errorsByCode.isEmpty {
       text += " (" + counts.errorsByCode.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
     }
-    return text
+    return text + skippedClause(counts)
   }
 }

@@ -30,6 +30,9 @@ public struct RecordFields: Sendable, Equatable {
   /// field alone (a path that leads nowhere, an object that is not a money object); empty for one amount.
   /// ``RecordConverter`` converts them all at the record's one rate.
   public var amounts: [RecordFields] = []
+  /// The record's first non-empty field as text (a CSV or workbook cell, a JSON member's string or number), which
+  /// ``RowSkipRule`` judges; `nil` when it has none, or in a format without one (XML).
+  public var label: String? = nil
 
   public init(amount: Value, from: Value, to: Value, date: Value, problem: RowError? = nil) {
     self.amount = amount

@@ -116,6 +116,16 @@ enum ConvertCommand {
       help: "Let --from/--to override the file's from-/to-currency field\n(else a file that has one is refused)",
       group: .input),
     OptionSpec(
+      names: ["--skip-rows-matching"], valueName: "REGEX",
+      help:
+        "Copy records whose first non-empty field matches REGEX as they\nare, counted as skipped, never converted (ICU syntax; e.g.\n'^(Subtotal|Carried forward)')",
+      group: .input),
+    OptionSpec(
+      names: ["--no-skip-totals"], valueName: nil,
+      help:
+        "Convert total rows too (default: a record whose first non-empty\nfield is Total, Summe, Gesamt, Totaal, Totale, Total général, …\nand whose currency or date is missing is copied, skipped)",
+      group: .input),
+    OptionSpec(
       names: ["--max-record-size"], valueName: "BYTES",
       help: "Refuse a file with a record longer than BYTES (default 16M;\nK, M, G suffixes; a field may be a sixteenth)",
       group: .input),
@@ -358,6 +368,19 @@ enum ConvertCommand {
   }
 
   /// `--max-errors`, `--max-source-errors` and `--fail-on`.
+  /// `--skip-rows-matching REGEX` and `--no-skip-totals`: which records are summary rows (``RowSkipRule``).
+  static func skipRule(_ parsed: ParsedArguments) throws(UsageError) -> RowSkipRule {
+    var pattern: NSRegularExpression? = nil
+    if let expression = parsed.value("--skip-rows-matching") {
+      do throws(RowSkipRuleError) {
+        pattern = try RowSkipRule.pattern(expression)
+      } catch {
+        throw UsageError(error.description)
+      }
+    }
+    return RowSkipRule(skipsTotals: !parsed.has("--no-skip-totals"), pattern: pattern)
+  }
+
   static func errorBudget(_ parsed: ParsedArguments) throws(UsageError) -> ErrorBudget {
     var budget = ErrorBudget()
     func limit(_ option: String) throws(UsageError) -> ErrorBudget.Limit? {
@@ -541,6 +564,7 @@ enum ConvertCommand {
       throw UsageError("--\(role) and --\(role)-field both give the \(role)-currency: use one of them")
     }
     options.undated = parsed.has("--undated")
+    options.skipRule = try skipRule(parsed)
     options.overrideCurrencyFields = parsed.has("--override-currency-fields")
     if options.overrideCurrencyFields, options.fixedFrom == nil, options.fixedTo == nil {
       throw UsageError("--override-currency-fields is for --from CODE or --to CODE")

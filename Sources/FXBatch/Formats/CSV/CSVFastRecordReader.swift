@@ -20,6 +20,18 @@ struct CSVFastRecordReader: FastRecordReader {
 
   mutating func makeUnique() {}
 
+  /// The first field that is not blank, as the general reader reads it; `nil` when a quoted field comes first
+  /// (its text needs unescaping).
+  func label(of record: CSVRecordView) -> String? {
+    for index in 0..<record.fieldCount {
+      let field = record.field(index)
+      if field.firstIndex(of: UInt8(ascii: "\"")) != nil { return nil }
+      let text = field.text
+      if !text.trimmingWhitespace.isEmpty { return text }
+    }
+    return nil
+  }
+
   @inline(__always)
   mutating func read(_ record: CSVRecordView, keys: inout FieldKeyDecoder, amounts: inout FastRecordAmounts)
     -> FieldKeyDecoder.Key?

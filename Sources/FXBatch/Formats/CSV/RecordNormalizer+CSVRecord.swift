@@ -8,7 +8,7 @@ extension RecordNormalizer {
   }
 
   /// A CSV record's fields; a field the record is too short to have is empty, and a record with more fields
-  /// than the header has the `extra_fields` problem.
+  /// than the header has the `extra_fields` problem. Its ``RecordFields/label`` is its first non-blank field.
   public func fields(of record: CSVRecord) -> RecordFields {
     func text(_ index: Int?) -> RecordFields.Value { .text(value(record, index) ?? "") }
     var fields = RecordFields(
@@ -17,6 +17,7 @@ extension RecordNormalizer {
     if let indices = mapping?.amounts, !indices.isEmpty {
       fields.amounts = indices.map { RecordFields(amount: text($0), from: .absent, to: .absent, date: .absent) }
     }
+    fields.label = (0..<record.fieldCount).lazy.map { record.field($0) }.first { !$0.trimmingWhitespace.isEmpty }
     if record.fieldCount > headerFieldCount {
       fields.problem = RowError(
         .extraFields,

@@ -10,6 +10,9 @@
 /// several amounts whose money elements (`<Amt Ccy="…">`) do not all name its from-currency: the general rules
 /// write its error (`FastGeneralDifferentialTests` compares both paths).
 struct XMLFastRecordReader: FastRecordReader {
+  /// XML records have no first field (``RecordFields/label``): the summary-row rule never skips one.
+  static var hasLabels: Bool { false }
+
   /// A record and the bytes its indices point into.
   struct Record {
     let record: XMLScannedRecord

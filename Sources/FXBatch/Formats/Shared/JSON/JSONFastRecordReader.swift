@@ -38,6 +38,23 @@ struct JSONFastRecordReader: FastRecordReader {
     compactTemplate = AnnotationTemplate.jsonMembers(layout: layout) ?? .jsonMembers
   }
 
+  /// The record read last's first member that is a string that is not blank, or a number, as the general
+  /// reader gives it (``JSONFieldLocator/label(of:)``); `nil` when a string with escapes comes first.
+  func label(of record: Record) -> String? {
+    let content = record.bytes.slice(0..<record.length)
+    for member in 0..<object.count {
+      switch object.kind(member) {
+      case .string:
+        let text = object.value(member, in: content).text
+        if !text.trimmingWhitespace.isEmpty { return text }
+      case .number: return object.value(member, in: content).text
+      case .escapedString: return nil
+      case .literal, .object, .array: continue
+      }
+    }
+    return nil
+  }
+
   mutating func makeUnique() {
     decoder.makeUnique()
     object = FlatJSONObject()

@@ -184,8 +184,22 @@ public struct JSONFieldLocator: Sendable {
   public func fields(of members: [(key: String, value: JSONValue)]) -> (
     fields: RecordFields, located: [FieldMapping.Role: String]
   ) {
-    let (fields, located, _) = resolve(members)
+    var (fields, located, _) = resolve(members)
+    fields.label = Self.label(of: members)
     return (fields, located)
+  }
+
+  /// A record object's first non-empty field (``RecordFields/label``): its first member whose value is a string
+  /// that is not blank, or a number; members of other kinds are passed over.
+  static func label(of members: [(key: String, value: JSONValue)]) -> String? {
+    for (_, value) in members {
+      switch value {
+      case .string(let text) where !text.trimmingWhitespace.isEmpty: return text
+      case .number(let text): return text
+      default: continue
+      }
+    }
+    return nil
   }
 
   /// The currency member of a record's money object that `--from` would pass over: its name (`amount.currency`),

@@ -524,6 +524,17 @@ enum WorkbookRecords {
         RecordFields(amount: value($0, isDate: false), from: .absent, to: .absent, date: .absent)
       }
     }
+    // The first cell (cells are in column order) holding text that is not blank, a number or a date
+    // (``RecordFields/label``).
+    for cell in row.cells {
+      switch cell.value {
+      case .text(let text) where !text.trimmingWhitespace.isEmpty: fields.label = text
+      case .number(let text): fields.label = ExactDecimal.spreadsheetNumberText(text)
+      case .date(let text): fields.label = typedDay(text)
+      default: continue
+      }
+      break
+    }
     return fields
   }
 }

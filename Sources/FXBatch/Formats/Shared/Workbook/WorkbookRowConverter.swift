@@ -39,7 +39,8 @@ struct WorkbookRowConverter {
     parser = scan.amountParser(currencies: context.options.currencies)
     self.quotes = quotes
     fast = context.makeTableConverter(quotes: quotes).map {
-      FastRecordConverter(keys: FieldKeyDecoder(normalizer: scan.normalizer), converter: $0)
+      FastRecordConverter(
+        keys: FieldKeyDecoder(normalizer: scan.normalizer), converter: $0, skipRule: context.recordConverter.skipRule)
     }
     ledger = ReconciliationLedger(exactCurrencies: context.options.exactTotalCurrencies)
     layout = context.annotationLayout

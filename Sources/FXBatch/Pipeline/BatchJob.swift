@@ -378,7 +378,15 @@ public struct BatchJob {
         let format =
           onePassFormat ?? options.format
           ?? RecordFormat.detect(readPath: readPath, displayPath: inputPath, options: options)
-        if !readOnce { try Self.checkIsText(format: format, readPath: readPath, inputPath: inputPath) }
+        if !readOnce {
+          try Self.checkIsText(format: format, readPath: readPath, inputPath: inputPath)
+          if let refusal = RecordFormat.misnamedContent(
+            prefix: FileBytes.prefix(of: readPath, count: 1 << 16)[...], format: format,
+            formatGiven: options.format != nil, displayPath: inputPath, decompressed: fileReport.compression != nil)
+          {
+            throw refusal
+          }
+        }
         let type = FormatRegistry.type(of: format)
         var encoding: TextEncoding? = nil
         if readOnce {
@@ -556,6 +564,12 @@ public struct BatchJob {
           let format =
             options.format
             ?? RecordFormat.detect(prefix: head[...], displayPath: inputPath, options: options)
+          if let refusal = RecordFormat.misnamedContent(
+            prefix: head[...], format: format, formatGiven: options.format != nil, displayPath: inputPath,
+            decompressed: compression != nil)
+          {
+            throw refusal
+          }
           check = try StreamCheck(
             inputPath: inputPath, format: format, head: head[...], options: options,
             isDecompressedFile: !isStream)

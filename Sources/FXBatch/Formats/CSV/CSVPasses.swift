@@ -9,7 +9,8 @@ import Synchronization
 /// The two passes over CSV files.
 extension CSVFormat {
   /// Opens a file and reads its header; under `--header` (``BatchOptions/header``) the header is the given names
-  /// (written with the file's delimiter, as line 0) and every line of the file is a record.
+  /// (written with the file's delimiter, as line 0) and every line of the file is a record. The lines before
+  /// the header, copied as they are, are Excel's `sep=X` line (``CSVReader/separatorLine``) and blank lines.
   private static func openFile(
     _ readPath: String, displayPath: String, delimiter: UInt8?, limits: RecordLimits, header names: [String]?
   ) throws(FileError) -> (
@@ -17,8 +18,8 @@ extension CSVFormat {
   ) {
     do {
       let reader = try CSVReader(path: readPath, delimiter: delimiter, limits: limits)
-      if let names { return (reader, [], givenHeader(names, delimiter: reader.delimiter)) }
-      var blank: [CSVRecord] = []
+      var blank: [CSVRecord] = reader.separatorLine.map { [$0] } ?? []
+      if let names { return (reader, blank, givenHeader(names, delimiter: reader.delimiter)) }
       while let record = try reader.next() {
         if !record.isBlank { return (reader, blank, record) }
         blank.append(record)

@@ -8,8 +8,8 @@
 /// written whole to a temporary file first, is compressed from it into its destination, a block at a time.
 ///
 /// The levels are each command's default but gzip's: zstd 3, xz 6, bzip2 9 (900 kB blocks); gzip is written by
-/// Intel's ISA-L at its level 1, which compresses about as well as `gzip -6` at several times `gzip -1`'s
-/// speed (as fxbatch deflates workbook sheets).
+/// Intel's ISA-L at its level 1, a little smaller than `gzip -1`'s output at several times its speed (as
+/// fxbatch deflates workbook sheets: 117 MB of annotated CSV to 41.8 MB, `gzip -1` 44.0 MB).
 public enum Compressor {
   /// Compresses the bytes of an open file, from its first byte to its end, into a sink.
   ///

@@ -100,7 +100,7 @@ struct EndToEndJSONTests {
     ),
     (
       "fields.json", "[{\"sum\":1,\"note\":\"x\"}]", [],
-      "fields.json:1:2: error: no record has a from-currency field (the first record's members: \"sum\", \"note\")"
+      "fields.json:1:2: error: no record has a to-currency field (the first record's members: \"sum\", \"note\")"
     ),
     // Issue 13: the message read "no record has a amount field".
     (

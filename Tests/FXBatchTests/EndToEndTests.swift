@@ -88,10 +88,11 @@ struct EndToEndTests {
       "no-amount.jsonl:1:1: error: no record has an amount field (the first record's members: \"from\", \"to\");"
         + " use --amount-field NAME"
     ),
+    // No from-currency field is a record's own missing_field (its amount may name the currency: `USD 12.50`).
     (
-      "no-from.jsonl", "{\"amount\":1,\"to\":\"EUR\"}\n",
-      "no-from.jsonl:1:1: error: no record has a from-currency field (the first record's members: \"amount\", \"to\");"
-        + " use --from-field NAME or --from CODE"
+      "no-to.jsonl", "{\"amount\":1,\"from\":\"USD\"}\n",
+      "no-to.jsonl:1:1: error: no record has a to-currency field (the first record's members: \"amount\", \"from\");"
+        + " use --to-field NAME or --to CODE"
     ),
   ])
   func missingFieldMessageReadsNaturally(name: String, text: String, message: String) throws {

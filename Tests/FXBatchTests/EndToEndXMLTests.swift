@@ -152,7 +152,7 @@ struct EndToEndXMLTests {
 
     (
       "fields.xml", "<rs><r><sum>1</sum></r><r><sum>2</sum></r></rs>",
-      "fields.xml:1:1: error: no record has a from-currency field"
+      "fields.xml:1:1: error: no record has a to-currency field"
     ),
     // Issue 13: the message read "no record has a amount field".
     (

@@ -138,6 +138,33 @@ struct FastGeneralDifferentialTests {
     }
   }
 
+  /// Amounts that name their currency, as pasted from bank statements (fxbatch issue 32), and some that name
+  /// none, a shared symbol, another mark or a contradicting currency in a record of several amounts.
+  static let currencyAmounts = [
+    "USD 1,234.56", "1.234,56 EUR", "-JPY 49,488,402", "JPY -49,488,402", "€12.50", "£7.00", "$5.00", "¥100", "kr 50",
+    "12.50", "RMB 5", "XXX 1", "GBP(5.00)", "5 EUR-", "US$ 3", "zł12", "1,234.56CHF", "€ 12.50", "EUR", "",
+  ]
+
+  /// Records whose amounts carry their currency and that have no from-currency field: the record's own plain
+  /// amount written with its currency (before or after, a symbol), else one of ``currencyAmounts``.
+  static func currencyInAmount(_ records: inout [Record], seed: UInt64) {
+    var generator = SplitMix64(seed: seed)
+    func next(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
+    for index in records.indices {
+      let amount = records[index].amount ?? ""
+      let from = (records[index].from ?? "").trimmingCharacters(in: .whitespaces)
+      switch next(6) {
+      case 0: records[index].amount = "\(from) \(amount)"
+      case 1: records[index].amount = "\(amount) \(from)"
+      case 2: records[index].amount = from == "EUR" ? "€\(amount)" : from == "GBP" ? "£\(amount)" : "\(from)\(amount)"
+      case 3: records[index].amount = currencyAmounts[next(currencyAmounts.count)]
+      default: break  // kept with its from-currency, as its own "USD 12.50"
+      }
+      if next(6) == 5 { records[index].amount = "\(from) \(amount)" }
+      records[index].from = nil
+    }
+  }
+
   // MARK: Writers
 
   /// The field names a file's records use; `nested`: the paths of a document shaped as a payment API's or a bank
@@ -146,6 +173,8 @@ struct FastGeneralDifferentialTests {
     var nested: Bool
     /// Whether records have a `fee` and a `net` amount besides `amount` (``Record/more``).
     var severalAmounts = false
+    /// Whether the file has no from-currency field, its amounts naming their currency (``currencyInAmount(_:seed:)``).
+    var currencyInAmount = false
   }
 
   /// Writes records as a file of one format in a directory, and returns its path.
@@ -173,7 +202,9 @@ struct FastGeneralDifferentialTests {
 
   /// CSV: CRLF and LF line ends, quoted fields, blank lines; a missing field is a short record; some long ones.
   static func csv(_ records: [Record], _ layout: Layout, _ directory: TemporaryDirectory) throws -> String {
-    var text = layout.nested ? "id,Booked,Gross,Currency,Target" : "id,date,amount,from,to"
+    var text =
+      layout.nested
+      ? "id,Booked,Gross,Currency,Target" : layout.currencyInAmount ? "id,date,amount,to" : "id,date,amount,from,to"
     text += (layout.severalAmounts ? "," + moreAmountNames.joined(separator: ",") : "") + "\r\n"
     for record in records {
       let fields = ([record.date, record.amount, record.from, record.to] + record.more).compactMap { $0 }
@@ -306,12 +337,15 @@ struct FastGeneralDifferentialTests {
     var date = cell(record.date, numeric: true)
     if record.odd, let text = record.date, text.count == 10, let day = CalendarDay(iso8601: text) { date = .date(day) }
     if case .number(let value) = date, record.id % 5 == 0, !value.contains("-") { date = .styledNumber(value) }
-    return [.number(String(record.id)), date, cell(record.amount, numeric: true), cell(record.from, numeric: false),
-      cell(record.to, numeric: false)] + record.more.map { cell($0, numeric: true) }
+    let from = layout.currencyInAmount ? [] : [cell(record.from, numeric: false)]
+    return [.number(String(record.id)), date, cell(record.amount, numeric: true)] + from
+      + [cell(record.to, numeric: false)] + record.more.map { cell($0, numeric: true) }
   }
 
   static func header(_ layout: Layout) -> [String] {
-    (layout.nested ? ["id", "Booked", "Gross", "Currency", "Target"] : ["id", "date", "amount", "from", "to"])
+    (layout.nested
+      ? ["id", "Booked", "Gross", "Currency", "Target"]
+      : layout.currencyInAmount ? ["id", "date", "amount", "to"] : ["id", "date", "amount", "from", "to"])
       + (layout.severalAmounts ? moreAmountNames : [])
   }
 
@@ -523,6 +557,8 @@ struct FastGeneralDifferentialTests {
     case severalAmounts
     /// Several amounts in minor units with unix times, as a payment API's list (Stripe's `amount,fee,net`).
     case severalAmountsMinorUnits
+    /// No from-currency field: each amount names its currency (`USD 1,234.56`, `€12.50`; fxbatch issue 32).
+    case currencyInAmount
 
     var values: Values {
       switch self {
@@ -533,7 +569,9 @@ struct FastGeneralDifferentialTests {
     }
 
     var layout: Layout {
-      Layout(nested: self == .namedFieldsAndPaths, severalAmounts: self == .severalAmounts || self == .severalAmountsMinorUnits)
+      Layout(
+        nested: self == .namedFieldsAndPaths, severalAmounts: self == .severalAmounts || self == .severalAmountsMinorUnits,
+        currencyInAmount: self == .currencyInAmount)
     }
 
     func configure(_ options: inout BatchOptions, format: RecordFormat) {
@@ -546,6 +584,9 @@ struct FastGeneralDifferentialTests {
       }
       switch self {
       case .plain, .namedFieldsAndPaths, .severalAmounts: break
+      case .currencyInAmount:
+        // `kr` says SEK (--symbol); `$` and `¥` stay ambiguous.
+        options.currencies = CurrencyResolver(symbols: CurrencyCode("SEK").map { ["kr": $0] } ?? [:])
       case .halfEven: options.rounding = .halfEven
       case .down: options.rounding = .down
       case .up: options.rounding = .up
@@ -587,6 +628,7 @@ struct FastGeneralDifferentialTests {
       }
     }
     if testCase.layout.severalAmounts { Self.addMoreAmounts(to: &records, seed: 99) }
+    if testCase.layout.currencyInAmount { Self.currencyInAmount(&records, seed: 32) }
     let input = try writer(records, testCase.layout, directory)
     let general = try Self.check(input, format: format, source: .table(EmbeddedECBHistory.table), testCase.rawValue) {
       testCase.configure(&$0, format: format)
@@ -598,7 +640,8 @@ struct FastGeneralDifferentialTests {
     // their fast paths read each amount). Not with a decimal comma: the text formats write it by the general
     // rules, and the sheets hold its amounts as text.
     let converted = general.totals.ok + general.totals.fallback
-    if testCase != .decimalComma {
+    // Nor without a from-currency field: its records take the general path, which reads the amount's currency.
+    if testCase != .decimalComma && testCase != .currencyInAmount {
       #expect(
         general.fastRecords * 3 > converted,
         "\(format), \(testCase): the fast path converted \(general.fastRecords) of \(converted)")
@@ -723,6 +766,26 @@ struct FastGeneralDifferentialTests {
       }
     }
     return source
+  }
+
+  /// Amounts naming their currency in files without a from-currency field (fxbatch issue 32) on sources that
+  /// answer keys: pass 1 asks for the keys the amounts' currencies make (the general rules: the fast path leaves
+  /// such records alone), and both paths convert at the answers.
+  @Test(.tags(.notSanitized), arguments: [RecordFormat.csv, .jsonl], [Source.frankfurterV2, .calculator])
+  func currencyInAmountOnSourcesThatAnswerKeys(format: RecordFormat, source: Source) throws {
+    let writer = try #require(Self.writers[format])
+    let server = try LoopbackHTTPServer()
+    defer { server.stop() }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var records = Self.records(count: 200, seed: 320)
+    Self.currencyInAmount(&records, seed: 321)
+    let input = try writer(records, Layout(nested: false, currencyInAmount: true), directory)
+    let (choice, configure) = try Self.source(source, input: input, server: server, directory: directory)
+    let general = try Self.check(input, format: format, source: choice, source.rawValue, configure: configure)
+    #expect(general.fileError == nil)
+    #expect(general.totals.ok + general.totals.fallback > 30, "\(format), \(source): records convert")
+    #expect(general.totals.errorsByCode["ambiguous_currency", default: 0] > 0)
   }
 
   /// Every format on every source that answers keys. Not under the address sanitizer: the bytes are those of the

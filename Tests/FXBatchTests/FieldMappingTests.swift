@@ -57,11 +57,16 @@ struct FieldMappingTests {
     #expect(error.description == #"--amount-field "Betrag": no such field in the header ("amount", "from", "to")"#)
   }
 
-  @Test("a needed role without a field is an error; --from/--to remove the need")
+  @Test("a needed role without a field is an error; --to removes the need; a from-currency field is not needed")
   func missingRoles() throws {
     let firefly = ["Date", "Amount", "Account", "Counterparty", "Name", "Description"]
-    #expect(throws: FieldMappingError.roleMissing(role: .from, header: firefly)) { _ = try resolve(firefly) }
+    // Without a from-currency field each record's amount may name its currency (`USD 12.50`): not a file error.
+    #expect(throws: FieldMappingError.roleMissing(role: .to, header: firefly)) { _ = try resolve(firefly) }
     #expect(throws: FieldMappingError.roleMissing(role: .to, header: firefly)) { _ = try resolve(firefly, fixedFrom: true) }
+    #expect(try resolve(firefly, fixedTo: true) == FieldMapping(amount: 1, from: nil, to: nil, date: 0))
+    #expect(throws: FieldMappingError.namedFieldMissing(role: .from, name: "Ccy", header: firefly)) {
+      _ = try resolve(firefly, names: FieldNames(from: "Ccy"), fixedTo: true)
+    }
     #expect(try resolve(firefly, fixedFrom: true, fixedTo: true) == FieldMapping(amount: 1, from: nil, to: nil, date: 0))
 
     let noAmount = ["from", "to", "date"]
@@ -98,9 +103,10 @@ struct FieldMappingTests {
   }
 
   @Test(
-    "a name with date, time, day or datum looks like dates",
+    "a name with date, time, day, datum or fecha looks like dates",
     arguments: [
       ("updated_at", true), ("dueDate", true), ("paid-time", true), ("BusinessDay", true), ("Lieferdatum", true),
+      ("Fecha de pago", true),
       ("@posted_date", true), ("when", false), ("amount", false), ("id", false), ("note", false),
     ] as [(String, Bool)])
   func dateLikeNames(name: String, expected: Bool) {
@@ -171,10 +177,10 @@ struct FieldMappingTests {
   }
 
   @Test("Valuta is no currency name (a value date in German exports, a currency in Italian ones)")
-  func valutaIsNeither() {
-    #expect(throws: FieldMappingError.self) {
-      try FieldMapping.resolve(header: ["amount", "Valuta", "to"], names: FieldNames(), fixedFrom: false, fixedTo: false)
-    }
+  func valutaIsNeither() throws {
+    let mapping = try FieldMapping.resolve(
+      header: ["amount", "Valuta", "to"], names: FieldNames(), fixedFrom: false, fixedTo: false)
+    #expect(mapping.from == nil && mapping.date == nil)
     #expect(!FieldMapping.looksLikeDateName("Valuta"))
   }
 

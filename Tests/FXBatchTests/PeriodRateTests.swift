@@ -150,14 +150,13 @@ struct PeriodRateTests {
   }
 
   // The embedded history ends on Friday 2026-10-30: October's last calendar day (Saturday the 31st) is not
-  // covered, so October 2026, its quarter and its year are unfinished; an average of January 1999 would start
-  // before the rates do.
+  // covered, so October 2026, its quarter and its year are unfinished (January 1999 is complete: the days
+  // before the ECB's first publication are no publication days, PeriodCompletenessTests).
   @Test(arguments: [
     ("2026-10-15", RateRule.average(.month), "the ECB rates end 2026-10-30, before 2026-10 ends (2026-10-31)"),
     ("2026-10-30", .closing(.month), "the ECB rates end 2026-10-30, before 2026-10 ends (2026-10-31)"),
     ("2026-11-20", .average(.month), "the ECB rates end 2026-10-30, before 2026-11 ends (2026-11-30)"),
     ("2026-01-05", .average(.year), "the ECB rates end 2026-10-30, before 2026 ends (2026-12-31)"),
-    ("1999-01-29", .average(.month), "the ECB rates start 1999-01-04, after 1999-01 begins (1999-01-01)"),
   ])
   func unfinishedPeriodIsAnError(day: String, rule: RateRule, message: String) {
     guard case .failure(let error) = Self.quote("USD", "GBP", day, rule) else {

@@ -42,12 +42,63 @@ struct RateExportTests {
       export.text(.jsonl, heading: "")
         == #"{"date":"2024-02-29","base":"USD","quote":"JPY","rate":150.1293183,"period":null,"source":"ecb-embedded EUR/USD=1.0826 EUR/JPY=162.53"}"#
         + "\n")
+    let beancount = "2024-02-29 price USD 150.1293183 JPY\n  source: \"ecb-embedded EUR/USD=1.0826 EUR/JPY=162.53\"\n"
     #expect(
       export.text(.beancount, heading: "h")
-        == "; h\n2024-02-29 price USD 150.1293183 JPY\n  source: \"ecb-embedded EUR/USD=1.0826 EUR/JPY=162.53\"\n")
+        == "; h\n2024-02-29 commodity JPY\n2024-02-29 commodity USD\n" + beancount)
+    #expect(export.text(.beancount, heading: "h", commodities: false) == "; h\n" + beancount)
+    let ledger = "; ecb-embedded EUR/USD=1.0826 EUR/JPY=162.53\nP 2024-02-29 USD 150.1293183 JPY\n"
     #expect(
       export.text(.ledger, heading: "h")
-        == "; h\n; ecb-embedded EUR/USD=1.0826 EUR/JPY=162.53\nP 2024-02-29 USD 150.1293183 JPY\n")
+        == "; h\ncommodity JPY\n  format JPY 1000.\ncommodity USD\n  format 1000.00 USD\n" + ledger)
+    #expect(export.text(.ledger, heading: "h", commodities: false) == "; h\n" + ledger)
+  }
+
+  /// Ledger and hledger show a currency with the decimals of its declared format: its ISO 4217 minor units,
+  /// the number first, except for a currency without decimals (hledger needs the mark, Ledger refuses it after
+  /// the number); a code without a minor unit is declared without a format.
+  @Test(arguments: [
+    ("USD", "commodity USD\n  format 1000.00 USD\n"), ("JPY", "commodity JPY\n  format JPY 1000.\n"),
+    ("KWD", "commodity KWD\n  format 1000.000 KWD\n"), ("CLF", "commodity CLF\n  format 1000.0000 CLF\n"),
+    ("XAU", "commodity XAU\n"),
+  ])
+  func ledgerCommodityFormats(code: String, expected: String) throws {
+    let currency = try #require(CurrencyCode(code))
+    #expect(RateExport.commodityText([currency: Self.day("2024-01-02")], format: .ledger) == expected)
+    #expect(RateExport.commodityText([currency: Self.day("2024-01-02")], format: .beancount) == "2024-01-02 commodity \(code)\n")
+    #expect(RateExport.commodityText([currency: Self.day("2024-01-02")], format: .csv).isEmpty)
+  }
+
+  /// A Beancount commodity entry is dated on the first day a price names the currency (on or before its first
+  /// use), whatever the order of the rows.
+  @Test func beancountCommoditiesAreDatedOnTheirFirstUse() throws {
+    let (usd, jpy, gbp) = try (#require(CurrencyCode("USD")), #require(CurrencyCode("JPY")), #require(CurrencyCode("GBP")))
+    let rows = [
+      RateExport.Row(date: Self.day("2024-03-01"), base: .euro, quote: usd, rateText: "1", period: nil, source: ""),
+      RateExport.Row(date: Self.day("2024-02-27"), base: usd, quote: jpy, rateText: "1", period: nil, source: ""),
+      RateExport.Row(date: Self.day("2024-02-28"), base: .euro, quote: gbp, rateText: "1", period: nil, source: ""),
+    ]
+    #expect(
+      RateExport.commodityText(RateExport.firstUses(rows), format: .beancount)
+        == "2024-02-28 commodity EUR\n2024-02-28 commodity GBP\n2024-02-27 commodity JPY\n2024-02-27 commodity USD\n")
+  }
+
+  /// `--date-at start` dates each period rate on its period's first calendar day (February's average on
+  /// 2024-02-01, not on its last publication day 2024-02-29); the rates are the same.
+  @Test func periodRatesDatedAtTheStart() {
+    for rule in [RateRule.average(.month), .closing(.month)] {
+      let end = RateExport(
+        table: Self.table, base: .euro, quotes: Self.codes("USD"), from: Self.day("2024-02-10"),
+        to: Self.day("2024-03-05"), rule: rule)
+      let start = RateExport(
+        table: Self.table, base: .euro, quotes: Self.codes("USD"), from: Self.day("2024-02-10"),
+        to: Self.day("2024-03-05"), rule: rule, dateAt: .start)
+      #expect(start.rows.map(\.date.description) == ["2024-02-01", "2024-03-01"])
+      // Both the last publication day averaged and the closing day (Good Friday 2024-03-29 was a holiday).
+      #expect(end.rows.map(\.date.description) == ["2024-02-29", "2024-03-28"])
+      #expect(start.rows.map(\.rateText) == end.rows.map(\.rateText))
+      #expect(start.rows.map(\.period) == ["2024-02", "2024-03"])
+    }
   }
 
   @Test func periodRatesAreDatedOnTheirLastDayAndNameTheirPeriod() {
@@ -139,8 +190,9 @@ struct RateExportTests {
   }
 }
 
-/// The exports load unchanged in Beancount and hledger: every price, with its number as written.
-@Suite("Rates export in Beancount and hledger")
+/// The exports load unchanged in Beancount, hledger and Ledger: every price, with its number as written, and the
+/// currencies' declarations at work.
+@Suite("Rates export in Beancount, hledger and Ledger")
 struct RateExportLedgerToolTests {
   static func export(_ rule: RateRule, format: RateExport.Format, in directory: TemporaryDirectory) throws -> (
     RateExport, String
@@ -176,6 +228,103 @@ struct RateExportLedgerToolTests {
     let result = try TestTools.run(hledger, ["-f", path, "prices"])
     #expect(result.status == 0)
     let expected = export.rows.map { "P \($0.date) \($0.base) \($0.rateText) \($0.quote)" }
-    #expect(result.output.split(separator: "\n").map(String.init).sorted() == expected.sorted())
+    let lines = result.output.split(separator: "\n")
+    #expect(lines.count == expected.count)
+    #expect(LedgerTools.priceLines(result.output).sorted() == expected.sorted())
+  }
+
+  /// Ledger reads the same file: `pricedb` lists every price of the commodities a journal uses (one EUR posting
+  /// here), with its number as written.
+  @Test(.enabled(if: LedgerTools.ledger != nil), arguments: [RateRule.spot, .average(.month)])
+  func ledgerReadsEveryPrice(rule: RateRule) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let (export, _) = try Self.export(rule, format: .ledger, in: directory)
+    let main = try directory.write(
+      "include rates.ledger\n2025-01-02 opening\n  assets  1 EUR\n  equity\n", named: "main.ledger")
+    let ledger = try #require(LedgerTools.ledger)
+    let result = try TestTools.run(ledger, ["-f", main, "pricedb"])
+    #expect(result.status == 0)
+    let expected = export.rows.map { "P \($0.date) \($0.base) \(LedgerTools.number($0.rateText)) \($0.quote)" }
+    #expect(LedgerTools.priceLines(result.output).sorted() == expected.sorted())
+  }
+
+  /// 5000 USD on 2024-03-01, valued through the export's 2024-02-29 prices (USD→JPY 150.1293183, USD→EUR
+  /// 1 ÷ 1.0826): 750646.5915 JPY and 4618.510992… EUR, shown by both tools with the currency's decimals
+  /// when the export declares its currencies — `JPY 750647`, `4618.51 EUR` — and with the price's digits (hledger)
+  /// or the wrong decimals (Ledger: `EUR4619`) when it does not (`--no-commodities`).
+  @Test(.enabled(if: LedgerTools.hledger != nil && LedgerTools.ledger != nil), arguments: [true, false])
+  func valuesShowTheCurrencysDecimals(declared: Bool) throws {
+    let cli = try CLIRunner()
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let export = try cli.run(
+      [
+        "rates", "export", "--from", "2024-02-29", "--to", "2024-02-29", "--base", "USD", "--quotes", "EUR,JPY",
+        "--format", "ledger", "-o", "rates.journal",
+      ] + (declared ? [] : ["--no-commodities"]), in: directory.url)
+    #expect(export.status == 0)
+    let main = try directory.write(
+      "include rates.journal\n2024-03-01 pay\n  assets  5000 USD\n  equity\n", named: "main.journal")
+    for tool in [LedgerTools.hledger, LedgerTools.ledger].compactMap({ $0 }) {
+      let jpy = try TestTools.run(tool, ["-f", main, "bal", "-X", "JPY", "assets"])
+      let eur = try TestTools.run(tool, ["-f", main, "bal", "-X", "EUR", "assets"])
+      #expect(jpy.status == 0 && eur.status == 0)
+      let shown = (jpy.output + eur.output).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+      if declared {
+        #expect(shown.contains("JPY 750647  assets"), "\(tool): \(shown)")
+        #expect(shown.contains("4618.51 EUR  assets"), "\(tool): \(shown)")
+      } else {
+        #expect(!shown.contains("4618.51 EUR  assets"), "\(tool): \(shown)")
+        #expect(!shown.contains("JPY 750647  assets"), "\(tool): \(shown)")
+      }
+    }
+  }
+
+  /// `--value=then` values a posting at the latest price on or before its day: 100 EUR on 2024-02-15 is
+  /// 107.95 USD at February's average (1.079471429, dated 2024-02-01 with `--date-at start`) and 109.05 USD at
+  /// January's (1.090513636, the latest price then when averages are dated on their last day, 2024-01-31).
+  @Test(.enabled(if: LedgerTools.hledger != nil), arguments: [("start", "107.95 USD"), ("end", "109.05 USD")])
+  func valueThenUsesThePeriodDatedBefore(dateAt: String, value: String) throws {
+    let cli = try CLIRunner()
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let export = try cli.run(
+      [
+        "rates", "export", "--from", "2024-01-01", "--to", "2024-03-31", "--quotes", "USD", "--rate-kind", "average",
+        "--date-at", dateAt, "--format", "ledger", "-o", "avg.journal",
+      ], in: directory.url)
+    #expect(export.status == 0)
+    let main = try directory.write(
+      "include avg.journal\n2024-02-15 sale\n  assets  100 EUR\n  income\n", named: "main.journal")
+    let hledger = try #require(LedgerTools.hledger)
+    let result = try TestTools.run(hledger, ["-f", main, "reg", "assets", "--value=then,USD"])
+    #expect(result.status == 0)
+    #expect(result.output.contains("  \(value)  "), "\(result.output)")
+  }
+
+  /// Beancount's `check_commodity` plugin wants a `commodity` entry of every currency a price names: the export
+  /// has them, and without them (`--no-commodities`) the plugin names each.
+  @Test(.enabled(if: LedgerTools.beancountPython != nil), arguments: [true, false])
+  func beancountCommodityCheck(declared: Bool) throws {
+    let cli = try CLIRunner()
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let export = try cli.run(
+      [
+        "rates", "export", "--from", "2024-02-28", "--to", "2024-02-29", "--quotes", "USD,JPY", "--format", "beancount",
+        "-o", "rates.beancount",
+      ] + (declared ? [] : ["--no-commodities"]), in: directory.url)
+    #expect(export.status == 0)
+    let main = try directory.write(
+      "plugin \"beancount.plugins.check_commodity\"\ninclude \"rates.beancount\"\n", named: "main.beancount")
+    switch try LedgerTools.beancountPrices(main) {
+    case .success(let prices):
+      #expect(declared)
+      #expect(prices.count == 4)
+    case .failure(let errors):
+      #expect(!declared, "\(errors.text)")
+      #expect(errors.text.contains("Missing Commodity directive for 'USD'"))
+    }
   }
 }

@@ -18,6 +18,35 @@ import Synchronization
 /// The closures run at once on several threads (`DispatchQueue.concurrentPerform`, which returns when all are
 /// done). They may read what they capture, but each must write only state it creates for its own part; the
 /// output sink handed to part 0 is used by part 0 alone.
+/// Where a part of a split file starts: a file offset, and what else the format's reader needs there.
+protocol PartBoundary {
+  /// The 0-based file offset of the part's first record.
+  var offset: Int { get }
+}
+
+/// One part of a file split where its parts start (`starts`, in file order): part 0 reads from where the
+/// format's reader is (or from `first`), part *i* from `starts[i - 1]` up to where the next part starts, the
+/// last one to the end. The one rule both passes use to place a part.
+struct FilePart<Start: PartBoundary> {
+  /// The part's index, from 0.
+  let index: Int
+  /// Where the part starts; `nil` for part 0.
+  let start: Start?
+  /// Where the next part starts; `nil` for the last part.
+  let next: Start?
+
+  init(_ index: Int, of starts: [Start]) {
+    self.index = index
+    start = index == 0 ? nil : starts[index - 1]
+    next = index < starts.count ? starts[index] : nil
+  }
+
+  /// The part's bytes: from its start (`first` for part 0) up to the next part's start, or to `end`.
+  func range(from first: Int = 0, to end: Int) -> Range<Int> {
+    (start?.offset ?? first)..<(next?.offset ?? end)
+  }
+}
+
 enum PartsRunner {
   /// Pass 1 in parts.
   ///

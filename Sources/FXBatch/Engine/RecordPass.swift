@@ -112,22 +112,23 @@ enum RecordPass {
   /// or in one part.
   ///
   /// - Parameters:
-  ///   - parts: how many parts (at least 1).
+  ///   - starts: where parts 1, 2, … start (empty: one part).
   ///   - general: the general path, nothing counted yet (each part starts from it).
-  ///   - open: the source and writer of a part (its index from 0) writing to the sink it is given: part 0's
-  ///     reads on from where the format's reader is, the others' read their own byte range.
+  ///   - open: the source and writer of a part (``FilePart``) writing to the sink it is given: part 0's reads on
+  ///     from where the format's reader is, the others' read their own byte range.
   /// - Returns: the parts' results added up.
-  static func convert<Source: RecordSource, Writer: GeneralRecordWriter>(
-    parts: Int, into sink: ByteSink, temporaryPrefix: String, loop: FastRecordLoop<Source.Reader>?,
-    general: GeneralRecordPath, meter: ProgressMeter?, open: (_ part: Int, _ sink: ByteSink) throws -> (Source, Writer)
+  static func convert<Source: RecordSource, Writer: GeneralRecordWriter, Start: PartBoundary>(
+    starts: [Start], into sink: ByteSink, temporaryPrefix: String, loop: FastRecordLoop<Source.Reader>?,
+    general: GeneralRecordPath, meter: ProgressMeter?,
+    open: (_ part: FilePart<Start>, _ sink: ByteSink) throws -> (Source, Writer)
   ) throws -> PartResult where Writer.Record == Source.Record {
-    guard parts > 1 else {
-      var (source, writer) = try open(0, sink)
+    guard !starts.isEmpty else {
+      var (source, writer) = try open(FilePart(0, of: starts), sink)
       return try convert(&source, writer: &writer, loop: loop, general: general, sink: sink, meter: meter)
     }
-    let results = try PartsRunner.convert(parts: parts, into: sink, temporaryPrefix: temporaryPrefix) {
+    let results = try PartsRunner.convert(parts: starts.count + 1, into: sink, temporaryPrefix: temporaryPrefix) {
       part, partSink in
-      var (source, writer) = try open(part, partSink)
+      var (source, writer) = try open(FilePart(part, of: starts), partSink)
       var partLoop = loop
       partLoop?.restart()
       return try convert(&source, writer: &writer, loop: partLoop, general: general, sink: partSink, meter: meter)

@@ -115,7 +115,7 @@ struct PassOneState {
 /// reports any real error at its own line (a part after the first does not know its lines).
 enum RecordScan {
   /// Where a part of a big file starts.
-  struct PartStart {
+  struct PartStart: PartBoundary {
     /// The file offset of the part's first record.
     let offset: Int
     /// Its 1-based line (0 where the format does not count lines).
@@ -187,9 +187,9 @@ enum RecordScan {
     open: (Range<Int>) throws -> Source, accept: (Findings) -> Bool
   ) -> Scanned<Findings>? where Findings.Record == Source.Record {
     source.stop(at: starts[0])
+    let boundaries = starts.map { PartStart(offset: $0, line: 0) }
     let found = PartsRunner.scan(parts: starts.count + 1) { part throws -> (Findings, lines: Int) in
-      var partSource =
-        part == 0 ? source : try open(starts[part - 1]..<(part < starts.count ? starts[part] : size))
+      var partSource = part == 0 ? source : try open(FilePart(part, of: boundaries).range(to: size))
       var partFindings = findings(part)
       var ticker = ProgressMeter.Ticker(meter, from: partSource.offset)
       while try partSource.next({ record throws in try partFindings.read(record) }) {

@@ -69,6 +69,9 @@ public struct BatchOptions: Sendable {
   /// `--max-input-size`: the most bytes a stream (standard input, a pipe, a FIFO, a device) may have; it is
   /// copied to `$TMPDIR` to be read twice, and an endless one would fill the disk. Files are not limited.
   public var maxInputBytes = BatchOptions.standardMaxInputBytes
+  /// `--first-line N`: the number of the input's first line, for a chunk cut from a bigger file (a cluster job's
+  /// partition): the messages of line-based input (CSV, JSON Lines) name lines as in the whole file. Default 1.
+  public var firstLine = 1
   /// The default of ``maxInputBytes``: 4 GiB.
   public static let standardMaxInputBytes = 4 << 30
   /// Called as big CSV files are read and converted (see ``BatchProgress``); `nil`: no progress reports.

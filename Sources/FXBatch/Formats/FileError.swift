@@ -93,8 +93,10 @@ public struct FileError: Error, Equatable, Sendable, CustomStringConvertible {
         + " --override-currency-fields to convert every record from \(code) anyway")
   }
 
-  /// `path:line:column: error: message`, then the hint on its own line.
+  /// `path:line:column: error: message`, then the hint on its own line; `path: error: message` at line 0, which
+  /// is no line of the file (the header `--header` gives).
   public var description: String {
-    "\(path):\(line):\(column): error: \(message)" + (hint.map { "\n  hint: \($0)" } ?? "")
+    (line < 1 ? "\(path): error: \(message)" : "\(path):\(line):\(column): error: \(message)")
+      + (hint.map { "\n  hint: \($0)" } ?? "")
   }
 }

@@ -13,6 +13,8 @@ struct FormatOptions: OptionSet, Sendable {
   static let noHeaderOutput = FormatOptions(rawValue: 1 << 2)
   /// `--header-row`: the row of a sheet from which its header is looked for.
   static let headerRow = FormatOptions(rawValue: 1 << 3)
+  /// `--first-line N`: the number of a chunk's first line in the whole file (line-based text).
+  static let firstLine = FormatOptions(rawValue: 1 << 4)
 }
 
 extension FileFormat {
@@ -37,6 +39,12 @@ extension FileFormat {
         path: inputPath,
         message: "--encoding \(declared.rawValue) is for CSV input, and this file is read as \(format.rawValue)",
         hint: "convert CSV files and the others in separate runs (XML declares its own encoding; JSON is UTF-8)")
+    }
+    if given.firstLine != 1, !options.contains(.firstLine) {
+      throw FileError(
+        path: inputPath,
+        message: "--first-line numbers the lines of CSV or JSON Lines input, and this file is read as \(format.rawValue)",
+        hint: "a chunk of a file cut at line ends is CSV or JSON Lines; give --format if the stream is one")
     }
     if given.headerRow != nil, !options.contains(.headerRow) {
       throw FileError(

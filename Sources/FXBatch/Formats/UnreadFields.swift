@@ -58,8 +58,26 @@ extension FileError {
     if checkDates, let index = FieldMapping.likelyDateField(names: names, values: [], taken: taken) {
       return likelyDates(names[index], values: [], at: (path, line, column))
     }
-    guard overriding || checkDates else { return nil }
-    let found = samples(taken)
+    // Without a from-currency field, each record's amount must name its currency (`USD 12.50`); a field of
+    // currency codes under a name fxbatch does not know would be passed over, unless the amounts seen name theirs.
+    let fromless = located[.from] == nil && options.fixedFrom == nil && options.fieldNames.from == nil
+    guard overriding || checkDates || fromless else { return nil }
+    let amountName = fromless ? located[.amount] : nil
+    let found = samples(amountName.map { taken.subtracting([$0]) } ?? taken)
+    let amountsNameCurrencies =
+      amountName.flatMap { found.names.firstIndex(of: $0) }.map { index in
+        !found.values[index].isEmpty && found.values[index].allSatisfy { options.currencies.currency(ofAmount: $0) != nil }
+      } ?? false
+    if fromless, !overriding, !amountsNameCurrencies,
+      let index = FieldMapping.likelyCurrencyField(names: found.names, values: found.values, taken: taken)
+    {
+      let name = found.names[index]
+      return FileError(
+        path: path, line: line, column: column,
+        message:
+          "no from-currency field is recognised, but the field \(RowError.quoted(name)) holds currency codes (\(shown(found.values[index])))",
+        hint: "use --from-field \(optionWord(name)) to read each record's currency from it")
+    }
     if overriding,
       let index = FieldMapping.likelyCurrencyField(names: found.names, values: found.values, taken: taken)
     {

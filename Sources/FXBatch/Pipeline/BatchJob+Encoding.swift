@@ -36,7 +36,9 @@ extension BatchJob {
   ///
   /// - Returns: the copy's path (a pending file until the caller removes it).
   /// - Throws: a ``FileError`` at the first byte that is not a character of `encoding`.
-  static func utf8Copy(of readPath: String, displayPath: String, encoding: TextEncoding) throws(FileError) -> String {
+  static func utf8Copy(of readPath: String, displayPath: String, encoding: TextEncoding, firstLine: Int = 1)
+    throws(FileError) -> String
+  {
     // Named as a spool (a number no stream of the run takes), so that a later run removes it if this one is killed.
     let name = StaleTemporaryFiles.spoolName(pid: getpid(), number: Int.random(in: 1_000_000...999_999_999_999))
     let path = PathText.appending(name, to: NSTemporaryDirectory())
@@ -46,7 +48,7 @@ extension BatchJob {
         try Transcoder.convert(file: readPath, from: encoding, to: .utf8, into: copy.sink)
       } catch {
         copy.discard()
-        throw fileError(error, path: displayPath, encoding: encoding)
+        throw fileError(error, path: displayPath, encoding: encoding, firstLine: firstLine)
       }
       try copy.commit()
     } catch let error as FileError {
@@ -58,10 +60,13 @@ extension BatchJob {
     return path
   }
 
-  /// A failure to read a file in its encoding, located in the file.
-  static func fileError(_ failure: Transcoder.Failure, path: String, encoding: TextEncoding) -> FileError {
+  /// A failure to read a file in its encoding, located in the file (whose first line is `firstLine`).
+  static func fileError(_ failure: Transcoder.Failure, path: String, encoding: TextEncoding, firstLine: Int = 1)
+    -> FileError
+  {
     let name = encoding.rawValue
-    let place = "line \(failure.line), column \(failure.column)"
+    let line = failure.line + firstLine - 1
+    let place = "line \(line), column \(failure.column)"
     let message: String
     var hint: String? = nil
     switch failure.reason {
@@ -80,7 +85,7 @@ extension BatchJob {
     case .unreadable(let reason): message = "cannot read the file: \(reason)"
     case .unwritable(let error): message = "cannot write the UTF-8 copy of the file: \(error)"
     }
-    return FileError(path: path, line: failure.line, column: failure.column, message: message, hint: hint)
+    return FileError(path: path, line: line, column: failure.column, message: message, hint: hint)
   }
 
   /// Removes a temporary copy the run made.

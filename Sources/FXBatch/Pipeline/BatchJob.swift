@@ -395,7 +395,8 @@ public struct BatchJob {
           let found = try Self.encoding(of: readPath, displayPath: inputPath, declared: type.declaredEncoding(options))
           encoding = found
           if !found.isUTF8 {
-            let copy = try Self.utf8Copy(of: readPath, displayPath: inputPath, encoding: found)
+            let copy = try Self.utf8Copy(
+              of: readPath, displayPath: inputPath, encoding: found, firstLine: options.firstLine)
             if let spooledPath { Self.removeTemporary(spooledPath) }
             (readPath, spooledPath) = (copy, copy)
           }

@@ -7,7 +7,12 @@ public enum RunSummary {
   }
 
   /// A few lines: totals with error codes, one line per file, the rates used and their age.
-  public static func text(of report: RunReport) -> String {
+  ///
+  /// - Parameters:
+  ///   - report: the run's report.
+  ///   - fieldNames: the field names the run's options gave (`--amount-field` and so on): a file whose fields
+  ///     were all given so has no `[fields: …]`.
+  public static func text(of report: RunReport, fieldNames: FieldNames = FieldNames()) -> String {
     var lines: [String] = []
     let files = report.files.count
     // Files refused or skipped convert nothing: the first line says how many, so the totals are read rightly.
@@ -40,7 +45,8 @@ public enum RunSummary {
         details.append("decimal mark undecided: amounts like 1,234 are refused; give --decimal-separator")
       }
       let extra = details.isEmpty ? "" : " [\(details.joined(separator: ", "))]"
-      lines.append("  \(file.input) -> \(file.output ?? "-"): \(describe(file.counts))\(extra)")
+      let fields = fieldsUsed(by: file, given: fieldNames).map { " [\($0)]" } ?? ""
+      lines.append("  \(file.input) -> \(file.output ?? "-"): \(describe(file.counts))\(extra)\(fields)")
       if file.format == nil || file.format == "csv", let fields = file.fields, fields["date"] == nil, file.counts.records > 0 {
         lines.append(
           "    no date field in the header: every record uses the rates of \(report.rates.defaultDay) (name one with --date-field)"
@@ -97,6 +103,31 @@ public enum RunSummary {
     }
     lines.append(statusLine(report))
     return lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `fields: amount=Betrag, from=Währung, date=Buchungsdatum`: the fields a file's records were read from, in
+  /// the order amount, from, to, date, when any of them was found by its name (``HeaderNames``) rather than given
+  /// by an option, so that a field found is never a silent guess; `nil` when every one was given, and for a
+  /// known document (whose own detail names its paths).
+  static func fieldsUsed(by file: RunReport.File, given: FieldNames) -> String? {
+    guard file.document == nil, let fields = file.fields else { return nil }
+    let roles = FieldMapping.Role.allCases.filter { fields[$0.rawValue] != nil }
+    guard roles.contains(where: { given.name(of: $0) == nil }) else { return nil }
+    func shown(_ name: String) -> String {
+      // Quoted when it could hide on the terminal or read as the line's own punctuation.
+      let plain =
+        !name.isEmpty
+        && !name.unicodeScalars.contains {
+          RowError.isInvisible($0) || ($0.properties.isWhitespace && $0 != " ") || ",=[]\"".unicodeScalars.contains($0)
+        }
+      return plain ? name : RowError.quoted(name)
+    }
+    return "fields: "
+      + roles.map { role in
+        // Several amounts (`--amount-field Gross,Fee,Net`) are named as the option names them.
+        guard role == .amount, given.amounts.count > 1 else { return "\(role.rawValue)=\(shown(fields[role.rawValue] ?? ""))" }
+        return "amounts=" + given.amounts.map { shown($0.path) }.joined(separator: ",")
+      }.joined(separator: ", ")
   }
 
   /// The last line: the exit status in words, and how the run stood against its budget.

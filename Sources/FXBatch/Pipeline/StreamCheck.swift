@@ -56,6 +56,7 @@ struct StreamCheck {
     type = FormatRegistry.type(of: format)
     maxBytes = options.maxInputBytes
     limits = options.limits
+    line = options.firstLine
     let isPackage = RecordFormat.isPackage(head)
     if type.kind == .package {
       rule = StreamRule(bytes: .package)

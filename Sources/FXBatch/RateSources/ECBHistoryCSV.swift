@@ -109,9 +109,12 @@ public enum ECBHistoryCSV {
     var rowOf = [Int](repeating: 0, count: days.count)
     for (position, row) in order.enumerated() { rowOf[row] = position }
     cells.renumberRows(rowOf)
-    return RateTable(
+    var table = RateTable(
       info: info, pairs: currencies.map { CurrencyPair(base: .euro, quote: $0) }, days: order.map { days[$0] },
       grid: cells.grid(rows: days.count, width: currencies.count))
+    // The ECB's own layout: its rates, first published on 1999-01-04.
+    table.coverage.firstPublication = ECBCoverage.firstDay
+    return table
   }
 
   /// A table over static text in the ECB history layout (the history compiled into the binary), reading only
@@ -157,9 +160,12 @@ public enum ECBHistoryCSV {
       rows.append((day, line))
     }
     rows.sort { $0.day < $1.day }
-    return RateTable(
+    var table = RateTable(
       info: info, pairs: currencies.map { CurrencyPair(base: .euro, quote: $0) }, days: rows.map(\.day),
       grid: RateGrid(lazy: RateGrid.LazyRows(text: text, lineRanges: rows.map(\.line), columns: columns)))
+    // The ECB's own layout: its rates, first published on 1999-01-04.
+    table.coverage.firstPublication = ECBCoverage.firstDay
+    return table
   }
 
   /// The largest text ``render(_:)`` writes: a day costs 4 bytes per currency even without rates (`N/A,`), so a

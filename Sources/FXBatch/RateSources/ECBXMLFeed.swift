@@ -167,8 +167,11 @@ public enum ECBXMLFeed {
     var rowOf = [Int](repeating: 0, count: days.count)
     for (position, row) in order.enumerated() { rowOf[row] = position }
     cells.renumberRows(rowOf)
-    return RateTable(
+    var table = RateTable(
       info: info, pairs: currencies.map { CurrencyPair(base: .euro, quote: $0) }, days: order.map { days[$0] },
       grid: cells.grid(rows: days.count, width: currencies.count))
+    // The ECB's own layout: its rates, first published on 1999-01-04.
+    table.coverage.firstPublication = ECBCoverage.firstDay
+    return table
   }
 }

@@ -1,6 +1,7 @@
 /// The reference rates of a span of days — each publication day's, or one average or closing rate per calendar
 /// period — as the price lists accounting tools import (`fxbatch rates export`): CSV, JSON Lines, Beancount
-/// `price` directives, Ledger/hledger `P` directives.
+/// `price` directives, Ledger/hledger `P` directives (both of the last two after a `commodity` declaration of
+/// each currency they name).
 ///
 /// Each rate is written as ``RateQuote/rateText``: a published rate exactly as published; a cross rate or an
 /// average exact when it terminates within 10 significant digits, else rounded half-even to 10 significant
@@ -14,10 +15,23 @@ public struct RateExport: Sendable {
     case ledger
   }
 
+  /// The day a period rate is dated on.
+  ///
+  /// `end` (the default): the period's last publication day averaged, or its closing day — the day the rate
+  /// is known, so a ledger never holds a price before it could have been had. `start`: the period's first
+  /// calendar day, so that a tool valuing a day at the latest price on or before it (hledger and Ledger
+  /// `--value=then`, Beancount) values every day of the period at that period's own average, not at the
+  /// previous period's.
+  public enum DateAt: String, CaseIterable, Sendable {
+    case end
+    case start
+  }
+
   /// One exported rate: one unit of ``base`` is worth ``rateText`` units of ``quote``.
   public struct Row: Equatable, Sendable {
     /// The publication day of a daily rate or a closing rate; for an average, the period's last publication day
-    /// averaged (the day accounting tools date a period's price on).
+    /// averaged (the day accounting tools date a period's price on); under ``DateAt/start``, a period rate's
+    /// period's first calendar day.
     public let date: CalendarDay
     public let base: CurrencyCode
     public let quote: CurrencyCode
@@ -43,8 +57,10 @@ public struct RateExport: Sendable {
   ///     rate in a period is in ``skipped``.
   ///   - from: the first day; under a period rule, the first period is the one containing it.
   ///   - to: the last day; under a period rule, the last period is the one containing it.
+  ///   - dateAt: the day a period rate is dated on (``DateAt``); a daily rate is dated on its own day.
   public init(
-    table: RateTable, base: CurrencyCode, quotes: [CurrencyCode], from: CalendarDay, to: CalendarDay, rule: RateRule
+    table: RateTable, base: CurrencyCode, quotes: [CurrencyCode], from: CalendarDay, to: CalendarDay, rule: RateRule,
+    dateAt: DateAt = .end
   ) {
     var rows: [Row] = []
     var skipped: [(String, RowError)] = []
@@ -70,7 +86,7 @@ public struct RateExport: Sendable {
       // published (BGN before 2000, HRK after 2022) is not a failure the user asked about.
       var inPeriod: (first: CalendarDay, currencies: Set<CurrencyCode>)? = nil
       (rows, skipped) = Self.periodRows(
-        base: base, quotes: chosen, from: from, to: to, period: period,
+        base: base, quotes: chosen, from: from, to: to, period: period, dateAt: dateAt,
         includes: { span, quote in
           guard quotes.isEmpty else { return true }
           if inPeriod?.first != span.first {
@@ -91,9 +107,10 @@ public struct RateExport: Sendable {
   ///   - quotes: the quote currencies, by name (a service lists no currencies per period).
   ///   - rule: a period rule.
   ///   - today: the run's day.
+  ///   - dateAt: the day a period rate is dated on (``DateAt``).
   public init(
     source: RateSourceChoice, base: CurrencyCode, quotes: [CurrencyCode], from: CalendarDay, to: CalendarDay,
-    period: RatePeriod, rule: RateRule, today: CalendarDay
+    period: RatePeriod, rule: RateRule, today: CalendarDay, dateAt: DateAt = .end
   ) {
     var keys: Set<RateKey> = []
     var span = period.span(containing: from)
@@ -103,15 +120,17 @@ public struct RateExport: Sendable {
     }
     let answers = source.answers(to: keys, rule: rule, maxStaleness: 0, today: today)
     (rows, skipped) = Self.periodRows(
-      base: base, quotes: quotes.filter { $0 != base }, from: from, to: to, period: period, includes: { _, _ in true },
+      base: base, quotes: quotes.filter { $0 != base }, from: from, to: to, period: period, dateAt: dateAt,
+      includes: { _, _ in true },
       answer: { answers[$0] ?? .failure(RowError(.noRate, "no rate was looked up for \($0.pair)")) })
   }
 
   /// One row per period from `from` to `to` and quote that `includes` (the key of a period is its first day),
-  /// dated by the answer's rate day; an error is skipped with the period and pair.
+  /// dated by the answer's rate day (``DateAt/end``) or the period's first day (``DateAt/start``); an error is
+  /// skipped with the period and pair.
   private static func periodRows(
     base: CurrencyCode, quotes: [CurrencyCode], from: CalendarDay, to: CalendarDay, period: RatePeriod,
-    includes: (RatePeriod.Span, CurrencyCode) -> Bool, answer: (RateKey) -> Result<RateQuote, RowError>
+    dateAt: DateAt, includes: (RatePeriod.Span, CurrencyCode) -> Bool, answer: (RateKey) -> Result<RateQuote, RowError>
   ) -> ([Row], [(what: String, error: RowError)]) {
     var rows: [Row] = []
     var skipped: [(what: String, error: RowError)] = []
@@ -120,7 +139,8 @@ public struct RateExport: Sendable {
       for quote in quotes where includes(span, quote) {
         switch answer(RateKey(base: base, quote: quote, day: span.first)) {
         case .success(let found):
-          guard let day = found.rateDay else { continue }
+          guard let rateDay = found.rateDay else { continue }
+          let day = dateAt == .start ? span.first : rateDay
           rows.append(
             Row(date: day, base: base, quote: quote, rateText: found.rateText, period: span.label, source: found.source))
         case .failure(let error):
@@ -146,12 +166,27 @@ public struct RateExport: Sendable {
 
   /// The export as text in a format.
   ///
-  /// - Parameter heading: a line saying where the rates come from (a comment in Beancount and Ledger files).
-  public func text(_ format: Format, heading: String) -> String {
+  /// - Parameters:
+  ///   - heading: a line saying where the rates come from (a comment in Beancount and Ledger files).
+  ///   - commodities: whether a Beancount or Ledger file declares each currency it names first
+  ///     (``commodityText(_:format:)``).
+  public func text(_ format: Format, heading: String, commodities: Bool = true) -> String {
+    var text = ""
+    switch format {
+    case .csv: text = "date,base,quote,rate,period,source\n"
+    case .jsonl: break
+    case .beancount, .ledger:
+      text = "; \(heading)\n"
+      if commodities { text += Self.commodityText(Self.firstUses(rows), format: format) }
+    }
+    return text + Self.priceText(rows, format: format)
+  }
+
+  /// The price lines of some rows in a format (no heading, header or commodity declarations).
+  static func priceText(_ rows: [Row], format: Format) -> String {
     var text = ""
     switch format {
     case .csv:
-      text = "date,base,quote,rate,period,source\n"
       for row in rows {
         let fields = [row.date.description, "\(row.base)", "\(row.quote)", row.rateText, row.period ?? "", row.source]
         text += fields.map(Self.csvField).joined(separator: ",") + "\n"
@@ -164,17 +199,55 @@ public struct RateExport: Sendable {
           + "\"period\":\(period),\"source\":\(JSONAnnotatingWriter.quoted(row.source))}\n"
       }
     case .beancount:
-      text = "; \(heading)\n"
       for row in rows {
         text += "\(row.date) price \(row.base) \(row.rateText) \(row.quote)\n"
         if let period = row.period { text += "  period: \(JSONAnnotatingWriter.quoted(period))\n" }
         text += "  source: \(JSONAnnotatingWriter.quoted(row.source))\n"
       }
     case .ledger:
-      text = "; \(heading)\n"
       for row in rows {
         text += "; \(row.period.map { "\($0): " } ?? "")\(row.source)\n"
         text += "P \(row.date) \(row.base) \(row.rateText) \(row.quote)\n"
+      }
+    }
+    return text
+  }
+
+  /// Each currency the rows name, with the first day a row names it.
+  static func firstUses(_ rows: [Row]) -> [CurrencyCode: CalendarDay] {
+    var first: [CurrencyCode: CalendarDay] = [:]
+    for row in rows {
+      for currency in [row.base, row.quote] where first[currency].map({ row.date < $0 }) ?? true {
+        first[currency] = row.date
+      }
+    }
+    return first
+  }
+
+  /// The declarations of some currencies, in code order.
+  ///
+  /// Beancount: `2024-01-02 commodity USD`, dated on the first day a price names it (a commodity is declared
+  /// on or before its first use). Ledger and hledger: `commodity USD` with a `format` of the currency's ISO 4217
+  /// minor units, which is how both show amounts of it, `bal -X USD` and `--value` results included
+  /// (`5413.00 USD`, not the price's `5413.000000000 USD`), and which hledger's `check commodities` wants. A
+  /// currency without decimals is written `format JPY 1000.`, the code first: hledger needs the decimal mark in
+  /// a format, and Ledger refuses one after the number (`1000. JPY`), so this is the one form both read. A code
+  /// ISO 4217 gives no minor unit (XAU, XDR) is declared without a format (shown as its amounts are written).
+  static func commodityText(_ currencies: [CurrencyCode: CalendarDay], format: Format) -> String {
+    var text = ""
+    for (currency, day) in currencies.sorted(by: { $0.key < $1.key }) {
+      switch format {
+      case .beancount:
+        text += "\(day) commodity \(currency)\n"
+      case .ledger:
+        guard let decimals = ISO4217.minorUnits(of: currency) else {
+          text += "commodity \(currency)\n"
+          continue
+        }
+        let example = decimals == 0 ? "\(currency) 1000." : "1000.\(String(repeating: "0", count: decimals)) \(currency)"
+        text += "commodity \(currency)\n  format \(example)\n"
+      case .csv, .jsonl:
+        break
       }
     }
     return text

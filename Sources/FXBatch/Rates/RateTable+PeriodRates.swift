@@ -25,9 +25,9 @@ extension RateTable {
   /// the days it has; its leg in `fx_source` then says `(k of n days)` and the quote is a fallback.
   ///
   /// - Returns: the quote, its ``RateQuote/period`` the period's label and its ``RateQuote/rateDay`` the last
-  ///   publication day averaged; `period_incomplete` for a period the table does not cover from its first to its
-  ///   last calendar day (``periodCoverageError(_:kind:needsStart:)``); `no_rate` for a currency with no rate in
-  ///   the period.
+  ///   publication day averaged; `period_incomplete` for a period the table does not cover from its first
+  ///   publication day to its last calendar day (``periodPrecheck(_:span:kind:needsStart:)``); `no_rate` for a
+  ///   currency with no rate in the period.
   public func averageQuote(for key: RateKey, in span: RatePeriod.Span) -> Result<RateQuote, RowError> {
     let pair = key.pair
     if pair.base == pair.quote {
@@ -156,8 +156,10 @@ extension RateTable {
   /// or its ``Coverage/lastDay`` (a feed fetched that day) is on or after it. A history that ends on a Friday does
   /// not say whether the weekend has passed (or whether that Friday's rates, published at 16:00 CET, were in yet
   /// when the file was taken), so a month ending on the weekend after is incomplete until a later day is in.
-  /// An average also needs the period's first calendar day covered: rates that start within the period would
-  /// average part of it.
+  /// An average also needs every publication day of the period: a table whose rows start within the period
+  /// would average part of it, unless its first day is the source's first publication
+  /// (``Coverage/firstPublication``), before which the source published nothing (the ECB's 1999-01-04: 1999-01-01
+  /// was a holiday, the 2nd and 3rd a weekend, and the ECB's own 1999 average is over its 1999 publications).
   private func periodPrecheck(_ pair: CurrencyPair, span: RatePeriod.Span, kind: String, needsStart: Bool) -> RowError? {
     for currency in [pair.base, pair.quote] where !currencies.contains(currency) {
       return RowError(.noRate, "the \(info.publisher) rates have no \(currency) rates at all")
@@ -181,7 +183,7 @@ extension RateTable {
         "the \(info.publisher) rates end \(last), before \(span.label) ends (\(span.last)); \(kind) of an unfinished period would change, use --rates FILE with newer rates"
       )
     }
-    if needsStart, span.first < first {
+    if needsStart, span.first < first, !(coverage.firstPublication.map { first <= $0 } ?? false) {
       return RowError(
         .periodIncomplete,
         "the \(info.publisher) rates start \(first), after \(span.label) begins (\(span.first)); \(kind) needs the whole period"

@@ -29,6 +29,11 @@ public struct RateTable: Sendable {
     /// The source's first and last publication days (`nil`: the table's first and last rows).
     public var firstDay: CalendarDay?
     public var lastDay: CalendarDay?
+    /// The day the source first published rates at all, when known (the ECB's reference rates: 1999-01-04).
+    /// The days before it are no publication days of the source, so a period that begins before it is complete
+    /// from it on: the ECB's average of 1999 is over every 1999 publication day (``firstDay`` may be later, for a
+    /// table holding only the source's newer days, such as the ECB's 90-day file).
+    public var firstPublication: CalendarDay?
     /// No rates exist for later days (a feed fetched today has nothing for tomorrow), whatever
     /// `--max-staleness` allows.
     public var validThrough: CalendarDay?
@@ -260,7 +265,8 @@ public struct RateTable: Sendable {
   }
 
   /// This table followed by the days of `newer` after this table's last day (a refreshed history on top of
-  /// the embedded one). Quotes from those days name `newer`'s identifier.
+  /// the embedded one). Quotes from those days name `newer`'s identifier; the source's first publication is
+  /// this table's.
   ///
   /// - Parameter info: the merged table's description.
   public func extended(with newer: RateTable, info: RateSourceInfo) -> RateTable {
@@ -287,6 +293,7 @@ public struct RateTable: Sendable {
     var merged = RateTable(
       info: info, pairs: pairs, days: mergedDays, grid: builder.grid(rows: mergedDays.count, width: pairs.count))
     merged.laterSource = (newer.days[newRows[0]], newer.info.identifier)
+    merged.coverage.firstPublication = coverage.firstPublication
     return merged
   }
 }

@@ -96,6 +96,32 @@ public struct CurrencyResolver: Sendable {
     }
   }
 
+  /// The currency an amount's text names by its currency mark (`USD` in `USD 1,234.56`, `€` in `€12.50`), for a
+  /// record without a from-currency of its own (fxbatch issue 32).
+  ///
+  /// - Parameter text: the amount's text.
+  /// - Returns: `nil` when the text names no currency (no mark, or not an amount at all: the amount's own error
+  ///   says why); else the code, or `ambiguous_currency` (a shared symbol such as `$` without `--symbol`),
+  ///   `unknown_currency` (a known non-ISO name such as `RMB`) or `invalid_amount` (a mark that names nothing).
+  func currency(ofAmount text: String) -> Result<CurrencyCode, RowError>? {
+    let trimmed = text.trimmingWhitespace
+    guard case .success(let cell) = AmountCell.split(trimmed), let mark = cell.currencyMark else { return nil }
+    switch meaning(of: mark) {
+    case .currency(let code, _): return .success(code)
+    case .several(let codes):
+      return .failure(
+        RowError(
+          .ambiguousCurrency,
+          "\(RowError.quoted(trimmed)): \(mark) is the symbol of several currencies (\(Self.list(codes))) and the record"
+            + " has no from-currency; say which with --symbol '\(mark)=\(codes[0])'"
+        ))
+    case .unknown:
+      return .failure(
+        check(mark: mark, cell: trimmed, currency: nil) ?? RowError(.invalidAmount, "\(RowError.quoted(trimmed)) is not a number")
+      )
+    }
+  }
+
   /// Names in use for currencies that are not ISO 4217 codes, and what to do instead (keyed in lower case).
   static let nonISONames: [String: String] = [
     "rmb": "RMB (renminbi) is the currency's name; it usually means CNY: add --alias RMB=CNY if it does here",

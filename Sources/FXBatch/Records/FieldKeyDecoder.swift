@@ -93,7 +93,8 @@ struct FieldKeyDecoder: Sendable {
   // MARK: Currencies
 
   /// A currency field's code by the general rules (not blank, a code, alias or symbol the resolver knows),
-  /// remembered by `cacheKey`.
+  /// remembered by `cacheKey`. A blank or absent from-currency field gives `nil`: the general rules then read the
+  /// currency the record's amount names (``RecordNormalizer/currencyOfAmount(_:from:)``), the one place that rule is.
   ///
   /// - Parameters:
   ///   - cacheKey: the field's packed bytes, or `nil` to decode it every time.

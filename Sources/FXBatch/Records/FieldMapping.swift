@@ -1,3 +1,5 @@
+import Foundation
+
 /// User choices of which header names hold the amount, currencies and date (`--amount-field` and so on).
 public struct FieldNames: Sendable, Equatable {
   public var amount: String?
@@ -53,30 +55,7 @@ public struct FieldMapping: Sendable, Equatable {
 
     /// Header names recognised for the role, in order of preference, compared after
     /// ``FieldMapping/normalizedName(_:)``.
-    var synonyms: [String] {
-      switch self {
-      case .amount:
-        return ["amount", "amt", "value", "sum", "total", "price", "netamount", "grossamount", "amountoriginal"]
-      case .from:
-        return [
-          "from", "fromcurrency", "sourcecurrency", "basecurrency", "currency", "ccy", "cur", "currencycode",
-          "originalcurrency", "fromccy", "base", "source", "ccycode", "curr", "currcode", "currencyiso",
-          "isocurrency", "isocurrencycode", "währung", "waehrung", "devise", "moneda", "divisa",
-        ]
-      case .to:
-        return [
-          "to", "tocurrency", "targetcurrency", "quotecurrency", "convertto", "destinationcurrency", "toccy",
-          "targetccy", "target", "quote",
-        ]
-      case .date:
-        return [
-          "date", "valuedate", "ratedate", "transactiondate", "bookingdate", "postingdate", "invoicedate",
-          "paymentdate", "txndate", "day", "timestamp", "createdat", "issuedate", "documentdate", "orderdate",
-          "tradedate", "settlementdate", "saledate", "purchasedate", "billingdate", "entrydate", "transdate",
-          "buchungsdatum", "valutadatum", "rechnungsdatum", "datum",
-        ]
-      }
-    }
+    var synonyms: [String] { HeaderNames.normalized[self] ?? [] }
 
     var optionName: String { "--\(rawValue)-field" }
 
@@ -106,17 +85,28 @@ public struct FieldMapping: Sendable, Equatable {
   /// ``amount``; empty for one amount.
   public var amounts: [Int] = []
 
-  /// A header name reduced for matching: lower-cased, without spaces, `_`, `-` and `.`.
+  /// A header name reduced for matching: lower-cased, without accents (`Währung` is `wahrung`), spaces, `_`, `-`
+  /// and `.`.
   public static func normalizedName(_ name: String) -> String {
-    String(name.lowercased().unicodeScalars.filter { !" _-.\t".unicodeScalars.contains($0) })
+    let ignored = " _-.\t".unicodeScalars
+    guard name.utf8.contains(where: { $0 >= 0x80 }) else {
+      return String(name.lowercased().unicodeScalars.filter { !ignored.contains($0) })
+    }
+    // Accents off: the canonical decomposition's combining marks (U+0300 ... U+036F) dropped.
+    var scalars = String.UnicodeScalarView()
+    for scalar in name.decomposedStringWithCanonicalMapping.lowercased().unicodeScalars
+    where !ignored.contains(scalar) && !(0x300...0x36F).contains(scalar.value) {
+      scalars.append(scalar)
+    }
+    return String(scalars)
   }
 
   /// Parts of a normalised field name that say it holds dates or times (`issuedate`, `updatedat`, `paidtime`,
-  /// `businessday`, `buchungsdatum`).
-  static let dateNameParts = ["date", "time", "day", "datum"]
+  /// `businessday`, `buchungsdatum`, `fechadepago`).
+  static let dateNameParts = ["date", "time", "day", "datum", "fecha"]
 
   /// Whether a field's name says it holds dates: its normalised name (``normalizedName(_:)``, without a leading
-  /// `@` of an XML attribute) contains `date`, `time`, `day` or `datum`.
+  /// `@` of an XML attribute) contains `date`, `time`, `day`, `datum` or `fecha`.
   public static func looksLikeDateName(_ name: String) -> Bool {
     let normalized = normalizedName(name.hasPrefix("@") ? String(name.dropFirst()) : name)
     return dateNameParts.contains { normalized.contains($0) }
@@ -268,7 +258,9 @@ public struct FieldMapping: Sendable, Equatable {
     let found = locate(in: normalized, names: names, roles: roles, exact: header)
     for role in roles where found[role] == nil {
       if let name = names.name(of: role) { throw .namedFieldMissing(role: role, name: name, header: header) }
-      if role != .date { throw .roleMissing(role: role, header: header) }
+      // Without a from-currency field each record's amount may name its currency (`USD 1,234.56`, `€12.50`); a
+      // record whose amount names none is its own `missing_field` (``RecordNormalizer``).
+      if role == .amount || role == .to { throw .roleMissing(role: role, header: header) }
     }
     let assigned = Set(found.values)
     for role in roles {

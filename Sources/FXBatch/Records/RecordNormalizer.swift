@@ -87,7 +87,10 @@ public struct RecordNormalizer: Sendable {
     // pass 1 asks for the key pass 2 converts at (``RecordConverter``).
     var fromValue = fields.from
     if fromValue == .absent, let own = fields.amounts.first(where: { $0.from != .absent }) { fromValue = own.from }
-    switch currency(fromValue, fixed: fixedFrom, role: "from") {
+    let fromResult =
+      fixedFrom == nil && Self.isBlank(fromValue)
+      ? currencyOfAmount(fields, from: fromValue) : currency(fromValue, fixed: fixedFrom, role: "from")
+    switch fromResult {
     case .success(let code): from = code
     case .failure(let error): return .failure(error)
     }
@@ -184,6 +187,35 @@ public struct RecordNormalizer: Sendable {
     guard minorUnits > 0 else { return .success(whole) }
     // significand × 10^−minorUnits: 38 digits at most either way.
     return .success(ExactDecimal(significand: whole.significand, scale: minorUnits))
+  }
+
+  /// Whether a currency field says nothing: absent, `null` or blank text.
+  static func isBlank(_ value: RecordFields.Value) -> Bool {
+    switch value {
+    case .absent, .null: return true
+    case .text(let text): return text.trimmingWhitespace.isEmpty
+    case .number, .other: return false
+    }
+  }
+
+  /// The from-currency of a record whose from-currency field is absent, `null` or blank: the currency its amount's
+  /// text names (`USD 1,234.56`, `1.234,56 EUR`, `-JPY 49,488,402`, `€12.50`; with several amounts, the first
+  /// one that names a currency, as with money objects: the others must name the same or none), else
+  /// `missing_field` saying that neither names one (fxbatch issue 32).
+  func currencyOfAmount(_ fields: RecordFields, from value: RecordFields.Value) -> Result<CurrencyCode, RowError> {
+    for amount in fields.amounts.isEmpty ? [fields.amount] : fields.amounts.map(\.amount) {
+      if case .text(let text) = amount, let named = currencies.currency(ofAmount: text) { return named }
+    }
+    switch value {
+    case .absent:
+      return .failure(
+        RowError(
+          .missingField,
+          "the record has no from-currency field and its amount names no currency (as USD 12.50 or €12.50 would); use --from-field NAME or --from CODE"
+        ))
+    case .null: return .failure(RowError(.missingField, "the from-currency is null and the amount names no currency"))
+    default: return .failure(RowError(.missingField, "the from-currency is empty and the amount names no currency"))
+    }
   }
 
   func currency(_ value: RecordFields.Value, fixed: CurrencyCode?, role: String) -> Result<CurrencyCode, RowError> {

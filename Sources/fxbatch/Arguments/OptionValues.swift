@@ -78,16 +78,48 @@ enum OptionValues {
     }
   }
 
-  /// `--header NAME,…`: the field names, each non-empty and named once (whatever the file's delimiter, the list is
-  /// written with commas).
+  /// `--header NAME,…`: the field names, each non-empty and named once. The list is one CSV record with commas
+  /// (whatever the file's delimiter), read by the CSV reader's own rules (RFC 4180): a name holding a comma, a
+  /// quote or a line end is quoted, `--header 'date,"Total, EUR",currency'`.
   static func header(_ text: String) throws(UsageError) -> [String] {
-    let names = text.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+    let names = try csvRecord(text, option: "--header")
     var seen: Set<String> = []
     for name in names {
       guard !name.isEmpty else { throw UsageError("--header \(text): an empty name in the list") }
       guard seen.insert(name).inserted else { throw UsageError("--header \(text): \(name) is named twice") }
     }
     return names
+  }
+
+  /// The fields of `text` read as one CSV record with commas by ``CSVReader``, which reads files: the text comes
+  /// through a pipe (`/dev/fd/N`) a thread writes, drained to its end after, so that the writer never meets a
+  /// closed pipe. No temporary file: `$TMPDIR` may not exist.
+  static func csvRecord(_ text: String, option: String) throws(UsageError) -> [String] {
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { throw UsageError("\(option) \(text): cannot read it: \(String(cString: strerror(errno)))") }
+    let (readEnd, writeEnd) = (ends[0], ends[1])
+    Thread {
+      let sink = ByteSink(descriptor: writeEnd)
+      try? sink.write(text)
+      try? sink.flush()
+      close(writeEnd)
+    }.start()
+    let rest = FileHandle(fileDescriptor: readEnd, closeOnDealloc: true)
+    defer { _ = try? rest.readToEnd() }
+    let records: [CSVRecord]
+    do {
+      let reader = try CSVReader(path: "/dev/fd/\(readEnd)", delimiter: UInt8(ascii: ","))
+      var read: [CSVRecord] = []
+      while let record = try reader.next(), read.count < 2 { read.append(record) }
+      records = read
+    } catch {
+      throw UsageError("\(option) \(text): \(error)")
+    }
+    guard records.count <= 1 else {
+      throw UsageError("\(option) \(text): one line of names expected (quote a name that holds a line end)")
+    }
+    guard let record = records.first, record.fieldCount > 0 else { return [""] }
+    return (0..<record.fieldCount).map { record.field($0) }
   }
 
   /// `--encoding NAME`, a ``TextEncoding`` (any case).

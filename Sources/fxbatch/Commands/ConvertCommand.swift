@@ -13,17 +13,18 @@ enum ConvertCommand {
       group: .essential),
     OptionSpec(
       names: ["--from"], valueName: "CODE",
-      help: "The from-currency of every record, for a file without a from\nfield (see --override-currency-fields)",
+      help:
+        "The from-currency of every record, for a file without a from\nfield whose amounts do not name it (see --override-currency-fields)",
       group: .essential),
     OptionSpec(
       names: ["--amount-field"], valueName: "NAME",
       help:
-        "Header name of the amount (default: amount, value, …)\nJSON: a path, e.g. total_price_set.shop_money.amount (\\. for a\ndot in a name); XML: a path, e.g. LegalMonetaryTotal/PayableAmount;\na money object {\"value\": …, \"currency\": …} or an element with\na Ccy, currencyID or currency attribute gives the from-currency too.\nSeveral amounts, converted at the record's one rate: A,B,C\n(fx_converted_A, …; \\, for a comma in a name), each PATH or\nNAME=PATH (fx_converted_NAME; default: the path's last step)",
+        "Header name of the amount (default: amount, value, Betrag, …,\nin seven languages)\nJSON: a path, e.g. total_price_set.shop_money.amount (\\. for a\ndot in a name); XML: a path, e.g. LegalMonetaryTotal/PayableAmount;\na money object {\"value\": …, \"currency\": …} or an element with\na Ccy, currencyID or currency attribute gives the from-currency too.\nSeveral amounts, converted at the record's one rate: A,B,C\n(fx_converted_A, …; \\, for a comma in a name), each PATH or\nNAME=PATH (fx_converted_NAME; default: the path's last step)",
       group: .essential),
     OptionSpec(
       names: ["--from-field"], valueName: "NAME",
       help:
-        "Header name of the from-currency (default: from, currency, ccy, …)\nJSON: a path, e.g. order.price.currency_code; XML: a path,\ne.g. Amt/@Ccy",
+        "Header name of the from-currency (default: from, currency, ccy,\nWährung, …); without one, each amount names its currency\n(USD 1,234.56, €12.50)\nJSON: a path, e.g. order.price.currency_code; XML: a path,\ne.g. Amt/@Ccy",
       group: .essential),
     OptionSpec(
       names: ["--to-field"], valueName: "NAME",
@@ -78,7 +79,13 @@ enum ConvertCommand {
       group: .input, completion: .words(TextEncoding.allCases.map(\.rawValue))),
     OptionSpec(
       names: ["--header"], valueName: "NAME,...",
-      help: "CSV: the field names of input without a header line (a chunk\nof a file); every line is then a record",
+      help:
+        "CSV: the field names of input without a header line (a chunk\nof a file); every line is then a record. One CSV line\nwith commas: quote a name that holds one, 'a,\"b, c\"'",
+      group: .input),
+    OptionSpec(
+      names: ["--first-line"], valueName: "N",
+      help:
+        "CSV, JSON Lines: the number of the input's first line (default\n1), for a chunk cut from a bigger file: messages name the\nlines as in the whole file",
       group: .input),
     OptionSpec(
       names: ["--delimiter"], valueName: "D", help: ", or ; or tab (default: detected from the header line)", group: .input,
@@ -320,7 +327,7 @@ enum ConvertCommand {
     if !reportWritten { report.setExitStatus(.fileRefused) }
     let status = Interrupts.finished(report.exitStatus)
     if !quiet {
-      Console.error(RunSummary.text(of: report))
+      Console.error(RunSummary.text(of: report, fieldNames: options.fieldNames))
     } else {
       // Quiet hides the summary, never why the run failed (a file, the lock file).
       for file in report.files { if let fileError = file.fileError { Console.error(fileError + "\n") } }
@@ -575,6 +582,12 @@ enum ConvertCommand {
     }
     if let text = parsed.value("--encoding") { options.encoding = try OptionValues.encoding(text) }
     if let text = parsed.value("--header") { options.header = try OptionValues.header(text) }
+    if let text = parsed.value("--first-line") {
+      guard let line = Int(text), line >= 1, line <= 1 << 53 else {
+        throw UsageError("--first-line \(text): expected a line number, 1 or more")
+      }
+      options.firstLine = line
+    }
     options.writesHeader = !parsed.has("--no-header-output")
     if let text = parsed.value("--delimiter") { options.delimiter = try OptionValues.delimiter(text) }
     if let text = parsed.value("--decimal-separator") {

@@ -62,6 +62,18 @@ enum RatesCommand {
     OptionSpec(
       names: ["-o", "--output"], valueName: "FILE", help: "Write to FILE (default: standard output)", group: .output,
       subcommands: ["export"]),
+    OptionSpec(
+      names: ["--append"], valueName: nil,
+      help: "Add to -o FILE only the prices it lacks (a price of the same day\nand pair at another rate is an error)",
+      group: .output, subcommands: ["export"]),
+    OptionSpec(
+      names: ["--date-at"], valueName: "end|start",
+      help: "Date a period rate on the period's last publication day (end,\ndefault) or its first day (start, for --value=then)",
+      group: .output, completion: .words(RateExport.DateAt.allCases.map(\.rawValue)), subcommands: ["export"]),
+    OptionSpec(
+      names: ["--no-commodities"], valueName: nil,
+      help: "Leave out the commodity declarations of a beancount or ledger file", group: .output,
+      subcommands: ["export"]),
     OptionSpec(names: ["-h", "--help"], valueName: nil, help: "Show this help"),
   ]
 
@@ -93,13 +105,21 @@ enum RatesCommand {
         rate, period, source), Beancount price directives or Ledger/hledger P directives. Rates are written as
         published, or (crosses, averages) to 10 significant digits, within 5e-10 of the exact value.
         --source takes convert's sources (--endpoint, --timeout); a service or a list exports period rates
-        (--rate-kind average|closing) of the --quotes named.
+        (--rate-kind average|closing) of the --quotes named. Beancount and Ledger files declare each
+        currency first (commodity, with its ISO 4217 decimals for Ledger/hledger). A period rate is dated on
+        the period's last publication day, when it is known (--date-at end), or on its first day (--date-at
+        start), so that --value=then values each day of a period at that period's own average. --append adds
+        to -o FILE only the prices it does not hold, in one atomic write.
         """,
       examples: [
         ("Daily USD and GBP rates of 2024 as CSV", "fxbatch rates export --from 2024-01-01 --to 2024-12-31 --quotes USD,GBP"),
         (
           "Monthly averages in dollars, as Beancount prices",
           "fxbatch rates export --from 2024-01-01 --to 2024-12-31 --base USD --rate-kind average --format beancount -o prices.beancount"
+        ),
+        (
+          "Add this month's daily rates to a Ledger price file",
+          "fxbatch rates export --from 2024-03-01 --to 2024-03-31 --format ledger -o prices.journal --append"
         ),
       ]),
     subcommand(
@@ -192,6 +212,15 @@ enum RatesCommand {
       return ExitStatus.success.code
     }
     if parsed.has("--version") { return FXBatchCommand.printVersion() }
+    if let subcommand = parsed.positionals.first, subcommandNames.contains(subcommand) {
+      // An option of another subcommand is refused by name, never ignored.
+      for option in options where !option.subcommands.isEmpty && !option.subcommands.contains(subcommand) {
+        guard let key = option.names.last, parsed.value(key) != nil || parsed.has(key) else { continue }
+        let names = option.subcommands
+        let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1]
+        return FXBatchCommand.usageError(UsageError("\(key) is for rates \(list)"), usage: fullUsage)
+      }
+    }
     let base: CurrencyCode
     let quote: CurrencyCode
     var date: CalendarDay? = nil
@@ -199,12 +228,7 @@ enum RatesCommand {
     var rule = RateRule.spot
     var source: ConvertCommand.SourceChoice? = nil
     if parsed.positionals.first == "currencies" { return currencies(parsed, usage: fullUsage) }
-    if parsed.positionals.first == "update" {
-      if parsed.value("--source") != nil {
-        return FXBatchCommand.usageError(UsageError("--source is for rates show, export and currencies"), usage: fullUsage)
-      }
-      return update(parsed, usage: fullUsage)
-    }
+    if parsed.positionals.first == "update" { return update(parsed, usage: fullUsage) }
     if parsed.positionals.first == "export" { return export(parsed, usage: fullUsage) }
     do throws(UsageError) {
       guard parsed.positionals.first == "show" else {
@@ -216,9 +240,6 @@ enum RatesCommand {
                 ?? ""))
       }
       guard parsed.positionals.count == 3 else { throw UsageError("rates show needs BASE and QUOTE, e.g. rates show USD EUR") }
-      for option in ["--from", "--to", "--base", "--quotes", "--format", "--output"] where parsed.value(option) != nil {
-        throw UsageError("\(option) is for rates export")
-      }
       base = try OptionValues.currency(parsed.positionals[1], option: "BASE")
       quote = try OptionValues.currency(parsed.positionals[2], option: "QUOTE")
       if let text = parsed.value("--date") { date = try OptionValues.day(text, option: "--date") }
@@ -312,7 +333,10 @@ enum RatesCommand {
     var quotes: [CurrencyCode] = []
     var format = RateExport.Format.csv
     var rule = RateRule.spot
+    var dateAt = RateExport.DateAt.end
     var source: ConvertCommand.SourceChoice? = nil
+    let append = parsed.has("--append")
+    let commodities = !parsed.has("--no-commodities")
     do throws(UsageError) {
       guard parsed.positionals.count == 1 else { throw UsageError("rates export takes no arguments; give --from and --to") }
       guard let fromText = parsed.value("--from"), let toText = parsed.value("--to") else {
@@ -338,7 +362,23 @@ enum RatesCommand {
         format = found
       }
       rule = try OptionValues.rateRule(kind: parsed.value("--rate-kind"), period: parsed.value("--period"))
+      if let text = parsed.value("--date-at") {
+        guard let found = RateExport.DateAt(rawValue: text) else {
+          throw UsageError("--date-at \(text): expected end or start")
+        }
+        guard rule.period != nil else {
+          throw UsageError(
+            "--date-at is for period rates (--rate-kind average|closing); a daily rate is dated on its publication day")
+        }
+        dateAt = found
+      }
+      if !commodities, format != .beancount, format != .ledger {
+        throw UsageError("--no-commodities is for --format beancount and ledger; \(format.rawValue) declares none")
+      }
       if parsed.value("--output") == "" { throw UsageError("-o needs a non-empty path") }
+      if append, (parsed.value("--output") ?? "-") == "-" {
+        throw UsageError("--append needs -o FILE, the file to add the prices to")
+      }
       if parsed.value("--source") != nil {
         let choice = try sourceChoice(parsed, rule: rule)
         if case .table = choice {
@@ -386,7 +426,8 @@ enum RatesCommand {
           usage: usage)
       }
       exported = RateExport(
-        source: loaded, base: exportBase, quotes: quotes, from: from, to: to, period: period, rule: rule, today: today)
+        source: loaded, base: exportBase, quotes: quotes, from: from, to: to, period: period, rule: rule, today: today,
+        dateAt: dateAt)
       description = loaded.info.description
     } else {
       guard let rates = fetched ?? loadRates(parsed) else { return ExitStatus.fileRefused.code }
@@ -396,12 +437,37 @@ enum RatesCommand {
           UsageError("--quotes \(parsed.value("--quotes") ?? ""): \(reason); its rate to itself is 1, not exported"),
           usage: usage)
       }
-      exported = RateExport(table: rates, base: base ?? rates.pivot, quotes: quotes, from: from, to: to, rule: rule)
+      exported = RateExport(
+        table: rates, base: base ?? rates.pivot, quotes: quotes, from: from, to: to, rule: rule, dateAt: dateAt)
       description = rates.info.description
     }
     let kind = rule.periodDescription.map { ", \($0) rates" } ?? ", daily reference rates"
-    let text = exported.text(format, heading: "fxbatch rates export: \(description)\(kind), \(from) .. \(to)")
-    if let path = parsed.value("--output"), path != "-" {
+    let dated = rule.period != nil && dateAt == .start ? ", dated on each period's first day" : ""
+    let heading = "fxbatch rates export: \(description)\(kind)\(dated), \(from) .. \(to)"
+    if append, let path = parsed.value("--output") {
+      let appendix: RateExport.Appendix
+      do {
+        appendix = try exported.appendix(toFileAt: path, format: format, heading: heading, commodities: commodities)
+      } catch {
+        Console.error("\(error)\n")
+        return ExitStatus.fileRefused.code
+      }
+      if !appendix.text.isEmpty {
+        do {
+          // The file's bytes and the new prices, renamed over the file at once.
+          let file = try AtomicFile(path: path)
+          try file.sink.write(appendix.existing)
+          try file.sink.write(appendix.text)
+          try file.commit()
+        } catch {
+          Console.error("\(path):1:1: error: cannot write the rates: \(error)\n")
+          return ExitStatus.fileRefused.code
+        }
+      }
+      func prices(_ count: Int) -> String { count == 1 ? "1 price" : "\(count) prices" }
+      Console.error("fxbatch: \(path): \(prices(appendix.added)) added, \(prices(appendix.present)) already there\n")
+    } else if let path = parsed.value("--output"), path != "-" {
+      let text = exported.text(format, heading: heading, commodities: commodities)
       do {
         let file = try AtomicFile(path: path)
         try file.sink.write(text)
@@ -411,6 +477,7 @@ enum RatesCommand {
         return ExitStatus.fileRefused.code
       }
     } else {
+      let text = exported.text(format, heading: heading, commodities: commodities)
       Console.out(text)
     }
     for (what, error) in exported.skipped { Console.error("fxbatch: \(what) not exported: \(error)\n") }

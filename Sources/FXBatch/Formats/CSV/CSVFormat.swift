@@ -13,7 +13,7 @@ enum CSVFormat: FileFormat {
   static let displayName = "CSV"
   static let fileExtensions = ["csv", "tsv", "txt"]
   static let isLineBased = true
-  static let options: FormatOptions = [.header, .encoding, .noHeaderOutput]
+  static let options: FormatOptions = [.header, .encoding, .noHeaderOutput, .firstLine]
 
   static func recognizes(raw: ArraySlice<UInt8>, content: ArraySlice<UInt8>, recordsPath: [String]) -> Bool { true }
 

@@ -9,15 +9,17 @@ import Synchronization
 /// The two passes over CSV files.
 extension CSVFormat {
   /// Opens a file and reads its header; under `--header` (``BatchOptions/header``) the header is the given names
-  /// (written with the file's delimiter, as line 0) and every line of the file is a record. The lines before
-  /// the header, copied as they are, are Excel's `sep=X` line (``CSVReader/separatorLine``) and blank lines.
+  /// (written with the file's delimiter, as line 0: no line of the file) and every line of the file is a record.
+  /// The file's lines are numbered from `firstLine` (`--first-line`). The lines before the header, copied as they
+  /// are, are Excel's `sep=X` line (``CSVReader/separatorLine``) and blank lines.
   private static func openFile(
-    _ readPath: String, displayPath: String, delimiter: UInt8?, limits: RecordLimits, header names: [String]?
+    _ readPath: String, displayPath: String, delimiter: UInt8?, limits: RecordLimits, header names: [String]?,
+    firstLine: Int
   ) throws(FileError) -> (
     reader: CSVReader, leadingBlankLines: [CSVRecord], header: CSVRecord
   ) {
     do {
-      let reader = try CSVReader(path: readPath, delimiter: delimiter, limits: limits)
+      let reader = try CSVReader(path: readPath, delimiter: delimiter, limits: limits, firstLine: firstLine)
       var blank: [CSVRecord] = reader.separatorLine.map { [$0] } ?? []
       if let names { return (reader, blank, givenHeader(names, delimiter: reader.delimiter)) }
       while let record = try reader.next() {
@@ -66,7 +68,8 @@ extension CSVFormat {
       var samples = FieldSamples(skipping: taken)
       guard
         let reader = try? openFile(
-          readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits, header: options.header
+          readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits, header: options.header,
+          firstLine: options.firstLine
         ).reader
       else { return samples }
       while !samples.isComplete, let record = try? reader.next() {
@@ -91,7 +94,8 @@ extension CSVFormat {
   ) throws(FileError) -> (FileScan, RateKeyIndex) {
     let options = context.options
     let (reader, leadingBlankLines, header) = try openFile(
-      readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits, header: options.header)
+      readPath, displayPath: displayPath, delimiter: options.delimiter, limits: options.limits, header: options.header,
+      firstLine: options.firstLine)
     let headerFields = (0..<header.fieldCount).map { header.field($0).trimmingWhitespace }
     if AnnotationColumn.endAnnotated(headerFields) {
       throw FileError.alreadyAnnotated(
@@ -103,7 +107,9 @@ extension CSVFormat {
       mapping = try FieldMapping.resolve(
         header: headerFields, names: options.fieldNames, fixedFrom: options.fixedFrom != nil, fixedTo: options.fixedTo != nil)
     } catch {
-      throw FileError(path: displayPath, line: header.line, column: 1, message: error.description)
+      // A header `--header` gives is no line of the input: the message names the option.
+      let message = options.header == nil ? error.description : "--header: " + error.description
+      throw FileError(path: displayPath, line: header.line, column: 1, message: message)
     }
     try checkUnreadFields(
       headerFields, mapping: mapping, header: header, readPath: readPath, displayPath: displayPath, options: options)
@@ -183,7 +189,7 @@ extension CSVFormat {
           CSVScanSource(
             reader: try openFile(
               readPath, displayPath: displayPath, delimiter: reader.delimiter, limits: options.limits,
-              header: options.header
+              header: options.header, firstLine: options.firstLine
             ).reader)
         })
     } catch let error as CSVError {
@@ -252,7 +258,7 @@ extension CSVFormat {
     } else {
       (reader, leadingBlankLines, header) = try openFile(
         scan.readPath, displayPath: scan.displayPath, delimiter: scan.csv.delimiter, limits: options.limits,
-        header: options.header)
+        header: options.header, firstLine: options.firstLine)
     }
     let (atomicFile, sink) = try context.openOutput(scan, standardOutput: standardOutput)
     defer { atomicFile?.discard() }
@@ -278,16 +284,15 @@ extension CSVFormat {
       let inferMark = provisional && options.decimalMark == nil
       let layout = context.annotationLayout
       let result = try RecordPass.convert(
-        parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-part", loop: fastPass,
+        starts: starts, into: sink, temporaryPrefix: "fxbatch-part", loop: fastPass,
         general: context.generalPath(scan, quotes: quotes), meter: meter
       ) { part, partSink in
         let partReader =
-          part == 0
-          ? reader
-          : try CSVReader(
-            path: scan.readPath, delimiter: scan.csv.delimiter,
-            range: starts[part - 1].offset..<(part < starts.count ? starts[part].offset : scan.size),
-            line: starts[part - 1].line, limits: reader.limits)
+          try part.start.map {
+            try CSVReader(
+              path: scan.readPath, delimiter: scan.csv.delimiter, range: part.range(to: scan.size), line: $0.line,
+              limits: reader.limits)
+          } ?? reader
         return (
           CSVRecordSource(reader: partReader, normalizer: scan.normalizer, provisional: provisional, inferMark: inferMark),
           CSVGeneralWriter(

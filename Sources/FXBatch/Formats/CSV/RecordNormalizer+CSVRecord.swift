@@ -12,7 +12,8 @@ extension RecordNormalizer {
   public func fields(of record: CSVRecord) -> RecordFields {
     func text(_ index: Int?) -> RecordFields.Value { .text(value(record, index) ?? "") }
     var fields = RecordFields(
-      amount: text(mapping?.amount), from: text(mapping?.from), to: text(mapping?.to), date: text(mapping?.date))
+      amount: text(mapping?.amount), from: mapping?.from == nil ? .absent : text(mapping?.from), to: text(mapping?.to),
+      date: text(mapping?.date))
     if let indices = mapping?.amounts, !indices.isEmpty {
       fields.amounts = indices.map { RecordFields(amount: text($0), from: .absent, to: .absent, date: .absent) }
     }

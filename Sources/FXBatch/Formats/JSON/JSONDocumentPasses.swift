@@ -229,16 +229,12 @@ extension JSONFormat {
     // Not `fxbatch-part` nor `fxbatch-jsonl-part`: the other suites' checks for part files left behind must not
     // take these.
     return try RecordPass.convert(
-      parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-json-part", loop: fastPass,
+      starts: starts, into: sink, temporaryPrefix: "fxbatch-json-part", loop: fastPass,
       general: context.generalPath(scan, quotes: quotes), meter: meter
     ) { part, partSink in
-      let limit = part < starts.count ? starts[part].offset : nil
-      let reader =
-        part == 0
-        ? try JSONArrayReader(
-          path: scan.readPath, at: extent.start, start: .afterOpening, limit: limit, limits: options.limits)
-        : try JSONArrayReader(
-          path: scan.readPath, at: starts[part - 1], start: .atElement, limit: limit, limits: options.limits)
+      let reader = try JSONArrayReader(
+        path: scan.readPath, at: part.start ?? extent.start, start: part.start == nil ? .afterOpening : .atElement,
+        limit: part.next?.offset, limits: options.limits)
       return (
         JSONArrayRecordSource(reader: reader),
         JSONArrayGeneralWriter(

@@ -9,6 +9,7 @@ enum JSONLinesFormat: JSONRecordFormat {
   static let displayName = "JSON Lines"
   static let fileExtensions = ["jsonl", "ndjson"]
   static let isLineBased = true
+  static let options: FormatOptions = [.firstLine]
 
   static func recognizes(raw: ArraySlice<UInt8>, content: ArraySlice<UInt8>, recordsPath: [String]) -> Bool {
     content.first == UInt8(ascii: "{")
@@ -76,7 +77,7 @@ enum JSONLinesFormat: JSONRecordFormat {
     path: String, options: BatchOptions, copy: @escaping ([UInt8]) throws -> Void,
     record: @escaping (JSONRecordText) throws -> Bool
   ) throws {
-    let reader = try JSONLinesReader(path: path, limits: options.limits)
+    let reader = try JSONLinesReader(path: path, limits: options.limits, firstLine: options.firstLine)
     var first = true
     while let line = try reader.next() {
       if first, reader.hasByteOrderMark { try copy([0xEF, 0xBB, 0xBF]) }

@@ -37,7 +37,8 @@ extension JSONLinesFormat {
     do {
       let limits = options.limits
       scanned = try RecordScan.scanLines(
-        JSONLinesScanSource(reader: try JSONLinesByteReader(path: readPath, limits: limits)), readPath: readPath,
+        JSONLinesScanSource(reader: try JSONLinesByteReader(path: readPath, line: options.firstLine, limits: limits)),
+        readPath: readPath,
         targets: targets, inParts: true, meter: meter,
         findings: { part in
           JSONLinesPassOne(
@@ -48,7 +49,9 @@ extension JSONLinesFormat {
         open: { range in
           JSONLinesScanSource(reader: try JSONLinesByteReader(path: readPath, range: range, line: 1, limits: limits))
         },
-        reopen: { JSONLinesScanSource(reader: try JSONLinesByteReader(path: readPath, limits: limits)) },
+        reopen: {
+          JSONLinesScanSource(reader: try JSONLinesByteReader(path: readPath, line: options.firstLine, limits: limits))
+        },
         // The first record object (the annotated-file and missing-field checks) is looked for in part 0 only.
         accept: { $0.found.firstObject != nil })
     } catch let error as FileError {
@@ -80,7 +83,7 @@ extension JSONLinesFormat {
     defer { atomicFile?.discard() }
     let result: PartResult
     do {
-      let reader = try JSONLinesByteReader(path: scan.readPath, limits: context.options.limits)
+      let reader = try JSONLinesByteReader(path: scan.readPath, line: options.firstLine, limits: options.limits)
       if reader.hasByteOrderMark { try sink.write([0xEF, 0xBB, 0xBF]) }
       let meter = ProgressMeter(file: scan.displayPath, pass: 2, bytesTotal: scan.size, handler: options.progress)
       // A big file in parts: part 0 on the reader opened here, the others over their ranges.
@@ -90,15 +93,14 @@ extension JSONLinesFormat {
       let layout = context.annotationLayout
       // Not `fxbatch-part`: the CSV tests' check for part files left behind must not take these.
       result = try RecordPass.convert(
-        parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-jsonl-part", loop: fastPass,
+        starts: starts, into: sink, temporaryPrefix: "fxbatch-jsonl-part", loop: fastPass,
         general: context.generalPath(scan, quotes: quotes), meter: meter
       ) { part, partSink in
         let partReader =
-          part == 0
-          ? reader
-          : try JSONLinesByteReader(
-            path: scan.readPath, range: starts[part - 1].offset..<(part < starts.count ? starts[part].offset : scan.size),
-            line: starts[part - 1].line, limits: options.limits)
+          try part.start.map {
+            try JSONLinesByteReader(
+              path: scan.readPath, range: part.range(to: scan.size), line: $0.line, limits: options.limits)
+          } ?? reader
         return (
           JSONLinesRecordSource(reader: partReader),
           JSONLinesGeneralWriter(

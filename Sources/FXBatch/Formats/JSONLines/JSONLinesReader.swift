@@ -19,10 +19,12 @@ public final class JSONLinesReader {
 
   /// Opens a file.
   ///
-  /// - Parameter limits: how long a line may be (a longer one is a ``JSONParseError``).
+  /// - Parameters:
+  ///   - limits: how long a line may be (a longer one is a ``JSONParseError``).
+  ///   - firstLine: the number of the file's first line (`--first-line`: a chunk of a bigger file).
   /// - Throws: ``JSONParseError`` when it cannot be opened.
-  public init(path: String, limits: RecordLimits = .standard) throws(JSONParseError) {
-    stream = try JSONByteStream(path: path, limits: limits)
+  public init(path: String, limits: RecordLimits = .standard, firstLine: Int = 1) throws(JSONParseError) {
+    stream = try JSONByteStream(path: path, limits: limits, line: firstLine)
   }
 
   /// The next line, or `nil` at the end of the file.
@@ -37,7 +39,7 @@ public final class JSONLinesReader {
         hasByteOrderMark = stream.captured == [0xEF, 0xBB, 0xBF]
         // Not a byte order mark after all: the bytes taken belong to the first line.
         let taken = hasByteOrderMark ? [] : (stream.captured ?? [])
-        return try readLine(startingWith: taken, line: 1, column: 1)
+        return try readLine(startingWith: taken, line: stream.line, column: 1)
       }
     }
     guard try stream.peek() != nil else { return nil }

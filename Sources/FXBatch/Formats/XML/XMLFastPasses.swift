@@ -52,7 +52,10 @@ extension XMLFormat {
     }
     guard let found, let document = found.document, found.records > 0, !found.firstRecordIsAnnotated,
       found.readAmounts(count: locator.amountLocators.count),
-      !locator.roles.contains(where: { $0 != .date && found.located[$0] == nil }),
+      // Without a from-currency field a record's amount may name it (`USD 12.50`): each record's own rule.
+      !locator.roles.contains(where: { role in
+        role != .date && (role != .from || options.fieldNames.from != nil) && found.located[role] == nil
+      }),
       // A path no record has is a file error of the general path (``missingPath(_:located:displayPath:line:unboundPrefixes:)``).
       !locator.paths.contains(where: { found.located[$0.role] == nil }),
       // A field the run would pass over: the general path reads the document again and reports it.
@@ -192,10 +195,10 @@ extension XMLFormat {
     path: String, starts: [Int], document: XMLScannedDocument, locator: XMLFieldLocator, inferMark: Bool,
     normalizer: RecordNormalizer, span: KeySpan?, maximumItemBytes: Int
   ) -> XMLPartScan? {
+    let boundaries = starts.map { RecordScan.PartStart(offset: $0, line: 0) }
     let found = PartsRunner.scan(parts: starts.count + 1) { part in
-      let range = (part == 0 ? 0 : starts[part - 1])..<(part < starts.count ? starts[part] : Int.max)
-      return try scanXMLPart(
-        path: path, range: range, phase: part == 0 ? .prolog : .content, document: document, locator: locator,
+      try scanXMLPart(
+        path: path, range: FilePart(part, of: boundaries).range(to: Int.max), phase: part == 0 ? .prolog : .content, document: document, locator: locator,
         inferMark: inferMark, normalizer: normalizer, span: span, maximumItemBytes: maximumItemBytes)
     }
     return RecordScan.addUp(found) { part, later in part == 0 || later.firstRecord == starts[part - 1] }
@@ -219,14 +222,13 @@ extension XMLFormat {
     }
     do {
       // A big document under a fast loop in parts, each over its byte range (part 0 from the prolog).
-      let starts = fastPass == nil ? [] : scan.partStarts.map(\.offset)
+      let starts = fastPass == nil ? [] : scan.partStarts
       let result = try RecordPass.convert(
-        parts: starts.count + 1, into: sink, temporaryPrefix: "fxbatch-part", loop: fastPass,
+        starts: starts, into: sink, temporaryPrefix: "fxbatch-part", loop: fastPass,
         general: context.generalPath(scan, quotes: quotes), meter: nil
       ) { part, partSink in
-        let range = (part == 0 ? 0 : starts[part - 1])..<(part < starts.count ? starts[part] : Int.max)
         let scanner = try XMLSimpleScanner(
-          path: scan.readPath, range: range, phase: part == 0 ? .prolog : .content, rootName: document.rootName,
+          path: scan.readPath, range: part.range(to: Int.max), phase: part.start == nil ? .prolog : .content, rootName: document.rootName,
           recordName: document.recordName, namespaces: document.namespaces)
         // An encoder per part: it is libxml2's text writer, one thread's.
         return (

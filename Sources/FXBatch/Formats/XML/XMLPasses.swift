@@ -98,7 +98,10 @@ extension XMLFormat {
     {
       throw error
     }
-    if let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
+    if let role = locator.roles.first(where: { role in
+      // A record without a from-currency field may name it in its amount (`USD 12.50`): a per-record rule.
+      role != .date && (role != .from || options.fieldNames.from != nil) && located[role] == nil
+    }) {
       let names = first.attributes.map { "@" + $0.name } + first.children.map(\.name)
       throw FileError.missingField(
         role, path: displayPath, line: first.line, column: 1, names: names, nameKind: "fields",

@@ -46,10 +46,12 @@ public final class CSVReader {
   ///     (``separatorLine``), else to detect it from the first line (see ``detectDelimiter(in:)``).
   ///   - limits: how big a record may be (``next()`` throws ``CSVError/recordLimit(line:column:message:hint:)``
   ///     past them).
+  ///   - firstLine: the number of the file's first line (`--first-line`: a chunk of a bigger file).
   /// - Throws: ``CSVError/unreadable(reason:)`` when the file cannot be opened or read;
   ///   ``CSVError/separatorLineConflict(declared:given:)`` when `delimiter` is not the one a `sep=` line names.
-  public init(path: String, delimiter: UInt8? = nil, limits: RecordLimits = .standard) throws {
+  public init(path: String, delimiter: UInt8? = nil, limits: RecordLimits = .standard, firstLine: Int = 1) throws {
     self.limits = limits
+    line = firstLine
     descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else { throw CSVError.unreadable(reason: String(cString: strerror(errno))) }
     try fill()

@@ -2,7 +2,7 @@
 /// inside, and where the parts of pass 2 start.
 struct JSONArrayExtent: Sendable, Equatable {
   /// A place in the file.
-  struct Position: Sendable, Equatable {
+  struct Position: Sendable, Equatable, PartBoundary {
     /// The 0-based file offset.
     var offset: Int
     /// The 1-based line and byte column (as ``JSONByteStream`` counts them).

@@ -32,11 +32,14 @@ final class JSONByteStream {
 
   /// Opens a file.
   ///
-  /// - Parameter limits: how many bytes may be captured or passed through before they are drained: more is a
-  ///   ``JSONParseError`` (``peek()``).
+  /// - Parameters:
+  ///   - limits: how many bytes may be captured or passed through before they are drained: more is a
+  ///     ``JSONParseError`` (``peek()``).
+  ///   - line: the number of the file's first line.
   /// - Throws: ``JSONParseError`` (at 1:1) when the file cannot be opened.
-  init(path: String, limits: RecordLimits) throws(JSONParseError) {
+  init(path: String, limits: RecordLimits, line: Int = 1) throws(JSONParseError) {
     self.limits = limits
+    self.line = line
     descriptor = open(path, O_RDONLY | O_CLOEXEC)
     guard descriptor >= 0 else {
       throw JSONParseError(message: "cannot read the file: \(String(cString: strerror(errno)))", offset: 0, line: 1, column: 1)

@@ -46,7 +46,12 @@ enum JSONRecords {
   ) throws(FileError) -> FileScan {
     let locator = fieldLocator(options)
     let located = found.located
-    if let (record, names) = found.firstObject, let role = locator.roles.first(where: { $0 != .date && located[$0] == nil }) {
+    if let (record, names) = found.firstObject,
+      let role = locator.roles.first(where: { role in
+        // A record without a from-currency field may name it in its amount (`USD 12.50`): a per-record rule.
+        role != .date && (role != .from || options.fieldNames.from != nil) && located[role] == nil
+      })
+    {
       throw missingField(role, locator: locator, record: record, names: names, displayPath: displayPath)
     }
     if let (record, names) = found.firstObject,

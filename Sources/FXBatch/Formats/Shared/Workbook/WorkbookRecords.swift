@@ -178,7 +178,11 @@ enum WorkbookRecords {
         do {
           (names, mapping) = try headerMapping(
             row, displayPath: file.displayPath, sheetName: sheetName, options: context.options, otherSheets: otherSheets)
-          samples = FieldSamples(skipping: Set(located(names, mapping).values))
+          // Without a from-currency field the amounts are sampled too: whether they name their currencies.
+          let options = context.options
+          let fromless = mapping.from == nil && options.fixedFrom == nil && options.fieldNames.from == nil
+          samples = FieldSamples(
+            skipping: Set(located(names, mapping).filter { !fromless || $0.key != .amount }.values))
         } catch {
           failure = error
           isRefused = true

@@ -99,8 +99,11 @@ struct CompressedFilesTests {
     #expect(try bytes(directory, "decompressed.csv") == expected)
     #expect(String(decoding: expected, as: UTF8.self).contains(",\(Self.firstConverted),EUR,"))
     // An -o name decides the output's compression: the plain file written compressed, the compressed one plain.
-    #expect(try cli.run(["convert", "--to", "EUR", "-q", "payments.csv", "-o", "named.csv.\(tool.fileExtension)"],
-      in: directory.url).status == 1)
+    #expect(
+      try cli.run(
+        ["convert", "--to", "EUR", "-q", "payments.csv", "-o", "named.csv.\(tool.fileExtension)"],
+        in: directory.url
+      ).status == 1)
     #expect(
       try Self.command(tool.decompress + ["named.csv.\(tool.fileExtension)"], in: directory.url, output: "named.csv") == 0)
     #expect(try bytes(directory, "named.csv") == expected)
@@ -171,7 +174,9 @@ struct CompressedFilesTests {
       #expect(run.standardError.contains("\(file):1:1: error: the \(tool.name) data"), "\(run.standardError)")
       #expect(run.standardError.contains(message), "\(tool) \(name): \(run.standardError)")
       #expect(run.standardError.contains("hint: check the file with `\(tool.name) -t FILE`"))
-      #expect(!FileManager.default.fileExists(atPath: directory.url.appendingPathComponent("\(name).converted.csv.\(tool.fileExtension)").path))
+      #expect(
+        !FileManager.default.fileExists(
+          atPath: directory.url.appendingPathComponent("\(name).converted.csv.\(tool.fileExtension)").path))
     }
   }
 

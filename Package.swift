@@ -33,6 +33,25 @@ let package = Package(
       pkgConfig: "libisal",
       providers: [.apt(["libisal-dev"])]
     ),
+    .systemLibrary(
+      name: "CZstd",
+      pkgConfig: "libzstd",
+      providers: [.apt(["libzstd-dev"])]
+    ),
+    .systemLibrary(
+      name: "CLZMA",
+      pkgConfig: "liblzma",
+      providers: [.apt(["liblzma-dev"])]
+    ),
+    // Debian's libbz2-dev has no pkg-config file: the module map links it by name.
+    .systemLibrary(
+      name: "CBZip2",
+      providers: [.apt(["libbz2-dev"])]
+    ),
+    // Linux's tee(2), which Swift's Glibc module leaves out: standard input's first bytes looked at, not taken.
+    .systemLibrary(
+      name: "CLinuxPipes"
+    ),
     .executableTarget(
       name: "EmbedECBHistory"
     ),
@@ -43,7 +62,7 @@ let package = Package(
     ),
     .target(
       name: "FXBatch",
-      dependencies: ["CLibXML2", "CSQLite3", "CCurl", "CZip", "CISAL"],
+      dependencies: ["CLibXML2", "CSQLite3", "CCurl", "CZip", "CISAL", "CZstd", "CLZMA", "CBZip2", "CLinuxPipes"],
       exclude: ["RateSources/Embedded"],
       plugins: ["EmbedECBHistoryPlugin"]
     ),

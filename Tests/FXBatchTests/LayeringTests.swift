@@ -20,6 +20,7 @@ struct LayeringTests {
   /// folders are checked against each other by ``roomViolations(in:)``.
   static let layers = [
     "Bytes",  // unsafe byte helpers, file bytes, output sink, atomic files
+    "Compression",  // gzip, zstd, xz and bzip2 through their libraries: compressed input read, output written
     "Money",  // exact decimals, currency codes, ISO 4217, rounding, totals
     "Records",  // record fields, cells (amounts, currencies, dates), calendar days, rate keys, row errors
     "Rates",  // rate table, quotes, currency lifecycle and routes

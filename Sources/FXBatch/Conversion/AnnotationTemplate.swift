@@ -100,6 +100,7 @@ struct AnnotationTemplate: Sendable {
     let pieces = Array(repeating: [delimiter], count: pieceCount(amounts: amountCount) - 1) + [[]]
     return AnnotationTemplate(pieces: pieces, spaceIsPlain: delimiter != 32) { byte in
       byte > 32 && byte < 127 && byte != UInt8(ascii: ",") && byte != UInt8(ascii: ";") && byte != UInt8(ascii: "\"")
+        && byte != delimiter
     }
   }
 

@@ -31,6 +31,12 @@ protocol FileFormat: Sendable {
   ///   - recordsPath: `--records-path`.
   static func recognizes(raw: ArraySlice<UInt8>, content: ArraySlice<UInt8>, recordsPath: [String]) -> Bool
 
+  /// The start of a file's content (after a byte order mark and whitespace) that shows beyond doubt that it is
+  /// this format's text (JSON's `[{`, XML's `<?xml`), as the refusal of a file named for another format quotes it
+  /// (``RecordFormat/misnamedContent(prefix:format:formatGiven:displayPath:decompressed:)``); `nil` when it does
+  /// not (the default).
+  static func unmistakableStart(of content: ArraySlice<UInt8>) -> String?
+
   /// What a stream of this kind of text must be while it is copied to be read twice, decided from its first
   /// bytes (`Pipeline/`'s stream check; a package's rule is its kind's). The rule refuses only what the format's
   /// reader refuses in a file, where it would refuse it.
@@ -91,6 +97,7 @@ extension FileFormat {
     -> StreamRule
   { StreamRule(bytes: .anyBytes) }
   static func readsStreamInOnePass(_ options: BatchOptions) -> Bool { false }
+  static func unmistakableStart(of content: ArraySlice<UInt8>) -> String? { nil }
   static func claimsPackage(_ prefix: ArraySlice<UInt8>) -> Bool { false }
   static func describe(_ scan: FileScan, options: BatchOptions, in file: inout RunReport.File) {}
   static func summaryDetails(of file: RunReport.File) -> [String] { [displayName] }

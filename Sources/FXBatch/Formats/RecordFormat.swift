@@ -26,9 +26,10 @@ public struct RecordFormat: RawRepresentable, Hashable, Sendable, Codable, Custo
   /// What its files are (``FileFormat/kind``): text, or a package (a workbook).
   var kind: FormatKind { FormatRegistry.type(of: self).kind }
 
-  /// The format a file name's extension names (e.g. `.csv .tsv .txt`, `.json`, `.jsonl .ndjson`, `.xml`), if any.
+  /// The format a file name's extension names (e.g. `.csv .tsv .txt`, `.json`, `.jsonl .ndjson`, `.xml`), if any;
+  /// after a compression's extension, the one before it (`x.csv.gz` is CSV: ``Compression``).
   public static func byExtension(of path: String) -> RecordFormat? {
-    guard let fileExtension = fileExtension(of: path) else { return nil }
+    guard let fileExtension = fileExtension(of: Compression.strippingExtension(of: path)) else { return nil }
     return FormatRegistry.formats.first { $0.fileExtensions.contains(fileExtension) }?.format
   }
 

@@ -57,6 +57,11 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// CSV: the file's text encoding, `"utf-8"`, `"windows-1252"`, `"iso-8859-1"`, `"iso-8859-15"`,
     /// `"utf-16le"` or `"utf-16be"` (its annotated copy is written in it); `nil` for the other formats.
     public var encoding: String?
+    /// The compression the input was in, read from its first bytes: `"gzip"`, `"zstd"`, `"xz"` or `"bzip2"`;
+    /// `nil` for an input not compressed.
+    public var compression: String?
+    /// The compression the annotated copy is written in, named by its extension; `nil` for a copy not compressed.
+    public var outputCompression: String?
     /// `","`, `";"` or `"\t"`; `nil` for JSON.
     public var delimiter: String?
     /// `"."` or `","`; `nil` when the file's amounts and delimiter do not settle it (cells that read

@@ -157,8 +157,10 @@ public struct BatchJob {
       guard let scan else { continue }
       let encoding = scan.encoding
       do {
-        var (counts, withoutDate, fileLedger, scan) = try passTwoJob.convertInItsEncoding(
+        let (done, outputCompression) = try passTwoJob.convertAndCompress(
           scan, quotes: quotes, standardOutput: standardOutput)
+        var (counts, withoutDate, fileLedger, scan) = done
+        report.files[index].outputCompression = outputCompression?.rawValue
         fileLedger.settle(
           with: passTwoJob.exactTotals(
             of: [scan], currencies: fileLedger.undeterminedCurrencies(rounding: options.rounding), quotes: quotes)
@@ -372,14 +374,23 @@ public struct BatchJob {
         let readOnce = onePassFormat != nil
         if readOnce {
           readPath = inputPath == "-" ? "/dev/stdin" : inputPath
-        } else if OutputPlan.isStream(inputPath) {
-          readPath = try spool(inputPath, number: number)
-          spooledPath = readPath
+        } else if OutputPlan.isStream(inputPath) || Self.compression(ofFile: inputPath) != nil {
+          let spooled = try spool(inputPath, number: number)
+          (readPath, spooledPath) = (spooled.path, spooled.path)
+          fileReport.compression = spooled.compression?.rawValue
         }
         let format =
           onePassFormat ?? options.format
           ?? RecordFormat.detect(readPath: readPath, displayPath: inputPath, options: options)
-        if !readOnce { try Self.checkIsText(format: format, readPath: readPath, inputPath: inputPath) }
+        if !readOnce {
+          try Self.checkIsText(format: format, readPath: readPath, inputPath: inputPath)
+          if let refusal = RecordFormat.misnamedContent(
+            prefix: FileBytes.prefix(of: readPath, count: 1 << 16)[...], format: format,
+            formatGiven: options.format != nil, displayPath: inputPath, decompressed: fileReport.compression != nil)
+          {
+            throw refusal
+          }
+        }
         let type = FormatRegistry.type(of: format)
         var encoding: TextEncoding? = nil
         if readOnce {
@@ -459,14 +470,21 @@ public struct BatchJob {
   /// Whether a path ends with the extension of a package a package format names but fxbatch does not write
   /// (``FileFormat/relatedExtensions``: `.xls`, `.xlsm`, …).
   private static func isRelatedPackageName(_ path: String) -> Bool {
-    guard let fileExtension = RecordFormat.fileExtension(of: path) else { return false }
+    guard let fileExtension = RecordFormat.fileExtension(of: Compression.strippingExtension(of: path)) else {
+      return false
+    }
     return FormatRegistry.formats.contains { $0.kind == .package && $0.relatedExtensions.contains(fileExtension) }
   }
 
   /// Whether a file is an earlier fxbatch output (its format's ``FileFormat/isAnnotatedOutput(_:context:)``).
+  /// A compressed file is asked through its decompressed start.
   private func isAnnotatedOutput(_ path: String) -> Bool {
-    let format = options.format ?? RecordFormat.detect(readPath: path, displayPath: path, options: options)
-    return FormatRegistry.type(of: format).isAnnotatedOutput(path, context: formatContext)
+    var readPath = path
+    let start = Self.decompressedStart(of: path)
+    defer { if let start { close(start) } }
+    if let start { readPath = "/proc/self/fd/\(start)" }
+    let format = options.format ?? RecordFormat.detect(readPath: readPath, displayPath: path, options: options)
+    return FormatRegistry.type(of: format).isAnnotatedOutput(readPath, context: formatContext)
   }
 
   /// Whether a path names a directory (following symbolic links).
@@ -476,21 +494,24 @@ public struct BatchJob {
     return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR
   }
 
-  /// Copies a stream (standard input for `-`, else the pipe, FIFO or device at `inputPath`) to a private
-  /// temporary file in `$TMPDIR`, so that it can be read twice: a pipe gives its bytes once, and a FIFO opened
-  /// again would wait for a writer that is gone.
+  /// Copies a stream (standard input for `-`, else the pipe, FIFO or device at `inputPath`), or a compressed
+  /// file, to a private temporary file in `$TMPDIR`, so that it can be read twice: a pipe gives its bytes once, a
+  /// FIFO opened again would wait for a writer that is gone, and compressed bytes are read as what they hold.
   ///
   /// - Parameters:
   ///   - inputPath: the input as the user gave it.
   ///   - number: the input's position among the run's inputs, which names the spool.
-  /// - Returns: the spool's path (``StaleTemporaryFiles/spoolName(pid:number:)``), pending until removed.
+  /// - Returns: the spool's path (``StaleTemporaryFiles/spoolName(pid:number:)``), pending until removed, and
+  ///   the compression its bytes were in (``Compression/detect(_:)`` of its first bytes, whatever its name).
   ///
-  /// The stream's format is decided from its first 64 KiB (`--format`, else as a file's: its name, its first
-  /// bytes), and every byte is checked before it is copied (``StreamCheck``): a stream is refused, and its copy
-  /// removed, at its first bytes that no input of its format could hold, past `--max-input-size`, or at a line
-  /// longer than a record may be (CSV, JSON Lines), so that an endless stream never fills the disk.
-  private func spool(_ inputPath: String, number: Int) throws(FileError) -> String {
-    let what = StreamCheck.name(of: inputPath)
+  /// The copy's format is decided from its first 64 KiB (`--format`, else as a file's: its name, its first
+  /// bytes), and every byte is checked before it is copied (``StreamCheck``): the copy is refused, and removed,
+  /// at its first bytes that no input of its format could hold, past `--max-input-size`, or at a line longer
+  /// than a record may be (CSV, JSON Lines), so that an endless stream or a decompression bomb never fills the
+  /// disk. Compressed data is read a block at a time (``DecompressingReader``): damaged or cut off, it is refused.
+  private func spool(_ inputPath: String, number: Int) throws(FileError) -> (path: String, compression: Compression?) {
+    let isStream = OutputPlan.isStream(inputPath)
+    let what = isStream ? StreamCheck.name(of: inputPath) : "the file"
     let path = PathText.appending(
       StaleTemporaryFiles.spoolName(pid: getpid(), number: number), to: NSTemporaryDirectory())
     let descriptor = inputPath == "-" ? 0 : open(inputPath, O_RDONLY | O_CLOEXEC)
@@ -498,34 +519,72 @@ public struct BatchJob {
       throw FileError(path: inputPath, message: "cannot read \(what): \(String(cString: strerror(errno)))")
     }
     defer { if descriptor != 0 { close(descriptor) } }
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    /// Reads the next raw bytes into `buffer`.
+    func readRaw() throws(FileError) -> Int {
+      let count = FileBytes.read(from: descriptor, into: &buffer)
+      guard count >= 0 else {
+        throw FileError(path: inputPath, message: "cannot read \(what): \(String(cString: strerror(errno)))")
+      }
+      return count
+    }
+    // The first bytes say whether the data is compressed.
+    var first: [UInt8] = []
+    while Compression.mayStart(first) {
+      let count = try readRaw()
+      if count == 0 { break }
+      first += buffer[..<count]
+    }
+    let compression = Compression.detect(first)
+    var reader: DecompressingReader? = nil
+    if let compression {
+      do { reader = try DecompressingReader(descriptor: descriptor, compression: compression, prefix: first) } catch {
+        throw FileError(path: inputPath, message: error.description, hint: error.hint)
+      }
+    }
     let output: AtomicFile
     do { output = try AtomicFile(path: path, mode: 0o600) } catch {
       throw FileError(path: inputPath, message: "cannot copy \(what) to a temporary file: \(error)")
     }
     do throws(FileError) {
-      var buffer = [UInt8](repeating: 0, count: 1 << 16)
+      var unread: [UInt8]? = compression == nil ? first : nil
       var head: [UInt8] = []
       var check: StreamCheck? = nil  // decided from the first 64 KiB
       while true {
-        let count = FileBytes.read(from: descriptor, into: &buffer)
-        guard count >= 0 else {
-          throw FileError(path: inputPath, message: "cannot read \(what): \(String(cString: strerror(errno)))")
+        var block: ArraySlice<UInt8>
+        if let bytes = unread {
+          block = bytes[...]
+          unread = nil
+        } else if let reader {
+          do { block = buffer[..<(try reader.read(into: &buffer))] } catch {
+            throw FileError(path: inputPath, message: error.description, hint: error.hint)
+          }
+        } else {
+          block = buffer[..<(try readRaw())]
         }
-        var block = buffer[0..<count]
+        let isLast = block.isEmpty
         if check == nil {
           head += block
-          guard count == 0 || head.count >= 1 << 16 else { continue }
+          guard isLast || head.count >= 1 << 16 else { continue }
           let format =
             options.format
             ?? RecordFormat.detect(prefix: head[...], displayPath: inputPath, options: options)
-          check = try StreamCheck(inputPath: inputPath, format: format, head: head[...], options: options)
+          if let refusal = RecordFormat.misnamedContent(
+            prefix: head[...], format: format, formatGiven: options.format != nil, displayPath: inputPath,
+            decompressed: compression != nil)
+          {
+            throw refusal
+          }
+          check = try StreamCheck(
+            inputPath: inputPath, format: format, head: head[...], options: options,
+            isDecompressedFile: !isStream)
           block = head[...]
         }
-        try check?.take(block, isLast: count == 0)
+        try check?.take(block, isLast: isLast)
         do { try output.sink.write(block) } catch {
           throw FileError(path: inputPath, message: "cannot copy \(what) to a temporary file: \(error)")
         }
-        if count == 0 { break }
+        if isLast { break }
       }
       // Pending before it is renamed into place: removed after the run, or by an interrupt.
       PendingFiles.add(path)
@@ -537,7 +596,7 @@ public struct BatchJob {
       output.discard()
       throw error
     }
-    return path
+    return (path, compression)
   }
 
   /// Pass 1 over one file, in its format.
@@ -555,6 +614,9 @@ public struct BatchJob {
   /// mark given) and it is converted from a local table as records come (spot rates, no lock to write). Any other
   /// stream is copied to a temporary file and read twice (``spool(_:number:)``): a network source needs every key
   /// before it fetches.
+  ///
+  /// Standard input whose first bytes are compressed (looked at, not taken: ``FileBytes/peek(_:count:decided:)``)
+  /// is copied, decompressed, and read twice.
   func onePassFormat(of inputPath: String) -> RecordFormat? {
     guard OutputPlan.isStream(inputPath), convertingTable != nil, options.lockPath == nil else { return nil }
     let format =
@@ -562,6 +624,13 @@ public struct BatchJob {
       ?? (options.formatSettings.given.contains(.header)
         ? FormatRegistry.formats.first { $0.options.contains(.header) }?.format : nil)
     guard let format, FormatRegistry.type(of: format).readsStreamInOnePass(options) else { return nil }
+    if Self.namesStandardInput(inputPath),
+      let first = FileBytes.peek(
+        0, count: Compression.magicSize, decided: { !Compression.mayStart($0) }),
+      Compression.detect(first) != nil
+    {
+      return nil
+    }
     return format
   }
 

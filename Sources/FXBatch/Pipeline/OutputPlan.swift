@@ -1,7 +1,7 @@
 import Foundation
 
 /// Where each input's annotated copy goes (`-o FILE`, `-o -`, `--output-dir DIR`, else `X.converted.EXT` beside
-/// `X.EXT`), decided before anything is read: never over an input, never two inputs to one file; an input that
+/// `X.EXT`, and `X.converted.EXT.gz` beside `X.EXT.gz`), decided before anything is read: never over an input, never two inputs to one file; an input that
 /// is this run's own earlier output is skipped rather than read while being replaced.
 struct OutputPlan {
   let options: BatchOptions
@@ -20,9 +20,11 @@ struct OutputPlan {
       let stream = Self.isStream(inputPath)
       var name = inputPath == "-" ? "stdin" : PathText.lastComponent(of: inputPath)
       if name.isEmpty || name == "." || name == ".." { name = "input" }
-      var (stem, ext) = PathText.splitExtension(name)
+      // A compression's extension stays last, after the format's: `x.csv.gz` → `x.converted.csv.gz`.
+      let compressed = stream ? "" : Compression.named(name).map { _ in "." + PathText.splitExtension(name).extension } ?? ""
+      var (stem, ext) = PathText.splitExtension(String(name.dropLast(compressed.count)))
       if stream, ext.isEmpty { ext = (options.format ?? FormatRegistry.fallback.format).rawValue }
-      let outputName = stem + ".converted" + (ext.isEmpty ? "" : "." + ext)
+      let outputName = stem + ".converted" + (ext.isEmpty ? "" : "." + ext) + compressed
       if case .directory(let directory) = options.destination {
         return PathText.appending(outputName, to: directory)
       }

@@ -1,5 +1,11 @@
 /// The human summary of a ``RunReport``, printed on standard error.
 public enum RunSummary {
+  /// `gzip`, `gzip, written zstd`, `written xz`, `gzip, written uncompressed`: a file's compressions.
+  static func compressionDetail(input: String?, output: String?) -> String {
+    guard let input else { return "written \(output ?? "uncompressed")" }
+    return output == input ? input : "\(input), written \(output ?? "uncompressed")"
+  }
+
   /// A few lines: totals with error codes, one line per file, the rates used and their age.
   ///
   /// - Parameters:
@@ -26,6 +32,9 @@ public enum RunSummary {
         continue
       }
       var details = FormatRegistry.summaryDetails(of: file)
+      if file.compression != nil || file.outputCompression != nil {
+        details.append(Self.compressionDetail(input: file.compression, output: file.outputCompression))
+      }
       if file.decimalMark == "," {
         switch file.decimalMarkInferredFrom {
         case "amounts": details.append("decimal comma (inferred from the amounts)")

@@ -6,9 +6,14 @@
 /// Each rule is the stream's format's (``FileFormat/streamRule(head:options:inputPath:)``, ``StreamRule``): it
 /// refuses only what the format's reader refuses in a file, where it would refuse it. A package format's stream
 /// is a zip package; a text format's is no package.
+///
+/// A compressed file is copied so too, decompressed (``Compression``): the same rules hold its decompressed bytes
+/// to the limits, so that a decompression bomb stops at them.
 struct StreamCheck {
   /// The input as the user gave it, which errors name.
   let inputPath: String
+  /// Whether the bytes are a compressed file's, decompressed (else a stream's, perhaps decompressed too).
+  let isDecompressedFile: Bool
   /// The stream's format.
   let type: any FileFormat.Type
   let rule: StreamRule
@@ -41,8 +46,13 @@ struct StreamCheck {
   /// - Throws: a ``FileError`` when the first bytes already cannot be the format's: a package read as text, text
   ///   read as a package, or what the format's rule refuses (a byte order mark `--encoding` contradicts, an
   ///   encoding fxbatch cannot copy).
-  init(inputPath: String, format: RecordFormat, head: ArraySlice<UInt8>, options: BatchOptions) throws(FileError) {
+  ///   - isDecompressedFile: whether the bytes are a compressed file's, decompressed.
+  init(
+    inputPath: String, format: RecordFormat, head: ArraySlice<UInt8>, options: BatchOptions,
+    isDecompressedFile: Bool = false
+  ) throws(FileError) {
     self.inputPath = inputPath
+    self.isDecompressedFile = isDecompressedFile
     type = FormatRegistry.type(of: format)
     maxBytes = options.maxInputBytes
     limits = options.limits
@@ -54,7 +64,7 @@ struct StreamCheck {
         throw FileError(
           path: inputPath,
           message:
-            "\(Self.name(of: inputPath)) does not start as a zip package, as an \(type.displayName) "
+            "\(name) does not start as a zip package, as an \(type.displayName) "
             + "workbook does; it is refused before more of it is copied to a temporary file",
           hint: "give --format if the stream is not a workbook")
       }
@@ -68,6 +78,9 @@ struct StreamCheck {
   /// `standard input` for `-`, else `the stream`.
   static func name(of inputPath: String) -> String { inputPath == "-" ? "standard input" : "the stream" }
 
+  /// What the checked bytes are called: `the decompressed file`, `standard input`, `the stream`.
+  var name: String { isDecompressedFile ? "the decompressed file" : Self.name(of: inputPath) }
+
   /// Checks the stream's next bytes.
   ///
   /// - Parameters:
@@ -76,12 +89,16 @@ struct StreamCheck {
   /// - Throws: a ``FileError`` at the first byte past a limit or that the format's text cannot hold.
   mutating func take(_ block: ArraySlice<UInt8>, isLast: Bool = false) throws(FileError) {
     if offset + block.count > maxBytes {
+      let (copied, instead) =
+        isDecompressedFile
+        ? ("a compressed file is decompressed to a temporary file", "decompress the file first")
+        : ("a stream is copied to a temporary file", "convert a file instead of a stream")
       throw FileError(
         path: inputPath,
         message:
-          "\(Self.name(of: inputPath)) is longer than \(RecordLimits.text(ofBytes: maxBytes)) (--max-input-size); "
-          + "a stream is copied to a temporary file to be read twice, and this one is refused before it fills the disk",
-        hint: "raise the limit with --max-input-size BYTES (e.g. 16G), or convert a file instead of a stream")
+          "\(name) is longer than \(RecordLimits.text(ofBytes: maxBytes)) (--max-input-size); "
+          + "\(copied) to be read twice, and this one is refused before it fills the disk",
+        hint: "raise the limit with --max-input-size BYTES (e.g. 16G), or \(instead)")
     }
     switch rule.bytes {
     case .utf8(let refusesControls): try checkText(block, utf8: true, refusesControls: refusesControls, isLast: isLast)
@@ -209,7 +226,7 @@ struct StreamCheck {
     throw FileError(
       path: inputPath, line: line, column: 1,
       message:
-        "no line in the first \(RecordLimits.text(ofBytes: limits.maxRecordBytes)) of \(Self.name(of: inputPath)) "
+        "no line in the first \(RecordLimits.text(ofBytes: limits.maxRecordBytes)) of \(name) "
         + "is \(recordLine.what), so it is not \(type.displayName); it is refused before more of it is copied to a "
         + "temporary file",
       hint: "give --format if the stream is not \(type.displayName) (a record longer than the limit: --max-record-size)")
@@ -229,7 +246,7 @@ struct StreamCheck {
     let (line, column) = position(of: place)
     return FileError(
       path: inputPath, line: line, column: column,
-      message: "\(what); \(Self.name(of: inputPath)) is refused before more of it is copied to a temporary file",
+      message: "\(what); \(name) is refused before more of it is copied to a temporary file",
       hint: rule.hint ?? "give --format if the stream is not \(type.displayName)")
   }
 

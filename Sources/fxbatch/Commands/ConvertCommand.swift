@@ -132,7 +132,7 @@ enum ConvertCommand {
     OptionSpec(
       names: ["--max-input-size"], valueName: "BYTES",
       help:
-        "Refuse a stream (standard input, a pipe, a device) copied to\n$TMPDIR to be read twice when longer than BYTES (default 4G;\n1K to 64G); a stream read in one pass is not copied",
+        "Refuse a stream (standard input, a pipe, a device) copied to\n$TMPDIR to be read twice, or a compressed file decompressed\nthere, when longer than BYTES (default 4G; 1K to 64G); a stream\nread in one pass is not copied",
       group: .input),
     OptionSpec(
       names: ["--rates"], valueName: "FILE",
@@ -241,7 +241,8 @@ enum ConvertCommand {
       fx_rate, fx_converted, fx_currency, fx_rate_date, fx_source, fx_status (ok|fallback|error), fx_error.
       CSV files gain columns; in JSON and JSON Lines files each record object gains these members; in XML each
       record element gains an <fx> child whose attributes carry them (rate, converted, currency, rate-date, ...).
-      FILE may be \(FormatRegistry.displayNames); - reads standard input.
+      FILE may be \(FormatRegistry.displayNames); - reads standard input. A file or stream compressed with
+      gzip, zstd, xz or bzip2 is read as what it holds, and X.csv.gz's copy is X.converted.csv.gz.
       Rates: the embedded ECB euro reference rates 1999-01-04 .. 2026-10-30, unless --rates is given.
       With no FILE, when standard input is not a terminal (a pipe or a redirected file), reads it and writes the
       annotated copy to standard output: 'cat f.csv | fxbatch convert' is 'fxbatch convert - -o -'.

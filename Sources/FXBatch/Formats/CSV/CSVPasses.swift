@@ -10,7 +10,8 @@ import Synchronization
 extension CSVFormat {
   /// Opens a file and reads its header; under `--header` (``BatchOptions/header``) the header is the given names
   /// (written with the file's delimiter, as line 0: no line of the file) and every line of the file is a record.
-  /// The file's lines are numbered from `firstLine` (`--first-line`).
+  /// The file's lines are numbered from `firstLine` (`--first-line`). The lines before the header, copied as they
+  /// are, are Excel's `sep=X` line (``CSVReader/separatorLine``) and blank lines.
   private static func openFile(
     _ readPath: String, displayPath: String, delimiter: UInt8?, limits: RecordLimits, header names: [String]?,
     firstLine: Int
@@ -19,8 +20,8 @@ extension CSVFormat {
   ) {
     do {
       let reader = try CSVReader(path: readPath, delimiter: delimiter, limits: limits, firstLine: firstLine)
-      if let names { return (reader, [], givenHeader(names, delimiter: reader.delimiter)) }
-      var blank: [CSVRecord] = []
+      var blank: [CSVRecord] = reader.separatorLine.map { [$0] } ?? []
+      if let names { return (reader, blank, givenHeader(names, delimiter: reader.delimiter)) }
       while let record = try reader.next() {
         if !record.isBlank { return (reader, blank, record) }
         blank.append(record)

@@ -25,8 +25,18 @@ enum JSONFormat: JSONRecordFormat {
     }
   }
 
-  /// The byte-level path where it can (``scanJSONDocumentFile(displayPath:readPath:outputPath:context:)``), else
-  /// the general path of JSON records.
+  /// `[` before a value's start (`[{`, `[[`, `["`, `[1`, `[]`), or `{"` of a first line that is no whole value.
+  static func unmistakableStart(of content: ArraySlice<UInt8>) -> String? {
+    let next = content.dropFirst().first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    switch (content.first, next) {
+    case (UInt8(ascii: "[")?, let next?) where Array("{[\"]-0123456789".utf8).contains(next):
+      return "`[\(String(UnicodeScalar(next)))`"
+    case (UInt8(ascii: "{")?, UInt8(ascii: "\"")?) where recognizes(raw: content, content: content, recordsPath: []):
+      return "`{\"`"
+    default: return nil
+    }
+  }
+
   /// UTF-8 without control bytes, as JSON text is.
   static func streamRule(head: ArraySlice<UInt8>, options: BatchOptions, inputPath: String) throws(FileError)
     -> StreamRule

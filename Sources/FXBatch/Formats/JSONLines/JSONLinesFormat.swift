@@ -15,6 +15,16 @@ enum JSONLinesFormat: JSONRecordFormat {
     content.first == UInt8(ascii: "{")
   }
 
+  /// `{"` of a first line that is a whole JSON object.
+  static func unmistakableStart(of content: ArraySlice<UInt8>) -> String? {
+    let firstLine = content.prefix { $0 != 0x0A }
+    guard firstLine.first == UInt8(ascii: "{"),
+      firstLine.dropFirst().first(where: { ![0x20, 0x09, 0x0D].contains($0) }) == UInt8(ascii: "\""),
+      case .success = JSONRecordText(bytes: Array(firstLine), line: 1, column: 1).members(maximumValues: 1 << 16)
+    else { return nil }
+    return "`{\"`"
+  }
+
   /// Its reader makes a bad line an `invalid_record` and goes on, so a stream is held to one rule of its own: a
   /// line that is a record object starts within the first ``RecordLimits/maxRecordBytes``.
   static func streamRule(head: ArraySlice<UInt8>, options: BatchOptions, inputPath: String) throws(FileError)

@@ -35,6 +35,20 @@ enum XMLFormat: FileFormat {
     return false
   }
 
+  /// `<?xml`, or a first element's start tag (`<rows>`) on the first line, followed on it by nothing or another
+  /// tag (a CSV header of bracketed names, `<Amount>,<Date>`, is no XML).
+  static func unmistakableStart(of content: ArraySlice<UInt8>) -> String? {
+    if content.starts(with: Array("<?xml".utf8)) { return "`<?xml`" }
+    let firstLine = content.prefix { $0 != 0x0A }
+    guard firstLine.first == UInt8(ascii: "<"), let name = firstLine.dropFirst().first,
+      (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(name & ~0x20),
+      let close = firstLine.firstIndex(of: UInt8(ascii: ">")), close - firstLine.startIndex < 64,
+      firstLine[(close + 1)...].first(where: { ![0x20, 0x09, 0x0D].contains($0) }).map({ $0 == UInt8(ascii: "<") })
+        ?? true
+    else { return nil }
+    return "`\(String(decoding: firstLine[...close], as: UTF8.self))`"
+  }
+
   /// UTF-8 (or UTF-16, or a single-byte encoding, as the document declares it) without control characters.
   static func streamRule(head: ArraySlice<UInt8>, options: BatchOptions, inputPath: String) throws(FileError)
     -> StreamRule

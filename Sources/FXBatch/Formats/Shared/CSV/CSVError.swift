@@ -11,6 +11,8 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
   case notUTF8(line: Int, column: Int, byte: UInt8)
   /// The record at this 1-based line and column passes one of the ``RecordLimits``; `message` says which.
   case recordLimit(line: Int, column: Int, message: String, hint: String?)
+  /// Excel's first line `sep=X` names one delimiter and `--delimiter` another.
+  case separatorLineConflict(declared: UInt8, given: UInt8)
 
   public var line: Int {
     switch self {
@@ -37,6 +39,9 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
       return "the byte 0x\(hex) at line \(line), column \(column) is not UTF-8: the file is in another encoding; "
         + "nothing is converted"
     case .recordLimit(_, _, let message, _): return message
+    case .separatorLineConflict(let declared, let given):
+      return "Excel's first line sep=… names \(Self.shown(declared)) as the delimiter, but --delimiter says "
+        + Self.shown(given)
     }
   }
 
@@ -47,7 +52,13 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
       return "a Windows or Excel export is usually Windows-1252: use --encoding windows-1252 (or iso-8859-1, "
         + "iso-8859-15, utf-16le, utf-16be)"
     case .recordLimit(_, _, _, let hint): return hint
+    case .separatorLineConflict: return "leave out --delimiter: Excel's sep= line says which it is"
     default: return nil
     }
+  }
+
+  /// A delimiter as messages show it: `tab`, else the character.
+  static func shown(_ delimiter: UInt8) -> String {
+    delimiter == UInt8(ascii: "\t") ? "tab" : String(UnicodeScalar(delimiter))
   }
 }

@@ -16,6 +16,9 @@ public final class CSVReader {
   private var fieldDelimiter = UInt8(ascii: ",")
   /// Whether the file starts with a UTF-8 byte order mark (EF BB BF), which is not part of the first record.
   public private(set) var hasByteOrderMark = false
+  /// Excel's first line `sep=X` (`sep=;`, `sep=,`, `sep=\t`, `sep=|`), which names the delimiter and is no
+  /// record: its bytes and line end, to be copied as they were; `nil` when the file has none.
+  public private(set) var separatorLine: CSVRecord? = nil
 
   /// How big a record may be.
   let limits: RecordLimits
@@ -39,11 +42,13 @@ public final class CSVReader {
   ///
   /// - Parameters:
   ///   - path: the file's path.
-  ///   - delimiter: the field delimiter, or `nil` to detect it from the first line (see ``detectDelimiter(in:)``).
+  ///   - delimiter: the field delimiter, or `nil` to take it from Excel's `sep=X` first line
+  ///     (``separatorLine``), else to detect it from the first line (see ``detectDelimiter(in:)``).
   ///   - limits: how big a record may be (``next()`` throws ``CSVError/recordLimit(line:column:message:hint:)``
   ///     past them).
   ///   - firstLine: the number of the file's first line (`--first-line`: a chunk of a bigger file).
-  /// - Throws: ``CSVError/unreadable(reason:)`` when the file cannot be opened or read.
+  /// - Throws: ``CSVError/unreadable(reason:)`` when the file cannot be opened or read;
+  ///   ``CSVError/separatorLineConflict(declared:given:)`` when `delimiter` is not the one a `sep=` line names.
   public init(path: String, delimiter: UInt8? = nil, limits: RecordLimits = .standard, firstLine: Int = 1) throws {
     self.limits = limits
     line = firstLine
@@ -55,7 +60,10 @@ public final class CSVReader {
       hasByteOrderMark = true
       start += 3
     }
-    if let delimiter {
+    if let declared = try readSeparatorLine() {
+      if let delimiter, delimiter != declared { throw CSVError.separatorLineConflict(declared: declared, given: delimiter) }
+      fieldDelimiter = declared
+    } else if let delimiter {
       fieldDelimiter = delimiter
     } else {
       try fillFirstLine()
@@ -128,6 +136,49 @@ public final class CSVReader {
     var best = 0
     for index in counts.indices where counts[index] > counts[best] { best = index }
     return candidates[best]
+  }
+
+  /// Reads Excel's first line `sep=X` (``separatorLine``), when the file starts with one: `sep=` in any case, one
+  /// delimiter (a tab or an ASCII punctuation mark other than a quote), then the line's end.
+  ///
+  /// - Returns: the delimiter it names; `nil` (nothing read) when the first line is no such line.
+  private func readSeparatorLine() throws -> UInt8? {
+    let keyword = Array("sep=".utf8)
+    // A pipe may hand over its first bytes a few at a time: wait for the whole line where it could be one.
+    while end - start < keyword.count + 3, !atEndOfFile {
+      let seen = bytes(from: start, to: end).buffer.prefix(keyword.count).map(Self.lowercased)
+      guard keyword.starts(with: seen) else { return nil }
+      try fill()
+    }
+    let line = Array(bytes(from: start, to: end).buffer.prefix(keyword.count + 3))
+    guard line.count > keyword.count, line.prefix(keyword.count).map(Self.lowercased) == keyword else { return nil }
+    let declared = line[keyword.count]
+    let isPunctuation =
+      (0x21...0x7E).contains(declared) && declared != UInt8(ascii: "\"")
+      && !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(declared)
+      && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(declared & ~0x20)
+    guard declared == UInt8(ascii: "\t") || isPunctuation else { return nil }
+    let rest = line.dropFirst(keyword.count + 1)
+    let terminator: [UInt8]
+    if rest.starts(with: [13, 10]) {
+      terminator = [13, 10]
+    } else if let first = rest.first, first == 10 || first == 13 {
+      terminator = [first]
+    } else if rest.isEmpty, atEndOfFile {
+      terminator = []
+    } else {
+      return nil
+    }
+    let raw = Array(line.prefix(keyword.count + 1))
+    separatorLine = CSVRecord(raw: raw, fieldRanges: [0..<raw.count], terminator: terminator, line: self.line)
+    start += raw.count + terminator.count
+    self.line += 1
+    return declared
+  }
+
+  /// An ASCII letter in lower case; any other byte as it is.
+  private static func lowercased(_ byte: UInt8) -> UInt8 {
+    (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
   }
 
   /// How much of the first line delimiter detection reads: the delimiters of a real header are counted long

@@ -35,7 +35,7 @@ public struct CurrencyTotals: Codable, Sendable, Equatable {
   /// The totals of several reports' records (`report merge`): each from-currency's added up exactly, and the
   /// to-currencies' from the merged reconciliations.
   ///
-  /// - Returns: `nil` when a sum is no decimal (a report changed by hand).
+  /// - Returns: `nil` when a sum is no decimal, or a count overflows (a report changed by hand).
   static func merged(from parts: [CurrencyTotals], reconciliations: [Reconciliation]) -> CurrencyTotals? {
     var sums: [ReportAccount: (records: Int, total: ExactDecimal?)] = [:]
     var order: [ReportAccount] = []
@@ -54,7 +54,9 @@ public struct CurrencyTotals: Codable, Sendable, Equatable {
         }
         var total: ExactDecimal? = nil
         if let earlier = sum.total, let value { total = earlier.adding(value) }
-        sums[account] = (sum.records + line.records, total)
+        let (records, overflow) = sum.records.addingReportingOverflow(line.records)
+        guard !overflow else { return nil }
+        sums[account] = (records, total)
       }
     }
     let amountOrder = Dictionary(order.compactMap(\.amount).enumerated().map { ($1, $0) }, uniquingKeysWith: { a, _ in a })

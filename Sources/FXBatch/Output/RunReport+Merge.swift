@@ -26,7 +26,9 @@ extension RunReport {
     guard let rounding = RoundingMode(rawValue: first.rounding) else {
       throw ReportMergeError("\(firstName): unknown rounding \(first.rounding)")
     }
-    for (name, part) in parts where part.rounding == first.rounding { try part.checkReconciliation(name: name, rounding: rounding) }
+    for (name, part) in parts where part.rounding == first.rounding {
+      try part.checkReconciliation(name: name, rounding: rounding)
+    }
     try checkNoFileCountedTwice(parts)
     var merged = first
     merged.files = []
@@ -148,9 +150,20 @@ extension RunReport {
     return merged
   }
 
-  /// The most reports merged at once, and the largest count a report may hold: their sums stay far within `Int`.
+  /// The most reports merged at once, and the largest count a report may hold: the sum of a count over the most
+  /// parts stays within `Int` (9,000 × 10^15 < 2^63), and a part's own sums are checked as they are added.
   static let maximumParts = 9_000
   static let largestCount = 1_000_000_000_000_000
+
+  /// The sum of counts, or `nil` when one is negative or the sum passes ``largestCount`` (never overflowing).
+  static func countSum(_ counts: some Sequence<Int>) -> Int? {
+    var sum = 0
+    for count in counts {
+      guard count >= 0, count <= largestCount, sum + count <= largestCount else { return nil }
+      sum += count
+    }
+    return sum
+  }
 
   /// Refuses parts that count the same file's run twice: a merged report given with one of its parts (its
   /// `files` list theirs), or two merged reports sharing a part. A file is the same when its entry is the same
@@ -189,7 +202,7 @@ extension RunReport {
       guard counts.records == counts.ok + counts.fallback + counts.error else {
         throw fail("\(what): \(counts.records) records are not its ok, fallback and error records added up")
       }
-      guard counts.errorsByCode.values.reduce(0, +) == counts.error else {
+      guard Self.countSum(counts.errorsByCode.values) == counts.error else {
         throw fail("\(what): its error codes do not add up to its \(counts.error) errors")
       }
     }
@@ -198,6 +211,14 @@ extension RunReport {
     for file in files {
       try check(file.counts, "the counts of \(file.input)")
       fromFiles.add(file.counts)
+      // Each count is at most its records: the records' sum in range keeps every sum in range.
+      guard fromFiles.records <= Self.largestCount else { throw fail("its files count more than \(Self.largestCount) records") }
+      for line in file.reconciliation ?? [] where Self.countSum([line.records]) == nil {
+        throw fail("the reconciliation of \(line.account) in \(file.input) has a count out of range")
+      }
+      for line in file.currencyTotals?.from ?? [] where Self.countSum([line.records]) == nil {
+        throw fail("the currencyTotals of \(line.currency) in \(file.input) have a count out of range")
+      }
     }
     guard fromFiles == totals else { throw fail("its totals are not its files' counts added up") }
     guard [0, 1, 2, 3].contains(exitStatus) else { throw fail("exit status \(exitStatus) is none fxbatch gives") }
@@ -218,13 +239,24 @@ extension RunReport {
         throw fail("the reconciliation of \(line.account) has a count out of range")
       }
       converted[line.amount, default: 0] += line.records
+      guard converted[line.amount, default: 0] <= totals.ok + totals.fallback else {
+        throw fail("its reconciliation counts more records than it converted")
+      }
       if let text = line.roundedRecordsTotal, ExactDecimal(text) == nil {
         throw fail("the rounded total of \(line.currency) is no number")
       }
     }
-    guard converted.values.allSatisfy({ $0 <= totals.ok + totals.fallback }) else {
-      throw fail("its reconciliation counts more records than it converted")
+    // Counts the merge adds up: each in range, and their sums.
+    if let line = (unroundedTotals ?? []).first(where: { Self.countSum([$0.inexactTerms]) == nil }) {
+      throw fail("the unrounded total of \(line.currency) has \(line.inexactTerms) inexact terms")
     }
+    if let fetch, Self.countSum([fetch.requests, fetch.retries, fetch.failedRequests, fetch.cacheHits]) == nil {
+      throw fail("its fetch counts are out of range")
+    }
+    if let chain = chain, Self.countSum(chain.flatMap { [$0.asked, $0.answered, $0.failed] }) == nil {
+      throw fail("its chain counts are out of range")
+    }
+    guard Self.countSum([lockFileLeftOut]) != nil else { throw fail("lockFileLeftOut \(lockFileLeftOut) is out of range") }
   }
 
   /// Refuses a report whose reconciliation does not follow from its own figures: per currency, the exact total
@@ -242,7 +274,10 @@ extension RunReport {
     for line in files.flatMap({ $0.reconciliation ?? [] }) {
       let sum = fromFiles[line.account] ?? (0, .zero)
       let rounded = line.roundedRecordsTotal.flatMap { ExactDecimal($0) }
-      fromFiles[line.account] = (sum.records + line.records, rounded.flatMap { sum.rounded?.adding($0) })
+      guard let records = Self.countSum([sum.records, line.records]) else {
+        throw fail("its files reconcile more than \(Self.largestCount) \(line.account) records")
+      }
+      fromFiles[line.account] = (records, rounded.flatMap { sum.rounded?.adding($0) })
     }
     for line in reconciliation where !files.isEmpty {
       let sum = fromFiles[line.account]

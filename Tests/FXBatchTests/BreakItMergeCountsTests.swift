@@ -119,3 +119,54 @@ struct BreakItMergeCountsTests {
     #expect(merged.status == 0, "\(merged.standardError)")
   }
 }
+
+/// Parts judged against one error budget: `report merge` judged none (it kept the parts' worst status), so two
+/// parts each within `--max-errors 1` merged to exit status 0 while one run over both gives 1 (the Spark job's
+/// status is the merged report's).
+@Suite("break it: report merge budget")
+struct BreakItMergeBudgetTests {
+  let cli: CLIRunner
+
+  init() throws { cli = try CLIRunner() }
+
+  func run(_ budget: [String]) throws -> (parts: [Int32], whole: Int32, merged: CLIRunner.Result, report: String) {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let header = "id,amount,currency,date\n"
+    let rows = ["1,10.00,USD,2024-02-01\n2,x,USD,2024-02-01\n", "3,10.00,USD,2024-02-01\n4,y,USD,2024-02-01\n"]
+    _ = try directory.write("whole.csv", header + rows.joined())
+    var parts: [Int32] = []
+    for (index, part) in rows.enumerated() {
+      _ = try directory.write("p\(index).csv", header + part)
+      let run = try cli.run(
+        ["convert", "p\(index).csv", "--to", "EUR", "-o", "p\(index).out", "-q", "--report", "p\(index).json"] + budget,
+        in: directory.url)
+      parts.append(run.status)
+    }
+    let whole = try cli.run(["convert", "whole.csv", "--to", "EUR", "-o", "whole.out", "-q"] + budget, in: directory.url)
+    let merged = try cli.run(["report", "merge", "p0.json", "p1.json", "-o", "total.json"], in: directory.url)
+    let report = (try? String(contentsOf: directory.url.appendingPathComponent("total.json"), encoding: .utf8)) ?? ""
+    return (parts, whole.status, merged, report)
+  }
+
+  @Test func theMergeIsJudgedAgainstThePartsBudget() throws {
+    let count = try run(["--max-errors", "1"])
+    #expect(count.parts == [0, 0])
+    #expect(count.whole == 1)
+    #expect(count.merged.status == 0, "\(count.merged.standardError)")
+    #expect(count.report.contains("\"exitStatus\" : 1"), "\(count.report)")
+    #expect(count.report.contains("\"maxErrors\" : \"1\""), "\(count.report)")
+    #expect(count.report.contains("\"withinMaxErrors\" : false"), "\(count.report)")
+    // 50% in each part and in the whole: held.
+    let percent = try run(["--max-errors", "50%"])
+    #expect(percent.parts == [0, 0])
+    #expect(percent.whole == 0)
+    #expect(percent.report.contains("\"exitStatus\" : 0"), "\(percent.report)")
+    #expect(percent.report.contains("\"withinMaxErrors\" : true"), "\(percent.report)")
+    // No budget: the worst part's status, as before.
+    let none = try run([])
+    #expect(none.parts == [1, 1])
+    #expect(none.report.contains("\"exitStatus\" : 1"), "\(none.report)")
+    #expect(!none.report.contains("\"budget\""), "\(none.report)")
+  }
+}

@@ -39,8 +39,10 @@ extension RunReport {
     merged.lockFileLeftOut = 0
     merged.exitStatus = 0
     merged.exitStatusName = ExitStatus.success.name
-    // Each part was judged against its own budget: the merge keeps their worst status, not a budget.
+    // Parts judged against one budget: the merge is judged against it over all the records (below); else it
+    // keeps their worst status, and no budget.
     merged.budget = nil
+    let budget = try commonBudget(parts)
     var ledger = ReconciliationLedger()
     // The amounts reconciled, by the first part that converted a record (a part that converted none says nothing).
     var amounts: (name: String, names: Set<String?>)? = nil
@@ -114,7 +116,43 @@ extension RunReport {
     merged.reconciliation = ledger.reconciliations(rounding: rounding)
     merged.unroundedTotals = Self.unroundedTotals(of: ledger)
     merged.currencyTotals = try mergedCurrencyTotals(parts, reconciliations: merged.reconciliation)
+    if let budget {
+      // As one run over all the data: `--max-errors 5` held by each of four parts is not held by their 20
+      // errors, and `0.5%` exceeded in one part may be held by the whole.
+      let worst = ExitStatus(rawValue: merged.exitStatus) ?? .fileRefused
+      merged.judge(budget)
+      // Parts run on other days: whether the rates were stale is each part's to say.
+      if budget.failOn.contains(.stale), merged.rates.daysSinceLastPublication == nil {
+        merged.setExitStatus(ExitStatus.worst(ExitStatus(rawValue: merged.exitStatus) ?? .fileRefused, worst))
+      }
+    }
     return merged
+  }
+
+  /// The error budget every part was judged against (`--max-errors`, `--max-source-errors`, `--fail-on`, the
+  /// same in each); `nil` when a part had none or another.
+  private static func commonBudget(_ parts: [(name: String, report: RunReport)]) throws(ReportMergeError) -> ErrorBudget? {
+    func given(_ use: BudgetUse) -> [String?] { [use.maxErrors, use.maxSourceErrors, (use.failOn ?? []).joined(separator: ",")] }
+    guard let (name, first) = parts.first, let use = first.budget,
+      parts.allSatisfy({ $0.report.budget.map(given) == given(use) })
+    else { return nil }
+    func fail(_ what: String) -> ReportMergeError {
+      ReportMergeError("\(name): its budget \(what): the report was changed after fxbatch wrote it, or is not one fxbatch wrote")
+    }
+    var budget = ErrorBudget()
+    if let text = use.maxErrors {
+      guard let limit = ErrorBudget.Limit(text) else { throw fail("maxErrors \(text) is no limit") }
+      budget.maxErrors = limit
+    }
+    if let text = use.maxSourceErrors {
+      guard let limit = ErrorBudget.Limit(text) else { throw fail("maxSourceErrors \(text) is no limit") }
+      budget.maxSourceErrors = limit
+    }
+    for word in use.failOn ?? [] {
+      guard let strictness = ErrorBudget.Strictness(rawValue: word) else { throw fail("failOn \(word) is none fxbatch has") }
+      budget.failOn.insert(strictness)
+    }
+    return budget
   }
 
   /// The parts' ``CurrencyTotals`` added up; `nil` when a part that converted records has none (written by an

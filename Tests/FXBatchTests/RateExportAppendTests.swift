@@ -101,6 +101,39 @@ struct RateExportAppendTests {
     )
   }
 
+  /// A file with CRLF line ends (written on Windows): `\r\n` is one Swift Character, so the file was read as
+  /// one line, its prices unread — a second price of a day at another rate was appended without a word.
+  @Test(arguments: [RateExport.Format.ledger, .beancount, .jsonl])
+  func pricesOfACRLFFileAreRead(format: RateExport.Format) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let lines: [String]
+    switch format {
+    case .ledger: lines = ["; prices", "P 2024-02-26 EUR 1.0852 USD", "P 2024-02-27 EUR 1.0857 USD"]
+    case .beancount: lines = ["; prices", "2024-02-26 price EUR 1.0852 USD", "2024-02-27 price EUR 1.0857 USD"]
+    default:
+      lines = [
+        "{\"date\":\"2024-02-26\",\"base\":\"EUR\",\"quote\":\"USD\",\"rate\":1.0852}",
+        "{\"date\":\"2024-02-27\",\"base\":\"EUR\",\"quote\":\"USD\",\"rate\":1.0857}",
+      ]
+    }
+    let file = lines.map { $0 + "\r\n" }.joined()
+    let result = try Self.appendix(
+      Self.export("2024-02-26", "2024-02-28", quotes: "USD"), to: file, format: format, in: directory)
+    guard case .failure(let error) = result else {
+      Issue.record("\(format): appended \(result)")
+      return
+    }
+    #expect(error.line == lines.count)
+    // The same prices written another way (`1.08520`): there already, and no blank line is added first.
+    let same = lines.dropLast().map { $0.replacingOccurrences(of: "1.0852", with: "1.08520") + "\r\n" }.joined()
+    let appendix = try Self.appendix(
+      Self.export("2024-02-26", "2024-02-27", quotes: "USD"), to: same, format: format, in: directory
+    ).get()
+    #expect(appendix.added == 1 && appendix.present == 1)
+    #expect(!appendix.text.hasPrefix("\n"))
+  }
+
   @Test func csvJSONLinesAndBeancountGetTheirNewRows() throws {
     let directory = try TemporaryDirectory()
     defer { directory.remove() }

@@ -72,7 +72,7 @@ extension RateExport {
       )
     }
     guard !new.isEmpty else { return Appendix(existing: existing, text: "", added: 0, present: rows.count) }
-    var appended = text.hasSuffix("\n") ? "" : "\n"
+    var appended = text.hasSuffix("\n") || text.hasSuffix("\r\n") ? "" : "\n"
     if format == .beancount || format == .ledger {
       appended += "; \(heading)\n"
       if commodities {
@@ -111,9 +111,9 @@ extension RateExport {
         try readCSV(path: path, fail: fail)
         return
       }
-      var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-        line.hasSuffix("\r") ? line.dropLast() : line
-      }
+      // `\r\n` is one Character: split at it too, or a CRLF file is one line whose prices go unread (and a
+      // second price of a day would be appended).
+      var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
       if lines.first?.hasPrefix("\u{FEFF}") == true { lines[0] = lines[0].dropFirst() }
       for (index, line) in lines.enumerated() {
         let number = index + 1

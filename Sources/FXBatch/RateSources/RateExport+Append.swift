@@ -74,7 +74,7 @@ extension RateExport {
     guard !new.isEmpty else { return Appendix(existing: existing, text: "", added: 0, present: rows.count) }
     var appended = text.hasSuffix("\n") || text.hasSuffix("\r\n") ? "" : "\n"
     if format == .beancount || format == .ledger {
-      appended += "; \(heading)\n"
+      appended += Self.comment(heading)
       if commodities {
         appended += Self.commodityText(Self.firstUses(new).filter { !held.commodities.contains($0.key) }, format: format)
       }

@@ -176,7 +176,7 @@ public struct RateExport: Sendable {
     case .csv: text = "date,base,quote,rate,period,source\n"
     case .jsonl: break
     case .beancount, .ledger:
-      text = "; \(heading)\n"
+      text = Self.comment(heading)
       if commodities { text += Self.commodityText(Self.firstUses(rows), format: format) }
     }
     return text + Self.priceText(rows, format: format)
@@ -206,7 +206,7 @@ public struct RateExport: Sendable {
       }
     case .ledger:
       for row in rows {
-        text += "; \(row.period.map { "\($0): " } ?? "")\(row.source)\n"
+        text += Self.comment("\(row.period.map { "\($0): " } ?? "")\(row.source)")
         text += "P \(row.date) \(row.base) \(row.rateText) \(row.quote)\n"
       }
     }
@@ -253,9 +253,16 @@ public struct RateExport: Sendable {
     return text
   }
 
+  /// A Ledger or Beancount comment line (`; TEXT`): a line break in the text (a rates file's name) is written
+  /// `\n`, or the rest of the text would be a line of the ledger (`P 2024-02-01 EUR 9 USD`, a forged price).
+  static func comment(_ text: String) -> String {
+    "; " + String(text.flatMap { $0.isNewline ? ["\\", "n"] : [$0] }) + "\n"
+  }
+
   /// A CSV field, quoted when it holds a comma, a quote or a line break (RFC 4180).
   static func csvField(_ text: String) -> String {
-    guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }
+    // `isNewline`: `\r\n` is one Character, neither `\n` nor `\r`.
+    guard text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) else { return text }
     return "\"" + String(text.flatMap { $0 == "\"" ? ["\"", "\""] : [$0] }) + "\""
   }
 }

@@ -93,6 +93,29 @@ struct SummaryRowsAndTotalsTests {
     #expect(!FileManager.default.fileExists(atPath: directory.path + "/in.converted.csv"))
   }
 
+  /// A pattern that backtracks without end on a label (`(a+)+$` on 40 `a`s and a `!`: hours in ICU) is stopped
+  /// after 0.2 s, and that record is its `invalid_record` error, neither skipped nor converted; the other
+  /// records are judged as usual, on both paths.
+  @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+  func catastrophicPatternIsTheRecordsError(general: Bool) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try directory.write("rates.csv", Self.rates)
+    let label = String(repeating: "a", count: 40) + "!"
+    try directory.write(
+      "in.csv", "label,date,amount,currency\n\(label),2024-01-05,1,USD\naaa,2024-01-05,1,USD\nB,2024-01-05,1,USD\n")
+    var runner = cli
+    if general { runner.environment["FXBATCH_GENERAL_PATH"] = "1" }
+    let result = try runner.run(
+      ["convert", "--to", "EUR", "--rates", "rates.csv", "--skip-rows-matching", "(a+)+$", "in.csv"], in: directory.url)
+    #expect(result.status == 1, "\(result.standardError)")
+    let lines = try directory.read("in.converted.csv").split(separator: "\n")
+    #expect(lines[1].contains(",error,\"invalid_record: --skip-rows-matching \"\"(a+)+$\"\" did not finish matching"))
+    #expect(lines[2].hasSuffix(",skipped,"))
+    #expect(lines[3].contains(",ok,"))
+    #expect(result.standardError.contains("2 records: 1 ok, 0 fallback, 1 error (invalid_record 1); 1 summary row skipped"))
+  }
+
   /// The labels compare without case, accents, spaces and a trailing colon; other words are no labels.
   @Test(arguments: [
     ("Total", true), ("  TOTAL: ", true), ("Total général", true), ("TOTAL GENERAL", true), ("Gesamtsumme", true),

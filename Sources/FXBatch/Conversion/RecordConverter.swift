@@ -19,7 +19,11 @@ struct RecordConverter {
     of fields: RecordFields, normalizer: RecordNormalizer, parser: AmountParser,
     quotes: QuoteBook, withoutDate: inout Int, ledger: inout ReconciliationLedger
   ) -> RowOutcome {
-    if skipRule.skips(fields, fixedFrom: normalizer.fixedFrom, fixedTo: normalizer.fixedTo) { return .skipped }
+    switch skipRule.decision(fields, fixedFrom: normalizer.fixedFrom, fixedTo: normalizer.fixedTo) {
+    case .success(true): return .skipped
+    case .success(false): break
+    case .failure(let error): return .failed(error, currency: normalizer.targetCurrency(of: fields), source: nil)
+    }
     if !fields.amounts.isEmpty {
       return outcome(
         ofSeveral: fields, normalizer: normalizer, parser: parser, quotes: quotes, withoutDate: &withoutDate, ledger: &ledger)

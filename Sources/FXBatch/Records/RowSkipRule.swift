@@ -44,10 +44,8 @@ public struct RowSkipRule: Sendable {
   /// Whether the rule may skip a record whose first non-empty field is `label`, whatever its other fields: it
   /// matches ``pattern``, or it is a total label. `false` lets the fast path convert the record.
   func mayskip(label: String) -> Bool {
-    if let pattern {
-      let range = NSRange(label.startIndex..<label.endIndex, in: label)
-      if pattern.firstMatch(in: label, range: range) != nil { return true }
-    }
+    // Undecided too: the general rules make it the record's error.
+    if pattern != nil, patternMatch(label) != .noMatch { return true }
     guard skipsTotals else { return false }
     // Most labels start with a letter no total label starts with: the folding is not needed for them.
     if let first = label.utf8.first(where: { $0 != 0x20 && $0 != 0x09 }), first < 0x80,
@@ -67,12 +65,30 @@ public struct RowSkipRule: Sendable {
   ///   - fields: the record's fields, ``RecordFields/label`` its first non-empty field.
   ///   - fixedFrom: `--from` (then the record needs no from-currency field); `fixedTo`: `--to`.
   public func skips(_ fields: RecordFields, fixedFrom: CurrencyCode?, fixedTo: CurrencyCode?) -> Bool {
-    guard let label = fields.label else { return false }
+    (try? decision(fields, fixedFrom: fixedFrom, fixedTo: fixedTo).get()) ?? false
+  }
+
+  /// Whether the rule skips a record (``skips(_:fixedFrom:fixedTo:)``), or the record's `invalid_record` error
+  /// when ``pattern`` could not decide on its label within ``matchTimeLimit`` (a pattern that backtracks
+  /// without end, such as `(a+)+$`): such a record is neither skipped nor converted silently.
+  public func decision(
+    _ fields: RecordFields, fixedFrom: CurrencyCode?, fixedTo: CurrencyCode?
+  ) -> Result<Bool, RowError> {
+    guard let label = fields.label else { return .success(false) }
     if let pattern {
-      let range = NSRange(label.startIndex..<label.endIndex, in: label)
-      if pattern.firstMatch(in: label, range: range) != nil { return true }
+      switch patternMatch(label) {
+      case .matches: return .success(true)
+      case .noMatch: break
+      case .undecided:
+        return .failure(
+          RowError(
+            .invalidRecord,
+            "--skip-rows-matching \(RowError.quoted(pattern.pattern)) did not finish matching \(RowError.quoted(label)) "
+              + "within \(Self.matchTimeLimitText) (it backtracks too much): the record is neither skipped nor converted; "
+              + "simplify the expression"))
+      }
     }
-    guard skipsTotals, Self.totalLabels.contains(Self.normalized(label)) else { return false }
+    guard skipsTotals, Self.totalLabels.contains(Self.normalized(label)) else { return .success(false) }
     func missing(_ value: RecordFields.Value) -> Bool {
       switch value {
       case .text(let text): return text.trimmingWhitespace.isEmpty
@@ -82,7 +98,36 @@ public struct RowSkipRule: Sendable {
     }
     // Several amounts: a money object's own currency stands for the from-currency field.
     let fromMissing = missing(fields.from) && fields.amounts.allSatisfy { missing($0.from) }
-    return (fixedFrom == nil && fromMissing) || (fixedTo == nil && missing(fields.to)) || missing(fields.date)
+    return .success(
+      (fixedFrom == nil && fromMissing) || (fixedTo == nil && missing(fields.to)) || missing(fields.date))
+  }
+
+  /// How long ``pattern`` may try one label before the record is its error: ICU's backtracking matcher takes
+  /// exponential time on some expressions (`(a+)+$` on 40 `a`s and a `!` runs for hours).
+  static let matchTimeLimit: Duration = .milliseconds(200)
+  static let matchTimeLimitText = "0.2 s"
+
+  /// What ``pattern`` says of a label.
+  enum PatternMatch: Equatable { case matches, noMatch, undecided }
+
+  /// Whether ``pattern`` matches `label` anywhere, or ``PatternMatch/undecided`` when it takes longer than
+  /// ``matchTimeLimit`` (ICU reports its progress while it matches, and stops when told to).
+  func patternMatch(_ label: String) -> PatternMatch {
+    guard let pattern else { return .noMatch }
+    let range = NSRange(label.startIndex..<label.endIndex, in: label)
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: Self.matchTimeLimit)
+    var result = PatternMatch.noMatch
+    pattern.enumerateMatches(in: label, options: [.reportProgress], range: range) { match, _, stop in
+      if match != nil {
+        result = .matches
+        stop.pointee = true
+      } else if clock.now > deadline {
+        result = .undecided
+        stop.pointee = true
+      }
+    }
+    return result
   }
 
   /// A label as compared: without case, accents, surrounding spaces and a trailing colon, inner spaces as one.

@@ -119,9 +119,14 @@ struct WorkbookSlashDateTests {
     switch column.name {
     case "mixed":
       #expect(refused.allSatisfy { $0.hasSuffix("; pass --date-format dmy or --date-format mdy") })
-      #expect(refused.contains { $0.contains("is ambiguous (day/month or month/day?), and the column has day-first and month-first dates") })
+      #expect(
+        refused.contains {
+          $0.contains("is ambiguous (day/month or month/day?), and the column has day-first and month-first dates")
+        })
     case "ambiguous":
-      #expect(refused.allSatisfy { $0.hasSuffix("is ambiguous (day/month or month/day?); pass --date-format dmy or --date-format mdy") })
+      #expect(
+        refused.allSatisfy { $0.hasSuffix("is ambiguous (day/month or month/day?); pass --date-format dmy or --date-format mdy") }
+      )
     default: break
     }
   }
@@ -159,9 +164,10 @@ struct WorkbookSlashDateTests {
     let serial = try #require(CalendarDay(iso8601: "2024-04-13")).daysSinceEpoch + 25_569
     func xlsx(_ first: String, named name: String) throws -> String {
       let rows = [
-        "<row r=\"1\">" + zip(["A", "B", "C", "D"], SpreadsheetDoubleTests.header).map {
-          XLSXOnePassTests.text("\($0)1", $1)
-        }.joined() + "</row>",
+        "<row r=\"1\">"
+          + zip(["A", "B", "C", "D"], SpreadsheetDoubleTests.header).map {
+            XLSXOnePassTests.text("\($0)1", $1)
+          }.joined() + "</row>",
         "<row r=\"2\">" + XLSXOnePassTests.number("A2", "10") + XLSXOnePassTests.text("B2", "USD")
           + XLSXOnePassTests.text("C2", "EUR") + first + "</row>",
         "<row r=\"3\">" + XLSXOnePassTests.number("A3", "10") + XLSXOnePassTests.text("B3", "USD")
@@ -173,8 +179,13 @@ struct WorkbookSlashDateTests {
       func row(_ cells: [String]) -> String { "<table:table-row>" + cells.joined() + "</table:table-row>" }
       let rows =
         row(SpreadsheetDoubleTests.header.map(EndToEndODSTests.text))
-        + row([#"<table:table-cell office:value-type="float" office:value="10"/>"#] + ["USD", "EUR"].map(EndToEndODSTests.text) + [first])
-        + row([#"<table:table-cell office:value-type="float" office:value="10"/>"#] + ["USD", "EUR", "03/04/2024"].map(EndToEndODSTests.text))
+        + row(
+          [#"<table:table-cell office:value-type="float" office:value="10"/>"#] + ["USD", "EUR"].map(EndToEndODSTests.text) + [
+            first
+          ])
+        + row(
+          [#"<table:table-cell office:value-type="float" office:value="10"/>"#]
+            + ["USD", "EUR", "03/04/2024"].map(EndToEndODSTests.text))
       try EndToEndODSTests.spreadsheet(
         content: EndToEndODSTests.content(rows: rows, columns: "<table:table-column table:number-columns-repeated=\"4\"/>"),
         named: name, in: directory)
@@ -182,7 +193,9 @@ struct WorkbookSlashDateTests {
     }
     let dated = [
       try xlsx(XLSXOnePassTests.number("D2", String(serial), style: 1), named: "serial.xlsx"),
-      try ods(#"<table:table-cell office:value-type="date" office:date-value="2024-04-13"><text:p>13/04/2024</text:p></table:table-cell>"#, named: "date.ods"),
+      try ods(
+        #"<table:table-cell office:value-type="date" office:date-value="2024-04-13"><text:p>13/04/2024</text:p></table:table-cell>"#,
+        named: "date.ods"),
     ]
     let written = [
       try xlsx(XLSXOnePassTests.text("D2", "13/04/2024"), named: "text.xlsx"),

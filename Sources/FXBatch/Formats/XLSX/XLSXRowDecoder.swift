@@ -168,7 +168,14 @@ final class XLSXRowDecoder {
     case .empty, .number: return .neutral
     case .inline, .string:
       guard cell.isPlain else { return nil }
-      return textCells.dateEvidence(bytes.slice(cell.value))
+      let text = bytes.slice(cell.value)
+      // Three digits first (`2024-…`, `20240105`): no slash date that starts with its day or month.
+      if text.count >= 3, text[0] &- UInt8(ascii: "0") < 10, text[1] &- UInt8(ascii: "0") < 10,
+        text[2] &- UInt8(ascii: "0") < 10
+      {
+        return .neutral
+      }
+      return textCells.dateEvidence(text)
     case .shared:
       let index = bytes.slice(cell.value)
       return sharedCells.dateEvidence(cacheKey: FieldKeyDecoder.cacheKey(index)) { sharedString(index) }

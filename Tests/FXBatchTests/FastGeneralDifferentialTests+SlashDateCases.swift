@@ -24,7 +24,7 @@ extension FastGeneralDifferentialTests {
 
   @Test(
     .tags(.notSanitized),
-    arguments: [RecordFormat.csv, .jsonl, .json, .xml], [Source.embedded, .frankfurterV2])
+    arguments: [RecordFormat.csv, .jsonl, .json, .xml, .xlsx, .ods], [Source.embedded, .frankfurterV2])
   func slashDateOrderIsInferredAlike(format: RecordFormat, source: Source) throws {
     let writer = try #require(Self.writers[format])
     for order in [DateFormat.SlashDateOrder.dayFirst, .monthFirst, .mixed] {

@@ -6,10 +6,10 @@
 ///
 /// Writing before the sheet is read to its end takes for granted what only its end says: that the sheet's last
 /// used column is the one its `<dimension>` names, or without one, the last of its header (the first row; the
-/// fx_* cells follow it), and that the decimal mark is the one given, or `.` when no text amount gives evidence
-/// of one. Pass 1's state says both at the end; when either differs (or the first row is blank in a sheet
-/// without a `<dimension>`, or the header is refused) the written copy is dropped and pass 2 runs from pass 1's
-/// scan, as it would have. Anything the scanner declines or pass 1
+/// fx_* cells follow it), that the decimal mark is the one given, or `.` when no text amount gives evidence
+/// of one, and that no date proves an order of slash dates. Pass 1's state says all three at the end; when one
+/// differs (or the first row is blank in a sheet without a `<dimension>`, or the header is refused) the written
+/// copy is dropped and pass 2 runs from pass 1's scan, as it would have. Anything the scanner declines or pass 1
 /// refuses goes the two-pass road from the start, so messages and output are the two passes' in every case
 /// (`XLSXOnePassTests`).
 extension XLSXFormat {
@@ -98,7 +98,9 @@ extension XLSXFormat {
           }
           decided = true
           // What the road assumed no longer holds: pass 1 reads on alone (the copy is not written in vain).
-          if state.lastColumn > assumedLastColumn || state.amountsDependOnTheMark { conversion = nil }
+          if state.lastColumn > assumedLastColumn || state.amountsDependOnTheMark || state.datesProveAnOrder {
+            conversion = nil
+          }
         case .markup(let range):
           if !decided {
             output.append(scanner.bytes.slice(range))
@@ -121,7 +123,8 @@ extension XLSXFormat {
     var (scan, _) = try state.finish(sheetScanned: true)
     (scan.encoding, scan.readPathIsTemporary) = (provisional.encoding, provisional.readPathIsTemporary)
     guard let kept = conversion, scan.workbook.lastColumn == assumedLastColumn,
-      scan.decimalMark == provisional.decimalMark, scan.decimalMarkBasis == provisional.decimalMarkBasis
+      scan.decimalMark == provisional.decimalMark, scan.decimalMarkBasis == provisional.decimalMarkBasis,
+      scan.normalizer.dateFormat == provisional.normalizer.dateFormat
     else {
       conversion = nil
       return try twoPasses(scan)

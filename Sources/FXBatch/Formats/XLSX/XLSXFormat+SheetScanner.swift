@@ -33,8 +33,9 @@ extension XLSXFormat {
     return try state.finish(sheetScanned: true)
   }
 
-  /// Adds the scanner's row to pass 1's state: a record row of plain cells by its last column and decoded key
-  /// (no key when the run collects none), every other row read whole.
+  /// Adds the scanner's row to pass 1's state: a record row of plain cells by its last column, decoded key (no
+  /// key when the run collects none) and its date's evidence of the order of slash dates, every other row read
+  /// whole.
   ///
   /// - Returns: the row read whole, if it was.
   static func addRow(
@@ -47,13 +48,14 @@ extension XLSXFormat {
       }
       // A text amount is read whole, for the decimal mark's evidence.
       let textAmount = context.options.decimalMark == nil && decoder?.amountIsText(scanner.cells) == true
-      if !textAmount {
+      let evidence = state.infersDates ? decoder?.dateEvidence(scanner.cells, in: scanner.bytes) : .neutral
+      if !textAmount, let evidence {
         if !state.collectsKeys {
-          state.addRecord(row: scanner.rowNumber, lastColumn: last.column, key: nil)
+          state.addRecord(row: scanner.rowNumber, lastColumn: last.column, key: nil, dateEvidence: evidence)
           return nil
         }
         if let found = decoder?.key(scanner.cells, in: scanner.bytes) {
-          state.addRecord(row: scanner.rowNumber, lastColumn: last.column, key: found.key)
+          state.addRecord(row: scanner.rowNumber, lastColumn: last.column, key: found.key, dateEvidence: evidence)
           return nil
         }
       }

@@ -159,6 +159,30 @@ final class XLSXRowDecoder {
     }
   }
 
+  /// What the row's date cell says about the order of slash dates (``DateLayoutInference/evidence(_:)``), as the
+  /// general path reads the same cell: text through the key decoders' caches; a number (a serial date), an empty
+  /// or a missing cell, or no date field say nothing; `nil` when the general rules must read the row.
+  func dateEvidence(_ cells: [XLSXSheetScanner.Cell], in bytes: ByteView) -> DateLayoutInference.Evidence? {
+    guard let column = mapping.date, let cell = Self.cell(column, in: cells) else { return .neutral }
+    switch cell.kind {
+    case .empty, .number: return .neutral
+    case .inline, .string:
+      guard cell.isPlain else { return nil }
+      let text = bytes.slice(cell.value)
+      // Three digits first (`2024-…`, `20240105`): no slash date that starts with its day or month.
+      if text.count >= 3, text[0] &- UInt8(ascii: "0") < 10, text[1] &- UInt8(ascii: "0") < 10,
+        text[2] &- UInt8(ascii: "0") < 10
+      {
+        return .neutral
+      }
+      return textCells.dateEvidence(text)
+    case .shared:
+      let index = bytes.slice(cell.value)
+      return sharedCells.dateEvidence(cacheKey: FieldKeyDecoder.cacheKey(index)) { sharedString(index) }
+    case .other: return nil
+    }
+  }
+
   /// The shared string a cell's index names; `nil` for an index that is not one.
   private func sharedString(_ index: ByteView) -> String? {
     guard let index = XLSXSheetScanner.decimal(index), index < sharedStrings.count else { return nil }

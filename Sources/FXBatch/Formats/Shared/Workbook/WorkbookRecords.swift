@@ -1,6 +1,7 @@
 /// What every workbook format (`.xlsx`, `.ods`) does the same way once its sheet is read as rows of cells
 /// (``SheetRow``, the one cell model both readers produce): the header is the first non-empty row, the record
-/// fields are the cells under the header's names, and pass 1 collects the rate keys and the decimal mark.
+/// fields are the cells under the header's names, and pass 1 collects the rate keys, the decimal mark and the order
+/// of slash dates (as every format's pass 1 does: ``PassOneState``).
 enum WorkbookRecords {
   /// The most cells the annotated copy of a sheet may hold: each row with a value counts its columns up to its
   /// last used one and the fx_* cells, once for each row it stands for (an `.ods` `table:number-rows-repeated`;
@@ -97,8 +98,9 @@ enum WorkbookRecords {
     private var spanNames: [String] = []
     private var unseenSpans: [Int] = []
     private var unfullSpans: [Int] = []
-    private var keys = RateKeyIndex()
-    private var inference = DecimalMarkInference()
+    /// The decimal-mark evidence, the evidence of the order of slash dates and the keys (with those of the records
+    /// only an order reads, until the sheet proves one), as every format's pass 1 collects them.
+    private var passOne: PassOneState
     private let normalizer: RecordNormalizer
     /// Whether the run needs the records' keys (no converting table).
     let collectsKeys: Bool
@@ -128,10 +130,20 @@ enum WorkbookRecords {
       self.cellText = cellText
       normalizer = context.recordNormalizer
       collectsKeys = !context.hasConvertingTable
+      passOne = PassOneState(normalizer: normalizer, span: nil, collectsKeys: collectsKeys, decodesKeys: false)
     }
 
     /// Whether a text amount read so far depends on the decimal mark (the mark not given): pass 1 decides it.
-    var amountsDependOnTheMark: Bool { inference.point + inference.comma + inference.ambiguous > 0 }
+    var amountsDependOnTheMark: Bool {
+      passOne.inference.point + passOne.inference.comma + passOne.inference.ambiguous > 0
+    }
+
+    /// Whether the order of slash dates is left to the sheet's date column (``DateFormat/infersSlashDates``).
+    var infersDates: Bool { passOne.infersDates }
+
+    /// Whether the dates read so far prove an order of slash dates (or both): the sheet's dates are then read
+    /// otherwise than under the date format given (``DateLayoutInference/decision``).
+    var datesProveAnOrder: Bool { passOne.dates.decision != nil }
 
     /// Whether the next row must be given whole (``add(_:)``): before the header, while samples are gathered,
     /// and once the sheet is refused (then rows are only read).
@@ -255,13 +267,22 @@ enum WorkbookRecords {
         }
       }
       let fields = fields(row, mapping)
-      if context.options.decimalMark == nil, case .text(let text) = fields.amount { inference.add(text, count: count) }
+      if context.options.decimalMark == nil, case .text(let text) = fields.amount {
+        passOne.inference.add(text, count: count)
+      }
       // Several amounts: every amount column says something about the mark.
       for amount in fields.amounts.dropFirst() where context.options.decimalMark == nil {
-        if case .text(let text) = amount.amount { inference.add(text, count: count) }
+        if case .text(let text) = amount.amount { passOne.inference.add(text, count: count) }
       }
-      if collectsKeys, case .success(let found) = normalizer.rateKey(of: fields), let packed = RateKeyIndex.pack(found.key) {
-        keys.insert(packed)
+      // Only a text date says anything of the order: a number (a serial date, read as its ISO day) says nothing.
+      if passOne.infersDates, case .text(let text) = fields.date {
+        passOne.dates.add(DateLayoutInference.evidence(text), count: count)
+      }
+      if collectsKeys {
+        passOne.addKey(decoded: { _ in nil }) { normalizer in
+          guard case .success(let found) = normalizer.rateKey(of: fields) else { return nil }
+          return found.key
+        }
       }
     }
 
@@ -295,13 +316,15 @@ enum WorkbookRecords {
       return false
     }
 
-    /// Adds record row `number`, which is not blank, whose amount is no text, and whose key is `key` (`nil`: the
-    /// rules give it none), read without its cells: its last column is `lastColumn`.
-    mutating func addRecord(row number: Int, lastColumn: Int, key: RateKey?) {
+    /// Adds record row `number`, which is not blank, whose amount is no text, whose key is `key` (`nil`: the run
+    /// collects none) and whose date says `dateEvidence` of the order of slash dates, read without its cells: its
+    /// last column is `lastColumn`.
+    mutating func addRecord(row number: Int, lastColumn: Int, key: RateKey?, dateEvidence: DateLayoutInference.Evidence) {
       if isRefused { return }
       self.lastColumn = max(self.lastColumn, lastColumn)
       guard countCells(row: number, lastColumn: lastColumn, rows: 1) else { return }
-      if collectsKeys, let key, let packed = RateKeyIndex.pack(key) { keys.insert(packed) }
+      passOne.dates.add(dateEvidence)
+      if collectsKeys, let key { passOne.addKey(decoded: { _ in nil }) { _ in key } }
     }
 
     /// The scan, once every row is added.
@@ -337,15 +360,18 @@ enum WorkbookRecords {
         )
       }
       let (decimalMark, basis) =
-        options.decimalMark.map { ($0, nil) } ?? inference.decide(delimiter: UInt8(ascii: ","))
+        options.decimalMark.map { ($0, nil) } ?? passOne.inference.decide(delimiter: UInt8(ascii: ","))
+      // The order of slash dates the date column proves; the keys of the records only it reads join the others.
+      var passOne = self.passOne
+      let dateFormat = passOne.settleDates()
       let scan = FileScan(
         displayPath: file.displayPath, readPath: file.readPath, outputPath: file.outputPath, format: format,
         decimalMark: decimalMark, decimalMarkInferred: options.decimalMark == nil, decimalMarkBasis: basis,
-        normalizer: normalizer,
+        normalizer: normalizer.reading(dates: dateFormat),
         fields: Dictionary(uniqueKeysWithValues: found.map { ($0.key.rawValue, $0.value) }),
         details: WorkbookScanDetails(
           headerRow: header.number, mapping: mapping, lastColumn: lastColumn, sheetScanned: sheetScanned))
-      return (scan, keys)
+      return (scan, passOne.keys ?? RateKeyIndex())
     }
   }
 

@@ -43,6 +43,11 @@ struct MisnamedContentTests {
       "fxbatch reads no PDF"
     ),
     (
+      "payments.csv.lz4", "\u{04}\"M\u{18}d@\u{27}amount,currency,date\n",
+      "this file is LZ4-compressed data (fxbatch decompresses gzip, zstd, xz and bzip2), not CSV text",
+      "decompress it (`lz4 -dk FILE`), or recompress it with gzip or zstd"
+    ),
+    (
       "rates.html", "<!DOCTYPE html>\n<html><body><table></table></body></html>\n",
       "this file is an HTML page (it starts with <!DOCTYPE html> or <html>), not XML text", "fxbatch reads no HTML"
     ),

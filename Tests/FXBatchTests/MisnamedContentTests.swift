@@ -119,6 +119,22 @@ struct MisnamedContentTests {
     #expect(piped.standardError.contains("-:1:1: error: standard input is a PDF document"), "\(piped.standardError)")
   }
 
+  /// A CSV zipped for e-mail is a zip archive, no workbook: named so, with the step that reads it.
+  @Test func aZipArchiveOfFilesIsNamed() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zip") else { return }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    _ = try directory.write("amount,currency,date\n100,USD,2020-01-02\n", named: "payments.csv")
+    try CompressedFilesTests.command(["zip", "-q", "payments.zip", "payments.csv"], in: directory.url)
+    let run = try cli.run(["convert", "--to", "EUR", "payments.zip"], in: directory.url)
+    #expect(run.status == 2, "\(run.standardError)")
+    #expect(
+      run.standardError.contains(
+        "payments.zip:1:1: error: this file is a zip archive of files (payments.csv), not an .xlsx or .ods workbook: "
+          + "extract its files (`unzip FILE`) and convert them"), "\(run.standardError)")
+    #expect(try directory.fileNames() == ["payments.csv", "payments.zip"])
+  }
+
   /// Compressed content named `.csv` is read by its first bytes, and a workbook named `.csv` as the workbook.
   @Test func compressedOrWorkbookContentNamedCSVIsRead() throws {
     guard CompressedFilesTests.gzip.isInstalled else { return }

@@ -57,6 +57,23 @@ struct FieldMappingTests {
     #expect(error.description == #"--amount-field "Betrag": no such field in the header ("amount", "from", "to")"#)
   }
 
+  @Test("--amount-field 'Total, EUR' splits at its comma: the error says how to name the field with a comma")
+  func namedFieldSplitAtComma() {
+    let header = ["date", "Total, EUR", "currency"]
+    #expect(throws: FieldMappingError.namedFieldMissing(role: .amount, name: "Total", header: header)) {
+      _ = try resolve(header, names: FieldNames(amount: "Total"))
+    }
+    let error = FieldMappingError.namedFieldMissing(role: .amount, name: "Total", header: header)
+    #expect(
+      error.description
+        == #"--amount-field "Total": no such field in the header ("date", "Total, EUR", "currency"); "#
+        + #"--amount-field splits at commas (several amounts): for the field "Total, EUR" write --amount-field "Total\, EUR""#
+    )
+    // Only a field that starts with the name given gets the hint; other options do not split at commas.
+    #expect(!FieldMappingError.namedFieldMissing(role: .amount, name: "Tot", header: header).description.contains("splits"))
+    #expect(!FieldMappingError.namedFieldMissing(role: .from, name: "Total", header: header).description.contains("splits"))
+  }
+
   @Test("a needed role without a field is an error; --to removes the need; a from-currency field is not needed")
   func missingRoles() throws {
     let firefly = ["Date", "Amount", "Account", "Counterparty", "Name", "Description"]

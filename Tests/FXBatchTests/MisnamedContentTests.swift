@@ -43,6 +43,11 @@ struct MisnamedContentTests {
       "fxbatch reads no PDF"
     ),
     (
+      "payments.csv.lz4", "\u{04}\"M\u{18}d@\u{27}amount,currency,date\n",
+      "this file is LZ4-compressed data (fxbatch decompresses gzip, zstd, xz and bzip2), not CSV text",
+      "decompress it (`lz4 -dk FILE`), or recompress it with gzip or zstd"
+    ),
+    (
       "rates.html", "<!DOCTYPE html>\n<html><body><table></table></body></html>\n",
       "this file is an HTML page (it starts with <!DOCTYPE html> or <html>), not XML text", "fxbatch reads no HTML"
     ),
@@ -112,6 +117,22 @@ struct MisnamedContentTests {
       ["convert", "--to", "EUR", "-"], in: directory.url,
       input: Data("%PDF-1.7\n1 0 obj\n".utf8))
     #expect(piped.standardError.contains("-:1:1: error: standard input is a PDF document"), "\(piped.standardError)")
+  }
+
+  /// A CSV zipped for e-mail is a zip archive, no workbook: named so, with the step that reads it.
+  @Test func aZipArchiveOfFilesIsNamed() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/zip") else { return }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    _ = try directory.write("amount,currency,date\n100,USD,2020-01-02\n", named: "payments.csv")
+    try CompressedFilesTests.command(["zip", "-q", "payments.zip", "payments.csv"], in: directory.url)
+    let run = try cli.run(["convert", "--to", "EUR", "payments.zip"], in: directory.url)
+    #expect(run.status == 2, "\(run.standardError)")
+    #expect(
+      run.standardError.contains(
+        "payments.zip:1:1: error: this file is a zip archive of files (payments.csv), not an .xlsx or .ods workbook: "
+          + "extract its files (`unzip FILE`) and convert them"), "\(run.standardError)")
+    #expect(try directory.fileNames() == ["payments.csv", "payments.zip"])
   }
 
   /// Compressed content named `.csv` is read by its first bytes, and a workbook named `.csv` as the workbook.

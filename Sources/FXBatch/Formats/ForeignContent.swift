@@ -7,6 +7,8 @@ enum ForeignContent: Equatable {
   case tar
   case sevenZip
   case rar
+  /// LZ4 frames (`lz4`, `zstd --format=lz4`): a compression fxbatch does not read.
+  case lz4
   case compressed(Compression)
 
   /// What a file's first bytes show, if it is one of these.
@@ -17,6 +19,7 @@ enum ForeignContent: Equatable {
     if let compression = Compression.detect(prefix) { return .compressed(compression) }
     if prefix.starts(with: [0x37, 0x7A, 0xBC, 0xAF, 0x27, 0x1C]) { return .sevenZip }
     if prefix.starts(with: Array("Rar!".utf8) + [0x1A, 0x07]) { return .rar }
+    if prefix.starts(with: [0x04, 0x22, 0x4D, 0x18]) { return .lz4 }
     // POSIX tar: "ustar" at offset 257 of its first header block.
     if prefix.count >= 262, prefix.dropFirst(257).starts(with: Array("ustar".utf8)) { return .tar }
     var content = prefix
@@ -35,6 +38,7 @@ enum ForeignContent: Equatable {
     case .tar: "a tar archive of files"
     case .sevenZip: "a 7-Zip archive of files"
     case .rar: "a RAR archive of files"
+    case .lz4: "LZ4-compressed data (fxbatch decompresses gzip, zstd, xz and bzip2)"
     case .compressed(let compression): "\(compression)-compressed data"
     }
   }
@@ -50,6 +54,7 @@ enum ForeignContent: Equatable {
     case .tar: "extract its files (`tar -xf FILE`) and convert them"
     case .sevenZip: "extract its files (`7z x FILE`) and convert them"
     case .rar: "extract its files (`unrar x FILE`) and convert them"
+    case .lz4: "decompress it (`lz4 -dk FILE`), or recompress it with gzip or zstd, and convert the result"
     case .compressed(let compression):
       "it was compressed twice: decompress it once (`\(compression.rawValue) -dk FILE`) and convert the result"
     }

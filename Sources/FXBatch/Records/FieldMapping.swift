@@ -339,7 +339,17 @@ public enum FieldMappingError: Error, Equatable, Sendable, CustomStringConvertib
   public var description: String {
     switch self {
     case .namedFieldMissing(let role, let name, let header):
-      return "\(role.optionName) \(RowError.quoted(name)): no such field in the header (\(Self.describe(header)))"
+      let missing = "\(role.optionName) \(RowError.quoted(name)): no such field in the header (\(Self.describe(header)))"
+      // `--amount-field 'Total, EUR'` names two amounts, `Total` and ` EUR`: say so when a field starts with it.
+      guard role == .amount,
+        let field = header.first(where: {
+          $0.contains(",") && $0.prefix(while: { $0 != "," }).trimmingCharacters(in: .whitespaces) == name
+        })
+      else { return missing }
+      let escaped = field.replacingOccurrences(of: ",", with: "\\,").replacingOccurrences(of: "=", with: "\\=")
+      return missing
+        + "; --amount-field splits at commas (several amounts): for the field \(RowError.quoted(field)) "
+        + "write --amount-field \(RowError.quoted(escaped))"
     case .roleMissing(let role, let header):
       let fix = role == .amount ? "use --amount-field NAME" : "use \(role.optionName) NAME or --\(role.rawValue) CODE"
       return "the header has no \(role.fieldName) (\(Self.describe(header))); \(fix)"

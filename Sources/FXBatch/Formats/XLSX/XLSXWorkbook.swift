@@ -35,6 +35,12 @@ public struct XLSXWorkbook: Equatable, Sendable {
   /// - Throws: ``WorkbookError/missingPart(path:part:)`` when the relationships lead nowhere, or as the parts' reads.
   public static func read(from package: ZipPackage) throws(WorkbookError) -> XLSXWorkbook {
     try refuseNamesDifferingInCase(package)
+    // A CSV zipped for e-mail is no package at all: say so, not that a workbook's part is missing.
+    if package.entry(named: "[Content_Types].xml") == nil, package.entry(named: "_rels/.rels") == nil,
+      package.entry(named: "mimetype") == nil
+    {
+      throw .zipArchive(path: package.path, names: package.entries.prefix(3).map(\.name), count: package.entries.count)
+    }
     let root = try relationships(of: "", in: package)
     guard let entry = root.first(where: { $0.type.hasSuffix("/officeDocument") })?.target,
       let workbook = package.entry(named: entry)

@@ -5,6 +5,9 @@ public enum WorkbookError: Error, Equatable, Sendable, CustomStringConvertible {
   case package(ZipError)
   /// A part the workbook needs is not in the package, or its relationships do not lead to it.
   case missingPart(path: String, part: String)
+  /// A zip archive of files (a CSV zipped for e-mail), no workbook package: neither `[Content_Types].xml` and
+  /// `_rels/.rels` (OOXML) nor `mimetype` (ODF). Its first entries' names and how many it has.
+  case zipArchive(path: String, names: [String], count: Int)
   /// libxml2 could not parse the part.
   case malformedXML(path: String, entry: String, line: Int, column: Int, message: String)
   /// A cell whose `r` reference is not a cell of a sheet, or not where the row and the cells before it put it.
@@ -25,6 +28,11 @@ public enum WorkbookError: Error, Equatable, Sendable, CustomStringConvertible {
       return error.description
     case .missingPart(let path, let part):
       return "\(path): error: the package has no \(part): not an .xlsx workbook, or a damaged one"
+    case .zipArchive(let path, let names, let count):
+      let listed = names.map(RowError.visible).joined(separator: ", ") + (count > names.count ? ", …" : "")
+      return
+        "\(path): error: this file is a zip archive of files (\(listed)), not an .xlsx or .ods workbook: extract its "
+        + "files (`unzip FILE`) and convert them"
     case .malformedXML(let path, let entry, let line, let column, let message):
       return "\(path): error: \(entry):\(line):\(column): malformed XML: \(message)"
     case .misplacedCell(let path, let entry, let line, let reference, let reason):

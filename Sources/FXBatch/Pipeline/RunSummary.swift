@@ -161,16 +161,34 @@ public enum RunSummary {
             + budgetClause(report.budget?.maxSourceErrors, "--max-source-errors", within: report.budget?.withinMaxSourceErrors))
       }
       if recordErrors > 0 {
-        let what =
+        var what =
           report.budget?.failOn.map { failOn in
             "\(records(recordErrors)) counted as errors (failed on their own data, or --fail-on \(failOn.joined(separator: ",")))"
           } ?? "\(records(recordErrors)) failed on \(recordErrors == 1 ? "its" : "their") own data"
+        if let stale = staleClause(report) { what = "\(records(recordErrors)) counted as errors (\(stale))" }
         reasons.append(
           what
             + budgetClause(report.budget?.maxErrors, "--max-errors", within: report.budget?.withinMaxErrors))
       }
     }
     return "exit status \(status.code) (\(status.name)): " + reasons.joined(separator: "; ")
+  }
+
+  /// Why `--fail-on stale` counted every converted record, when it did (``RunReport/judge(_:)``): `--fail-on
+  /// stale: the rates end 2026-10-30, 37 days before today, more than --max-staleness 5; …`, after those that
+  /// failed on their own data; `nil` when the rates are not stale or `--fail-on stale` is not given.
+  private static func staleClause(_ report: RunReport) -> String? {
+    guard report.budget?.failOn?.contains(ErrorBudget.Strictness.stale.rawValue) == true, report.ratesAreStale,
+      let days = report.rates.daysSinceLastPublication
+    else { return nil }
+    let own = report.totals.error - report.sourceErrorRecords
+    let converted = report.totals.ok + report.totals.fallback
+    guard converted > 0 else { return nil }
+    let end = report.rates.lastDay.map { "end \($0), " } ?? "are "
+    return (own > 0 ? "\(own) failed on \(own == 1 ? "its" : "their") own data, " : "")
+      + "\(converted) converted but counted by --fail-on stale: the rates \(end)\(days) day\(days == 1 ? "" : "s") "
+      + "before today, more than --max-staleness \(report.maxStalenessDays); use newer rates (--source ecb or "
+      + "frankfurter, --rates FILE) or --max-staleness \(days) to accept them"
   }
 
   /// `, within --max-errors 5` / `, more than --max-errors 2 allows`; empty without a budget.

@@ -45,7 +45,7 @@ public enum RunSummary {
         details.append("decimal mark undecided: amounts like 1,234 are refused; give --decimal-separator")
       }
       switch file.slashDates {
-      case "mixed"?: details.append("slash dates of both orders (13/04, 04/13): refused; give --date-format")
+      case "mixed"?: details.append("slash dates of both orders (13/04, 04/13): refused; fix them at the source, or give --date-format dmy or mdy and those of the other order fail")
       case let order?: details.append("\(order) dates (inferred from the dates)")
       case nil: break
       }

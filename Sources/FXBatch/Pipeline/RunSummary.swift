@@ -12,7 +12,7 @@ public enum RunSummary {
   ///   - report: the run's report.
   ///   - fieldNames: the field names the run's options gave (`--amount-field` and so on): a file whose fields
   ///     were all given so has no `[fields: …]`.
-  public static func text(of report: RunReport, fieldNames: FieldNames = FieldNames()) -> String {
+  public static func text(of report: RunReport, fieldNames: FieldNames = FieldNames(), fixedFrom: Bool = false) -> String {
     var lines: [String] = []
     let files = report.files.count
     // Files refused or skipped convert nothing: the first line says how many, so the totals are read rightly.
@@ -50,7 +50,7 @@ public enum RunSummary {
       case nil: break
       }
       let extra = details.isEmpty ? "" : " [\(details.joined(separator: ", "))]"
-      let fields = fieldsUsed(by: file, given: fieldNames).map { " [\($0)]" } ?? ""
+      let fields = fieldsUsed(by: file, given: fieldNames, fixedFrom: fixedFrom).map { " [\($0)]" } ?? ""
       lines.append("  \(file.input) -> \(file.output ?? "-"): \(describe(file.counts))\(extra)\(fields)")
       if file.format == nil || file.format == "csv", let fields = file.fields, fields["date"] == nil, file.counts.records > 0 {
         lines.append(
@@ -114,8 +114,10 @@ public enum RunSummary {
   /// `fields: amount=Betrag, from=Währung, date=Buchungsdatum`: the fields a file's records were read from, in
   /// the order amount, from, to, date, when any of them was found by its name (``HeaderNames``) rather than given
   /// by an option, so that a field found is never a silent guess; `nil` when every one was given, and for a
-  /// known document (whose own detail names its paths).
-  static func fieldsUsed(by file: RunReport.File, given: FieldNames) -> String? {
+  /// known document (whose own detail names its paths). A CSV file without a from-currency field, run without
+  /// `--from`, took each converted record's from-currency from its amount (`USD 12.50`, `€12.50`: the only place
+  /// left): `from=(in the amount)`.
+  static func fieldsUsed(by file: RunReport.File, given: FieldNames, fixedFrom: Bool = false) -> String? {
     guard file.document == nil, let fields = file.fields else { return nil }
     let roles = FieldMapping.Role.allCases.filter { fields[$0.rawValue] != nil }
     guard roles.contains(where: { given.name(of: $0) == nil }) else { return nil }
@@ -128,12 +130,17 @@ public enum RunSummary {
         }
       return plain ? name : RowError.quoted(name)
     }
-    return "fields: "
-      + roles.map { role in
-        // Several amounts (`--amount-field Gross,Fee,Net`) are named as the option names them.
-        guard role == .amount, given.amounts.count > 1 else { return "\(role.rawValue)=\(shown(fields[role.rawValue] ?? ""))" }
-        return "amounts=" + given.amounts.map { shown($0.path) }.joined(separator: ",")
-      }.joined(separator: ", ")
+    var named = roles.map { role in
+      // Several amounts (`--amount-field Gross,Fee,Net`) are named as the option names them.
+      guard role == .amount, given.amounts.count > 1 else { return "\(role.rawValue)=\(shown(fields[role.rawValue] ?? ""))" }
+      return "amounts=" + given.amounts.map { shown($0.path) }.joined(separator: ",")
+    }
+    if file.format == nil || file.format == "csv", !fixedFrom, fields["from"] == nil, roles.first == .amount,
+      file.counts.ok + file.counts.fallback > 0
+    {
+      named.insert("from=(in the amount)", at: 1)
+    }
+    return "fields: " + named.joined(separator: ", ")
   }
 
   /// The last line: the exit status in words, and how the run stood against its budget.

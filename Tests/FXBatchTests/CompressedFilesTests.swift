@@ -131,6 +131,20 @@ struct CompressedFilesTests {
 
   /// `cat a.gz b.gz` is one gzip file of two members (as `pigz` and log rotation write them): every member is
   /// read, as `gzip -d` reads them.
+  // Before: `-o out.csv.lz4` wrote plain CSV into out.csv.lz4 without a word. An output named with a compression
+  // or archive fxbatch does not write is refused, the ones it writes named, nothing written.
+  @Test(arguments: ["out.csv.lz4", "out.zip", "out.csv.7z", "out.rar", "out.csv.lzma", "out.csv.Z", "out.csv.br"])
+  func anOutputInACompressionNotWrittenIsRefused(name: String) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    try "amount,from\n10,USD\n".write(toFile: directory.path + "/payments.csv", atomically: true, encoding: .utf8)
+    let result = try cli.run(["convert", "--to", "EUR", "payments.csv", "-o", name], in: directory.url)
+    #expect(result.status == 2)
+    #expect(result.standardError.contains("a compression or archive fxbatch does not write: \(name)"), "\(result.standardError)")
+    #expect(result.standardError.contains("name the output .csv, or add .gz, .zst, .xz or .bz2 to compress it"))
+    #expect(try directory.fileNames() == ["payments.csv"])
+  }
+
   @Test func concatenatedGzipMembersAreReadInTurn() throws {
     guard Self.gzip.isInstalled else { return }
     let directory = try TemporaryDirectory()

@@ -50,7 +50,7 @@ struct EndToEndCurrencyInAmountTests {
     #expect(
       result.standardError.contains(
         "pasted.csv -> pasted.converted.csv: 7 records: 5 ok, 0 fallback, 2 error (ambiguous_currency 1, missing_field 1)"
-          + " [fields: amount=amount, to=to, date=date]"), "\(result.standardError)")
+          + " [fields: amount=amount, from=(in the amount), to=to, date=date]"), "\(result.standardError)")
     let lines = try records(directory, "pasted.converted.csv")
     try #require(lines.count == 7)
     #expect(lines[0].contains(",1132.62,EUR,2024-03-15,"), "\(lines[0])")
@@ -113,7 +113,7 @@ struct EndToEndCurrencyInAmountTests {
     #expect(result.status == 0, "\(result.standardError)")
     #expect(
       result.standardError.contains(
-        "konto.csv -> konto.converted.csv: 2 records: 2 ok, 0 fallback, 0 error [delimiter ;, decimal comma (inferred from the amounts)] [fields: amount=Betrag, to=Ziel, date=Datum]"
+        "konto.csv -> konto.converted.csv: 2 records: 2 ok, 0 fallback, 0 error [delimiter ;, decimal comma (inferred from the amounts)] [fields: amount=Betrag, from=(in the amount), to=Ziel, date=Datum]"
       ), "\(result.standardError)")
     let lines = try records(directory, "konto.converted.csv")
     try #require(lines.count == 2)

@@ -157,7 +157,13 @@ struct ExitStatusTests {
     #expect(try convert(["--fail-on", "fallback", "--max-errors", "3"], csv: weekend).status == 0)
     #expect(try convert(["--fail-on", "fallback", "--max-errors", "29%"], csv: weekend).status == 1)
     // The embedded rates end 2026-10-30, 30 days before the tests' today (2026-11-29): stale past 5 days.
-    #expect(try convert(["--fail-on", "stale"], csv: Self.records(bad: 0)).status == 1)
+    let stale = try convert(["--fail-on", "stale"], csv: Self.records(bad: 2))
+    #expect(stale.status == 1)
+    #expect(
+      Self.lastLine(stale).contains(
+        "10 records counted as errors (2 failed on their own data, 8 converted but counted by --fail-on stale: the "
+          + "rates end 2026-10-30, 30 days before today, more than --max-staleness 5; use newer rates (--source ecb "
+          + "or frankfurter, --rates FILE) or --max-staleness 30 to accept them)"), "\(Self.lastLine(stale))")
     #expect(try convert(["--fail-on", "stale", "--max-staleness", "30"], csv: Self.records(bad: 0)).status == 0)
     #expect(try convert(["--fail-on", "fallback,stale", "--max-staleness", "30"], csv: weekend).status == 1)
     #expect(try convert(["--fail-on", "stale", "--fail-on", "fallback", "--max-staleness", "30"], csv: weekend).status == 1)

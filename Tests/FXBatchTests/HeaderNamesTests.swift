@@ -75,6 +75,15 @@ struct HeaderNamesTests {
     // Names that would read as the line's own punctuation, or hold control characters, are quoted.
     file.fields = ["amount": "a,b", "to": "x\u{1B}[2J"]
     #expect(RunSummary.fieldsUsed(by: file, given: FieldNames()) == #"fields: amount="a,b", to="x\u{1b}[2J""#)
+    // No from-currency field and no --from: a converted record's from-currency was its amount's (`USD 12.50`).
+    file.fields = ["amount": "Betrag", "date": "Datum"]
+    #expect(RunSummary.fieldsUsed(by: file, given: FieldNames()) == "fields: amount=Betrag, date=Datum")
+    file.counts.ok = 1
+    #expect(
+      RunSummary.fieldsUsed(by: file, given: FieldNames()) == "fields: amount=Betrag, from=(in the amount), date=Datum")
+    #expect(RunSummary.fieldsUsed(by: file, given: FieldNames(), fixedFrom: true) == "fields: amount=Betrag, date=Datum")
+    file.format = "json"
+    #expect(RunSummary.fieldsUsed(by: file, given: FieldNames()) == "fields: amount=Betrag, date=Datum")
     // A known document's detail names its own paths.
     file.document = "recognized ISO 20022 camt.053.001.08: amount Amt"
     #expect(RunSummary.fieldsUsed(by: file, given: FieldNames()) == nil)

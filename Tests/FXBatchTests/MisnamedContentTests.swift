@@ -187,6 +187,28 @@ struct MisnamedContentTests {
       "\(run.standardError)")
   }
 
+  // Before: "the header has no amount field ("date;amount;currency")", and a file of `sep=;` alone "the file is
+  // empty". The `sep=` line that contradicts the header, or is all there is, is named.
+  @Test func aSeparatorLineContradictingTheHeaderOrAloneIsNamed() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    _ = try directory.write("sep=,\ndate;amount;currency\n2020-01-02;100;USD\n", named: "wrong.csv")
+    _ = try directory.write("sep=;\r\n", named: "alone.csv")
+    let wrong = try cli.run(["convert", "--to", "EUR", "wrong.csv"], in: directory.url)
+    #expect(wrong.status == 2, "\(wrong.standardError)")
+    #expect(
+      wrong.standardError.contains(
+        "wrong.csv:2:1: error: Excel's first line sep=, names , as the delimiter, but the header looks ;-delimited "
+          + "(\"date;amount;currency\")"), "\(wrong.standardError)")
+    #expect(wrong.standardError.contains("correct the first line to sep=;, or delete it"), "\(wrong.standardError)")
+    let alone = try cli.run(["convert", "--to", "EUR", "alone.csv"], in: directory.url)
+    #expect(alone.status == 2, "\(alone.standardError)")
+    #expect(
+      alone.standardError.contains("no header record: the file holds only Excel's first line sep=;, which names its delimiter"),
+      "\(alone.standardError)")
+    #expect(try directory.fileNames().sorted() == ["alone.csv", "wrong.csv"])
+  }
+
   /// With `|` as the delimiter, an annotation holding `|` (a rates file's name in `fx_source`) is quoted by the
   /// fast path as by the general writer (its template knew only `,` and `;`).
   @Test func aPipeInAnAnnotationIsQuotedUnderThePipeDelimiter() throws {

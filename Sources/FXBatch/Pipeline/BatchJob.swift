@@ -453,6 +453,17 @@ public struct BatchJob {
     guard let outputPath, outputPath != "-" else { return }
     let type = FormatRegistry.type(of: format)
     let isPackage = type.kind == .package
+    // A compression or archive fxbatch does not write: the copy was written plain under its name.
+    let last = PathText.splitExtension(PathText.lastComponent(of: outputPath)).extension
+    if Self.unwrittenCompressions.contains(last.lowercased()) || (last.lowercased() == "zip" && !isPackage) {
+      let written = Compression.allCases.map { "." + $0.fileExtension }
+      throw FileError(
+        path: inputPath,
+        message: "its output is named .\(last), a compression or archive fxbatch does not write: \(outputPath)",
+        hint:
+          "name the output .\(type.fileExtensions.first ?? format.rawValue), or add "
+          + "\(written.dropLast().joined(separator: ", ")) or \(written.last ?? "") to compress it")
+    }
     let named = RecordFormat.byExtension(of: outputPath)
     let namedPackage = named?.kind == .package || Self.isRelatedPackageName(outputPath)
     guard named != nil || namedPackage, isPackage != namedPackage else { return }
@@ -466,6 +477,10 @@ public struct BatchJob {
         + "but its output is named as \(namedKind): \(outputPath)",
       hint: "name the output .\(type.fileExtensions.first ?? format.rawValue) (-o FILE; with --output-dir, rename the input)")
   }
+
+  /// The extensions (lowercase) of compressions and archives fxbatch does not write (`.zip` is refused for text
+  /// only: a workbook is one).
+  private static let unwrittenCompressions: Set<String> = ["lz4", "7z", "rar", "lzma", "z", "br", "lz", "tar", "tgz"]
 
   /// Whether a path ends with the extension of a package a package format names but fxbatch does not write
   /// (``FileFormat/relatedExtensions``: `.xls`, `.xlsm`, …).

@@ -12,7 +12,7 @@ public enum RunSummary {
   ///   - report: the run's report.
   ///   - fieldNames: the field names the run's options gave (`--amount-field` and so on): a file whose fields
   ///     were all given so has no `[fields: …]`.
-  public static func text(of report: RunReport, fieldNames: FieldNames = FieldNames()) -> String {
+  public static func text(of report: RunReport, fieldNames: FieldNames = FieldNames(), fixedFrom: Bool = false) -> String {
     var lines: [String] = []
     let files = report.files.count
     // Files refused or skipped convert nothing: the first line says how many, so the totals are read rightly.
@@ -45,12 +45,12 @@ public enum RunSummary {
         details.append("decimal mark undecided: amounts like 1,234 are refused; give --decimal-separator")
       }
       switch file.slashDates {
-      case "mixed"?: details.append("slash dates of both orders (13/04, 04/13): refused; give --date-format")
+      case "mixed"?: details.append("slash dates of both orders (13/04, 04/13): refused; fix them at the source, or give --date-format dmy or mdy and those of the other order fail")
       case let order?: details.append("\(order) dates (inferred from the dates)")
       case nil: break
       }
       let extra = details.isEmpty ? "" : " [\(details.joined(separator: ", "))]"
-      let fields = fieldsUsed(by: file, given: fieldNames).map { " [\($0)]" } ?? ""
+      let fields = fieldsUsed(by: file, given: fieldNames, fixedFrom: fixedFrom).map { " [\($0)]" } ?? ""
       lines.append("  \(file.input) -> \(file.output ?? "-"): \(describe(file.counts))\(extra)\(fields)")
       if file.format == nil || file.format == "csv", let fields = file.fields, fields["date"] == nil, file.counts.records > 0 {
         lines.append(
@@ -114,8 +114,10 @@ public enum RunSummary {
   /// `fields: amount=Betrag, from=Währung, date=Buchungsdatum`: the fields a file's records were read from, in
   /// the order amount, from, to, date, when any of them was found by its name (``HeaderNames``) rather than given
   /// by an option, so that a field found is never a silent guess; `nil` when every one was given, and for a
-  /// known document (whose own detail names its paths).
-  static func fieldsUsed(by file: RunReport.File, given: FieldNames) -> String? {
+  /// known document (whose own detail names its paths). A CSV file without a from-currency field, run without
+  /// `--from`, took each converted record's from-currency from its amount (`USD 12.50`, `€12.50`: the only place
+  /// left): `from=(in the amount)`.
+  static func fieldsUsed(by file: RunReport.File, given: FieldNames, fixedFrom: Bool = false) -> String? {
     guard file.document == nil, let fields = file.fields else { return nil }
     let roles = FieldMapping.Role.allCases.filter { fields[$0.rawValue] != nil }
     guard roles.contains(where: { given.name(of: $0) == nil }) else { return nil }
@@ -128,12 +130,17 @@ public enum RunSummary {
         }
       return plain ? name : RowError.quoted(name)
     }
-    return "fields: "
-      + roles.map { role in
-        // Several amounts (`--amount-field Gross,Fee,Net`) are named as the option names them.
-        guard role == .amount, given.amounts.count > 1 else { return "\(role.rawValue)=\(shown(fields[role.rawValue] ?? ""))" }
-        return "amounts=" + given.amounts.map { shown($0.path) }.joined(separator: ",")
-      }.joined(separator: ", ")
+    var named = roles.map { role in
+      // Several amounts (`--amount-field Gross,Fee,Net`) are named as the option names them.
+      guard role == .amount, given.amounts.count > 1 else { return "\(role.rawValue)=\(shown(fields[role.rawValue] ?? ""))" }
+      return "amounts=" + given.amounts.map { shown($0.path) }.joined(separator: ",")
+    }
+    if file.format == nil || file.format == "csv", !fixedFrom, fields["from"] == nil, roles.first == .amount,
+      file.counts.ok + file.counts.fallback > 0
+    {
+      named.insert("from=(in the amount)", at: 1)
+    }
+    return "fields: " + named.joined(separator: ", ")
   }
 
   /// The last line: the exit status in words, and how the run stood against its budget.
@@ -161,16 +168,34 @@ public enum RunSummary {
             + budgetClause(report.budget?.maxSourceErrors, "--max-source-errors", within: report.budget?.withinMaxSourceErrors))
       }
       if recordErrors > 0 {
-        let what =
+        var what =
           report.budget?.failOn.map { failOn in
             "\(records(recordErrors)) counted as errors (failed on their own data, or --fail-on \(failOn.joined(separator: ",")))"
           } ?? "\(records(recordErrors)) failed on \(recordErrors == 1 ? "its" : "their") own data"
+        if let stale = staleClause(report) { what = "\(records(recordErrors)) counted as errors (\(stale))" }
         reasons.append(
           what
             + budgetClause(report.budget?.maxErrors, "--max-errors", within: report.budget?.withinMaxErrors))
       }
     }
     return "exit status \(status.code) (\(status.name)): " + reasons.joined(separator: "; ")
+  }
+
+  /// Why `--fail-on stale` counted every converted record, when it did (``RunReport/judge(_:)``): `--fail-on
+  /// stale: the rates end 2026-10-30, 37 days before today, more than --max-staleness 5; …`, after those that
+  /// failed on their own data; `nil` when the rates are not stale or `--fail-on stale` is not given.
+  private static func staleClause(_ report: RunReport) -> String? {
+    guard report.budget?.failOn?.contains(ErrorBudget.Strictness.stale.rawValue) == true, report.ratesAreStale,
+      let days = report.rates.daysSinceLastPublication
+    else { return nil }
+    let own = report.totals.error - report.sourceErrorRecords
+    let converted = report.totals.ok + report.totals.fallback
+    guard converted > 0 else { return nil }
+    let end = report.rates.lastDay.map { "end \($0), " } ?? "are "
+    return (own > 0 ? "\(own) failed on \(own == 1 ? "its" : "their") own data, " : "")
+      + "\(converted) converted but counted by --fail-on stale: the rates \(end)\(days) day\(days == 1 ? "" : "s") "
+      + "before today, more than --max-staleness \(report.maxStalenessDays); use newer rates (--source ecb or "
+      + "frankfurter, --rates FILE) or --max-staleness \(days) to accept them"
   }
 
   /// `, within --max-errors 5` / `, more than --max-errors 2 allows`; empty without a budget.

@@ -143,14 +143,21 @@ public enum DateFormat: Hashable, Sendable, CustomStringConvertible {
       return self == .slashDates(.dayFirst) ? day(third, second, first) : day(third, first, second)
     case .slashDates(.mixed):
       if separator == UInt8(ascii: ".") { return day(third, second, first) }
-      let hint = "pass --date-format dmy or --date-format mdy"
+      // No --date-format reads such a column whole: each one fails the dates written the other way.
+      let none = "no --date-format reads both; fix the dates at the source, or"
       if first <= 12, second > 12, second <= 31 {
-        return invalid("reads only as month/day/year, but the column has dates that read only as day/month/year too; \(hint)")
+        return invalid(
+          "reads only as month/day/year, but the column also has dates that read only as day/month/year: \(none) "
+            + "--date-format mdy reads this one and fails those")
       }
       if second <= 12, first > 12, first <= 31 {
-        return invalid("reads only as day/month/year, but the column has dates that read only as month/day/year too; \(hint)")
+        return invalid(
+          "reads only as day/month/year, but the column also has dates that read only as month/day/year: \(none) "
+            + "--date-format dmy reads this one and fails those")
       }
-      return invalid("is ambiguous (day/month or month/day?), and the column has day-first and month-first dates; \(hint)")
+      return invalid(
+        "is ambiguous (day/month or month/day?), and the column has day-first and month-first dates: \(none) "
+          + "--date-format dmy or mdy reads this one in that order, which nothing in the column confirms")
     case .iso:
       if separator == UInt8(ascii: ".") { return day(third, second, first) }
       // One reading only (`1/13/2025`) in a column whose other dates do not prove the order (pass 1 found

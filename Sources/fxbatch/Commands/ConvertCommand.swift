@@ -337,7 +337,7 @@ enum ConvertCommand {
     if !reportWritten { report.setExitStatus(.fileRefused) }
     let status = Interrupts.finished(report.exitStatus)
     if !quiet {
-      Console.error(RunSummary.text(of: report, fieldNames: options.fieldNames))
+      Console.error(RunSummary.text(of: report, fieldNames: options.fieldNames, fixedFrom: options.fixedFrom != nil))
     } else {
       // Quiet hides the summary, never why the run failed (a file, the lock file).
       for file in report.files { if let fileError = file.fileError { Console.error(fileError + "\n") } }

@@ -26,13 +26,31 @@ extension CSVFormat {
         if !record.isBlank { return (reader, blank, record) }
         blank.append(record)
       }
-      throw CSVError.missingHeader
+      throw reader.separatorLine.map { _ in CSVError.onlySeparatorLine(declared: reader.delimiter) } ?? .missingHeader
     } catch let error as CSVError {
       throw FileError(
         path: displayPath, line: error.line, column: error.column, message: error.description, hint: error.hint)
     } catch {
       throw FileError(path: displayPath, message: "\(error)")
     }
+  }
+
+  /// Why a header is one field when Excel's `sep=X` line names its delimiter: the line names `,` and the header
+  /// holds `;` (or another delimiter) and no `,`; `nil` when there is no `sep=` line, or the header is not one
+  /// field holding another delimiter.
+  private static func separatorLineContradiction(reader: CSVReader, header: CSVRecord) -> (message: String, hint: String)? {
+    guard reader.separatorLine != nil, header.fieldCount == 1 else { return nil }
+    let others = [",", ";", "\t", "|"].map { UInt8(ascii: $0) }.filter { $0 != reader.delimiter }
+    func count(_ byte: UInt8) -> Int { header.raw.count { $0 == byte } }
+    var seen = others[0]
+    for other in others where count(other) > count(seen) { seen = other }
+    guard count(seen) > 0 else { return nil }
+    let (declared, found) = (CSVError.shown(reader.delimiter), CSVError.shown(seen))
+    return (
+      "Excel's first line sep=\(declared == "tab" ? "<tab>" : declared) names \(declared) as the delimiter, but the "
+        + "header looks \(found)-delimited (\(RowError.quoted(header.field(0))))",
+      "correct the first line to sep=\(found == "tab" ? "<tab>" : found), or delete it"
+    )
   }
 
   /// The header line `--header` names: each name an RFC 4180 field (quoted when it holds the delimiter, a quote or
@@ -109,6 +127,10 @@ extension CSVFormat {
     } catch {
       // A header `--header` gives is no line of the input: the message names the option.
       let message = options.header == nil ? error.description : "--header: " + error.description
+      if options.header == nil, let contradiction = separatorLineContradiction(reader: reader, header: header) {
+        throw FileError(
+          path: displayPath, line: header.line, column: 1, message: contradiction.message, hint: contradiction.hint)
+      }
       throw FileError(path: displayPath, line: header.line, column: 1, message: message)
     }
     try checkUnreadFields(

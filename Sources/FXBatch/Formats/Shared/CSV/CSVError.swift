@@ -11,6 +11,8 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
   case notUTF8(line: Int, column: Int, byte: UInt8)
   /// The record at this 1-based line and column passes one of the ``RecordLimits``; `message` says which.
   case recordLimit(line: Int, column: Int, message: String, hint: String?)
+  /// The file holds Excel's first line `sep=X` and nothing else but blank lines: no header record.
+  case onlySeparatorLine(declared: UInt8)
   /// Excel's first line `sep=X` names one delimiter and `--delimiter` another.
   case separatorLineConflict(declared: UInt8, given: UInt8)
 
@@ -33,6 +35,8 @@ public enum CSVError: Error, Equatable, Sendable, CustomStringConvertible {
     case .unterminatedQuote:
       return "quoted field is never closed (RFC 4180: a quote inside a quoted field is written as two quotes)"
     case .missingHeader: return "no header record: the file is empty"
+    case .onlySeparatorLine(let declared):
+      return "no header record: the file holds only Excel's first line sep=\(Self.shown(declared)), which names its delimiter"
     case .unreadable(let reason): return "cannot read the file: \(reason)"
     case .notUTF8(let line, let column, let byte):
       let hex = String(byte, radix: 16, uppercase: true)

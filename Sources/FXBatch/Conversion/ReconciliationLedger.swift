@@ -55,6 +55,13 @@ struct ReconciliationLedger: Sendable, Equatable {
     var records = 0
     var sum = DecimalSum()
 
+    /// Counts one record whose amount is `amount`.
+    @inline(__always)
+    mutating func add(_ amount: ExactDecimal) {
+      records &+= 1
+      sum.add(amount)
+    }
+
     mutating func add(_ other: SourceAccount) {
       records += other.records
       sum.add(other.sum)

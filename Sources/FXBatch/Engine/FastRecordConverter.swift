@@ -24,9 +24,14 @@ struct FastRecordConverter {
   private(set) var counts = RunReport.Counts()
   private(set) var withoutDate = 0
   /// Per from-currency met, the converted records and the sums of their amounts in major units (one per amount),
-  /// handed to the ledger's source totals (``ReconciliationLedger/sourceTotals()``); the last one met first looked at.
-  private var sources: [(currency: CurrencyCode, account: [ReconciliationLedger.SourceAccount])] = []
-  private var lastSource = 0
+  /// handed to the ledger's source totals (``ReconciliationLedger/sourceTotals()``): the accounts of the currency
+  /// in slot `s` are `accounts[s × amountCount ..< (s + 1) × amountCount]`, in the order of the amounts.
+  private var accounts: [ReconciliationLedger.SourceAccount] = []
+  /// The currency of each slot, in the order met.
+  private var slotCurrencies: [CurrencyCode] = []
+  /// Per currency code's letters (``slotTableIndex(_:)``), its slot + 1; 0: none yet. Empty until a record is
+  /// converted.
+  private var slotOfCode: [UInt16] = []
   /// The run's summary-row rule: a record it may skip is left to the general rules, which judge it
   /// (``RecordConverter``).
   let skipRule: RowSkipRule
@@ -61,19 +66,17 @@ struct FastRecordConverter {
     if amountCount > 1 {
       guard let found = convertSeveral(key) else { return nil }
       conversion = found
-      let index = sourceIndex(key.base)
+      let first = slot(of: key.base) &* amountCount
       for amount in 0..<majors.count {
-        sources[index].account[amount].records += 1
-        sources[index].account[amount].sum.add(majors[amount])
+        accounts[first &+ amount].add(majors[amount])
       }
     } else {
       guard let amount = keys.majorAmount(amounts[0], currency: key.base),
         let found = converter.convert(base: key.base, quote: key.quote, day: key.day, amount: amount)
       else { return nil }
       conversion = found
-      let index = sourceIndex(key.base)
-      sources[index].account[0].records += 1
-      sources[index].account[0].sum.add(amount)
+      let first = slot(of: key.base) &* amountCount
+      accounts[first].add(amount)
     }
     counts.records += 1
     if conversion.isFallback { counts.fallback += 1 } else { counts.ok += 1 }
@@ -94,17 +97,33 @@ struct FastRecordConverter {
     return convert(key)
   }
 
-  /// The index of a from-currency's entry in ``sources``, added when it is new.
+  /// The slot of a from-currency's accounts in ``accounts``, added when it is new.
   @inline(__always)
-  private mutating func sourceIndex(_ currency: CurrencyCode) -> Int {
-    if lastSource < sources.count, sources[lastSource].currency == currency { return lastSource }
-    if let found = sources.firstIndex(where: { $0.currency == currency }) {
-      lastSource = found
-    } else {
-      sources.append((currency, Array(repeating: ReconciliationLedger.SourceAccount(), count: amountCount)))
-      lastSource = sources.count - 1
+  private mutating func slot(of currency: CurrencyCode) -> Int {
+    let index = Self.slotTableIndex(currency)
+    if !slotOfCode.isEmpty {
+      let found = Int(slotOfCode[index])
+      if found > 0, slotCurrencies[found &- 1] == currency { return found &- 1 }
     }
-    return lastSource
+    return addSlot(for: currency, at: index)
+  }
+
+  /// A currency code's place in ``slotOfCode``: five bits of each letter (codes that are not three letters A–Z
+  /// may share a place; ``addSlot(for:at:)`` tells them apart).
+  @inline(__always)
+  private static func slotTableIndex(_ currency: CurrencyCode) -> Int {
+    let packed = currency.packed
+    return Int((packed >> 6) & 0x7C00 | (packed >> 3) & 0x3E0 | packed & 0x1F)
+  }
+
+  private mutating func addSlot(for currency: CurrencyCode, at index: Int) -> Int {
+    if let known = slotCurrencies.firstIndex(of: currency) { return known }
+    if slotOfCode.isEmpty { slotOfCode = Array(repeating: 0, count: 1 << 15) }
+    slotCurrencies.append(currency)
+    accounts += repeatElement(ReconciliationLedger.SourceAccount(), count: amountCount)
+    let slot = slotCurrencies.count - 1
+    if slotOfCode[index] == 0, slot < Int(UInt16.max) { slotOfCode[index] = UInt16(slot + 1) }
+    return slot
   }
 
   /// ``convert(_:)`` of a record of several amounts.
@@ -123,7 +142,7 @@ struct FastRecordConverter {
   mutating func restart() {
     counts = RunReport.Counts()
     withoutDate = 0
-    sources = []
+    clearAccounts()
     var empty = ReconciliationLedger()
     converter.flush(into: &empty)
     converter.makeUnique()
@@ -141,11 +160,19 @@ struct FastRecordConverter {
     withoutDate = 0
     converter.flush(into: &ledger)
     let names = converter.amountNames
-    for (currency, accounts) in sources {
-      for (index, account) in accounts.enumerated() where account.records > 0 {
-        ledger.add(source: account, currency: currency, name: names.isEmpty ? nil : names[index])
+    for (slot, currency) in slotCurrencies.enumerated() {
+      for index in 0..<amountCount where accounts[slot * amountCount + index].records > 0 {
+        ledger.add(
+          source: accounts[slot * amountCount + index], currency: currency, name: names.isEmpty ? nil : names[index])
       }
     }
-    sources = []
+    clearAccounts()
+  }
+
+  /// Forgets every currency's accounts (the table of slots is kept, emptied).
+  private mutating func clearAccounts() {
+    for currency in slotCurrencies { slotOfCode[Self.slotTableIndex(currency)] = 0 }
+    slotCurrencies = []
+    accounts = []
   }
 }

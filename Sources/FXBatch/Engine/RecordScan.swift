@@ -135,11 +135,11 @@ struct PassOneState {
   /// date's text by the general rule (`text`: `nil` for a record without a date).
   @inline(__always)
   mutating func addDateEvidence(
-    decoded: (inout FieldKeyDecoder) -> DateLayoutInference.Evidence?, text: () -> String?
+    decoded: (inout FieldKeyDecoder) -> DateLayoutInference.Evidence?, text: (RecordNormalizer) -> String?
   ) {
     if let evidence = decoded(&decoder) {
       dates.add(evidence)
-    } else if let text = text() {
+    } else if let text = text(decoder.normalizer) {
       dates.add(text)
     }
   }

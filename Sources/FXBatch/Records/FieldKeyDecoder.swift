@@ -157,7 +157,17 @@ struct FieldKeyDecoder: Sendable {
   /// ``dateEvidence(cacheKey:text:)`` of bytes that are the field's text.
   @inline(__always)
   mutating func dateEvidence(_ bytes: ByteView) -> DateLayoutInference.Evidence? {
-    dateEvidence(cacheKey: Self.cacheKey(bytes)) { bytes.text }
+    if Self.startsWithThreeDigits(bytes) { return .neutral }
+    return dateEvidence(cacheKey: Self.cacheKey(bytes)) { bytes.text }
+  }
+
+  /// Whether a date's bytes start with three digits (`2024-…`, `20240105`): no slash date starts so (its day or
+  /// month comes first), so the date says nothing about their order (``DateLayoutInference/Evidence/neutral``),
+  /// without a look in the cache.
+  @inline(__always)
+  static func startsWithThreeDigits(_ bytes: ByteView) -> Bool {
+    bytes.count >= 3 && bytes[0] &- UInt8(ascii: "0") < 10 && bytes[1] &- UInt8(ascii: "0") < 10
+      && bytes[2] &- UInt8(ascii: "0") < 10
   }
 
   // MARK: Amounts

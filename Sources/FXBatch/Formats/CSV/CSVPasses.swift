@@ -414,20 +414,40 @@ extension CSVFormat {
     of view: CSVRecordView, normalizer: RecordNormalizer, fastPath: Bool, to inference: inout DecimalMarkInference
   ) {
     guard !view.isBlank else { return }
-    let moreAmounts = normalizer.mapping?.amounts.dropFirst() ?? []
-    if fastPath, let evidence = FieldKeyDecoder.evidence(view.field(normalizer.mapping?.amount)),
-      moreAmounts.allSatisfy({ FieldKeyDecoder.evidence(view.field($0)) != nil })
+    if fastPath,
+      addFastEvidence(
+        of: view, amount: normalizer.mapping?.amount, moreAmounts: normalizer.mapping?.amounts.dropFirst() ?? [],
+        to: &inference)
     {
-      inference.add(evidence)
-      // Several amounts: every amount column says something about the mark, as in the general rules below.
-      for column in moreAmounts {
-        if let evidence = FieldKeyDecoder.evidence(view.field(column)) { inference.add(evidence) }
-      }
-    } else {
-      let record = view.record
-      if let amount = normalizer.amountText(of: record) { inference.add(amount) }
-      // Several amounts (the general path): every amount column says something about the mark.
-      for amount in normalizer.moreAmountTexts(of: record) { inference.add(amount) }
+      return
     }
+    addGeneralEvidence(of: view, normalizer: normalizer, to: &inference)
+  }
+
+  /// ``addEvidence(of:normalizer:fastPath:to:)`` when every amount column reads on the fast path (`false`: none
+  /// was added; the general rules read the record).
+  @inline(__always)
+  static func addFastEvidence(
+    of view: CSVRecordView, amount: Int?, moreAmounts: ArraySlice<Int>, to inference: inout DecimalMarkInference
+  ) -> Bool {
+    guard let evidence = FieldKeyDecoder.evidence(view.field(amount)),
+      moreAmounts.allSatisfy({ FieldKeyDecoder.evidence(view.field($0)) != nil })
+    else { return false }
+    inference.add(evidence)
+    // Several amounts: every amount column says something about the mark, as in the general rules.
+    for column in moreAmounts {
+      if let evidence = FieldKeyDecoder.evidence(view.field(column)) { inference.add(evidence) }
+    }
+    return true
+  }
+
+  /// ``addEvidence(of:normalizer:fastPath:to:)`` by the general rules.
+  static func addGeneralEvidence(
+    of view: CSVRecordView, normalizer: RecordNormalizer, to inference: inout DecimalMarkInference
+  ) {
+    let record = view.record
+    if let amount = normalizer.amountText(of: record) { inference.add(amount) }
+    // Several amounts (the general path): every amount column says something about the mark.
+    for amount in normalizer.moreAmountTexts(of: record) { inference.add(amount) }
   }
 }

@@ -25,15 +25,38 @@ struct CSVPassOne: RecordFindings {
   let inferMark: Bool
   let fastPath: Bool
   var state: PassOneState
+  /// Whether the records have a date field, and their amount columns (asked once, not per record: a record
+  /// reads them without copying ``normalizer``).
+  private let hasDateField: Bool
+  private let amountColumn: Int?
+  private let moreAmountColumns: ArraySlice<Int>
+
+  init(normalizer: RecordNormalizer, inferMark: Bool, fastPath: Bool, state: PassOneState) {
+    self.normalizer = normalizer
+    self.inferMark = inferMark
+    self.fastPath = fastPath
+    self.state = state
+    hasDateField = normalizer.mapping?.date != nil
+    amountColumn = normalizer.mapping?.amount
+    moreAmountColumns = normalizer.mapping?.amounts.dropFirst() ?? []
+  }
 
   @inline(__always)
   mutating func read(_ view: CSVRecordView) {
     guard !view.isBlank else { return }
-    if inferMark { CSVFormat.addEvidence(of: view, normalizer: normalizer, fastPath: fastPath, to: &state.inference) }
-    if state.infersDates, normalizer.mapping?.date != nil {
-      let fastPath = fastPath
-      state.addDateEvidence(decoded: { fastPath ? $0.dateEvidence(of: view) : nil }) {
-        normalizer.dateText(of: view.record)
+    if inferMark,
+      !(fastPath
+        && CSVFormat.addFastEvidence(
+          of: view, amount: amountColumn, moreAmounts: moreAmountColumns, to: &state.inference))
+    {
+      let normalizer = normalizer
+      CSVFormat.addGeneralEvidence(of: view, normalizer: normalizer, to: &state.inference)
+    }
+    if state.infersDates, hasDateField {
+      if fastPath {
+        state.addDateEvidence(decoded: { $0.dateEvidence(of: view) }) { $0.dateText(of: view.record) }
+      } else {
+        state.addDateEvidence(decoded: { _ in nil }) { $0.dateText(of: view.record) }
       }
     }
     guard state.readsKeys else { return }

@@ -21,12 +21,7 @@ extension FieldKeyDecoder {
   @inline(__always)
   mutating func dateEvidence(of record: CSVRecordView) -> DateLayoutInference.Evidence? {
     let bytes = record.field(normalizer.mapping?.date)
-    // Three digits first (`2024-…`, `20240105`): no slash date that starts with its day or month.
-    if bytes.count >= 3, bytes[0] &- UInt8(ascii: "0") < 10, bytes[1] &- UInt8(ascii: "0") < 10,
-      bytes[2] &- UInt8(ascii: "0") < 10
-    {
-      return .neutral
-    }
+    if Self.startsWithThreeDigits(bytes) { return .neutral }
     return dateEvidence(cacheKey: Self.cacheKey(padded: bytes), text: { Self.csvText(bytes) })
   }
 

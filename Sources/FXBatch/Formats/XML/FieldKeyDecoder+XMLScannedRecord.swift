@@ -25,6 +25,7 @@ extension FieldKeyDecoder {
   mutating func dateEvidence(_ fields: XMLRecordShapes.RoleFields, in bytes: ByteView) -> DateLayoutInference.Evidence? {
     guard !fields.hasProblem else { return nil }
     guard let field = fields.date else { return .neutral }
+    if !field.needsDecoding, Self.startsWithThreeDigits(bytes.slice(field.valueStart..<field.valueEnd)) { return .neutral }
     return dateEvidence(cacheKey: Self.xmlCacheKey(field, bytes), text: { Self.text(field, bytes) })
   }
 

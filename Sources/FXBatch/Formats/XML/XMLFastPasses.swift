@@ -175,7 +175,7 @@ extension XMLFormat {
       }
       if result.state.infersDates {
         let record = scanner.record
-        result.state.addDateEvidence(decoded: { $0.dateEvidence(fields, in: bytes) }) {
+        result.state.addDateEvidence(decoded: { $0.dateEvidence(fields, in: bytes) }) { _ in
           guard case .text(let text) = shapes.fields(of: record, shape: shape, in: bytes).date else { return nil }
           return text
         }

@@ -85,10 +85,10 @@ struct JSONRecordPassOne {
       if state.infersDates, let date = fields.date {
         if date.kind == .string {
           let value = JSONFieldValues.value(date, in: content)
-          state.addDateEvidence(decoded: { $0.dateEvidence(value) }) { nil }
+          state.addDateEvidence(decoded: { $0.dateEvidence(value) }) { _ in nil }
         } else if date.kind == .escapedString {
           let locator = self.locator
-          state.addDateEvidence(decoded: { _ in nil }) {
+          state.addDateEvidence(decoded: { _ in nil }) { _ in
             let record = JSONRecordText(bytes: content.array, line: line, column: column)
             guard case .text(let text) = locator.fields(of: record).0.date else { return nil }
             return text

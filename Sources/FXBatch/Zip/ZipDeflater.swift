@@ -122,10 +122,9 @@ public final class ZipDeflater {
 /// at a time and in order (``ZipDeflater/finish()`` reads `crc` inside a block of it too); `status` is behind a
 /// `Mutex`.
 private final class DeflateWorker: @unchecked Sendable {
-  /// ISA-L's state, which must not move while in use.
-  private let stream: UnsafeMutablePointer<isal_zstream>
-  /// Level 1's working memory (ISA-L's suggested size, about 300 KB).
-  private let levelBuffer: UnsafeMutableRawBufferPointer
+  /// ISA-L's raw deflate stream (no gzip or zlib header, as zip entries store it).
+  private let state = ISALDeflateState(.raw)
+  private var stream: UnsafeMutablePointer<isal_zstream> { state.stream }
   private let target: ZipDeflatedStream
   private var output: [UInt8]
   private(set) var crc: UInt32 = 0
@@ -135,24 +134,7 @@ private final class DeflateWorker: @unchecked Sendable {
 
   init(stream target: ZipDeflatedStream) {
     self.target = target
-    stream = .allocate(capacity: 1)
-    stream.initialize(to: isal_zstream())
-    isal_deflate_init(stream)
-    let levelSize = Int(fxbatch_isal_level1_buffer_size())
-    levelBuffer = .allocate(byteCount: levelSize, alignment: 64)
-    // Raw deflate (no gzip or zlib header), as zip entries store it; the default 32 KiB window.
-    stream.pointee.level = 1
-    stream.pointee.level_buf = levelBuffer.baseAddress!.assumingMemoryBound(to: UInt8.self)
-    stream.pointee.level_buf_size = UInt32(levelSize)
-    stream.pointee.gzip_flag = UInt16(IGZIP_DEFLATE)
-    stream.pointee.flush = UInt16(NO_FLUSH)
     output = [UInt8](repeating: 0, count: 1 << 17)
-  }
-
-  deinit {
-    stream.deinitialize(count: 1)
-    stream.deallocate()
-    levelBuffer.deallocate()
   }
 
   /// The first error of the queue's side, if there was one.
@@ -203,7 +185,7 @@ private final class DeflateWorker: @unchecked Sendable {
         // Done when the input is taken and, for the last call, the stream has ended; else the output was full.
         let done =
           last
-          ? stream.pointee.internal_state.state == ZSTATE_END
+          ? state.hasEnded
           : stream.pointee.avail_in == 0 && stream.pointee.avail_out != 0
         if done { break }
       }

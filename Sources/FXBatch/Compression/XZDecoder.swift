@@ -6,43 +6,25 @@
 /// The decoder may use at most ``memoryLimit`` (`xz -9`'s dictionary needs 65 MiB): a stream asking more is
 /// refused.
 final class XZDecoder: StreamDecoder {
-  /// liblzma's state, which must not move while in use.
-  private let stream: UnsafeMutablePointer<lzma_stream>
+  private let stream: LZMAStream
   private(set) var isComplete = false
 
   /// The most memory the decoder may use.
   static let memoryLimit: UInt64 = 256 << 20
 
   init() throws(CodecFailure) {
-    stream = .allocate(capacity: 1)
-    stream.initialize(to: lzma_stream())  // all zero: LZMA_STREAM_INIT
-    let status = lzma_stream_decoder(stream, Self.memoryLimit, fxbatch_lzma_concatenated())
-    guard status == LZMA_OK else {
-      stream.deinitialize(count: 1)
-      stream.deallocate()
-      throw CodecFailure(kind: .library("lzma_stream_decoder returned \(status.rawValue)"), taken: 0)
+    stream = try LZMAStream("lzma_stream_decoder") {
+      lzma_stream_decoder($0, Self.memoryLimit, fxbatch_lzma_concatenated())
     }
-  }
-
-  deinit {
-    lzma_end(stream)
-    stream.deinitialize(count: 1)
-    stream.deallocate()
   }
 
   func decode(_ input: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer, finishing: Bool)
     throws(CodecFailure) -> (taken: Int, made: Int)
   {
     guard let outputBase = output.baseAddress, !isComplete else { return (0, 0) }
-    stream.pointee.next_in = input.baseAddress?.assumingMemoryBound(to: UInt8.self)
-    stream.pointee.avail_in = input.count
-    stream.pointee.next_out = outputBase.assumingMemoryBound(to: UInt8.self)
-    stream.pointee.avail_out = output.count
     // LZMA_FINISH once no input follows: only then does a concatenated decoder end its last stream.
-    let status = lzma_code(stream, finishing ? LZMA_FINISH : LZMA_RUN)
-    let taken = input.count - stream.pointee.avail_in
-    let made = output.count - stream.pointee.avail_out
-    (stream.pointee.next_in, stream.pointee.next_out) = (nil, nil)
+    let (status, taken, made) = stream.step(
+      input, into: outputBase, count: output.count, action: finishing ? LZMA_FINISH : LZMA_RUN)
     switch status {
     case LZMA_OK: return (taken, made)
     case LZMA_STREAM_END:

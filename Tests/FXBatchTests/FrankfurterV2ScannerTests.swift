@@ -10,7 +10,7 @@ import Testing
 /// against the JSON reader (``FrankfurterProvider/readerAnswers(to:response:maxStaleness:)``): the same answers and
 /// errors for every key, on the test server's answers and on mutated ones; the scanner reads the service's shapes
 /// and declines the rest. And the resolver reading each answer as it arrives.
-@Suite("Frankfurter v2 answer scanner")
+@Suite("Frankfurter v2 answer scanner", .tags(.sanitized))
 struct FrankfurterV2ScannerTests {
   static let provider = FrankfurterProvider(endpoint: URL(string: "http://127.0.0.1:9")!)
 

@@ -173,6 +173,7 @@ struct RateResolver {
       var taken = TakenAnswers(
         quotes: plan.localAnswers,
         keepsFetched: settings.cache != nil && provider.cachesAnswers && !(provider is any TableRateProvider))
+      taken.quotes.reserveCapacity(taken.quotes.count + plan.requests.reduce(0) { $0 + $1.keys.count })
       let read = Self.reader(provider, maxStaleness: maxStaleness)
       var round = plan.requests
       var failures: [FetchError?] = []

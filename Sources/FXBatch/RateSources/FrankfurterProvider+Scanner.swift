@@ -37,7 +37,7 @@ extension FrankfurterProvider {
     if response.headers["content-type"]?.lowercased().hasPrefix("application/x-ndjson") ?? false { return nil }
     let limit = answerLimit(for: request, maxStaleness: maxStaleness)
     return response.body.withUnsafeBytes { raw -> [RateKey: Result<RateQuote, RowError>]? in
-      let bytes = raw.bindMemory(to: UInt8.self)
+      let bytes = ByteView(raw.bindMemory(to: UInt8.self))
       guard bytes.count < Int(Int32.max) else { return nil }
       var scanner = FrankfurterV2Scanner(bytes: bytes, base: base.packed, pinned: providers, maximumValues: limit)
       guard scanner.scanAnswer(), scanner.orderRows() else { return nil }
@@ -52,7 +52,7 @@ extension FrankfurterProvider {
           continue
         }
         let start = Int(scanned.rateStart)
-        let text = UnsafeBufferPointer(rebasing: bytes[start..<start + Int(scanned.rateLength)])
+        let text = bytes[start..<start + Int(scanned.rateLength)].buffer
         let rateText = String(decoding: text, as: UTF8.self)
         // The scanner checked that the text reads as a positive number.
         guard let value = scanned.isPlain ? ExactDecimal(plainUTF8: text) : ExactDecimal(jsonNumber: rateText) else {
@@ -83,7 +83,7 @@ extension FrankfurterProvider {
 /// The byte scanner of a v2 answer (``FrankfurterProvider/scannedAnswers(to:response:maxStaleness:)``): every method
 /// returns `false` (or `nil`) where the answer is not of the shape it reads, and the caller declines.
 struct FrankfurterV2Scanner {
-  private let bytes: UnsafeBufferPointer<UInt8>
+  private let bytes: ByteView
   private var index = 0
   /// The values read, counted as ``JSONParser`` counts them (members' values and array elements at any depth,
   /// and the document), and the most it may read (the reader's limit: beyond it the reader refuses the answer).
@@ -101,7 +101,7 @@ struct FrankfurterV2Scanner {
   private(set) var providerLists: [[String]] = [[]]
   private var providerListIndex: [String: Int32] = ["": 0]
 
-  init(bytes: UnsafeBufferPointer<UInt8>, base: UInt32, pinned: [String], maximumValues: Int) {
+  init(bytes: ByteView, base: UInt32, pinned: [String], maximumValues: Int) {
     self.bytes = bytes
     self.base = base
     self.pinned = pinned
@@ -163,6 +163,9 @@ struct FrankfurterV2Scanner {
 
   /// One row: an object of `date`, `base`, `quote`, `rate` and optionally `providers`, each once, in any order.
   private mutating func scanRow() -> Bool {
+    let rowStart = index
+    if let read = scanServiceRow() { return read }
+    index = rowStart
     guard take(UInt8(ascii: "{")) else { return false }
     var seen: UInt8 = 0
     var day: Int32 = 0
@@ -201,7 +204,58 @@ struct FrankfurterV2Scanner {
       guard take(UInt8(ascii: "}")) else { return false }
       break
     }
-    guard seen & Self.requiredMembers == Self.requiredMembers, rate.length <= Int(Int16.max) else { return false }
+    guard seen & Self.requiredMembers == Self.requiredMembers else { return false }
+    return add(day: day, slot: slot, rate: rate, providers: providers)
+  }
+
+  /// The row as the service writes it, `{"date":"YYYY-MM-DD","base":"AAA","quote":"BBB","rate":N}` without
+  /// whitespace, read at fixed offsets: whether it is read (`false`: declined), or `nil` when the row is laid out
+  /// otherwise (``scanRow()`` then reads it member by member).
+  private mutating func scanServiceRow() -> Bool? {
+    let at = index
+    guard bytes.count - at > Self.serviceRowPrefix else { return nil }
+    // The prefix's fixed bytes, compared 8 at a time (the words of `layout`, masked where the row's own text is).
+    for word in 0..<7 where bytes.word(at: at + word * 8) & layout.masks[word] != layout.words[word] { return nil }
+    index = at + Self.serviceRowPrefix
+    // Rows come day by day: a day's text is read once.
+    let dayText = bytes.word(at: at + 9)
+    let dayEnd = bytes.word(at: at + 17, length: 2)
+    if dayText != lastDay.text || dayEnd != lastDay.end || lastDay.day == nil {
+      lastDay = (dayText, dayEnd, Self.day(bytes, at + 9..<at + 19))
+    }
+    guard let day = lastDay.day, Self.capitals(bytes, at + 29..<at + 32) == base,
+      let quote = Self.capitals(bytes, at + 43..<at + 46), let slot = Self.slot(of: quote), let rate = positiveNumber(),
+      take(UInt8(ascii: "}"))
+    else { return nil }
+    // Four members' values.
+    values += 4
+    guard values <= maximumValues else { return false }
+    return add(day: day, slot: slot, rate: rate, providers: 0)
+  }
+
+  /// The bytes of a service row before its rate (``scanServiceRow()``).
+  private static let serviceRowPrefix = 55
+  /// The fixed bytes of a service row's first 56 (``serviceRowPrefix`` and one of the rate), as 7 little-endian
+  /// words and the masks that keep them (zero where the day, base, quote and rate are).
+  private let layout: (words: [UInt64], masks: [UInt64]) = {
+    let template = Array(#"{"date":"YYYY-MM-DD","base":"BBB","quote":"QQQ","rate":N"#.utf8)
+    var words = [UInt64](repeating: 0, count: 7)
+    var masks = [UInt64](repeating: 0, count: 7)
+    for (offset, byte) in template.enumerated() {
+      let variable = (9..<19).contains(offset) || (29..<32).contains(offset) || (43..<46).contains(offset) || offset >= 55
+      guard !variable else { continue }
+      words[offset / 8] |= UInt64(byte) << (8 * UInt64(offset % 8))
+      masks[offset / 8] |= 0xFF << (8 * UInt64(offset % 8))
+    }
+    return (words, masks)
+  }()
+  /// The last day's text read by ``scanServiceRow()`` and its day.
+  private var lastDay: (text: UInt64, end: UInt64, day: Int32?) = (0, 0, nil)
+
+  /// Adds a row to its quote's rows.
+  private mutating func add(day: Int32, slot: Int, rate: (start: Int, length: Int, isPlain: Bool), providers: Int32) -> Bool
+  {
+    guard rate.length <= Int(Int16.max) else { return false }
     var quoteIndex = slotIndex[slot]
     if quoteIndex < 0 {
       quoteIndex = Int32(rowsOfQuote.count)
@@ -223,7 +277,7 @@ struct FrankfurterV2Scanner {
   private static let requiredMembers: UInt8 = 15
 
   /// The bit of a row's member name, or 0 for another name.
-  private static func member(_ bytes: UnsafeBufferPointer<UInt8>, _ name: Range<Int>) -> UInt8 {
+  private static func member(_ bytes: ByteView, _ name: Range<Int>) -> UInt8 {
     if equals(bytes, name, "date") { return dateMember }
     if equals(bytes, name, "base") { return baseMember }
     if equals(bytes, name, "quote") { return quoteMember }
@@ -233,15 +287,12 @@ struct FrankfurterV2Scanner {
   }
 
   /// Whether some bytes of the body are an ASCII word.
-  private static func equals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ word: StaticString) -> Bool {
-    guard range.count == word.utf8CodeUnitCount else { return false }
-    let start = word.utf8Start
-    for offset in 0..<range.count where bytes[range.lowerBound + offset] != start[offset] { return false }
-    return true
+  private static func equals(_ bytes: ByteView, _ range: Range<Int>, _ word: StaticString) -> Bool {
+    bytes[range].equals(word)
   }
 
   /// Three capitals packed as ``CurrencyCode`` packs them, or `nil` for other text.
-  private static func capitals(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> UInt32? {
+  private static func capitals(_ bytes: ByteView, _ range: Range<Int>) -> UInt32? {
     guard range.count == 3 else { return nil }
     var packed: UInt32 = 0
     for position in range {
@@ -253,7 +304,7 @@ struct FrankfurterV2Scanner {
   }
 
   /// The day of a `YYYY-MM-DD` text, as ``CalendarDay/init(iso8601:)`` reads it, or `nil`.
-  private static func day(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> Int32? {
+  private static func day(_ bytes: ByteView, _ range: Range<Int>) -> Int32? {
     guard range.count == 10 else { return nil }
     let at = range.lowerBound
     guard bytes[at + 4] == UInt8(ascii: "-"), bytes[at + 7] == UInt8(ascii: "-") else { return nil }
@@ -323,7 +374,7 @@ struct FrankfurterV2Scanner {
       switch member {
       case 1:
         guard let text = plainString() else { return nil }
-        let word = String(decoding: UnsafeBufferPointer(rebasing: bytes[text]), as: UTF8.self)
+        let word = bytes[text].text
         guard FrankfurterProvider.isProviderKey(word) else { return nil }
         key = word
       case 2:
@@ -437,7 +488,7 @@ struct FrankfurterV2Scanner {
     if number.isPlain {
       guard number.hasNonzeroDigit else { return nil }
     } else {
-      let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+      let text = bytes[range].text
       guard let value = ExactDecimal(jsonNumber: text), value.significand > 0 else { return nil }
     }
     return (range.lowerBound, range.count, number.isPlain)

@@ -74,7 +74,8 @@ struct FrankfurterV2ScannerTests {
       day = day.adding(days: 1)
     }
     return FrankfurterV2Server(
-      rows: rows, alsoKnown: ["CHF"], today: "2024-04-02", providers: ["USD": "FED", "GBP": "BOE", "VND": "SBV", "ARS": "BCRA", "JPY": "BOJ"])
+      rows: rows, alsoKnown: ["CHF"], today: "2024-04-02",
+      providers: ["USD": "FED", "GBP": "BOE", "VND": "SBV", "ARS": "BCRA", "JPY": "BOJ"])
   }()
 
   // The server's answers to the provider's own requests (ranges and single days, bases EUR, USD and VND, plain
@@ -84,7 +85,9 @@ struct FrankfurterV2ScannerTests {
     let pinned = FrankfurterProvider(endpoint: URL(string: "http://127.0.0.1:9")!, providers: ["ECB", "FED", "SBV"])
     var scanned = 0
     for provider in [Self.provider, pinned] {
-      for (from, to, staleness) in [("2024-02-26", "2024-04-01", 5), ("2024-03-09", "2024-03-10", 1), ("2024-03-25", "2024-03-25", 0)] {
+      for (from, to, staleness) in [
+        ("2024-02-26", "2024-04-01", 5), ("2024-03-09", "2024-03-10", 1), ("2024-03-25", "2024-03-25", 0),
+      ] {
         let keys = Self.keys(bases: ["EUR", "USD", "VND"], quotes: quotes, from: from, to: to)
         for request in provider.requests(for: keys, today: Self.day("2024-04-02"), maxStaleness: staleness) {
           let response = Self.response(Self.service, to: request)
@@ -118,22 +121,43 @@ struct FrankfurterV2ScannerTests {
   /// Bodies the scanner reads (`true`) or declines (`false`), each answered as the reader answers it.
   static let oddBodies: [(String, String, Bool)] = [
     ("the service's shape", body, true),
-    ("whitespace between every token", body.replacingOccurrences(of: ",", with: " ,\n\t").replacingOccurrences(of: ":", with: "\r: "), true),
+    (
+      "whitespace between every token",
+      body.replacingOccurrences(of: ",", with: " ,\n\t").replacingOccurrences(of: ":", with: "\r: "), true
+    ),
     ("around the document", " \n" + body + "\n ", true),
     ("exponent", body.replacingOccurrences(of: "1.0856", with: "10856e-4"), true),
     ("exponent with a sign", body.replacingOccurrences(of: "26801", with: "2.6801E+4"), true),
     ("exponent of zero digits", body.replacingOccurrences(of: "1.0851", with: "0.0e5"), false),
-    ("members in another order", body.replacingOccurrences(of: #""date":"2024-03-04","base":"EUR","quote":"USD","rate":1.0851"#, with: #""rate":1.0851,"quote":"USD","base":"EUR","date":"2024-03-04""#), true),
-    ("a missing day", body.replacingOccurrences(of: #"{"date":"2024-03-04","base":"EUR","quote":"USD","rate":1.0851},"#, with: ""), true),
+    (
+      "members in another order",
+      body.replacingOccurrences(
+        of: #""date":"2024-03-04","base":"EUR","quote":"USD","rate":1.0851"#,
+        with: #""rate":1.0851,"quote":"USD","base":"EUR","date":"2024-03-04""#), true
+    ),
+    (
+      "a missing day",
+      body.replacingOccurrences(of: #"{"date":"2024-03-04","base":"EUR","quote":"USD","rate":1.0851},"#, with: ""), true
+    ),
     ("rows out of day order", body.replacingOccurrences(of: "2024-03-01", with: "2024-03-05"), true),
     ("an empty list", "[]", true),
     ("an empty list with spaces", "[ ]", true),
     ("38 digits", body.replacingOccurrences(of: "1.0856", with: "1.0856000000000000000000000000000000000"), true),
     ("39 digits", body.replacingOccurrences(of: "1.0856", with: "1.08560000000000000000000000000000000000"), false),
     ("an extra member", body.replacingOccurrences(of: #""rate":1.0856"#, with: #""rate":1.0856,"note":"x""#), false),
-    ("an escape in a quote", body.replacingOccurrences(of: #""quote":"VND","rate":26801"#, with: #""quote":"\u0056ND","rate":26801"#), false),
-    ("an escape in a date", body.replacingOccurrences(of: #""2024-03-04","base":"EUR","quote":"USD""#, with: #""2024-03-0\u0034","base":"EUR","quote":"USD""#), false),
-    ("an escaped member name", body.replacingOccurrences(of: #"{"date":"2024-03-01""#, with: #"{"d\u0061te":"2024-03-01""#), false),
+    (
+      "an escape in a quote",
+      body.replacingOccurrences(of: #""quote":"VND","rate":26801"#, with: #""quote":"\u0056ND","rate":26801"#), false
+    ),
+    (
+      "an escape in a date",
+      body.replacingOccurrences(
+        of: #""2024-03-04","base":"EUR","quote":"USD""#, with: #""2024-03-0\u0034","base":"EUR","quote":"USD""#), false
+    ),
+    (
+      "an escaped member name", body.replacingOccurrences(of: #"{"date":"2024-03-01""#, with: #"{"d\u0061te":"2024-03-01""#),
+      false
+    ),
     ("a null rate", body.replacingOccurrences(of: "1.0851", with: "null"), false),
     ("a rate as a string", body.replacingOccurrences(of: "1.0851", with: #""1.0851""#), false),
     ("a zero rate", body.replacingOccurrences(of: "1.0851", with: "0.000"), false),
@@ -142,12 +166,28 @@ struct FrankfurterV2ScannerTests {
     ("a date as a number", body.replacingOccurrences(of: #""2024-03-04""#, with: "20240304"), false),
     ("a date that is no day", body.replacingOccurrences(of: "2024-03-04", with: "2024-02-30"), false),
     ("a null quote", body.replacingOccurrences(of: #""quote":"VND""#, with: #""quote":null"#), false),
-    ("another base", body.replacingOccurrences(of: #""base":"EUR","quote":"VND","rate":26801"#, with: #""base":"USD","quote":"VND","rate":26801"#), false),
-    ("a lower-case quote", body.replacingOccurrences(of: #""quote":"VND","rate":26801"#, with: #""quote":"vnd","rate":26801"#), false),
-    ("a quote beyond ASCII", body.replacingOccurrences(of: #""quote":"VND","rate":26801"#, with: #""quote":"VNĐ","rate":26801"#), false),
+    (
+      "another base",
+      body.replacingOccurrences(
+        of: #""base":"EUR","quote":"VND","rate":26801"#, with: #""base":"USD","quote":"VND","rate":26801"#), false
+    ),
+    (
+      "a lower-case quote", body.replacingOccurrences(of: #""quote":"VND","rate":26801"#, with: #""quote":"vnd","rate":26801"#),
+      false
+    ),
+    (
+      "a quote beyond ASCII", body.replacingOccurrences(of: #""quote":"VND","rate":26801"#, with: #""quote":"VNĐ","rate":26801"#),
+      false
+    ),
     ("a member twice", body.replacingOccurrences(of: #""rate":1.0856"#, with: #""rate":1.0856,"rate":2"#), false),
-    ("a missing member", body.replacingOccurrences(of: #""base":"EUR","quote":"VND","rate":26801"#, with: #""quote":"VND","rate":26801"#), false),
-    ("two rows of a day, one rate", body.replacingOccurrences(of: "}]", with: #"},{"date":"2024-03-04","base":"EUR","quote":"VND","rate":26801}]"#), false),
+    (
+      "a missing member",
+      body.replacingOccurrences(of: #""base":"EUR","quote":"VND","rate":26801"#, with: #""quote":"VND","rate":26801"#), false
+    ),
+    (
+      "two rows of a day, one rate",
+      body.replacingOccurrences(of: "}]", with: #"},{"date":"2024-03-04","base":"EUR","quote":"VND","rate":26801}]"#), false
+    ),
     ("two rows of a day, two rates", body.replacingOccurrences(of: "2024-03-01", with: "2024-03-04"), false),
     ("a byte order mark", "\u{FEFF}" + body, false),
     ("text after the list", body + "x", false),
@@ -158,14 +198,41 @@ struct FrankfurterV2ScannerTests {
     ("an empty body", "", false),
     ("a row that is a list", body.replacingOccurrences(of: "}]", with: "},[1]]"), false),
     ("an empty row", body.replacingOccurrences(of: "}]", with: "},{}]"), false),
-    ("providers", body.replacingOccurrences(of: #""rate":1.0856"#, with: #""rate":1.0856,"providers":[{"key":"ECB","date":"2024-03-01","rate":1.0856},{"key":"FED","rate":1.0857,"excluded":false}]"#), true),
-    ("an excluded provider", body.replacingOccurrences(of: #""rate":1.0851"#, with: #""rate":1.0851,"providers":[{"key":"ECB","rate":1.0851,"excluded":true},{"key":"BOC","rate":1.0852}]"#), true),
+    (
+      "providers",
+      body.replacingOccurrences(
+        of: #""rate":1.0856"#,
+        with:
+          #""rate":1.0856,"providers":[{"key":"ECB","date":"2024-03-01","rate":1.0856},{"key":"FED","rate":1.0857,"excluded":false}]"#
+      ), true
+    ),
+    (
+      "an excluded provider",
+      body.replacingOccurrences(
+        of: #""rate":1.0851"#,
+        with: #""rate":1.0851,"providers":[{"key":"ECB","rate":1.0851,"excluded":true},{"key":"BOC","rate":1.0852}]"#), true
+    ),
     ("no providers", body.replacingOccurrences(of: #""rate":1.0851"#, with: #""rate":1.0851,"providers":[ ]"#), true),
-    ("providers that are no list", body.replacingOccurrences(of: #""rate":1.0851"#, with: #""rate":1.0851,"providers":"ECB""#), false),
-    ("a provider key in lower case", body.replacingOccurrences(of: #""rate":1.0851"#, with: #""rate":1.0851,"providers":[{"key":"ecb"}]"#), false),
-    ("a provider without a key", body.replacingOccurrences(of: #""rate":1.0851"#, with: #""rate":1.0851,"providers":[{"rate":1.0851}]"#), false),
-    ("excluded that is no boolean", body.replacingOccurrences(of: #""rate":1.0851"#, with: #""rate":1.0851,"providers":[{"key":"ECB","excluded":1}]"#), false),
-    ("a provider with another member", body.replacingOccurrences(of: #""rate":1.0851"#, with: #""rate":1.0851,"providers":[{"key":"ECB","weight":1}]"#), false),
+    (
+      "providers that are no list", body.replacingOccurrences(of: #""rate":1.0851"#, with: #""rate":1.0851,"providers":"ECB""#),
+      false
+    ),
+    (
+      "a provider key in lower case",
+      body.replacingOccurrences(of: #""rate":1.0851"#, with: #""rate":1.0851,"providers":[{"key":"ecb"}]"#), false
+    ),
+    (
+      "a provider without a key",
+      body.replacingOccurrences(of: #""rate":1.0851"#, with: #""rate":1.0851,"providers":[{"rate":1.0851}]"#), false
+    ),
+    (
+      "excluded that is no boolean",
+      body.replacingOccurrences(of: #""rate":1.0851"#, with: #""rate":1.0851,"providers":[{"key":"ECB","excluded":1}]"#), false
+    ),
+    (
+      "a provider with another member",
+      body.replacingOccurrences(of: #""rate":1.0851"#, with: #""rate":1.0851,"providers":[{"key":"ECB","weight":1}]"#), false
+    ),
   ]
 
   // Every odd body: scanned or declined as listed, and answered as the reader answers it.
@@ -194,7 +261,10 @@ struct FrankfurterV2ScannerTests {
     let limit = Self.provider.answerLimit(
       for: RateRequest(url: URL(string: "http://127.0.0.1:9")!, keys: keys), maxStaleness: 0)
     func rows(_ count: Int) -> String {
-      "[" + (0..<count).map { #"{"date":"2024-03-04","base":"EUR","quote":"X\#(String(UnicodeScalar(65 + $0 / 26)!))\#(String(UnicodeScalar(65 + $0 % 26)!))","rate":1}"# }
+      "["
+        + (0..<count).map {
+          #"{"date":"2024-03-04","base":"EUR","quote":"X\#(String(UnicodeScalar(65 + $0 / 26)!))\#(String(UnicodeScalar(65 + $0 % 26)!))","rate":1}"#
+        }
         .joined(separator: ",") + "]"
     }
     // Each row is 5 values, the list 1.

@@ -42,10 +42,11 @@ extension RateResolver {
     }
   }
 
+  /// How a request's result is read on the fetch's threads.
+  typealias AnswerReader = @Sendable (RateRequest, Result<HTTPResponse, FetchError>) -> FetchedAnswer
+
   /// The read of a request's result by a provider (on the fetch's threads).
-  static func reader(_ provider: any RateProvider, maxStaleness: Int) -> @Sendable (
-    RateRequest, Result<HTTPResponse, FetchError>
-  ) -> FetchedAnswer {
+  static func reader(_ provider: any RateProvider, maxStaleness: Int) -> AnswerReader {
     { request, result in
       switch result {
       case .success(let response):

@@ -253,8 +253,7 @@ struct FrankfurterV2Scanner {
   private var lastDay: (text: UInt64, end: UInt64, day: Int32?) = (0, 0, nil)
 
   /// Adds a row to its quote's rows.
-  private mutating func add(day: Int32, slot: Int, rate: (start: Int, length: Int, isPlain: Bool), providers: Int32) -> Bool
-  {
+  private mutating func add(day: Int32, slot: Int, rate: (start: Int, length: Int, isPlain: Bool), providers: Int32) -> Bool {
     guard rate.length <= Int(Int16.max) else { return false }
     var quoteIndex = slotIndex[slot]
     if quoteIndex < 0 {
@@ -366,9 +365,16 @@ struct FrankfurterV2Scanner {
       skipWhitespace()
       guard take(UInt8(ascii: ":")), count() else { return nil }
       skipWhitespace()
-      let member: UInt8 =
-        Self.equals(bytes, name, "key")
-        ? 1 : Self.equals(bytes, name, "date") ? 2 : Self.equals(bytes, name, "rate") ? 4 : Self.equals(bytes, name, "excluded") ? 8 : 0
+      var member: UInt8 = 0
+      if Self.equals(bytes, name, "key") {
+        member = 1
+      } else if Self.equals(bytes, name, "date") {
+        member = 2
+      } else if Self.equals(bytes, name, "rate") {
+        member = 4
+      } else if Self.equals(bytes, name, "excluded") {
+        member = 8
+      }
       guard member != 0, seen & member == 0 else { return nil }
       seen |= member
       switch member {

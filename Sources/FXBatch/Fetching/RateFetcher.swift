@@ -48,7 +48,23 @@ public struct RateFetcher: Sendable {
   public func fetch(_ urls: [URL], progress: (@Sendable (Progress) -> Void)? = nil) -> (
     results: [Result<HTTPResponse, FetchError>], retries: Int
   ) {
-    let state = FetchState(count: urls.count)
+    fetch(urls, progress: progress) { _, result in result }
+  }
+
+  /// Fetches URLs, reads each final result as it arrives, and waits for all of them: what is kept of each request
+  /// is what `read` makes of it (a body need not outlive its reading).
+  ///
+  /// - Parameters:
+  ///   - urls: one GET request each.
+  ///   - progress: called after each finished request and each retry (from any thread).
+  ///   - read: called once per URL with its index and its 2xx answer or final failure, from any thread (several at
+  ///     once), before the request counts as finished.
+  /// - Returns: per URL, in order, what `read` returned; and the number of retries made.
+  public func fetch<Answer: Sendable>(
+    _ urls: [URL], progress: (@Sendable (Progress) -> Void)? = nil,
+    read: @escaping @Sendable (Int, Result<HTTPResponse, FetchError>) -> Answer
+  ) -> (results: [Answer], retries: Int) {
+    let state = FetchState<Answer>(count: urls.count)
     let gate = DispatchSemaphore(value: jobs)
     let group = DispatchGroup()
     if !urls.isEmpty {
@@ -58,20 +74,24 @@ public struct RateFetcher: Sendable {
     for (index, url) in urls.enumerated() {
       guard acquire(gate) else {
         // The deadline passed while every permit was taken: the rest is not sent.
-        state.store(.failure(.deadline(seconds: deadline?.seconds ?? 0, attempts: 0, last: nil, retryAfter: nil)), at: index)
+        state.store(
+          read(index, .failure(.deadline(seconds: deadline?.seconds ?? 0, attempts: 0, last: nil, retryAfter: nil))), at: index)
         progress?(state.progress())
         continue
       }
       group.enter()
       attempt(url, number: 1, previous: nil, state: state, progress: progress) { result in
-        state.store(result, at: index)
+        state.store(read(index, result), at: index)
         progress?(state.progress())
         gate.signal()
         group.leave()
       }
     }
     group.wait()
-    return (state.results(), state.progress().retries)
+    let results = state.results().enumerated().map { index, answer in
+      answer ?? read(index, .failure(.connection("not fetched", attempts: 0)))
+    }
+    return (results, state.progress().retries)
   }
 
   /// Takes a permit, waiting at most until the deadline; `false` when it passed first.
@@ -84,8 +104,8 @@ public struct RateFetcher: Sendable {
   }
 
   /// Attempt `number` of a request; `previous` is the failure of the attempt before.
-  private func attempt(
-    _ url: URL, number: Int, previous: FetchError?, state: FetchState, progress: (@Sendable (Progress) -> Void)?,
+  private func attempt<Answer>(
+    _ url: URL, number: Int, previous: FetchError?, state: FetchState<Answer>, progress: (@Sendable (Progress) -> Void)?,
     finish: @escaping @Sendable (Result<HTTPResponse, FetchError>) -> Void
   ) {
     if let deadline, deadline.hasPassed {
@@ -168,15 +188,15 @@ extension RateFetcher {
   }
 }
 
-/// Results and counters of one ``RateFetcher/fetch(_:progress:)`` call, shared by completion handlers.
-private final class FetchState: Sendable {
-  private let storage: Mutex<(results: [Result<HTTPResponse, FetchError>?], progress: RateFetcher.Progress)>
+/// Results and counters of one ``RateFetcher/fetch(_:progress:read:)`` call, shared by completion handlers.
+private final class FetchState<Answer: Sendable>: Sendable {
+  private let storage: Mutex<(results: [Answer?], progress: RateFetcher.Progress)>
 
   init(count: Int) {
     storage = Mutex((Array(repeating: nil, count: count), RateFetcher.Progress(done: 0, total: count, retries: 0)))
   }
 
-  func store(_ result: Result<HTTPResponse, FetchError>, at index: Int) {
+  func store(_ result: Answer, at index: Int) {
     storage.withLock {
       $0.results[index] = result
       $0.progress.done += 1
@@ -187,9 +207,5 @@ private final class FetchState: Sendable {
 
   func progress() -> RateFetcher.Progress { storage.withLock { $0.progress } }
 
-  func results() -> [Result<HTTPResponse, FetchError>] {
-    storage.withLock { state in
-      state.results.map { $0 ?? .failure(.connection("not fetched", attempts: 0)) }
-    }
-  }
+  func results() -> [Answer?] { storage.withLock { $0.results } }
 }

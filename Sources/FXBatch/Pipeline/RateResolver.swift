@@ -168,27 +168,35 @@ struct RateResolver {
       let plan = RatePlanner.plan(
         keys: keys, provider: provider, today: today, cache: settings.cache, maxStaleness: maxStaleness)
       if settings.offline { return offlineAnswers(to: plan, provider: provider, report: &report) }
-      var requests = plan.requests
-      var (results, retries) = fetch(requests, settings: settings)
+      // Each answer is read as it arrives and its body dropped (``fetch(_:settings:read:take:)``); the answers are
+      // taken in request order, the plan's requests first.
+      var taken = TakenAnswers(
+        quotes: plan.localAnswers,
+        keepsFetched: settings.cache != nil && provider.cachesAnswers && !(provider is any TableRateProvider))
+      taken.quotes.reserveCapacity(taken.quotes.count + plan.requests.reduce(0) { $0 + $1.keys.count })
+      let read = Self.reader(provider, maxStaleness: maxStaleness)
+      var round = plan.requests
+      var failures: [FetchError?] = []
+      func send(_ requests: [RateRequest]) {
+        failures = []
+        taken.retries += fetch(requests, settings: settings, read: read) { index, answer in
+          if case .failed(let failure) = answer { failures.append(failure) } else { failures.append(nil) }
+          taken.take(answer, of: requests[index], provider: provider)
+        }
+      }
+      send(round)
       // Refused requests are narrowed (the keys they were refused with, not for; a range split shorter) and sent
       // again, their answers replacing the refusal's errors; a narrowed request refused again is narrowed again,
       // for at most `maximumNarrowingRounds` rounds.
-      var round = 0..<requests.count
       for _ in 0..<Self.maximumNarrowingRounds {
-        let narrowed = zip(requests[round], results[round]).flatMap { request, result in
-          guard case .failure(let failure) = result else { return [RateRequest]() }
-          return provider.narrowed(request, after: failure, maxStaleness: maxStaleness)
+        let narrowed = zip(round, failures).flatMap { request, failure in
+          failure.map { provider.narrowed(request, after: $0, maxStaleness: maxStaleness) } ?? []
         }
         guard !narrowed.isEmpty else { break }
-        let (more, moreRetries) = fetch(narrowed, settings: settings)
-        round = requests.count..<(requests.count + narrowed.count)
-        requests += narrowed
-        results += more
-        retries += moreRetries
+        round = narrowed
+        send(round)
       }
-      return answers(
-        to: plan, requests: requests, results: results, retries: retries, provider: provider, settings: settings,
-        report: &report)
+      return answers(to: plan, taken: &taken, provider: provider, settings: settings, report: &report)
     }
   }
 
@@ -302,33 +310,17 @@ struct RateResolver {
     return fetcher.fetch(requests.map(\.url), progress: settings.progress)
   }
 
-  /// Every key's answer from a plan's local answers and the results of the requests sent (the plan's, then any
-  /// narrowed ones, whose answers replace earlier errors).
+  /// Every key's answer from a plan's local answers and the answers taken from the requests sent (the plan's,
+  /// then any narrowed ones, whose answers replaced earlier errors).
   private func answers(
-    to plan: RatePlan, requests: [RateRequest], results: [Result<HTTPResponse, FetchError>], retries: Int,
-    provider: any RateProvider, settings: FetchSettings, report: inout RunReport
+    to plan: RatePlan, taken: inout TakenAnswers, provider: any RateProvider, settings: FetchSettings,
+    report: inout RunReport
   ) -> [RateKey: Result<RateQuote, RowError>] {
-    var quotes = plan.localAnswers
-    var fetch = RunReport.Fetch(requests: requests.count, retries: retries, failedRequests: 0, cacheHits: plan.cacheHits)
-    var fetched: [RateKey: RateQuote] = [:]
-    for (request, result) in zip(requests, results) {
-      switch result {
-      case .success(let response):
-        let answers = provider.answers(to: request, response: response, maxStaleness: maxStaleness)
-        for (key, answer) in answers {
-          quotes[key] = answer
-          if case .success(let quote) = answer { fetched[key] = quote }
-        }
-        // An answer that served none of its keys (an error body, garbage) is a failed request too.
-        if !answers.values.contains(where: { (try? $0.get()) != nil }) { fetch.failedRequests += 1 }
-      case .failure(let failure):
-        for (key, error) in provider.rowErrors(for: failure, request: request) { quotes[key] = .failure(error) }
-        fetch.failedRequests += 1
-      }
-    }
-    if provider.cachesAnswers, !(provider is any TableRateProvider) {
-      settings.cache?.store(fetched, source: provider.info.description, today: today)
-    }
+    var quotes = taken.quotes
+    taken.quotes = [:]  // one owner: the keys added below do not copy the table
+    let fetch = RunReport.Fetch(
+      requests: taken.requests, retries: taken.retries, failedRequests: taken.failedRequests, cacheHits: plan.cacheHits)
+    if taken.keepsFetched { settings.cache?.store(taken.fetched, source: provider.info.description, today: today) }
     // A key the answer did not mention is an error of that key, never a silent gap.
     for request in plan.requests {
       for key in request.keys where quotes[key] == nil {

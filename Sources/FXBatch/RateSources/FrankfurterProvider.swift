@@ -203,6 +203,16 @@ public struct FrankfurterProvider: RateProvider {
   public func answers(to request: RateRequest, response: HTTPResponse, maxStaleness: Int) -> [RateKey: Result<
     RateQuote, RowError
   >] {
+    // The byte scanner reads the service's shape; anything else is the JSON reader's (same answers, same errors).
+    scannedAnswers(to: request, response: response, maxStaleness: maxStaleness)
+      ?? readerAnswers(to: request, response: response, maxStaleness: maxStaleness)
+  }
+
+  /// ``answers(to:response:maxStaleness:)`` read by the JSON reader (``publishedRows(request:response:maxStaleness:)``):
+  /// the answers of anything the byte scanner declines (``scannedAnswers(to:response:maxStaleness:)``).
+  func readerAnswers(to request: RateRequest, response: HTTPResponse, maxStaleness: Int) -> [RateKey: Result<
+    RateQuote, RowError
+  >] {
     let rows: [String: [Row]]
     let badQuotes: [String: String]
     switch publishedRows(request: request, response: response, maxStaleness: maxStaleness) {
@@ -374,7 +384,7 @@ public struct FrankfurterProvider: RateProvider {
   }
 
   /// A key's answer from the latest row on or before its day: `stale_rate` beyond `--max-staleness`.
-  private func answer(for key: RateKey, row: Row, maxStaleness: Int) -> Result<RateQuote, RowError> {
+  func answer(for key: RateKey, row: Row, maxStaleness: Int) -> Result<RateQuote, RowError> {
     let age = key.day.days(since: row.day)
     guard age <= maxStaleness else {
       return .failure(

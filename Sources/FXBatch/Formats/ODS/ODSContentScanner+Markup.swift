@@ -140,6 +140,12 @@ extension ODSContentScanner {
       prefixes.append(prefix)
       if ByteView(ODSTableReader.calcextNamespace).elementsEqual(value) { calcextPrefix = prefix }
     }
+    // The prefixes of a table's markup first: every prefixed name is looked up among them.
+    let common = ["table", "text", "office", "calcext", "style"].map { Array($0.utf8) } + [calcextPrefix ?? []]
+    prefixes = prefixes.filter { common.contains($0) } + prefixes.filter { !common.contains($0) }
+    prefixWords = prefixes.map { prefix in
+      prefix.count <= 8 ? prefix.reversed().reduce(UInt64(0)) { ($0 << 8) | UInt64($1) } : nil
+    }
   }
 
   /// Every prefixed attribute's prefix is `xml` or one the root declares; `xmlns` declarations only on the root.
@@ -152,17 +158,32 @@ extension ODSContentScanner {
         continue
       }
       guard attribute.prefix > 0 else { continue }
-      let prefix = bytes.slice(attribute.name.lowerBound..<(attribute.name.lowerBound + attribute.prefix))
-      if prefix.equals("xml") { continue }
-      guard prefixes.contains(where: { prefix.elementsEqual($0) }) else { throw .declined("an undeclared prefix") }
+      guard isDeclared(attribute.name.lowerBound, length: attribute.prefix) else {
+        let prefix = bytes.slice(attribute.name.lowerBound..<(attribute.name.lowerBound + attribute.prefix))
+        if prefix.equals("xml") { continue }
+        throw .declined("an undeclared prefix")
+      }
     }
   }
 
   /// An element name's prefix is one the root declares.
   private func checkPrefix(_ name: Range<Int>, prefix: Int) throws(Stop) {
     guard prefix > 0 else { return }
-    let bytes = self.bytes.slice(name.lowerBound..<(name.lowerBound + prefix))
-    guard prefixes.contains(where: { bytes.elementsEqual($0) }) else { throw .declined("an undeclared prefix") }
+    guard isDeclared(name.lowerBound, length: prefix) else { throw .declined("an undeclared prefix") }
+  }
+
+  /// Whether the `length` bytes at `index` are a prefix the root declares (compared as words where they fit).
+  @inline(__always)
+  private func isDeclared(_ index: Int, length: Int) -> Bool {
+    if length <= 8 {
+      let word = bytes.word(at: index, length: length)
+      for (offset, prefix) in prefixes.enumerated() where prefix.count == length && prefixWords[offset] == word {
+        return true
+      }
+      return false
+    }
+    let bytes = self.bytes.slice(index..<(index + length))
+    return prefixes.contains { bytes.elementsEqual($0) }
   }
 
   /// A name with at most one colon, neither first nor last: its range and the prefix's length (0: none).

@@ -82,6 +82,8 @@ struct ODSContentScanner {
   /// The prefixes the root declares, and the one bound to LibreOffice's `calcext` namespace (if any).
   var prefixes: [[UInt8]] = []
   var calcextPrefix: [UInt8]? = nil
+  /// Each prefix of ``prefixes`` as a little-endian word, when it has at most 8 bytes.
+  var prefixWords: [UInt64?] = []
   /// The attributes of the tag read last: name, prefix length (0: none), value, whether the value is as stored.
   var attributeList: [(name: Range<Int>, prefix: Int, value: Range<Int>, isPlain: Bool)] = []
   var attributeCount = 0
@@ -475,6 +477,11 @@ struct ODSContentScanner {
       guard let value = try attributeValue(value) else { throw .declined("a number without its value") }
       return (.number(value), at)
     }
+    if typeValue.isPlain, typeBytes.equals("date") {
+      guard let date = try attributeValue(date) else { throw .declined("a date without its value") }
+      return (.date(date), at)
+    }
+    if typeValue.isPlain, typeBytes.equals("string") { return (.text(try attributeValue(string) ?? cellText()), at) }
     switch try attributeText(type) {
     case "float", "currency", "percentage":
       guard let value = try attributeValue(value) else { throw .declined("a number without its value") }

@@ -14,6 +14,8 @@ final class ODSTableConversion {
   /// The columns of the record fields: only they are made of a record's cells.
   private let fieldColumns: Int
   private var rows: WorkbookRowConverter
+  /// A record's fx_* cells (reused).
+  private var markup: [UInt8] = []
   private let deflater: ZipDeflater
   private let deflated: ZipDeflatedStream
   private let writing: ZipPackageWriting
@@ -97,7 +99,9 @@ final class ODSTableConversion {
         return "cells \(from):\(to) (a repeated row)"
       })
     rows.convert(fields, count: records)
-    try emit(ODSCells.markup(rows.values, isHeader: false, layout: layout), records)
+    markup.removeAll(keepingCapacity: true)
+    ODSCells.appendMarkup({ self.rows.value($0) }, isHeader: false, layout: layout, to: &markup)
+    try emit(markup, records)
   }
 
   /// Ends the content and waits for the package's writing.

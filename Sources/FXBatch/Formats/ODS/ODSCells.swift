@@ -50,9 +50,9 @@ enum ODSCells {
         markup += cellEnd
       case .converted where !isHeader:
         let digits = value.firstIndex(of: UInt8(ascii: ".")).map { value.count - $0 - 1 } ?? 0
-        markup += Array("<table:table-cell".utf8)
-        if minorUnitStyles.contains(digits) { markup += Array(" table:style-name=\"\(minorUnitStyle(digits))\"".utf8) }
-        markup += Array(" office:value-type=\"float\" office:value=\"".utf8)
+        markup += cellStart
+        if minorUnitStyles.contains(digits) { markup += minorUnitStyleAttributes[digits] }
+        markup += floatValueStart
         markup.append(contentsOf: value.buffer)
         markup += valueEnd
         appendParagraph(value, to: &markup)
@@ -72,6 +72,16 @@ enum ODSCells {
   }
 
   private static let emptyCell = Array("<table:table-cell/>".utf8)
+  private static let cellStart = Array("<table:table-cell".utf8)
+  private static let minorUnitStyleAttributes = minorUnitStyles.map { Array(" table:style-name=\"\(minorUnitStyle($0))\"".utf8) }
+  private static let floatValueStart = Array(" office:value-type=\"float\" office:value=\"".utf8)
+  private static let paragraphStart = Array("<text:p>".utf8)
+  private static let paragraphEnd = Array("</text:p>".utf8)
+  private static let ampersand = Array("&amp;".utf8)
+  private static let lessThan = Array("&lt;".utf8)
+  private static let greaterThan = Array("&gt;".utf8)
+  private static let tab = Array("<text:tab/>".utf8)
+  private static let lineBreak = Array("<text:line-break/>".utf8)
   private static let floatCellStart = Array("<table:table-cell office:value-type=\"float\" office:value=\"".utf8)
   private static let dateCellStart = Array(
     "<table:table-cell table:style-name=\"\(dateStyle)\" office:value-type=\"date\" office:date-value=\"".utf8)
@@ -86,7 +96,7 @@ enum ODSCells {
       markup += Array(paragraph(value.text).utf8)
       return
     }
-    markup += Array("<text:p>".utf8)
+    markup += paragraphStart
     var spaces = 0
     var atStart = true
     func flush() {
@@ -107,16 +117,16 @@ enum ODSCells {
       flush()
       atStart = false
       switch byte {
-      case UInt8(ascii: "&"): markup += Array("&amp;".utf8)
-      case UInt8(ascii: "<"): markup += Array("&lt;".utf8)
-      case UInt8(ascii: ">"): markup += Array("&gt;".utf8)
-      case 0x09: markup += Array("<text:tab/>".utf8)
-      case 0x0A: markup += Array("<text:line-break/>".utf8)
+      case UInt8(ascii: "&"): markup += ampersand
+      case UInt8(ascii: "<"): markup += lessThan
+      case UInt8(ascii: ">"): markup += greaterThan
+      case 0x09: markup += tab
+      case 0x0A: markup += lineBreak
       default: markup.append(byte)
       }
     }
     if spaces > 0 { markup += spaces == 1 ? Array("<text:s/>".utf8) : Array("<text:s text:c=\"\(spaces)\"/>".utf8) }
-    markup += Array("</text:p>".utf8)
+    markup += paragraphEnd
   }
 
   /// The digits after the decimal mark ISO 4217 gives currencies (none, 2, 3 or 4): `fx_converted` is shown with

@@ -58,9 +58,7 @@ extension ODSFormat {
     FileError(path: displayPath, message: "content.xml changed while it was read (it differs from its first reading)")
   }
 
-  /// Pass 2 through the scanner: copies `content.xml` as it inflates, byte for byte, but for what
-  /// ``ODSContentRewriter`` changes, changed the same way: the styles of the fx_* cells, the table's column
-  /// declarations, and each row element given cells.
+  /// Pass 2 through the scanner (``rewriteScanned(_:book:makeConversion:scannerFailed:row:)``).
   static func convertScanned(_ scan: FileScan, book: ODSBook, context: FormatContext, quotes: QuoteBook)
     throws(FileError) -> FileConversion
   {
@@ -69,7 +67,34 @@ extension ODSFormat {
     do { stream = try book.package.stream(book.contentEntry) } catch {
       throw FileError.package(error.description, readPath: scan.readPath, displayPath: scan.displayPath)
     }
-    var scanner = ODSContentScanner(stream: stream, choice: choice)
+    let conversion = try rewriteScanned(
+      ODSContentScanner(stream: stream, choice: choice), book: book,
+      makeConversion: { index throws(FileError) in
+        try ODSTableConversion(scan: scan, book: book, tableIndex: index, context: context, quotes: quotes)
+      },
+      scannerFailed: { error in
+        if case .package(let error) = error {
+          return FileError.package(error.description, readPath: scan.readPath, displayPath: scan.displayPath)
+        }
+        return contentChanged(scan.displayPath)
+      }, row: { _ throws(FileError) in })
+    return try conversion.finish()
+  }
+
+  /// Copies `content.xml` as the scanner reads it, byte for byte, but for what ``ODSContentRewriter`` changes,
+  /// changed the same way: the styles of the fx_* cells, the table's column declarations, and each row element
+  /// given cells (the conversion `makeConversion` makes, by the table's place, once the table is found).
+  ///
+  /// - Parameters:
+  ///   - scannerFailed: the error of the scanner's stop.
+  ///   - row: is given each row element before it is converted.
+  /// - Returns: the conversion, every byte handed over (not finished).
+  static func rewriteScanned(
+    _ scanner: consuming ODSContentScanner, book: ODSBook,
+    makeConversion: (_ tableIndex: Int) throws(FileError) -> ODSTableConversion,
+    scannerFailed: (ODSContentScanner.Stop) -> FileError, row: (ODSRowElement) throws(FileError) -> Void
+  ) throws(FileError) -> ODSTableConversion {
+    var scanner = scanner
     var conversion: ODSTableConversion? = nil
     var output = ByteBuffer(capacity: 2 * ODSTableConversion.writeBlockSize)
     var (stylesWritten, declared, columnsExtended) = (false, 0, false)
@@ -77,17 +102,9 @@ extension ODSFormat {
       Array("<office:automatic-styles>".utf8) + ODSCells.automaticStyles + Array("</office:automatic-styles>".utf8)
     while true {
       let item: ODSContentScanner.Item?
-      do { item = try scanner.next() } catch {
-        if case .package(let error) = error {
-          throw FileError.package(error.description, readPath: scan.readPath, displayPath: scan.displayPath)
-        }
-        throw contentChanged(scan.displayPath)
-      }
+      do { item = try scanner.next() } catch { throw scannerFailed(error) }
       guard let item else { break }
-      if conversion == nil, scanner.tableFound {
-        conversion = try ODSTableConversion(
-          scan: scan, book: book, tableIndex: scanner.tableIndex, context: context, quotes: quotes)
-      }
+      if conversion == nil, scanner.tableFound { conversion = try makeConversion(scanner.tableIndex) }
       let bytes = scanner.bytes
       switch item {
       case .markup(let range):
@@ -117,14 +134,15 @@ extension ODSFormat {
         columnsExtended = true
         output.append(bytes.slice(range))
       case .row:
-        guard let conversion else { throw contentChanged(scan.displayPath) }
+        guard let conversion else { throw scannerFailed(.declined("a row before its table")) }
+        try row(scanner.row)
         try appendRow(scanner, conversion: conversion, to: &output)
       }
       if output.count >= ODSTableConversion.writeBlockSize, let conversion { try conversion.flush(&output) }
     }
-    guard let conversion else { throw contentChanged(scan.displayPath) }
+    guard let conversion else { throw scannerFailed(.declined("no table")) }
     try conversion.flush(&output)
-    return try conversion.finish()
+    return conversion
   }
 
   /// Appends the scanner's row element: as it is, or, for each run of its rows that gets fx_* cells, repeated

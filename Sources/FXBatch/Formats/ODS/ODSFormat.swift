@@ -35,6 +35,15 @@ enum ODSFormat: FileFormat {
         path: file.displayPath, message: "the annotated copy of a workbook is a zip package, not text for standard output",
         hint: "give -o FILE or --output-dir DIR")
     }
+    let options = context.options
+    if options.fastPath, context.hasConvertingTable, context.allowsProvisionalScan, scannerChoice(options.sheet) != nil {
+      return (provisionalScan(file, context: context), RateKeyIndex())
+    }
+    return try scanInTwoPasses(file, context: context)
+  }
+
+  /// Pass 1 over the table: through the scanner where it reads the content, else libxml2's.
+  static func scanInTwoPasses(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
     if context.options.fastPath, let scanned = try scanContent(file, context: context) { return scanned }
     let book = try ODSBook(readPath: file.readPath, displayPath: file.displayPath, verify: true)
     let table = try book.table(context.options.sheet)
@@ -71,6 +80,7 @@ enum ODSFormat: FileFormat {
   static func convert(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
     throws(FileError) -> FileConversion
   {
+    if scan.workbook.isProvisional { return try convertInOnePass(scan, context: context, quotes: quotes) }
     let book = try ODSBook(readPath: scan.readPath, displayPath: scan.displayPath)
     if scan.workbook.sheetScanned { return try convertScanned(scan, book: book, context: context, quotes: quotes) }
     let table = try book.table(context.options.sheet)

@@ -105,7 +105,10 @@ final class ODSTableConversion {
   }
 
   /// Ends the content and waits for the package's writing.
-  func finish() throws(FileError) -> FileConversion {
+  ///
+  /// - Parameter finished: the file's scan as it stands after the pass (the one-pass road's); the scan the
+  ///   conversion was made with when `nil`.
+  func finish(scan finished: FileScan? = nil) throws(FileError) -> FileConversion {
     let content: (size: UInt64, crc: UInt32)
     do { content = try deflater.finish() } catch { throw failure(error) }
     guard deflated.mayPassZip32Limits || content.size <= UInt64(UInt32.max) else {
@@ -116,6 +119,6 @@ final class ODSTableConversion {
     deflated.finish(size: content.size, crc: content.crc)
     do { try writing.wait() } catch { throw writeFailure(error) }
     let (counts, withoutDate, ledger) = rows.finish()
-    return FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
+    return FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: finished ?? scan)
   }
 }

@@ -49,7 +49,9 @@ struct ODSContentScannerTests {
   static func document(_ row: String, root: String = "", columns: String = "<table:table-column/>") -> String {
     var content = EndToEndODSTests.content(
       rows: header + record("2024-01-15", "100.5", "USD") + row + record("2024-03-01", "7", "GBP"), columns: columns)
-    if !root.isEmpty { content = content.replacingOccurrences(of: "office:version=\"1.3\"", with: root + " office:version=\"1.3\"") }
+    if !root.isEmpty {
+      content = content.replacingOccurrences(of: "office:version=\"1.3\"", with: root + " office:version=\"1.3\"")
+    }
     return content
   }
 
@@ -124,20 +126,86 @@ struct ODSContentScannerTests {
   /// Constructs the scanner reads by the general reader's rules.
   static let handledCases: [(String, String)] = [
     ("plain", record("2024-02-01", "12.25", "CHF")),
-    ("spaces, tabs, line breaks, spans, links", record("2024-02-01", "12.25", "CHF", extra: #"<table:table-cell office:value-type="string"><text:p>a<text:s/>b<text:s text:c="3"/>c<text:tab/>d<text:line-break/><text:span text:style-name="T1">e <text:a xlink:href="x">f</text:a></text:span></text:p><text:p/><text:p>g</text:p></table:table-cell>"#)),
-    ("references", record("2024-02-01", "1&#x32;.25", "&#67;HF", extra: #"<table:table-cell office:value-type="string" office:string-value="A &amp; B &lt;&gt; &quot;&apos;"><text:p>x</text:p></table:table-cell>"#)),
-    ("a repeated record row", record("2024-02-01", "3", "SEK").replacingOccurrences(of: "table:style-name=\"ro1\"", with: "table:number-rows-repeated=\"4\"")),
-    ("repeated cells", #"<table:table-row><table:table-cell table:number-columns-repeated="2" office:value-type="float" office:value="5"><text:p>5</text:p></table:table-cell><table:table-cell office:value-type="string"><text:p>JPY</text:p></table:table-cell></table:table-row>"#),
-    ("a count with a sign", record("2024-02-01", "3", "SEK").replacingOccurrences(of: "table:style-name=\"ro1\"", with: "table:number-rows-repeated=\"+2\"")),
-    ("other value types", record("2024-02-01", "0.5", "USD", extra: #"<table:table-cell office:value-type="boolean" office:boolean-value="true"><text:p>TRUE</text:p></table:table-cell><table:table-cell office:value-type="percentage" office:value="0.25"><text:p>25%</text:p></table:table-cell><table:table-cell office:value-type="currency" office:currency="EUR" office:value="3"><text:p>3 €</text:p></table:table-cell><table:table-cell office:value-type="time" office:time-value="PT12H"><text:p>12:00</text:p></table:table-cell>"#)),
-    ("an error cell and a formula", record("2024-02-01", "1", "USD", extra: #"<table:table-cell table:formula="of:=1/0" office:value-type="float" office:value="0" calcext:value-type="error"><text:p>#DIV/0!</text:p></table:table-cell><table:table-cell table:formula="of:=A1"/>"#)),
-    ("an error amount", #"<table:table-row><table:table-cell office:value-type="date" office:date-value="2024-02-01"><text:p>2024-02-01</text:p></table:table-cell><table:table-cell table:formula="of:=1/0" office:value-type="float" office:value="0" calcext:value-type="error"><text:p>#DIV/0!</text:p></table:table-cell><table:table-cell office:value-type="string"><text:p>USD</text:p></table:table-cell></table:table-row>"#),
-    ("a short row and an empty row", #"<table:table-row><table:table-cell office:value-type="float" office:value="9"><text:p>9</text:p></table:table-cell></table:table-row><table:table-row/><table:table-row table:number-rows-repeated="1000"><table:table-cell table:number-columns-repeated="1024"/></table:table-row>"#),
-    ("trailing empty cells past the fx_* columns", record("2024-02-01", "4", "USD", extra: #"<table:table-cell table:number-columns-repeated="1020"/>"#)),
-    ("a used cell where the fx_* columns go", record("2024-02-01", "4", "USD", extra: #"<table:table-cell table:number-columns-repeated="2"/><table:table-cell office:value-type="string"><text:p>late</text:p></table:table-cell>"#)),
-    ("row groups", "<table:table-row-group><table:table-header-rows>" + record("2024-02-01", "4", "NOK") + "</table:table-header-rows></table:table-row-group>"),
-    ("white space between elements", "\n  " + record("2024-02-01", "4", "NOK").replacingOccurrences(of: "><table:table-cell", with: ">\n <table:table-cell") + "\n"),
-    ("a covered text without value type, spanned", #"<table:table-row><table:table-cell table:number-columns-spanned="2"/><table:table-cell><text:p>loose</text:p></table:table-cell></table:table-row>"#),
+    (
+      "spaces, tabs, line breaks, spans, links",
+      record(
+        "2024-02-01", "12.25", "CHF",
+        extra:
+          #"<table:table-cell office:value-type="string"><text:p>a<text:s/>b<text:s text:c="3"/>c<text:tab/>d<text:line-break/><text:span text:style-name="T1">e <text:a xlink:href="x">f</text:a></text:span></text:p><text:p/><text:p>g</text:p></table:table-cell>"#
+      )
+    ),
+    (
+      "references",
+      record(
+        "2024-02-01", "1&#x32;.25", "&#67;HF",
+        extra:
+          #"<table:table-cell office:value-type="string" office:string-value="A &amp; B &lt;&gt; &quot;&apos;"><text:p>x</text:p></table:table-cell>"#
+      )
+    ),
+    (
+      "a repeated record row",
+      record("2024-02-01", "3", "SEK").replacingOccurrences(
+        of: "table:style-name=\"ro1\"", with: "table:number-rows-repeated=\"4\"")
+    ),
+    (
+      "repeated cells",
+      #"<table:table-row><table:table-cell table:number-columns-repeated="2" office:value-type="float" office:value="5"><text:p>5</text:p></table:table-cell><table:table-cell office:value-type="string"><text:p>JPY</text:p></table:table-cell></table:table-row>"#
+    ),
+    (
+      "a count with a sign",
+      record("2024-02-01", "3", "SEK").replacingOccurrences(
+        of: "table:style-name=\"ro1\"", with: "table:number-rows-repeated=\"+2\"")
+    ),
+    (
+      "other value types",
+      record(
+        "2024-02-01", "0.5", "USD",
+        extra:
+          #"<table:table-cell office:value-type="boolean" office:boolean-value="true"><text:p>TRUE</text:p></table:table-cell><table:table-cell office:value-type="percentage" office:value="0.25"><text:p>25%</text:p></table:table-cell><table:table-cell office:value-type="currency" office:currency="EUR" office:value="3"><text:p>3 €</text:p></table:table-cell><table:table-cell office:value-type="time" office:time-value="PT12H"><text:p>12:00</text:p></table:table-cell>"#
+      )
+    ),
+    (
+      "an error cell and a formula",
+      record(
+        "2024-02-01", "1", "USD",
+        extra:
+          #"<table:table-cell table:formula="of:=1/0" office:value-type="float" office:value="0" calcext:value-type="error"><text:p>#DIV/0!</text:p></table:table-cell><table:table-cell table:formula="of:=A1"/>"#
+      )
+    ),
+    (
+      "an error amount",
+      #"<table:table-row><table:table-cell office:value-type="date" office:date-value="2024-02-01"><text:p>2024-02-01</text:p></table:table-cell><table:table-cell table:formula="of:=1/0" office:value-type="float" office:value="0" calcext:value-type="error"><text:p>#DIV/0!</text:p></table:table-cell><table:table-cell office:value-type="string"><text:p>USD</text:p></table:table-cell></table:table-row>"#
+    ),
+    (
+      "a short row and an empty row",
+      #"<table:table-row><table:table-cell office:value-type="float" office:value="9"><text:p>9</text:p></table:table-cell></table:table-row><table:table-row/><table:table-row table:number-rows-repeated="1000"><table:table-cell table:number-columns-repeated="1024"/></table:table-row>"#
+    ),
+    (
+      "trailing empty cells past the fx_* columns",
+      record("2024-02-01", "4", "USD", extra: #"<table:table-cell table:number-columns-repeated="1020"/>"#)
+    ),
+    (
+      "a used cell where the fx_* columns go",
+      record(
+        "2024-02-01", "4", "USD",
+        extra:
+          #"<table:table-cell table:number-columns-repeated="2"/><table:table-cell office:value-type="string"><text:p>late</text:p></table:table-cell>"#
+      )
+    ),
+    (
+      "row groups",
+      "<table:table-row-group><table:table-header-rows>" + record("2024-02-01", "4", "NOK")
+        + "</table:table-header-rows></table:table-row-group>"
+    ),
+    (
+      "white space between elements",
+      "\n  " + record("2024-02-01", "4", "NOK").replacingOccurrences(of: "><table:table-cell", with: ">\n <table:table-cell")
+        + "\n"
+    ),
+    (
+      "a covered text without value type, spanned",
+      #"<table:table-row><table:table-cell table:number-columns-spanned="2"/><table:table-cell><text:p>loose</text:p></table:table-cell></table:table-row>"#
+    ),
   ]
 
   @Test(arguments: handledCases)
@@ -154,28 +222,76 @@ struct ODSContentScannerTests {
   static let declinedCases: [(String, String)] = [
     ("a comment", "<!-- note -->"),
     ("a processing instruction", "<?fx note?>"),
-    ("a CDATA section", record("2024-02-01", "4", "USD", extra: "<table:table-cell office:value-type=\"string\"><text:p><![CDATA[a<b]]></text:p></table:table-cell>")),
-    ("an entity other than the predefined", record("2024-02-01", "4", "USD", extra: "<table:table-cell><text:p>&nbsp;</text:p></table:table-cell>")),
-    ("an annotation", record("2024-02-01", "4", "USD", extra: "<table:table-cell office:value-type=\"string\"><office:annotation><text:p>n</text:p></office:annotation><text:p>x</text:p></table:table-cell>")),
+    (
+      "a CDATA section",
+      record(
+        "2024-02-01", "4", "USD",
+        extra: "<table:table-cell office:value-type=\"string\"><text:p><![CDATA[a<b]]></text:p></table:table-cell>")
+    ),
+    (
+      "an entity other than the predefined",
+      record("2024-02-01", "4", "USD", extra: "<table:table-cell><text:p>&nbsp;</text:p></table:table-cell>")
+    ),
+    (
+      "an annotation",
+      record(
+        "2024-02-01", "4", "USD",
+        extra:
+          "<table:table-cell office:value-type=\"string\"><office:annotation><text:p>n</text:p></office:annotation><text:p>x</text:p></table:table-cell>"
+      )
+    ),
     ("a covered cell", record("2024-02-01", "4", "USD", extra: "<table:covered-table-cell/>")),
-    ("a nested table", record("2024-02-01", "4", "USD", extra: "<table:table-cell><table:table table:name=\"in\"><table:table-row><table:table-cell office:value-type=\"string\"><text:p>x</text:p></table:table-cell></table:table-row></table:table></table:table-cell>")),
-    ("a heading", record("2024-02-01", "4", "USD", extra: "<table:table-cell office:value-type=\"string\"><text:h>x</text:h></table:table-cell>")),
-    ("a namespace declared below the root", record("2024-02-01", "4", "USD", extra: "<table:table-cell xmlns:x=\"urn:x\"><text:p>x</text:p></table:table-cell>")),
+    (
+      "a nested table",
+      record(
+        "2024-02-01", "4", "USD",
+        extra:
+          "<table:table-cell><table:table table:name=\"in\"><table:table-row><table:table-cell office:value-type=\"string\"><text:p>x</text:p></table:table-cell></table:table-row></table:table></table:table-cell>"
+      )
+    ),
+    (
+      "a heading",
+      record(
+        "2024-02-01", "4", "USD", extra: "<table:table-cell office:value-type=\"string\"><text:h>x</text:h></table:table-cell>")
+    ),
+    (
+      "a namespace declared below the root",
+      record("2024-02-01", "4", "USD", extra: "<table:table-cell xmlns:x=\"urn:x\"><text:p>x</text:p></table:table-cell>")
+    ),
     ("an element of another namespace in a row", record("2024-02-01", "4", "USD", extra: "<style:cell/>")),
-    ("a tab in an attribute", record("2024-02-01", "4", "USD", extra: "<table:table-cell office:value-type=\"string\" office:string-value=\"a\tb\"/>")),
-    ("a carriage return", record("2024-02-01", "4", "USD", extra: "<table:table-cell office:value-type=\"string\"><text:p>a\r\nb</text:p></table:table-cell>")),
-    ("a count of rows of 0", record("2024-02-01", "4", "USD").replacingOccurrences(of: "table:style-name=\"ro1\"", with: "table:number-rows-repeated=\"0\"")),
+    (
+      "a tab in an attribute",
+      record("2024-02-01", "4", "USD", extra: "<table:table-cell office:value-type=\"string\" office:string-value=\"a\tb\"/>")
+    ),
+    (
+      "a carriage return",
+      record(
+        "2024-02-01", "4", "USD",
+        extra: "<table:table-cell office:value-type=\"string\"><text:p>a\r\nb</text:p></table:table-cell>")
+    ),
+    (
+      "a count of rows of 0",
+      record("2024-02-01", "4", "USD").replacingOccurrences(
+        of: "table:style-name=\"ro1\"", with: "table:number-rows-repeated=\"0\"")
+    ),
     ("a number without its value", record("2024-02-01", "4", "USD", extra: "<table:table-cell office:value-type=\"float\"/>")),
-    ("a count of spaces of 0", record("2024-02-01", "4", "USD", extra: "<table:table-cell><text:p>a<text:s text:c=\"0\"/></text:p></table:table-cell>")),
+    (
+      "a count of spaces of 0",
+      record("2024-02-01", "4", "USD", extra: "<table:table-cell><text:p>a<text:s text:c=\"0\"/></text:p></table:table-cell>")
+    ),
     ("a frame in a cell", record("2024-02-01", "4", "USD", extra: "<table:table-cell><draw:frame/></table:table-cell>")),
     ("shapes in the table", "<table:shapes/>"),
     ("malformed XML", record("2024-02-01", "4", "USD", extra: "<table:table-cell><text:p>x</text:span></table:table-cell>")),
-    ("a cell past the last column", #"<table:table-row><table:table-cell table:number-columns-repeated="16385" office:value-type="string"><text:p>x</text:p></table:table-cell></table:table-row>"#),
+    (
+      "a cell past the last column",
+      #"<table:table-row><table:table-cell table:number-columns-repeated="16385" office:value-type="string"><text:p>x</text:p></table:table-cell></table:table-row>"#
+    ),
   ]
 
   @Test(arguments: declinedCases)
   func declined(name: String, row: String) throws {
-    try Self.check(Self.document(row, root: #"xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0""#), scanned: false, name)
+    try Self.check(
+      Self.document(row, root: #"xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0""#), scanned: false, name)
   }
 
   /// A second prefix for the table namespace, a root without ODF's prefixes: declined, and the general road
@@ -194,26 +310,35 @@ struct ODSContentScannerTests {
   @Test func tablesAndStyles() throws {
     let second = Self.document("").replacingOccurrences(
       of: "<table:table table:name=\"Hand\">",
-      with: "<table:table table:name=\"First\"><table:table-row><table:table-cell/></table:table-row></table:table><table:table table:name=\"Hand\">"
+      with:
+        "<table:table table:name=\"First\"><table:table-row><table:table-cell/></table:table-row></table:table><table:table table:name=\"Hand\">"
     )
     try Self.check(second, scanned: true, "the second table by name", sheet: "Hand")
     try Self.check(second, scanned: true, "the first table, without records", sheet: nil)
     let styled = Self.document("").replacingOccurrences(
       of: "<office:automatic-styles/>",
-      with: #"<office:automatic-styles><style:style style:name="fxbatch-rate-date" style:family="table-cell"/></office:automatic-styles>"#)
+      with:
+        #"<office:automatic-styles><style:style style:name="fxbatch-rate-date" style:family="table-cell"/></office:automatic-styles>"#
+    )
     try Self.check(styled, scanned: true, "the styles there already")
     let unstyled = Self.document("").replacingOccurrences(of: "<office:automatic-styles/>", with: "")
     try Self.check(unstyled, scanned: true, "no automatic styles")
-    let columns = Self.document("", columns: #"<table:table-column-group><table:table-column table:number-columns-repeated="5"/></table:table-column-group><office:forms/>"#)
+    let columns = Self.document(
+      "",
+      columns:
+        #"<table:table-column-group><table:table-column table:number-columns-repeated="5"/></table:table-column-group><office:forms/>"#
+    )
     try Self.check(columns, scanned: true, "column groups")
   }
 
   /// The one-pass road gives up where the rows say otherwise than it assumed: a text amount (the decimal
   /// mark), a slash date (the order of its day and month); the two passes' output either way.
   @Test func onePassGivesUp() throws {
-    let textAmount = #"<table:table-row><table:table-cell office:value-type="date" office:date-value="2024-02-01"><text:p>2024-02-01</text:p></table:table-cell><table:table-cell office:value-type="string"><text:p>1.234,50</text:p></table:table-cell><table:table-cell office:value-type="string"><text:p>USD</text:p></table:table-cell></table:table-row>"#
+    let textAmount =
+      #"<table:table-row><table:table-cell office:value-type="date" office:date-value="2024-02-01"><text:p>2024-02-01</text:p></table:table-cell><table:table-cell office:value-type="string"><text:p>1.234,50</text:p></table:table-cell><table:table-cell office:value-type="string"><text:p>USD</text:p></table:table-cell></table:table-row>"#
     try Self.check(Self.document(textAmount), scanned: true, "a text amount", holds: false)
-    let slashDate = #"<table:table-row><table:table-cell office:value-type="string"><text:p>25/02/2024</text:p></table:table-cell><table:table-cell office:value-type="float" office:value="3"><text:p>3</text:p></table:table-cell><table:table-cell office:value-type="string"><text:p>USD</text:p></table:table-cell></table:table-row>"#
+    let slashDate =
+      #"<table:table-row><table:table-cell office:value-type="string"><text:p>25/02/2024</text:p></table:table-cell><table:table-cell office:value-type="float" office:value="3"><text:p>3</text:p></table:table-cell><table:table-cell office:value-type="string"><text:p>USD</text:p></table:table-cell></table:table-row>"#
     try Self.check(Self.document(slashDate), scanned: true, "a slash date", holds: false)
   }
 

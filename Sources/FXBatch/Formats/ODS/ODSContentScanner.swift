@@ -461,7 +461,9 @@ struct ODSContentScanner {
         }
       }
     }
-    func attributeValue(_ index: Int?) throws(Stop) -> String? { try index.map { index throws(Stop) in try attributeText(index) } }
+    func attributeValue(_ index: Int?) throws(Stop) -> String? {
+      try index.map { index throws(Stop) in try attributeText(index) }
+    }
     func cellText() -> String { String(decoding: text, as: UTF8.self) }
     if let calcextType, try attributeText(calcextType) == "error" { return (.error(cellText()), at) }
     guard let type else {

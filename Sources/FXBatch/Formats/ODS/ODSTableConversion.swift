@@ -31,7 +31,8 @@ final class ODSTableConversion {
     layout = context.annotationLayout
     rewriter = ODSContentRewriter(tableIndex: tableIndex, firstColumn: details.lastColumn + 1, columnCount: layout.count)
     let mapping = details.mapping
-    fieldColumns = (([mapping.amount, mapping.from, mapping.to, mapping.date].compactMap { $0 } + mapping.amounts).max() ?? 0) + 1
+    fieldColumns =
+      (([mapping.amount, mapping.from, mapping.to, mapping.date].compactMap { $0 } + mapping.amounts).max() ?? 0) + 1
     rows = WorkbookRowConverter(context: context, scan: scan, quotes: quotes)
     // A content.xml near 4 GiB already may pass it with the fx_* cells: its entry is Zip64.
     deflated = ZipDeflatedStream(mayPassZip32Limits: book.contentEntry.size >= Self.zip64Threshold)

@@ -315,6 +315,9 @@ struct ODSContentScannerTests {
     )
     try Self.check(second, scanned: true, "the second table by name", sheet: "Hand")
     try Self.check(second, scanned: true, "the first table, without records", sheet: nil)
+    let afterEmpty = Self.document("").replacingOccurrences(
+      of: "<table:table table:name=\"Hand\">", with: "<table:table table:name=\"Empty\"/><table:table table:name=\"Hand\">")
+    try Self.check(afterEmpty, scanned: false, "a table after an empty one", sheet: "Hand")
     let styled = Self.document("").replacingOccurrences(
       of: "<office:automatic-styles/>",
       with:

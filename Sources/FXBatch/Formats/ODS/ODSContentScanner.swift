@@ -239,7 +239,8 @@ struct ODSContentScanner {
         guard name.equals("office:spreadsheet"), !tag.isEmptyElement else { throw .declined("a spreadsheet element") }
         if place.spreadsheetDepth == nil { place.spreadsheetDepth = open.count }
       } else if let depth = place.spreadsheetDepth, open.count == depth + 1, local.equals("table") {
-        guard name.equals("table:table") else { throw .declined("a table element") }
+        // An empty table counts for libxml2's reader, not for the rewriter's count of tables.
+        guard name.equals("table:table"), !tag.isEmptyElement else { throw .declined("a table element") }
         try table(tag)
       }
       if !tag.isEmptyElement { try push(tag.name) }
@@ -266,7 +267,6 @@ struct ODSContentScanner {
     case .number(let number): isChosen = number == place.tables + 1
     }
     guard isChosen else { return }
-    guard !tag.isEmptyElement else { throw .declined("an empty table") }
     place.tableFound = true
     place.tableDepth = open.count
     (tableName, tableIndex) = (name, place.tables)

@@ -27,6 +27,25 @@ struct ODSCellsTests {
     for (row, text) in zip(read, Self.texts) { #expect(EndToEndODSTests.values(of: row, from: 0, count: 1) == [text]) }
   }
 
+  /// A record's cells made from its values' bytes (``ODSCells/appendMarkup(_:isHeader:layout:to:)``) are the
+  /// cells made from its values as text.
+  @Test func markupFromBytes() {
+    let values = [
+      ["0.9025270758", "1624.55", "EUR", "2019-12-24", "ecb-embedded EUR/USD=1.108", "fallback", ""],
+      ["", "", "EUR", "", "ecb-embedded", "error", "invalid_amount: \"a  <b>&c\" is not a number"],
+      ["1", "12", "JPY", "2024-01-02", " two  spaces ", "ok", "Ünïcødé\r\n€\tx\ny"],
+    ]
+    for row in values {
+      let bytes = row.map { Array($0.utf8) }
+      var markup: [UInt8] = []
+      let packed = ByteBuffer.packing(bytes)
+      ODSCells.appendMarkup({ packed.views[$0] }, isHeader: false, layout: .single, to: &markup)
+      withExtendedLifetime(packed.buffer) {
+        #expect(markup == ODSCells.markup(row, isHeader: false), "\(row)")
+      }
+    }
+  }
+
   @Test func paragraphMarkup() {
     #expect(ODSCells.paragraph("a  b") == "<text:p>a <text:s/>b</text:p>")
     #expect(ODSCells.paragraph(" a") == "<text:p><text:s/>a</text:p>")

@@ -30,6 +30,105 @@ enum ODSCells {
     return Array(markup.utf8)
   }
 
+  /// ``markup(_:isHeader:layout:)`` of a record's values as bytes (`value(index)` the `index`th column's),
+  /// appended: the same bytes, made without a `String` per value.
+  static func appendMarkup(
+    _ value: (Int) -> ByteView, isHeader: Bool, layout: AnnotationLayout, to markup: inout [UInt8]
+  ) {
+    for (index, column) in layout.columns.enumerated() {
+      let value = value(index)
+      guard !value.isEmpty else {
+        markup += emptyCell
+        continue
+      }
+      switch column {
+      case .rate where !isHeader:
+        markup += floatCellStart
+        markup.append(contentsOf: value.buffer)
+        markup += valueEnd
+        appendParagraph(value, to: &markup)
+        markup += cellEnd
+      case .converted where !isHeader:
+        let digits = value.firstIndex(of: UInt8(ascii: ".")).map { value.count - $0 - 1 } ?? 0
+        markup += cellStart
+        if minorUnitStyles.contains(digits) { markup += minorUnitStyleAttributes[digits] }
+        markup += floatValueStart
+        markup.append(contentsOf: value.buffer)
+        markup += valueEnd
+        appendParagraph(value, to: &markup)
+        markup += cellEnd
+      case .rateDate where !isHeader:
+        markup += dateCellStart
+        markup.append(contentsOf: value.buffer)
+        markup += valueEnd
+        appendParagraph(value, to: &markup)
+        markup += cellEnd
+      default:
+        markup += stringCellStart
+        appendParagraph(value, to: &markup)
+        markup += cellEnd
+      }
+    }
+  }
+
+  private static let emptyCell = Array("<table:table-cell/>".utf8)
+  private static let cellStart = Array("<table:table-cell".utf8)
+  private static let minorUnitStyleAttributes = minorUnitStyles.map { Array(" table:style-name=\"\(minorUnitStyle($0))\"".utf8) }
+  private static let floatValueStart = Array(" office:value-type=\"float\" office:value=\"".utf8)
+  private static let paragraphStart = Array("<text:p>".utf8)
+  private static let paragraphEnd = Array("</text:p>".utf8)
+  private static let ampersand = Array("&amp;".utf8)
+  private static let lessThan = Array("&lt;".utf8)
+  private static let greaterThan = Array("&gt;".utf8)
+  private static let tab = Array("<text:tab/>".utf8)
+  private static let lineBreak = Array("<text:line-break/>".utf8)
+  private static let floatCellStart = Array("<table:table-cell office:value-type=\"float\" office:value=\"".utf8)
+  private static let dateCellStart = Array(
+    "<table:table-cell table:style-name=\"\(dateStyle)\" office:value-type=\"date\" office:date-value=\"".utf8)
+  private static let stringCellStart = Array("<table:table-cell office:value-type=\"string\">".utf8)
+  private static let valueEnd = Array("\">".utf8)
+  private static let cellEnd = Array("</table:table-cell>".utf8)
+
+  /// ``paragraph(_:)`` of a value's bytes, appended: byte by byte for printable ASCII, tabs and line feeds
+  /// (where bytes are characters), through ``paragraph(_:)`` for anything else.
+  static func appendParagraph(_ value: ByteView, to markup: inout [UInt8]) {
+    guard !value.contains(where: { $0 >= 0x80 || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }) else {
+      markup += Array(paragraph(value.text).utf8)
+      return
+    }
+    markup += paragraphStart
+    var spaces = 0
+    var atStart = true
+    func flush() {
+      guard spaces > 0 else { return }
+      if atStart {
+        markup += spaces == 1 ? Array("<text:s/>".utf8) : Array("<text:s text:c=\"\(spaces)\"/>".utf8)
+      } else {
+        markup.append(UInt8(ascii: " "))
+        if spaces > 1 { markup += spaces == 2 ? Array("<text:s/>".utf8) : Array("<text:s text:c=\"\(spaces - 1)\"/>".utf8) }
+      }
+      spaces = 0
+    }
+    for byte in value {
+      if byte == UInt8(ascii: " ") {
+        spaces += 1
+        continue
+      }
+      flush()
+      atStart = false
+      switch byte {
+      case UInt8(ascii: "&"): markup += ampersand
+      case UInt8(ascii: "<"): markup += lessThan
+      case UInt8(ascii: ">"): markup += greaterThan
+      case 0x09: markup += tab
+      case 0x0A: markup += lineBreak
+      default: markup.append(byte)
+      }
+    }
+    if spaces > 0 { markup += spaces == 1 ? Array("<text:s/>".utf8) : Array("<text:s text:c=\"\(spaces)\"/>".utf8) }
+    markup += paragraphEnd
+  }
+
   /// The digits after the decimal mark ISO 4217 gives currencies (none, 2, 3 or 4): `fx_converted` is shown with
   /// as many as its value has (its currency's minor units), through a cell style of its own.
   static let minorUnitStyles = 0...4

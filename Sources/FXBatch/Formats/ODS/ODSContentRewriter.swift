@@ -129,7 +129,7 @@ struct ODSContentRewriter {
   }
 
   /// A column declaration for the fx_* columns the table's declarations do not reach.
-  private func extraColumns(declared: Int) -> [UInt8] {
+  func extraColumns(declared: Int) -> [UInt8] {
     let missing = firstColumn + columnCount - declared
     guard missing > 0 else { return [] }
     let repeated = missing > 1 ? " table:number-columns-repeated=\"\(missing)\"" : ""
@@ -139,20 +139,12 @@ struct ODSContentRewriter {
   /// `rows` rows of a row element, from row `row`, with the fx_* cells after the last used column: the
   /// element's start tag (repeated `rows` times), its cells up to that column, the fx_* cells, what is left of
   /// its cells, its end.
-  private func annotated(_ pieces: [[UInt8]], with markup: [UInt8], rows: Int, row: Int, path: String)
+  func annotated(_ pieces: [[UInt8]], with markup: [UInt8], rows: Int, row: Int, path: String)
     throws(FileError) -> [UInt8]
   {
-    guard var start = pieces.first else { return [] }
-    let count = Array(String(rows).utf8)
-    if let range = ODSMarkupScanner.valueRange(of: "table:number-rows-repeated", in: start) {
-      start.replaceSubrange(range, with: count)
-    } else if rows > 1 {
-      let end = start.count - (start[start.count - 2] == UInt8(ascii: "/") ? 2 : 1)
-      start.insert(contentsOf: Array(" table:number-rows-repeated=\"".utf8) + count + [UInt8(ascii: "\"")], at: end)
-    }
+    guard let start = pieces.first else { return [] }
     let selfClosing = pieces.count == 1
-    if selfClosing { start.replaceSubrange(start.count - 2..<start.count, with: Array(">".utf8)) }
-    var output = start
+    var output = Self.rowStartTag(start, rows: rows, selfClosing: selfClosing)
     var column = 0
     var inserted = false
     var cellDepth = 0
@@ -193,8 +185,23 @@ struct ODSContentRewriter {
     return output
   }
 
+  /// A row element's start tag standing for `rows` rows (its `table:number-rows-repeated` set, or added when
+  /// `rows` is more than 1), ending with `>` (a `<table:table-row …/>` opened: its cells follow).
+  static func rowStartTag(_ tag: [UInt8], rows: Int, selfClosing: Bool) -> [UInt8] {
+    var start = tag
+    let count = Array(String(rows).utf8)
+    if let range = ODSMarkupScanner.valueRange(of: "table:number-rows-repeated", in: start) {
+      start.replaceSubrange(range, with: count)
+    } else if rows > 1 {
+      let end = start.count - (start[start.count - 2] == UInt8(ascii: "/") ? 2 : 1)
+      start.insert(contentsOf: Array(" table:number-rows-repeated=\"".utf8) + count + [UInt8(ascii: "\"")], at: end)
+    }
+    if selfClosing { start.replaceSubrange(start.count - 2..<start.count, with: Array(">".utf8)) }
+    return start
+  }
+
   /// A cell's start tag standing for `count` columns.
-  private static func repeating(_ tag: [UInt8], _ count: Int) -> [UInt8] {
+  static func repeating(_ tag: [UInt8], _ count: Int) -> [UInt8] {
     var tag = tag
     let value = Array(String(count).utf8)
     if let range = ODSMarkupScanner.valueRange(of: "table:number-columns-repeated", in: tag) {

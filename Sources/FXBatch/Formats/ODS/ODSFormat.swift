@@ -35,6 +35,16 @@ enum ODSFormat: FileFormat {
         path: file.displayPath, message: "the annotated copy of a workbook is a zip package, not text for standard output",
         hint: "give -o FILE or --output-dir DIR")
     }
+    let options = context.options
+    if options.fastPath, context.hasConvertingTable, context.allowsProvisionalScan, scannerChoice(options.sheet) != nil {
+      return (provisionalScan(file, context: context), RateKeyIndex())
+    }
+    return try scanInTwoPasses(file, context: context)
+  }
+
+  /// Pass 1 over the table: through the scanner where it reads the content, else libxml2's.
+  static func scanInTwoPasses(_ file: FileInput, context: FormatContext) throws(FileError) -> (FileScan, RateKeyIndex) {
+    if context.options.fastPath, let scanned = try scanContent(file, context: context) { return scanned }
     let book = try ODSBook(readPath: file.readPath, displayPath: file.displayPath, verify: true)
     let table = try book.table(context.options.sheet)
     let result = try WorkbookRecords.scan(
@@ -70,63 +80,33 @@ enum ODSFormat: FileFormat {
   static func convert(_ scan: FileScan, context: FormatContext, quotes: QuoteBook, standardOutput: Int32)
     throws(FileError) -> FileConversion
   {
-    let options = context.options
-    let details = scan.workbook
-    guard let outputPath = scan.outputPath else {
-      throw FileError(path: scan.displayPath, message: "a workbook cannot be written to standard output")
-    }
+    if scan.workbook.isProvisional { return try convertInOnePass(scan, context: context, quotes: quotes) }
     let book = try ODSBook(readPath: scan.readPath, displayPath: scan.displayPath)
-    let table = try book.table(options.sheet)
-    let layout = context.annotationLayout
-    let rewriter = ODSContentRewriter(
-      tableIndex: table.index, firstColumn: details.lastColumn + 1, columnCount: layout.count)
-    var rows = WorkbookRowConverter(context: context, scan: scan, quotes: quotes)
-
-    /// The fx_* cells of each row of a row element (none for the rows before the header and blank rows), handed
-    /// to `emit` a run of rows at a time: the rows above the header, the header, the records. The records of a
-    /// repeated row hold the same cells, and their fields name them as one range, so they convert once, are
-    /// counted for each, and are written back as one repeated row: memory and time do not grow with the repeat.
-    func cells(row number: Int, repeated: Int, emit: ODSContentRewriter.Emit) throws(FileError) {
-      let element: ODSRowElement?
-      do throws(ODSError) { element = try table.nextElement() } catch { throw book.fileError(error) }
-      guard let element, element.number == number, element.repeated == repeated else {
-        throw FileError(path: scan.displayPath, message: "row \(number) of the sheet changed while it was read")
-      }
-      if element.isBlank || number + repeated - 1 < details.headerRow { return }
-      var offset = min(repeated, max(0, details.headerRow - number))
-      if offset > 0 { try emit(ODSCells.markup([], isHeader: false), offset) }
-      if offset < repeated, number + offset == details.headerRow {
-        try emit(ODSCells.markup(layout.fieldNames, isHeader: true, layout: layout), 1)
-        offset += 1
-      }
-      guard offset < repeated else { return }
-      let records = repeated - offset
-      let first = number + offset
-      let last = first + records - 1
-      // Only the fields' columns are made: a record's cells may stand for thousands of columns.
-      let columns =
-        (([details.mapping.amount, details.mapping.from, details.mapping.to, details.mapping.date].compactMap { $0 }
-          + details.mapping.amounts).max() ?? 0) + 1
-      let fields = WorkbookRecords.fields(
-        of: element.row(offset, columns: columns), mapping: details.mapping,
-        cellName: { cell in
-          let column = cell.reference.column
-          guard records > 1, let from = CellReference(column: column, row: first),
-            let to = CellReference(column: column, row: last)
-          else { return "cell \(cell.reference)" }
-          return "cells \(from):\(to) (a repeated row)"
-        })
-      rows.convert(fields, count: records)
-      try emit(ODSCells.markup(rows.values, isHeader: false, layout: layout), records)
+    if scan.workbook.sheetScanned { return try convertScanned(scan, book: book, context: context, quotes: quotes) }
+    let table = try book.table(context.options.sheet)
+    let conversion = try ODSTableConversion(
+      scan: scan, book: book, tableIndex: table.index, context: context, quotes: quotes)
+    var output = ByteBuffer(capacity: 2 * ODSTableConversion.writeBlockSize)
+    let stream: ZipEntryStream
+    do { stream = try book.package.stream(book.contentEntry) } catch {
+      throw FileError.package(error.description, readPath: scan.readPath, displayPath: scan.displayPath)
     }
-
-    try WorkbookPackageRewrite.write(
-      book.package, replacing: book.contentEntry, to: outputPath, displayPath: scan.displayPath
-    ) { stream, write throws(FileError) in
-      try rewriter.rewrite(stream, write: write, cells: cells)
-    }
-    let (counts, withoutDate, ledger) = rows.finish()
-    return FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: scan)
+    try conversion.rewriter.rewrite(
+      stream,
+      write: { bytes throws(FileError) in
+        output.append(bytes)
+        if output.count >= ODSTableConversion.writeBlockSize { try conversion.flush(&output) }
+      },
+      cells: { number, repeated, emit throws(FileError) in
+        let element: ODSRowElement?
+        do throws(ODSError) { element = try table.nextElement() } catch { throw book.fileError(error) }
+        guard let element, element.number == number, element.repeated == repeated else {
+          throw FileError(path: scan.displayPath, message: "row \(number) of the sheet changed while it was read")
+        }
+        try conversion.cells(of: element, emit: emit)
+      })
+    try conversion.flush(&output)
+    return try conversion.finish()
   }
 
   /// Its converted table's header row ends with the fx_* cells.

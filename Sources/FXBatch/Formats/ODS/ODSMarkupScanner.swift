@@ -26,6 +26,23 @@ struct ODSMarkupScanner {
     }
   }
 
+  /// The pieces of a whole element's bytes (a row's): runs of character data, and markup whole.
+  static func pieces(of bytes: [UInt8]) -> [[UInt8]] {
+    var pieces: [[UInt8]] = []
+    var start = 0
+    while start < bytes.count {
+      let end: Int
+      if bytes[start] == UInt8(ascii: "<") {
+        end = XMLMarkup.end(in: bytes, from: start) ?? bytes.count
+      } else {
+        end = bytes[start...].firstIndex(of: UInt8(ascii: "<")) ?? bytes.count
+      }
+      pieces.append(Array(bytes[start..<end]))
+      start = end
+    }
+    return pieces
+  }
+
   /// The elements the rewriter looks for, by their names with ODF's prefixes.
   enum Element: CaseIterable {
     case table, tableRow, tableRowGroup, tableHeaderRows, tableRows, tableColumn, tableCell, coveredTableCell

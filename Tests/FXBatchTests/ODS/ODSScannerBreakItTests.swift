@@ -1,0 +1,111 @@
+import FXBatchTestSupport
+import Foundation
+import Testing
+
+@testable import FXBatch
+
+/// Hostile and odd `content.xml` input for the content scanner (``ODSContentScanner``): whatever it reads or
+/// declines, the fast path writes what the general (libxml2) path writes, and the rows it reads are libxml2's.
+@Suite("ODS scanner break-it", .tags(.sanitized))
+struct ODSScannerBreakItTests {
+  typealias Cases = ODSContentScannerTests
+
+  static func record(_ date: String = "2024-02-01", _ amount: String = "4", _ currency: String = "USD", extra: String = "")
+    -> String
+  {
+    Cases.record(date, amount, currency, extra: extra)
+  }
+
+  static func cell(_ text: String) -> String {
+    #"<table:table-cell office:value-type="string"><text:p>\#(text)</text:p></table:table-cell>"#
+  }
+
+  /// A row of a date, an amount cell (its markup given) and a currency.
+  static func amountRow(_ amountCell: String, currency: String = "USD") -> String {
+    #"<table:table-row><table:table-cell office:value-type="date" office:date-value="2024-02-01"><text:p>x</text:p></table:table-cell>"#
+      + amountCell + cell(currency) + "</table:table-row>"
+  }
+
+  static func float(_ value: String) -> String {
+    #"<table:table-cell office:value-type="float" office:value="\#(value)"><text:p>\#(value)</text:p></table:table-cell>"#
+  }
+
+  /// Constructs the scanner reads: the same rows as libxml2, the same package.
+  static let readCases: [(String, String)] = [
+    ("references in text", record(extra: cell("a &amp; b &#x20AC; &#8364; &lt;&gt;"))),
+    ("a currency by reference", amountRow(float("5"), currency: "&#x55;SD")),
+    ("single quotes, spaces in tags", #"<table:table-row  table:style-name = 'ro1' ><table:table-cell office:date-value = '2024-02-01'  office:value-type='date' ><text:p >x</text:p ></table:table-cell ><table:table-cell office:value='3' office:value-type='float'/><table:table-cell office:value-type="string"><text:p>EUR</text:p></table:table-cell></table:table-row >"#),
+    ("an exponent", amountRow(float("1e-7"))),
+    ("a large exponent", amountRow(float("1E+21"))),
+    ("minus zero", amountRow(float("-0"))),
+    ("a long number", amountRow(float("123456789012345678901234567890.123456789012345678901234567890"))),
+    ("garbage as a number", amountRow(float("12abc"))),
+    ("a currency amount", amountRow(#"<table:table-cell office:value-type="currency" office:currency="GBP" office:value="12.5"><text:p>£12.50</text:p></table:table-cell>"#)),
+    ("a percentage amount", amountRow(#"<table:table-cell office:value-type="percentage" office:value="0.125"><text:p>12.5%</text:p></table:table-cell>"#)),
+    ("a boolean amount", amountRow(#"<table:table-cell office:value-type="boolean" office:boolean-value="true"><text:p>TRUE</text:p></table:table-cell>"#)),
+    ("a date with a time", #"<table:table-row><table:table-cell office:value-type="date" office:date-value="2024-02-01T13:45:00"><text:p>x</text:p></table:table-cell>"# + float("9") + cell("CHF") + "</table:table-row>"),
+    ("two paragraphs in the currency", amountRow(float("5"), currency: "US</text:p><text:p>D")),
+    ("white space only paragraphs", record(extra: cell(" ") + cell("a <text:span> b </text:span> ") + #"<table:table-cell><text:p>  </text:p></table:table-cell>"#)),
+    ("spaces, a tab, a line break in the currency", amountRow(float("5"), currency: #"U<text:s text:c="5"/>S<text:tab/>D<text:line-break/>"#)),
+    ("nested spans and links", record(extra: cell(#"<text:span><text:span><text:a>a<text:span>b<text:s/></text:span></text:a></text:span>c</text:span>"#))),
+    ("the currency in spans", amountRow(float("5"), currency: "<text:span>U</text:span><text:span><text:span>SD</text:span></text:span>")),
+    ("text between cells", "<table:table-row> stray &amp; text " + #"<table:table-cell office:value-type="date" office:date-value="2024-02-01"><text:p>x</text:p></table:table-cell> more "# + float("6") + cell("JPY") + " end </table:table-row>"),
+    ("empty rows at the end", #"<table:table-row table:number-rows-repeated="1048000"><table:table-cell table:number-columns-repeated="1024"/></table:table-row>"#),
+    ("empty cells repeated a billion times", record(extra: #"<table:table-cell table:number-columns-repeated="1000000000"/>"#)),
+    ("counts with leading zeros", record().replacingOccurrences(of: "table:style-name=\"ro1\"", with: "table:number-rows-repeated=\"003\"")),
+    ("a record repeated far down", record().replacingOccurrences(of: "table:style-name=\"ro1\"", with: "table:number-rows-repeated=\"100000\"")),
+    ("four-byte characters", record(extra: cell("€😀𝄞"))),
+    ("an empty string value", record(extra: #"<table:table-cell office:value-type="string" office:string-value=""><text:p>shown</text:p></table:table-cell>"#)),
+    ("an empty cell with an end tag", record(extra: "<table:table-cell></table:table-cell><table:table-cell><text:p/><text:p/></table:table-cell>")),
+    ("an unknown value type", record(extra: #"<table:table-cell office:value-type="&#102;loat" office:value="7"><text:p>7</text:p></table:table-cell><table:table-cell office:value-type="void"><text:p>v</text:p></table:table-cell>"#)),
+    ("a type by reference for the amount", amountRow(#"<table:table-cell office:value-type="&#102;loat" office:value="1&#46;5"><text:p>1.5</text:p></table:table-cell>"#)),
+    ("xml attributes", record(extra: #"<table:table-cell xml:id="c1" office:value-type="string"><text:p xml:id="p1">x</text:p></table:table-cell>"#)),
+    ("a carriage return and tab inside tags", "<table:table-row\r\n\ttable:style-name=\"ro1\"\r\n>" + cell("a") + "</table:table-row\r\n>"),
+  ]
+
+  /// Rows wider than the header, or text the one pass cannot assume: the one-pass road gives up at them.
+  static let widerCases: Set<String> = [
+    "an empty cell with an end tag", "an unknown value type", "white space only paragraphs",
+  ]
+
+  @Test(arguments: readCases)
+  func read(name: String, row: String) throws {
+    try Cases.check(Cases.document(row), scanned: true, name, holds: !Self.widerCases.contains(name))
+  }
+
+  /// Constructs the scanner declines: the fast path writes what the general path writes (or its error).
+  static let declinedCases: [(String, String)] = [
+    // The records after it are past the last row.
+    ("a blank row repeated a billion times", #"<table:table-row table:number-rows-repeated="1000000000"><table:table-cell/></table:table-row>"#),
+    ("a count of rows by reference", record().replacingOccurrences(of: "table:style-name=\"ro1\"", with: "table:number-rows-repeated=\"&#50;\"")),
+    ("a count of columns by reference", amountRow(float("5")).replacingOccurrences(of: "<table:table-cell office:value-type=\"date\"", with: "<table:table-cell table:number-columns-repeated=\"&#50;\"/><table:table-cell office:value-type=\"date\"")),
+    ("a negative count", record().replacingOccurrences(of: "table:style-name=\"ro1\"", with: "table:number-rows-repeated=\"-3\"")),
+    ("a garbage count", record().replacingOccurrences(of: "table:style-name=\"ro1\"", with: "table:number-rows-repeated=\"1e9\"")),
+    ("a count with spaces", record().replacingOccurrences(of: "table:style-name=\"ro1\"", with: "table:number-rows-repeated=\" 2\"")),
+    ("a record past the last row", record().replacingOccurrences(of: "table:style-name=\"ro1\"", with: "table:number-rows-repeated=\"1000000000\"")),
+    ("an undefined entity", amountRow(float("5"), currency: "&euro;")),
+    ("a NUL reference", amountRow(float("5"), currency: "US&#0;D")),
+    ("a comment between cells", amountRow(float("5") + "<!-- c -->")),
+    ("a processing instruction in a paragraph", amountRow(float("5"), currency: "US<?pi x?>D")),
+    ("CDATA in the currency", amountRow(float("5"), currency: "<![CDATA[USD]]>")),
+    ("an annotation", record(extra: #"<table:table-cell office:value-type="string"><office:annotation><text:p>note</text:p></office:annotation><text:p>x</text:p></table:table-cell>"#)),
+    ("a covered cell", record(extra: "<table:covered-table-cell table:number-columns-repeated=\"3\"/>")),
+    ("a subtable", record(extra: #"<table:table-cell table:number-columns-spanned="2"><table:table table:name="sub"><table:table-row>"# + cell("in") + "</table:table-row></table:table></table:table-cell>")),
+    ("a huge count of spaces", amountRow(float("5"), currency: #"U<text:s text:c="1000000000"/>"#)),
+    ("a negative count of spaces", amountRow(float("5"), currency: #"U<text:s text:c="-1"/>"#)),
+    ("a carriage return in text", amountRow(float("5"), currency: "US\r\nD")),
+  ]
+
+  @Test(arguments: declinedCases)
+  func declined(name: String, row: String) throws {
+    try Cases.check(Cases.document(row), scanned: false, name)
+  }
+
+  /// A row inside a column group: libxml2's reader passes over column groups whole (they hold no rows).
+  @Test func rowInColumnGroup() throws {
+    for group in ["table:table-column-group", "table:table-header-columns", "table:table-columns"] {
+      let columns = "<\(group)><table:table-column/>" + Self.record("2024-02-05", "8", "GBP") + "</\(group)>"
+      try Cases.check(Cases.document("", columns: columns), scanned: false, "a row in \(group)")
+    }
+  }
+}

@@ -108,4 +108,37 @@ struct ODSScannerBreakItTests {
       try Cases.check(Cases.document("", columns: columns), scanned: false, "a row in \(group)")
     }
   }
+
+  /// The document around the table: its declaration, its root, what is in the table besides rows.
+  static func documents() -> [(String, String, Bool)] {
+    let plain = Cases.document(record())
+    let declaration = #"<?xml version="1.0" encoding="UTF-8"?>"#
+    func declared(_ other: String) -> String { plain.replacingOccurrences(of: declaration, with: other) }
+    func table(_ old: String, _ new: String) -> String { plain.replacingOccurrences(of: old, with: new) }
+    let header = "<table:table-column/>" + Cases.header
+    return [
+      ("XML 1.1", declared(#"<?xml version="1.1" encoding="UTF-8"?>"#), false),
+      ("standalone", declared(#"<?xml version='1.0' encoding='utf-8' standalone='yes' ?>"#), true),
+      ("ASCII declared, UTF-8 written", declared(#"<?xml version="1.0" encoding="US-ASCII"?>"#).replacingOccurrences(of: "USD</text:p>", with: "USD</text:p><text:p>€</text:p>"), false),
+      ("no declaration, space first", declared("\n \n"), true),
+      ("a byte order mark", declared("\u{FEFF}" + declaration), false),
+      ("character references to a carriage return and a tab", Cases.document(record(extra: #"<table:table-cell office:value-type="string" office:string-value="a&#13;&#9;b"><text:p>c&#xD;&#x9;d</text:p></table:table-cell>"#)), true),
+      ("xml:space", Cases.document(record(extra: #"<table:table-cell office:value-type="string"><text:p xml:space="preserve">  a  </text:p></table:table-cell>"#)), true),
+      ("a row outside any table", plain.replacingOccurrences(of: "<table:table table:name", with: "<table:table-row><table:table-cell><text:p>out</text:p></table:table-cell></table:table-row><table:table table:name"), true),
+      ("columns after the rows", table("</table:table>", #"<table:table-column table:number-columns-repeated="9"/></table:table>"#), true),
+      ("a column in a row group", table(header, "<table:table-row-group><table:table-column/>" + Cases.header + "</table:table-row-group>"), true),
+      ("an empty row group first", table(header, "<table:table-column/><table:table-row-group/>" + Cases.header), true),
+      ("forms with content", table(header, "<table:table-column/><office:forms><x/></office:forms>" + Cases.header), false),
+      ("counts of columns +2, 02 and past 2^32", Cases.document(record(extra: #"<table:table-cell table:number-columns-repeated="+2"/><table:table-cell table:number-columns-repeated="02"/><table:table-cell table:number-columns-repeated="4294967297"/><table:table-cell/>"#)), true),
+      ("an empty count", Cases.document(record(extra: #"<table:table-cell table:number-columns-repeated=""/>"#)), false),
+      ("a column count by reference", table(header, #"<table:table-column table:number-columns-repeated="&#57;"/>"# + Cases.header), true),
+      ("the rewriter's count in another attribute's value", Cases.document(record().replacingOccurrences(of: "table:style-name=\"ro1\"", with: #"table:style-name='table:number-rows-repeated="5"' table:number-rows-repeated="2""#)), true),
+    ]
+  }
+
+  @Test func aroundTheTable() throws {
+    for (name, content, scanned) in Self.documents() {
+      try Cases.check(content, scanned: scanned, name)
+    }
+  }
 }

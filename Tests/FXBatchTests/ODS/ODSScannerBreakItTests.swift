@@ -141,4 +141,59 @@ struct ODSScannerBreakItTests {
       try Cases.check(content, scanned: scanned, name)
     }
   }
+
+  /// `content.xml` served from memory, as the package's entry (for messages).
+  final class MemoryStream: ZipEntryReading {
+    let package: ZipPackage
+    let entry: ZipEntry
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8], package: ZipPackage, entry: ZipEntry) {
+      (self.bytes, self.package, self.entry) = (bytes, package, entry)
+    }
+
+    func read(into buffer: inout [UInt8], at index: Int) throws(ZipError) -> Int {
+      let count = min(buffer.count - index, bytes.count - offset)
+      buffer.replaceSubrange(index..<(index + count), with: bytes[offset..<(offset + count)])
+      offset += count
+      return count
+    }
+  }
+
+  /// A row of every kind of markup the scanner reads, its first read ending at every third of its bytes (white
+  /// space before it moves it over the end of the scanner's first read): the rows read are libxml2's.
+  @Test func rowAcrossTheFirstRead() throws {
+    let odd =
+      #"<table:table-row table:style-name='r&amp;1' ><table:table-cell office:value-type="date" office:date-value='2024-02-01' ><text:p>é€😀</text:p></table:table-cell >"#
+      + #"<table:table-cell office:value-type="float" office:value="1&#46;5"/><table:table-cell office:value-type="string"><text:p>U<text:span>S</text:span>D]x&#x20AC;<text:s text:c="3"/>&lt;</text:p ></table:table-cell>"#
+      + #"<table:table-cell table:number-columns-repeated="2"/></table:table-row >"#
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let content = Cases.document(odd)
+    try EndToEndODSTests.spreadsheet(content: content, named: "in.ods", in: directory)
+    let path = directory.path + "/in.ods"
+    let expected = try Cases.generalRows(path)
+    #expect(try Cases.scannedRows(path) == expected)
+    let package = try ZipPackage(path: path)
+    let entry = try #require(package.entry(named: "content.xml"))
+    let bytes = Array(content.utf8)
+    let at = try #require(bytes.firstRange(of: Array(odd.utf8))).lowerBound
+    let firstRead = ODSContentScanner.readSize
+    for offset in stride(from: 1, through: odd.utf8.count, by: 3) {
+      let padding = [UInt8](repeating: UInt8(ascii: " "), count: firstRead - offset - at)
+      var scanner = ODSContentScanner(
+        stream: MemoryStream(Array(bytes[..<at]) + padding + Array(bytes[at...]), package: package, entry: entry),
+        choice: .number(1))
+      var rows: [ODSRowElement] = []
+      var stop: ODSContentScanner.Stop? = nil
+      do {
+        while let item = try scanner.next() { if case .row = item { rows.append(scanner.row) } }
+      } catch {
+        stop = error
+      }
+      #expect(stop == nil && rows == expected, "the first read ending \(offset) bytes into the row")
+      if stop != nil || rows != expected { break }
+    }
+  }
 }

@@ -277,6 +277,9 @@ struct ODSContentScanner {
     let isRow = name.equals("table:table-row")
     let isRowGroup =
       name.equals("table:table-row-group") || name.equals("table:table-header-rows") || name.equals("table:table-rows")
+    if isRow || isRowGroup, !inRowGroupsOnly(tableDepth: tableDepth) {
+      throw .declined("a row in an element other than a row group")
+    }
     if (isRow || isRowGroup), !place.rowsBegun {
       // The tag is read again after the marker.
       place.rowsBegun = true
@@ -302,6 +305,19 @@ struct ODSContentScanner {
     }
     guard name.equals("office:forms") else { throw .declined("an element of the table") }
     return .markup(start..<position)
+  }
+
+  /// Whether every element open inside the chosen table is a row group: libxml2's reader passes over any other
+  /// element whole (a column group's rows are no rows to it).
+  private func inRowGroupsOnly(tableDepth: Int) -> Bool {
+    open[(tableDepth + 1)...].allSatisfy { element in
+      let name = names[element.start..<(element.start + element.length)]
+      return Self.rowGroupNames.contains { $0.elementsEqual(name) }
+    }
+  }
+
+  private static let rowGroupNames = ["table:table-row-group", "table:table-header-rows", "table:table-rows"].map {
+    Array($0.utf8)
   }
 
   /// The XML declaration, white space and the root's start tag, which binds ODF's prefixes.
@@ -389,12 +405,13 @@ struct ODSContentScanner {
   }
 
   /// A repetition count of the tag read last: 1 when absent; the general reader refuses one that is no count
-  /// from 1 (the scanner declines).
+  /// from 1 (the scanner declines), and the rewriter reads one as written (the scanner declines a reference).
   private func count(prefix: StaticString, local: StaticString) throws(Stop) -> Int {
     guard let index = attribute(prefix: prefix, local: local) else { return 1 }
     let attribute = attributeList[index]
+    guard attribute.isPlain else { throw .declined("a count written with a reference") }
     let value = bytes.slice(attribute.value)
-    if attribute.isPlain, let number = Self.decimal(value), number >= 1 { return number }
+    if let number = Self.decimal(value), number >= 1 { return number }
     guard let number = Int(try attributeText(index)), number >= 1 else { throw .declined("a count") }
     return number
   }

@@ -11,10 +11,13 @@ struct AnsweredQuotes: Sendable {
   /// One answered key: its record in the table.
   typealias Entry = AnswerTable.Record
 
-  /// The run's keys (the ``QuoteBook``'s).
-  let keys: RateKeyIndex
+  /// The run's keys (the ``QuoteBook``'s); `nil` when a key's entry is the table's own record of it (a lock's
+  /// answers, ``init(table:isFinal:)``).
+  let keys: RateKeyIndex?
   /// Per key index, its entry in ``entries``; −1: the general rules write the record.
   private(set) var entryOfKey: [Int32]
+  /// Whether the table's record of a key is the general rules' answer to it (``init(table:isFinal:)``).
+  private let isFinal: (@Sendable (RateKey) -> Bool)?
   /// The table's records.
   private(set) var entries: [Entry]
   /// The table's texts, ``AnswerTable/padding`` zero bytes after the last (for word copies).
@@ -33,24 +36,46 @@ struct AnsweredQuotes: Sendable {
     self.table = table
     entries = table.records
     texts = table.texts
+    isFinal = nil
     entryOfKey = Array(repeating: -1, count: keys.count)
     for index in 0..<keys.count {
-      guard let position = record(index) else { continue }
-      let entry = entries[position]
-      guard entry.flags.isDisjoint(with: [.failure, .exactRate, .spilled]), entry.numerator > 0,
-        entry.numerator <= Self.largestSignificand, entry.denominator > 0, entry.denominator <= Self.largestSignificand,
-        Int(entry.numeratorScale) <= ExactDecimal.maximumDigits, Int(entry.denominatorScale) <= ExactDecimal.maximumDigits
-      else { continue }
+      guard let position = record(index), Self.fits(entries[position]) else { continue }
       entryOfKey[index] = Int32(position)
     }
   }
 
+  /// The answers of a table found by its own keys, without a list of the run's keys (a frozen run reads no keys
+  /// in pass 1): a key's record is written as it is only once `isFinal` says the general rules answer the key
+  /// with it (``isFinal(entry:)``, asked once per key by ``TableConverter``); else the general path decides.
+  init(table: AnswerTable, isFinal: @escaping @Sendable (RateKey) -> Bool) {
+    keys = nil
+    self.table = table
+    entries = table.records
+    texts = table.texts
+    self.isFinal = isFinal
+    entryOfKey = []
+  }
+
+  /// Whether an entry's rate is one the fast path converts with (a rate, of two 56-bit significands).
+  @inline(__always)
+  private static func fits(_ entry: Entry) -> Bool {
+    entry.flags.isDisjoint(with: [.failure, .exactRate, .spilled]) && entry.numerator > 0
+      && entry.numerator <= largestSignificand && entry.denominator > 0 && entry.denominator <= largestSignificand
+      && Int(entry.numeratorScale) <= ExactDecimal.maximumDigits && Int(entry.denominatorScale) <= ExactDecimal.maximumDigits
+  }
+
+  /// Whether an entry is its key's answer under the general rules (always, for entries of the run's keys).
+  func isFinal(entry: Int) -> Bool { isFinal.map { $0(table.key(at: entry)) } ?? true }
+
   /// The entry of a key, if it has one.
   @inline(__always)
   func entry(base: CurrencyCode, quote: CurrencyCode, day: CalendarDay) -> Int? {
-    guard let packed = RateKeyIndex.pack(base: base, quote: quote, day: day), let index = keys.index(of: packed) else {
-      return nil
+    guard let packed = RateKeyIndex.pack(base: base, quote: quote, day: day) else { return nil }
+    guard let keys else {
+      guard let record = table.record(packed: packed), Self.fits(entries[record]) else { return nil }
+      return record
     }
+    guard let index = keys.index(of: packed) else { return nil }
     let entry = Int(entryOfKey[index])
     return entry >= 0 ? entry : nil
   }

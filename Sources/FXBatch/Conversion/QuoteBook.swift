@@ -82,11 +82,12 @@ struct QuoteBook {
   ///   - onDemand: answers a key that is not in `keys` (a CSV file's records under a table source are not collected:
   ///     they are converted by ``TableConverter``, and only a record it leaves to the general rules asks).
   ///   - answering: whether to make ``answered`` (a run without a table, on the fast path).
+  ///   - lockAnswers: ``answered`` when given (a frozen run's lock, whose keys pass 1 does not collect).
   ///   - resolveGeneral: answers the keys a table does not answer with its own plan (or all of them).
   init(
     keys: RateKeyIndex, table: RateTable?, maxStaleness: Int,
     onDemand: ((RateKey) -> Result<RateQuote, RowError>)? = nil, answering: Bool = false,
-    resolveGeneral: (RateKeyIndex) -> AnswerTable
+    answered lockAnswers: AnsweredQuotes? = nil, resolveGeneral: (RateKeyIndex) -> AnswerTable
   ) {
     self.keys = keys
     self.table = table
@@ -175,7 +176,9 @@ struct QuoteBook {
     for index in generalKeys {
       answers[index] = .general(Int32(general.record(packed: keys.packedKeys[index]) ?? -1))
     }
-    if answering {
+    if answering, let lockAnswers {
+      answered = lockAnswers
+    } else if answering {
       let answers = answers
       answered = AnsweredQuotes(keys: keys, table: general) { index in
         guard case .general(let position) = answers[index], position >= 0 else { return nil }

@@ -71,7 +71,9 @@ public struct BatchJob {
         let market = route.marketKey
         return market.pair.base != market.pair.quote && provider.precheck(market, today: today) == nil
       }
-    case .provider, .lockFile, .chain: return KeySpan()
+    // A lock's answers are all known: its keys are answered as records ask, none collected.
+    case .lockFile: return KeySpan { _ in false }
+    case .provider, .chain: return KeySpan()
     }
   }
 
@@ -117,6 +119,8 @@ public struct BatchJob {
     let table = passTwo.convertingTable
     // Keys not collected (under a table, or a table provider's) are answered as records ask.
     var onDemand: ((RateKey) -> Result<RateQuote, RowError>)? = nil
+    // A frozen run's lock answers records as they come, its records found by their keys.
+    var lockAnswers: AnsweredQuotes? = nil
     // Under a period rule a lock keeps the answers (``LockFile/write(quotes:source:defaultDay:to:rule:)``): those
     // given as records ask are kept with pass 1's. So are a failed table provider's (the ECB feed unreachable),
     // so that the lock says which keys it leaves out rather than being written empty as if nothing was asked.
@@ -132,6 +136,14 @@ public struct BatchJob {
       }
     } else if let sourceTable = passTwoJob.sourceTable {
       onDemand = { resolver.resolve($0, table: sourceTable) }
+    } else if case .lockFile(let path, let locked) = source {
+      onDemand = { key in
+        resolver.resolve(key) { resolver.lockAnswer(for: $0, path: path, answers: locked.answers) }
+      }
+      let (rule, maxStaleness, answers) = (options.rateRule, options.maxStaleness, locked.answers)
+      lockAnswers = AnsweredQuotes(table: answers) { key in
+        RateResolver.lockRecordIsFinal(key, answers: answers, rule: rule, maxStaleness: maxStaleness)
+      }
     } else if let failure = passTwoJob.tableFailure, case .provider(let provider, _) = source {
       onDemand = { key in
         resolver.resolve(key) { marketKey in
@@ -143,7 +155,7 @@ public struct BatchJob {
     }
     let quotes = QuoteBook(
       keys: keys, table: table, maxStaleness: options.maxStaleness, onDemand: onDemand,
-      answering: table == nil && options.fastPath
+      answering: table == nil && options.fastPath, answered: lockAnswers
     ) { generalKeys in
       market = resolver.resolve(generalKeys, report: &report)
       return market

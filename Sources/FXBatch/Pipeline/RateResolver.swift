@@ -121,6 +121,48 @@ struct RateResolver {
     return quotes
   }
 
+  /// A lock file's answer to a market key (a frozen run): its locked answer, unless a rate of a day older than
+  /// this run's `--max-staleness` allows; 1 for one currency; else `no_rate` naming the lock. (What
+  /// ``resolveMarket(_:report:)`` gives a lock's keys, one at a time.)
+  func lockAnswer(for key: RateKey, path: String, answers: AnswerTable) -> Result<RateQuote, RowError> {
+    if let record = answers.record(for: key) {
+      if let stale = staleLockRate(key, answers: answers, record: record) { return .failure(stale) }
+      return answers.answer(at: record)
+    }
+    if key.pair.base == key.pair.quote {
+      return .success(
+        RateQuote(
+          rate: .one, rateText: "1", rateDay: rule == .spot ? key.day : nil, isFallback: false, source: "same currency",
+          period: rule.period?.span(containing: key.day).label))
+    }
+    return .failure(RowError(.noRate, "\(key.pair) on \(key.day) is not in the lock file \(path) (--frozen)"))
+  }
+
+  /// The error of a locked rate older than this run's `--max-staleness` allows (spot rule), or `nil`.
+  func staleLockRate(_ key: RateKey, answers: AnswerTable, record: Int) -> RowError? {
+    Self.staleLockRate(key, answers: answers, record: record, rule: rule, maxStaleness: maxStaleness)
+  }
+
+  static func staleLockRate(_ key: RateKey, answers: AnswerTable, record: Int, rule: RateRule, maxStaleness: Int)
+    -> RowError?
+  {
+    guard rule == .spot, let rateDay = answers.rateDay(at: record), key.day.days(since: rateDay) > maxStaleness else {
+      return nil
+    }
+    return RowError(
+      .staleRate,
+      "the lock file's rate for \(key.pair) on \(key.day) is of \(rateDay), older than --max-staleness \(maxStaleness)")
+  }
+
+  /// Whether a lock's record of a key is the key's answer under the general rules as it stands (a direct route,
+  /// not stale): then the fast path may write it (``AnsweredQuotes``).
+  static func lockRecordIsFinal(_ key: RateKey, answers: AnswerTable, rule: RateRule, maxStaleness: Int) -> Bool {
+    guard case .success(let route) = CurrencyLifecycle.route(for: key), route.isDirect,
+      let record = answers.record(for: key)
+    else { return false }
+    return staleLockRate(key, answers: answers, record: record, rule: rule, maxStaleness: maxStaleness) == nil
+  }
+
   /// The answer to one key, routed through the currency lifecycle, from the answers to market keys.
   func resolve(_ key: RateKey, market: (RateKey) -> Result<RateQuote, RowError>) -> Result<RateQuote, RowError> {
     switch CurrencyLifecycle.route(for: key) {
@@ -171,26 +213,8 @@ struct RateResolver {
       // --max-staleness, gets its answer added (the lock's table is copied only then).
       var quotes = locked.answers
       for key in keys {
-        if let record = quotes.record(for: key) {
-          guard rule == .spot, let rateDay = quotes.rateDay(at: record), key.day.days(since: rateDay) > maxStaleness
-          else { continue }
-          quotes.set(
-            key,
-            .failure(
-              RowError(
-                .staleRate,
-                "the lock file's rate for \(key.pair) on \(key.day) is of \(rateDay), older than --max-staleness \(maxStaleness)"
-              )))
-        } else if key.pair.base == key.pair.quote {
-          quotes.set(
-            key,
-            .success(
-              RateQuote(
-                rate: .one, rateText: "1", rateDay: rule == .spot ? key.day : nil, isFallback: false,
-                source: "same currency", period: rule.period?.span(containing: key.day).label)))
-        } else {
-          quotes.set(key, .failure(RowError(.noRate, "\(key.pair) on \(key.day) is not in the lock file \(path) (--frozen)")))
-        }
+        if let record = quotes.record(for: key), staleLockRate(key, answers: quotes, record: record) == nil { continue }
+        quotes.set(key, lockAnswer(for: key, path: path, answers: locked.answers))
       }
       return quotes
     case .provider(let provider, let settings):

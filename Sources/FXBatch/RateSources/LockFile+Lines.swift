@@ -97,12 +97,12 @@ extension LockFile {
   /// Reads a version 2 lock's lines: its content, then its digest line checked against every byte before it. An
   /// error in the content is reported only once the digest holds (a damaged file says so, not what the damage
   /// broke).
-  static func loadVersion2(_ lines: inout Lines, path: String) throws(RatesFileError) -> (
+  static func loadVersion2(_ lines: inout Lines, path: String, size: Int) throws(RatesFileError) -> (
     rates: Rates, defaultDay: CalendarDay
   ) {
     var parsed: Result<(rates: Rates, defaultDay: CalendarDay), RatesFileError>
     do {
-      parsed = .success(try parseVersion2(&lines, path: path))
+      parsed = .success(try parseVersion2(&lines, path: path, size: size))
     } catch {
       parsed = .failure(error)
     }
@@ -126,7 +126,7 @@ extension LockFile {
   }
 
   /// The content of a version 2 lock (its digest is checked by ``loadVersion2(_:path:)``).
-  private static func parseVersion2(_ lines: inout Lines, path: String) throws(RatesFileError) -> (
+  private static func parseVersion2(_ lines: inout Lines, path: String, size: Int) throws(RatesFileError) -> (
     rates: Rates, defaultDay: CalendarDay
   ) {
     func fail(_ line: Int, _ message: String) -> RatesFileError {
@@ -166,7 +166,7 @@ extension LockFile {
     }
     if try value("quotes", optional: true) != nil {
       // The lines that follow, a few kilobytes after `quotes`, are read as bytes; `text` is the first of them.
-      var reader = QuoteLineReader(rule: rule, path: path)
+      var reader = QuoteLineReader(rule: rule, path: path, size: size)
       if let first = text {
         consumed += 1
         try reader.read(Array(first.utf8)[...], line: consumed)

@@ -69,9 +69,12 @@ extension LockFile {
     /// Per currency's letters (``RateKeyIndex``'s 15 bits), 1: an ISO 4217 code, 2: not one, 0: not looked up.
     private var known = [UInt8](repeating: 0, count: 1 << 15)
 
-    init(rule: RateRule, path: String) {
+    /// - Parameter size: the lock's size in bytes, which bounds its lines (a line has at least 40 bytes; a
+    ///   lock fxbatch writes about 85).
+    init(rule: RateRule, path: String, size: Int) {
       self.rule = rule
       self.path = path
+      table.reserveCapacity(records: size / 40, keys: size / 88)
     }
 
     private func fail(_ line: Int, _ message: String) -> RatesFileError {
@@ -178,7 +181,8 @@ extension LockFile {
       return CalendarDay(year: year, month: month, day: day)
     }
 
-    /// Whether `text` is ``ExchangeRate/decimalText(significantDigits:)`` of a rate: for a rate `n ÷ 1` whose `n`
+    /// Whether `text` is ``ExchangeRate/decimalText(significantDigits:)`` of a rate: for a rate `n ÷ 1` (or
+    /// `÷ 1.0`) whose `n`
     /// is written plainly with at most 10 significant digits, `n` without its trailing fractional zeros; else
     /// the text computed.
     private static func rateText(_ text: ArraySlice<UInt8>, isTextOf rate: ExchangeRate, numeratorText: ArraySlice<UInt8>)
@@ -186,7 +190,7 @@ extension LockFile {
     {
       let zero = UInt8(ascii: "0")
       let point = UInt8(ascii: ".")
-      if rate.denominator.significand == 1, rate.denominator.scale == 0, let first = numeratorText.first,
+      if rate.denominator.normalized == .one, let first = numeratorText.first,
         first > zero && first <= UInt8(ascii: "9")
           || (first == zero && numeratorText.dropFirst().first == point)
       {

@@ -167,7 +167,15 @@ public enum LockFile {
       order.append(((packed & ((1 << 34) - 1)) << 30 | packed >> 34, Int32(record)))
     }
     order.sort { $0.0 < $1.0 }
+    // Written a block at a time, the digest computed as it goes: a million quotes are 90 MB of lines.
+    let file = try AtomicFile(path: path)
+    var hasher = SHA256Digest.Hasher()
     var body: [UInt8] = []
+    func flush() throws(OutputError) {
+      hasher.update(body[...])
+      try file.sink.write(body[...])
+      body.removeAll(keepingCapacity: true)
+    }
     var lines = header(source, defaultDay: defaultDay)
     if let description = rule.periodDescription { lines.append("rule \(description)") }
     lines.append("quotes")
@@ -177,8 +185,13 @@ public enum LockFile {
     }
     var writer = QuoteLineWriter(rule: rule)
     var leftOut = 0
-    for (_, record) in order where !writer.append(record: Int(record), of: quotes, to: &body) { leftOut += 1 }
-    try write(body: body, to: path)
+    for (_, record) in order {
+      if !writer.append(record: Int(record), of: quotes, to: &body) { leftOut += 1 }
+      if body.count >= 1 << 20 { try flush() }
+    }
+    try flush()
+    try file.sink.write("sha256 \(hasher.finalize())\n")
+    try file.commit()
     return leftOut
   }
 
@@ -227,7 +240,8 @@ public enum LockFile {
   public static func load(path: String) throws(RatesFileError) -> (rates: Rates, defaultDay: CalendarDay) {
     // A lock is read whole: one far larger than any run writes (a year of 30 currencies is under 100 KB, a
     // million answered quotes about 100 MB) is refused before it is read.
-    if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumSize {
+    let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
+    if size > maximumSize {
       throw RatesFileError(
         path: path, line: 1, column: 1,
         message: "the lock file is \(size >> 20) MB, more than the \(maximumSize >> 20) MB a lock file may have")
@@ -242,7 +256,7 @@ public enum LockFile {
       let offset = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
       if head.dropFirst(offset).starts(with: Array((version2 + "\n").utf8)) {
         var lines = Lines(descriptor: descriptor, offset: offset)
-        return try loadVersion2(&lines, path: path)
+        return try loadVersion2(&lines, path: path, size: size)
       }
     }
     guard let data = FileManager.default.contents(atPath: path) else {
@@ -257,7 +271,7 @@ public enum LockFile {
     let bytes = asWritten([UInt8](data))
     if bytes.starts(with: Array((version2 + "\n").utf8)) {
       var lines = Lines(bytes: bytes)
-      return try loadVersion2(&lines, path: path)
+      return try loadVersion2(&lines, path: path, size: bytes.count)
     }
     let (quotes, defaultDay) = try loadVersion1(data, path: path)
     return (.quotes(LockedQuotes(quotes: quotes)), defaultDay)

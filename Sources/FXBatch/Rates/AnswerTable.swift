@@ -101,9 +101,12 @@ struct AnswerTable: Sendable {
   }
 
   /// Room for `count` keys, so that a table of known size grows once.
-  mutating func reserveCapacity(_ count: Int) {
+  mutating func reserveCapacity(_ count: Int) { reserveCapacity(records: count, keys: count) }
+
+  /// Room for `records` records (memory that stays untouched until used) and a key index for `keys` (made now).
+  mutating func reserveCapacity(records recordCount: Int, keys count: Int) {
     keys.reserveCapacity(count)
-    records.reserveCapacity(count)
+    records.reserveCapacity(recordCount)
   }
 
   /// How many keys are answered.

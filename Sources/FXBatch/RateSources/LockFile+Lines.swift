@@ -18,6 +18,8 @@ extension LockFile {
     private(set) var hasher = SHA256Digest.Hasher()
     /// How many lines were handed out.
     private(set) var count = 0
+    /// How many bytes they have with their line feeds (and the byte order mark skipped, if any).
+    private(set) var byteCount = 0
     /// The last line, once every other one was handed out.
     private(set) var last: [UInt8]? = nil
     /// Whether reading the file failed.
@@ -25,13 +27,18 @@ extension LockFile {
 
     static let blockSize = 1 << 20
 
+    /// Whether the lines handed out are added to ``hasher`` (not when a ``ContentDigest`` hashes them).
+    private let hashes: Bool
+
     /// The lines of a file, from a byte offset (after a byte order mark).
-    init(descriptor: Int32, offset: Int) {
+    init(descriptor: Int32, offset: Int, hashes: Bool = true) {
       self.descriptor = descriptor
+      self.hashes = hashes
       buffer = [UInt8](repeating: 0, count: Self.blockSize)
       start = 0
       end = 0
       atEnd = false
+      byteCount = offset
       if offset > 0 {
         var skipped = [UInt8](repeating: 0, count: offset)
         if FileBytes.read(from: descriptor, into: &skipped) != offset { atEnd = true }
@@ -42,6 +49,7 @@ extension LockFile {
     /// The lines of bytes in memory.
     init(bytes: [UInt8]) {
       descriptor = -1
+      hashes = true
       buffer = bytes
       start = 0
       end = bytes.count
@@ -58,8 +66,11 @@ extension LockFile {
         last = current
         return nil
       }
-      hasher.update(current[...])
-      hasher.update(byte: UInt8(ascii: "\n"))
+      byteCount += current.count + 1
+      if hashes {
+        hasher.update(current[...])
+        hasher.update(byte: UInt8(ascii: "\n"))
+      }
       count += 1
       return current[...]
     }
@@ -97,9 +108,11 @@ extension LockFile {
   /// Reads a version 2 lock's lines: its content, then its digest line checked against every byte before it. An
   /// error in the content is reported only once the digest holds (a damaged file says so, not what the damage
   /// broke).
-  static func loadVersion2(_ lines: inout Lines, path: String, size: Int) throws(RatesFileError) -> (
-    rates: Rates, defaultDay: CalendarDay
-  ) {
+  ///
+  /// - Parameter digest: the content's digest computed on another thread, or `nil` (``Lines`` hashes).
+  static func loadVersion2(_ lines: inout Lines, path: String, size: Int, digest: ContentDigest? = nil)
+    throws(RatesFileError) -> (rates: Rates, defaultDay: CalendarDay)
+  {
     var parsed: Result<(rates: Rates, defaultDay: CalendarDay), RatesFileError>
     do {
       parsed = .success(try parseVersion2(&lines, path: path, size: size))
@@ -107,6 +120,7 @@ extension LockFile {
       parsed = .failure(error)
     }
     while lines.next() != nil {}
+    let computed = digest?.wait()
     func fail(_ line: Int, _ message: String) -> RatesFileError {
       RatesFileError(path: path, line: line, column: 1, message: message)
     }
@@ -116,7 +130,14 @@ extension LockFile {
       throw fail(total, "the lock file has no sha256 digest line at its end (cut short?)")
     }
     var hasher = lines.hasher
-    guard String(decoding: last.dropFirst(7), as: UTF8.self) == hasher.finalize() else {
+    let content: String?
+    if let digest {
+      // The digest thread hashed the bytes before the line it found last; the lines agree on where that is.
+      content = digest.end == lines.byteCount ? computed : nil
+    } else {
+      content = hasher.finalize()
+    }
+    guard String(decoding: last.dropFirst(7), as: UTF8.self) == content else {
       throw fail(
         total,
         "the lock file's sha256 digest does not match its content: it was edited or damaged; write it again with --lock (without --frozen)"
@@ -188,5 +209,59 @@ extension LockFile {
     return try tableLock(
       lines: all, index: consumed, path: path, identifier: identifier, publisher: publisher, description: description,
       defaultDay: defaultDay)
+  }
+}
+
+/// The SHA-256 digest of a lock's content — every byte before its last line — computed on another thread while
+/// the lines are read (``LockFile/Lines``): the digest check then costs no time of the reading.
+final class ContentDigest: @unchecked Sendable {
+  // `digest` is written by the hashing thread before it signals `done`, and read only after `wait()`.
+  private let done = DispatchSemaphore(value: 0)
+  private var digest: String? = nil
+  /// The file offset where the content ends (the last line's first byte).
+  let end: Int
+
+  private init(end: Int) { self.end = end }
+
+  /// Starts hashing a file's bytes from `start` to its last line, found from its tail; `nil` when the tail holds
+  /// no line feed before a last line (a last line of over 4 KB: the lines are hashed as they are read).
+  ///
+  /// - Parameters:
+  ///   - descriptor: the open file, read with `pread(2)` (the reader's file position is not moved); it must stay
+  ///     open until ``wait()`` returns.
+  ///   - size: the file's size.
+  static func start(descriptor: Int32, from start: Int, size: Int) -> ContentDigest? {
+    let tailLength = min(size - start, 4096)
+    guard tailLength > 0 else { return nil }
+    var tail = [UInt8](repeating: 0, count: tailLength)
+    guard FileBytes.read(from: descriptor, into: &tail, fileOffset: size - tailLength) == tailLength else { return nil }
+    let ending = tail.last == UInt8(ascii: "\n") ? tailLength - 1 : tailLength
+    guard let feed = tail[..<ending].lastIndex(of: UInt8(ascii: "\n")) else { return nil }
+    let digest = ContentDigest(end: size - tailLength + feed + 1)
+    DispatchQueue.global().async {
+      var hasher = SHA256Digest.Hasher()
+      var block = [UInt8](repeating: 0, count: 1 << 20)
+      var offset = start
+      var complete = true
+      while offset < digest.end {
+        let read = FileBytes.read(from: descriptor, into: &block, fileOffset: offset)
+        guard read > 0 else {
+          complete = false
+          break
+        }
+        let used = min(read, digest.end - offset)
+        hasher.update(block[..<used])
+        offset += used
+      }
+      digest.digest = complete ? hasher.finalize() : nil
+      digest.done.signal()
+    }
+    return digest
+  }
+
+  /// Waits for the digest; `nil` when the file could not be read to its end.
+  func wait() -> String? {
+    done.wait()
+    return digest
   }
 }

@@ -255,8 +255,9 @@ public enum LockFile {
       head.removeLast(head.count - max(0, FileBytes.read(from: descriptor, into: &head, fileOffset: 0)))
       let offset = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
       if head.dropFirst(offset).starts(with: Array((version2 + "\n").utf8)) {
-        var lines = Lines(descriptor: descriptor, offset: offset)
-        return try loadVersion2(&lines, path: path, size: size)
+        let digest = ContentDigest.start(descriptor: descriptor, from: offset, size: size)
+        var lines = Lines(descriptor: descriptor, offset: offset, hashes: digest == nil)
+        return try loadVersion2(&lines, path: path, size: size, digest: digest)
       }
     }
     guard let data = FileManager.default.contents(atPath: path) else {

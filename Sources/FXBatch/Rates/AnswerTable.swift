@@ -81,8 +81,10 @@ struct AnswerTable: Sendable {
   private var dayTexts: [Int32: TextRange] = [:]
   /// Which bytes occur in the texts of answers (not of errors): ``textsAreSafe(where:)``.
   private var bytesSeen = [Bool](repeating: false, count: 256)
-  /// Per quote currency, its minor units.
-  private var minorUnitsOf: [UInt32: UInt8] = [:]
+  /// Per quote currency (its letters as ``RateKeyIndex`` packs them), its minor units; 255: not looked up.
+  private var minorUnitsOf = [UInt8](repeating: 255, count: 1 << 15)
+  /// The last rate day whose text was asked, and its text (a lock's lines come day by day).
+  private var lastDay: (day: Int32, text: TextRange)? = nil
 
   /// The error codes, in the order ``Record/code`` numbers them.
   private static let codes = RowError.Code.allCases
@@ -332,17 +334,30 @@ struct AnswerTable: Sendable {
 
   /// The ISO 4217 minor units of a quote currency (2 for one ISO 4217 does not list).
   mutating func minorUnits(of quote: CurrencyCode) -> UInt8 {
-    if let known = minorUnitsOf[quote.packed] { return known }
-    let units = UInt8(clamping: ISO4217.currency(for: quote)?.minorUnits ?? 2)
-    minorUnitsOf[quote.packed] = units
+    let packed = quote.packed
+    let first = Int(((packed >> 16) & 0xFF) &- 65) & 31
+    let second = Int(((packed >> 8) & 0xFF) &- 65) & 31
+    let third = Int((packed & 0xFF) &- 65) & 31
+    let letters = (first << 10) | (second << 5) | third
+    let known = minorUnitsOf[letters]
+    if known != 255 { return known }
+    let units = UInt8(clamping: min(ISO4217.currency(for: quote)?.minorUnits ?? 2, 254))
+    minorUnitsOf[letters] = units
     return units
   }
 
   /// The text of a rate day, kept once per day.
   mutating func dayText(_ day: Int32) -> TextRange? {
-    if let known = dayTexts[day] { return known }
+    if let lastDay, lastDay.day == day { return lastDay.text }
+    if let known = dayTexts[day] {
+      lastDay = (day, known)
+      return known
+    }
     let text = intern(CalendarDay(daysSinceEpoch: Int(day)).description.utf8, answer: true)
-    if let text { dayTexts[day] = text }
+    if let text {
+      dayTexts[day] = text
+      lastDay = (day, text)
+    }
     return text
   }
 

@@ -198,7 +198,9 @@ extension LockFile {
       }
       let source = RateSourceInfo(
         identifier: identifier, publisher: publisher, description: "\(description), frozen in the lock file \(path)")
-      return (.quotes(LockedQuotes(answers: reader.table, source: source, rule: rule)), defaultDay)
+      var answers = reader.table
+      answers.dropTextIndex()
+      return (.quotes(LockedQuotes(answers: answers, source: source, rule: rule)), defaultDay)
     }
     // A table lock: its lines as text (a year of 30 currencies is under 100 KB).
     var all = [String](repeating: "", count: consumed)

@@ -376,6 +376,10 @@ struct AnswerTable: Sendable {
     return found.range
   }
 
+  /// Frees the index of the distinct texts (about 17 bytes per text) once a table is complete (a lock read whole):
+  /// a text added later is stored again rather than found.
+  mutating func dropTextIndex() { interned = TextInterner() }
+
   /// Whether every byte of every answer's text may be written as it is (`allowed`).
   func textsAreSafe(where allowed: (UInt8) -> Bool) -> Bool {
     bytesSeen.indices.allSatisfy { !bytesSeen[$0] || allowed(UInt8($0)) }

@@ -126,7 +126,9 @@ struct AnswerTableTests {
       ),
       (
         try Self.key("EUR", "EUR", "2024-03-12"),
-        .success(RateQuote(rate: .one, rateText: "1", rateDay: nil, isFallback: false, source: "same currency", period: "2024-03"))
+        .success(
+          RateQuote(
+            rate: .one, rateText: "1", rateDay: nil, isFallback: false, source: "same currency", period: "2024-03"))
       ),
     ]
     var table = AnswerTable()
@@ -204,7 +206,9 @@ struct AnswerTableTests {
       "date,amount,from,to\n2024-03-04,100,EUR,USD\n2024-03-04,100,EUR,AED\n2024-03-04,100,EUR,EUR\n"
         + "2024-03-04,100,EUR,XAU\n", named: "in.csv")
     let aed = try Self.published("EUR", "AED", "2024-03-04", "3.9912", source: "desk EUR/AED=3.9912")
-    let xau = (try Self.key("EUR", "XAU", "2024-03-04"), Result<RateQuote, RowError>.failure(RowError(.noRate, "not at this desk")))
+    let xau = (
+      try Self.key("EUR", "XAU", "2024-03-04"), Result<RateQuote, RowError>.failure(RowError(.noRate, "not at this desk"))
+    )
     var answers = AnswerTable()
     answers.set(aed.0, aed.1)
     answers.set(xau.0, xau.1)

@@ -16,6 +16,8 @@
 #
 # Usage: Benchmarks/answered.sh [ROWS=1000000] [SEED=20240101]
 #   BIN=path   the fxbatch binary to measure (default: a release build of this checkout), e.g. an older build
+#   KEEP=dir   keep each run's output (dir/NAME.EXT) and the lock (dir/rates.lock) there, to compare two builds'
+#              bytes (`cmp`)
 # Inputs are generated into Benchmarks/.work/answered-ROWS-SEED/ (gitignored; reused); outputs go to a temporary
 # directory, removed at exit.
 set -euo pipefail
@@ -68,6 +70,10 @@ run() {
   WALL[$name]=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
   PEAK[$name]=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$OUT/$name.time")
   NAMES+=("$name")
+  if [ -n "${KEEP:-}" ]; then
+    mkdir -p "$KEEP"
+    for file in "$OUT"/out.*; do [ -e "$file" ] && mv "$file" "$KEEP/$name.${file##*.}"; done
+  fi
   rm -f "$OUT"/out.*
 }
 export FXBATCH_TODAY=2025-01-15
@@ -89,5 +95,6 @@ for name in "${NAMES[@]}"; do
   echo "| $name | ${WALL[$name]} s | $ratio | ${PEAK[$name]} |"
 done
 echo
+[ -z "${KEEP:-}" ] || cp "$LOCK" "$KEEP/rates.lock"
 echo "requests to the loopback Frankfurter server: $SERVED; lock file: $(stat -c %s "$LOCK") bytes"
 echo "binary: $BIN; machine: $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo); load at end: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -4,8 +4,9 @@
 /// kept as a few integers each — the publication row, the pair's leg plan, the rate text — and their rate and
 /// `fx_source` text are formed from the table's cells when a record is written; a million records with
 /// 300,000 distinct (pair, day) keys then need a few megabytes, not a `RateQuote` with its strings per key.
-/// Every other key (a provider's, a lock file's, a currency with a lifecycle change, an error) keeps its
-/// ``RateQuote`` or ``RowError`` as resolved by the general rules.
+/// Every other key (a provider's, a lock file's, a currency with a lifecycle change, an error) keeps the answer
+/// the general rules resolved, as a record of an ``AnswerTable`` (a ``RateQuote`` is formed from it when a record
+/// takes the general path).
 struct QuoteBook {
   /// How a table answer's rate is formed from the table's columns (the same for every day of a pair).
   struct LegPlan {
@@ -51,13 +52,13 @@ struct QuoteBook {
 
   enum Answer {
     case table(TableAnswer)
-    /// An index into ``general``.
+    /// A record of ``general`` (−1: none).
     case general(Int32)
   }
 
   let keys: RateKeyIndex
   private(set) var answers: [Answer] = []
-  private(set) var general: [Result<RateQuote, RowError>] = []
+  private(set) var general = AnswerTable()
   /// The table the ``Answer/table(_:)`` answers come from.
   let table: RateTable?
   private(set) var plans: [LegPlan] = []
@@ -81,11 +82,12 @@ struct QuoteBook {
   ///   - onDemand: answers a key that is not in `keys` (a CSV file's records under a table source are not collected:
   ///     they are converted by ``TableConverter``, and only a record it leaves to the general rules asks).
   ///   - answering: whether to make ``answered`` (a run without a table, on the fast path).
+  ///   - lockAnswers: ``answered`` when given (a frozen run's lock, whose keys pass 1 does not collect).
   ///   - resolveGeneral: answers the keys a table does not answer with its own plan (or all of them).
   init(
     keys: RateKeyIndex, table: RateTable?, maxStaleness: Int,
     onDemand: ((RateKey) -> Result<RateQuote, RowError>)? = nil, answering: Bool = false,
-    resolveGeneral: (Set<RateKey>) -> [RateKey: Result<RateQuote, RowError>]
+    answered lockAnswers: AnsweredQuotes? = nil, resolveGeneral: (RateKeyIndex) -> AnswerTable
   ) {
     self.keys = keys
     self.table = table
@@ -163,20 +165,24 @@ struct QuoteBook {
       generalKeys = Array(0..<keys.count)
       answers = Array(repeating: .general(-1), count: keys.count)
     }
-    let resolved = resolveGeneral(Set(generalKeys.map { keys.key(at: $0) }))
-    for index in generalKeys {
-      let key = keys.key(at: index)
-      general.append(resolved[key] ?? .failure(RowError(.noRate, "no rate was looked up for \(key.pair) on \(key.day)")))
-      answers[index] = .general(Int32(general.count - 1))
+    if table == nil {
+      general = resolveGeneral(keys)
+    } else {
+      var asked = RateKeyIndex()
+      asked.reserveCapacity(generalKeys.count)
+      for index in generalKeys { asked.insert(keys.packedKeys[index]) }
+      general = resolveGeneral(asked)
     }
-    if answering {
+    for index in generalKeys {
+      answers[index] = .general(Int32(general.record(packed: keys.packedKeys[index]) ?? -1))
+    }
+    if answering, let lockAnswers {
+      answered = lockAnswers
+    } else if answering {
       let answers = answers
-      let general = general
-      answered = AnsweredQuotes(keys: keys) { index in
-        guard case .general(let position) = answers[index], position >= 0 else {
-          return .failure(RowError(.noRate, "no general answer"))
-        }
-        return general[Int(position)]
+      answered = AnsweredQuotes(keys: keys, table: general) { index in
+        guard case .general(let position) = answers[index], position >= 0 else { return nil }
+        return Int(position)
       }
     }
   }
@@ -223,7 +229,11 @@ struct QuoteBook {
       return onDemand?(key) ?? .failure(RowError(.noRate, "no rate was looked up for \(key.pair) on \(key.day)"))
     }
     switch answers[index] {
-    case .general(let position): return general[Int(position)]
+    case .general(let position):
+      guard position >= 0 else {
+        return .failure(RowError(.noRate, "no rate was looked up for \(key.pair) on \(key.day)"))
+      }
+      return general.answer(at: Int(position))
     case .table(let answer):
       guard let table, let rate = rate(of: answer) else {
         return .failure(RowError(.noRate, "no rate was looked up for \(key.pair) on \(key.day)"))

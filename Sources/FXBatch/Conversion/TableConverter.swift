@@ -301,6 +301,12 @@ struct TableConverter {
     let entry = answerEntries[index]
     var account = Int(answerAccounts[index])
     if account < 0 {
+      // −2: the general rules answer the key otherwise (``AnsweredQuotes/isFinal(entry:)``, asked once).
+      if account == -2 { return nil }
+      if let answers, !answers.isFinal(entry: index) {
+        answerAccounts[index] = -2
+        return nil
+      }
       let currency = CurrencyCode(packed: entry.quoteLetters)
       if let known = accountByCurrency[entry.quoteLetters] {
         account = known
@@ -450,9 +456,9 @@ struct TableConverter {
     cellTexts = copy(cellTexts)
     dayTexts = copy(dayTexts)
     identifiers = (copy(identifiers.early), copy(identifiers.later), identifiers.from)
+    // The answered entries and texts are read, never written, and stay shared: a copy per part would cost
+    // 48 bytes per key each.
     answers?.makeUnique()
-    answerEntries = copy(answerEntries)
-    answerTexts = copy(answerTexts)
     answerAccounts = copy(answerAccounts)
   }
 

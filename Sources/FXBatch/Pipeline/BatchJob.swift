@@ -71,7 +71,9 @@ public struct BatchJob {
         let market = route.marketKey
         return market.pair.base != market.pair.quote && provider.precheck(market, today: today) == nil
       }
-    case .provider, .lockFile, .chain: return KeySpan()
+    // A lock's answers are all known: its keys are answered as records ask, none collected.
+    case .lockFile: return KeySpan { _ in false }
+    case .provider, .chain: return KeySpan()
     }
   }
 
@@ -113,10 +115,12 @@ public struct BatchJob {
     let passTwoJob = passTwo
     let resolver = passTwoJob.rateResolver
     // One answer per distinct key, for all files.
-    var market: [RateKey: Result<RateQuote, RowError>] = [:]
+    var market = AnswerTable()
     let table = passTwo.convertingTable
     // Keys not collected (under a table, or a table provider's) are answered as records ask.
     var onDemand: ((RateKey) -> Result<RateQuote, RowError>)? = nil
+    // A frozen run's lock answers records as they come, its records found by their keys.
+    var lockAnswers: AnsweredQuotes? = nil
     // Under a period rule a lock keeps the answers (``LockFile/write(quotes:source:defaultDay:to:rule:)``): those
     // given as records ask are kept with pass 1's. So are a failed table provider's (the ECB feed unreachable),
     // so that the lock says which keys it leaves out rather than being written empty as if nothing was asked.
@@ -132,6 +136,14 @@ public struct BatchJob {
       }
     } else if let sourceTable = passTwoJob.sourceTable {
       onDemand = { resolver.resolve($0, table: sourceTable) }
+    } else if case .lockFile(let path, let locked) = source {
+      onDemand = { key in
+        resolver.resolve(key) { resolver.lockAnswer(for: $0, path: path, answers: locked.answers) }
+      }
+      let (rule, maxStaleness, answers) = (options.rateRule, options.maxStaleness, locked.answers)
+      lockAnswers = AnsweredQuotes(table: answers) { key in
+        RateResolver.lockRecordIsFinal(key, answers: answers, rule: rule, maxStaleness: maxStaleness)
+      }
     } else if let failure = passTwoJob.tableFailure, case .provider(let provider, _) = source {
       onDemand = { key in
         resolver.resolve(key) { marketKey in
@@ -143,11 +155,10 @@ public struct BatchJob {
     }
     let quotes = QuoteBook(
       keys: keys, table: table, maxStaleness: options.maxStaleness, onDemand: onDemand,
-      answering: table == nil && options.fastPath
+      answering: table == nil && options.fastPath, answered: lockAnswers
     ) { generalKeys in
-      let resolved = resolver.resolve(generalKeys, report: &report)
-      market = resolved.market
-      return resolved.quotes
+      market = resolver.resolve(generalKeys, report: &report)
+      return market
     }
 
     // Pass 2: stream each file again and write its annotated copy.
@@ -199,7 +210,10 @@ public struct BatchJob {
         report.lockFileError = Self.lockNotWritten(lockPath, because: "\(failed.input) was not converted")
       } else {
         var answers = market
-        for (key, answer) in lockedAnswers?.entries ?? [:] where answers[key] == nil { answers[key] = answer }
+        for (key, answer) in lockedAnswers?.entries ?? [:]
+        where answers.record(for: key).map({ !answers.isSourceAnswer(at: $0) }) ?? true {
+          answers.set(key, answer)
+        }
         passTwoJob.writeLock(to: lockPath, answers: answers, report: &report)
       }
     }
@@ -214,11 +228,12 @@ public struct BatchJob {
   /// A lock at the path that answers keys the source failed this time (unreachable, a timeout, an unusable
   /// answer) is kept as it was, not replaced by one without them: the report says so (``RunReport/lockFileError``).
   ///
-  /// - Parameter answers: the source's answers to market keys (under a period rule, every answer given).
-  func writeLock(to lockPath: String, answers: [RateKey: Result<RateQuote, RowError>], report: inout RunReport) {
-    let failed = answers.compactMap { key, answer -> RateKey? in
-      if case .failure(let error) = answer, error.code.isAboutTheExchange { return key }
-      return nil
+  /// - Parameter answers: the source's answers to market keys (under a period rule, every answer given); records
+  ///   the rules derived are not the source's and are left out.
+  func writeLock(to lockPath: String, answers: AnswerTable, report: inout RunReport) {
+    let failed = (0..<answers.count).compactMap { record -> RateKey? in
+      guard answers.isSourceAnswer(at: record), answers.errorCode(at: record)?.isAboutTheExchange == true else { return nil }
+      return answers.key(at: record)
     }
     if LockFile.answersAny(of: failed, path: lockPath, maxStaleness: options.maxStaleness) {
       let keys = "\(failed.count) \(failed.count == 1 ? "key" : "keys")"
@@ -276,8 +291,8 @@ public struct BatchJob {
       }
     case .provider, .lockFile, .chain: break
     }
-    let resolved = locking.rateResolver.resolve(Set(index.allKeys), report: &report)
-    locking.writeLock(to: lockPath, answers: resolved.market, report: &report)
+    let resolved = locking.rateResolver.resolve(index, report: &report)
+    locking.writeLock(to: lockPath, answers: resolved, report: &report)
     let fileFailed = report.files.contains { $0.fileError != nil } || report.lockFileError != nil
     report.setExitStatus(fileFailed ? .fileRefused : report.lockFileLeftOut > 0 ? .sourceFailed : .success)
     return report

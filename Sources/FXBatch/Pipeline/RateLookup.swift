@@ -15,7 +15,7 @@ extension RateSourceChoice {
     let marketKeys = RateResolver.marketKeys(of: keys)
     let resolver = RateResolver.prepared(
       for: self, keys: marketKeys, maxStaleness: maxStaleness, today: today, rule: rule, report: &report)
-    return resolver.resolve(keys, report: &report).quotes
+    return resolver.resolveQuotes(keys, report: &report)
   }
 }
 

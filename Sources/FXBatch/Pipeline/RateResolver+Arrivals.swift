@@ -16,7 +16,7 @@ extension RateResolver {
   /// The answers taken so far from a provider's requests, and what the run report says of them.
   struct TakenAnswers {
     /// Every key's answer so far: the plan's local answers, then each request's, later ones replacing earlier.
-    var quotes: [RateKey: Result<RateQuote, RowError>]
+    var quotes: AnswerTable
     /// The quotes fetched, for the rate cache (kept only when they will be stored: ``keepsFetched``).
     var fetched: [RateKey: RateQuote] = [:]
     let keepsFetched: Bool
@@ -30,13 +30,13 @@ extension RateResolver {
       switch answer {
       case .answered(let answers):
         for (key, answer) in answers {
-          quotes[key] = answer
+          quotes.set(key, answer)
           if keepsFetched, case .success(let quote) = answer { fetched[key] = quote }
         }
         // An answer that served none of its keys (an error body, garbage) is a failed request too.
         if !answers.values.contains(where: { (try? $0.get()) != nil }) { failedRequests += 1 }
       case .failed(let failure):
-        for (key, error) in provider.rowErrors(for: failure, request: request) { quotes[key] = .failure(error) }
+        for (key, error) in provider.rowErrors(for: failure, request: request) { quotes.set(key, .failure(error)) }
         failedRequests += 1
       }
     }

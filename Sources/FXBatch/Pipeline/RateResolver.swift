@@ -25,25 +25,52 @@ struct RateResolver {
   /// (``CurrencyLifecycle/route(for:)``): a legacy currency on or after its change asks the source for its
   /// successor, and keys that route to the same market key share one answer.
   ///
-  /// - Returns: the quote of every key, and the source's answers to the market keys (what a lock file keeps:
-  ///   fixed conversions are part of fxbatch, not of the rates).
-  func resolve(_ keys: Set<RateKey>, report: inout RunReport) -> (
-    quotes: [RateKey: Result<RateQuote, RowError>], market: [RateKey: Result<RateQuote, RowError>]
-  ) {
-    var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
-    var routes: [RateKey: CurrencyRoute] = [:]
-    for key in keys {
+  /// - Returns: the source's answers to the market keys (what a lock file keeps: fixed conversions are part of
+  ///   fxbatch, not of the rates), and the answer of every key that is not its own market key as a derived
+  ///   record (``AnswerTable/Flags/derived``): every key has a record.
+  func resolve(_ keys: RateKeyIndex, report: inout RunReport) -> AnswerTable {
+    var failed: [(RateKey, RowError)] = []
+    var routed: [(RateKey, CurrencyRoute)] = []
+    var market: [RateKey] = []
+    market.reserveCapacity(keys.count)
+    var routedMarket = Set<RateKey>()
+    for index in 0..<keys.count {
+      let key = keys.key(at: index)
       switch CurrencyLifecycle.route(for: key) {
-      case .success(let route): routes[key] = route
-      case .failure(let error): quotes[key] = .failure(error)
+      case .success(let route) where route.isDirect:
+        market.append(key)
+      case .success(let route):
+        routed.append((key, route))
+        let marketKey = route.marketKey
+        if RateKeyIndex.pack(marketKey).flatMap(keys.index(of:)) == nil, routedMarket.insert(marketKey).inserted {
+          market.append(marketKey)
+        }
+      case .failure(let error):
+        failed.append((key, error))
       }
     }
-    let market = resolveMarket(Set(routes.values.map(\.marketKey)), report: &report)
-    for (key, route) in routes {
-      let answer = market[route.marketKey] ?? .failure(RowError(.noRate, "no rate was looked up for \(route.marketKey.pair)"))
-      quotes[key] = route.quote(from: answer)
+    var table = resolveMarket(market, report: &report)
+    func noRate(_ key: RateKey) -> Result<RateQuote, RowError> {
+      .failure(RowError(.noRate, "no rate was looked up for \(key.pair)"))
     }
-    return (quotes, market)
+    let routedAnswers = routed.map { key, route in
+      (key, route.quote(from: table.answer(for: route.marketKey) ?? noRate(route.marketKey)))
+    }
+    for (key, answer) in routedAnswers { table.set(key, answer, derived: true) }
+    for (key, error) in failed { table.set(key, .failure(error), derived: true) }
+    for index in 0..<keys.count {
+      let key = keys.key(at: index)
+      if table.record(for: key) == nil { table.set(key, noRate(key), derived: true) }
+    }
+    return table
+  }
+
+  /// ``resolve(_:report:)`` as a dictionary of every key's answer (the commands that show rates).
+  func resolveQuotes(_ keys: Set<RateKey>, report: inout RunReport) -> [RateKey: Result<RateQuote, RowError>] {
+    let table = resolve(RateKeyIndex(keys), report: &report)
+    var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
+    for key in keys { quotes[key] = table.answer(for: key) }
+    return quotes
   }
 
   /// The answer of a local table to one key, routed through the currency lifecycle (what ``resolve(_:report:)``
@@ -73,25 +100,67 @@ struct RateResolver {
   }
 
   /// The answers of the run's table to market keys; under a period rule, keys of one pair and period share one.
-  private func tableQuotes(for keys: Set<RateKey>, table: RateTable) -> [RateKey: Result<RateQuote, RowError>] {
-    var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
+  private func tableQuotes(for keys: [RateKey], table: RateTable) -> AnswerTable {
+    var quotes = AnswerTable()
     quotes.reserveCapacity(keys.count)
     guard let period = rule.period else {
-      for key in keys { quotes[key] = table.quote(for: key, maxStaleness: maxStaleness) }
+      for key in keys { quotes.set(key, table.quote(for: key, maxStaleness: maxStaleness)) }
       return quotes
     }
     var byPeriod: [RateKey: Result<RateQuote, RowError>] = [:]
     for key in keys {
       let periodKey = RateKey(base: key.pair.base, quote: key.pair.quote, day: period.span(containing: key.day).first)
       if let known = byPeriod[periodKey] {
-        quotes[key] = known
+        quotes.set(key, known)
       } else {
         let answer = tableQuote(for: key, table: table)
         byPeriod[periodKey] = answer
-        quotes[key] = answer
+        quotes.set(key, answer)
       }
     }
     return quotes
+  }
+
+  /// A lock file's answer to a market key (a frozen run): its locked answer, unless a rate of a day older than
+  /// this run's `--max-staleness` allows; 1 for one currency; else `no_rate` naming the lock. (What
+  /// ``resolveMarket(_:report:)`` gives a lock's keys, one at a time.)
+  func lockAnswer(for key: RateKey, path: String, answers: AnswerTable) -> Result<RateQuote, RowError> {
+    if let record = answers.record(for: key) {
+      if let stale = staleLockRate(key, answers: answers, record: record) { return .failure(stale) }
+      return answers.answer(at: record)
+    }
+    if key.pair.base == key.pair.quote {
+      return .success(
+        RateQuote(
+          rate: .one, rateText: "1", rateDay: rule == .spot ? key.day : nil, isFallback: false, source: "same currency",
+          period: rule.period?.span(containing: key.day).label))
+    }
+    return .failure(RowError(.noRate, "\(key.pair) on \(key.day) is not in the lock file \(path) (--frozen)"))
+  }
+
+  /// The error of a locked rate older than this run's `--max-staleness` allows (spot rule), or `nil`.
+  func staleLockRate(_ key: RateKey, answers: AnswerTable, record: Int) -> RowError? {
+    Self.staleLockRate(key, answers: answers, record: record, rule: rule, maxStaleness: maxStaleness)
+  }
+
+  static func staleLockRate(_ key: RateKey, answers: AnswerTable, record: Int, rule: RateRule, maxStaleness: Int)
+    -> RowError?
+  {
+    guard rule == .spot, let rateDay = answers.rateDay(at: record), key.day.days(since: rateDay) > maxStaleness else {
+      return nil
+    }
+    return RowError(
+      .staleRate,
+      "the lock file's rate for \(key.pair) on \(key.day) is of \(rateDay), older than --max-staleness \(maxStaleness)")
+  }
+
+  /// Whether a lock's record of a key is the key's answer under the general rules as it stands (a direct route,
+  /// not stale): then the fast path may write it (``AnsweredQuotes``).
+  static func lockRecordIsFinal(_ key: RateKey, answers: AnswerTable, rule: RateRule, maxStaleness: Int) -> Bool {
+    guard case .success(let route) = CurrencyLifecycle.route(for: key), route.isDirect,
+      let record = answers.record(for: key)
+    else { return false }
+    return staleLockRate(key, answers: answers, record: record, rule: rule, maxStaleness: maxStaleness) == nil
   }
 
   /// The answer to one key, routed through the currency lifecycle, from the answers to market keys.
@@ -110,26 +179,26 @@ struct RateResolver {
 
   /// Answers every distinct market key once: from the local table (or the table a provider filled), the
   /// answers pass 1's fetch already gave, or by planning and fetching requests.
-  private func resolveMarket(_ keys: Set<RateKey>, report: inout RunReport) -> [RateKey: Result<RateQuote, RowError>] {
+  private func resolveMarket(_ keys: [RateKey], report: inout RunReport) -> AnswerTable {
     if let table = sourceTable { return tableQuotes(for: keys, table: table) }
     if let tableFailure, case .provider(let provider, _) = source {
       // A table provider that gave no table: why, under every rule.
-      var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
-      for key in keys { quotes[key] = tableFailureAnswer(key, provider: provider, failure: tableFailure) }
+      var quotes = AnswerTable()
+      for key in keys { quotes.set(key, tableFailureAnswer(key, provider: provider, failure: tableFailure)) }
       return quotes
     }
     if rule != .spot, case .provider(let provider as FrankfurterProvider, let settings) = source {
-      return frankfurterPeriodAnswers(to: keys, provider: provider, settings: settings, report: &report)
+      return AnswerTable(frankfurterPeriodAnswers(to: Set(keys), provider: provider, settings: settings, report: &report))
     }
     if rule != .spot, !source.isLockFile, !source.isChain {
       // No table to average: every key is refused (a same-currency key is 1, as under every rule).
-      var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
+      var quotes = AnswerTable()
       for key in keys {
         if let refusal = periodRefusal(key) {
-          quotes[key] = .failure(refusal)
+          quotes.set(key, .failure(refusal))
         } else {
-          quotes[key] = .success(
-            RateQuote(rate: .one, rateText: "1", rateDay: nil, isFallback: false, source: "same currency"))
+          quotes.set(
+            key, .success(RateQuote(rate: .one, rateText: "1", rateDay: nil, isFallback: false, source: "same currency")))
         }
       }
       return quotes
@@ -140,38 +209,22 @@ struct RateResolver {
     case .chain(let links):
       return chainAnswers(to: keys, links: links, report: &report)
     case .lockFile(let path, let locked):
-      var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
+      // The lock's table answers its keys as they are; a key it does not hold, or a rate older than this run's
+      // --max-staleness, gets its answer added (the lock's table is copied only then).
+      var quotes = locked.answers
       for key in keys {
-        if let error = locked.errors[key] {
-          quotes[key] = .failure(error)  // what the source said in the locked run
-        } else if let quote = locked.quotes[key] {
-          if rule == .spot, let rateDay = quote.rateDay, key.day.days(since: rateDay) > maxStaleness {
-            quotes[key] = .failure(
-              RowError(
-                .staleRate,
-                "the lock file's rate for \(key.pair) on \(key.day) is of \(rateDay), older than --max-staleness \(maxStaleness)"
-              ))
-          } else {
-            quotes[key] = .success(quote)
-          }
-        } else if key.pair.base == key.pair.quote {
-          quotes[key] = .success(
-            RateQuote(
-              rate: .one, rateText: "1", rateDay: rule == .spot ? key.day : nil, isFallback: false, source: "same currency",
-              period: rule.period?.span(containing: key.day).label))
-        } else {
-          quotes[key] = .failure(RowError(.noRate, "\(key.pair) on \(key.day) is not in the lock file \(path) (--frozen)"))
-        }
+        if let record = quotes.record(for: key), staleLockRate(key, answers: quotes, record: record) == nil { continue }
+        quotes.set(key, lockAnswer(for: key, path: path, answers: locked.answers))
       }
       return quotes
     case .provider(let provider, let settings):
       let plan = RatePlanner.plan(
-        keys: keys, provider: provider, today: today, cache: settings.cache, maxStaleness: maxStaleness)
+        keys: Set(keys), provider: provider, today: today, cache: settings.cache, maxStaleness: maxStaleness)
       if settings.offline { return offlineAnswers(to: plan, provider: provider, report: &report) }
       // Each answer is read as it arrives and its body dropped (``fetch(_:settings:read:take:)``); the answers are
       // taken in request order, the plan's requests first.
       var taken = TakenAnswers(
-        quotes: plan.localAnswers,
+        quotes: AnswerTable(plan.localAnswers),
         keepsFetched: settings.cache != nil && provider.cachesAnswers && !(provider is any TableRateProvider))
       taken.quotes.reserveCapacity(taken.quotes.count + plan.requests.reduce(0) { $0 + $1.keys.count })
       let read = Self.reader(provider, maxStaleness: maxStaleness)
@@ -204,7 +257,7 @@ struct RateResolver {
   /// ECB feed's) table for the keys' periods, fetched now (``providerTable(_:provider:settings:report:)``), or
   /// why it has none. A table provider under the spot rule answers keys as a provider of pairs does.
   static func prepared(
-    for source: RateSourceChoice, keys: Set<RateKey>, maxStaleness: Int, today: CalendarDay, rule: RateRule,
+    for source: RateSourceChoice, keys: some Sequence<RateKey>, maxStaleness: Int, today: CalendarDay, rule: RateRule,
     report: inout RunReport
   ) -> RateResolver {
     var resolver = RateResolver(
@@ -240,10 +293,11 @@ struct RateResolver {
   /// for (``passesOn(_:)``); a key no link has a rate for gets `no_rate` (or the code all links gave) with
   /// each link's reason. The fetch counts are summed over the links, and ``RunReport/chain`` says what each
   /// answered.
-  private func chainAnswers(to keys: Set<RateKey>, links: [RateSourceChoice.ChainLink], report: inout RunReport)
-    -> [RateKey: Result<RateQuote, RowError>]
+  private func chainAnswers(to keys: [RateKey], links: [RateSourceChoice.ChainLink], report: inout RunReport)
+    -> AnswerTable
   {
-    var quotes: [RateKey: Result<RateQuote, RowError>] = [:]
+    var quotes = AnswerTable()
+    quotes.reserveCapacity(keys.count)
     var reasons: [RateKey: [RowError]] = [:]
     var remaining = keys
     var uses: [RunReport.ChainLinkUse] = []
@@ -265,20 +319,30 @@ struct RateResolver {
         sum.cacheHits += linkFetch.cacheHits
         fetch = sum
       }
-      var next: Set<RateKey> = []
+      var next: [RateKey] = []
       for key in remaining {
-        let answer =
-          answers[key] ?? .failure(RowError(.noRate, "\(link.source.info.publisher) was not asked \(key.pair) on \(key.day)"))
+        guard let record = answers.record(for: key) else {
+          reasons[key, default: []].append(
+            RowError(.noRate, "\(link.source.info.publisher) was not asked \(key.pair) on \(key.day)"))
+          next.append(key)
+          continue
+        }
+        if answers.isSuccess(at: record) {
+          use.answered += 1
+          quotes.copy(record, of: answers, as: key)
+          continue
+        }
+        let answer = answers.answer(at: record)
         switch answer {
         case .failure(let error) where Self.passesOn(error):
           reasons[key, default: []].append(error)
-          next.insert(key)
+          next.append(key)
         case .failure:
           use.failed += 1
-          quotes[key] = answer
+          quotes.set(key, answer)
         case .success:
           use.answered += 1
-          quotes[key] = answer
+          quotes.set(key, answer)
         }
       }
       remaining = next
@@ -287,14 +351,26 @@ struct RateResolver {
       let errors = reasons[key] ?? []
       let code = Set(errors.map(\.code)).count == 1 ? errors[0].code : .noRate
       let each = zip(links, errors).map { "\($0.name): \($1)" }.joined(separator: "; ")
-      quotes[key] = .failure(RowError(code, "no source of the chain has a rate for \(key.pair) on \(key.day) (\(each))"))
+      quotes.set(key, .failure(RowError(code, "no source of the chain has a rate for \(key.pair) on \(key.day) (\(each))")))
     }
-    let rateDays = quotes.compactMap { key, result in key.pair.base == key.pair.quote ? nil : try? result.get().rateDay }
-    report.rates.firstDay = rateDays.min()?.description
-    report.rates.lastDay = rateDays.max()?.description
+    (report.rates.firstDay, report.rates.lastDay) = Self.rateDayRange(of: quotes)
     report.fetch = fetch
     report.chain = uses
     return quotes
+  }
+
+  /// The first and last rate day of a table's answers (same-currency keys left out), as the summary shows them.
+  static func rateDayRange(of table: AnswerTable) -> (String?, String?) {
+    var first: CalendarDay? = nil
+    var last: CalendarDay? = nil
+    for record in 0..<table.count {
+      guard let day = table.rateDay(at: record) else { continue }
+      let key = table.key(at: record)
+      guard key.pair.base != key.pair.quote else { continue }
+      if first.map({ day < $0 }) ?? true { first = day }
+      if last.map({ day > $0 }) ?? true { last = day }
+    }
+    return (first?.description, last?.description)
   }
 
   /// The most rounds of narrowed requests (``RateProvider/narrowed(_:after:maxStaleness:)``) after the planned ones:
@@ -315,23 +391,22 @@ struct RateResolver {
   private func answers(
     to plan: RatePlan, taken: inout TakenAnswers, provider: any RateProvider, settings: FetchSettings,
     report: inout RunReport
-  ) -> [RateKey: Result<RateQuote, RowError>] {
+  ) -> AnswerTable {
     var quotes = taken.quotes
-    taken.quotes = [:]  // one owner: the keys added below do not copy the table
+    taken.quotes = AnswerTable()  // one owner: the keys added below do not copy the table
     let fetch = RunReport.Fetch(
       requests: taken.requests, retries: taken.retries, failedRequests: taken.failedRequests, cacheHits: plan.cacheHits)
     if taken.keepsFetched { settings.cache?.store(taken.fetched, source: provider.info.description, today: today) }
     // A key the answer did not mention is an error of that key, never a silent gap.
     for request in plan.requests {
-      for key in request.keys where quotes[key] == nil {
-        quotes[key] = .failure(
-          RowError(.badResponse, "\(provider.info.publisher)'s answer does not mention \(key.pair) on \(key.day)"))
+      for key in request.keys where quotes.record(for: key) == nil {
+        quotes.set(
+          key,
+          .failure(RowError(.badResponse, "\(provider.info.publisher)'s answer does not mention \(key.pair) on \(key.day)")))
       }
     }
     // For a service, the range is that of the rate days its answers used.
-    let rateDays = quotes.compactMap { key, result in key.pair.base == key.pair.quote ? nil : try? result.get().rateDay }
-    report.rates.firstDay = rateDays.min()?.description
-    report.rates.lastDay = rateDays.max()?.description
+    (report.rates.firstDay, report.rates.lastDay) = Self.rateDayRange(of: quotes)
     report.fetch = fetch
     return quotes
   }
@@ -471,14 +546,14 @@ struct RateResolver {
 
   /// The answers of a plan sent nowhere: its local answers, and `--offline`'s `no_rate` for every key of its
   /// requests.
-  private func offlineAnswers(to plan: RatePlan, provider: any RateProvider, report: inout RunReport)
-    -> [RateKey: Result<RateQuote, RowError>]
-  {
-    var quotes = plan.localAnswers
+  private func offlineAnswers(to plan: RatePlan, provider: any RateProvider, report: inout RunReport) -> AnswerTable {
+    var quotes = AnswerTable(plan.localAnswers)
     for request in plan.requests {
       for key in request.keys {
-        quotes[key] = .failure(
-          RowError(.noRate, "offline (--offline): no cached \(provider.info.publisher) rate for \(key.pair) on \(key.day)"))
+        quotes.set(
+          key,
+          .failure(
+            RowError(.noRate, "offline (--offline): no cached \(provider.info.publisher) rate for \(key.pair) on \(key.day)")))
       }
     }
     report.fetch = RunReport.Fetch(requests: 0, retries: 0, failedRequests: 0, cacheHits: plan.cacheHits)

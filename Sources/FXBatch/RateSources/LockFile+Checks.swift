@@ -110,7 +110,7 @@ extension LockFile {
     guard !keys.isEmpty, let existing = try? load(path: path) else { return false }
     switch existing.rates {
     case .quotes(let locked):
-      return keys.contains { locked.quotes[$0] != nil || locked.errors[$0] != nil }
+      return keys.contains { locked.answers.record(for: $0) != nil }
     case .table(let table):
       return keys.contains { key in
         if case .success = table.quote(for: key, maxStaleness: maxStaleness) { return true }

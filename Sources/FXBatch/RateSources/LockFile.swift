@@ -57,10 +57,9 @@ public enum LockFile {
 
   /// What a source that answers keys said in the locked run.
   public struct LockedQuotes: Sendable {
-    /// The rate of each key it answered.
-    public var quotes: [RateKey: RateQuote]
-    /// The error of each key it was asked and gave no rate for (version 2 locks).
-    public var errors: [RateKey: RowError]
+    /// Its answers by key: each key's rate, or the error of a key it was asked and gave no rate for (version 2
+    /// locks).
+    var answers: AnswerTable
     /// The locked source (version 2 locks): a frozen run names it as the locked run did; `nil` for version 1.
     public var source: RateSourceInfo?
     /// The rule the locked run converted under (`--rate-kind`, `--period`): a frozen run must use the same.
@@ -70,10 +69,34 @@ public enum LockFile {
       quotes: [RateKey: RateQuote], errors: [RateKey: RowError] = [:], source: RateSourceInfo? = nil,
       rule: RateRule = .spot
     ) {
-      self.quotes = quotes
-      self.errors = errors
+      var answers = AnswerTable()
+      for (key, quote) in quotes { answers.set(key, .success(quote)) }
+      for (key, error) in errors { answers.set(key, .failure(error)) }
+      self.init(answers: answers, source: source, rule: rule)
+    }
+
+    init(answers: AnswerTable, source: RateSourceInfo? = nil, rule: RateRule = .spot) {
+      self.answers = answers
       self.source = source
       self.rule = rule
+    }
+
+    /// The rate of each key it answered.
+    public var quotes: [RateKey: RateQuote] {
+      var quotes: [RateKey: RateQuote] = [:]
+      for record in 0..<answers.count {
+        if case .success(let quote) = answers.answer(at: record) { quotes[answers.key(at: record)] = quote }
+      }
+      return quotes
+    }
+
+    /// The error of each key it was asked and gave no rate for.
+    public var errors: [RateKey: RowError] {
+      var errors: [RateKey: RowError] = [:]
+      for record in 0..<answers.count {
+        if case .failure(let error) = answers.answer(at: record) { errors[answers.key(at: record)] = error }
+      }
+      return errors
     }
   }
 
@@ -121,45 +144,64 @@ public enum LockFile {
   /// Writes the answers of a run on a quotes source, sorted, atomically: its quotes, and the errors of the keys it
   /// gave no rate for. Errors about the exchange rather than the key (``RowError/Code/isAboutTheExchange``: the
   /// source unreachable, a timeout, an unusable answer) are left out: replaying them would freeze a passing
-  /// failure, and a frozen run reports such a key as not in the lock file.
+  /// failure, and a frozen run reports such a key as not in the lock file. Records the rules derived (a fixed
+  /// conversion's answer, ``AnswerTable/Flags/derived``) are not the source's and are left out too, uncounted.
   ///
   /// - Parameters:
   ///   - quotes: the run's answers.
   ///   - source: the source that answered.
   ///   - defaultDay: the day records without a date used.
   ///   - path: where to write.
+  ///   - rule: the run's rule; a period rule is written as a `rule` line and each quote keeps its period.
   /// - Returns: how many keys were left out.
   /// - Throws: ``OutputError`` when the file cannot be written.
-  ///   - rule: the run's rule; a period rule is written as a `rule` line and each quote keeps its period.
+  @discardableResult
+  static func write(
+    quotes: AnswerTable, source: RateSourceInfo, defaultDay: CalendarDay, to path: String, rule: RateRule = .spot
+  ) throws(OutputError) -> Int {
+    // (day, base, quote) order: the packed key's day (its low 34 bits) before its letters (the high 30).
+    var order: [(UInt64, Int32)] = []
+    order.reserveCapacity(quotes.count)
+    for record in 0..<quotes.count where quotes.isSourceAnswer(at: record) {
+      let packed = quotes.keys.packedKeys[record]
+      order.append(((packed & ((1 << 34) - 1)) << 30 | packed >> 34, Int32(record)))
+    }
+    order.sort { $0.0 < $1.0 }
+    // Written a block at a time, the digest computed as it goes: a million quotes are 90 MB of lines.
+    let file = try AtomicFile(path: path)
+    var hasher = SHA256Digest.Hasher()
+    var body: [UInt8] = []
+    func flush() throws(OutputError) {
+      hasher.update(body[...])
+      try file.sink.write(body[...])
+      body.removeAll(keepingCapacity: true)
+    }
+    var lines = header(source, defaultDay: defaultDay)
+    if let description = rule.periodDescription { lines.append("rule \(description)") }
+    lines.append("quotes")
+    for line in lines {
+      body.append(contentsOf: line.utf8)
+      body.append(UInt8(ascii: "\n"))
+    }
+    var writer = QuoteLineWriter(rule: rule)
+    var leftOut = 0
+    for (_, record) in order {
+      if !writer.append(record: Int(record), of: quotes, to: &body) { leftOut += 1 }
+      if body.count >= 1 << 20 { try flush() }
+    }
+    try flush()
+    try file.sink.write("sha256 \(hasher.finalize())\n")
+    try file.commit()
+    return leftOut
+  }
+
+  /// Writes the answers of a run on a quotes source (``write(quotes:source:defaultDay:to:rule:)``).
   @discardableResult
   static func write(
     quotes: [RateKey: Result<RateQuote, RowError>], source: RateSourceInfo, defaultDay: CalendarDay, to path: String,
     rule: RateRule = .spot
   ) throws(OutputError) -> Int {
-    var leftOut = 0
-    let sorted = quotes.sorted {
-      ($0.key.day, $0.key.pair.base, $0.key.pair.quote) < ($1.key.day, $1.key.pair.base, $1.key.pair.quote)
-    }
-    var lines = header(source, defaultDay: defaultDay)
-    if let description = rule.periodDescription { lines.append("rule \(description)") }
-    lines.append("quotes")
-    for (key, answer) in sorted {
-      let pair = [key.pair.base.description, key.pair.quote.description, key.day.description]
-      switch answer {
-      case .success(let quote):
-        lines.append(
-          (["quote"] + pair + [
-            quote.rate.numerator.description, quote.rate.denominator.description, line(quote.rateText),
-            quote.rateDay?.description ?? "-", quote.isFallback ? "fallback" : "ok",
-          ] + (rule == .spot ? [] : [quote.period.map(line) ?? "-"]) + [line(quote.source)]).joined(separator: " "))
-      case .failure(let error) where error.code.isAboutTheExchange:
-        leftOut += 1
-      case .failure(let error):
-        lines.append((["error"] + pair + [error.code.rawValue, line(error.message)]).joined(separator: " "))
-      }
-    }
-    try write(lines, to: path)
-    return leftOut
+    try write(quotes: AnswerTable(quotes), source: source, defaultDay: defaultDay, to: path, rule: rule)
   }
 
   private static func header(_ info: RateSourceInfo, defaultDay: CalendarDay) -> [String] {
@@ -170,12 +212,16 @@ public enum LockFile {
   }
 
   /// A value as one line (a line feed in a name would end it).
-  private static func line(_ text: String) -> String {
+  static func line(_ text: String) -> String {
     text.replacingOccurrences(of: "\n", with: " ").replacingOccurrences(of: "\r", with: " ")
   }
 
   private static func write(_ lines: [String], to path: String) throws(OutputError) {
-    let body = Array((lines.joined(separator: "\n") + "\n").utf8)
+    try write(body: Array((lines.joined(separator: "\n") + "\n").utf8), to: path)
+  }
+
+  /// Writes a lock's lines and their digest line, atomically.
+  private static func write(body: [UInt8], to path: String) throws(OutputError) {
     let file = try AtomicFile(path: path)
     try file.sink.write(body[...])
     try file.sink.write("sha256 \(SHA256Digest.hex(of: body))\n")
@@ -194,10 +240,25 @@ public enum LockFile {
   public static func load(path: String) throws(RatesFileError) -> (rates: Rates, defaultDay: CalendarDay) {
     // A lock is read whole: one far larger than any run writes (a year of 30 currencies is under 100 KB, a
     // million answered quotes about 100 MB) is refused before it is read.
-    if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > maximumSize {
+    let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int ?? 0
+    if size > maximumSize {
       throw RatesFileError(
         path: path, line: 1, column: 1,
         message: "the lock file is \(size >> 20) MB, more than the \(maximumSize >> 20) MB a lock file may have")
+    }
+    // A version 2 lock as written is read a block at a time, straight into its table; one whose line ends a
+    // checkout changed (``asWritten(_:)``) and a version 1 lock are read whole.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    if descriptor >= 0 {
+      defer { close(descriptor) }
+      var head = [UInt8](repeating: 0, count: 32)
+      head.removeLast(head.count - max(0, FileBytes.read(from: descriptor, into: &head, fileOffset: 0)))
+      let offset = head.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+      if head.dropFirst(offset).starts(with: Array((version2 + "\n").utf8)) {
+        let digest = ContentDigest.start(descriptor: descriptor, from: offset, size: size)
+        var lines = Lines(descriptor: descriptor, offset: offset, hashes: digest == nil)
+        return try loadVersion2(&lines, path: path, size: size, digest: digest)
+      }
     }
     guard let data = FileManager.default.contents(atPath: path) else {
       // Say why: a newcomer's `--frozen` before any `--lock` run met a bare "cannot read".
@@ -209,7 +270,10 @@ public enum LockFile {
         message: "cannot read the lock file: \(reason) (a run with --lock FILE and without --frozen writes it)")
     }
     let bytes = asWritten([UInt8](data))
-    if bytes.starts(with: Array((version2 + "\n").utf8)) { return try loadVersion2(bytes, path: path) }
+    if bytes.starts(with: Array((version2 + "\n").utf8)) {
+      var lines = Lines(bytes: bytes)
+      return try loadVersion2(&lines, path: path, size: bytes.count)
+    }
     let (quotes, defaultDay) = try loadVersion1(data, path: path)
     return (.quotes(LockedQuotes(quotes: quotes)), defaultDay)
   }
@@ -230,31 +294,15 @@ public enum LockFile {
     return text
   }
 
-  private static func loadVersion2(_ bytes: [UInt8], path: String) throws(RatesFileError) -> (
-    rates: Rates, defaultDay: CalendarDay
-  ) {
-    var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map {
-      String(decoding: $0, as: UTF8.self)
-    }
-    // The digest line's final newline may be missing (an editor or a copy that drops it): the digest covers
-    // the bytes before that line, which are the same either way.
-    let endsWithNewline = lines.last == ""
-    if endsWithNewline { lines.removeLast() }
+  /// A table lock's lines from its `table` line (`index`); `lines` holds every line before its digest line.
+  static func tableLock(
+    lines: [String], index start: Int, path: String, identifier: String, publisher: String, description: String,
+    defaultDay: CalendarDay
+  ) throws(RatesFileError) -> (rates: Rates, defaultDay: CalendarDay) {
     func fail(_ line: Int, _ message: String) -> RatesFileError {
       RatesFileError(path: path, line: line, column: 1, message: message)
     }
-    guard let last = lines.last, last.hasPrefix("sha256 ") else {
-      throw fail(lines.count, "the lock file has no sha256 digest line at its end (cut short?)")
-    }
-    let digestStart = bytes.count - last.utf8.count - (endsWithNewline ? 1 : 0)
-    guard String(last.dropFirst(7)) == SHA256Digest.hex(of: bytes[..<digestStart]) else {
-      throw fail(
-        lines.count,
-        "the lock file's sha256 digest does not match its content: it was edited or damaged; write it again with --lock (without --frozen)"
-      )
-    }
-    lines.removeLast()
-    var index = 1
+    var index = start
     /// The value of the next line, which must be named `name`.
     func value(_ name: String, optional: Bool = false) throws(RatesFileError) -> String? {
       guard index < lines.count, lines[index] == name || lines[index].hasPrefix(name + " ") else {
@@ -267,75 +315,6 @@ public enum LockFile {
     func day(_ text: String?, line: Int) throws(RatesFileError) -> CalendarDay {
       guard let text, let found = CalendarDay(iso8601: text) else { throw fail(line, "malformed day \(text ?? "")") }
       return found
-    }
-    let identifier = try value("source") ?? ""
-    let publisher = try value("publisher") ?? ""
-    let description = try value("description") ?? ""
-    let defaultDay = try day(try value("default-day"), line: index)
-    var rule = RateRule.spot
-    if let text = try value("rule", optional: true) {
-      let parts = text.split(separator: " ").map(String.init)
-      guard parts.count == 2, parts[0] != "spot", let period = RatePeriod(rawValue: parts[1]),
-        let found = RateRule(kind: parts[0], period: period)
-      else { throw fail(index, "malformed rule \(text): expected `rule average|closing month|quarter|year`") }
-      rule = found
-      guard index < lines.count, lines[index] == "quotes" else {
-        throw fail(index + 1, "expected a `quotes` line: a lock of period rates keeps the rates it answered")
-      }
-    }
-    // A period rule's quote lines have one more field, the period, before the source text.
-    let quoteFields = rule == .spot ? 10 : 11
-    if try value("quotes", optional: true) != nil {
-      var quotes: [RateKey: RateQuote] = [:]
-      var errors: [RateKey: RowError] = [:]
-      while index < lines.count {
-        if lines[index].hasPrefix("error ") {
-          let fields = lines[index].split(separator: " ", maxSplits: 5, omittingEmptySubsequences: false).map(String.init)
-          index += 1
-          guard fields.count == 6, let base = CurrencyCode(fields[1]), let quote = CurrencyCode(fields[2]),
-            let keyDay = CalendarDay(iso8601: fields[3]), let code = RowError.Code(rawValue: fields[4])
-          else { throw fail(index, "malformed error line") }
-          let key = RateKey(base: base, quote: quote, day: keyDay)
-          guard errors[key] == nil, quotes[key] == nil else { throw fail(index, "\(key.pair) on \(keyDay) is in the lock twice") }
-          errors[key] = RowError(code, fields[5])
-          continue
-        }
-        let fields = lines[index].split(
-          separator: " ", maxSplits: quoteFields - 1, omittingEmptySubsequences: false
-        ).map(String.init)
-        index += 1
-        guard fields.count == quoteFields, fields[0] == "quote", let base = CurrencyCode(fields[1]),
-          let quote = CurrencyCode(fields[2]),
-          let keyDay = CalendarDay(iso8601: fields[3]),
-          let numerator = ExactDecimal(fields[4]), numerator.significand > 0,
-          let denominator = ExactDecimal(fields[5]), denominator.significand > 0,
-          fields[7] == "-" || CalendarDay(iso8601: fields[7]) != nil, fields[8] == "ok" || fields[8] == "fallback"
-        else { throw fail(index, "malformed quote line") }
-        let rate = ExchangeRate(numerator: numerator, denominator: denominator)
-        guard fields[6] == rate.decimalText() else {
-          throw fail(index, "the rate \(fields[6]) is not the quote's \(numerator) ÷ \(denominator) (\(rate.decimalText()))")
-        }
-        let key = RateKey(base: base, quote: quote, day: keyDay)
-        if let problem = problem(
-          of: key, rate: rate, rateDay: CalendarDay(iso8601: fields[7]), seen: quotes[key] != nil || errors[key] != nil,
-          rule: rule)
-        {
-          throw fail(index, problem)
-        }
-        if rule == .spot, let problem = disagreement(
-          of: key, rate: rate, rateDay: CalendarDay(iso8601: fields[7]), isFallback: fields[8] == "fallback",
-          source: fields[quoteFields - 1])
-        {
-          throw fail(index, problem)
-        }
-        quotes[key] = RateQuote(
-          rate: ExchangeRate(numerator: numerator, denominator: denominator), rateText: fields[6],
-          rateDay: CalendarDay(iso8601: fields[7]), isFallback: fields[8] == "fallback", source: fields[quoteFields - 1],
-          period: quoteFields == 11 && fields[9] != "-" ? fields[9] : nil)
-      }
-      let source = RateSourceInfo(
-        identifier: identifier, publisher: publisher, description: "\(description), frozen in the lock file \(path)")
-      return (.quotes(LockedQuotes(quotes: quotes, errors: errors, source: source, rule: rule)), defaultDay)
     }
     guard let kind = try value("table"), kind == "dated" || kind == "undated" else {
       throw fail(index, "expected `table dated`, `table undated` or `quotes`")
@@ -407,7 +386,7 @@ public enum LockFile {
   /// rate day after the key's day (no source answers with rates from the future), a same-currency rate other
   /// than 1.
   /// Under a period rule a rate's day may follow the key's, within the key's period, never after it.
-  private static func problem(
+  static func problem(
     of key: RateKey, rate: ExchangeRate, rateDay: CalendarDay?, seen: Bool, rule: RateRule = .spot
   ) -> String? {
     if seen { return "\(key.pair) on \(key.day) is in the lock twice" }

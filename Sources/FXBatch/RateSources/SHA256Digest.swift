@@ -14,45 +14,106 @@ enum SHA256Digest {
 
   /// The digest as 64 lower-case hexadecimal digits.
   static func hex<Bytes: Collection>(of bytes: Bytes) -> String where Bytes.Element == UInt8 {
-    var state: [UInt32] = [
+    hex(of: Array(bytes)[...])
+  }
+
+  static func hex(of bytes: [UInt8]) -> String { hex(of: bytes[...]) }
+
+  static func hex(of bytes: ArraySlice<UInt8>) -> String {
+    var hasher = Hasher()
+    hasher.update(bytes)
+    return hasher.finalize()
+  }
+
+  /// A digest computed over bytes given a piece at a time (a lock file read a block at a time, one written a
+  /// line at a time), with no copy of them.
+  struct Hasher {
+    private var state: [UInt32] = [
       0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
     ]
-    var message = Array(bytes)
-    let bitLength = UInt64(message.count) &* 8
-    message.append(0x80)
-    while message.count % 64 != 56 { message.append(0) }
-    for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-    var words = [UInt32](repeating: 0, count: 64)
-    for blockStart in stride(from: 0, to: message.count, by: 64) {
+    /// The bytes of an unfinished block.
+    private var pending: [UInt8] = []
+    private var length: UInt64 = 0
+    private var words = [UInt32](repeating: 0, count: 64)
+
+    /// Adds bytes.
+    mutating func update(_ bytes: ArraySlice<UInt8>) {
+      length &+= UInt64(bytes.count)
+      var start = bytes.startIndex
+      if !pending.isEmpty {
+        let taken = min(64 - pending.count, bytes.count)
+        pending.append(contentsOf: bytes[start..<(start + taken)])
+        start += taken
+        guard pending.count == 64 else { return }
+        let block = pending
+        compress(block[...], at: 0)
+        pending.removeAll(keepingCapacity: true)
+      }
+      while bytes.endIndex - start >= 64 {
+        compress(bytes, at: start)
+        start += 64
+      }
+      pending.append(contentsOf: bytes[start...])
+    }
+
+    /// Adds one byte.
+    mutating func update(byte: UInt8) {
+      length &+= 1
+      pending.append(byte)
+      if pending.count == 64 {
+        let block = pending
+        compress(block[...], at: 0)
+        pending.removeAll(keepingCapacity: true)
+      }
+    }
+
+    /// The digest as 64 lower-case hexadecimal digits.
+    mutating func finalize() -> String {
+      let bitLength = length &* 8
+      var tail = pending
+      tail.append(0x80)
+      while tail.count % 64 != 56 { tail.append(0) }
+      for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+      for blockStart in stride(from: 0, to: tail.count, by: 64) { compress(tail[...], at: blockStart) }
+      let digits = Array("0123456789abcdef".utf8)
+      var text: [UInt8] = []
+      for word in state {
+        for shift in stride(from: 28, through: 0, by: -4) { text.append(digits[Int((word >> UInt32(shift)) & 0xF)]) }
+      }
+      return String(decoding: text, as: UTF8.self)
+    }
+
+    private mutating func compress(_ message: ArraySlice<UInt8>, at offset: Int) {
       for index in 0..<16 {
-        let offset = blockStart + index * 4
+        let at = offset + index * 4
         words[index] =
-          UInt32(message[offset]) << 24 | UInt32(message[offset + 1]) << 16 | UInt32(message[offset + 2]) << 8
-          | UInt32(message[offset + 3])
+          UInt32(message[at]) << 24 | UInt32(message[at + 1]) << 16 | UInt32(message[at + 2]) << 8
+          | UInt32(message[at + 3])
       }
       for index in 16..<64 {
-        let s0 = rotate(words[index - 15], 7) ^ rotate(words[index - 15], 18) ^ (words[index - 15] >> 3)
-        let s1 = rotate(words[index - 2], 17) ^ rotate(words[index - 2], 19) ^ (words[index - 2] >> 10)
+        let s0 = SHA256Digest.rotate(words[index - 15], 7) ^ SHA256Digest.rotate(words[index - 15], 18) ^ (words[index - 15] >> 3)
+        let s1 = SHA256Digest.rotate(words[index - 2], 17) ^ SHA256Digest.rotate(words[index - 2], 19) ^ (words[index - 2] >> 10)
         words[index] = words[index - 16] &+ s0 &+ words[index - 7] &+ s1
       }
       var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
       for index in 0..<64 {
-        let sum1 = rotate(e, 6) ^ rotate(e, 11) ^ rotate(e, 25)
+        let sum1 = SHA256Digest.rotate(e, 6) ^ SHA256Digest.rotate(e, 11) ^ SHA256Digest.rotate(e, 25)
         let choice = (e & f) ^ (~e & g)
-        let temporary1 = h &+ sum1 &+ choice &+ roundConstants[index] &+ words[index]
-        let sum0 = rotate(a, 2) ^ rotate(a, 13) ^ rotate(a, 22)
+        let temporary1 = h &+ sum1 &+ choice &+ SHA256Digest.roundConstants[index] &+ words[index]
+        let sum0 = SHA256Digest.rotate(a, 2) ^ SHA256Digest.rotate(a, 13) ^ SHA256Digest.rotate(a, 22)
         let majority = (a & b) ^ (a & c) ^ (b & c)
         let temporary2 = sum0 &+ majority
         (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temporary1, c, b, a, temporary1 &+ temporary2)
       }
-      for (index, value) in [a, b, c, d, e, f, g, h].enumerated() { state[index] = state[index] &+ value }
+      state[0] &+= a
+      state[1] &+= b
+      state[2] &+= c
+      state[3] &+= d
+      state[4] &+= e
+      state[5] &+= f
+      state[6] &+= g
+      state[7] &+= h
     }
-    let digits = Array("0123456789abcdef".utf8)
-    var text: [UInt8] = []
-    for word in state {
-      for shift in stride(from: 28, through: 0, by: -4) { text.append(digits[Int((word >> UInt32(shift)) & 0xF)]) }
-    }
-    return String(decoding: text, as: UTF8.self)
   }
 
   @inline(__always)

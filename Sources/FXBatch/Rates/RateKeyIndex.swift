@@ -106,8 +106,17 @@ struct RateKeyIndex {
     for packed in other.packedKeys { insert(packed) }
   }
 
-  private mutating func grow() {
-    let capacity = slots.count * 2
+  /// Room for `count` keys without growing.
+  mutating func reserveCapacity(_ count: Int) {
+    packedKeys.reserveCapacity(count)
+    var capacity = slots.count
+    while count * 4 > capacity * 3 { capacity *= 2 }
+    if capacity > slots.count { rehash(capacity) }
+  }
+
+  private mutating func grow() { rehash(slots.count * 2) }
+
+  private mutating func rehash(_ capacity: Int) {
     slots = Array(repeating: 0, count: capacity)
     slotIndices = Array(repeating: 0, count: capacity)
     mask = capacity - 1

@@ -78,7 +78,7 @@ struct ODSContentScannerTests {
     let resolver = job.rateResolver
     let quotes = QuoteBook(
       keys: RateKeyIndex(), table: job.convertingTable, maxStaleness: options.maxStaleness,
-      onDemand: { resolver.resolve($0, table: table) }, resolveGeneral: { _ in [:] })
+      onDemand: { resolver.resolve($0, table: table) }, resolveGeneral: { _ in AnswerTable() })
     do {
       let (scan, _) = try ODSFormat.scan(FileInput(displayPath: path, readPath: path, outputPath: output), context: context)
       let done = try ODSFormat.convert(scan, context: context, quotes: quotes, standardOutput: -1)

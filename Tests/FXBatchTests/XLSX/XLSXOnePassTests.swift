@@ -43,7 +43,7 @@ struct XLSXOnePassTests {
     let resolver = job.rateResolver
     let quotes = QuoteBook(
       keys: RateKeyIndex(), table: job.convertingTable, maxStaleness: options.maxStaleness,
-      onDemand: { resolver.resolve($0, table: table) }, resolveGeneral: { _ in [:] })
+      onDemand: { resolver.resolve($0, table: table) }, resolveGeneral: { _ in AnswerTable() })
     do {
       let (scan, _) = try XLSXFormat.scan(
         FileInput(displayPath: path, readPath: path, outputPath: output), context: context)

@@ -1,0 +1,234 @@
+import FXBatchTestSupport
+import Foundation
+import Testing
+
+@testable import FXBatch
+
+/// ``AnswerTable``, the compact table of answered keys, and the quotes lock read into it and written from it:
+/// each answer given back as the general rules gave it, and the lock's bytes as the text writer wrote them.
+@Suite("Answer table")
+struct AnswerTableTests {
+  static func day(_ text: String) throws -> CalendarDay { try #require(CalendarDay(iso8601: text)) }
+
+  static func key(_ base: String, _ quote: String, _ day: String) throws -> RateKey {
+    RateKey(base: try #require(CurrencyCode(base)), quote: try #require(CurrencyCode(quote)), day: try Self.day(day))
+  }
+
+  static func decimal(_ text: String) throws -> ExactDecimal { try #require(ExactDecimal(text)) }
+
+  static let source = RateSourceInfo(identifier: "frankfurter", publisher: "Frankfurter", description: "Frankfurter v1")
+
+  /// A quote of a published rate `value` of `base`/`quote` on `day`, as a service answers it.
+  static func published(_ base: String, _ quote: String, _ day: String, _ value: String, source: String? = nil) throws
+    -> (RateKey, Result<RateQuote, RowError>)
+  {
+    let rate = ExchangeRate(numerator: try decimal(value))
+    return (
+      try key(base, quote, day),
+      .success(
+        RateQuote(
+          rate: rate, rateText: rate.decimalText(), rateDay: try Self.day(day), isFallback: false,
+          source: source ?? "frankfurter \(base)/\(quote)=\(value)"))
+    )
+  }
+
+  /// The table's answer to each key is the answer it was given.
+  static func expectSame(_ table: AnswerTable, _ answers: [(RateKey, Result<RateQuote, RowError>)]) {
+    for (key, answer) in answers { #expect(table.answer(for: key) == answer, "\(key)") }
+  }
+
+  /// Writes a quotes lock of some answers, reads it back and writes it again: the answers and the bytes stay.
+  static func roundTrip(_ answers: [(RateKey, Result<RateQuote, RowError>)], rule: RateRule = .spot) throws -> [UInt8] {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var table = AnswerTable()
+    for (key, answer) in answers { table.set(key, answer) }
+    let first = directory.url.appendingPathComponent("first.lock").path
+    let second = directory.url.appendingPathComponent("second.lock").path
+    let day = try Self.day("2024-12-31")
+    try LockFile.write(quotes: table, source: source, defaultDay: day, to: first, rule: rule)
+    guard case .quotes(let locked) = try LockFile.load(path: first).rates else {
+      Issue.record("a quotes lock")
+      return []
+    }
+    #expect(locked.rule == rule)
+    expectSame(locked.answers, answers)
+    try LockFile.write(quotes: locked.answers, source: source, defaultDay: day, to: second, rule: rule)
+    let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: first)))
+    #expect(bytes == [UInt8](try Data(contentsOf: URL(fileURLWithPath: second))))
+    return bytes
+  }
+
+  // 98765432109876543210 needs 67 bits: the rate is kept exactly beside the records, and the fast path leaves it
+  // to the general path; 12345678901234567891 fits 64 bits but not the fast path's 56.
+  @Test func aRateOfTwentySignificantDigitsIsKeptExactly() throws {
+    let answers = [
+      try Self.published("EUR", "USD", "2024-03-01", "98765432.109876543210"),
+      try Self.published("EUR", "JPY", "2024-03-01", "1234567890.1234567891"),
+      try Self.published("EUR", "GBP", "2024-03-01", "0.8338"),
+    ]
+    var table = AnswerTable()
+    for (key, answer) in answers { table.set(key, answer) }
+    Self.expectSame(table, answers)
+    #expect(try table.answer(for: answers[0].0)?.get().rateText == "98765432.11")
+    let keys = RateKeyIndex(answers.map(\.0))
+    let answered = AnsweredQuotes(keys: keys, table: table) { table.record(for: keys.key(at: $0)) }
+    let usd = answers[0].0
+    let gbp = answers[2].0
+    #expect(answered.entry(base: usd.pair.base, quote: usd.pair.quote, day: usd.day) == nil)
+    #expect(answered.entry(base: answers[1].0.pair.base, quote: answers[1].0.pair.quote, day: usd.day) == nil)
+    let entry = try #require(answered.entry(base: gbp.pair.base, quote: gbp.pair.quote, day: gbp.day))
+    #expect(answered.entries[entry].numerator == 8338 && answered.entries[entry].numeratorScale == 4)
+    let lock = String(decoding: try Self.roundTrip(answers), as: UTF8.self)
+    #expect(lock.contains("\nquote EUR USD 2024-03-01 98765432.109876543210 1 98765432.11 2024-03-01 ok "))
+  }
+
+  // A 10 KB fx_source is one text of the store: given back whole, written on its line and read back.
+  @Test func aSourceTextOfTenKilobytes() throws {
+    let long = "frankfurter " + String(repeating: "desk-", count: 2_000) + " EUR/USD=1.0833"
+    let answers = [try Self.published("EUR", "USD", "2024-03-01", "1.0833", source: long)]
+    var table = AnswerTable()
+    for (key, answer) in answers { table.set(key, answer) }
+    Self.expectSame(table, answers)
+    let lock = String(decoding: try Self.roundTrip(answers), as: UTF8.self)
+    #expect(lock.contains("\nquote EUR USD 2024-03-01 1.0833 1 1.0833 2024-03-01 ok \(long)\n"))
+  }
+
+  // An error key keeps its code and message; an error about the exchange is left out of the lock.
+  @Test func anErrorKeyKeepsItsCodeAndMessage() throws {
+    let answers: [(RateKey, Result<RateQuote, RowError>)] = [
+      (try Self.key("EUR", "XAU", "2024-03-01"), .failure(RowError(.noRate, "Frankfurter: not found"))),
+      (try Self.key("EUR", "USD", "2024-03-02"), .failure(RowError(.unknownCurrency, "no \"USD\" here"))),
+    ]
+    var table = AnswerTable()
+    for (key, answer) in answers { table.set(key, answer) }
+    table.set(try Self.key("EUR", "GBP", "2024-03-01"), .failure(RowError(.timeout, "too slow")))
+    Self.expectSame(table, answers)
+    #expect(table.errorCode(at: try #require(table.record(for: answers[0].0))) == .noRate)
+    let lock = String(decoding: try Self.roundTrip(answers), as: UTF8.self)
+    #expect(lock.contains("\nerror EUR XAU 2024-03-01 no_rate Frankfurter: not found\nerror EUR USD 2024-03-02 "))
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.url.appendingPathComponent("rates.lock").path
+    #expect(try LockFile.write(quotes: table, source: Self.source, defaultDay: Self.day("2024-12-31"), to: path) == 1)
+  }
+
+  // A period rule's answer keeps its period (fx_rate_date) beside its rate day.
+  @Test func aPeriodKeyKeepsItsPeriod() throws {
+    let rate = ExchangeRate(numerator: try Self.decimal("1.08716"), denominator: try Self.decimal("1"))
+    let answers: [(RateKey, Result<RateQuote, RowError>)] = [
+      (
+        try Self.key("EUR", "USD", "2024-03-12"),
+        .success(
+          RateQuote(
+            rate: rate, rateText: "1.08716", rateDay: try Self.day("2024-03-28"), isFallback: false,
+            source: "ecb-embedded average of 20 days EUR/USD", period: "2024-03"))
+      ),
+      (
+        try Self.key("EUR", "EUR", "2024-03-12"),
+        .success(
+          RateQuote(
+            rate: .one, rateText: "1", rateDay: nil, isFallback: false, source: "same currency", period: "2024-03"))
+      ),
+    ]
+    var table = AnswerTable()
+    for (key, answer) in answers { table.set(key, answer) }
+    Self.expectSame(table, answers)
+    let lock = String(decoding: try Self.roundTrip(answers, rule: .average(.month)), as: UTF8.self)
+    #expect(lock.contains("\nrule average month\nquotes\n"))
+    #expect(lock.contains("\nquote EUR USD 2024-03-12 1.08716 1 1.08716 2024-03-28 ok 2024-03 ecb-embedded average"))
+  }
+
+  // The lock written from the table is the text the line writer wrote: header, lines sorted by (day, base, quote),
+  // line feeds in texts written as spaces, the digest of every byte before its line.
+  @Test func theLockIsWrittenAsTheTextWriterWroteIt() throws {
+    let answers = [
+      try Self.published("USD", "EUR", "2024-03-02", "0.9219"),
+      try Self.published("EUR", "USD", "2024-03-02", "1.0846"),
+      try Self.published("EUR", "USD", "2024-03-01", "1.0833", source: "frankfurter\nEUR/USD=1.0833"),
+    ]
+    var table = AnswerTable()
+    for (key, answer) in answers { table.set(key, answer) }
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let path = directory.url.appendingPathComponent("rates.lock").path
+    try LockFile.write(quotes: table, source: Self.source, defaultDay: try Self.day("2024-12-31"), to: path)
+    let body = """
+      fxbatch-lock/2
+      source frankfurter
+      publisher Frankfurter
+      description Frankfurter v1
+      default-day 2024-12-31
+      quotes
+      quote EUR USD 2024-03-01 1.0833 1 1.0833 2024-03-01 ok frankfurter EUR/USD=1.0833
+      quote EUR USD 2024-03-02 1.0846 1 1.0846 2024-03-02 ok frankfurter EUR/USD=1.0846
+      quote USD EUR 2024-03-02 0.9219 1 0.9219 2024-03-02 ok frankfurter USD/EUR=0.9219
+
+      """
+    let expected = body + "sha256 \(SHA256Digest.hex(of: Array(body.utf8)))\n"
+    #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self) == expected)
+  }
+
+  // Record and text offsets past 24 bits: 2^16 keys over 180 years of days and every quote currency's letters,
+  // 1,700 distinct 10 KB texts (17 MB of store), each key's answer given back, the lock sorted.
+  @Test func offsetsPastTwentyFourBits() throws {
+    var table = AnswerTable()
+    let codes = ISO4217.entries.compactMap { CurrencyCode($0.code) }.prefix(16)
+    let filler = String(repeating: "x", count: 10_000)
+    var keys: [RateKey] = []
+    for index in 0..<(1 << 16) {
+      let key = RateKey(
+        base: codes[index % codes.count], quote: .euro, day: CalendarDay(daysSinceEpoch: index / codes.count * 16 - 40_000))
+      keys.append(key)
+      let source = index < 1_700 ? "s\(index) \(filler)" : "s\(index % 7)"
+      table.set(
+        key,
+        .success(
+          RateQuote(
+            rate: ExchangeRate(numerator: ExactDecimal(significand: Int128(index + 1), scale: 3)), rateText: "r",
+            rateDay: key.day, isFallback: false, source: source)))
+    }
+    #expect(table.count == 1 << 16)
+    #expect(table.texts.count > 1 << 24)
+    for index in [0, 1_699, 1_700, 40_000, (1 << 16) - 1] {
+      let quote = try table.answer(for: keys[index])?.get()
+      #expect(quote?.rate.numerator == ExactDecimal(significand: Int128(index + 1), scale: 3))
+      #expect(quote?.source.hasPrefix("s\(index < 1_700 ? index : index % 7)") == true)
+    }
+  }
+
+  // The answers of a chain (the embedded history, then a lock's quotes for what it lacks) are locked as the
+  // source answers of its links, and a frozen run on that lock writes the chain run's bytes.
+  @Test func aLockOfAChainRun() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let input = try directory.write(
+      "date,amount,from,to\n2024-03-04,100,EUR,USD\n2024-03-04,100,EUR,AED\n2024-03-04,100,EUR,EUR\n"
+        + "2024-03-04,100,EUR,XAU\n", named: "in.csv")
+    let aed = try Self.published("EUR", "AED", "2024-03-04", "3.9912", source: "desk EUR/AED=3.9912")
+    let xau = (
+      try Self.key("EUR", "XAU", "2024-03-04"), Result<RateQuote, RowError>.failure(RowError(.noRate, "not at this desk"))
+    )
+    var answers = AnswerTable()
+    answers.set(aed.0, aed.1)
+    answers.set(xau.0, xau.1)
+    let chain = RateSourceChoice.chain([
+      .init(name: "embedded", source: .table(EmbeddedECBHistory.table)),
+      .init(name: "desk", source: .lockFile(path: "desk.lock", quotes: LockFile.LockedQuotes(answers: answers))),
+    ])
+    let lock = directory.url.appendingPathComponent("chain.lock").path
+    let chained = try TableSourceDifferentialTests.run(input, format: .csv, source: chain, parts: 1, lock: lock)
+    let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: lock)), as: UTF8.self)
+    // Embedded ECB 2024-03-04: EUR/USD 1.0846.
+    #expect(text.contains("\nquote EUR AED 2024-03-04 3.9912 1 3.9912 2024-03-04 ok desk EUR/AED=3.9912\n"))
+    #expect(text.contains("\nquote EUR USD 2024-03-04 1.0846 1 1.0846 2024-03-04 ok ecb-embedded EUR/USD=1.0846\n"))
+    #expect(text.contains("\nerror EUR XAU 2024-03-04 no_rate no source of the chain has a rate for EUR/XAU"))
+    let (frozen, _) = try TableSourceDifferentialTests.frozen(lock)
+    for fastPath in [true, false] {
+      let replayed = try TableSourceDifferentialTests.run(input, format: .csv, source: frozen, parts: 1) {
+        $0.fastPath = fastPath
+      }
+      TableSourceDifferentialTests.compare(replayed, chained, "frozen chain lock, fast path \(fastPath)")
+    }
+  }
+}

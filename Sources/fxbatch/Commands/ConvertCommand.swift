@@ -238,7 +238,7 @@ enum ConvertCommand {
     description: """
       Converts each record's amount into the to-currency at the reference rate of the record's date, rounded once
       to the currency's ISO 4217 minor units, and writes a copy of each file with these fields appended:
-      fx_rate, fx_converted, fx_currency, fx_rate_date, fx_source, fx_status (ok|fallback|error), fx_error.
+      fx_rate, fx_converted, fx_currency, fx_rate_date, fx_source, fx_status (ok|fallback|error|skipped), fx_error.
       CSV files gain columns; in JSON and JSON Lines files each record object gains these members; in XML each
       record element gains an <fx> child whose attributes carry them (rate, converted, currency, rate-date, ...).
       FILE may be \(FormatRegistry.displayNames); - reads standard input. A file or stream compressed with

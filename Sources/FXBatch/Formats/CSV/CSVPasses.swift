@@ -390,17 +390,18 @@ extension CSVFormat {
   struct DateEvidence {
     private var decoder: FieldKeyDecoder
     private(set) var inference = DateLayoutInference()
-    private let reads: Bool
+    /// The header's date column; `nil`: none, nothing to read.
+    private let column: Int?
 
     init(normalizer: RecordNormalizer) {
       decoder = FieldKeyDecoder(normalizer: normalizer)
-      reads = normalizer.mapping?.date != nil
+      column = normalizer.mapping?.date
     }
 
     @inline(__always)
     mutating func add(_ view: CSVRecordView) {
-      guard reads, !view.isBlank else { return }
-      if let evidence = decoder.dateEvidence(of: view) {
+      guard column != nil, !view.isBlank else { return }
+      if let evidence = decoder.dateEvidence(of: view, column: column) {
         inference.add(evidence)
       } else if let text = decoder.normalizer.dateText(of: view.record) {
         inference.add(text)

@@ -12,6 +12,22 @@ struct CSVRecordSource: RecordSource {
   var inference = DecimalMarkInference()
   /// The records' evidence of the order of slash dates (under a provisional scan, when the file decides it).
   var dates: CSVFormat.DateEvidence?
+  /// The header's amount columns, read once (a record reads them without copying the normalizer's mapping).
+  private let amountColumn: Int?
+  private let moreAmountColumns: ArraySlice<Int>
+
+  init(
+    reader: CSVReader, normalizer: RecordNormalizer, provisional: Bool, inferMark: Bool,
+    dates: CSVFormat.DateEvidence?
+  ) {
+    self.reader = reader
+    self.normalizer = normalizer
+    self.provisional = provisional
+    self.inferMark = inferMark
+    self.dates = dates
+    amountColumn = normalizer.mapping?.amount
+    moreAmountColumns = normalizer.mapping?.amounts.dropFirst() ?? []
+  }
 
   var offset: Int { reader.nextRecordOffset }
 
@@ -34,7 +50,12 @@ struct CSVRecordSource: RecordSource {
 
   private mutating func check(_ view: CSVRecordView) throws {
     if reader.sawQuotedField { throw CSVFormat.ProvisionalScanMismatch() }
-    if inferMark { CSVFormat.addEvidence(of: view, normalizer: normalizer, fastPath: true, to: &inference) }
+    if inferMark, !view.isBlank,
+      !CSVFormat.addFastEvidence(of: view, amount: amountColumn, moreAmounts: moreAmountColumns, to: &inference)
+    {
+      let normalizer = normalizer
+      CSVFormat.addGeneralEvidence(of: view, normalizer: normalizer, to: &inference)
+    }
     dates?.add(view)
   }
 }

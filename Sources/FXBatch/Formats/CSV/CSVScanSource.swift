@@ -30,6 +30,7 @@ struct CSVPassOne: RecordFindings {
   private let hasDateField: Bool
   private let amountColumn: Int?
   private let moreAmountColumns: ArraySlice<Int>
+  private let dateColumn: Int?
 
   init(normalizer: RecordNormalizer, inferMark: Bool, fastPath: Bool, state: PassOneState) {
     self.normalizer = normalizer
@@ -37,6 +38,7 @@ struct CSVPassOne: RecordFindings {
     self.fastPath = fastPath
     self.state = state
     hasDateField = normalizer.mapping?.date != nil
+    dateColumn = normalizer.mapping?.date
     amountColumn = normalizer.mapping?.amount
     moreAmountColumns = normalizer.mapping?.amounts.dropFirst() ?? []
   }
@@ -54,7 +56,7 @@ struct CSVPassOne: RecordFindings {
     }
     if state.infersDates, hasDateField {
       if fastPath {
-        state.addDateEvidence(decoded: { $0.dateEvidence(of: view) }) { $0.dateText(of: view.record) }
+        state.addDateEvidence(decoded: { [dateColumn] in $0.dateEvidence(of: view, column: dateColumn) }) { $0.dateText(of: view.record) }
       } else {
         state.addDateEvidence(decoded: { _ in nil }) { $0.dateText(of: view.record) }
       }

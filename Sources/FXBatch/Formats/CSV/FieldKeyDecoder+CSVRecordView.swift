@@ -20,7 +20,13 @@ extension FieldKeyDecoder {
   /// place; `nil` when the general rules must read it (a quoted date).
   @inline(__always)
   mutating func dateEvidence(of record: CSVRecordView) -> DateLayoutInference.Evidence? {
-    let bytes = record.field(normalizer.mapping?.date)
+    dateEvidence(of: record, column: normalizer.mapping?.date)
+  }
+
+  /// ``dateEvidence(of:)`` with the header's date column given (read once by the caller, not per record).
+  @inline(__always)
+  mutating func dateEvidence(of record: CSVRecordView, column: Int?) -> DateLayoutInference.Evidence? {
+    let bytes = record.field(column)
     if Self.startsWithThreeDigits(bytes) { return .neutral }
     return dateEvidence(cacheKey: Self.cacheKey(padded: bytes), text: { Self.csvText(bytes) })
   }

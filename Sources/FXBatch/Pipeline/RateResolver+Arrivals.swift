@@ -96,8 +96,13 @@ extension RateResolver {
     let retries = Mutex(0)
     let finished = DispatchSemaphore(value: 0)
     let progress = settings.progress
+    let jobs = max(settings.jobs, 1)
     Thread {
       let (_, count) = fetcher.fetch(requests.map(\.url), progress: progress) { index, result in
+        // The bodies read before this one are freed by now: their pages go back rather than stay in the
+        // fetch threads' malloc arenas (``FreedMemory``), once a round of `jobs` requests (a trim costs a walk of
+        // every arena and the pages' faults when used again).
+        if index % jobs == jobs - 1 { FreedMemory.release() }
         arrivals.put(read(requests[index], result), at: index)
       }
       retries.withLock { $0 = count }

@@ -231,4 +231,120 @@ struct AnswerTableTests {
       TableSourceDifferentialTests.compare(replayed, chained, "frozen chain lock, fast path \(fastPath)")
     }
   }
+
+  // A table made for a run's keys shares their index: each key is unanswered (no record) until set, its record is
+  // the key's index, and a key the run did not collect is still set (the table then indexes its own copy).
+  @Test func aTableForARunsKeysSharesTheirIndex() throws {
+    let usd = try Self.published("EUR", "USD", "2024-03-04", "1.0846")
+    let gbp = try Self.published("EUR", "GBP", "2024-03-04", "0.8556")
+    let jpy = try Self.published("EUR", "JPY", "2024-03-04", "162.94")
+    let index = RateKeyIndex([usd.0, gbp.0])
+    var table = AnswerTable(answering: index)
+    #expect(table.count == 2)
+    #expect(table.record(for: usd.0) == nil && table.answer(for: gbp.0) == nil)
+    #expect(!table.answersEveryKey)
+    table.set(gbp.0, gbp.1)
+    #expect(table.record(for: gbp.0) == 1 && table.record(for: usd.0) == nil)
+    table.set(usd.0, usd.1)
+    #expect(table.record(for: usd.0) == 0 && table.answersEveryKey)
+    table.set(jpy.0, jpy.1)
+    #expect(table.record(for: jpy.0) == 2 && table.count == 3)
+    Self.expectSame(table, [usd, gbp, jpy])
+    let jpyKey = try #require(RateKeyIndex.pack(jpy.0))
+    #expect(index.count == 2)
+    #expect(index.index(of: jpyKey) == nil)
+  }
+
+  // A batch of answers (rates shared by the keys that take them, texts found in the source's, errors as values)
+  // is taken as its values: the same answers, and the same lock bytes, as when each is set one by one.
+  @Test func aBatchIsTakenAsItsValues() throws {
+    var batch = AnswerBatch()
+    func add(_ base: String, _ quote: String, _ written: String, days: [(String, String)]) throws {
+      let value = try #require(ExactDecimal(jsonNumber: written))
+      let rate = ExchangeRate(numerator: value)
+      let prefix = Array("frankfurter-v2 \(base)/\(quote)=".utf8)
+      let added = batch.addRate(rate, rateText: rate.decimalText().utf8, sourcePrefix: prefix, written: Array(written.utf8))
+      let index = try #require(added)
+      for (day, rateDay) in days {
+        let added = batch.add(
+          try Self.key(base, quote, day), rate: index, rateDay: try Self.day(rateDay), isFallback: day != rateDay)
+        #expect(added)
+      }
+    }
+    // Written as its text, with more digits than its text, and in an exponent (its text kept apart).
+    try add("EUR", "USD", "1.0846", days: [("2024-03-04", "2024-03-04")])
+    try add(
+      "EUR", "GBP", "0.85500",
+      days: [("2024-03-01", "2024-03-01"), ("2024-03-02", "2024-03-01"), ("2024-03-03", "2024-03-01")])
+    try add("VND", "EUR", "3.7e-05", days: [("2024-03-04", "2024-03-04")])
+    let xau = try Self.key("EUR", "XAU", "2024-03-04")
+    batch.add(xau, .failure(RowError(.noRate, "Frankfurter has no EUR/XAU rate on or before 2024-03-04")))
+    let values = batch.values
+    #expect(values.count == 6 && batch.count == 6 && batch.answersAny)
+    let gbp = try #require(try values[try Self.key("EUR", "GBP", "2024-03-03")]?.get())
+    #expect(gbp.rateText == "0.855" && gbp.source == "frankfurter-v2 EUR/GBP=0.85500" && gbp.isFallback)
+    #expect(gbp.rateDay == (try Self.day("2024-03-01")))
+    let vnd = try #require(try values[try Self.key("VND", "EUR", "2024-03-04")]?.get())
+    #expect(vnd.rateText == "0.000037" && vnd.source == "frankfurter-v2 VND/EUR=3.7e-05" && !vnd.isFallback)
+    // Texts of a rate are kept once: the GBP rate's three keys share them.
+    #expect(batch.rates.count == 3)
+    let texts = "frankfurter-v2 EUR/USD=1.0846" + "frankfurter-v2 EUR/GBP=0.85500" + "frankfurter-v2 VND/EUR=3.7e-05" + "0.000037"
+    #expect(batch.texts == Array(texts.utf8))
+
+    var taken = AnswerTable()
+    taken.set(try Self.key("EUR", "USD", "2024-03-04"), .failure(RowError(.badResponse, "replaced")))
+    taken.take(batch)
+    var set = AnswerTable()
+    for (key, answer) in values { set.set(key, answer) }
+    Self.expectSame(taken, values.map { ($0.key, $0.value) })
+    #expect(taken.count == 6)
+    #expect(taken.textsAreSafe { $0 != UInt8(ascii: "-") } == false)
+    #expect(taken.textsAreSafe { $0 != UInt8(ascii: ",") })
+
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    var locks: [[UInt8]] = []
+    for (name, table) in [("taken", taken), ("set", set)] {
+      let path = directory.url.appendingPathComponent("\(name).lock").path
+      try LockFile.write(quotes: table, source: Self.source, defaultDay: try Self.day("2024-12-31"), to: path)
+      locks.append([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))))
+    }
+    #expect(locks[0] == locks[1])
+  }
+
+  // A record is 40 bytes; what does not fit its narrow fields (a source text or message over 128 KB, a rate day
+  // 23,000 years away) is kept beside the records and given back as it was set.
+  @Test func whatARecordCannotHoldIsKeptBeside() throws {
+    #expect(MemoryLayout<AnswerTable.Record>.stride == 40)
+    let long = String(repeating: "s", count: AnswerTable.Record.largestSourceCount + 1)
+    let key = try Self.key("EUR", "USD", "2024-03-04")
+    let far = RateKey(base: .euro, quote: try #require(CurrencyCode("JPY")), day: CalendarDay(daysSinceEpoch: 1 << 23))
+    let fine = try #require(ExactDecimal("1.5"))
+    let answers: [(RateKey, Result<RateQuote, RowError>)] = [
+      (
+        key,
+        .success(
+          RateQuote(
+            rate: ExchangeRate(numerator: fine), rateText: "1.5", rateDay: key.day, isFallback: false, source: long))
+      ),
+      (
+        far,
+        .success(
+          RateQuote(rate: ExchangeRate(numerator: fine), rateText: "1.5", rateDay: far.day, isFallback: true, source: "s"))
+      ),
+      (try Self.key("EUR", "GBP", "2024-03-04"), .failure(RowError(.noRate, long))),
+    ]
+    var table = AnswerTable()
+    for (key, answer) in answers { table.set(key, answer) }
+    Self.expectSame(table, answers)
+    #expect(table.errorCode(at: try #require(table.record(for: answers[2].0))) == .noRate)
+    #expect(table.rateDay(at: try #require(table.record(for: far))) == far.day)
+    // The narrow fields of a record that fits.
+    table.set(key, try Self.published("EUR", "USD", "2024-03-04", "1.0846").1)
+    let record = table.records[try #require(table.record(for: key))]
+    #expect(record.quoteLetters == CurrencyCode("USD")?.packed && record.minorUnits == 2 && record.rateCount == 6)
+    #expect(record.numerator == 10846 && record.numeratorScale == 4 && record.denominator == 1)
+    #expect(record.rateDay == Int32(key.day.daysSinceEpoch) && record.dayCount == 10 && !record.isFallback)
+    #expect(record.sourceCount == UInt32("frankfurter EUR/USD=1.0846".utf8.count))
+  }
 }

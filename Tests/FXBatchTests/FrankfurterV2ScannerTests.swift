@@ -50,7 +50,13 @@ struct FrankfurterV2ScannerTests {
     let scanned = provider.scannedAnswers(to: request, response: response, maxStaleness: maxStaleness)
     let reader = provider.readerAnswers(to: request, response: response, maxStaleness: maxStaleness)
     let answers = provider.answers(to: request, response: response, maxStaleness: maxStaleness)
-    return (scanned != nil, answers == reader && (scanned == nil || scanned == reader))
+    // The batch the resolver takes holds the same answers (scanned, or the reader's when the scanner declines).
+    let batch = provider.answerBatch(to: request, response: response, maxStaleness: maxStaleness)
+    let batchScanned = provider.scannedBatch(to: request, response: response, maxStaleness: maxStaleness) != nil
+    return (
+      scanned != nil,
+      answers == reader && (scanned == nil || scanned == reader) && batch.values == reader && batchScanned == (scanned != nil)
+    )
   }
 
   /// EUR-pivot rows over March 2024 (weekdays), with gaps: ARS not on Mondays, JPY not from the 20th, VND's rates
@@ -97,6 +103,11 @@ struct FrankfurterV2ScannerTests {
           #expect(fast != nil, "declined: \(request.url)")
           #expect(fast == reader, "\(request.url)")
           #expect(reader.count == request.keys.count)
+          let batch = try #require(provider.scannedBatch(to: request, response: response, maxStaleness: staleness))
+          #expect(batch.values == reader, "\(request.url)")
+          var table = AnswerTable()
+          table.take(batch)
+          for (key, answer) in reader { #expect(table.answer(for: key) == answer, "\(key)") }
           if fast != nil { scanned += 1 }
         }
       }

@@ -56,6 +56,17 @@ struct AnsweredQuotes: Sendable {
     entryOfKey = []
   }
 
+  /// The answers of a table found by its own keys, each record its key's answer under the general rules (a
+  /// table the general rules filled for every key of the run, ``QuoteBook``'s without a local table).
+  init(table: AnswerTable) {
+    keys = nil
+    self.table = table
+    entries = table.records
+    texts = table.texts
+    isFinal = nil
+    entryOfKey = []
+  }
+
   /// Whether an entry's rate is one the fast path converts with (a rate, of two 56-bit significands).
   @inline(__always)
   private static func fits(_ entry: Entry) -> Bool {

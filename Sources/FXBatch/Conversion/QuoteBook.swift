@@ -100,9 +100,9 @@ struct QuoteBook {
     } else {
       identifiers = ([], [], nil)
     }
-    answers.reserveCapacity(keys.count)
     var generalKeys: [Int] = []
     if let table {
+      answers.reserveCapacity(keys.count)
       var planByPair: [UInt64: Int] = [:]  // −1: no plan
       var rowByDay: [Int: Int] = [:]  // −1: the general rules decide
       var endOfUse: [UInt32: CalendarDay?] = [:]
@@ -161,12 +161,21 @@ struct QuoteBook {
               isFallback: !table.isUndated && table.days[row] != key.day,
               textStart: Int32(start), textLength: UInt8(texts.count - start))))
       }
-    } else {
-      generalKeys = Array(0..<keys.count)
-      answers = Array(repeating: .general(-1), count: keys.count)
     }
     if table == nil {
+      // Every key is general: its answer is the general table's record of it, found by the key (no list of
+      // positions per key beside the table's own index).
       general = resolveGeneral(keys)
+      if answering, let lockAnswers {
+        answered = lockAnswers
+      } else if answering, general.count == keys.count {
+        // The table answers the run's keys and no others (it holds every one of them).
+        answered = AnsweredQuotes(table: general)
+      } else if answering {
+        let (general, keys) = (general, keys)
+        answered = AnsweredQuotes(keys: keys, table: general) { general.record(packed: keys.packedKeys[$0]) }
+      }
+      return
     } else {
       var asked = RateKeyIndex()
       asked.reserveCapacity(generalKeys.count)
@@ -227,6 +236,12 @@ struct QuoteBook {
   func quote(for key: RateKey) -> Result<RateQuote, RowError> {
     guard let packed = RateKeyIndex.pack(key), let index = keys.index(of: packed) else {
       return onDemand?(key) ?? .failure(RowError(.noRate, "no rate was looked up for \(key.pair) on \(key.day)"))
+    }
+    guard table != nil else {
+      guard let record = general.record(packed: packed) else {
+        return .failure(RowError(.noRate, "no rate was looked up for \(key.pair) on \(key.day)"))
+      }
+      return general.answer(at: record)
     }
     switch answers[index] {
     case .general(let position):

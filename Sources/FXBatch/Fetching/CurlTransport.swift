@@ -290,7 +290,14 @@ final class CurlTransfer {
       return false
     }
     if needed > reserved {
-      reserved = min(CurlTransport.maximumBodySize, max(needed, reserved * 2, 16 << 10))
+      // Room for the length the answer announces (within the limit) at once: no copies while it grows.
+      if reserved == 0, let announced = headers["content-length"].flatMap({ Int($0) }), announced >= needed,
+        announced <= CurlTransport.maximumBodySize
+      {
+        reserved = announced
+      } else {
+        reserved = min(CurlTransport.maximumBodySize, max(needed, reserved * 2, 16 << 10))
+      }
       body.reserveCapacity(reserved)
     }
     body.append(contentsOf: bytes)

@@ -24,10 +24,19 @@ public enum RatePlanner {
   public static func plan(
     keys: Set<RateKey>, provider: any RateProvider, today: CalendarDay, cache: RateCache? = nil, maxStaleness: Int = .max
   ) -> RatePlan {
+    plan(distinctKeys: Array(keys), provider: provider, today: today, cache: cache, maxStaleness: maxStaleness)
+  }
+
+  /// ``plan(keys:provider:today:cache:maxStaleness:)`` of keys known to be distinct (a run's index of keys: a
+  /// million of them are not hashed into a set again).
+  static func plan(
+    distinctKeys keys: [RateKey], provider: any RateProvider, today: CalendarDay, cache: RateCache? = nil,
+    maxStaleness: Int = .max
+  ) -> RatePlan {
     var plan = RatePlan(keyCount: keys.count)
     var remote: [RateKey] = []
     // Sorted so that the same batch always gives the same requests in the same order.
-    for key in keys.sorted(by: { ($0.day, $0.pair.base, $0.pair.quote) < ($1.day, $1.pair.base, $1.pair.quote) }) {
+    for key in sortedByDay(keys) {
       if key.pair.base == key.pair.quote {
         plan.localAnswers[key] = .success(
           RateQuote(rate: .one, rateText: "1", rateDay: key.day, isFallback: false, source: "same currency"))
@@ -48,5 +57,20 @@ public enum RatePlanner {
     }
     plan.requests = provider.requests(for: remote, today: today, maxStaleness: maxStaleness)
     return plan
+  }
+
+  /// Keys in (day, base, quote) order: by one integer per key where every key packs (``RateKeyIndex``: the day's
+  /// offset above the letters of base and quote, which sort as the codes do), else by the fields.
+  static func sortedByDay(_ keys: [RateKey]) -> [RateKey] {
+    var order: [(UInt64, Int32)] = []
+    order.reserveCapacity(keys.count)
+    for (index, key) in keys.enumerated() {
+      guard let packed = RateKeyIndex.pack(key), index < Int(Int32.max) else {
+        return keys.sorted { ($0.day, $0.pair.base, $0.pair.quote) < ($1.day, $1.pair.base, $1.pair.quote) }
+      }
+      order.append(((packed & ((1 << 34) - 1)) << 30 | packed >> 34, Int32(index)))
+    }
+    order.sort { $0.0 < $1.0 }
+    return order.map { keys[Int($0.1)] }
   }
 }

@@ -10,6 +10,8 @@ extension RateResolver {
   /// What the resolver keeps of a request sent: the keys' answers read from its 2xx answer, or its final failure.
   enum FetchedAnswer: Sendable {
     case answered([RateKey: Result<RateQuote, RowError>])
+    /// The answers of a ``BatchAnsweringProvider``, which the table takes whole.
+    case batch(AnswerBatch)
     case failed(FetchError)
   }
 
@@ -25,7 +27,12 @@ extension RateResolver {
     var failedRequests = 0
 
     /// Takes a request's answer: its keys' answers, or its failure's errors (``RateProvider/rowErrors(for:request:)``).
-    mutating func take(_ answer: FetchedAnswer, of request: RateRequest, provider: any RateProvider) {
+    ///
+    /// - Returns: whether every key of the request is known to have its answer now (a batch, which answers each
+    ///   key of its request once, or a failure's errors); `false` when its keys are to be checked one by one.
+    @discardableResult
+    mutating func take(_ answer: FetchedAnswer, of request: RateRequest, provider: any RateProvider) -> Bool {
+      var answersEveryKey = false
       requests += 1
       switch answer {
       case .answered(let answers):
@@ -35,10 +42,22 @@ extension RateResolver {
         }
         // An answer that served none of its keys (an error body, garbage) is a failed request too.
         if !answers.values.contains(where: { (try? $0.get()) != nil }) { failedRequests += 1 }
+      case .batch(let batch):
+        quotes.take(batch)
+        if keepsFetched {
+          for (key, answer) in batch.values {
+            if case .success(let quote) = answer { fetched[key] = quote }
+          }
+        }
+        if !batch.answersAny { failedRequests += 1 }
+        answersEveryKey = batch.count == request.keys.count
       case .failed(let failure):
-        for (key, error) in provider.rowErrors(for: failure, request: request) { quotes.set(key, .failure(error)) }
+        let errors = provider.rowErrors(for: failure, request: request)
+        for (key, error) in errors { quotes.set(key, .failure(error)) }
         failedRequests += 1
+        answersEveryKey = errors.count == request.keys.count
       }
+      return answersEveryKey
     }
   }
 
@@ -50,6 +69,9 @@ extension RateResolver {
     { request, result in
       switch result {
       case .success(let response):
+        if let batching = provider as? any BatchAnsweringProvider {
+          return .batch(batching.answerBatch(to: request, response: response, maxStaleness: maxStaleness))
+        }
         return .answered(provider.answers(to: request, response: response, maxStaleness: maxStaleness))
       case .failure(let failure):
         return .failed(failure)
@@ -74,8 +96,13 @@ extension RateResolver {
     let retries = Mutex(0)
     let finished = DispatchSemaphore(value: 0)
     let progress = settings.progress
+    let jobs = max(settings.jobs, 1)
     Thread {
       let (_, count) = fetcher.fetch(requests.map(\.url), progress: progress) { index, result in
+        // The bodies read before this one are freed by now: their pages go back rather than stay in the
+        // fetch threads' malloc arenas (``FreedMemory``), once a round of `jobs` requests (a trim costs a walk of
+        // every arena and the pages' faults when used again).
+        if index % jobs == jobs - 1 { FreedMemory.release() }
         arrivals.put(read(requests[index], result), at: index)
       }
       retries.withLock { $0 = count }

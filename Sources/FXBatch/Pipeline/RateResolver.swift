@@ -34,8 +34,24 @@ struct RateResolver {
     var market: [RateKey] = []
     market.reserveCapacity(keys.count)
     var routedMarket = Set<RateKey>()
+    // Per currency, the first day it is no longer itself (``CurrencyLifecycle/endOfUse(of:)``, as days since 1970;
+    // `Int32.max`: never; `Int32.min`: not looked up): a key whose currencies are both before theirs routes to
+    // itself, without asking the lifecycle again.
+    var endOfUse = [Int32](repeating: .min, count: keys.count > 0 ? 1 << 15 : 0)
+    func end(_ code: CurrencyCode) -> Int {
+      let letters = Int(RateKeyIndex.letters(code))
+      if endOfUse[letters] == .min {
+        endOfUse[letters] = CurrencyLifecycle.endOfUse(of: code).map { Int32(clamping: $0.daysSinceEpoch) } ?? .max
+      }
+      return Int(endOfUse[letters])
+    }
     for index in 0..<keys.count {
       let key = keys.key(at: index)
+      let day = key.day.daysSinceEpoch
+      if day < end(key.pair.base), day < end(key.pair.quote) {
+        market.append(key)
+        continue
+      }
       switch CurrencyLifecycle.route(for: key) {
       case .success(let route) where route.isDirect:
         market.append(key)
@@ -49,7 +65,7 @@ struct RateResolver {
         failed.append((key, error))
       }
     }
-    var table = resolveMarket(market, report: &report)
+    var table = resolveMarket(consume market, index: keys, report: &report)
     func noRate(_ key: RateKey) -> Result<RateQuote, RowError> {
       .failure(RowError(.noRate, "no rate was looked up for \(key.pair)"))
     }
@@ -58,9 +74,9 @@ struct RateResolver {
     }
     for (key, answer) in routedAnswers { table.set(key, answer, derived: true) }
     for (key, error) in failed { table.set(key, .failure(error), derived: true) }
-    for index in 0..<keys.count {
+    for index in 0..<keys.count where table.record(ofKeyAt: index, in: keys) == nil {
       let key = keys.key(at: index)
-      if table.record(for: key) == nil { table.set(key, noRate(key), derived: true) }
+      table.set(key, noRate(key), derived: true)
     }
     return table
   }
@@ -179,7 +195,12 @@ struct RateResolver {
 
   /// Answers every distinct market key once: from the local table (or the table a provider filled), the
   /// answers pass 1's fetch already gave, or by planning and fetching requests.
-  private func resolveMarket(_ keys: [RateKey], report: inout RunReport) -> AnswerTable {
+  ///
+  /// - Parameter index: the run's keys, whose index a provider's table shares (``AnswerTable/init(answering:)``):
+  ///   its records follow the run's keys, and those it leaves unanswered are the caller's to set.
+  private func resolveMarket(_ keys: consuming [RateKey], index: RateKeyIndex? = nil, report: inout RunReport)
+    -> AnswerTable
+  {
     if let table = sourceTable { return tableQuotes(for: keys, table: table) }
     if let tableFailure, case .provider(let provider, _) = source {
       // A table provider that gave no table: why, under every rule.
@@ -218,26 +239,41 @@ struct RateResolver {
       }
       return quotes
     case .provider(let provider, let settings):
+      // The market keys are distinct: the run's index, and routed keys it does not hold, each once.
       let plan = RatePlanner.plan(
-        keys: Set(keys), provider: provider, today: today, cache: settings.cache, maxStaleness: maxStaleness)
+        distinctKeys: keys, provider: provider, today: today, cache: settings.cache, maxStaleness: maxStaleness)
+      keys = []  // planned: the requests hold them while their answers come
       if settings.offline { return offlineAnswers(to: plan, provider: provider, report: &report) }
       // Each answer is read as it arrives and its body dropped (``fetch(_:settings:read:take:)``); the answers are
       // taken in request order, the plan's requests first.
+      let asked = plan.requests.reduce(0) { $0 + $1.keys.count }
+      var quotes: AnswerTable
+      if let index {
+        quotes = AnswerTable(answering: index)
+        for (key, answer) in plan.localAnswers { quotes.set(key, answer) }
+      } else {
+        quotes = AnswerTable(plan.localAnswers)
+        quotes.reserveCapacity(quotes.count + asked)
+      }
+      // A service's `fx_source` names the pair and the rate: about 30 bytes a key.
+      if provider is any BatchAnsweringProvider { quotes.reserveTextCapacity(asked * 40) }
       var taken = TakenAnswers(
-        quotes: AnswerTable(plan.localAnswers),
+        quotes: consume quotes,  // one owner: its records and texts are written in place
         keepsFetched: settings.cache != nil && provider.cachesAnswers && !(provider is any TableRateProvider))
-      taken.quotes.reserveCapacity(taken.quotes.count + plan.requests.reduce(0) { $0 + $1.keys.count })
       let read = Self.reader(provider, maxStaleness: maxStaleness)
       var round = plan.requests
       var failures: [FetchError?] = []
-      func send(_ requests: [RateRequest]) {
+      // The plan's requests whose keys all have their answer once taken (``TakenAnswers/take(_:of:provider:)``).
+      var answeredWhole = [Bool](repeating: false, count: plan.requests.count)
+      func send(_ requests: [RateRequest], planned: Bool = false) {
         failures = []
         taken.retries += fetch(requests, settings: settings, read: read) { index, answer in
           if case .failed(let failure) = answer { failures.append(failure) } else { failures.append(nil) }
-          taken.take(answer, of: requests[index], provider: provider)
+          let whole = taken.take(answer, of: requests[index], provider: provider)
+          if planned { answeredWhole[index] = whole }
         }
       }
-      send(round)
+      send(round, planned: true)
       // Refused requests are narrowed (the keys they were refused with, not for; a range split shorter) and sent
       // again, their answers replacing the refusal's errors; a narrowed request refused again is narrowed again,
       // for at most `maximumNarrowingRounds` rounds.
@@ -249,7 +285,8 @@ struct RateResolver {
         round = narrowed
         send(round)
       }
-      return answers(to: plan, taken: &taken, provider: provider, settings: settings, report: &report)
+      return answers(
+        to: plan, taken: &taken, answeredWhole: answeredWhole, provider: provider, settings: settings, report: &report)
     }
   }
 
@@ -388,9 +425,11 @@ struct RateResolver {
 
   /// Every key's answer from a plan's local answers and the answers taken from the requests sent (the plan's,
   /// then any narrowed ones, whose answers replaced earlier errors).
+  ///
+  /// - Parameter answeredWhole: per planned request, whether every key of it has its answer (not checked again).
   private func answers(
-    to plan: RatePlan, taken: inout TakenAnswers, provider: any RateProvider, settings: FetchSettings,
-    report: inout RunReport
+    to plan: RatePlan, taken: inout TakenAnswers, answeredWhole: [Bool], provider: any RateProvider,
+    settings: FetchSettings, report: inout RunReport
   ) -> AnswerTable {
     var quotes = taken.quotes
     taken.quotes = AnswerTable()  // one owner: the keys added below do not copy the table
@@ -398,7 +437,7 @@ struct RateResolver {
       requests: taken.requests, retries: taken.retries, failedRequests: taken.failedRequests, cacheHits: plan.cacheHits)
     if taken.keepsFetched { settings.cache?.store(taken.fetched, source: provider.info.description, today: today) }
     // A key the answer did not mention is an error of that key, never a silent gap.
-    for request in plan.requests {
+    for (index, request) in plan.requests.enumerated() where !answeredWhole[index] {
       for key in request.keys where quotes.record(for: key) == nil {
         quotes.set(
           key,

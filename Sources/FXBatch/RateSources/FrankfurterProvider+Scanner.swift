@@ -69,6 +69,11 @@ extension FrankfurterProvider {
 
   /// The last scanned row on or before a day, of rows in day order.
   private static func latest(in rows: [ScannedRow], onOrBefore day: CalendarDay) -> ScannedRow? {
+    latestPosition(in: rows, onOrBefore: day).map { rows[$0] }
+  }
+
+  /// The position of the last scanned row on or before a day, of rows in day order.
+  static func latestPosition(in rows: [ScannedRow], onOrBefore day: CalendarDay) -> Int? {
     var low = 0
     var high = rows.count
     let target = day.daysSinceEpoch
@@ -76,7 +81,7 @@ extension FrankfurterProvider {
       let middle = (low + high) / 2
       if Int(rows[middle].day) <= target { low = middle + 1 } else { high = middle }
     }
-    return low == 0 ? nil : rows[low - 1]
+    return low == 0 ? nil : low - 1
   }
 }
 
@@ -109,15 +114,15 @@ struct FrankfurterV2Scanner {
   }
 
   /// The slot of a quote's three capitals (packed as ``CurrencyCode`` packs them), or `nil` for other letters.
+  @inline(__always)
   static func slot(of packed: UInt32) -> Int? {
-    let letters = [(packed >> 16) & 0xFF, (packed >> 8) & 0xFF, packed & 0xFF]
-    var slot = 0
-    for letter in letters {
-      let value = Int(letter) - Int(UInt8(ascii: "A"))
-      guard (0..<26).contains(value) else { return nil }
-      slot = slot * 26 + value
+    let first = Int((packed >> 16) & 0xFF) - Int(UInt8(ascii: "A"))
+    let second = Int((packed >> 8) & 0xFF) - Int(UInt8(ascii: "A"))
+    let third = Int(packed & 0xFF) - Int(UInt8(ascii: "A"))
+    guard packed >> 24 == 0, (0..<26).contains(first), (0..<26).contains(second), (0..<26).contains(third) else {
+      return nil
     }
-    return slot
+    return (first * 26 + second) * 26 + third
   }
 
   // MARK: The answer

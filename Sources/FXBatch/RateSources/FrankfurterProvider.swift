@@ -402,9 +402,14 @@ public struct FrankfurterProvider: RateProvider {
   /// `fx_source` of a row: the service, the providers the row names (else those pinned: the service blended
   /// only theirs), the pair and the rate as written: `frankfurter-v2(ECB+BOC) EUR/USD=1.0856`.
   private func source(of key: RateKey, _ row: Row) -> String {
-    let named = row.providers.isEmpty ? providers : row.providers
+    sourcePrefix(of: key, providers: row.providers) + row.text
+  }
+
+  /// `fx_source` of a key's rows naming some providers, up to the rate: `frankfurter-v2(ECB+BOC) EUR/USD=`.
+  func sourcePrefix(of key: RateKey, providers named: [String]) -> String {
+    let named = named.isEmpty ? providers : named
     let service = named.isEmpty ? info.identifier : "\(info.identifier)(\(named.joined(separator: "+")))"
-    return "\(service) \(key.pair.base)/\(key.pair.quote)=\(row.text)"
+    return "\(service) \(key.pair.base)/\(key.pair.quote)="
   }
 
   /// A 422 names what it refused (`invalid currency: XYZ`): `no_rate` for the keys in an unknown currency. A

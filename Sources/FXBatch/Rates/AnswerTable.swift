@@ -31,32 +31,90 @@ struct AnswerTable: Sendable {
     static let derived = Flags(rawValue: 32)
     /// A text too long for a record's short ranges: ``Record/numerator`` indexes ``spilled``.
     static let spilled = Flags(rawValue: 64)
+    /// A key of a table made for a run's keys (``init(answering:)``) not answered yet: ``record(for:)`` is `nil`.
+    static let unanswered = Flags(rawValue: 128)
   }
 
-  /// One key's answer (48 bytes).
+  /// One key's answer (40 bytes): the rate's two 64-bit significands, where its texts start, and one word of the
+  /// narrow fields. A value that does not fit its field (``largestSourceCount``, ``rateDays``, ``largestScale``) is
+  /// kept beside the records (``Flags/spilled``, ``Flags/exactRate``).
   struct Record: Sendable {
     /// The rate as `numerator·10^(−numeratorScale) ÷ (denominator·10^(−denominatorScale))`; with
     /// ``Flags/exactRate`` or ``Flags/spilled``, an index into ``exactRates`` or ``spilled``.
     var numerator: UInt64
+    /// With ``Flags/failure``: the error's code (``code``).
     var denominator: UInt64
     /// `fx_source`'s text, or an error's message.
     var sourceStart: UInt32
-    var sourceCount: UInt32
     var rateStart: UInt32
     var dayStart: UInt32
+    /// The rate day (days since 1970-01-01, with ``Flags/hasRateDay``) in the high 24 bits, signed, and
+    /// `fx_rate_date`'s byte count in the low 8.
+    private var dayWord: UInt32
+    /// From the low bits: the quote currency's letters (15 bits, 5 a letter), `fx_rate`'s byte count (8), the
+    /// numerator's and the denominator's scales (6 each), the minor units (4), the flags (8), `fx_source`'s byte
+    /// count (17).
+    private var word: UInt64
+
+    /// The longest `fx_source` text or error message a record holds.
+    static let largestSourceCount = (1 << 17) - 1
+    /// The rate days a record holds (about 22,900 years either side of 1970).
+    static let rateDays = -(1 << 23)..<(1 << 23)
+    /// The largest scale of a significand a record holds.
+    static let largestScale = 63
+    /// The largest number of minor units a record holds.
+    static let largestMinorUnits: UInt8 = 15
+
+    /// A record of these fields; each must fit (the callers check: ``largestSourceCount``, ``rateDays``,
+    /// ``largestScale``, ``largestMinorUnits``).
+    init(
+      numerator: UInt64, denominator: UInt64, sourceStart: UInt32, sourceCount: UInt32, rateStart: UInt32,
+      dayStart: UInt32, rateDay: Int32, quoteLetters: UInt32, rateCount: UInt8, dayCount: UInt8,
+      numeratorScale: UInt8, denominatorScale: UInt8, minorUnits: UInt8, flags: Flags, code: UInt8
+    ) {
+      assert(Int(sourceCount) <= Self.largestSourceCount && Self.rateDays.contains(Int(rateDay)))
+      assert(Int(numeratorScale) <= Self.largestScale && Int(denominatorScale) <= Self.largestScale)
+      assert(minorUnits <= Self.largestMinorUnits)
+      self.numerator = numerator
+      self.denominator = flags.contains(.failure) ? UInt64(code) : denominator
+      self.sourceStart = sourceStart
+      self.rateStart = rateStart
+      self.dayStart = dayStart
+      dayWord = UInt32(bitPattern: rateDay) << 8 | UInt32(dayCount)
+      let letters =
+        UInt64((quoteLetters >> 16 &- 65) & 31) << 10 | UInt64((quoteLetters >> 8 &- 65) & 31) << 5
+        | UInt64((quoteLetters &- 65) & 31)
+      word =
+        letters | UInt64(rateCount) << 15 | UInt64(numeratorScale & 63) << 23 | UInt64(denominatorScale & 63) << 29
+        | UInt64(minorUnits & 15) << 35 | UInt64(flags.rawValue) << 39 | UInt64(sourceCount & 0x1FFFF) << 47
+    }
+
     /// Days since 1970-01-01 (with ``Flags/hasRateDay``).
-    var rateDay: Int32
+    var rateDay: Int32 { Int32(bitPattern: dayWord) >> 8 }
+    var dayCount: UInt8 { UInt8(truncatingIfNeeded: dayWord) }
     /// The quote currency's letters, packed (``CurrencyCode/packed``).
-    var quoteLetters: UInt32
-    var rateCount: UInt8
-    var dayCount: UInt8
-    var numeratorScale: UInt8
-    var denominatorScale: UInt8
+    var quoteLetters: UInt32 {
+      let letters = UInt32(truncatingIfNeeded: word) & 0x7FFF
+      return (letters >> 10 + 65) << 16 | (letters >> 5 & 31 + 65) << 8 | (letters & 31 + 65)
+    }
+    var rateCount: UInt8 { UInt8(truncatingIfNeeded: word >> 15) }
+    var numeratorScale: UInt8 {
+      get { UInt8(truncatingIfNeeded: word >> 23) & 63 }
+      set { word = word & ~(63 << 23) | UInt64(newValue & 63) << 23 }
+    }
+    var denominatorScale: UInt8 {
+      get { UInt8(truncatingIfNeeded: word >> 29) & 63 }
+      set { word = word & ~(63 << 29) | UInt64(newValue & 63) << 29 }
+    }
     /// The quote currency's ISO 4217 minor units.
-    var minorUnits: UInt8
-    var flags: Flags
-    /// An error's code, as its index in ``RowError/Code/allCases``.
-    var code: UInt8
+    var minorUnits: UInt8 { UInt8(truncatingIfNeeded: word >> 35) & 15 }
+    var flags: Flags {
+      get { Flags(rawValue: UInt8(truncatingIfNeeded: word >> 39)) }
+      set { word = word & ~(0xFF << 39) | UInt64(newValue.rawValue) << 39 }
+    }
+    var sourceCount: UInt32 { UInt32(truncatingIfNeeded: word >> 47) }
+    /// An error's code, as its index in ``RowError/Code/allCases`` (with ``Flags/failure``).
+    var code: UInt8 { UInt8(truncatingIfNeeded: denominator) }
 
     var isFallback: Bool { flags.contains(.fallback) }
     var isFailure: Bool { flags.contains(.failure) }
@@ -65,6 +123,28 @@ struct AnswerTable: Sendable {
     /// `fx_rate_date`'s text: the period, else the rate day (empty for none).
     var dayText: TextRange { TextRange(start: dayStart, count: UInt32(dayCount)) }
     var sourceText: TextRange { TextRange(start: sourceStart, count: sourceCount) }
+
+    /// The figures of a rate as a record keeps them, or `nil` when a significand does not fit 64 bits (or is not
+    /// positive): then the rate is kept beside the records.
+    static func rateFields(_ rate: ExchangeRate) -> (
+      numerator: UInt64, denominator: UInt64, numeratorScale: UInt8, denominatorScale: UInt8
+    )? {
+      let numerator = rate.numerator
+      let denominator = rate.denominator
+      guard numerator.significand > 0, numerator.significand <= Int128(UInt64.max), denominator.significand > 0,
+        denominator.significand <= Int128(UInt64.max), (0...largestScale).contains(numerator.scale),
+        (0...largestScale).contains(denominator.scale)
+      else { return nil }
+      return (
+        UInt64(numerator.significand), UInt64(denominator.significand), UInt8(numerator.scale), UInt8(denominator.scale)
+      )
+    }
+
+    /// The record of a key not answered yet (``init(answering:)``).
+    static let unanswered = Record(
+      numerator: 0, denominator: 0, sourceStart: 0, sourceCount: 0, rateStart: 0, dayStart: 0, rateDay: 0,
+      quoteLetters: 0, rateCount: 0, dayCount: 0, numeratorScale: 0, denominatorScale: 0, minorUnits: 0,
+      flags: .unanswered, code: 0)
   }
 
   /// The keys, packed; key `i` is answered by record `i`.
@@ -96,6 +176,14 @@ struct AnswerTable: Sendable {
 
   init() {}
 
+  /// A table for a run's keys, sharing their index (record `i` answers key `i` of `keys`), each key unanswered
+  /// (``record(for:)`` is `nil`) until it is set: a million keys are then indexed once, not once for pass 1 and
+  /// again for their answers. A key set that `keys` does not hold gives the table its own copy of the index.
+  init(answering keys: RateKeyIndex) {
+    self.keys = keys
+    records = Array(repeating: .unanswered, count: keys.count)
+  }
+
   /// A table of some answers.
   init(_ answers: [RateKey: Result<RateQuote, RowError>]) {
     reserveCapacity(answers.count)
@@ -121,11 +209,26 @@ struct AnswerTable: Sendable {
   @inline(__always)
   func record(for key: RateKey) -> Int? {
     guard let packed = RateKeyIndex.pack(key) else { return nil }
-    return keys.index(of: packed)
+    return record(packed: packed)
   }
 
   @inline(__always)
-  func record(packed: UInt64) -> Int? { keys.index(of: packed) }
+  func record(packed: UInt64) -> Int? {
+    guard let index = keys.index(of: packed), !records[index].flags.contains(.unanswered) else { return nil }
+    return index
+  }
+
+  /// The record of the key at a position of another index, or `nil` when it has none: found in place when the
+  /// table's key there is that key (a table made for that index, ``init(answering:)``), else looked up.
+  @inline(__always)
+  func record(ofKeyAt position: Int, in other: RateKeyIndex) -> Int? {
+    let packed = other.packedKeys[position]
+    guard position < records.count, keys.packedKeys[position] == packed else { return record(packed: packed) }
+    return records[position].flags.contains(.unanswered) ? nil : position
+  }
+
+  /// Whether every key of the table's index has its answer (none left unanswered by ``init(answering:)``).
+  var answersEveryKey: Bool { !records.contains { $0.flags.contains(.unanswered) } }
 
   /// The answer of a key, or `nil` when it has none.
   func answer(for key: RateKey) -> Result<RateQuote, RowError>? {
@@ -223,7 +326,8 @@ struct AnswerTable: Sendable {
     var flags: Flags = isFallback ? [.fallback] : []
     var packedDay: Int32 = 0
     if let rateDay {
-      guard let day = Int32(exactly: rateDay.daysSinceEpoch) else { return false }
+      guard Record.rateDays.contains(rateDay.daysSinceEpoch) else { return false }
+      let day = Int32(rateDay.daysSinceEpoch)
       packedDay = day
       flags.insert(.hasRateDay)
     }
@@ -236,8 +340,8 @@ struct AnswerTable: Sendable {
     } else {
       day = TextRange(start: 0, count: 0)
     }
-    guard let day, day.count <= 255, rateText.count <= 255, let rateRange = intern(rateText, answer: true),
-      let sourceRange = intern(source, answer: true)
+    guard let day, day.count <= 255, rateText.count <= 255, source.count <= Record.largestSourceCount,
+      let rateRange = intern(rateText, answer: true), let sourceRange = intern(source, answer: true)
     else { return false }
     var record = Record(
       numerator: 0, denominator: 0, sourceStart: sourceRange.start, sourceCount: sourceRange.count,
@@ -251,7 +355,7 @@ struct AnswerTable: Sendable {
 
   /// Stores an error read from bytes as a packed key's answer; `false` when the store is full.
   mutating func storeError(packed: UInt64, quote: CurrencyCode, code: RowError.Code, message: ArraySlice<UInt8>) -> Bool {
-    guard let range = intern(message, answer: false) else { return false }
+    guard message.count <= Record.largestSourceCount, let range = intern(message, answer: false) else { return false }
     store(
       Record(
         numerator: 0, denominator: 0, sourceStart: range.start, sourceCount: range.count, rateStart: 0, dayStart: 0,
@@ -262,12 +366,53 @@ struct AnswerTable: Sendable {
     return true
   }
 
+  /// Takes a request's answers (``AnswerBatch``): its texts copied in one piece after the store's (not looked up
+  /// among them), each key's record pointing into them, the answers it keeps as values set one by one.
+  mutating func take(_ batch: AnswerBatch) {
+    let offset = texts.count - Self.padding
+    guard offset + batch.texts.count + Self.padding < Int(UInt32.max) else {
+      for (key, answer) in batch.values { set(key, answer) }
+      return
+    }
+    texts.removeLast(Self.padding)
+    texts.append(contentsOf: batch.texts)
+    texts.append(contentsOf: repeatElement(0, count: Self.padding))
+    var seen = [Bool](repeating: false, count: 256)
+    for byte in batch.texts { seen[Int(byte)] = true }
+    for byte in 0..<256 where seen[byte] { bytesSeen[byte] = true }
+    let shift = UInt32(offset)
+    for answer in batch.answers {
+      let rate = batch.rates[Int(answer.rate)]
+      let quote = RateKeyIndex.quote(ofPacked: answer.packed)
+      guard Record.rateDays.contains(Int(answer.rateDay)), Int(rate.sourceText.count) <= Record.largestSourceCount,
+        let day = dayText(answer.rateDay), day.count <= 255
+      else {
+        set(RateKeyIndex.unpack(answer.packed), .success(batch.quote(of: answer)))
+        continue
+      }
+      let flags: Flags = answer.isFallback ? [.fallback, .hasRateDay] : [.hasRateDay]
+      store(
+        Record(
+          numerator: rate.numerator, denominator: rate.denominator, sourceStart: rate.sourceText.start + shift,
+          sourceCount: rate.sourceText.count, rateStart: rate.rateText.start + shift, dayStart: day.start,
+          rateDay: answer.rateDay, quoteLetters: quote.packed, rateCount: UInt8(rate.rateText.count),
+          dayCount: UInt8(day.count), numeratorScale: rate.numeratorScale, denominatorScale: rate.denominatorScale,
+          minorUnits: minorUnits(of: quote), flags: flags, code: 0),
+        packed: answer.packed)
+    }
+    for (key, answer) in batch.others { set(key, answer) }
+  }
+
+  /// Room for about `count` more bytes of text (memory that stays untouched until used), so that the store grows once.
+  mutating func reserveTextCapacity(_ count: Int) { texts.reserveCapacity(texts.count + count) }
+
   private mutating func makeRecord(_ answer: Result<RateQuote, RowError>, quote: CurrencyCode, derived: Bool) -> Record {
     var flags: Flags = derived ? [.derived] : []
     switch answer {
     case .failure(let error):
       flags.insert(.failure)
-      guard let message = intern(error.message.utf8, answer: false) else { return spill(answer, quote, flags) }
+      guard error.message.utf8.count <= Record.largestSourceCount, let message = intern(error.message.utf8, answer: false)
+      else { return spill(answer, quote, flags) }
       return Record(
         numerator: 0, denominator: 0, sourceStart: message.start, sourceCount: message.count, rateStart: 0, dayStart: 0,
         rateDay: 0, quoteLetters: quote.packed, rateCount: 0, dayCount: 0, numeratorScale: 0, denominatorScale: 0,
@@ -276,8 +421,8 @@ struct AnswerTable: Sendable {
     case .success(let found):
       if found.isFallback { flags.insert(.fallback) }
       var rateDay: Int32 = 0
-      if let day = found.rateDay, let packed = Int32(exactly: day.daysSinceEpoch) {
-        rateDay = packed
+      if let day = found.rateDay, Record.rateDays.contains(day.daysSinceEpoch) {
+        rateDay = Int32(day.daysSinceEpoch)
         flags.insert(.hasRateDay)
       } else if found.rateDay != nil {
         return spill(answer, quote, flags)
@@ -291,7 +436,8 @@ struct AnswerTable: Sendable {
       } else {
         day = TextRange(start: 0, count: 0)
       }
-      guard let day, day.count <= 255, let rateText = intern(found.rateText.utf8, answer: true), rateText.count <= 255,
+      guard let day, day.count <= 255, found.source.utf8.count <= Record.largestSourceCount,
+        let rateText = intern(found.rateText.utf8, answer: true), rateText.count <= 255,
         let source = intern(found.source.utf8, answer: true)
       else { return spill(answer, quote, flags) }
       var record = Record(
@@ -306,15 +452,11 @@ struct AnswerTable: Sendable {
 
   /// Puts a rate into a record: as two 64-bit significands where they fit, else in ``exactRates``.
   mutating func setRate(_ rate: ExchangeRate, of record: inout Record) {
-    let numerator = rate.numerator
-    let denominator = rate.denominator
-    if numerator.significand > 0, numerator.significand <= Int128(UInt64.max), denominator.significand > 0,
-      denominator.significand <= Int128(UInt64.max)
-    {
-      record.numerator = UInt64(numerator.significand)
-      record.denominator = UInt64(denominator.significand)
-      record.numeratorScale = UInt8(numerator.scale)
-      record.denominatorScale = UInt8(denominator.scale)
+    if let fields = Record.rateFields(rate) {
+      record.numerator = fields.numerator
+      record.denominator = fields.denominator
+      record.numeratorScale = fields.numeratorScale
+      record.denominatorScale = fields.denominatorScale
     } else {
       record.flags.insert(.exactRate)
       record.numerator = UInt64(exactRates.count)
@@ -341,7 +483,7 @@ struct AnswerTable: Sendable {
     let letters = (first << 10) | (second << 5) | third
     let known = minorUnitsOf[letters]
     if known != 255 { return known }
-    let units = UInt8(clamping: min(ISO4217.currency(for: quote)?.minorUnits ?? 2, 254))
+    let units = UInt8(clamping: min(ISO4217.currency(for: quote)?.minorUnits ?? 2, Int(Record.largestMinorUnits)))
     minorUnitsOf[letters] = units
     return units
   }

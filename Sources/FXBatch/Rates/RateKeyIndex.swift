@@ -3,18 +3,27 @@
 ///
 /// A key is packed into one 64-bit word — each ISO 4217 code as three 5-bit letters, the day as an offset
 /// from −2³³ days — and the table is open addressing with a multiplicative hash, so adding or finding a key
-/// costs a few nanoseconds and 12 bytes per slot, instead of a `Set<RateKey>`'s hashing and 24+ bytes.
+/// costs a few nanoseconds, instead of a `Set<RateKey>`'s hashing and 24+ bytes. A slot is 4 bytes: the key's
+/// index and, above it, some bits of the key's hash, so that a probe reads a key only when those bits match (a
+/// million keys: 8 MB of slots and 8 MB of keys).
 struct RateKeyIndex {
-  private var slots: [UInt64]
-  private var slotIndices: [Int32]
+  /// Per slot: 0 when empty, else the key's index + 1 (``indexMask``) and bits of its hash (``tagMask``).
+  private var slots: [UInt32]
   private var mask: Int
+  /// 64 less the bits of a slot's number: a key's first slot is the top bits of its hash.
+  private var shift: UInt64
+  private var indexMask: UInt32
+  private var tagMask: UInt32
   /// The keys, packed, in index order.
   private(set) var packedKeys: [UInt64] = []
 
   init() {
-    slots = Array(repeating: 0, count: 1024)
-    slotIndices = Array(repeating: 0, count: 1024)
-    mask = 1023
+    slots = []
+    mask = 0
+    shift = 0
+    indexMask = 0
+    tagMask = 0
+    resize(1024)
   }
 
   /// An index of these keys (a key whose day cannot be packed is left out; no parsed date is such a day).
@@ -49,11 +58,16 @@ struct RateKeyIndex {
       day: CalendarDay(daysSinceEpoch: Int(packed & ((1 << 34) - 1)) - (1 << 33)))
   }
 
+  /// The quote currency of a packed key.
+  @inline(__always)
+  static func quote(ofPacked packed: UInt64) -> CurrencyCode { code(UInt32(truncatingIfNeeded: packed >> 34) & 0x7FFF) }
+
   /// The key with this index.
   func key(at index: Int) -> RateKey { Self.unpack(packedKeys[index]) }
 
+  /// A code's three letters as 15 bits (each letter less `A`, 5 bits).
   @inline(__always)
-  private static func letters(_ code: CurrencyCode) -> UInt32 {
+  static func letters(_ code: CurrencyCode) -> UInt32 {
     let packed = code.packed
     return (packed >> 16 & 0xFF - 65) << 10 | (packed >> 8 & 0xFF - 65) << 5 | (packed & 0xFF - 65)
   }
@@ -62,20 +76,25 @@ struct RateKeyIndex {
     CurrencyCode(packed: (letters >> 10 & 31 + 65) << 16 | (letters >> 5 & 31 + 65) << 8 | (letters & 31 + 65))
   }
 
+  /// A key's first slot and the hash bits its slot keeps.
   @inline(__always)
-  private func slot(_ packed: UInt64) -> Int {
+  private func place(_ packed: UInt64) -> (slot: Int, tag: UInt32) {
     let mixed = packed &* 0x9E37_79B9_7F4A_7C15
-    return Int(truncatingIfNeeded: mixed >> 40) & mask
+    return (Int(truncatingIfNeeded: mixed >> shift), UInt32(truncatingIfNeeded: mixed >> 8) & tagMask)
   }
 
   /// The index of a packed key, or `nil` when it was never added.
   @inline(__always)
   func index(of packed: UInt64) -> Int? {
-    var slot = self.slot(packed)
+    let (first, tag) = place(packed)
+    var slot = first
     while true {
       let found = slots[slot]
-      if found == packed { return Int(slotIndices[slot]) }
       if found == 0 { return nil }
+      if found & tagMask == tag {
+        let index = Int(found & indexMask) &- 1
+        if packedKeys[index] == packed { return index }
+      }
       slot = (slot + 1) & mask
     }
   }
@@ -86,23 +105,30 @@ struct RateKeyIndex {
   @discardableResult
   @inline(__always)
   mutating func insert(_ packed: UInt64) -> Int {
-    var slot = self.slot(packed)
+    let (first, tag) = place(packed)
+    var slot = first
     while true {
       let found = slots[slot]
-      if found == packed { return Int(slotIndices[slot]) }
       if found == 0 { break }
+      if found & tagMask == tag {
+        let index = Int(found & indexMask) &- 1
+        if packedKeys[index] == packed { return index }
+      }
       slot = (slot + 1) & mask
     }
     let index = packedKeys.count
-    slots[slot] = packed
-    slotIndices[slot] = Int32(index)
+    slots[slot] = tag | UInt32(index + 1)
     packedKeys.append(packed)
-    if packedKeys.count * 4 > slots.count * 3 { grow() }
+    if packedKeys.count * 4 > slots.count * 3 { resize(slots.count * 2) }
     return index
   }
 
-  /// Adds every key of another index.
+  /// Adds every key of another index (into an empty one: takes it, sharing its storage).
   mutating func formUnion(_ other: RateKeyIndex) {
+    if packedKeys.isEmpty {
+      self = other
+      return
+    }
     for packed in other.packedKeys { insert(packed) }
   }
 
@@ -111,20 +137,24 @@ struct RateKeyIndex {
     packedKeys.reserveCapacity(count)
     var capacity = slots.count
     while count * 4 > capacity * 3 { capacity *= 2 }
-    if capacity > slots.count { rehash(capacity) }
+    if capacity > slots.count { resize(capacity) }
   }
 
-  private mutating func grow() { rehash(slots.count * 2) }
-
-  private mutating func rehash(_ capacity: Int) {
-    slots = Array(repeating: 0, count: capacity)
-    slotIndices = Array(repeating: 0, count: capacity)
+  /// Makes `capacity` slots (a power of two) and puts every key in its slot: an index + 1 up to `capacity` needs the
+  /// bits up to and including the capacity's, the rest keep hash bits.
+  private mutating func resize(_ capacity: Int) {
+    precondition(capacity <= 1 << 31, "more rate keys than an index holds")
+    let indexBits = capacity.trailingZeroBitCount + 1
+    indexMask = indexBits >= 32 ? .max : (1 << UInt32(indexBits)) - 1
+    tagMask = ~indexMask
     mask = capacity - 1
+    shift = UInt64(64 - capacity.trailingZeroBitCount)
+    slots = Array(repeating: 0, count: capacity)
     for (index, packed) in packedKeys.enumerated() {
-      var slot = self.slot(packed)
+      let (first, tag) = place(packed)
+      var slot = first
       while slots[slot] != 0 { slot = (slot + 1) & mask }
-      slots[slot] = packed
-      slotIndices[slot] = Int32(index)
+      slots[slot] = tag | UInt32(index + 1)
     }
   }
 }

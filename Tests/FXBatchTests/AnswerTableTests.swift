@@ -197,6 +197,63 @@ struct AnswerTableTests {
     }
   }
 
+  // 2^24 distinct keys (32 bases × 32 quotes × 16,384 days), each with its own rate, stored as a lock's reader
+  // stores its lines (``AnswerTable/store(_:packed:)``, records reserved from the lock's size, the key index
+  // grown past 2^24 slots): every key's answer found and given back at the edges of the range and of the index's
+  // growth and across it, and keys never stored not found. The time limit catches an index whose slots stop
+  // spreading (a hash of fewer bits than the table's size clusters every key into part of it).
+  @Test(.timeLimit(.minutes(1))) func twoToTheTwentyFourKeys() throws {
+    let count = 1 << 24
+    let codes = Array(ISO4217.entries.compactMap { CurrencyCode($0.code) }.prefix(32))
+    try #require(codes.count == 32)
+    let firstDay = -8_000
+    func key(_ index: Int) -> RateKey {
+      RateKey(base: codes[index & 31], quote: codes[index >> 5 & 31], day: CalendarDay(daysSinceEpoch: firstDay + index >> 10))
+    }
+    var table = AnswerTable()
+    table.reserveCapacity(records: count, keys: 1 << 23)
+    let rateText = try #require(table.intern("1.2345".utf8, answer: true))
+    var sources: [AnswerTable.TextRange] = []
+    for source in 0..<64 { sources.append(try #require(table.intern("desk \(source)".utf8, answer: true))) }
+    var dayText = AnswerTable.TextRange(start: 0, count: 0)
+    for index in 0..<count {
+      let quote = codes[index >> 5 & 31]
+      let day = Int32(firstDay + index >> 10)
+      if index & 1023 == 0 { dayText = try #require(table.dayText(day)) }
+      let packed = try #require(RateKeyIndex.pack(key(index)))
+      let record = AnswerTable.Record(
+        numerator: UInt64(index + 1), denominator: 1, sourceStart: sources[index & 63].start,
+        sourceCount: sources[index & 63].count, rateStart: rateText.start, dayStart: dayText.start, rateDay: day,
+        quoteLetters: quote.packed, rateCount: UInt8(rateText.count), dayCount: UInt8(dayText.count),
+        numeratorScale: 4, denominatorScale: 0, minorUnits: 2, flags: [.hasRateDay], code: 0)
+      guard table.store(record, packed: packed) == index else {
+        Issue.record("key \(index) stored as another record")
+        return
+      }
+    }
+    #expect(table.count == count)
+    // The index grows when a key would fill more than 3/4 of its slots: at 3·2^k/4 keys.
+    var samples = [0, 1, 1023, 1024, (1 << 23) - 1, 1 << 23, (1 << 24) - 2, (1 << 24) - 1]
+    for bits in 10...25 { samples += [3 << bits / 4 - 1, 3 << bits / 4, 3 << bits / 4 + 1].filter { $0 < count } }
+    samples += Array(stride(from: 7, to: count, by: 65_537))
+    let answered = AnsweredQuotes(table: table) { _ in true }
+    for index in samples {
+      let key = key(index)
+      let record = try #require(table.record(for: key), "key \(index)")
+      #expect(record == index)
+      #expect(table.key(at: record) == key)
+      #expect(answered.entry(base: key.pair.base, quote: key.pair.quote, day: key.day) == index)
+      let quote = try table.answer(at: record).get()
+      #expect(quote.rate == ExchangeRate(numerator: ExactDecimal(significand: Int128(index + 1), scale: 4)))
+      #expect(quote.rateText == "1.2345" && quote.source == "desk \(index & 63)" && quote.rateDay == key.day)
+    }
+    // Keys never stored: a day after the last, a pair of currencies none of the keys has.
+    let last = key(count - 1)
+    #expect(table.record(for: RateKey(base: last.pair.base, quote: last.pair.quote, day: last.day.adding(days: 1))) == nil)
+    let stranger = try #require(ISO4217.entries.compactMap { CurrencyCode($0.code) }.first { !codes.contains($0) })
+    #expect(table.record(for: RateKey(base: codes[0], quote: stranger, day: key(0).day)) == nil)
+  }
+
   // The answers of a chain (the embedded history, then a lock's quotes for what it lacks) are locked as the
   // source answers of its links, and a frozen run on that lock writes the chain run's bytes.
   @Test func aLockOfAChainRun() throws {

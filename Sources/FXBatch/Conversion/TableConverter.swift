@@ -80,6 +80,13 @@ struct TableConverter {
   private var answerEntries: [AnsweredQuotes.Entry] = []
   private var answerTexts: [UInt8] = []
   private var answerAccounts: [Int32] = []
+  /// ``answers``' key index, and each key's entry when the index is the run's keys (``AnsweredQuotes/byOwnKeys``
+  /// when empty), read in place per record: reaching them through the optional ``answers`` copied it per record.
+  private var answerIndex = Self.noKeys
+  private var answerEntryOfKey: [Int32] = []
+  private var answersByOwnKeys = false
+  private var answerIsFinal: (@Sendable (Int) -> Bool)? = nil
+  private static let noKeys = RateKeyIndex()
 
   struct Account {
     let currency: CurrencyCode
@@ -156,6 +163,10 @@ struct TableConverter {
     answerEntries = answers.entries
     answerTexts = answers.texts
     answerAccounts = Array(repeating: -1, count: answers.entries.count)
+    answerIndex = answers.index
+    answerEntryOfKey = answers.entryOfKey
+    answersByOwnKeys = answers.byOwnKeys
+    answerIsFinal = answers.isFinal
   }
 
   private init(table: RateTable, maxStaleness: Int, rounding: RoundingMode, convertsAnswers: Bool) {
@@ -297,13 +308,17 @@ struct TableConverter {
   /// ``locate(base:quote:day:)`` of a key's answered quote; the rate's ``Located/row`` is the answer's entry.
   @inline(__always)
   private mutating func locateAnswered(base: CurrencyCode, quote: CurrencyCode, day: CalendarDay) -> Located? {
-    guard let index = answers?.entry(base: base, quote: quote, day: day) else { return nil }
+    guard let packed = RateKeyIndex.pack(base: base, quote: quote, day: day), let found = answerIndex.index(of: packed)
+    else { return nil }
+    let index = answersByOwnKeys ? found : Int(answerEntryOfKey[found])
+    guard index >= 0 else { return nil }
     let entry = answerEntries[index]
     var account = Int(answerAccounts[index])
     if account < 0 {
-      // −2: the general rules answer the key otherwise (``AnsweredQuotes/isFinal(entry:)``, asked once).
+      // −2: the general rules write the key's records: its answer is not a rate the fast path converts with, or
+      // the rules answer the key otherwise (``AnsweredQuotes/isFinal``, asked once).
       if account == -2 { return nil }
-      if let answers, !answers.isFinal(entry: index) {
+      if answersByOwnKeys, !AnsweredQuotes.fits(entry) || answerIsFinal?(index) == false {
         answerAccounts[index] = -2
         return nil
       }
@@ -456,9 +471,9 @@ struct TableConverter {
     cellTexts = copy(cellTexts)
     dayTexts = copy(dayTexts)
     identifiers = (copy(identifiers.early), copy(identifiers.later), identifiers.from)
-    // The answered entries and texts are read, never written, and stay shared: a copy per part would cost
-    // 48 bytes per key each.
-    answers?.makeUnique()
+    // The answered entries, texts and key index are read, never written, and stay shared: a copy per part would
+    // cost 60 bytes per key.
+    answerEntryOfKey = copy(answerEntryOfKey)
     answerAccounts = copy(answerAccounts)
   }
 

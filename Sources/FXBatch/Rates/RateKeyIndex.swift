@@ -8,6 +8,8 @@ struct RateKeyIndex {
   private var slots: [UInt64]
   private var slotIndices: [Int32]
   private var mask: Int
+  /// 64 − log2 of the slot count: a key's slot is the top bits of its hash, as many as the table needs.
+  private var shift: UInt64
   /// The keys, packed, in index order.
   private(set) var packedKeys: [UInt64] = []
 
@@ -15,6 +17,7 @@ struct RateKeyIndex {
     slots = Array(repeating: 0, count: 1024)
     slotIndices = Array(repeating: 0, count: 1024)
     mask = 1023
+    shift = 54
   }
 
   /// An index of these keys (a key whose day cannot be packed is left out; no parsed date is such a day).
@@ -65,7 +68,7 @@ struct RateKeyIndex {
   @inline(__always)
   private func slot(_ packed: UInt64) -> Int {
     let mixed = packed &* 0x9E37_79B9_7F4A_7C15
-    return Int(truncatingIfNeeded: mixed >> 40) & mask
+    return Int(truncatingIfNeeded: mixed >> shift)
   }
 
   /// The index of a packed key, or `nil` when it was never added.
@@ -120,6 +123,7 @@ struct RateKeyIndex {
     slots = Array(repeating: 0, count: capacity)
     slotIndices = Array(repeating: 0, count: capacity)
     mask = capacity - 1
+    shift = UInt64(64 - capacity.trailingZeroBitCount)
     for (index, packed) in packedKeys.enumerated() {
       var slot = self.slot(packed)
       while slots[slot] != 0 { slot = (slot + 1) & mask }

@@ -16,6 +16,8 @@ struct AnsweredQuotes: Sendable {
   let index: RateKeyIndex
   /// Whether ``index`` is the table's own (a key's index is its entry), not the run's keys.
   let byOwnKeys: Bool
+  /// The table's own keys as a grid, when they fill it (``RateKeyGrid``): found without hashing.
+  let grid: RateKeyGrid?
   /// Per key index of the run's keys, its entry in ``entries``; −1: the general rules write the record. Empty
   /// for the table's own keys.
   private(set) var entryOfKey: [Int32]
@@ -37,6 +39,7 @@ struct AnsweredQuotes: Sendable {
   init(keys: RateKeyIndex, table: AnswerTable, record: (Int) -> Int?) {
     index = keys
     byOwnKeys = false
+    grid = nil
     self.table = table
     entries = table.records
     texts = table.texts
@@ -54,6 +57,7 @@ struct AnsweredQuotes: Sendable {
   init(table: AnswerTable, isFinal: @escaping @Sendable (Int) -> Bool) {
     index = table.keys
     byOwnKeys = true
+    grid = RateKeyGrid(table.keys)
     self.table = table
     entries = table.records
     texts = table.texts

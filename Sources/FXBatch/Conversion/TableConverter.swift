@@ -79,14 +79,21 @@ struct TableConverter {
   /// read per record without unwrapping the optional.
   private var answerEntries: [AnsweredQuotes.Entry] = []
   private var answerTexts: [UInt8] = []
-  private var answerAccounts: [Int32] = []
   /// ``answers``' key index, and each key's entry when the index is the run's keys (``AnsweredQuotes/byOwnKeys``
   /// when empty), read in place per record: reaching them through the optional ``answers`` copied it per record.
   private var answerIndex = Self.noKeys
   private var answerEntryOfKey: [Int32] = []
   private var answersByOwnKeys = false
+  /// ``answers``' grid of its own keys, when they fill it (``AnsweredQuotes/grid``): found in it, not hashed.
+  private var answerGrid = RateKeyGrid()
+  private var answersByGrid = false
   private var answerIsFinal: (@Sendable (Int) -> Bool)? = nil
   private static let noKeys = RateKeyIndex()
+  /// Per entry, two bits: 0 not asked yet, 1 the fast path converts with it, 2 the general rules write its
+  /// records (``answerState(of:)``). 2 bits, not a word per entry: read per record, they stay in the cache.
+  private var answerStates: [UInt64] = []
+  /// Per quote currency's letters (``Self/letterIndex(_:)``), its first account (−1: none yet).
+  private var accountOfQuote: [Int32] = []
 
   struct Account {
     let currency: CurrencyCode
@@ -162,10 +169,15 @@ struct TableConverter {
     self.answers = answers
     answerEntries = answers.entries
     answerTexts = answers.texts
-    answerAccounts = Array(repeating: -1, count: answers.entries.count)
+    answerStates = Array(repeating: 0, count: (answers.entries.count + 31) / 32)
+    accountOfQuote = Array(repeating: -1, count: 1 << 15)
     answerIndex = answers.index
     answerEntryOfKey = answers.entryOfKey
     answersByOwnKeys = answers.byOwnKeys
+    if let grid = answers.grid {
+      answerGrid = grid
+      answersByGrid = true
+    }
     answerIsFinal = answers.isFinal
   }
 
@@ -308,33 +320,61 @@ struct TableConverter {
   /// ``locate(base:quote:day:)`` of a key's answered quote; the rate's ``Located/row`` is the answer's entry.
   @inline(__always)
   private mutating func locateAnswered(base: CurrencyCode, quote: CurrencyCode, day: CalendarDay) -> Located? {
-    guard let packed = RateKeyIndex.pack(base: base, quote: quote, day: day), let found = answerIndex.index(of: packed)
-    else { return nil }
-    let index = answersByOwnKeys ? found : Int(answerEntryOfKey[found])
-    guard index >= 0 else { return nil }
+    let index: Int
+    if answersByGrid {
+      guard let found = answerGrid.index(base: base, quote: quote, day: day) else { return nil }
+      index = found
+    } else {
+      guard let packed = RateKeyIndex.pack(base: base, quote: quote, day: day),
+        let found = answerIndex.index(of: packed)
+      else { return nil }
+      index = answersByOwnKeys ? found : Int(answerEntryOfKey[found])
+      guard index >= 0 else { return nil }
+    }
+    var state = answerStates[index &>> 5] &>> (UInt64(index & 31) &<< 1) & 3
+    if state == 0 { state = answerState(of: index) }
+    guard state == 1 else { return nil }
     let entry = answerEntries[index]
-    var account = Int(answerAccounts[index])
-    if account < 0 {
-      // −2: the general rules write the key's records: its answer is not a rate the fast path converts with, or
-      // the rules answer the key otherwise (``AnsweredQuotes/isFinal``, asked once).
-      if account == -2 { return nil }
-      if answersByOwnKeys, !AnsweredQuotes.fits(entry) || answerIsFinal?(index) == false {
-        answerAccounts[index] = -2
-        return nil
-      }
-      let currency = CurrencyCode(packed: entry.quoteLetters)
-      if let known = accountByCurrency[entry.quoteLetters] {
-        account = known
-      } else {
-        account = addAccounts(currency: currency, minorUnits: Int(entry.minorUnits))
-        accountByCurrency[entry.quoteLetters] = account
-      }
-      answerAccounts[index] = Int32(account)
+    var account = Int(accountOfQuote[Self.letterIndex(entry.quoteLetters)])
+    if account < 0 || accounts[account].currency.packed != entry.quoteLetters {
+      account = answerAccount(of: entry)
     }
     return Located(
       row: index, slot: 0, plan: -1, isFallback: entry.isFallback, numerator: entry.numerator,
       numeratorScale: Int(entry.numeratorScale), denominator: entry.denominator,
       denominatorScale: Int(entry.denominatorScale), minorUnits: Int(entry.minorUnits), account: account)
+  }
+
+  /// Whether the fast path converts with an entry (1), or the general rules write its key's records (2): its
+  /// answer is not a rate the fast path converts with, or the rules answer the key otherwise
+  /// (``AnsweredQuotes/isFinal``, asked once per entry); kept in ``answerStates``.
+  private mutating func answerState(of index: Int) -> UInt64 {
+    let entry = answerEntries[index]
+    let converts = !answersByOwnKeys || (AnsweredQuotes.fits(entry) && answerIsFinal?(index) != false)
+    let state: UInt64 = converts ? 1 : 2
+    answerStates[index >> 5] |= state << (UInt64(index & 31) << 1)
+    return state
+  }
+
+  /// The first account of an entry's quote currency, added when it is new.
+  private mutating func answerAccount(of entry: AnsweredQuotes.Entry) -> Int {
+    let account: Int
+    if let known = accountByCurrency[entry.quoteLetters] {
+      account = known
+    } else {
+      account = addAccounts(currency: CurrencyCode(packed: entry.quoteLetters), minorUnits: Int(entry.minorUnits))
+      accountByCurrency[entry.quoteLetters] = account
+    }
+    let letters = Self.letterIndex(entry.quoteLetters)
+    if accountOfQuote[letters] < 0 { accountOfQuote[letters] = Int32(account) }
+    return account
+  }
+
+  /// A currency's place in ``accountOfQuote``: five bits of each letter (codes that are not three letters A–Z may
+  /// share a place: the account's currency is checked).
+  @inline(__always)
+  private static func letterIndex(_ packed: UInt32) -> Int {
+    Int((packed >> 6) & 0x7C00 | (packed >> 3) & 0x3E0 | packed & 0x1F)
   }
 
   /// Adds a target currency's accounts, one per amount (``amountSlots``), and returns the first one's index.
@@ -471,10 +511,11 @@ struct TableConverter {
     cellTexts = copy(cellTexts)
     dayTexts = copy(dayTexts)
     identifiers = (copy(identifiers.early), copy(identifiers.later), identifiers.from)
-    // The answered entries, texts and key index are read, never written, and stay shared: a copy per part would
-    // cost 60 bytes per key.
+    // The answered entries, texts, key index and grid are read, never written, and stay shared: a copy per part
+    // would cost over 60 bytes per key.
     answerEntryOfKey = copy(answerEntryOfKey)
-    answerAccounts = copy(answerAccounts)
+    answerStates = copy(answerStates)
+    accountOfQuote = copy(accountOfQuote)
   }
 
   /// Hands the reconciliation figures of the records converted so far to a ledger, and starts afresh.

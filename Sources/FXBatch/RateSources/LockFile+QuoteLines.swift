@@ -65,7 +65,12 @@ extension LockFile {
   struct QuoteLineReader {
     let rule: RateRule
     let path: String
+    /// The lines' answers; keys stored as new (after every earlier one in the written order) are found only once
+    /// ``AnswerTable/indexKeys()`` has run.
     private(set) var table = AnswerTable()
+    /// The greatest key stored so far in the written order (``order(_:)``; 0: none): a line whose key comes after
+    /// it cannot repeat an earlier one, and its key is stored without looking it up.
+    private var greatestOrder: UInt64 = 0
     /// Per currency's letters (``RateKeyIndex``'s 15 bits), 1: an ISO 4217 code, 2: not one, 0: not looked up.
     private var known = [UInt8](repeating: 0, count: 1 << 15)
 
@@ -101,8 +106,15 @@ extension LockFile {
       guard line.count > 25, line[first + 9] == space, line[first + 13] == space, line[first + 24] == space,
         let base = code(line[(first + 6)..<(first + 9)]), let quote = code(line[(first + 10)..<(first + 13)]),
         let keyDay = Self.day(line[(first + 14)..<(first + 24)]),
-        let packed = RateKeyIndex.pack(base: base, quote: quote, day: keyDay), table.record(packed: packed) == nil
+        let packed = RateKeyIndex.pack(base: base, quote: quote, day: keyDay)
       else { return false }
+      let order = Self.order(packed)
+      let isNew = order > greatestOrder
+      if !isNew {
+        table.indexKeys()
+        guard table.record(packed: packed) == nil else { return false }
+      }
+      defer { greatestOrder = max(greatestOrder, order) }
       var position = first + 25
       /// The next field (up to the next space), or `nil` when the line ends before a space.
       func field() -> Range<Int>? {
@@ -114,7 +126,7 @@ extension LockFile {
         guard let codeField = field(),
           let code = RowError.Code(rawValue: String(decoding: line[codeField], as: UTF8.self))
         else { return false }
-        return table.storeError(packed: packed, quote: quote, code: code, message: line[position...])
+        return table.storeError(packed: packed, quote: quote, code: code, message: line[position...], isNew: isNew)
       }
       guard let numeratorField = field(), let denominatorField = field(), let rateField = field(),
         let rateDayField = field(), let statusField = field()
@@ -153,8 +165,12 @@ extension LockFile {
       let period = periodField.flatMap { Self.equal(line, $0, Self.dash) ? nil : line[$0] }
       return table.storeQuote(
         packed: packed, quote: quote, rate: rate, rateText: line[rateField], rateDay: rateDay, isFallback: isFallback,
-        period: period, source: line[sourceField])
+        period: period, source: line[sourceField], isNew: isNew)
     }
+
+    /// A packed key's place in the written order, (day, base, quote) (``LockFile/write(quotes:source:defaultDay:to:rule:)``).
+    @inline(__always)
+    static func order(_ packed: UInt64) -> UInt64 { (packed & ((1 << 34) - 1)) << 30 | packed >> 34 }
 
     /// Whether the bytes `range` of a line are `text`.
     @inline(__always)
@@ -267,6 +283,7 @@ extension LockFile {
 
     /// A line read as text, field by field (every check says what is wrong).
     mutating func readAsText(_ text: String, line index: Int) throws(RatesFileError) {
+      table.indexKeys()
       if text.hasPrefix("error ") {
         let fields = text.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: false).map(String.init)
         guard fields.count == 6, let base = CurrencyCode(fields[1]), let quote = CurrencyCode(fields[2]),
@@ -275,6 +292,7 @@ extension LockFile {
         let key = RateKey(base: base, quote: quote, day: keyDay)
         guard table.record(for: key) == nil else { throw fail(index, "\(key.pair) on \(keyDay) is in the lock twice") }
         table.set(key, .failure(RowError(code, fields[5])))
+        noteStored(key)
         return
       }
       let quoteFields = rule == .spot ? 10 : 11
@@ -309,6 +327,12 @@ extension LockFile {
           RateQuote(
             rate: rate, rateText: fields[6], rateDay: CalendarDay(iso8601: fields[7]), isFallback: fields[8] == "fallback",
             source: fields[quoteFields - 1], period: quoteFields == 11 && fields[9] != "-" ? fields[9] : nil)))
+      noteStored(key)
+    }
+
+    /// Counts a key stored by ``readAsText(_:line:)`` in ``greatestOrder``.
+    private mutating func noteStored(_ key: RateKey) {
+      if let packed = RateKeyIndex.pack(key) { greatestOrder = max(greatestOrder, Self.order(packed)) }
     }
   }
 }

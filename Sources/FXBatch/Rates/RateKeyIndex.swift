@@ -12,6 +12,9 @@ struct RateKeyIndex {
   private var shift: UInt64
   /// The keys, packed, in index order.
   private(set) var packedKeys: [UInt64] = []
+  /// How many of ``packedKeys`` are in the slots: the rest were appended unindexed (``append(new:)``) and are
+  /// found once ``indexAppended()`` adds them.
+  private var indexedCount = 0
 
   init() {
     slots = Array(repeating: 0, count: 1024)
@@ -74,6 +77,7 @@ struct RateKeyIndex {
   /// The index of a packed key, or `nil` when it was never added.
   @inline(__always)
   func index(of packed: UInt64) -> Int? {
+    assert(indexedCount == packedKeys.count, "RateKeyIndex: keys appended unindexed")
     var slot = self.slot(packed)
     while true {
       let found = slots[slot]
@@ -89,6 +93,7 @@ struct RateKeyIndex {
   @discardableResult
   @inline(__always)
   mutating func insert(_ packed: UInt64) -> Int {
+    assert(indexedCount == packedKeys.count, "RateKeyIndex: keys appended unindexed")
     var slot = self.slot(packed)
     while true {
       let found = slots[slot]
@@ -100,8 +105,36 @@ struct RateKeyIndex {
     slots[slot] = packed
     slotIndices[slot] = Int32(index)
     packedKeys.append(packed)
+    indexedCount = packedKeys.count
     if packedKeys.count * 4 > slots.count * 3 { grow() }
     return index
+  }
+
+  /// Appends a key the caller knows is not in the index yet (a lock's keys in their written order, each after
+  /// the last), without finding its slot: ``indexAppended()`` adds such keys to the slots in one pass, before the
+  /// index is asked or added to again.
+  ///
+  /// - Returns: the key's index.
+  @inline(__always)
+  mutating func append(new packed: UInt64) -> Int {
+    packedKeys.append(packed)
+    return packedKeys.count - 1
+  }
+
+  /// Adds the keys appended by ``append(new:)`` to the slots (a tight loop, whose cache misses overlap).
+  mutating func indexAppended() {
+    guard indexedCount < packedKeys.count else { return }
+    var capacity = slots.count
+    while packedKeys.count * 4 > capacity * 3 { capacity *= 2 }
+    if capacity > slots.count { return rehash(capacity) }
+    for index in indexedCount..<packedKeys.count {
+      let packed = packedKeys[index]
+      var slot = self.slot(packed)
+      while slots[slot] != 0 { slot = (slot + 1) & mask }
+      slots[slot] = packed
+      slotIndices[slot] = Int32(index)
+    }
+    indexedCount = packedKeys.count
   }
 
   /// Adds every key of another index.
@@ -130,5 +163,6 @@ struct RateKeyIndex {
       slots[slot] = packed
       slotIndices[slot] = Int32(index)
     }
+    indexedCount = packedKeys.count
   }
 }

@@ -21,8 +21,9 @@ struct AnsweredQuotes: Sendable {
   /// Per key index of the run's keys, its entry in ``entries``; −1: the general rules write the record. Empty
   /// for the table's own keys.
   private(set) var entryOfKey: [Int32]
-  /// Whether a record of the table is the general rules' answer to its key (``init(table:isFinal:)``).
-  let isFinal: (@Sendable (Int) -> Bool)?
+  /// For the table's own keys (``byOwnKeys``), a bit per entry: whether the fast path converts with it (its rate
+  /// fits, and it is its key's answer under the general rules); empty for the run's keys (``entryOfKey``).
+  let converts: [UInt64]
   /// The table's records.
   private(set) var entries: [Entry]
   /// The table's texts, ``AnswerTable/padding`` zero bytes after the last (for word copies).
@@ -43,7 +44,7 @@ struct AnsweredQuotes: Sendable {
     self.table = table
     entries = table.records
     texts = table.texts
-    isFinal = nil
+    converts = []
     entryOfKey = Array(repeating: -1, count: keys.count)
     for index in 0..<keys.count {
       guard let position = record(index), Self.fits(entries[position]) else { continue }
@@ -52,16 +53,20 @@ struct AnsweredQuotes: Sendable {
   }
 
   /// The answers of a table found by its own keys, without a list of the run's keys (a frozen run reads no keys
-  /// in pass 1): a key's record is written as it is only once `isFinal` says the general rules answer the key
-  /// with it (asked of the record once per key by ``TableConverter``); else the general path decides.
-  init(table: AnswerTable, isFinal: @escaping @Sendable (Int) -> Bool) {
+  /// in pass 1): a key's record is written as it is only when `isFinal` says the general rules answer the key
+  /// with it (asked of each record once, here, in the table's order); else the general path decides.
+  init(table: AnswerTable, isFinal: (Int) -> Bool) {
     index = table.keys
     byOwnKeys = true
     grid = RateKeyGrid(table.keys)
     self.table = table
     entries = table.records
     texts = table.texts
-    self.isFinal = isFinal
+    var converts = [UInt64](repeating: 0, count: (table.count + 63) / 64)
+    for record in 0..<table.count where Self.fits(table.records[record]) && isFinal(record) {
+      converts[record >> 6] |= 1 << UInt64(record & 63)
+    }
+    self.converts = converts
     entryOfKey = []
   }
 
@@ -79,7 +84,7 @@ struct AnsweredQuotes: Sendable {
     guard let packed = RateKeyIndex.pack(base: base, quote: quote, day: day), let found = index.index(of: packed) else {
       return nil
     }
-    guard !byOwnKeys else { return Self.fits(entries[found]) ? found : nil }
+    guard !byOwnKeys else { return converts[found >> 6] >> UInt64(found & 63) & 1 == 1 ? found : nil }
     let entry = Int(entryOfKey[found])
     return entry >= 0 ? entry : nil
   }

@@ -87,11 +87,9 @@ struct TableConverter {
   /// ``answers``' grid of its own keys, when they fill it (``AnsweredQuotes/grid``): found in it, not hashed.
   private var answerGrid = RateKeyGrid()
   private var answersByGrid = false
-  private var answerIsFinal: (@Sendable (Int) -> Bool)? = nil
+  /// For the table's own keys, a bit per entry: whether the fast path converts with it (``AnsweredQuotes/converts``).
+  private var answerConverts: [UInt64] = []
   private static let noKeys = RateKeyIndex()
-  /// Per entry, two bits: 0 not asked yet, 1 the fast path converts with it, 2 the general rules write its
-  /// records (``answerState(of:)``). 2 bits, not a word per entry: read per record, they stay in the cache.
-  private var answerStates: [UInt64] = []
   /// Per quote currency's letters (``Self/letterIndex(_:)``), its first account (−1: none yet).
   private var accountOfQuote: [Int32] = []
 
@@ -169,7 +167,7 @@ struct TableConverter {
     self.answers = answers
     answerEntries = answers.entries
     answerTexts = answers.texts
-    answerStates = Array(repeating: 0, count: (answers.entries.count + 31) / 32)
+    answerConverts = answers.converts
     accountOfQuote = Array(repeating: -1, count: 1 << 15)
     answerIndex = answers.index
     answerEntryOfKey = answers.entryOfKey
@@ -178,7 +176,6 @@ struct TableConverter {
       answerGrid = grid
       answersByGrid = true
     }
-    answerIsFinal = answers.isFinal
   }
 
   private init(table: RateTable, maxStaleness: Int, rounding: RoundingMode, convertsAnswers: Bool) {
@@ -331,9 +328,8 @@ struct TableConverter {
       index = answersByOwnKeys ? found : Int(answerEntryOfKey[found])
       guard index >= 0 else { return nil }
     }
-    var state = answerStates[index &>> 5] &>> (UInt64(index & 31) &<< 1) & 3
-    if state == 0 { state = answerState(of: index) }
-    guard state == 1 else { return nil }
+    // A key of the table's own is converted only when its answer fits and stands (``AnsweredQuotes/converts``).
+    guard !answersByOwnKeys || answerConverts[index &>> 6] &>> UInt64(index & 63) & 1 == 1 else { return nil }
     let entry = answerEntries[index]
     var account = Int(accountOfQuote[Self.letterIndex(entry.quoteLetters)])
     if account < 0 || accounts[account].currency.packed != entry.quoteLetters {
@@ -343,17 +339,6 @@ struct TableConverter {
       row: index, slot: 0, plan: -1, isFallback: entry.isFallback, numerator: entry.numerator,
       numeratorScale: Int(entry.numeratorScale), denominator: entry.denominator,
       denominatorScale: Int(entry.denominatorScale), minorUnits: Int(entry.minorUnits), account: account)
-  }
-
-  /// Whether the fast path converts with an entry (1), or the general rules write its key's records (2): its
-  /// answer is not a rate the fast path converts with, or the rules answer the key otherwise
-  /// (``AnsweredQuotes/isFinal``, asked once per entry); kept in ``answerStates``.
-  private mutating func answerState(of index: Int) -> UInt64 {
-    let entry = answerEntries[index]
-    let converts = !answersByOwnKeys || (AnsweredQuotes.fits(entry) && answerIsFinal?(index) != false)
-    let state: UInt64 = converts ? 1 : 2
-    answerStates[index >> 5] |= state << (UInt64(index & 31) << 1)
-    return state
   }
 
   /// The first account of an entry's quote currency, added when it is new.
@@ -514,7 +499,6 @@ struct TableConverter {
     // The answered entries, texts, key index and grid are read, never written, and stay shared: a copy per part
     // would cost over 60 bytes per key.
     answerEntryOfKey = copy(answerEntryOfKey)
-    answerStates = copy(answerStates)
     accountOfQuote = copy(accountOfQuote)
   }
 

@@ -83,11 +83,12 @@ struct RateKeyGridTests {
       if number == 30 {
         table.set(key, .failure(RowError(.noRate, "Frankfurter: not found")))
       } else {
+        let rate = ExchangeRate(numerator: try #require(ExactDecimal(value)))
         table.set(
           key,
           .success(
             RateQuote(
-              rate: ExchangeRate(numerator: try #require(ExactDecimal(value))), rateText: value, rateDay: rateDay,
+              rate: rate, rateText: rate.decimalText(), rateDay: rateDay,
               isFallback: rateDay != key.day, source: "frankfurter \(key.pair.base)/\(key.pair.quote)=\(value)")))
       }
       rows.append("\(number),\(key.day),\(100 + number),\(key.pair.base),\(key.pair.quote)")

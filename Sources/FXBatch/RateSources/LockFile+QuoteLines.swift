@@ -247,7 +247,9 @@ extension LockFile {
     /// Whether a quote's fraction is the one published rate its `fx_source` names, as
     /// ``LockFile/disagreement(of:rate:rateDay:isFallback:source:)`` checks it (`false`: not such a source, or not
     /// that rate; then the text rules say which).
-    private mutating func agrees(_ rate: ExchangeRate, base: CurrencyCode, quote: CurrencyCode, source: ArraySlice<UInt8>) -> Bool {
+    private mutating func agrees(
+      _ rate: ExchangeRate, base: CurrencyCode, quote: CurrencyCode, source: ArraySlice<UInt8>
+    ) -> Bool {
       let equals = UInt8(ascii: "=")
       let space = UInt8(ascii: " ")
       guard let sign = source.firstIndex(of: equals), !source[(sign + 1)...].contains(equals) else { return false }

@@ -3,7 +3,7 @@
 # file of its quotes — on the scale benchmark's seeded ROWS-row payments (Benchmarks/scale_generate.py: 30
 # currencies over 2024, about 300,000 distinct keys per million rows), against the embedded CSV run.
 #
-# The runs (release build; wall time from bash's clock, peak memory from /usr/bin/time -v):
+# The runs (release build; wall time from bash's clock, user CPU time and peak memory from /usr/bin/time -v):
 #   embedded-csv      the CSV on the embedded ECB history (the road the others are measured against)
 #   frankfurter-csv   the CSV with `--source frankfurter-v1 --endpoint http://127.0.0.1:PORT --no-cache --lock L`:
 #                     every (day, base) asked of a loopback Frankfurter server (Benchmarks/fetch_server.py, no
@@ -12,7 +12,7 @@
 #   frozen-csv        the CSV with `--lock L --frozen`: the same quotes from the lock, nothing fetched
 #   frozen-jsonl, frozen-json, frozen-xml
 #                     the same records as JSON Lines, a JSON array and XML, `--lock L --frozen`
-# Prints a markdown table (wall, ratio to embedded-csv, peak MB), the requests served and the lock's size.
+# Prints a markdown table (wall, ratio to embedded-csv, user CPU, peak MB), the requests served and the lock's size.
 #
 # Usage: Benchmarks/answered.sh [ROWS=1000000] [SEED=20240101]
 #   BIN=path   the fxbatch binary to measure (default: a release build of this checkout), e.g. an older build
@@ -57,7 +57,7 @@ requests() {
   python3 -c "import json, urllib.request; print(json.load(urllib.request.urlopen('http://127.0.0.1:$PORT/stats'))['requests'])"
 }
 
-declare -A WALL=() PEAK=()
+declare -A WALL=() PEAK=() USER=()
 NAMES=()
 # run NAME ARGUMENTS…: `fxbatch convert -q ARGUMENTS…` into a new output file.
 run() {
@@ -69,6 +69,7 @@ run() {
   [ "$status" -le 1 ] || { log "$name exited with status $status"; exit 2; } # 1: some records are errors
   WALL[$name]=$(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.3f", b - a }')
   PEAK[$name]=$(awk -F': ' '/Maximum resident set size/ { printf "%.0f", $2 / 1024 }' "$OUT/$name.time")
+  USER[$name]=$(awk -F': ' '/User time/ { printf "%.2f", $2 }' "$OUT/$name.time")
   NAMES+=("$name")
   if [ -n "${KEEP:-}" ]; then
     mkdir -p "$KEEP"
@@ -88,11 +89,11 @@ run frozen-json --lock "$LOCK" --frozen --format json -o "$OUT/out.json" "$DATA/
 run frozen-xml --lock "$LOCK" --frozen -o "$OUT/out.xml" "$DATA/payments.xml"
 [ "$(requests)" = "$SERVED" ] || log "the frozen runs asked the server $(($(requests) - SERVED)) times"
 
-echo "| run ($ROWS rows) | wall | × embedded CSV | peak MB |"
-echo "|---|---|---|---|"
+echo "| run ($ROWS rows) | wall | × embedded CSV | user CPU | peak MB |"
+echo "|---|---|---|---|---|"
 for name in "${NAMES[@]}"; do
   ratio=$(awk -v a="${WALL[$name]}" -v b="${WALL[embedded-csv]}" 'BEGIN { printf "%.2f", a / b }')
-  echo "| $name | ${WALL[$name]} s | $ratio | ${PEAK[$name]} |"
+  echo "| $name | ${WALL[$name]} s | $ratio | ${USER[$name]} s | ${PEAK[$name]} |"
 done
 echo
 [ -z "${KEEP:-}" ] || cp "$LOCK" "$KEEP/rates.lock"

@@ -197,6 +197,83 @@ struct AnswerTableTests {
     }
   }
 
+  // 2^24 distinct keys (32 bases × 32 quotes × 16,384 days), each with its own rate, stored as a lock's reader
+  // stores its lines in their written order (``AnswerTable/store(_:packed:isNew:)``, records reserved from the
+  // lock's size, then the key index filled in one pass, which grows it past 2^24 slots), the last 1,024 keys
+  // added one by one: every key's answer found and given back at the edges of the range and across it, and keys
+  // never stored not found. The time limit catches an index whose slots stop spreading (a hash of fewer bits
+  // than the table's size clusters every key into part of it). About a minute in a debug build: run with
+  // FXBATCH_LARGE_TESTS=1.
+  @Test(
+    .enabled(if: ProcessInfo.processInfo.environment["FXBATCH_LARGE_TESTS"] == "1"), .timeLimit(.minutes(3)))
+  func twoToTheTwentyFourKeys() throws {
+    let count = 1 << 24
+    let codes = Array(ISO4217.entries.compactMap { CurrencyCode($0.code) }.prefix(32))
+    try #require(codes.count == 32)
+    let firstDay = -8_000
+    func key(_ index: Int) -> RateKey {
+      RateKey(base: codes[index & 31], quote: codes[index >> 5 & 31], day: CalendarDay(daysSinceEpoch: firstDay + index >> 10))
+    }
+    var table = AnswerTable()
+    table.reserveCapacity(records: count, keys: 1 << 23)
+    let rateRange = table.intern("1.2345".utf8, answer: true)
+    let rateText = try #require(rateRange)
+    var sources: [AnswerTable.TextRange] = []
+    for source in 0..<64 {
+      let range = table.intern("desk \(source)".utf8, answer: true)
+      sources.append(try #require(range))
+    }
+    let letters = codes.map { (RateKeyIndex.pack(base: $0, quote: $0, day: CalendarDay(daysSinceEpoch: 0)) ?? 0) >> 49 }
+    #expect(Set(letters).count == 32)
+    var dayFields: (rateDay: Int32, start: UInt32, count: UInt8) = (0, 0, 0)
+    for index in 0..<count {
+      if index & 1023 == 0 {
+        let day = Int32(firstDay + index >> 10)
+        guard let text = table.dayText(day) else {
+          Issue.record("no text for day \(day)")
+          return
+        }
+        dayFields = (day, text.start, UInt8(text.count))
+      }
+      // The packed key of key(index): letters, letters, day + 2^33 (``RateKeyIndex/pack(base:quote:day:)``).
+      let packed = letters[index & 31] << 49 | letters[index >> 5 & 31] << 34 | UInt64(firstDay + index >> 10 + 1 << 33)
+      let source = sources[index & 63]
+      let record = AnswerTable.Record(
+        numerator: UInt64(index + 1), denominator: 1, sourceStart: source.start, sourceCount: source.count,
+        rateStart: rateText.start, dayStart: dayFields.start, rateDay: dayFields.rateDay,
+        quoteLetters: codes[index >> 5 & 31].packed, rateCount: UInt8(rateText.count), dayCount: dayFields.count,
+        numeratorScale: 4, denominatorScale: 0, minorUnits: 2, flags: [.hasRateDay], code: 0)
+      // Keys are in the written order but for the last 1,024, added one by one once the others are indexed.
+      if index == count - 1024 { table.indexKeys() }
+      guard table.store(record, packed: packed, isNew: index < count - 1024) == index else {
+        Issue.record("key \(index) stored as another record")
+        return
+      }
+    }
+    table.indexKeys()
+    #expect(table.count == count)
+    var samples = [0, 1, 1023, 1024, (1 << 23) - 1, 1 << 23, count - 1025, count - 1024, count - 2, count - 1]
+    for bits in 10...24 { samples += [3 << bits / 4 - 1, 3 << bits / 4, 3 << bits / 4 + 1] }
+    samples += Array(stride(from: 7, to: count, by: 65_537))
+    let answered = AnsweredQuotes(table: table) { _ in true }
+    for index in samples {
+      let key = key(index)
+      #expect(RateKeyIndex.pack(key) == table.keys.packedKeys[index])
+      let record = try #require(table.record(for: key), "key \(index)")
+      #expect(record == index)
+      #expect(table.key(at: record) == key)
+      #expect(answered.entry(base: key.pair.base, quote: key.pair.quote, day: key.day) == index)
+      let quote = try table.answer(at: record).get()
+      #expect(quote.rate == ExchangeRate(numerator: ExactDecimal(significand: Int128(index + 1), scale: 4)))
+      #expect(quote.rateText == "1.2345" && quote.source == "desk \(index & 63)" && quote.rateDay == key.day)
+    }
+    // Keys never stored: a day after the last, a currency none of the keys has.
+    let last = key(count - 1)
+    #expect(table.record(for: RateKey(base: last.pair.base, quote: last.pair.quote, day: last.day.adding(days: 1))) == nil)
+    let stranger = try #require(ISO4217.entries.compactMap { CurrencyCode($0.code) }.first { !codes.contains($0) })
+    #expect(table.record(for: RateKey(base: codes[0], quote: stranger, day: key(0).day)) == nil)
+  }
+
   // The answers of a chain (the embedded history, then a lock's quotes for what it lacks) are locked as the
   // source answers of its links, and a frozen run on that lock writes the chain run's bytes.
   @Test func aLockOfAChainRun() throws {

@@ -215,6 +215,15 @@ struct QuotesLockRefusalTests {
         "rates.lock:8:1: error: USD/EUR on 2024-01-02 is in the lock twice"
       ),
       (
+        // Out of the written order: the third line repeats the first, stored before the keys were indexed.
+        [
+          "quote USD EUR 2024-01-02 0.9 1 0.9 2024-01-02 ok frankfurter USD/EUR=0.9",
+          "quote USD EUR 2024-01-03 0.9 1 0.9 2024-01-03 ok frankfurter USD/EUR=0.9",
+          "quote USD EUR 2024-01-02 2 1 2 2024-01-02 ok frankfurter USD/EUR=2",
+        ],
+        "rates.lock:9:1: error: USD/EUR on 2024-01-02 is in the lock twice"
+      ),
+      (
         ["quote USD USD 2024-01-02 7 1 7 2024-01-02 ok same currency"],
         "rates.lock:7:1: error: USD/USD is one currency: its rate is 1, not 7"
       ),

@@ -79,7 +79,19 @@ struct TableConverter {
   /// read per record without unwrapping the optional.
   private var answerEntries: [AnsweredQuotes.Entry] = []
   private var answerTexts: [UInt8] = []
-  private var answerAccounts: [Int32] = []
+  /// ``answers``' key index, and each key's entry when the index is the run's keys (``AnsweredQuotes/byOwnKeys``
+  /// when empty), read in place per record: reaching them through the optional ``answers`` copied it per record.
+  private var answerIndex = Self.noKeys
+  private var answerEntryOfKey: [Int32] = []
+  private var answersByOwnKeys = false
+  /// ``answers``' grid of its own keys, when they fill it (``AnsweredQuotes/grid``): found in it, not hashed.
+  private var answerGrid = RateKeyGrid()
+  private var answersByGrid = false
+  /// For the table's own keys, a bit per entry: whether the fast path converts with it (``AnsweredQuotes/converts``).
+  private var answerConverts: [UInt64] = []
+  private static let noKeys = RateKeyIndex()
+  /// Per quote currency's letters (``Self/letterIndex(_:)``), its first account (−1: none yet).
+  private var accountOfQuote: [Int32] = []
 
   struct Account {
     let currency: CurrencyCode
@@ -155,7 +167,15 @@ struct TableConverter {
     self.answers = answers
     answerEntries = answers.entries
     answerTexts = answers.texts
-    answerAccounts = Array(repeating: -1, count: answers.entries.count)
+    answerConverts = answers.converts
+    accountOfQuote = Array(repeating: -1, count: 1 << 15)
+    answerIndex = answers.index
+    answerEntryOfKey = answers.entryOfKey
+    answersByOwnKeys = answers.byOwnKeys
+    if let grid = answers.grid {
+      answerGrid = grid
+      answersByGrid = true
+    }
   }
 
   private init(table: RateTable, maxStaleness: Int, rounding: RoundingMode, convertsAnswers: Bool) {
@@ -297,29 +317,49 @@ struct TableConverter {
   /// ``locate(base:quote:day:)`` of a key's answered quote; the rate's ``Located/row`` is the answer's entry.
   @inline(__always)
   private mutating func locateAnswered(base: CurrencyCode, quote: CurrencyCode, day: CalendarDay) -> Located? {
-    guard let index = answers?.entry(base: base, quote: quote, day: day) else { return nil }
+    let index: Int
+    if answersByGrid {
+      guard let found = answerGrid.index(base: base, quote: quote, day: day) else { return nil }
+      index = found
+    } else {
+      guard let packed = RateKeyIndex.pack(base: base, quote: quote, day: day),
+        let found = answerIndex.index(of: packed)
+      else { return nil }
+      index = answersByOwnKeys ? found : Int(answerEntryOfKey[found])
+      guard index >= 0 else { return nil }
+    }
+    // A key of the table's own is converted only when its answer fits and stands (``AnsweredQuotes/converts``).
+    guard !answersByOwnKeys || answerConverts[index &>> 6] &>> UInt64(index & 63) & 1 == 1 else { return nil }
     let entry = answerEntries[index]
-    var account = Int(answerAccounts[index])
-    if account < 0 {
-      // −2: the general rules answer the key otherwise (``AnsweredQuotes/isFinal(entry:)``, asked once).
-      if account == -2 { return nil }
-      if let answers, !answers.isFinal(entry: index) {
-        answerAccounts[index] = -2
-        return nil
-      }
-      let currency = CurrencyCode(packed: entry.quoteLetters)
-      if let known = accountByCurrency[entry.quoteLetters] {
-        account = known
-      } else {
-        account = addAccounts(currency: currency, minorUnits: Int(entry.minorUnits))
-        accountByCurrency[entry.quoteLetters] = account
-      }
-      answerAccounts[index] = Int32(account)
+    var account = Int(accountOfQuote[Self.letterIndex(entry.quoteLetters)])
+    if account < 0 || accounts[account].currency.packed != entry.quoteLetters {
+      account = answerAccount(of: entry)
     }
     return Located(
       row: index, slot: 0, plan: -1, isFallback: entry.isFallback, numerator: entry.numerator,
       numeratorScale: Int(entry.numeratorScale), denominator: entry.denominator,
       denominatorScale: Int(entry.denominatorScale), minorUnits: Int(entry.minorUnits), account: account)
+  }
+
+  /// The first account of an entry's quote currency, added when it is new.
+  private mutating func answerAccount(of entry: AnsweredQuotes.Entry) -> Int {
+    let account: Int
+    if let known = accountByCurrency[entry.quoteLetters] {
+      account = known
+    } else {
+      account = addAccounts(currency: CurrencyCode(packed: entry.quoteLetters), minorUnits: Int(entry.minorUnits))
+      accountByCurrency[entry.quoteLetters] = account
+    }
+    let letters = Self.letterIndex(entry.quoteLetters)
+    if accountOfQuote[letters] < 0 { accountOfQuote[letters] = Int32(account) }
+    return account
+  }
+
+  /// A currency's place in ``accountOfQuote``: five bits of each letter (codes that are not three letters A–Z may
+  /// share a place: the account's currency is checked).
+  @inline(__always)
+  private static func letterIndex(_ packed: UInt32) -> Int {
+    Int((packed >> 6) & 0x7C00 | (packed >> 3) & 0x3E0 | packed & 0x1F)
   }
 
   /// Adds a target currency's accounts, one per amount (``amountSlots``), and returns the first one's index.
@@ -456,10 +496,10 @@ struct TableConverter {
     cellTexts = copy(cellTexts)
     dayTexts = copy(dayTexts)
     identifiers = (copy(identifiers.early), copy(identifiers.later), identifiers.from)
-    // The answered entries and texts are read, never written, and stay shared: a copy per part would cost
-    // 48 bytes per key each.
-    answers?.makeUnique()
-    answerAccounts = copy(answerAccounts)
+    // The answered entries, texts, key index and grid are read, never written, and stay shared: a copy per part
+    // would cost over 60 bytes per key.
+    answerEntryOfKey = copy(answerEntryOfKey)
+    accountOfQuote = copy(accountOfQuote)
   }
 
   /// Hands the reconciliation figures of the records converted so far to a ledger, and starts afresh.

@@ -140,9 +140,9 @@ public struct BatchJob {
       onDemand = { key in
         resolver.resolve(key) { resolver.lockAnswer(for: $0, path: path, answers: locked.answers) }
       }
-      let (rule, maxStaleness, answers) = (options.rateRule, options.maxStaleness, locked.answers)
-      lockAnswers = AnsweredQuotes(table: answers) { key in
-        RateResolver.lockRecordIsFinal(key, answers: answers, rule: rule, maxStaleness: maxStaleness)
+      let (rule, maxStaleness, answers, uses) = (options.rateRule, options.maxStaleness, locked.answers, CurrencyUseDays())
+      lockAnswers = AnsweredQuotes(table: answers) { record in
+        RateResolver.lockRecordIsFinal(record, answers: answers, uses: uses, rule: rule, maxStaleness: maxStaleness)
       }
     } else if let failure = passTwoJob.tableFailure, case .provider(let provider, _) = source {
       onDemand = { key in

@@ -170,12 +170,18 @@ struct RateResolver {
       "the lock file's rate for \(key.pair) on \(key.day) is of \(rateDay), older than --max-staleness \(maxStaleness)")
   }
 
-  /// Whether a lock's record of a key is the key's answer under the general rules as it stands (a direct route,
-  /// not stale): then the fast path may write it (``AnsweredQuotes``).
-  static func lockRecordIsFinal(_ key: RateKey, answers: AnswerTable, rule: RateRule, maxStaleness: Int) -> Bool {
-    guard case .success(let route) = CurrencyLifecycle.route(for: key), route.isDirect,
-      let record = answers.record(for: key)
-    else { return false }
+  /// Whether a lock's record is its key's answer under the general rules as it stands (a direct route, not
+  /// stale): then the fast path may write it (``AnsweredQuotes``).
+  ///
+  /// - Parameter uses: the lifecycle's days of use per currency: a key whose currencies are both in use on its
+  ///   day routes to itself; any other key is routed (``CurrencyLifecycle/route(for:)``).
+  static func lockRecordIsFinal(
+    _ record: Int, answers: AnswerTable, uses: CurrencyUseDays, rule: RateRule, maxStaleness: Int
+  ) -> Bool {
+    let key = answers.key(at: record)
+    if uses.bothInUse(key) != true {
+      guard case .success(let route) = CurrencyLifecycle.route(for: key), route.isDirect else { return false }
+    }
     return staleLockRate(key, answers: answers, record: record, rule: rule, maxStaleness: maxStaleness) == nil
   }
 

@@ -199,6 +199,7 @@ extension LockFile {
       let source = RateSourceInfo(
         identifier: identifier, publisher: publisher, description: "\(description), frozen in the lock file \(path)")
       var answers = reader.table
+      answers.indexKeys()
       answers.dropTextIndex()
       return (.quotes(LockedQuotes(answers: answers, source: source, rule: rule)), defaultDay)
     }

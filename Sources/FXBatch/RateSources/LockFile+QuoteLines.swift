@@ -65,7 +65,12 @@ extension LockFile {
   struct QuoteLineReader {
     let rule: RateRule
     let path: String
+    /// The lines' answers; keys stored as new (after every earlier one in the written order) are found only once
+    /// ``AnswerTable/indexKeys()`` has run.
     private(set) var table = AnswerTable()
+    /// The greatest key stored so far in the written order (``order(_:)``; 0: none): a line whose key comes after
+    /// it cannot repeat an earlier one, and its key is stored without looking it up.
+    private var greatestOrder: UInt64 = 0
     /// Per currency's letters (``RateKeyIndex``'s 15 bits), 1: an ISO 4217 code, 2: not one, 0: not looked up.
     private var known = [UInt8](repeating: 0, count: 1 << 15)
 
@@ -89,64 +94,91 @@ extension LockFile {
 
     /// The line read from its bytes; `false` when it is not in the form fxbatch writes or a check fails (nothing
     /// is stored then).
+    ///
+    /// The line is read by its indices, each field a range found after the last (`BASE QUOTE DAY ` has fixed
+    /// widths): slices are made only for the calls that read them.
     private mutating func readQuickly(_ line: ArraySlice<UInt8>) -> Bool {
       let space = UInt8(ascii: " ")
       let isError = line.starts(with: Self.errorPrefix)
       guard isError || line.starts(with: Self.quotePrefix) else { return false }
-      let fieldCount = isError ? 6 : (rule == .spot ? 10 : 11)
-      // The first fieldCount − 1 fields end at a space; the last is the rest of the line.
-      var fieldStart = line.startIndex
-      for field in 0..<(fieldCount - 1) {
-        guard let next = line[fieldStart...].firstIndex(of: space) else { return false }
-        bounds[2 * field] = fieldStart
-        bounds[2 * field + 1] = next
-        fieldStart = next + 1
-      }
-      bounds[2 * (fieldCount - 1)] = fieldStart
-      bounds[2 * (fieldCount - 1) + 1] = line.endIndex
-      let bounds = bounds
-      func field(_ index: Int) -> ArraySlice<UInt8> { line[bounds[2 * index]..<bounds[2 * index + 1]] }
-      guard let base = code(field(1)), let quote = code(field(2)), let keyDay = Self.day(field(3)),
-        let packed = RateKeyIndex.pack(base: base, quote: quote, day: keyDay), table.record(packed: packed) == nil
+      // `quote ` or `error `, `BASE `, `QUOTE `, `YYYY-MM-DD `: the key's fields end at fixed offsets.
+      let first = line.startIndex
+      guard line.count > 25, line[first + 9] == space, line[first + 13] == space, line[first + 24] == space,
+        let base = code(line[(first + 6)..<(first + 9)]), let quote = code(line[(first + 10)..<(first + 13)]),
+        let keyDay = Self.day(line[(first + 14)..<(first + 24)]),
+        let packed = RateKeyIndex.pack(base: base, quote: quote, day: keyDay)
       else { return false }
-      if isError {
-        guard let code = RowError.Code(rawValue: String(decoding: field(4), as: UTF8.self)) else { return false }
-        return table.storeError(packed: packed, quote: quote, code: code, message: field(5))
+      let order = Self.order(packed)
+      let isNew = order > greatestOrder
+      if !isNew {
+        table.indexKeys()
+        guard table.record(packed: packed) == nil else { return false }
       }
-      guard let numerator = ExactDecimal(plainUTF8: field(4)), numerator.significand > 0,
-        let denominator = ExactDecimal(plainUTF8: field(5)), denominator.significand > 0
+      defer { greatestOrder = max(greatestOrder, order) }
+      var position = first + 25
+      /// The next field (up to the next space), or `nil` when the line ends before a space.
+      func field() -> Range<Int>? {
+        guard let end = line[position...].firstIndex(of: space) else { return nil }
+        defer { position = end + 1 }
+        return position..<end
+      }
+      if isError {
+        guard let codeField = field(),
+          let code = RowError.Code(rawValue: String(decoding: line[codeField], as: UTF8.self))
+        else { return false }
+        return table.storeError(packed: packed, quote: quote, code: code, message: line[position...], isNew: isNew)
+      }
+      guard let numeratorField = field(), let denominatorField = field(), let rateField = field(),
+        let rateDayField = field(), let statusField = field()
+      else { return false }
+      var periodField: Range<Int>? = nil
+      if rule != .spot {
+        guard let found = field() else { return false }
+        periodField = found
+      }
+      let sourceField = position..<line.endIndex
+      guard let numerator = ExactDecimal(plainUTF8: line[numeratorField]), numerator.significand > 0,
+        let denominator = ExactDecimal(plainUTF8: line[denominatorField]), denominator.significand > 0
       else { return false }
       var rateDay: CalendarDay? = nil
-      if !field(7).elementsEqual(Self.dash) {
-        guard let day = Self.day(field(7)) else { return false }
+      if !Self.equal(line, rateDayField, Self.dash) {
+        guard let day = Self.day(line[rateDayField]) else { return false }
         rateDay = day
       }
       let isFallback: Bool
-      if field(8).elementsEqual(Self.ok) {
+      if Self.equal(line, statusField, Self.ok) {
         isFallback = false
-      } else if field(8).elementsEqual(Self.fallback) {
+      } else if Self.equal(line, statusField, Self.fallback) {
         isFallback = true
       } else {
         return false
       }
       let rate = ExchangeRate(numerator: numerator, denominator: denominator)
-      guard Self.rateText(field(6), isTextOf: rate, numeratorText: field(4)) else { return false }
+      guard Self.rateText(line[rateField], isTextOf: rate, numeratorText: line[numeratorField]) else { return false }
       let latest = rule.period.map { $0.span(containing: keyDay).last } ?? keyDay
       if let rateDay, rateDay > latest { return false }
       if base == quote, numerator.normalized != denominator.normalized { return false }
-      let source = field(fieldCount - 1)
       if rule == .spot {
         if let rateDay, isFallback != (rateDay != keyDay) { return false }
-        if base != quote, !agrees(rate, base: base, quote: quote, source: source) { return false }
+        if base != quote, !agrees(rate, base: base, quote: quote, source: line[sourceField]) { return false }
       }
-      let period = rule == .spot || field(9).elementsEqual(Self.dash) ? nil : field(9)
+      let period = periodField.flatMap { Self.equal(line, $0, Self.dash) ? nil : line[$0] }
       return table.storeQuote(
-        packed: packed, quote: quote, rate: rate, rateText: field(6), rateDay: rateDay, isFallback: isFallback,
-        period: period, source: source)
+        packed: packed, quote: quote, rate: rate, rateText: line[rateField], rateDay: rateDay, isFallback: isFallback,
+        period: period, source: line[sourceField], isNew: isNew)
     }
 
-    /// Field bounds of the line being read (start, end per field).
-    private var bounds = [Int](repeating: 0, count: 22)
+    /// A packed key's place in the written order, (day, base, quote) (``LockFile/write(quotes:source:defaultDay:to:rule:)``).
+    @inline(__always)
+    static func order(_ packed: UInt64) -> UInt64 { (packed & ((1 << 34) - 1)) << 30 | packed >> 34 }
+
+    /// Whether the bytes `range` of a line are `text`.
+    @inline(__always)
+    private static func equal(_ line: ArraySlice<UInt8>, _ range: Range<Int>, _ text: [UInt8]) -> Bool {
+      guard range.count == text.count else { return false }
+      for offset in 0..<text.count where line[range.lowerBound + offset] != text[offset] { return false }
+      return true
+    }
 
     /// A currency of three upper-case letters that ISO 4217 lists; `nil` for anything else (read as text).
     private mutating func code(_ bytes: ArraySlice<UInt8>) -> CurrencyCode? {
@@ -215,30 +247,26 @@ extension LockFile {
     /// Whether a quote's fraction is the one published rate its `fx_source` names, as
     /// ``LockFile/disagreement(of:rate:rateDay:isFallback:source:)`` checks it (`false`: not such a source, or not
     /// that rate; then the text rules say which).
-    private func agrees(_ rate: ExchangeRate, base: CurrencyCode, quote: CurrencyCode, source: ArraySlice<UInt8>) -> Bool {
+    private mutating func agrees(
+      _ rate: ExchangeRate, base: CurrencyCode, quote: CurrencyCode, source: ArraySlice<UInt8>
+    ) -> Bool {
       let equals = UInt8(ascii: "=")
       let space = UInt8(ascii: " ")
       guard let sign = source.firstIndex(of: equals), !source[(sign + 1)...].contains(equals) else { return false }
       let wordStart = source[..<sign].lastIndex(of: space).map { $0 + 1 } ?? source.startIndex
       let wordEnd = source[sign...].firstIndex(of: space) ?? source.endIndex
-      guard sign - wordStart == 7, source[wordStart + 3] == UInt8(ascii: "/") else { return false }
-      var legLetters: [UInt32] = [0, 0]
-      for (index, offset) in [0, 4].enumerated() {
-        for byte in source[(wordStart + offset)..<(wordStart + offset + 3)] {
-          guard byte >= UInt8(ascii: "A"), byte <= UInt8(ascii: "Z") else { return false }
-          legLetters[index] = legLetters[index] << 8 | UInt32(byte)
-        }
-      }
+      guard sign - wordStart == 7, source[wordStart + 3] == UInt8(ascii: "/"),
+        let from = code(source[wordStart..<(wordStart + 3)]), let to = code(source[(wordStart + 4)..<(wordStart + 7)])
+      else { return false }
       let value = source[(sign + 1)..<wordEnd]
       guard !value.contains(UInt8(ascii: "e")), !value.contains(UInt8(ascii: "E")),
-        let published = ExactDecimal(plainUTF8: value), published.significand > 0,
-        ISO4217.currency(for: CurrencyCode(packed: legLetters[0])) != nil,
-        ISO4217.currency(for: CurrencyCode(packed: legLetters[1])) != nil
+        let published = ExactDecimal(plainUTF8: value), published.significand > 0
       else { return false }
+      let legLetters = (from.packed, to.packed)
       let named: ExchangeRate
-      if legLetters[0] == base.packed, legLetters[1] == quote.packed {
+      if legLetters.0 == base.packed, legLetters.1 == quote.packed {
         named = ExchangeRate(numerator: published)
-      } else if legLetters[0] == quote.packed, legLetters[1] == base.packed {
+      } else if legLetters.0 == quote.packed, legLetters.1 == base.packed {
         named = ExchangeRate(numerator: published).inverted
       } else {
         return false
@@ -257,6 +285,7 @@ extension LockFile {
 
     /// A line read as text, field by field (every check says what is wrong).
     mutating func readAsText(_ text: String, line index: Int) throws(RatesFileError) {
+      table.indexKeys()
       if text.hasPrefix("error ") {
         let fields = text.split(separator: " ", maxSplits: 5, omittingEmptySubsequences: false).map(String.init)
         guard fields.count == 6, let base = CurrencyCode(fields[1]), let quote = CurrencyCode(fields[2]),
@@ -265,6 +294,7 @@ extension LockFile {
         let key = RateKey(base: base, quote: quote, day: keyDay)
         guard table.record(for: key) == nil else { throw fail(index, "\(key.pair) on \(keyDay) is in the lock twice") }
         table.set(key, .failure(RowError(code, fields[5])))
+        noteStored(key)
         return
       }
       let quoteFields = rule == .spot ? 10 : 11
@@ -299,6 +329,12 @@ extension LockFile {
           RateQuote(
             rate: rate, rateText: fields[6], rateDay: CalendarDay(iso8601: fields[7]), isFallback: fields[8] == "fallback",
             source: fields[quoteFields - 1], period: quoteFields == 11 && fields[9] != "-" ? fields[9] : nil)))
+      noteStored(key)
+    }
+
+    /// Counts a key stored by ``readAsText(_:line:)`` in ``greatestOrder``.
+    private mutating func noteStored(_ key: RateKey) {
+      if let packed = RateKeyIndex.pack(key) { greatestOrder = max(greatestOrder, Self.order(packed)) }
     }
   }
 }

@@ -288,6 +288,10 @@ struct AnswerTable: Sendable {
 
   // MARK: Adding
 
+  /// Makes the keys stored as new (``store(_:packed:isNew:)``) findable: before the table is asked for a key or
+  /// given one that may be there.
+  mutating func indexKeys() { keys.indexAppended() }
+
   /// Sets a key's answer (replacing an earlier one).
   ///
   /// - Parameter derived: whether the rules derived it rather than the source said it (``Flags/derived``).
@@ -300,8 +304,15 @@ struct AnswerTable: Sendable {
   }
 
   /// Stores a record as a packed key's answer.
+  ///
+  /// - Parameter isNew: whether the caller knows the key is not in the table yet: its record is appended and
+  ///   the key found only once ``indexKeys()`` has run (a lock's lines in their written order).
   @discardableResult
-  mutating func store(_ record: Record, packed: UInt64) -> Int {
+  mutating func store(_ record: Record, packed: UInt64, isNew: Bool = false) -> Int {
+    if isNew {
+      records.append(record)
+      return keys.append(new: packed)
+    }
     let index = keys.insert(packed)
     if index == records.count {
       records.append(record)
@@ -321,7 +332,7 @@ struct AnswerTable: Sendable {
   /// ``RateQuote``; `false` when its texts do not fit a record (then ``set(_:_:derived:)`` stores it).
   mutating func storeQuote(
     packed: UInt64, quote: CurrencyCode, rate: ExchangeRate, rateText: ArraySlice<UInt8>, rateDay: CalendarDay?,
-    isFallback: Bool, period: ArraySlice<UInt8>?, source: ArraySlice<UInt8>
+    isFallback: Bool, period: ArraySlice<UInt8>?, source: ArraySlice<UInt8>, isNew: Bool = false
   ) -> Bool {
     var flags: Flags = isFallback ? [.fallback] : []
     var packedDay: Int32 = 0
@@ -349,12 +360,14 @@ struct AnswerTable: Sendable {
       rateCount: UInt8(rateRange.count), dayCount: UInt8(day.count), numeratorScale: 0, denominatorScale: 0,
       minorUnits: minorUnits(of: quote), flags: flags, code: 0)
     setRate(rate, of: &record)
-    store(record, packed: packed)
+    store(record, packed: packed, isNew: isNew)
     return true
   }
 
   /// Stores an error read from bytes as a packed key's answer; `false` when the store is full.
-  mutating func storeError(packed: UInt64, quote: CurrencyCode, code: RowError.Code, message: ArraySlice<UInt8>) -> Bool {
+  mutating func storeError(
+    packed: UInt64, quote: CurrencyCode, code: RowError.Code, message: ArraySlice<UInt8>, isNew: Bool = false
+  ) -> Bool {
     guard message.count <= Record.largestSourceCount, let range = intern(message, answer: false) else { return false }
     store(
       Record(
@@ -362,7 +375,7 @@ struct AnswerTable: Sendable {
         rateDay: 0, quoteLetters: quote.packed, rateCount: 0, dayCount: 0, numeratorScale: 0, denominatorScale: 0,
         minorUnits: minorUnits(of: quote), flags: .failure,
         code: Self.codeIndex[code] ?? 0),
-      packed: packed)
+      packed: packed, isNew: isNew)
     return true
   }
 

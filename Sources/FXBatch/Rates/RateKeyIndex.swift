@@ -16,6 +16,9 @@ struct RateKeyIndex {
   private var tagMask: UInt32
   /// The keys, packed, in index order.
   private(set) var packedKeys: [UInt64] = []
+  /// How many of ``packedKeys`` are in the slots: the rest were appended unindexed (``append(new:)``) and are
+  /// found once ``indexAppended()`` adds them.
+  private var indexedCount = 0
 
   init() {
     slots = []
@@ -86,6 +89,7 @@ struct RateKeyIndex {
   /// The index of a packed key, or `nil` when it was never added.
   @inline(__always)
   func index(of packed: UInt64) -> Int? {
+    assert(indexedCount == packedKeys.count, "RateKeyIndex: keys appended unindexed")
     let (first, tag) = place(packed)
     var slot = first
     while true {
@@ -105,6 +109,7 @@ struct RateKeyIndex {
   @discardableResult
   @inline(__always)
   mutating func insert(_ packed: UInt64) -> Int {
+    assert(indexedCount == packedKeys.count, "RateKeyIndex: keys appended unindexed")
     let (first, tag) = place(packed)
     var slot = first
     while true {
@@ -119,8 +124,35 @@ struct RateKeyIndex {
     let index = packedKeys.count
     slots[slot] = tag | UInt32(index + 1)
     packedKeys.append(packed)
+    indexedCount = packedKeys.count
     if packedKeys.count * 4 > slots.count * 3 { resize(slots.count * 2) }
     return index
+  }
+
+  /// Appends a key the caller knows is not in the index yet (a lock's keys in their written order, each after
+  /// the last), without finding its slot: ``indexAppended()`` adds such keys to the slots in one pass, before the
+  /// index is asked or added to again.
+  ///
+  /// - Returns: the key's index.
+  @inline(__always)
+  mutating func append(new packed: UInt64) -> Int {
+    packedKeys.append(packed)
+    return packedKeys.count - 1
+  }
+
+  /// Adds the keys appended by ``append(new:)`` to the slots (a tight loop, whose cache misses overlap).
+  mutating func indexAppended() {
+    guard indexedCount < packedKeys.count else { return }
+    var capacity = slots.count
+    while packedKeys.count * 4 > capacity * 3 { capacity *= 2 }
+    if capacity > slots.count { return resize(capacity) }
+    for index in indexedCount..<packedKeys.count {
+      let (first, tag) = place(packedKeys[index])
+      var slot = first
+      while slots[slot] != 0 { slot = (slot + 1) & mask }
+      slots[slot] = tag | UInt32(index + 1)
+    }
+    indexedCount = packedKeys.count
   }
 
   /// Adds every key of another index (into an empty one: takes it, sharing its storage).
@@ -156,5 +188,6 @@ struct RateKeyIndex {
       while slots[slot] != 0 { slot = (slot + 1) & mask }
       slots[slot] = tag | UInt32(index + 1)
     }
+    indexedCount = packedKeys.count
   }
 }

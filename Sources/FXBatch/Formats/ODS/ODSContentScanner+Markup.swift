@@ -138,7 +138,10 @@ extension ODSContentScanner {
         throw .declined("a reserved prefix")
       }
       prefixes.append(prefix)
-      if ByteView(ODSTableReader.calcextNamespace).elementsEqual(value) { calcextPrefix = prefix }
+      if ByteView(ODSTableReader.calcextNamespace).elementsEqual(value) {
+        calcextPrefix = prefix
+        calcextIsLiteral = prefix == Array("calcext".utf8)
+      }
     }
     // The prefixes of a table's markup first: every prefixed name is looked up among them.
     let common = ["table", "text", "office", "calcext", "style"].map { Array($0.utf8) } + [calcextPrefix ?? []]
@@ -259,6 +262,7 @@ extension ODSContentScanner {
       case UInt8(ascii: "&"):
         if capture { text.append(contentsOf: bytes.slice(runStart..<at).buffer) }
         if capture {
+          textIsStored = false
           at = try Self.reference(bytes, loaded: loaded, at: at, into: &text)
         } else {
           var ignored: [UInt8] = []

@@ -27,7 +27,7 @@ struct ODSCellsTests {
     for (row, text) in zip(read, Self.texts) { #expect(EndToEndODSTests.values(of: row, from: 0, count: 1) == [text]) }
   }
 
-  /// A record's cells made from its values' bytes (``ODSCells/appendMarkup(_:isHeader:layout:to:)``) are the
+  /// A record's cells made from its values' bytes (``ODSCells/appendMarkup(_:isHeader:columns:to:)``) are the
   /// cells made from its values as text.
   @Test func markupFromBytes() {
     let values = [
@@ -40,7 +40,7 @@ struct ODSCellsTests {
       let bytes = row.map { Array($0.utf8) }
       var markup = ByteBuffer(capacity: 64)
       let packed = ByteBuffer.packing(bytes)
-      ODSCells.appendMarkup({ packed.views[$0] }, isHeader: false, layout: .single, to: &markup)
+      ODSCells.appendMarkup({ packed.views[$0] }, isHeader: false, columns: AnnotationLayout.single.columns, to: &markup)
       withExtendedLifetime(packed.buffer) {
         #expect(Array(markup.bytes) == ODSCells.markup(row, isHeader: false), "\(row)")
       }

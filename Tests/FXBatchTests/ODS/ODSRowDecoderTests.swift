@@ -89,6 +89,11 @@ struct ODSRowDecoderTests {
     ("a styled paragraph", odd(currency: #"<table:table-cell office:value-type="string"><text:p text:style-name="P1">USD</text:p></table:table-cell>"#)),
     ("spaces in the tags", odd(currency: #"<table:table-cell office:value-type="string" ><text:p >USD</text:p ></table:table-cell >"#)),
     ("a value with > in it", odd(currency: string("USD", attributes: #" table:style-name="a>b""#))),
+    // Near misses of the quick row tag reader.
+    ("a count before the style", row(date("2024-02-01"), float("4"), string("USD"), tag: #"<table:table-row table:number-rows-repeated="2" table:style-name="ro1">"#)),
+    ("another attribute of the row", row(date("2024-02-01"), float("4"), string("USD"), tag: #"<table:table-row table:style-name="ro1" table:visibility="collapse">"#)),
+    ("a row style with > in it", row(date("2024-02-01"), float("4"), string("USD"), tag: #"<table:table-row table:style-name="r>1">"#)),
+    ("a row style by reference", row(date("2024-02-01"), float("4"), string("USD"), tag: #"<table:table-row table:style-name="r&amp;1">"#)),
     ("spaces between the cells", "<table:table-row>\n " + date("2024-02-01") + " " + float("9") + "\n" + string("SEK") + " </table:table-row>"),
   ]
 

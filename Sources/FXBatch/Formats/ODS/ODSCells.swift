@@ -32,11 +32,13 @@ enum ODSCells {
 
   /// ``markup(_:isHeader:layout:)`` of a record's values as bytes (`value(index)` the `index`th column's),
   /// appended: the same bytes, made without a `String` per value.
+  ///
+  /// - Parameter columns: the run's ``AnnotationLayout/columns`` (made once: the layout makes them anew).
   @inline(__always)
   static func appendMarkup(
-    _ value: (Int) -> ByteView, isHeader: Bool, layout: AnnotationLayout, to markup: inout ByteBuffer
+    _ value: (Int) -> ByteView, isHeader: Bool, columns: [AnnotationColumn], to markup: inout ByteBuffer
   ) {
-    for (index, column) in layout.columns.enumerated() {
+    for (index, column) in columns.enumerated() {
       let value = value(index)
       guard !value.isEmpty else {
         markup.append(emptyCell)

@@ -281,7 +281,8 @@ struct ODSContentScanner {
         if bytes.slice(closed.name).equals("office:body") { return .body(start..<position) }
         return .markup(start..<position)
       }
-      let tag = try startTag(at: position)
+      let tag: Tag
+      if place.tableDepth != nil, let quick = quickRowTag(at: position) { tag = quick } else { tag = try startTag(at: position) }
       let name = bytes.slice(tag.name)
       if let depth = place.tableDepth {
         return try tableItem(tag, name: name, start: start, tableDepth: depth)
@@ -563,6 +564,57 @@ struct ODSContentScanner {
     }
     guard kind.equals("string") else { return nil }
     return (.text(text), count, end)
+  }
+
+  /// A row's start tag at `index` (its `<`) as LibreOffice writes it, read at once: `<table:table-row`, then
+  /// ` table:style-name="…"` and ` table:number-rows-repeated="…"`, each at most once and in either order, with
+  /// values of printable ASCII but `&` and `<`, then `>` or `/>`. Its attributes go into the attribute list as
+  /// ``startTag(at:isRoot:)`` puts them; `nil` for any other tag (or bytes not read yet), which that reads.
+  @inline(__always)
+  private mutating func quickRowTag(at index: Int) -> Tag? {
+    let (bytes, loaded) = (self.bytes, self.loaded)
+    guard index + 16 < loaded, bytes.slice(index..<(index + 16)).equals("<table:table-row") else { return nil }
+    var at = index + 16
+    var count = 0
+    var seen: UInt8 = 0
+    while true {
+      // The longer name with its `="` and a byte after it must be read.
+      guard at + 30 <= loaded else { return nil }
+      if bytes[at] != UInt8(ascii: " ") { break }
+      let bit: UInt8
+      let nameEnd: Int
+      if bytes.slice((at + 1)..<(at + 19)).equals("table:style-name=\"") {
+        (bit, nameEnd) = (1, at + 17)
+      } else if bytes.slice((at + 1)..<(at + 29)).equals("table:number-rows-repeated=\"") {
+        (bit, nameEnd) = (2, at + 27)
+      } else {
+        return nil
+      }
+      guard seen & bit == 0 else { return nil }
+      seen |= bit
+      let name = (at + 1)..<nameEnd
+      let valueStart = nameEnd + 2
+      at = valueStart
+      while at < loaded {
+        let byte = bytes[at]
+        guard byte &- 0x20 < 0x5F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "<"), byte != UInt8(ascii: "&")
+        else { break }
+        at += 1
+      }
+      guard at < loaded, bytes[at] == UInt8(ascii: "\"") else { return nil }
+      let read = (name, 5, valueStart..<at, true)  // `table`, 5 bytes, is the prefix
+      if count < attributeList.count { attributeList[count] = read } else { attributeList.append(read) }
+      count += 1
+      at += 1
+    }
+    let isEmpty = bytes[at] == UInt8(ascii: "/")
+    if isEmpty {
+      guard at + 1 < loaded, bytes[at + 1] == UInt8(ascii: ">") else { return nil }
+    } else {
+      guard bytes[at] == UInt8(ascii: ">") else { return nil }
+    }
+    attributeCount = count
+    return Tag(name: (index + 1)..<(index + 16), end: at + (isEmpty ? 2 : 1), isEmptyElement: isEmpty)
   }
 
   /// The first 8 bytes of the names ``quickCell(at:)`` reads, as little-endian words (``ByteView/word(at:)``):

@@ -10,7 +10,7 @@
 /// (``XLSXSheetConversion``): the reading thread places the row's values in the markup (``place(at:)``), and
 /// when a block is handed over (``flush(_:)``) the deflater's thread writes their cells in their places
 /// (``ODSCellWriter``) before deflating it. Every other row's cells are written at once (``cells(of:emit:)``),
-/// by the same writer of the cells (``ODSCells/appendMarkup(_:isHeader:layout:to:)``).
+/// by the same writer of the cells (``ODSCells/appendMarkup(_:isHeader:columns:to:)``).
 ///
 /// A class: the rewriters' row closures call it for every row element.
 final class ODSTableConversion {
@@ -18,6 +18,8 @@ final class ODSTableConversion {
   let rewriter: ODSContentRewriter
   private let details: WorkbookScanDetails
   private let layout: AnnotationLayout
+  /// Its columns (``AnnotationLayout/columns``, made once).
+  private let columns: [AnnotationColumn]
   /// The columns of the record fields: only they are made of a record's cells.
   private let fieldColumns: Int
   /// Converts the rows and places them, on the reading thread.
@@ -41,13 +43,14 @@ final class ODSTableConversion {
     self.outputPath = outputPath
     details = scan.workbook
     layout = context.annotationLayout
+    columns = layout.columns
     rewriter = ODSContentRewriter(tableIndex: tableIndex, firstColumn: details.lastColumn + 1, columnCount: layout.count)
     let mapping = details.mapping
     fieldColumns =
       (([mapping.amount, mapping.from, mapping.to, mapping.date].compactMap { $0 } + mapping.amounts).max() ?? 0) + 1
     rows = Rows(converter: WorkbookRowConverter(context: context, scan: scan, quotes: quotes))
     decoder = ODSRowDecoder(mapping: mapping, normalizer: scan.normalizer)
-    writer = ODSCellWriter(layout: layout)
+    writer = ODSCellWriter(columns: columns)
     // A content.xml near 4 GiB already may pass it with the fx_* cells: its entry is Zip64.
     deflated = ZipDeflatedStream(mayPassZip32Limits: book.contentEntry.size >= Self.zip64Threshold)
     deflater = ZipDeflater(into: deflated)
@@ -158,7 +161,7 @@ final class ODSTableConversion {
       })
     rows.converter.convert(fields, count: records)
     markup.removeAll()
-    ODSCells.appendMarkup({ self.rows.converter.value($0) }, isHeader: false, layout: layout, to: &markup)
+    ODSCells.appendMarkup({ self.rows.converter.value($0) }, isHeader: false, columns: columns, to: &markup)
     try emit(Array(markup.bytes), records)
   }
 
@@ -182,7 +185,7 @@ final class ODSTableConversion {
 }
 
 /// Writes the fx_* cells of the rows an ``ODSTableConversion`` placed in a block of markup, in their places
-/// (``merging(_:rows:)``), on the deflater's thread (``ODSCells/appendMarkup(_:isHeader:layout:to:)``).
+/// (``merging(_:rows:)``), on the deflater's thread (``ODSCells/appendMarkup(_:isHeader:columns:to:)``).
 ///
 /// `@unchecked Sendable`: it holds only constants; the blocks and their placed rows are handed over whole.
 final class ODSCellWriter: @unchecked Sendable {
@@ -200,9 +203,10 @@ final class ODSCellWriter: @unchecked Sendable {
     var values = ByteBuffer(capacity: 1 << 14)
   }
 
-  private let layout: AnnotationLayout
+  /// The run's annotation columns (``AnnotationLayout/columns``).
+  private let columns: [AnnotationColumn]
 
-  init(layout: AnnotationLayout) { self.layout = layout }
+  init(columns: [AnnotationColumn]) { self.columns = columns }
 
   /// A block of markup with the cells of its placed rows written in their places.
   func merging(_ block: ByteBuffer, rows placed: Placed) -> ByteBuffer {
@@ -214,7 +218,7 @@ final class ODSCellWriter: @unchecked Sendable {
       result.append(source.slice(last..<row.offset))
       last = row.offset
       let bytes = values.slice(from: row.valuesStart)
-      ODSCells.appendMarkup({ row.values.value($0, in: bytes) }, isHeader: false, layout: layout, to: &result)
+      ODSCells.appendMarkup({ row.values.value($0, in: bytes) }, isHeader: false, columns: columns, to: &result)
     }
     result.append(source.slice(last..<source.count))
     return result

@@ -1,7 +1,10 @@
 /// Both passes over a table in ``ODSContentScanner``'s subset: `content.xml`'s bytes are read directly instead of
-/// through libxml2, its rows read by the general reader's rules (``ODSRowElement``) and handed to the same pass 1
-/// state and row conversion as libxml2's rows. A document outside the subset is read by libxml2 from its start
-/// (pass 1 returns `nil`), so its errors and output are libxml2's road's.
+/// through libxml2. A record row whose key and amounts the row decoder reads from its cells' bytes
+/// (``ODSRowDecoder``, as `.xlsx`'s ``XLSXRowDecoder``) is summed up (pass 1, ``addRow(_:to:decoder:context:)``) and
+/// converted (pass 2, ``ODSTableConversion/convertScanned(_:)``) from them, its fx_* cells written on the
+/// deflater's thread; every other row is read by the general reader's rules (``ODSRowElement``) and handed to the
+/// same pass 1 state and row conversion as libxml2's rows. A document outside the subset is read by libxml2 from
+/// its start (pass 1 returns `nil`), so its errors and output are libxml2's road's.
 extension ODSFormat {
   /// The table the scanner finds alone: by name, or the first; `nil` for a number, which names a table by its
   /// place only when no table has it as its name (the general road reads every name first).

@@ -3,7 +3,7 @@
 # and the same records as a one-table .ods in the markup LibreOffice Calc saves (Benchmarks/ods_tools.py
 # generate: id and amount float cells, date a date cell, currencies string cells, each with its paragraph and
 # LibreOffice's calcext attributes), converted by fxbatch in release mode. Wall time and peak memory
-# (/usr/bin/time -v); prints one markdown table, the machine, and issue 34's targets as PASS/FAIL lines
+# (/usr/bin/time -v), and user CPU seconds; prints one markdown table, the machine, and issue 34's targets as PASS/FAIL lines
 # (informative only).
 #
 # The runs:
@@ -49,19 +49,23 @@ if [ ! -f "$ODS" ]; then
 fi
 
 # --- measuring ----------------------------------------------------------------------------------------------
-declare -A WALL=() PEAK=() STATUS=()
+declare -A WALL=() PEAK=() STATUS=() USER=()
+median() { tr ' ' '\n' <<<"$1" | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # run_fxbatch NAME OUTPUT INPUT [ENV…]: FX_RUNS runs of `fxbatch convert -q INPUT -o OUTPUT`, each to a new
-# output, the median wall and the largest peak.
+# output, the median wall, the median user CPU seconds (/usr/bin/time -v: on a shared machine the CPU a run
+# needs, which other work skews less than its wall) and the largest peak.
 run_fxbatch() {
-  local name=$1 output=$2 input=$3 walls="" peaks="" status=0
+  local name=$1 output=$2 input=$3 walls="" peaks="" users="" status=0
   shift 3
   for _ in $(seq "$FX_RUNS"); do
     rm -f "$output"
     run_timed "$name" env "$@" "$BIN" convert -q "$input" -o "$output"
     walls="$walls ${WALL[$name]}"; peaks="$peaks ${PEAK[$name]}"
+    users="$users $(awk -F': ' '/User time \(seconds\)/ { print $2 }' "$OUT/$name.time")"
     [ "${STATUS[$name]}" = 0 ] || status=${STATUS[$name]}
   done
-  WALL[$name]=$(tr ' ' '\n' <<<"$walls" | sed '/^$/d' | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+  WALL[$name]=$(median "$walls")
+  USER[$name]=$(median "$users")
   PEAK[$name]=$(tr ' ' '\n' <<<"$peaks" | sed '/^$/d' | sort -n | tail -n 1)
   STATUS[$name]=$status
 }
@@ -95,12 +99,12 @@ FX_OK=0; [ "${STATUS[fxbatch-csv]}" = 0 ] && [ "${STATUS[fxbatch-ods]}" = 0 ] &&
 VERSION=$("$BIN" --version 2>/dev/null | head -n 1 || echo fxbatch)
 COMMIT=$(git rev-parse --short HEAD 2>/dev/null || echo "?")
 echo
-echo "| tool | job | rows | wall s | peak MB |"
-echo "|---|---|---|---|---|"
-echo "| $VERSION ($COMMIT) | CSV → annotated CSV (median of $FX_RUNS) | $ROWS | ${WALL[fxbatch-csv]} | ${PEAK[fxbatch-csv]} |"
-echo "| $VERSION ($COMMIT) | ODS → annotated ODS (median of $FX_RUNS) | $ROWS | ${WALL[fxbatch-ods]} | ${PEAK[fxbatch-ods]} |"
+echo "| tool | job | rows | wall s | user s | peak MB |"
+echo "|---|---|---|---|---|---|"
+echo "| $VERSION ($COMMIT) | CSV → annotated CSV (median of $FX_RUNS) | $ROWS | ${WALL[fxbatch-csv]} | ${USER[fxbatch-csv]} | ${PEAK[fxbatch-csv]} |"
+echo "| $VERSION ($COMMIT) | ODS → annotated ODS (median of $FX_RUNS) | $ROWS | ${WALL[fxbatch-ods]} | ${USER[fxbatch-ods]} | ${PEAK[fxbatch-ods]} |"
 if [ "$GENERAL" != 0 ]; then
-  echo "| $VERSION ($COMMIT) | ODS → annotated ODS, general road (libxml2; 1 run) | $ROWS | ${WALL[fxbatch-ods-general]} | ${PEAK[fxbatch-ods-general]} |"
+  echo "| $VERSION ($COMMIT) | ODS → annotated ODS, general road (libxml2; 1 run) | $ROWS | ${WALL[fxbatch-ods-general]} | ${USER[fxbatch-ods-general]} | ${PEAK[fxbatch-ods-general]} |"
 fi
 echo
 echo "spreadsheet: $(ratio "$ODS_BYTES" 1048576 1) MB in ($(ratio "$CONTENT_BYTES" 1048576 1) MB of content.xml)," \
@@ -109,11 +113,12 @@ echo "spreadsheet: $(ratio "$ODS_BYTES" 1048576 1) MB in ($(ratio "$CONTENT_BYTE
 sed 's/^/  /' "$OUT/compare.txt"
 echo "machine: $(nproc) cores, $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)," \
   "$(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, $(uname -sr);" \
-  "load average $LOAD_AT_START at the start (other work on the machine skews the times)"
+  "load average $LOAD_AT_START at the start, $(cut -d' ' -f1 /proc/loadavg) at the end (other work on the machine skews the times)"
 echo
 # issue 34's targets (informative: they do not change the exit status)
 echo "$(verdict "$FX_OK && ${WALL[fxbatch-ods]} / ${WALL[fxbatch-csv]} <= 5")  ODS within 5× the CSV run's wall:" \
   "$(ratio "${WALL[fxbatch-ods]}" "${WALL[fxbatch-csv]}" 2)× (${WALL[fxbatch-ods]} s against ${WALL[fxbatch-csv]} s)"
+echo "      (user CPU: $(ratio "${USER[fxbatch-ods]}" "${USER[fxbatch-csv]}" 2)×, ${USER[fxbatch-ods]} s against ${USER[fxbatch-csv]} s)"
 echo "$(verdict "$FX_OK && ${PEAK[fxbatch-ods]} <= 64")  ODS peak memory at most 64 MB: ${PEAK[fxbatch-ods]} MB"
 echo "$(verdict "$FX_OK")  the spreadsheet's fx_* values equal the CSV run's in every row ($DIFF rows differ)"
 [ "$GENERAL" = 0 ] || echo "$(verdict "$FX_OK && \"$SAME\" == \"yes\"")  the general road writes the same package entries"

@@ -27,21 +27,22 @@ struct ODSCellsTests {
     for (row, text) in zip(read, Self.texts) { #expect(EndToEndODSTests.values(of: row, from: 0, count: 1) == [text]) }
   }
 
-  /// A record's cells made from its values' bytes (``ODSCells/appendMarkup(_:isHeader:layout:to:)``) are the
+  /// A record's cells made from its values' bytes (``ODSCells/appendMarkup(_:isHeader:columns:to:)``) are the
   /// cells made from its values as text.
   @Test func markupFromBytes() {
     let values = [
       ["0.9025270758", "1624.55", "EUR", "2019-12-24", "ecb-embedded EUR/USD=1.108", "fallback", ""],
       ["", "", "EUR", "", "ecb-embedded", "error", "invalid_amount: \"a  <b>&c\" is not a number"],
       ["1", "12", "JPY", "2024-01-02", " two  spaces ", "ok", "Ünïcødé\r\n€\tx\ny"],
+      ["1.5", "3", "a&b", "<c>", "   ", "x\ty", "d\u{7F}e"],
     ]
     for row in values {
       let bytes = row.map { Array($0.utf8) }
-      var markup: [UInt8] = []
+      var markup = ByteBuffer(capacity: 64)
       let packed = ByteBuffer.packing(bytes)
-      ODSCells.appendMarkup({ packed.views[$0] }, isHeader: false, layout: .single, to: &markup)
+      ODSCells.appendMarkup({ packed.views[$0] }, isHeader: false, columns: AnnotationLayout.single.columns, to: &markup)
       withExtendedLifetime(packed.buffer) {
-        #expect(markup == ODSCells.markup(row, isHeader: false), "\(row)")
+        #expect(Array(markup.bytes) == ODSCells.markup(row, isHeader: false), "\(row)")
       }
     }
   }

@@ -32,80 +32,124 @@ enum ODSCells {
 
   /// ``markup(_:isHeader:layout:)`` of a record's values as bytes (`value(index)` the `index`th column's),
   /// appended: the same bytes, made without a `String` per value.
+  ///
+  /// - Parameter columns: the run's ``AnnotationLayout/columns`` (made once: the layout makes them anew).
+  @inline(__always)
   static func appendMarkup(
-    _ value: (Int) -> ByteView, isHeader: Bool, layout: AnnotationLayout, to markup: inout [UInt8]
+    _ value: (Int) -> ByteView, isHeader: Bool, columns: [AnnotationColumn], to markup: inout ByteBuffer
   ) {
-    for (index, column) in layout.columns.enumerated() {
+    for (index, column) in columns.enumerated() {
       let value = value(index)
       guard !value.isEmpty else {
-        markup += emptyCell
+        markup.append(emptyCell)
         continue
       }
       switch column {
       case .rate where !isHeader:
-        markup += floatCellStart
-        markup.append(contentsOf: value.buffer)
-        markup += valueEnd
+        markup.append(floatCellStart)
+        markup.append(value)
+        markup.append(valueEnd)
         appendParagraph(value, to: &markup)
-        markup += cellEnd
+        markup.append(cellEnd)
       case .converted where !isHeader:
         let digits = value.firstIndex(of: UInt8(ascii: ".")).map { value.count - $0 - 1 } ?? 0
-        markup += cellStart
-        if minorUnitStyles.contains(digits) { markup += minorUnitStyleAttributes[digits] }
-        markup += floatValueStart
-        markup.append(contentsOf: value.buffer)
-        markup += valueEnd
+        markup.append(cellStart)
+        if digits <= 4 { markup.append(minorUnitStyleAttribute(digits)) }  // minorUnitStyles
+        markup.append(floatValueStart)
+        markup.append(value)
+        markup.append(valueEnd)
         appendParagraph(value, to: &markup)
-        markup += cellEnd
+        markup.append(cellEnd)
       case .rateDate where !isHeader:
-        markup += dateCellStart
-        markup.append(contentsOf: value.buffer)
-        markup += valueEnd
+        markup.append(dateCellStart)
+        markup.append(value)
+        markup.append(valueEnd)
         appendParagraph(value, to: &markup)
-        markup += cellEnd
+        markup.append(cellEnd)
       default:
-        markup += stringCellStart
+        markup.append(stringCellStart)
         appendParagraph(value, to: &markup)
-        markup += cellEnd
+        markup.append(cellEnd)
       }
     }
   }
 
-  private static let emptyCell = Array("<table:table-cell/>".utf8)
-  private static let cellStart = Array("<table:table-cell".utf8)
-  private static let minorUnitStyleAttributes = minorUnitStyles.map { Array(" table:style-name=\"\(minorUnitStyle($0))\"".utf8) }
-  private static let floatValueStart = Array(" office:value-type=\"float\" office:value=\"".utf8)
-  private static let paragraphStart = Array("<text:p>".utf8)
-  private static let paragraphEnd = Array("</text:p>".utf8)
-  private static let ampersand = Array("&amp;".utf8)
-  private static let lessThan = Array("&lt;".utf8)
-  private static let greaterThan = Array("&gt;".utf8)
-  private static let tab = Array("<text:tab/>".utf8)
-  private static let lineBreak = Array("<text:line-break/>".utf8)
-  private static let floatCellStart = Array("<table:table-cell office:value-type=\"float\" office:value=\"".utf8)
-  private static let dateCellStart = Array(
-    "<table:table-cell table:style-name=\"\(dateStyle)\" office:value-type=\"date\" office:date-value=\"".utf8)
-  private static let stringCellStart = Array("<table:table-cell office:value-type=\"string\">".utf8)
-  private static let valueEnd = Array("\">".utf8)
-  private static let cellEnd = Array("</table:table-cell>".utf8)
+  // The pieces of the cells, as views of static text (no lazy global to look up for each cell; the cells made
+  // from text, ``markup(_:isHeader:layout:)``, are the same bytes: `ODSCellsTests`).
+  private static var emptyCell: ByteView { ByteView("<table:table-cell/>") }
+  private static var cellStart: ByteView { ByteView("<table:table-cell") }
+  private static func minorUnitStyleAttribute(_ digits: Int) -> ByteView {
+    switch digits {
+    case 0: ByteView(" table:style-name=\"fxbatch-minor-units-0\"")
+    case 1: ByteView(" table:style-name=\"fxbatch-minor-units-1\"")
+    case 2: ByteView(" table:style-name=\"fxbatch-minor-units-2\"")
+    case 3: ByteView(" table:style-name=\"fxbatch-minor-units-3\"")
+    default: ByteView(" table:style-name=\"fxbatch-minor-units-4\"")
+    }
+  }
+  private static var floatValueStart: ByteView { ByteView(" office:value-type=\"float\" office:value=\"") }
+  private static var paragraphStart: ByteView { ByteView("<text:p>") }
+  private static var paragraphEnd: ByteView { ByteView("</text:p>") }
+  private static var ampersand: ByteView { ByteView("&amp;") }
+  private static var lessThan: ByteView { ByteView("&lt;") }
+  private static var greaterThan: ByteView { ByteView("&gt;") }
+  private static var tab: ByteView { ByteView("<text:tab/>") }
+  private static var lineBreak: ByteView { ByteView("<text:line-break/>") }
+  private static var space: ByteView { ByteView("<text:s/>") }
+  private static var floatCellStart: ByteView { ByteView("<table:table-cell office:value-type=\"float\" office:value=\"") }
+  private static var dateCellStart: ByteView {
+    ByteView("<table:table-cell table:style-name=\"fxbatch-rate-date\" office:value-type=\"date\" office:date-value=\"")
+  }
+  private static var stringCellStart: ByteView { ByteView("<table:table-cell office:value-type=\"string\">") }
+  private static var valueEnd: ByteView { ByteView("\">") }
+  private static var cellEnd: ByteView { ByteView("</table:table-cell>") }
 
   /// ``paragraph(_:)`` of a value's bytes, appended: byte by byte for printable ASCII, tabs and line feeds
   /// (where bytes are characters), through ``paragraph(_:)`` for anything else.
-  static func appendParagraph(_ value: ByteView, to markup: inout [UInt8]) {
-    guard !value.contains(where: { $0 >= 0x80 || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }) else {
-      markup += Array(paragraph(value.text).utf8)
+  @inline(__always)
+  static func appendParagraph(_ value: ByteView, to markup: inout ByteBuffer) {
+    // The usual value (a number, a code, a day, words): printable ASCII but `&`, `<` and `>`, single spaces
+    // between other bytes, is itself.
+    var isItself = true
+    var afterSpace = true  // a space first is not itself
+    for byte in value {
+      if byte == UInt8(ascii: " ") {
+        if afterSpace {
+          isItself = false
+          break
+        }
+        afterSpace = true
+      } else {
+        if byte &- 0x21 >= 0x5E || byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">") {
+          isItself = false
+          break
+        }
+        afterSpace = false
+      }
+    }
+    if isItself, !afterSpace {
+      markup.append(paragraphStart)
+      markup.append(value)
+      markup.append(paragraphEnd)
       return
     }
-    markup += paragraphStart
+    guard !value.contains(where: { $0 >= 0x80 || ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A) }) else {
+      markup.append(Array(paragraph(value.text).utf8))
+      return
+    }
+    markup.append(paragraphStart)
     var spaces = 0
     var atStart = true
+    func appendSpaces(_ count: Int) {
+      if count == 1 { markup.append(space) } else { markup.append(Array("<text:s text:c=\"\(count)\"/>".utf8)) }
+    }
     func flush() {
       guard spaces > 0 else { return }
       if atStart {
-        markup += spaces == 1 ? Array("<text:s/>".utf8) : Array("<text:s text:c=\"\(spaces)\"/>".utf8)
+        appendSpaces(spaces)
       } else {
         markup.append(UInt8(ascii: " "))
-        if spaces > 1 { markup += spaces == 2 ? Array("<text:s/>".utf8) : Array("<text:s text:c=\"\(spaces - 1)\"/>".utf8) }
+        if spaces > 1 { appendSpaces(spaces - 1) }
       }
       spaces = 0
     }
@@ -117,16 +161,16 @@ enum ODSCells {
       flush()
       atStart = false
       switch byte {
-      case UInt8(ascii: "&"): markup += ampersand
-      case UInt8(ascii: "<"): markup += lessThan
-      case UInt8(ascii: ">"): markup += greaterThan
-      case 0x09: markup += tab
-      case 0x0A: markup += lineBreak
+      case UInt8(ascii: "&"): markup.append(ampersand)
+      case UInt8(ascii: "<"): markup.append(lessThan)
+      case UInt8(ascii: ">"): markup.append(greaterThan)
+      case 0x09: markup.append(tab)
+      case 0x0A: markup.append(lineBreak)
       default: markup.append(byte)
       }
     }
-    if spaces > 0 { markup += spaces == 1 ? Array("<text:s/>".utf8) : Array("<text:s text:c=\"\(spaces)\"/>".utf8) }
-    markup += paragraphEnd
+    if spaces > 0 { appendSpaces(spaces) }
+    markup.append(paragraphEnd)
   }
 
   /// The digits after the decimal mark ISO 4217 gives currencies (none, 2, 3 or 4): `fx_converted` is shown with

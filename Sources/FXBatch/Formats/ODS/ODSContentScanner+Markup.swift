@@ -138,7 +138,10 @@ extension ODSContentScanner {
         throw .declined("a reserved prefix")
       }
       prefixes.append(prefix)
-      if ByteView(ODSTableReader.calcextNamespace).elementsEqual(value) { calcextPrefix = prefix }
+      if ByteView(ODSTableReader.calcextNamespace).elementsEqual(value) {
+        calcextPrefix = prefix
+        calcextIsLiteral = prefix == Array("calcext".utf8)
+      }
     }
     // The prefixes of a table's markup first: every prefixed name is looked up among them.
     let common = ["table", "text", "office", "calcext", "style"].map { Array($0.utf8) } + [calcextPrefix ?? []]
@@ -186,31 +189,14 @@ extension ODSContentScanner {
     return prefixes.contains { bytes.elementsEqual($0) }
   }
 
-  /// A name with at most one colon, neither first nor last: its range and the prefix's length (0: none).
-  private func qualifiedName(at index: Int) throws(Stop) -> (range: Range<Int>, prefix: Int) {
-    guard Self.isNameStart(try byte(index)) else { throw .declined("a malformed name") }
-    var at = index + 1
-    var prefix = 0
-    while true {
-      let byte = try self.byte(at)
-      if Self.isNameStart(byte) || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") {
-        at += 1
-      } else if byte == UInt8(ascii: ":"), prefix == 0 {
-        prefix = at - index
-        at += 1
-        guard Self.isNameStart(try self.byte(at)) else { throw .declined("a malformed name") }
-      } else if byte >= 0x80 || byte == UInt8(ascii: ":") {
-        throw .declined("a name outside the subset")
-      } else {
-        guard at - index < 1000 else { throw .declined("a long name") }
-        return (index..<at, prefix)
-      }
-    }
-  }
-
+  /// A name of the subset (``XMLNameRule``): its range and the prefix's length (0: none).
   @inline(__always)
-  private static func isNameStart(_ byte: UInt8) -> Bool {
-    (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte == UInt8(ascii: "_")
+  private func qualifiedName(at index: Int) throws(Stop) -> (range: Range<Int>, prefix: Int) {
+    switch XMLNameRule.qualifiedName(bytes, at: index, loaded: loaded) {
+    case .name(let end, let prefix): return (index..<end, prefix)
+    case .needsMore: throw .needMore
+    case .refused(let reason): throw .declined(reason)
+    }
   }
 
   /// Reads an end tag at `index` (its `<`), which must close the innermost open element.
@@ -259,6 +245,7 @@ extension ODSContentScanner {
       case UInt8(ascii: "&"):
         if capture { text.append(contentsOf: bytes.slice(runStart..<at).buffer) }
         if capture {
+          textIsStored = false
           at = try Self.reference(bytes, loaded: loaded, at: at, into: &text)
         } else {
           var ignored: [UInt8] = []

@@ -82,6 +82,8 @@ struct ODSContentScanner {
   /// The prefixes the root declares, and the one bound to LibreOffice's `calcext` namespace (if any).
   var prefixes: [[UInt8]] = []
   var calcextPrefix: [UInt8]? = nil
+  /// Whether that prefix is `calcext` (``quickCell(at:)`` reads its attributes by their names).
+  var calcextIsLiteral = false
   /// Each prefix of ``prefixes`` as a little-endian word, when it has at most 8 bytes.
   var prefixWords: [UInt64?] = []
   /// The attributes of the tag read last: name, prefix length (0: none), value, whether the value is as stored.
@@ -110,8 +112,55 @@ struct ODSContentScanner {
 
   // MARK: The row of the last ``Item/row``
 
-  /// The row element as ``ODSTableReader/nextElement()`` reads it.
-  private(set) var row = ODSRowElement(number: 1, repeated: 1, runs: [])
+  /// A used cell of the row read last (``cells``): the cells LibreOffice writes by their value's bytes (read by
+  /// ``ODSRowDecoder`` with no `String` per cell), any other by the value the general reader gives.
+  struct Cell {
+    enum Value {
+      /// The `office:value` of a `float`, `currency` or `percentage` cell, as stored (no reference).
+      case number(Range<Int>)
+      /// The `office:date-value` of a `date` cell, as stored.
+      case date(Range<Int>)
+      /// The text of a `string` cell without `office:string-value`: its one paragraph's text, as stored (no
+      /// reference, no element in it).
+      case text(Range<Int>)
+      /// Any other value, as ``ODSTableReader`` reads it.
+      case other(SheetCellValue)
+    }
+
+    /// Its first column (from 0), and how many it stands for.
+    let column: Int
+    let count: Int
+    let value: Value
+
+    /// The last column it stands for.
+    var lastColumn: Int { column + count - 1 }
+  }
+
+  /// The used cells of the row element, in order (reused from row to row).
+  private(set) var cells: [Cell] = []
+  /// Its first row's number and how many rows it stands for; whether its start tag has a
+  /// `table:number-rows-repeated`.
+  private(set) var rowNumber = 1
+  private(set) var rowRepeated = 1
+  private(set) var rowHasRepeatCount = false
+
+  /// The row element as ``ODSTableReader/nextElement()`` reads it (made from ``cells``: valid until the next item).
+  var row: ODSRowElement {
+    ODSRowElement(
+      number: rowNumber, repeated: rowRepeated,
+      runs: cells.map { WorkbookRecords.CellRun(column: $0.column, count: $0.count, value: value(of: $0)) })
+  }
+
+  /// A used cell's value as ``ODSTableReader`` reads it.
+  func value(of cell: Cell) -> SheetCellValue {
+    switch cell.value {
+    case .number(let range): .number(bytes.slice(range).text)
+    case .date(let range): .date(bytes.slice(range).text)
+    case .text(let range): .text(bytes.slice(range).text)
+    case .other(let value): value
+    }
+  }
+
   /// The row element's bytes: from its `<` to after its end.
   private(set) var rowRange = 0..<0
   /// The end of its start tag (after `>`), and the `<` of its end tag (its start tag's end for `<…/>`).
@@ -120,8 +169,11 @@ struct ODSContentScanner {
   private(set) var rowIsEmptyElement = false
   /// The columns its cells stand for as ``ODSContentRewriter`` counts them (each at most 2^32).
   private(set) var rowColumns = 0
-  /// A cell's text as it is read (reused).
+  /// A cell's text as it is read (reused), and whether it is its paragraph's bytes as stored (no reference,
+  /// no element in it), which end at ``paragraphEnd``.
   var text: [UInt8] = []
+  var textIsStored = true
+  var paragraphEnd = 0
   private var rowSpaces = 0
 
   /// - Parameters:
@@ -159,38 +211,21 @@ struct ODSContentScanner {
     }
   }
 
-  /// Reads more of the entry, keeping the bytes from `start` on (moved to the buffer's front).
+  /// Reads more of the entry, keeping the bytes from `start` on (moved to the buffer's front: ``XMLPartRefill``).
   private mutating func refill(keepingFrom start: Int) throws(Stop) -> Bool {
     guard !ended else { return false }
-    if start > 0 {
-      buffer.moveToFront(start..<loaded)
-      loaded -= start
-      position -= start
+    if start > 0 { position -= start }
+    let outcome = XMLPartRefill.refill(
+      stream, into: buffer, chunk: &chunk, streamError: &streamError, loaded: &loaded, keepingFrom: start,
+      readSize: Self.readSize, maximumItemSize: Self.maximumItemSize)
+    switch outcome {
+    case .tooLarge: throw .declined("an item too large")
+    case .failed(let error): throw .package(error)
+    case .read, .ended:
+      bytes = buffer.view(count: loaded)
+      if case .ended = outcome { ended = true }
+      return !ended
     }
-    if loaded == buffer.capacity {
-      guard buffer.capacity < Self.maximumItemSize else { throw .declined("an item too large") }
-      buffer.grow(keeping: loaded)
-    }
-    if let error = streamError { throw .package(error) }
-    let wanted = min(buffer.capacity - loaded, max(Self.readSize, loaded))
-    if chunk.count < wanted { chunk = [UInt8](repeating: 0, count: wanted) }
-    var got = 0
-    while got < wanted {
-      let offset = chunk.count - (wanted - got)
-      let count: Int
-      do { count = try stream.read(into: &chunk, at: offset) } catch {
-        guard got > 0 else { throw .package(error) }
-        streamError = error
-        break
-      }
-      guard count > 0 else { break }
-      buffer.store(chunk[offset..<(offset + count)], at: loaded + got)
-      got += count
-    }
-    loaded += got
-    bytes = buffer.view(count: loaded)
-    if got == 0 { ended = true }
-    return got > 0
   }
 
   @inline(__always)
@@ -229,7 +264,8 @@ struct ODSContentScanner {
         if bytes.slice(closed.name).equals("office:body") { return .body(start..<position) }
         return .markup(start..<position)
       }
-      let tag = try startTag(at: position)
+      let tag: Tag
+      if place.tableDepth != nil, let quick = quickRowTag(at: position) { tag = quick } else { tag = try startTag(at: position) }
       let name = bytes.slice(tag.name)
       if let depth = place.tableDepth {
         return try tableItem(tag, name: name, start: start, tableDepth: depth)
@@ -362,8 +398,10 @@ struct ODSContentScanner {
     rowSpaces = 0
     let number = place.nextRow
     let repeated = try count(prefix: "table", local: "number-rows-repeated")
+    rowHasRepeatCount = attribute(prefix: "table", local: "number-rows-repeated") != nil
     place.nextRow = ODSTableReader.row(after: number, repeated: repeated)
-    var runs: [WorkbookRecords.CellRun] = []
+    (rowNumber, rowRepeated) = (number, repeated)
+    cells.removeAll(keepingCapacity: true)
     var column = 0
     if !tag.isEmptyElement {
       try push(tag.name)
@@ -381,17 +419,22 @@ struct ODSContentScanner {
           rowEndTagStart = tagStart
           break
         }
-        let cell = try startTag(at: at)
-        guard bytes.slice(cell.name).equals("table:table-cell") else { throw .declined("an element of a row") }
-        at = cell.end
-        let count = try self.count(prefix: "table", local: "number-columns-repeated")
-        let value: SheetCellValue?
-        (value, at) = try cellValue(cell)
+        let count: Int
+        let value: Cell.Value?
+        if let quick = quickCell(at: at) {
+          (value, count, at) = quick
+        } else {
+          let cell = try startTag(at: at)
+          guard bytes.slice(cell.name).equals("table:table-cell") else { throw .declined("an element of a row") }
+          at = cell.end
+          count = try self.count(prefix: "table", local: "number-columns-repeated")
+          (value, at) = try cellValue(cell)
+        }
         if let value {
           guard repeated - 1 <= CellReference.rowCount - number, count <= CellReference.columnCount - column else {
             throw .declined("a cell past the sheet")
           }
-          runs.append(WorkbookRecords.CellRun(column: column, count: count, value: value))
+          cells.append(Cell(column: column, count: count, value: value))
         }
         column += min(count, CellReference.columnCount + 1 - column)
         rowColumns += min(count, 1 << 32)
@@ -401,8 +444,169 @@ struct ODSContentScanner {
       position = tag.end
     }
     rowRange = start..<position
-    row = ODSRowElement(number: number, repeated: repeated, runs: runs)
   }
+
+  /// A cell at `index` (its `<`) in the markup LibreOffice writes, read at once: `<table:table-cell`, then
+  /// attributes each once, ` name="value"` with a value of printable ASCII but `&` and `<`, named
+  /// `office:value-type`, `office:value`, `office:date-value`, `table:style-name`,
+  /// `table:number-columns-repeated` (a count without sign) or, when the root binds `calcext:` to LibreOffice's
+  /// namespace, `calcext:value-type` (not `error`); then `/>`, or `>`, one `<text:p>` of printable ASCII but
+  /// `&`, `<` and `]`, `</text:p></table:table-cell>`. Its value is what ``startTag(at:isRoot:)`` and
+  /// ``cellValue(_:)`` read of the same bytes: a float, currency or percentage's value, a date's, a string's
+  /// paragraph, no value for an empty cell without a type. `nil` for anything else (or bytes not read yet),
+  /// which those read (and decline, or throw ``Stop/needMore``); nothing is changed then.
+  ///
+  /// - Returns: the cell's value (`nil`: unused), how many columns it stands for, and the index after it.
+  @inline(__always)
+  private func quickCell(at index: Int) -> (value: Cell.Value?, count: Int, end: Int)? {
+    let (bytes, loaded) = (self.bytes, self.loaded)
+    guard index + 17 < loaded, bytes.slice(index..<(index + 17)).equals("<table:table-cell"),
+      open.count + 2 <= Self.maximumDepth
+    else { return nil }
+    var at = index + 17
+    var (type, value, date, count) = (Range<Int>?.none, Range<Int>?.none, Range<Int>?.none, 1)
+    var seen: UInt8 = 0
+    while true {
+      // The longest name with its `="` and a byte after it must be read (else the steps read the tag).
+      guard at + 33 <= loaded else { return nil }
+      if bytes[at] != UInt8(ascii: " ") { break }
+      // The name, known by its first 8 bytes and then compared whole, with its `="`.
+      let bit: UInt8
+      let valueStart: Int
+      switch bytes.word(at: at + 1) {
+      case Self.officeV where bytes.slice((at + 9)..<(at + 20)).equals("alue-type=\""):
+        (bit, valueStart) = (1, at + 20)
+      case Self.officeV where bytes.slice((at + 9)..<(at + 15)).equals("alue=\""):
+        (bit, valueStart) = (2, at + 15)
+      case Self.officeD where bytes.slice((at + 9)..<(at + 20)).equals("ate-value=\""):
+        (bit, valueStart) = (4, at + 20)
+      case Self.tableSt where bytes.slice((at + 9)..<(at + 19)).equals("yle-name=\""):
+        (bit, valueStart) = (8, at + 19)
+      case Self.calcext where calcextIsLiteral && bytes.slice((at + 9)..<(at + 21)).equals("value-type=\""):
+        (bit, valueStart) = (16, at + 21)
+      case Self.tableNu where bytes.slice((at + 9)..<(at + 32)).equals("mber-columns-repeated=\""):
+        (bit, valueStart) = (32, at + 32)
+      default:
+        return nil
+      }
+      guard seen & bit == 0 else { return nil }
+      seen |= bit
+      at = valueStart
+      while at < loaded {
+        let byte = bytes[at]
+        guard byte &- 0x20 < 0x5F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "<"), byte != UInt8(ascii: "&")
+        else { break }
+        at += 1
+      }
+      guard at < loaded, bytes[at] == UInt8(ascii: "\"") else { return nil }
+      let found = valueStart..<at
+      at += 1
+      switch bit {
+      case 1: type = found
+      case 2: value = found
+      case 4: date = found
+      case 16: guard !bytes.slice(found).equals("error") else { return nil }
+      case 32:
+        guard let number = Self.decimal(bytes.slice(found)), number >= 1 else { return nil }
+        count = number
+      default: break
+      }
+    }
+    var end: Int
+    var text = 0..<0
+    if bytes[at] == UInt8(ascii: "/") {
+      guard at + 1 < loaded, bytes[at + 1] == UInt8(ascii: ">") else { return nil }
+      end = at + 2
+      // An empty cell without a type (a style, a count): unused. One with a type is read by the steps.
+      guard type == nil else { return nil }
+      return (nil, count, end)
+    }
+    guard bytes[at] == UInt8(ascii: ">"), at + 9 <= loaded, bytes.slice((at + 1)..<(at + 9)).equals("<text:p>") else {
+      return nil
+    }
+    at += 9
+    let textStart = at
+    while at < loaded {
+      let byte = bytes[at]
+      guard byte &- 0x20 < 0x5F, byte != UInt8(ascii: "<"), byte != UInt8(ascii: "&"), byte != UInt8(ascii: "]")
+      else { break }
+      at += 1
+    }
+    text = textStart..<at
+    guard at + 28 <= loaded, bytes.slice(at..<(at + 28)).equals("</text:p></table:table-cell>") else { return nil }
+    end = at + 28
+    guard let type else { return nil }
+    let kind = bytes.slice(type)
+    if kind.equals("float") || kind.equals("currency") || kind.equals("percentage") {
+      guard let value else { return nil }
+      return (.number(value), count, end)
+    }
+    if kind.equals("date") {
+      guard let date else { return nil }
+      return (.date(date), count, end)
+    }
+    guard kind.equals("string") else { return nil }
+    return (.text(text), count, end)
+  }
+
+  /// A row's start tag at `index` (its `<`) as LibreOffice writes it, read at once: `<table:table-row`, then
+  /// ` table:style-name="…"` and ` table:number-rows-repeated="…"`, each at most once and in either order, with
+  /// values of printable ASCII but `&` and `<`, then `>` or `/>`. Its attributes go into the attribute list as
+  /// ``startTag(at:isRoot:)`` puts them; `nil` for any other tag (or bytes not read yet), which that reads.
+  @inline(__always)
+  private mutating func quickRowTag(at index: Int) -> Tag? {
+    let (bytes, loaded) = (self.bytes, self.loaded)
+    guard index + 16 < loaded, bytes.slice(index..<(index + 16)).equals("<table:table-row") else { return nil }
+    var at = index + 16
+    var count = 0
+    var seen: UInt8 = 0
+    while true {
+      // The longer name with its `="` and a byte after it must be read.
+      guard at + 30 <= loaded else { return nil }
+      if bytes[at] != UInt8(ascii: " ") { break }
+      let bit: UInt8
+      let nameEnd: Int
+      if bytes.slice((at + 1)..<(at + 19)).equals("table:style-name=\"") {
+        (bit, nameEnd) = (1, at + 17)
+      } else if bytes.slice((at + 1)..<(at + 29)).equals("table:number-rows-repeated=\"") {
+        (bit, nameEnd) = (2, at + 27)
+      } else {
+        return nil
+      }
+      guard seen & bit == 0 else { return nil }
+      seen |= bit
+      let name = (at + 1)..<nameEnd
+      let valueStart = nameEnd + 2
+      at = valueStart
+      while at < loaded {
+        let byte = bytes[at]
+        guard byte &- 0x20 < 0x5F, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "<"), byte != UInt8(ascii: "&")
+        else { break }
+        at += 1
+      }
+      guard at < loaded, bytes[at] == UInt8(ascii: "\"") else { return nil }
+      let read = (name, 5, valueStart..<at, true)  // `table`, 5 bytes, is the prefix
+      if count < attributeList.count { attributeList[count] = read } else { attributeList.append(read) }
+      count += 1
+      at += 1
+    }
+    let isEmpty = bytes[at] == UInt8(ascii: "/")
+    if isEmpty {
+      guard at + 1 < loaded, bytes[at + 1] == UInt8(ascii: ">") else { return nil }
+    } else {
+      guard bytes[at] == UInt8(ascii: ">") else { return nil }
+    }
+    attributeCount = count
+    return Tag(name: (index + 1)..<(index + 16), end: at + (isEmpty ? 2 : 1), isEmptyElement: isEmpty)
+  }
+
+  /// The first 8 bytes of the names ``quickCell(at:)`` reads, as little-endian words (``ByteView/word(at:)``):
+  /// `office:v`, `office:d`, `table:st`, `calcext:`, `table:nu` (`ODSRowDecoderTests` checks them).
+  static var officeV: UInt64 { 0x763a_6563_6966_666f }
+  static var officeD: UInt64 { 0x643a_6563_6966_666f }
+  static var tableSt: UInt64 { 0x7473_3a65_6c62_6174 }
+  static var calcext: UInt64 { 0x3a74_7865_636c_6163 }
+  static var tableNu: UInt64 { 0x756e_3a65_6c62_6174 }
 
   /// A repetition count of the tag read last: 1 when absent; the general reader refuses one that is no count
   /// from 1 (the scanner declines), and the rewriter reads one as written (the scanner declines a reference).
@@ -417,10 +621,10 @@ struct ODSContentScanner {
   }
 
   /// The value of a cell whose start tag was read last (its content, up to its end, read from `at`), as
-  /// ``ODSTableReader`` gives it; `nil` for an unused cell.
+  /// ``ODSTableReader`` gives it (``value(of:)``); `nil` for an unused cell.
   ///
   /// - Returns: the value and the index after the cell.
-  private mutating func cellValue(_ tag: Tag) throws(Stop) -> (SheetCellValue?, Int) {
+  private mutating func cellValue(_ tag: Tag) throws(Stop) -> (Cell.Value?, Int) {
     var (type, calcextType, formula, spanned) = (Int?.none, Int?.none, Int?.none, false)
     var (value, date, boolean, string) = (Int?.none, Int?.none, Int?.none, Int?.none)
     for index in 0..<attributeCount {
@@ -453,6 +657,9 @@ struct ODSContentScanner {
     let hasContent = !tag.isEmptyElement
     var at = tag.end
     text.removeAll(keepingCapacity: true)
+    textIsStored = true
+    // The one paragraph's text as stored, when it is (``textIsStored``).
+    var storedText: Range<Int>? = nil
     if hasContent {
       try push(tag.name)
       let cellDepth = open.count
@@ -474,47 +681,70 @@ struct ODSContentScanner {
         at = child.end
         if !child.isEmptyElement {
           try push(child.name)
+          let contentStart = at
           at = try paragraph(from: at)
+          storedText = contentStart..<paragraphEnd
+        } else {
+          storedText = nil
         }
       }
+      if paragraphs != 1 { storedText = nil }
     }
     func attributeValue(_ index: Int?) throws(Stop) -> String? {
       try index.map { index throws(Stop) in try attributeText(index) }
     }
+    /// The value of an attribute: its bytes when stored as they are.
+    func stored(_ index: Int, _ make: (Range<Int>) -> Cell.Value, _ other: (String) -> SheetCellValue) throws(Stop)
+      -> Cell.Value
+    {
+      attributeList[index].isPlain ? make(attributeList[index].value) : .other(other(try attributeText(index)))
+    }
     func cellText() -> String { String(decoding: text, as: UTF8.self) }
-    if let calcextType, try attributeText(calcextType) == "error" { return (.error(cellText()), at) }
+    if let calcextType {
+      let calcext = attributeList[calcextType]
+      let isError = calcext.isPlain ? bytes.slice(calcext.value).equals("error") : try attributeText(calcextType) == "error"
+      if isError { return (.other(.error(cellText())), at) }
+    }
     guard let type else {
       if let formula = try attributeValue(formula) {
-        return (.formulaWithoutValue(formula: formula.hasPrefix("of:=") ? String(formula.dropFirst(4)) : formula), at)
+        return (
+          .other(.formulaWithoutValue(formula: formula.hasPrefix("of:=") ? String(formula.dropFirst(4)) : formula)), at
+        )
       }
-      if !text.isEmpty { return (.text(cellText()), at) }
-      return (hasContent || spanned ? .empty : nil, at)
+      if !text.isEmpty { return (.other(.text(cellText())), at) }
+      return (hasContent || spanned ? .other(.empty) : nil, at)
+    }
+    /// A string cell's text: its `office:string-value`, else its paragraphs'.
+    func stringValue() throws(Stop) -> Cell.Value {
+      if let string { return try stored(string, Cell.Value.text, SheetCellValue.text) }
+      if textIsStored, let storedText { return .text(storedText) }
+      return .other(.text(cellText()))
     }
     let typeValue = attributeList[type]
     let typeBytes = bytes.slice(typeValue.value)
     if typeValue.isPlain, typeBytes.equals("float") || typeBytes.equals("currency") || typeBytes.equals("percentage") {
-      guard let value = try attributeValue(value) else { throw .declined("a number without its value") }
-      return (.number(value), at)
+      guard let value else { throw .declined("a number without its value") }
+      return (try stored(value, Cell.Value.number, SheetCellValue.number), at)
     }
     if typeValue.isPlain, typeBytes.equals("date") {
-      guard let date = try attributeValue(date) else { throw .declined("a date without its value") }
-      return (.date(date), at)
+      guard let date else { throw .declined("a date without its value") }
+      return (try stored(date, Cell.Value.date, SheetCellValue.date), at)
     }
-    if typeValue.isPlain, typeBytes.equals("string") { return (.text(try attributeValue(string) ?? cellText()), at) }
+    if typeValue.isPlain, typeBytes.equals("string") { return (try stringValue(), at) }
     switch try attributeText(type) {
     case "float", "currency", "percentage":
-      guard let value = try attributeValue(value) else { throw .declined("a number without its value") }
-      return (.number(value), at)
+      guard let value else { throw .declined("a number without its value") }
+      return (try stored(value, Cell.Value.number, SheetCellValue.number), at)
     case "date":
-      guard let date = try attributeValue(date) else { throw .declined("a date without its value") }
-      return (.date(date), at)
+      guard let date else { throw .declined("a date without its value") }
+      return (try stored(date, Cell.Value.date, SheetCellValue.date), at)
     case "boolean":
       guard let flag = try attributeValue(boolean) else { throw .declined("a boolean without its value") }
-      return (.boolean(flag == "true"), at)
+      return (.other(.boolean(flag == "true")), at)
     case "string":
-      return (.text(try attributeValue(string) ?? cellText()), at)
+      return (try stringValue(), at)
     default:
-      return (.text(cellText()), at)
+      return (.other(.text(cellText())), at)
     }
   }
 
@@ -530,10 +760,12 @@ struct ODSContentScanner {
         continue
       }
       if try byte(at + 1) == UInt8(ascii: "/") {
+        paragraphEnd = at
         at = try endTag(at: at).end
         guard open.count == depth - 1 else { throw .declined("an end tag in a paragraph") }
         return at
       }
+      textIsStored = false
       let child = try startTag(at: at)
       let name = bytes.slice(child.name)
       at = child.end

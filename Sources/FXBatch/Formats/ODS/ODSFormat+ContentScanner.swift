@@ -1,7 +1,10 @@
 /// Both passes over a table in ``ODSContentScanner``'s subset: `content.xml`'s bytes are read directly instead of
-/// through libxml2, its rows read by the general reader's rules (``ODSRowElement``) and handed to the same pass 1
-/// state and row conversion as libxml2's rows. A document outside the subset is read by libxml2 from its start
-/// (pass 1 returns `nil`), so its errors and output are libxml2's road's.
+/// through libxml2. A record row whose key and amounts the row decoder reads from its cells' bytes
+/// (``ODSRowDecoder``, as `.xlsx`'s ``XLSXRowDecoder``) is summed up (pass 1, ``addRow(_:to:decoder:context:)``) and
+/// converted (pass 2, ``ODSTableConversion/convertScanned(_:)``) from them, its fx_* cells written on the
+/// deflater's thread; every other row is read by the general reader's rules (``ODSRowElement``) and handed to the
+/// same pass 1 state and row conversion as libxml2's rows. A document outside the subset is read by libxml2 from
+/// its start (pass 1 returns `nil`), so its errors and output are libxml2's road's.
 extension ODSFormat {
   /// The table the scanner finds alone: by name, or the first; `nil` for a number, which names a table by its
   /// place only when no table has it as its name (the general road reads every name first).
@@ -23,6 +26,7 @@ extension ODSFormat {
     else { return nil }
     var scanner = ODSContentScanner(stream: stream, choice: choice)
     var state: WorkbookRecords.ScanState? = nil
+    var decoder: ODSRowDecoder? = nil
     func makeState(_ scanner: borrowing ODSContentScanner) -> WorkbookRecords.ScanState {
       let name = scanner.tableName
       return WorkbookRecords.ScanState(
@@ -36,12 +40,7 @@ extension ODSFormat {
       while let item = try scanner.next() {
         guard case .row = item else { continue }
         if state == nil { state = makeState(scanner) }
-        let element = scanner.row
-        let columns = element.isBlank ? 0 : state?.columnsNeeded(row: element.number, rows: element.repeated) ?? 0
-        state?.add(
-          WorkbookRecords.ScannedRow(
-            row: element.row(0, columns: columns), repeated: element.repeated, lastColumn: element.lastColumn ?? 0,
-            isBlank: element.isBlank, runs: element.runs))
+        if state != nil { addRow(scanner, to: &state!, decoder: &decoder, context: context) }
       }
     } catch {
       return nil
@@ -51,6 +50,43 @@ extension ODSFormat {
       throw FileError.package(error.description, readPath: file.readPath, displayPath: file.displayPath)
     }
     return try (state ?? makeState(scanner)).finish(sheetScanned: true)
+  }
+
+  /// Adds the scanner's row to pass 1's state: a record row (one row, after the header and the samples) whose
+  /// amounts are number cells by its last column, its decoded key (none when the run collects none) and its
+  /// date's evidence of the order of slash dates (``ODSRowDecoder``, as `.xlsx`'s ``XLSXFormat/addRow(_:to:decoder:book:context:)``),
+  /// every other row element read whole.
+  static func addRow(
+    _ scanner: borrowing ODSContentScanner, to state: inout WorkbookRecords.ScanState, decoder: inout ODSRowDecoder?,
+    context: FormatContext
+  ) {
+    if state.isRefused { return }  // the rest of the table is read, not looked at
+    if !state.needsWholeRow, scanner.rowRepeated == 1, let last = scanner.cells.last {
+      if decoder == nil { decoder = ODSRowDecoder(mapping: state.mapping, normalizer: context.recordNormalizer) }
+      if let decoder, decoder.amountsAreNumbers(scanner.cells) {
+        let (cells, bytes) = (scanner.cells, scanner.bytes)
+        let evidence = state.infersDates ? decoder.dateEvidence(cells, in: bytes) : .neutral
+        if let evidence {
+          if !state.collectsKeys {
+            state.addRecord(row: scanner.rowNumber, lastColumn: last.lastColumn, key: nil, dateEvidence: evidence)
+            return
+          }
+          if let found = decoder.key(cells, in: bytes) {
+            state.addRecord(row: scanner.rowNumber, lastColumn: last.lastColumn, key: found.key, dateEvidence: evidence)
+            return
+          }
+        }
+      }
+    }
+    state.add(scannedRow(scanner.row, state))
+  }
+
+  /// A row element as pass 1's state is given it whole.
+  static func scannedRow(_ element: ODSRowElement, _ state: WorkbookRecords.ScanState) -> WorkbookRecords.ScannedRow {
+    let columns = element.isBlank ? 0 : state.columnsNeeded(row: element.number, rows: element.repeated)
+    return WorkbookRecords.ScannedRow(
+      row: element.row(0, columns: columns), repeated: element.repeated, lastColumn: element.lastColumn ?? 0,
+      isBlank: element.isBlank, runs: element.runs)
   }
 
   /// The error of a table that reads otherwise in pass 2 than it did in pass 1.
@@ -77,7 +113,7 @@ extension ODSFormat {
           return FileError.package(error.description, readPath: scan.readPath, displayPath: scan.displayPath)
         }
         return contentChanged(scan.displayPath)
-      }, row: { _ throws(FileError) in })
+      }, row: { (_: borrowing ODSContentScanner) throws(FileError) in })
     return try conversion.finish()
   }
 
@@ -92,7 +128,8 @@ extension ODSFormat {
   static func rewriteScanned(
     _ scanner: consuming ODSContentScanner, book: ODSBook,
     makeConversion: (_ tableIndex: Int) throws(FileError) -> ODSTableConversion,
-    scannerFailed: (ODSContentScanner.Stop) -> FileError, row: (ODSRowElement) throws(FileError) -> Void
+    scannerFailed: (ODSContentScanner.Stop) -> FileError,
+    row: (borrowing ODSContentScanner) throws(FileError) -> Void
   ) throws(FileError) -> ODSTableConversion {
     var scanner = scanner
     var conversion: ODSTableConversion? = nil
@@ -135,7 +172,7 @@ extension ODSFormat {
         output.append(bytes.slice(range))
       case .row:
         guard let conversion else { throw scannerFailed(.declined("a row before its table")) }
-        try row(scanner.row)
+        try row(scanner)
         try appendRow(scanner, conversion: conversion, to: &output)
       }
       if output.count >= ODSTableConversion.writeBlockSize, let conversion { try conversion.flush(&output) }
@@ -152,11 +189,22 @@ extension ODSFormat {
     _ scanner: borrowing ODSContentScanner, conversion: ODSTableConversion, to output: inout ByteBuffer
   ) throws(FileError) {
     let bytes = scanner.bytes
-    let element = scanner.row
     let rewriter = conversion.rewriter
-    var given = 0
     let selfClosing = scanner.rowIsEmptyElement
     let simple = scanner.rowColumns <= rewriter.firstColumn
+    // A record row converted from its cells' bytes: its start tag as it is (no count of rows to set), its cells,
+    // the empty cells up to the fx_* cells, and the fx_* cells, written on the deflater's thread.
+    if simple, !selfClosing, !scanner.rowHasRepeatCount, conversion.convertScanned(scanner) {
+      output.append(bytes.slice(scanner.rowRange.lowerBound..<scanner.rowEndTagStart))
+      if scanner.rowColumns < rewriter.firstColumn {
+        output.append(conversion.emptyCells(rewriter.firstColumn - scanner.rowColumns))
+      }
+      conversion.place(at: output.count)
+      output.append(bytes.slice(scanner.rowEndTagStart..<scanner.rowRange.upperBound))
+      return
+    }
+    let element = scanner.row
+    var given = 0
     let start = bytes.array(scanner.rowRange.lowerBound..<scanner.rowTagEnd)
     var pieces: [[UInt8]] = []
     if !simple { pieces = ODSMarkupScanner.pieces(of: bytes.array(scanner.rowRange)) }

@@ -52,13 +52,6 @@ extension ODSFormat {
           ((try? ODSTableReader.tableNames(package: book.package, entry: book.contentEntry)) ?? []).filter { $0 != name }
         }, fields: { WorkbookRecords.fields(of: $0, mapping: $1) }, cellText: { WorkbookRecords.sampleText($0) })
     }
-    /// A row element as pass 1's state is given it.
-    func scanned(_ element: ODSRowElement, _ state: WorkbookRecords.ScanState) -> WorkbookRecords.ScannedRow {
-      let columns = element.isBlank ? 0 : state.columnsNeeded(row: element.number, rows: element.repeated)
-      return WorkbookRecords.ScannedRow(
-        row: element.row(0, columns: columns), repeated: element.repeated, lastColumn: element.lastColumn ?? 0,
-        isBlank: element.isBlank, runs: element.runs)
-    }
     // The rows up to the header.
     var scanner = ODSContentScanner(stream: first, choice: choice)
     var state: WorkbookRecords.ScanState? = nil
@@ -67,7 +60,7 @@ extension ODSFormat {
       while state?.hasHeader != true, state?.isRefused != true, let item = try scanner.next() {
         guard case .row = item else { continue }
         if state == nil { state = makeState(scanner.tableName) }
-        if let current = state { state?.add(scanned(scanner.row, current)) }
+        if let current = state { state?.add(scannedRow(scanner.row, current)) }
         elementsRead += 1
       }
     } catch {
@@ -85,6 +78,7 @@ extension ODSFormat {
     var conversion: ODSTableConversion? = nil
     var seen = 0
     var gaveUp = false
+    var decoder: ODSRowDecoder? = nil
     do {
       conversion = try rewriteScanned(
         ODSContentScanner(stream: again, choice: choice), book: book,
@@ -95,10 +89,10 @@ extension ODSFormat {
           gaveUp = true
           return FileError(path: file.displayPath, message: "the one pass gave up")
         },
-        row: { element throws(FileError) in
+        row: { (scanner: borrowing ODSContentScanner) throws(FileError) in
           seen += 1
           guard seen > elementsRead else { return }
-          state.add(scanned(element, state))
+          addRow(scanner, to: &state, decoder: &decoder, context: context)
           if state.isRefused || state.lastColumn > assumedLastColumn || state.amountsDependOnTheMark
             || state.datesProveAnOrder
           {

@@ -5,17 +5,31 @@
 /// (``ZipDeflatedStream``). Both roads use it: libxml2's (``ODSContentRewriter``) and the scanner's
 /// (``ODSFormat/rewriteScanned(_:book:conversion:)``).
 ///
+/// On the scanner's road a record row the decoder reads (``ODSRowDecoder``) is converted from its cells' bytes
+/// (``convertScanned(_:)``), and its fx_* cells are written on the deflater's thread, as `.xlsx`'s are
+/// (``XLSXSheetConversion``): the reading thread places the row's values in the markup (``place(at:)``), and
+/// when a block is handed over (``flush(_:)``) the deflater's thread writes their cells in their places
+/// (``ODSCellWriter``) before deflating it. Every other row's cells are written at once (``cells(of:emit:)``),
+/// by the same writer of the cells (``ODSCells/appendMarkup(_:isHeader:columns:to:)``).
+///
 /// A class: the rewriters' row closures call it for every row element.
 final class ODSTableConversion {
   let scan: FileScan
   let rewriter: ODSContentRewriter
   private let details: WorkbookScanDetails
   private let layout: AnnotationLayout
+  /// Its columns (``AnnotationLayout/columns``, made once).
+  private let columns: [AnnotationColumn]
   /// The columns of the record fields: only they are made of a record's cells.
   private let fieldColumns: Int
-  private var rows: WorkbookRowConverter
+  /// Converts the rows and places them, on the reading thread.
+  private var rows: Rows
+  /// Reads a record row's key and amounts from the scanner's cells.
+  private let decoder: ODSRowDecoder
+  /// Writes the placed rows' cells on the deflater's thread.
+  private let writer: ODSCellWriter
   /// A record's fx_* cells (reused).
-  private var markup: [UInt8] = []
+  private var markup = ByteBuffer(capacity: 1 << 10)
   private let deflater: ZipDeflater
   private let deflated: ZipDeflatedStream
   private let writing: ZipPackageWriting
@@ -29,11 +43,14 @@ final class ODSTableConversion {
     self.outputPath = outputPath
     details = scan.workbook
     layout = context.annotationLayout
+    columns = layout.columns
     rewriter = ODSContentRewriter(tableIndex: tableIndex, firstColumn: details.lastColumn + 1, columnCount: layout.count)
     let mapping = details.mapping
     fieldColumns =
       (([mapping.amount, mapping.from, mapping.to, mapping.date].compactMap { $0 } + mapping.amounts).max() ?? 0) + 1
-    rows = WorkbookRowConverter(context: context, scan: scan, quotes: quotes)
+    rows = Rows(converter: WorkbookRowConverter(context: context, scan: scan, quotes: quotes))
+    decoder = ODSRowDecoder(mapping: mapping, normalizer: scan.normalizer)
+    writer = ODSCellWriter(columns: columns)
     // A content.xml near 4 GiB already may pass it with the fx_* cells: its entry is Zip64.
     deflated = ZipDeflatedStream(mayPassZip32Limits: book.contentEntry.size >= Self.zip64Threshold)
     deflater = ZipDeflater(into: deflated)
@@ -53,12 +70,55 @@ final class ODSTableConversion {
   /// How much rewritten content is gathered before it is handed to the deflater.
   static let writeBlockSize = 1 << 18
 
-  /// Hands the bytes over to be deflated, and empties them.
+  /// Hands the bytes over to be deflated, with the rows placed in them (``place(at:)``), whose cells the
+  /// deflater's thread writes in their places first; empties them.
   func flush(_ bytes: inout ByteBuffer) throws(FileError) {
-    guard bytes.count > 0 else { return }
+    guard bytes.count > 0 || !rows.placed.rows.isEmpty else { return }
     let block = bytes
     bytes = ByteBuffer(capacity: 2 * Self.writeBlockSize)
-    do { try deflater.write(block) } catch { throw failure(error) }
+    guard !rows.placed.rows.isEmpty else {
+      do { return try deflater.write(block) } catch { throw failure(error) }
+    }
+    let (placed, writer) = (rows.placed, self.writer)
+    rows.placed = ODSCellWriter.Placed()
+    do { try deflater.write(block, making: { writer.merging($0, rows: placed) }) } catch { throw failure(error) }
+  }
+
+  /// Converts the scanner's row from its cells' bytes when it is one record row (not repeated, after the
+  /// header) whose key and amounts the decoder reads and the fast path converts; `false` (nothing converted)
+  /// leaves it to ``cells(of:emit:)``.
+  func convertScanned(_ scanner: borrowing ODSContentScanner) -> Bool {
+    guard scanner.rowRepeated == 1, scanner.rowNumber > details.headerRow else { return false }
+    let (cells, bytes, decoder) = (scanner.cells, scanner.bytes, self.decoder)
+    return rows.converter.convert(reading: { decoder.read(cells, in: bytes, keys: &$0, amounts: &$1) })
+  }
+
+  /// `<table:table-cell/>` standing for `count` columns (as ``ODSContentRewriter/repeating(_:_:)`` writes it),
+  /// made again only when the count changes.
+  func emptyCells(_ count: Int) -> [UInt8] {
+    if filler.count != count { filler = (count, ODSContentRewriter.repeating(Array("<table:table-cell/>".utf8), count)) }
+    return filler.bytes
+  }
+
+  private var filler: (count: Int, bytes: [UInt8]) = (0, [])
+
+  /// Places the values of the row converted last (``convertScanned(_:)``) at `offset` in the markup being
+  /// gathered, for the deflater's thread to write its fx_* cells there.
+  func place(at offset: Int) {
+    rows.place(at: offset)
+  }
+
+  /// The rows' converter and the rows placed in the markup not yet handed over, in a struct: a call works on
+  /// them through one access (as ``XLSXSheetConversion``'s).
+  private struct Rows {
+    var converter: WorkbookRowConverter
+    var placed = ODSCellWriter.Placed()
+
+    mutating func place(at offset: Int) {
+      let start = placed.values.count
+      let found = converter.appendValues(to: &placed.values)
+      placed.rows.append(ODSCellWriter.PlacedRow(offset: offset, valuesStart: start, values: found))
+    }
   }
 
   private func failure(_ error: OutputError) -> FileError {
@@ -99,10 +159,10 @@ final class ODSTableConversion {
         else { return "cell \(cell.reference)" }
         return "cells \(from):\(to) (a repeated row)"
       })
-    rows.convert(fields, count: records)
-    markup.removeAll(keepingCapacity: true)
-    ODSCells.appendMarkup({ self.rows.value($0) }, isHeader: false, layout: layout, to: &markup)
-    try emit(markup, records)
+    rows.converter.convert(fields, count: records)
+    markup.removeAll()
+    ODSCells.appendMarkup({ self.rows.converter.value($0) }, isHeader: false, columns: columns, to: &markup)
+    try emit(Array(markup.bytes), records)
   }
 
   /// Ends the content and waits for the package's writing.
@@ -119,7 +179,48 @@ final class ODSTableConversion {
     }
     deflated.finish(size: content.size, crc: content.crc)
     do { try writing.wait() } catch { throw writeFailure(error) }
-    let (counts, withoutDate, ledger) = rows.finish()
+    let (counts, withoutDate, ledger) = rows.converter.finish()
     return FileConversion(counts: counts, withoutDate: withoutDate, ledger: ledger, scan: finished ?? scan)
+  }
+}
+
+/// Writes the fx_* cells of the rows an ``ODSTableConversion`` placed in a block of markup, in their places
+/// (``merging(_:rows:)``), on the deflater's thread (``ODSCells/appendMarkup(_:isHeader:columns:to:)``).
+///
+/// `@unchecked Sendable`: it holds only constants; the blocks and their placed rows are handed over whole.
+final class ODSCellWriter: @unchecked Sendable {
+  /// A record row placed in a block of markup: where its cells go, and its values.
+  struct PlacedRow {
+    let offset: Int
+    /// Where its values start in ``Placed/values``.
+    let valuesStart: Int
+    let values: WorkbookRowValues
+  }
+
+  /// The rows placed in a block, and their values back to back.
+  struct Placed: @unchecked Sendable {
+    var rows: [PlacedRow] = []
+    var values = ByteBuffer(capacity: 1 << 14)
+  }
+
+  /// The run's annotation columns (``AnnotationLayout/columns``).
+  private let columns: [AnnotationColumn]
+
+  init(columns: [AnnotationColumn]) { self.columns = columns }
+
+  /// A block of markup with the cells of its placed rows written in their places.
+  func merging(_ block: ByteBuffer, rows placed: Placed) -> ByteBuffer {
+    var result = ByteBuffer(capacity: block.count + placed.rows.count * 640)
+    let source = ByteView(block.bytes)
+    let values = ByteView(placed.values.bytes)
+    var last = 0
+    for row in placed.rows {
+      result.append(source.slice(last..<row.offset))
+      last = row.offset
+      let bytes = values.slice(from: row.valuesStart)
+      ODSCells.appendMarkup({ row.values.value($0, in: bytes) }, isHeader: false, columns: columns, to: &result)
+    }
+    result.append(source.slice(last..<source.count))
+    return result
   }
 }

@@ -190,46 +190,23 @@ struct XLSXSheetScanner {
     }
   }
 
-  /// Reads more of the entry, keeping the bytes from `start` on (moved to the buffer's front).
+  /// Reads more of the entry, keeping the bytes from `start` on (moved to the buffer's front: ``XMLPartRefill``).
   ///
   /// - Returns: `false` at the entry's end.
   private mutating func refill(keepingFrom start: Int) throws(Stop) -> Bool {
     guard !ended else { return false }
-    if start > 0 {
-      buffer.moveToFront(start..<loaded)
-      loaded -= start
-      position -= start
+    if start > 0 { position -= start }
+    let outcome = XMLPartRefill.refill(
+      stream, into: buffer, chunk: &chunk, streamError: &streamError, loaded: &loaded, keepingFrom: start,
+      readSize: Self.readSize, maximumItemSize: Self.maximumItemSize)
+    switch outcome {
+    case .tooLarge: throw .declined("an item too large")
+    case .failed(let error): throw .package(error)
+    case .read, .ended:
+      bytes = buffer.view(count: loaded)
+      if case .ended = outcome { ended = true }
+      return !ended
     }
-    if loaded == buffer.capacity {
-      guard buffer.capacity < Self.maximumItemSize else { throw .declined("an item too large") }
-      buffer.grow(keeping: loaded)
-    }
-    // 256 KiB, or as many bytes as the unfinished item holds (an item is read again from its start after each
-    // refill: refills that grow with it keep a big row's reading linear), at most the room left; read into the
-    // chunk's end (the chunk only grows, to at most an item's size). The stream hands out what one piece of the
-    // entry inflates to at a time (about 100 KiB): it is read until the refill has its bytes (a refill of one
-    // read each made a 10 MB row's reading quadratic: 1.5 s).
-    if let error = streamError { throw .package(error) }
-    let wanted = min(buffer.capacity - loaded, max(Self.readSize, loaded))
-    if chunk.count < wanted { chunk = [UInt8](repeating: 0, count: wanted) }
-    var got = 0
-    while got < wanted {
-      let offset = chunk.count - (wanted - got)
-      let count: Int
-      do { count = try stream.read(into: &chunk, at: offset) } catch {
-        // The bytes before the error are read first, as when they came in a refill of their own.
-        guard got > 0 else { throw .package(error) }
-        streamError = error
-        break
-      }
-      guard count > 0 else { break }
-      buffer.store(chunk[offset..<(offset + count)], at: loaded + got)
-      got += count
-    }
-    loaded += got
-    bytes = buffer.view(count: loaded)
-    if got == 0 { ended = true }
-    return got > 0
   }
 
   /// The byte at `index`, or ``Stop/needMore`` past the bytes read.
@@ -982,32 +959,14 @@ struct XLSXSheetScanner {
     guard prefixes.contains(where: { bytes.elementsEqual($0) }) else { throw .declined("an undeclared prefix") }
   }
 
-  /// A name with at most one colon, neither first nor last: its range and the prefix's length (0: none).
+  /// A name of the subset (``XMLNameRule``): its range and the prefix's length (0: none).
   @inline(__always)
   private func qualifiedName(at index: Int) throws(Stop) -> (range: Range<Int>, prefix: Int) {
-    guard Self.isNameStart(try byte(index)) else { throw .declined("a malformed name") }
-    var at = index + 1
-    var prefix = 0
-    while true {
-      let byte = try self.byte(at)
-      if Self.isNameStart(byte) || byte &- UInt8(ascii: "0") < 10 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") {
-        at += 1
-      } else if byte == UInt8(ascii: ":"), prefix == 0 {
-        prefix = at - index
-        at += 1
-        guard Self.isNameStart(try self.byte(at)) else { throw .declined("a malformed name") }
-      } else if byte >= 0x80 || byte == UInt8(ascii: ":") {
-        throw .declined("a name outside the subset")
-      } else {
-        guard at - index < 1000 else { throw .declined("a long name") }
-        return (index..<at, prefix)
-      }
+    switch XMLNameRule.qualifiedName(bytes, at: index, loaded: loaded) {
+    case .name(let end, let prefix): return (index..<end, prefix)
+    case .needsMore: throw .needMore
+    case .refused(let reason): throw .declined(reason)
     }
-  }
-
-  @inline(__always)
-  private static func isNameStart(_ byte: UInt8) -> Bool {
-    (byte | 0x20) &- UInt8(ascii: "a") < 26 || byte == UInt8(ascii: "_")
   }
 
   /// Reads an end tag at `index` (its `<`), which must close the innermost open element.

@@ -123,6 +123,9 @@ struct ODSContentRewriter {
           tables += 1
         }
         depth += 1
+      } else if element == .table, let spreadsheet = spreadsheetDepth, depth == spreadsheet + 1 {
+        // An empty table is a table to the reader (``ODSTableReader``), whose place `tableIndex` is.
+        tables += 1
       }
       try write(piece)
     }

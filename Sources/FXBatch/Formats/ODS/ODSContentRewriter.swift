@@ -47,6 +47,7 @@ struct ODSContentRewriter {
     var spreadsheetDepth: Int? = nil
     var tables = 0
     var tableDepth: Int? = nil
+    var tableFound = false
     var declaredColumns = 0
     var columnsExtended = false
     var row = 1
@@ -118,17 +119,35 @@ struct ODSContentRewriter {
         }
       } else if !isEmpty {
         if element == .spreadsheet, spreadsheetDepth == nil { spreadsheetDepth = depth }
-        if element == .table, let spreadsheet = spreadsheetDepth, depth == spreadsheet + 1 {
-          if tables == tableIndex { tableDepth = depth }
+        if let spreadsheet = spreadsheetDepth, depth == spreadsheet + 1, Self.isNamedTable(piece) {
+          if tables == tableIndex, element == .table {
+            tableDepth = depth
+            tableFound = true
+          }
           tables += 1
         }
         depth += 1
-      } else if element == .table, let spreadsheet = spreadsheetDepth, depth == spreadsheet + 1 {
-        // An empty table is a table to the reader (``ODSTableReader``), whose place `tableIndex` is.
+      } else if let spreadsheet = spreadsheetDepth, depth == spreadsheet + 1, Self.isNamedTable(piece) {
         tables += 1
       }
       try write(piece)
     }
+    // The reader found the table and its records there: a table not found here would leave them unwritten.
+    guard tableFound else {
+      throw FileError(
+        path: path,
+        message: "content.xml: sheet \(tableIndex + 1) is not a table:table element, where fxbatch writes its fx_* cells")
+    }
+  }
+
+  /// Whether a start tag's element is named `table` in any namespace: the reader (``ODSTableReader``) counts every
+  /// such child of the spreadsheet, empty or not, among the tables `tableIndex` counts.
+  static func isNamedTable(_ piece: [UInt8]) -> Bool {
+    var end = 1
+    while end < piece.count, !" \t\r\n/>".utf8.contains(piece[end]) { end += 1 }
+    let name = piece[1..<end]
+    let local = name.lastIndex(of: UInt8(ascii: ":")).map { name[($0 + 1)...] } ?? name
+    return local.elementsEqual("table".utf8)
   }
 
   /// A column declaration for the fx_* columns the table's declarations do not reach.

@@ -4,11 +4,12 @@ import Testing
 
 @testable import FXBatch
 
-/// An empty table element (`<table:table table:name="E"/>`), or an element named `table` in another namespace,
-/// before the chosen table: the reader counts it among the tables, so the rewriter must too, else it looks for
-/// the chosen table one place too far, writes no fx_* cells at all and the run reports 0 records, every record
-/// converted.
-@Suite("ODS: an empty table before the chosen one")
+/// The rewriter finds the table the reader read. An empty table element (`<table:table table:name="E"/>`), or an
+/// element named `table` in another namespace, before the chosen table: the reader counts it among the tables, so
+/// the rewriter must too, else it looks for the chosen table one place too far, writes no fx_* cells at all and
+/// the run reports 0 records, every record converted. A `spreadsheet` element before `office:spreadsheet`: the
+/// reader reads the first, and the rewriter must not write its records' cells into the other's rows.
+@Suite("ODS: the rewriter finds the table the reader read")
 struct ODSEmptyTableTests {
   let cli: CLIRunner
 
@@ -37,5 +38,33 @@ struct ODSEmptyTableTests {
     #expect(EndToEndODSTests.values(of: converted[0], from: 3, count: 2) == ["fx_rate", "fx_converted"])
     // 10 USD on 2024-01-15 at EUR/USD 1.0945: 9.14 EUR.
     #expect(EndToEndODSTests.values(of: converted[1], from: 4, count: 1) == ["9.14"])
+  }
+
+  // An element named `spreadsheet` before `office:spreadsheet` is the one the reader reads (the first by its local
+  // name): its record's fx_* cells go in its row, not in the row of another table's record.
+  @Test func theFirstSpreadsheetIsTheOneRewritten() throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let text = EndToEndODSTests.text
+    func table(_ name: String, amount: String, currency: String) -> String {
+      #"<table:table table:name="\#(name)"><table:table-row>"# + ["date", "amount", "currency"].map(text).joined()
+        + #"</table:table-row><table:table-row><table:table-cell office:value-type="date" office:date-value="2024-01-15"><text:p>x</text:p></table:table-cell><table:table-cell office:value-type="float" office:value="\#(amount)"><text:p>\#(amount)</text:p></table:table-cell>"#
+        + text(currency) + "</table:table-row></table:table>"
+    }
+    let decoy = "<office:text><text:spreadsheet>" + table("Decoy", amount: "10", currency: "USD")
+      + "</text:spreadsheet></office:text><office:spreadsheet>"
+    let content = EndToEndODSTests.content(rows: "").replacingOccurrences(
+      of: #"<office:spreadsheet><table:table table:name="Hand"><table:table-column/></table:table>"#,
+      with: decoy + table("Real", amount: "100", currency: "GBP"))
+    #expect(content.contains("Real") && content.contains("Decoy"))
+    try EndToEndODSTests.spreadsheet(content: content, named: "book.ods", in: directory)
+    let result = try cli.run(["convert", "--to", "EUR", "book.ods"], in: directory.url)
+    #expect(result.standardError.contains("book.ods -> book.converted.ods: 1 record: 1 ok"), "\(result.standardError)")
+    let written = String(
+      decoding: try ZipPackage(path: directory.path + "/book.converted.ods").contents(ofEntryNamed: "content.xml"),
+      as: UTF8.self)
+    // 10 USD on 2024-01-15 at EUR/USD 1.0945: 9.14 EUR, beside the USD record; the GBP record has no fx_* cells.
+    #expect(written.contains(text("USD") + #"<table:table-cell office:value-type="float" office:value="0.9136592051">"#))
+    #expect(written.contains(text("GBP") + "</table:table-row>"))
   }
 }

@@ -118,8 +118,9 @@ struct ODSContentRewriter {
           tableDepth = nil
         }
       } else if !isEmpty {
-        if element == .spreadsheet, spreadsheetDepth == nil { spreadsheetDepth = depth }
-        if let spreadsheet = spreadsheetDepth, depth == spreadsheet + 1, Self.isNamedTable(piece) {
+        // The first element named `spreadsheet`, as the reader finds it (by its local name, at any depth).
+        if spreadsheetDepth == nil, Self.hasLocalName(piece, "spreadsheet") { spreadsheetDepth = depth }
+        if let spreadsheet = spreadsheetDepth, depth == spreadsheet + 1, Self.hasLocalName(piece, "table") {
           if tables == tableIndex, element == .table {
             tableDepth = depth
             tableFound = true
@@ -127,7 +128,9 @@ struct ODSContentRewriter {
           tables += 1
         }
         depth += 1
-      } else if let spreadsheet = spreadsheetDepth, depth == spreadsheet + 1, Self.isNamedTable(piece) {
+      } else if spreadsheetDepth == nil, Self.hasLocalName(piece, "spreadsheet") {
+        spreadsheetDepth = depth
+      } else if let spreadsheet = spreadsheetDepth, depth == spreadsheet + 1, Self.hasLocalName(piece, "table") {
         tables += 1
       }
       try write(piece)
@@ -140,14 +143,15 @@ struct ODSContentRewriter {
     }
   }
 
-  /// Whether a start tag's element is named `table` in any namespace: the reader (``ODSTableReader``) counts every
-  /// such child of the spreadsheet, empty or not, among the tables `tableIndex` counts.
-  static func isNamedTable(_ piece: [UInt8]) -> Bool {
+  /// Whether a start tag's element has this local name in any namespace: the reader (``ODSTableReader``) finds
+  /// the spreadsheet as the first element named `spreadsheet`, and counts every child of it named `table`, empty
+  /// or not, among the tables `tableIndex` counts.
+  static func hasLocalName(_ piece: [UInt8], _ wanted: StaticString) -> Bool {
     var end = 1
     while end < piece.count, !" \t\r\n/>".utf8.contains(piece[end]) { end += 1 }
     let name = piece[1..<end]
     let local = name.lastIndex(of: UInt8(ascii: ":")).map { name[($0 + 1)...] } ?? name
-    return local.elementsEqual("table".utf8)
+    return local.elementsEqual(UnsafeBufferPointer(start: wanted.utf8Start, count: wanted.utf8CodeUnitCount))
   }
 
   /// A column declaration for the fx_* columns the table's declarations do not reach.

@@ -67,4 +67,29 @@ struct ODSEmptyTableTests {
     #expect(written.contains(text("USD") + #"<table:table-cell office:value-type="float" office:value="0.9136592051">"#))
     #expect(written.contains(text("GBP") + "</table:table-row>"))
   }
+
+  // A row (or cell) element named as ODF's but in another namespace: the reader finds rows by their local names,
+  // the rewriter only `table:` ones, which would put the record's fx_* cells into the next row. Refused.
+  @Test(arguments: [("<text:table-row>", "</text:table-row>"), ("<table:table-row>", "</table:table-row>")])
+  func aRowOutsideTheTableNamespaceIsRefused(start: String, end: String) throws {
+    let directory = try TemporaryDirectory()
+    defer { directory.remove() }
+    let text = EndToEndODSTests.text
+    func row(_ amount: String, _ currency: String) -> String {
+      #"<table:table-row><table:table-cell office:value-type="date" office:date-value="2024-01-15"><text:p>x</text:p></table:table-cell><table:table-cell office:value-type="float" office:value="\#(amount)"><text:p>\#(amount)</text:p></table:table-cell>"#
+        + text(currency) + "</table:table-row>"
+    }
+    let foreign = row("10", "USD").replacingOccurrences(of: "<table:table-row>", with: start)
+      .replacingOccurrences(of: "</table:table-row>", with: end)
+      .replacingOccurrences(of: "<table:table-cell office:value-type=\"float\"", with: "<text:table-cell office:value-type=\"float\"")
+      .replacingOccurrences(of: "</text:p></table:table-cell><table:table-cell office:value-type=\"string\"", with: "</text:p></text:table-cell><table:table-cell office:value-type=\"string\"")
+    let rows =
+      "<table:table-row>" + ["date", "amount", "currency"].map(text).joined() + "</table:table-row>" + foreign
+      + row("100", "GBP")
+    try EndToEndODSTests.spreadsheet(content: EndToEndODSTests.content(rows: rows), named: "book.ods", in: directory)
+    let result = try cli.run(["convert", "--to", "EUR", "book.ods"], in: directory.url)
+    #expect(result.status == 2, "\(result.standardError)")
+    #expect(result.standardError.contains("element outside the namespace"), "\(result.standardError)")
+    #expect(!FileManager.default.fileExists(atPath: directory.path + "/book.converted.ods"))
+  }
 }

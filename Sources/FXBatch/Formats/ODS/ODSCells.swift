@@ -227,7 +227,16 @@ enum ODSCells {
       case ">": result += "&gt;"
       case "\t": result += "<text:tab/>"
       case "\n": result += "<text:line-break/>"
-      default: result.append(character)
+      default:
+        // A `&`, `<` or `>` with a combining mark after it is one `Character` of its own: escaped by scalar.
+        for scalar in character.unicodeScalars {
+          switch scalar {
+          case "&": result += "&amp;"
+          case "<": result += "&lt;"
+          case ">": result += "&gt;"
+          default: result.unicodeScalars.append(scalar)
+          }
+        }
       }
     }
     // Trailing spaces are kept as text:s too (a space at the end of a paragraph is dropped).

@@ -47,6 +47,7 @@ struct ODSContentRewriter {
     var spreadsheetDepth: Int? = nil
     var tables = 0
     var tableDepth: Int? = nil
+    var tableFound = false
     var declaredColumns = 0
     var columnsExtended = false
     var row = 1
@@ -117,15 +118,40 @@ struct ODSContentRewriter {
           tableDepth = nil
         }
       } else if !isEmpty {
-        if element == .spreadsheet, spreadsheetDepth == nil { spreadsheetDepth = depth }
-        if element == .table, let spreadsheet = spreadsheetDepth, depth == spreadsheet + 1 {
-          if tables == tableIndex { tableDepth = depth }
+        // The first element named `spreadsheet`, as the reader finds it (by its local name, at any depth).
+        if spreadsheetDepth == nil, Self.hasLocalName(piece, "spreadsheet") { spreadsheetDepth = depth }
+        if let spreadsheet = spreadsheetDepth, depth == spreadsheet + 1, Self.hasLocalName(piece, "table") {
+          if tables == tableIndex, element == .table {
+            tableDepth = depth
+            tableFound = true
+          }
           tables += 1
         }
         depth += 1
+      } else if spreadsheetDepth == nil, Self.hasLocalName(piece, "spreadsheet") {
+        spreadsheetDepth = depth
+      } else if let spreadsheet = spreadsheetDepth, depth == spreadsheet + 1, Self.hasLocalName(piece, "table") {
+        tables += 1
       }
       try write(piece)
     }
+    // The reader found the table and its records there: a table not found here would leave them unwritten.
+    guard tableFound else {
+      throw FileError(
+        path: path,
+        message: "content.xml: sheet \(tableIndex + 1) is not a table:table element, where fxbatch writes its fx_* cells")
+    }
+  }
+
+  /// Whether a start tag's element has this local name in any namespace: the reader (``ODSTableReader``) finds
+  /// the spreadsheet as the first element named `spreadsheet`, and counts every child of it named `table`, empty
+  /// or not, among the tables `tableIndex` counts.
+  static func hasLocalName(_ piece: [UInt8], _ wanted: StaticString) -> Bool {
+    var end = 1
+    while end < piece.count, !" \t\r\n/>".utf8.contains(piece[end]) { end += 1 }
+    let name = piece[1..<end]
+    let local = name.lastIndex(of: UInt8(ascii: ":")).map { name[($0 + 1)...] } ?? name
+    return local.elementsEqual(UnsafeBufferPointer(start: wanted.utf8Start, count: wanted.utf8CodeUnitCount))
   }
 
   /// A column declaration for the fx_* columns the table's declarations do not reach.

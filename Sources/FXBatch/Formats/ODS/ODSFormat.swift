@@ -74,6 +74,7 @@ enum ODSFormat: FileFormat {
     } catch {
       throw FileError.package("\(error)", readPath: file.readPath, displayPath: file.displayPath)
     }
+    if let foreign = table.foreignElement { throw book.fileError(foreign) }
     return result
   }
 

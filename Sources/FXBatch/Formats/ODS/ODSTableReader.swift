@@ -150,12 +150,16 @@ final class ODSTableReader {
           return nil
         }
         guard part.nodeType == XML_READER_TYPE_ELEMENT else { continue }
-        if part.isElement(XML_READER_TYPE_ELEMENT, named: "table-row") { return try rowElement() }
+        if part.isElement(XML_READER_TYPE_ELEMENT, named: "table-row") {
+          requireTableNamespace("table-row")
+          return try rowElement()
+        }
         // Row groups hold rows; anything else (columns, shapes, named expressions) holds none.
         if part.isElement(XML_READER_TYPE_ELEMENT, named: "table-row-group")
           || part.isElement(XML_READER_TYPE_ELEMENT, named: "table-header-rows")
           || part.isElement(XML_READER_TYPE_ELEMENT, named: "table-rows")
         {
+          requireTableNamespace("row group")
           continue
         }
         try inside {}
@@ -206,6 +210,7 @@ final class ODSTableReader {
         if part.nodeType == XML_READER_TYPE_ELEMENT { try inside {} }
         return
       }
+      requireTableNamespace("cell")
       let count = try repetition("number-columns-repeated")
       if let value = try cellValue(covered: covered) {
         guard repeated - 1 <= CellReference.rowCount - number, count <= CellReference.columnCount - column
@@ -223,6 +228,19 @@ final class ODSTableReader {
       column += min(count, CellReference.columnCount + 1 - column)
     }
     return ODSRowElement(number: number, repeated: repeated, runs: runs)
+  }
+
+  /// The first row, row group or cell element read (found by its local name) outside ODF's table namespace, as
+  /// the error that refuses the part: the rewriter (``ODSContentRewriter``) knows only `table:` ones, and would
+  /// write the fx_* cells of a row it does not see into the next one. Kept, not thrown, so that pass 1 refuses
+  /// malformed XML and unbound prefixes first (``ODSFormat/scanInTwoPasses(_:context:)``).
+  private(set) var foreignElement: ODSError? = nil
+
+  private func requireTableNamespace(_ what: String) {
+    guard foreignElement == nil, !part.isInNamespace(Self.tableNamespace) else { return }
+    foreignElement = .malformed(
+      path: part.path, entry: part.entry, line: part.line,
+      reason: "a \(what) element outside the namespace \(Self.tableNamespace)")
   }
 
   /// The number of the row after a row element of `repeated` rows starting at `number`. Counts past any sheet

@@ -110,6 +110,12 @@ final class PackagePartReader {
     return xmlStrEqual(local, name.utf8Start) == 1
   }
 
+  /// Whether the current node's namespace is this one.
+  func isInNamespace(_ namespace: StaticString) -> Bool {
+    guard let uri = xmlTextReaderConstNamespaceUri(reader) else { return false }
+    return xmlStrEqual(uri, namespace.utf8Start) == 1
+  }
+
   /// The value of the current element's attribute with this (unprefixed) name.
   func attribute(_ name: StaticString) -> String? {
     guard xmlTextReaderMoveToAttribute(reader, name.utf8Start) == 1 else { return nil }

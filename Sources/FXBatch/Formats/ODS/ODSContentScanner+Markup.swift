@@ -218,6 +218,21 @@ extension ODSContentScanner {
     return (name, at + 1)
   }
 
+  /// The end of the run of text from `index` that needs no other look: printable ASCII other than `<`, `&` and
+  /// `]` (at most ``loaded``).
+  @inline(__always)
+  func plainTextEnd(from index: Int) -> Int {
+    var at = index
+    let (bytes, loaded) = (self.bytes, self.loaded)
+    while at < loaded {
+      let byte = bytes[at]
+      guard byte &- 0x20 < 0x5F, byte != UInt8(ascii: "<"), byte != UInt8(ascii: "&"), byte != UInt8(ascii: "]")
+      else { break }
+      at += 1
+    }
+    return at
+  }
+
   /// Reads character data from `index` up to the next `<`; with `capture`, appends it (references replaced) to
   /// the cell's text.
   ///
@@ -229,13 +244,7 @@ extension ODSContentScanner {
     let loaded = self.loaded
     while true {
       let runStart = at
-      // Printable ASCII other than `<`, `&` and `]` needs no other look.
-      while at < loaded {
-        let byte = bytes[at]
-        guard byte &- 0x20 < 0x5F, byte != UInt8(ascii: "<"), byte != UInt8(ascii: "&"), byte != UInt8(ascii: "]")
-        else { break }
-        at += 1
-      }
+      at = plainTextEnd(from: at)
       guard at < loaded else { throw .needMore }
       let byte = bytes[at]
       switch byte {

@@ -526,12 +526,7 @@ struct ODSContentScanner {
     }
     at += 9
     let textStart = at
-    while at < loaded {
-      let byte = bytes[at]
-      guard byte &- 0x20 < 0x5F, byte != UInt8(ascii: "<"), byte != UInt8(ascii: "&"), byte != UInt8(ascii: "]")
-      else { break }
-      at += 1
-    }
+    at = plainTextEnd(from: at)
     text = textStart..<at
     guard at + 28 <= loaded, bytes.slice(at..<(at + 28)).equals("</text:p></table:table-cell>") else { return nil }
     end = at + 28
